@@ -1,0 +1,117 @@
+"""The data model shared by storage, agent and UI: chunks, sources and citations.
+
+Page numbers: `Chunk.page_number` and `Source.page_number` are **0-based** (PyMuPDF's page
+index, also the FinanceBench convention). Only `CitationMetadata.page` is **1-based**, because
+it is what people read. Convert with `display_page()` and nowhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+ChunkType = Literal["text", "table", "page_ocr", "image_ocr"]
+SourceKind = Literal["document", "web", "page", "knowledge"]
+
+
+def display_page(page_number: int | None) -> int | None:
+    """0-based page index -> the 1-based page number shown to people."""
+    return None if page_number is None else page_number + 1
+
+
+class Chunk(BaseModel):
+    """One retrievable piece of a PDF."""
+
+    chunk_id: int  # unique within one PDF, 0..n-1 in reading order
+    text: str
+    source_file: str  # the PDF's file name, e.g. "BOEING_2022_10K.pdf"
+    doc_id: str  # content-addressed key of the PDF: "<slug>-<sha256[:12]>"
+    page_number: int  # 0-based page the chunk starts on
+    page_end: int  # 0-based page the chunk ends on (== page_number unless it spans pages)
+    chunk_type: ChunkType = "text"
+    image_path: str | None = None  # for image_ocr chunks: path of the extracted image
+
+
+class RetrievedChunk(BaseModel):
+    """A chunk with the score the retriever gave it (higher is better)."""
+
+    chunk: Chunk
+    score: float
+    dense_score: float | None = None
+    sparse_score: float | None = None
+
+
+class Source(BaseModel):
+    """A source handed to the model in tool output.
+
+    `source_id` is empty when a tool produces it and is assigned by the citation
+    renumbering step: "[^3]" (document), "{^2}" (web), "[^Current Page]" (page image),
+    "Q301" (knowledge item, shown as "[8.1]").
+    """
+
+    kind: SourceKind
+    source_id: str = ""
+    text: str = ""
+    title: str = ""
+    doc_id: str | None = None
+    source_file: str | None = None
+    page_number: int | None = None  # 0-based
+    chunk_id: int | None = None
+    chunk_type: ChunkType | None = None
+    url: str | None = None
+    score: float | None = None
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def from_retrieved(cls, hit: RetrievedChunk) -> "Source":
+        c = hit.chunk
+        return cls(
+            kind="document",
+            text=c.text,
+            title=c.source_file,
+            doc_id=c.doc_id,
+            source_file=c.source_file,
+            page_number=c.page_number,
+            chunk_id=c.chunk_id,
+            chunk_type=c.chunk_type,
+            score=hit.score,
+            extra={"page_end": c.page_end, "image_path": c.image_path},
+        )
+
+
+class CitationMetadata(BaseModel):
+    file: str | None = None
+    page: int | None = None  # 1-based
+    chunk_id: int | None = None
+    url: str | None = None
+    doc_id: str | None = None
+    q_id: str | None = None
+    category: str | None = None
+    disambiguated: bool = False
+    candidates: list[str] = Field(default_factory=list)
+
+
+class Citation(BaseModel):
+    """One citation shown under an answer. The only citation type in the project."""
+
+    number: str  # the label shown: "3", "Current Page", "8.1"
+    marker: str  # the exact marker text in the answer: "[^3]", "{^2}", "[8.1]"
+    kind: SourceKind
+    documentId: str  # doc_id, url or Q-number
+    documentTitle: str
+    snippet: str
+    preview: str
+    metadata: CitationMetadata = Field(default_factory=CitationMetadata)
+
+
+class AnswerResult(BaseModel):
+    """What one turn of the agent returns to the UI (and stores with the AI message)."""
+
+    message: str
+    citations: list[Citation] = Field(default_factory=list)
+    citation_map: dict[str, Any] = Field(default_factory=dict)
+    route: Literal["documents", "web", "conversation", "ingest"] = "conversation"
+    mode: Literal["llm", "extractive"] = "llm"
+    saved: bool = True  # False when the history store could not persist the turn
+    error: str | None = None
