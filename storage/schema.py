@@ -115,3 +115,11 @@ class AnswerResult(BaseModel):
     mode: Literal["llm", "extractive"] = "llm"
     saved: bool = True  # False when the history store could not persist the turn
     error: str | None = None
+
+
+class PageContent(BaseModel):
+    """The text of one PDF page as extracted (text layer or OCR), input to chunking."""
+
+    page_number: int  # 0-based
+    text: str
+    is_ocr: bool = False  # True when the page had no text layer and was OCRed
