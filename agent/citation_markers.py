@@ -1,0 +1,116 @@
+"""What a citation marker is: one regex shared by the agent (agent/citations.py) and the UI.
+
+Markers in an answer:
+- `[^3]`               a document chunk (kind "document"), ids from the running `rag_counter`
+- `{^2}`               a web page (kind "web"), ids from `web_counter`
+- `[^Current Page]`    the page the user is viewing; `[^Previous Page]` the one before (kind "page")
+- `[8.1]`              a curated knowledge item, injected by `build_answer` for `Q301` (kind "knowledge")
+- `[chunk_id: 44]`     legacy chunk-id form; `[chunk_id: 44, file: boeing.pdf]` once disambiguated
+
+Markers inside fenced (``` / ~~~) or inline (`x`) code are text, never markers.
+
+    for m in iter_markers(answer):        # Marker(start, end, text, kind, label)
+        citation = by_marker.get(m.text)  # AnswerResult.citations keyed by Citation.marker
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator, Literal
+
+MarkerKind = Literal["document", "web", "page", "knowledge", "legacy"]
+
+# One alternation, one named group per form. Order matters only for overlapping forms (none).
+MARKER_RE = re.compile(
+    r"\[\^(?P<doc>[1-9]\d*)\]"
+    r"|\{\^(?P<web>[1-9]\d*)\}"
+    r"|\[\^(?P<page>Current Page|Previous Page)\]"
+    r"|\[(?P<kb>\d{1,3}\.\d{1,3})\]"
+    r"|\[chunk_id:\s*(?P<legacy>\d+)(?:\s*,\s*file:\s*(?P<legacy_file>[^\]\n]+?))?\s*\]"
+)
+
+# Anything that looks like an attempt at a `[^…]` / `{^…}` marker; those not matching MARKER_RE
+# (`[^ 3]`, `[^]`, `{^}`, `[^0]`, `{^x}`) are malformed and get removed from answers.
+MARKER_LIKE_RE = re.compile(r"\[\^[^\]\[\n]{0,40}\]|\{\^[^}{\n]{0,20}\}")
+
+# Group citations models like to write: `[^3, ^5]`, `[^3,5]`, `{^1, ^2}` -> `[^3][^5]`.
+GROUPED_RE = re.compile(r"\[\^\s*\d+(?:\s*,\s*\^?\s*\d+)+\s*\]|\{\^\s*\d+(?:\s*,\s*\^?\s*\d+)+\s*\}")
+
+# Legacy markers listing several chunk ids: `[chunk_id: 44, 45]` -> `[chunk_id: 44][chunk_id: 45]`.
+LEGACY_GROUP_RE = re.compile(r"\[chunk_id:\s*\d+(?:\s*,\s*\d+)+\s*\]")
+
+Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_])Q\d{3,4}(?![A-Za-z0-9_])")
+
+_FENCE_RE = re.compile(r"(?ms)^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}(?P=fence)[ \t]*$|\Z)")
+_INLINE_CODE_RE = re.compile(r"(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)", re.S)
+
+
+@dataclass(frozen=True)
+class Marker:
+    start: int
+    end: int
+    text: str  # the exact marker text, e.g. "[^3]" == Citation.marker
+    kind: MarkerKind
+    label: str  # "3", "2", "Current Page", "8.1", "44"
+    file: str | None = None  # legacy markers with a file suffix
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """Sorted (start, end) spans of fenced code blocks and inline code."""
+    spans = [m.span() for m in _FENCE_RE.finditer(text)]
+
+    def inside(pos: int) -> bool:
+        return any(s <= pos < e for s, e in spans)
+
+    for m in _INLINE_CODE_RE.finditer(text):
+        if not inside(m.start()):
+            spans.append(m.span())
+    return sorted(spans)
+
+
+def prose_segments(text: str) -> list[tuple[bool, str]]:
+    """Split text into (is_code, piece) pieces; joining the pieces gives back the text."""
+    pieces: list[tuple[bool, str]] = []
+    pos = 0
+    for start, end in code_spans(text):
+        if start < pos:  # inline span inside an earlier one
+            continue
+        if start > pos:
+            pieces.append((False, text[pos:start]))
+        pieces.append((True, text[start:end]))
+        pos = end
+    if pos < len(text):
+        pieces.append((False, text[pos:]))
+    return pieces
+
+
+def map_prose(text: str, fn) -> str:
+    """Apply `fn(str) -> str` to the prose pieces of text only, leaving code untouched."""
+    return "".join(piece if is_code else fn(piece) for is_code, piece in prose_segments(text))
+
+
+def _marker_from_match(m: re.Match, offset: int = 0) -> Marker:
+    g = m.groupdict()
+    if g["doc"]:
+        kind, label = "document", g["doc"]
+    elif g["web"]:
+        kind, label = "web", g["web"]
+    elif g["page"]:
+        kind, label = "page", g["page"]
+    elif g["kb"]:
+        kind, label = "knowledge", g["kb"]
+    else:
+        kind, label = "legacy", g["legacy"]
+    file = g["legacy_file"].strip() if g.get("legacy_file") else None
+    return Marker(m.start() + offset, m.end() + offset, m.group(0), kind, label, file)
+
+
+def iter_markers(text: str) -> Iterator[Marker]:
+    """Every marker in text, in order, skipping code. The UI renders these as clickable."""
+    pos = 0
+    for is_code, piece in prose_segments(text):
+        if not is_code:
+            for m in MARKER_RE.finditer(piece):
+                yield _marker_from_match(m, pos)
+        pos += len(piece)

@@ -1,0 +1,116 @@
+"""The one place that turns configuration into a chat model.
+
+    load_chat_model("google_genai/gemini-2.5-flash")   Gemini API (needs GOOGLE_API_KEY)
+    load_chat_model("openai/llama3.1")                  any OpenAI-compatible server (OPENAI_BASE_URL)
+    load_chat_model_from_env()                          the above chosen from the environment, or None
+
+`None` means no-model mode: the agent answers extractively (agent/extractive.py).
+
+Environment:
+- `PDF_CHAT_MODEL`      "provider/model" to force one (providers: google_genai, openai)
+- `GOOGLE_API_KEY` (or `GEMINI_API_KEY`) + `GEMINI_MODEL` (default gemini-2.5-flash); `GEMINI_BASE_URL`
+  points the client at another endpoint (a proxy, or the test stub)
+- `OPENAI_BASE_URL` + `OPENAI_MODEL` (default llama3.1) + optional `OPENAI_API_KEY` (Ollama, vLLM,
+  llama.cpp's server all speak this API)
+
+Gemma models (the design's gemma-3n-e4b-it) are served by the Gemini API but without function
+calling or JSON-schema output, which the router and the tool loop need, so the default is a current
+Gemini flash model; set GEMINI_MODEL to pick another.
+Keys are read here and handed to the client; they are never logged or shown (`describe_model`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from langchain_core.language_models import BaseChatModel
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
+DEFAULT_OPENAI_MODEL = "llama3.1"
+PROVIDERS = ("google_genai", "openai")
+
+
+class ModelConfigError(ValueError):
+    """The model configuration cannot be used (unknown provider, missing key)."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    provider: str
+    model: str
+    base_url: str | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.provider}/{self.model}"
+
+
+def _google_key() -> str | None:
+    return os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY") or None
+
+
+def parse_model_spec(spec: str) -> ModelSpec:
+    provider, sep, model = spec.strip().partition("/")
+    if not sep or not model or provider not in PROVIDERS:
+        raise ModelConfigError(f"model must be 'provider/model' with provider one of {', '.join(PROVIDERS)}; got {spec!r}")
+    base_url = os.environ.get("GEMINI_BASE_URL") if provider == "google_genai" else os.environ.get("OPENAI_BASE_URL")
+    return ModelSpec(provider, model, base_url or None)
+
+
+def model_spec_from_env() -> ModelSpec | None:
+    """Which model the environment asks for, or None for no-model mode."""
+    if forced := os.environ.get("PDF_CHAT_MODEL"):
+        return parse_model_spec(forced)
+    if _google_key():
+        return parse_model_spec("google_genai/" + (os.environ.get("GEMINI_MODEL") or DEFAULT_GEMINI_MODEL))
+    if os.environ.get("OPENAI_BASE_URL"):
+        return parse_model_spec("openai/" + (os.environ.get("OPENAI_MODEL") or DEFAULT_OPENAI_MODEL))
+    return None
+
+
+def load_chat_model(spec: str | ModelSpec, *, temperature: float = 0.0, timeout: float = 120.0) -> BaseChatModel:
+    """A chat model from a "provider/model" string (or a parsed spec)."""
+    ms = parse_model_spec(spec) if isinstance(spec, str) else spec
+    if ms.provider == "google_genai":
+        from langchain_google_genai import ChatGoogleGenerativeAI
+
+        key = _google_key()
+        if not key:
+            raise ModelConfigError("Gemini needs GOOGLE_API_KEY (or GEMINI_API_KEY) to be set")
+        kwargs = {"base_url": ms.base_url} if ms.base_url else {}
+        return ChatGoogleGenerativeAI(
+            model=ms.model, google_api_key=key, temperature=temperature, timeout=timeout, max_retries=2, **kwargs
+        )
+    from langchain_openai import ChatOpenAI
+
+    if not ms.base_url:
+        raise ModelConfigError("an OpenAI-compatible model needs OPENAI_BASE_URL (e.g. http://localhost:11434/v1)")
+    # Local servers accept any key; the client insists on one.
+    key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+    return ChatOpenAI(model=ms.model, base_url=ms.base_url, api_key=key, temperature=temperature, timeout=timeout, max_retries=2)
+
+
+def load_chat_model_from_env() -> BaseChatModel | None:
+    spec = model_spec_from_env()
+    if spec is None:
+        log.info("No chat model configured: answering in no-model (extractive) mode")
+        return None
+    log.info("Chat model: %s", spec.name)
+    return load_chat_model(spec)
+
+
+def describe_model(spec: ModelSpec | None) -> dict:
+    """What the UI may show about the model: never keys, never URLs with credentials."""
+    if spec is None:
+        return {"mode": "extractive", "provider": None, "model": None, "label": "No model (extractive answers)"}
+    host = None
+    if spec.base_url:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(spec.base_url)
+        host = parts.hostname + (f":{parts.port}" if parts.port else "") if parts.hostname else None
+    return {"mode": "llm", "provider": spec.provider, "model": spec.model, "endpoint": host, "label": spec.name}

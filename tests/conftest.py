@@ -1,0 +1,24 @@
+"""Shared test setup: every test gets its own PDF_CHAT_HOME so nothing touches the repo's pdf_files/."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+# No model or search keys in tests unless a test sets them against a local stub.
+for _key in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "TAVILY_API_KEY", "CHROMA_HOST"):
+    os.environ.pop(_key, None)
+
+
+@pytest.fixture(autouse=True)
+def pdf_home(tmp_path, monkeypatch):
+    """A fresh pdf_files/ tree (source/ and destination/) for each test."""
+    home = tmp_path / "pdf_files"
+    (home / "source").mkdir(parents=True)
+    (home / "destination").mkdir(parents=True)
+    monkeypatch.setenv("PDF_CHAT_HOME", str(home))
+    for var in ("PDF_SOURCE_DIR", "PDF_DESTINATION_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    return home

@@ -1,0 +1,115 @@
+"""Streamlit rendering of answers and their citations: badges in the text, one small button per
+citation that opens a preview dialog, and a "Sources" list under the answer."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from storage.schema import Citation
+from ui.citations import (
+    ROUTE_LABELS,
+    answer_markdown,
+    citation_label,
+    citation_location,
+    page_index,
+    resolve_pdf_path,
+    safe_url,
+)
+from ui.page_images import preview_cache_dir, render_page
+from ui.safe_text import emphasise, escape_markdown
+
+VIEWER_PAGE = "pages/viewer.py"
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _page_png(pdf_path: str, index: int, passage: str, doc_id: str) -> tuple[bytes, int, int]:
+    img = render_page(pdf_path, index, passage, cache_dir=preview_cache_dir(doc_id or "_files"))
+    return img.png, img.page_count, img.highlights
+
+
+def show_page_image(doc_id: str | None, file: str | None, index: int, passage: str = "") -> bool:
+    """Render one PDF page (0-based `index`) with `passage` highlighted. False when unavailable."""
+    path = resolve_pdf_path(doc_id, file)
+    if path is None:
+        st.warning(f"The PDF {file or doc_id} is no longer in the source folder, so its page can't be shown.")
+        return False
+    try:
+        png, _, highlights = _page_png(str(path), index, passage, doc_id or "")
+    except (IndexError, FileNotFoundError, RuntimeError) as exc:
+        st.warning(f"Could not render the page: {exc}")
+        return False
+    st.image(png, width="stretch")
+    if passage and not highlights:
+        st.caption("The cited passage could not be located exactly on this page image.")
+    return True
+
+
+def open_in_viewer(doc_id: str | None, file: str | None, index: int) -> None:
+    st.session_state["viewer"] = {"doc_id": doc_id, "file": file, "page": index}
+    st.switch_page(VIEWER_PAGE)
+
+
+@st.dialog("Source", width="large")
+def citation_dialog(c: Citation) -> None:
+    """The preview of one citation: where it points, the cited text, the page or link."""
+    m = c.metadata
+    st.markdown(f"**:blue-badge[{citation_label(c)}] {escape_markdown(citation_location(c))}**")
+    if c.kind in ("document", "page"):
+        index = page_index(c)
+        if m.chunk_id is not None:
+            st.caption(f"Chunk {m.chunk_id} of {escape_markdown(m.file or c.documentTitle)}")
+        if m.disambiguated:
+            others = ", ".join(x for x in m.candidates if x != m.file)
+            st.info(
+                f"This chunk number exists in several selected PDFs; this citation is from "
+                f"{m.file}" + (f" (not {others})." if others else ".")
+            )
+        text = c.preview or c.snippet
+        if text:
+            with st.container(border=True):
+                st.markdown(emphasise(text, c.snippet if c.snippet != text else None))
+        if index is not None:
+            shown = show_page_image(m.doc_id or c.documentId, m.file, index, text if c.kind == "document" else "")
+            if shown and st.button("Open in page viewer", key=f"open-viewer-{c.marker}", icon=":material/menu_book:"):
+                open_in_viewer(m.doc_id or c.documentId, m.file, index)
+    elif c.kind == "web":
+        url = safe_url(m.url or c.documentId)
+        if url:
+            st.link_button("Open web page", url, icon=":material/open_in_new:")
+        st.caption(escape_markdown(m.url or c.documentId))
+        if c.preview or c.snippet:
+            with st.container(border=True):
+                st.markdown(escape_markdown(c.preview or c.snippet))
+    else:  # knowledge item
+        if m.category:
+            st.caption(f"Category: {escape_markdown(m.category)}")
+        with st.container(border=True):
+            st.markdown(escape_markdown(c.preview or c.snippet))
+
+
+def render_answer(text: str, citations: list[Citation], *, key: str, route: str | None = None,
+                  mode: str | None = None) -> None:
+    """An assistant answer: text with citation badges, citation buttons, and a Sources list."""
+    st.markdown(answer_markdown(text, citations))
+    if citations:
+        with st.container(horizontal=True, gap="small"):
+            for i, c in enumerate(citations):
+                if st.button(
+                    f"{citation_label(c)} · {citation_location(c)}",
+                    key=f"{key}-cite-{i}",
+                    type="tertiary",
+                    help="Show this source",
+                ):
+                    citation_dialog(c)
+        with st.expander(f"Sources ({len(citations)})"):
+            for c in citations:
+                st.markdown(f":blue-badge[{citation_label(c)}] {escape_markdown(citation_location(c))}")
+                if c.snippet:
+                    st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
+    notes = []
+    if route:
+        notes.append(f"Answered {ROUTE_LABELS.get(route, route)}")
+    if mode == "extractive":
+        notes.append("no-model mode: quoted passages, not a generated answer")
+    if notes:
+        st.caption(" · ".join(notes))

@@ -1,0 +1,109 @@
+"""Citation logic the pages need, without Streamlit: labels, answer text with markers
+replaced by badges, and where a cited page lives on disk.
+
+Markers are matched by the exact `Citation.marker` strings the agent stored with the answer
+(`[^3]`, `{^2}`, `[^Current Page]`, `[8.1]`), so UI and agent always agree on what is a marker;
+marker-like text without a citation stays literal text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+from agent.citation_markers import iter_markers, map_prose
+from storage.config import get_settings
+from storage.schema import Citation
+from ui.safe_text import safe_model_markdown
+
+_BADGE_SAFE = re.compile(r"[^\w .\-]")
+ROUTE_LABELS = {
+    "documents": "from your documents",
+    "web": "from a web search",
+    "conversation": "from the conversation",
+    "ingest": "document processing",
+}
+
+
+def citation_label(c: Citation) -> str:
+    """Short label shown in the answer and on the button: "3", "web 2", "Current Page", "8.1"."""
+    number = _BADGE_SAFE.sub("", c.number or "") or "?"
+    return f"web {number}" if c.kind == "web" else number
+
+
+def citation_location(c: Citation) -> str:
+    """Where the citation points, in words: "report.pdf, page 2", a site title, "Q&A 8.1"."""
+    m = c.metadata
+    if c.kind in ("document", "page"):
+        file = m.file or c.documentTitle or "unknown file"
+        return f"{file}, page {m.page}" if m.page else file
+    if c.kind == "web":
+        return c.documentTitle or m.url or "web page"
+    return f"Q&A {c.documentTitle or m.q_id or c.number}"
+
+
+def parse_citations(raw: Iterable[Any] | None) -> list[Citation]:
+    """Citations as stored with a message (dicts) or returned by the agent (models)."""
+    out: list[Citation] = []
+    for item in raw or []:
+        try:
+            out.append(item if isinstance(item, Citation) else Citation.model_validate(item))
+        except Exception:  # a malformed stored citation must not hide the whole answer
+            continue
+    return out
+
+
+def _safe_prose(text: str) -> str:
+    # Code spans render literally (no links/HTML), and escapes inside them would show, so only
+    # the prose around them is escaped.
+    return map_prose(text, safe_model_markdown)
+
+
+def answer_markdown(text: str, citations: list[Citation]) -> str:
+    """The answer as safe markdown, each marker that has a citation replaced by a compact badge.
+
+    Markers are found with the agent's own `iter_markers` (which skips code) and matched by
+    their exact text to `Citation.marker`; a marker without a citation stays literal text.
+    """
+    text = text or ""
+    by_marker = {c.marker: c for c in citations if c.marker}
+    out: list[str] = []
+    pos = 0
+    for m in iter_markers(text):
+        c = by_marker.get(m.text)
+        if c is None:
+            continue
+        out.append(_safe_prose(text[pos : m.start]))
+        out.append(f" :blue-badge[{citation_label(c)}]")
+        pos = m.end
+    out.append(_safe_prose(text[pos:]))
+    return "".join(out)
+
+
+def safe_url(url: str | None) -> str | None:
+    """Only http(s) URLs become links; anything else (javascript:, data:) is shown as text."""
+    return url if url and re.match(r"^https?://[^\s]+$", url, flags=re.IGNORECASE) else None
+
+
+def page_index(c: Citation) -> int | None:
+    """0-based page index of a document/page citation (metadata.page is 1-based)."""
+    return c.metadata.page - 1 if c.metadata.page and c.metadata.page > 0 else None
+
+
+def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
+    """The PDF on disk behind a citation: the processed PDF's recorded path, else the source folder."""
+    if doc_id:
+        try:
+            from storage.pdf_processing import load_manifest
+
+            path = Path(load_manifest(doc_id).source_path)
+            if path.exists():
+                return path
+        except Exception:  # not processed (any more) or ingestion module unavailable
+            pass
+    if file:
+        path = get_settings().source_dir / Path(file).name
+        if path.exists():
+            return path
+    return None

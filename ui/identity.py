@@ -1,0 +1,53 @@
+"""Who is using the app: the OIDC-signed-in user (`st.login`) when `[auth]` is configured in
+`.streamlit/secrets.toml`, otherwise one local user. History is keyed by `user_id`."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+
+import streamlit as st
+
+LOCAL_USER_ID = os.environ.get("PDF_CHAT_LOCAL_USER", "local")
+
+
+@dataclass(frozen=True)
+class Identity:
+    user_id: str
+    display_name: str
+    signed_in: bool  # True for an OIDC user; False for the local user
+
+
+def auth_configured() -> bool:
+    try:
+        from streamlit.auth_util import get_secrets_auth_section
+
+        return bool(get_secrets_auth_section())
+    except Exception:  # no secrets file, or an older/newer Streamlit without the helper
+        return False
+
+
+def current_identity() -> Identity | None:
+    """The current user; None while OIDC is configured but nobody is signed in yet."""
+    if not auth_configured():
+        return Identity(LOCAL_USER_ID, "Local user", False)
+    if not st.user.is_logged_in:
+        return None
+    # Prefer the provider's stable subject; e-mail is a fallback. Issuer keeps providers apart.
+    subject = str(st.user.get("sub") or st.user.get("email") or "")
+    issuer = str(st.user.get("iss") or "")
+    user_id = "oidc-" + hashlib.sha256(f"{issuer}|{subject}".encode()).hexdigest()[:24]
+    name = str(st.user.get("name") or st.user.get("email") or "Signed-in user")
+    return Identity(user_id, name, True)
+
+
+def require_identity() -> Identity:
+    """The current user, or a sign-in screen (and stop) when OIDC is configured and nobody is in."""
+    identity = current_identity()
+    if identity is None:
+        st.title("PDF chat")
+        st.write("Sign in to see your documents and conversations.")
+        st.button("Sign in", on_click=st.login, type="primary", icon=":material/login:")
+        st.stop()
+    return identity

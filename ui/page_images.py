@@ -1,0 +1,109 @@
+"""Render a PDF page to PNG with a passage highlighted, cached on disk.
+
+PyMuPDF's `page.search_for` returns the rectangles of a phrase on the page. A cited chunk
+rarely matches verbatim as a whole (line breaks, hyphenation, tables read column by column),
+so we search the whole passage first and otherwise its sentence-sized pieces, and paint every
+rectangle found. The rendered PNG is cached under `<destination>/.page_previews/<doc_id>/`,
+keyed by the PDF's size and mtime, the page, the passage and the zoom.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from storage.config import get_settings
+
+HIGHLIGHT_RGB = (1.0, 0.85, 0.0)
+HIGHLIGHT_OPACITY = 0.35
+_MAX_PIECES = 40  # bound the work for very long chunks
+
+
+@dataclass(frozen=True)
+class PageImage:
+    png: bytes
+    page_count: int
+    highlights: int  # rectangles painted (0 when the passage was not found on the page)
+
+
+def preview_cache_dir(doc_id: str) -> Path:
+    return get_settings().destination_dir / ".page_previews" / doc_id
+
+
+def clear_preview_cache(doc_id: str) -> None:
+    """Forget the rendered pages of one PDF (after delete / re-index)."""
+    shutil.rmtree(preview_cache_dir(doc_id), ignore_errors=True)
+
+
+def _pieces(passage: str) -> list[str]:
+    """The passage split into searchable pieces: sentences and table cells / lines."""
+    parts = re.split(r"(?<=[.!?;:])\s+|\n+", passage)
+    out: list[str] = []
+    for part in parts:
+        words = part.split()
+        # Long sentences wrap across lines; search them in windows of 8 words.
+        for i in range(0, len(words), 8):
+            piece = " ".join(words[i : i + 8])
+            if len(piece) >= 4:
+                out.append(piece)
+    return out[:_MAX_PIECES]
+
+
+def find_passage_rects(page: "pymupdf.Page", passage: str) -> list["pymupdf.Rect"]:
+    """Rectangles covering `passage` on `page` (empty when nothing matches)."""
+    passage = " ".join((passage or "").split())
+    if not passage:
+        return []
+    rects = page.search_for(passage) if len(passage) <= 300 else []
+    if rects:
+        return rects
+    found: list[pymupdf.Rect] = []
+    for piece in _pieces(passage):
+        found.extend(page.search_for(piece))
+    return found
+
+
+def render_page(
+    pdf_path: str | Path,
+    page_index: int,
+    passage: str | None = None,
+    *,
+    zoom: float = 1.5,
+    cache_dir: Path | None = None,
+) -> PageImage:
+    """PNG of page `page_index` (0-based) of `pdf_path`, with `passage` highlighted.
+
+    Raises FileNotFoundError for a missing PDF and IndexError for a page outside the document.
+    """
+    pdf_path = Path(pdf_path)
+    stat = pdf_path.stat()  # FileNotFoundError with the path when the PDF is gone
+    key = hashlib.sha256(
+        f"{pdf_path.name}|{stat.st_size}|{stat.st_mtime_ns}|{page_index}|{zoom}|{passage or ''}".encode()
+    ).hexdigest()[:24]
+    cached = cache_dir / f"{key}.png" if cache_dir else None
+    with pymupdf.open(pdf_path) as doc:
+        page_count = doc.page_count
+        if not 0 <= page_index < page_count:
+            raise IndexError(f"{pdf_path.name} has {page_count} pages; page {page_index + 1} does not exist")
+        if cached and cached.exists():
+            meta = cached.with_suffix(".n")
+            n = int(meta.read_text()) if meta.exists() else 0
+            return PageImage(cached.read_bytes(), page_count, n)
+        page = doc[page_index]
+        rects = find_passage_rects(page, passage or "")
+        for r in rects:
+            page.draw_rect(r, color=None, fill=HIGHLIGHT_RGB, fill_opacity=HIGHLIGHT_OPACITY, overlay=True)
+        png = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False).tobytes("png")
+    if cached:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        # Write then rename, so a concurrent reader never sees half a PNG.
+        cached.with_suffix(".n").write_text(str(len(rects)))
+        tmp = cached.with_suffix(".tmp")
+        tmp.write_bytes(png)
+        tmp.replace(cached)
+    return PageImage(png, page_count, len(rects))
