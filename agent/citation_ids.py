@@ -115,15 +115,17 @@ def _same_page(src: Mapping[str, Any], page: Mapping[str, Any] | None) -> bool:
     return bool(src.get("source_file")) and src.get("source_file") == page.get("source_file")
 
 
-def _page_role(src: Mapping[str, Any], current_page, previous_page) -> str | None:
+def _page_role(src: Mapping[str, Any], current_page, previous_page) -> tuple[str | None, bool]:
+    """(role id, whether the viewer state confirms it). The viewer state is authoritative; a tool's
+    `extra.page_role` hint only counts when the viewer state does not place the page."""
+    if _same_page(src, current_page):
+        return CURRENT_PAGE_ID, True
+    if _same_page(src, previous_page):
+        return PREVIOUS_PAGE_ID, True
     role = (src.get("extra") or {}).get("page_role")
     if role in ("current", "previous"):
-        return CURRENT_PAGE_ID if role == "current" else PREVIOUS_PAGE_ID
-    if _same_page(src, current_page):
-        return CURRENT_PAGE_ID
-    if _same_page(src, previous_page):
-        return PREVIOUS_PAGE_ID
-    return None
+        return (CURRENT_PAGE_ID if role == "current" else PREVIOUS_PAGE_ID), False
+    return None, False
 
 
 def _dump(src: Source | Mapping[str, Any]) -> dict:
@@ -166,8 +168,13 @@ def renumber_sources(
                 log.debug("knowledge source without a Q-number left unnumbered: %r", src.get("title"))
                 out.append(src)
                 continue
-        elif kind == "page" and (role := _page_role(src, current_page, previous_page)):
-            sid = role  # composite identity: whichever file+page is current/previous now
+        elif kind == "page" and (role := _page_role(src, current_page, previous_page))[0] and (
+            role[1] or role[0] not in reg or source_identity(reg[role[0]]) == ident
+        ):
+            # Composite identity: the role id names whichever file+page the viewer shows now. It is
+            # re-bound to another page only when the viewer state says so (a new turn), never by a
+            # tool's hint, so a "[^Current Page]" the model has seen keeps meaning one page.
+            sid = role[0]
         elif ident in by_identity:
             sid = by_identity[ident]
         elif claimed and claimed not in reg and (

@@ -43,7 +43,9 @@ LEGACY_GROUP_RE = re.compile(r"\[chunk_id:\s*\d+(?:\s*,\s*\d+)+\s*\]")
 Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_])Q\d{3,4}(?![A-Za-z0-9_])")
 
 _FENCE_RE = re.compile(r"(?ms)^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}(?P=fence)[ \t]*$|\Z)")
-_INLINE_CODE_RE = re.compile(r"(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)", re.S)
+# Inline code never spans a blank line (Markdown paragraphs), so a stray backtick cannot hide the
+# markers of the rest of an answer.
+_INLINE_CODE_RE = re.compile(r"(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)", re.S)
 
 
 @dataclass(frozen=True)

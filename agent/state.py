@@ -41,6 +41,8 @@ class AgentState(TypedDict, total=False):
 
     # routing and outcome of this turn
     route: Route
+    web_available: bool  # a web search client is configured for this run
+    ingest_path: str  # the resolved PDF an /ingest command asked for
     fallback_reason: str  # why the documents path handed over to web search
     command_reply: str  # a ready reply (command errors, help) that skips the model
     citations: list[dict]
@@ -49,3 +51,31 @@ class AgentState(TypedDict, total=False):
 
     user_id: str
     conversation_id: str
+
+
+class AgentContext:
+    """Run-scoped dependencies handed to nodes (`Runtime.context`) and tools (`ToolRuntime.context`).
+
+    llm: chat model, or None for no-model (extractive) mode.
+    web: a `agent.tools.WebSearch`, or None when no search key is configured.
+    get_retriever: doc_ids -> object with `.search(query, k) -> list[RetrievedChunk]`.
+    history: a `storage.history.HistoryStore`, or None (nothing is persisted).
+    """
+
+    def __init__(self, *, llm=None, web=None, get_retriever=None, history=None, rag_k: int = 8,
+                 max_tool_rounds: int = 4, on_event=None) -> None:
+        self.llm = llm
+        self.web = web
+        self.get_retriever = get_retriever
+        self.history = history
+        self.rag_k = rag_k
+        self.max_tool_rounds = max_tool_rounds
+        self.on_event = on_event
+
+    def emit(self, event: str, **data: Any) -> None:
+        """Progress for the UI ("searching documents…"); a failing callback never breaks a turn."""
+        if self.on_event is not None:
+            try:
+                self.on_event(event, data)
+            except Exception:  # noqa: BLE001 - UI callbacks are best effort
+                pass

@@ -169,5 +169,10 @@ def chunk_pages(
 
 
 def embedding_text(chunk: Chunk, title: str | None = None) -> str:
-    """The text embedded for a chunk (what the dense index sees)."""
-    return f"{title}\n{chunk.text}" if title else chunk.text
+    """The text embedded for a chunk (what the dense index sees).
+
+    `title` is accepted so a contextual prefix can be switched on, but it is not used: on the
+    FinanceBench dev slice a document-title prefix did not improve page hits (see bench/retrieval.py),
+    and all-MiniLM-L6-v2 truncates at 256 tokens, so a prefix pushes table rows out of the window.
+    """
+    return chunk.text

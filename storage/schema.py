@@ -115,6 +115,7 @@ class AnswerResult(BaseModel):
     mode: Literal["llm", "extractive"] = "llm"
     saved: bool = True  # False when the history store could not persist the turn
     error: str | None = None
+    active_doc_ids: list[str] | None = None  # set when the turn switched the active PDF(s) (/ingest)
 
 
 class PageContent(BaseModel):

@@ -11,6 +11,7 @@ from ui.citations import (
     answer_markdown,
     citation_label,
     citation_location,
+    cited_words,
     page_index,
     resolve_pdf_path,
     safe_url,
@@ -18,7 +19,7 @@ from ui.citations import (
 from ui.page_images import preview_cache_dir, render_page
 from ui.safe_text import emphasise, escape_markdown
 
-VIEWER_PAGE = "pages/viewer.py"
+VIEWER_PAGE = "app_pages/viewer.py"
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -27,19 +28,24 @@ def _page_png(pdf_path: str, index: int, passage: str, doc_id: str) -> tuple[byt
     return img.png, img.page_count, img.highlights
 
 
-def show_page_image(doc_id: str | None, file: str | None, index: int, passage: str = "") -> bool:
-    """Render one PDF page (0-based `index`) with `passage` highlighted. False when unavailable."""
+def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str) -> bool:
+    """Render one PDF page (0-based `index`) with the first of `passages` that is found on it
+    highlighted (the cited words, else the whole chunk). False when the page is unavailable."""
     path = resolve_pdf_path(doc_id, file)
     if path is None:
-        st.warning(f"The PDF {file or doc_id} is no longer in the source folder, so its page can't be shown.")
+        st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, so its page can't be shown.")
         return False
     try:
-        png, _, highlights = _page_png(str(path), index, passage, doc_id or "")
+        png, highlights = b"", 0
+        for passage in [p for p in passages if p] or [""]:
+            png, _, highlights = _page_png(str(path), index, passage, doc_id or "")
+            if highlights:
+                break
     except (IndexError, FileNotFoundError, RuntimeError) as exc:
-        st.warning(f"Could not render the page: {exc}")
+        st.warning(f"Could not render the page: {escape_markdown(str(exc))}")
         return False
     st.image(png, width="stretch")
-    if passage and not highlights:
+    if any(passages) and not highlights:
         st.caption("The cited passage could not be located exactly on this page image.")
     return True
 
@@ -62,16 +68,20 @@ def citation_dialog(c: Citation) -> None:
             others = ", ".join(x for x in m.candidates if x != m.file)
             st.info(
                 f"This chunk number exists in several selected PDFs; this citation is from "
-                f"{m.file}" + (f" (not {others})." if others else ".")
+                f"{escape_markdown(m.file or '')}" + (f" (not {escape_markdown(others)})." if others else ".")
             )
-        text = c.preview or c.snippet
-        if text:
+        cited = cited_words(c)
+        if cited:
             with st.container(border=True):
-                st.markdown(emphasise(text, c.snippet if c.snippet != text else None))
+                st.markdown(f"“{escape_markdown(cited)}”")
         if index is not None:
-            shown = show_page_image(m.doc_id or c.documentId, m.file, index, text if c.kind == "document" else "")
+            passages = [cited, c.preview] if c.kind == "document" else []
+            shown = show_page_image(m.doc_id or c.documentId, m.file, index, *passages)
             if shown and st.button("Open in page viewer", key=f"open-viewer-{c.marker}", icon=":material/menu_book:"):
                 open_in_viewer(m.doc_id or c.documentId, m.file, index)
+        if c.preview and c.preview != cited:
+            with st.expander("Whole passage"):
+                st.markdown(emphasise(c.preview, cited))
     elif c.kind == "web":
         url = safe_url(m.url or c.documentId)
         if url:
@@ -95,7 +105,7 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
         with st.container(horizontal=True, gap="small"):
             for i, c in enumerate(citations):
                 if st.button(
-                    f"{citation_label(c)} · {citation_location(c)}",
+                    f"{citation_label(c)} · {escape_markdown(citation_location(c))}",
                     key=f"{key}-cite-{i}",
                     type="tertiary",
                     help="Show this source",

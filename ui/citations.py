@@ -43,6 +43,16 @@ def citation_location(c: Citation) -> str:
     return f"Q&A {c.documentTitle or m.q_id or c.number}"
 
 
+def cited_words(c: Citation) -> str:
+    """The cited part of the source: the agent's snippet without its clipping ellipses."""
+    text = (c.snippet or c.preview or "").strip()
+    if text.startswith("…"):
+        text = text[1:].lstrip()
+    if text.endswith("…"):
+        text = text[:-1].rstrip()
+    return text
+
+
 def parse_citations(raw: Iterable[Any] | None) -> list[Citation]:
     """Citations as stored with a message (dicts) or returned by the agent (models)."""
     out: list[Citation] = []

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-LOCAL_USER_ID = os.environ.get("PDF_CHAT_LOCAL_USER", "local")
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ def auth_configured() -> bool:
 def current_identity() -> Identity | None:
     """The current user; None while OIDC is configured but nobody is signed in yet."""
     if not auth_configured():
-        return Identity(LOCAL_USER_ID, "Local user", False)
+        return Identity(os.environ.get("PDF_CHAT_LOCAL_USER") or "local", "Local user", False)
     if not st.user.is_logged_in:
         return None
     # Prefer the provider's stable subject; e-mail is a fallback. Issuer keeps providers apart.

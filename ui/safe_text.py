@@ -55,3 +55,21 @@ def emphasise(text: str, words: str | None) -> str:
         + "**"
         + escape_markdown(text[m.end():])
     )
+
+
+_SECRET_ENV = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
+_URL_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """`text` with secret values from the environment and credentials in URLs masked.
+
+    Used on every error message shown on a page, since exception texts can echo a URL or key.
+    """
+    import os
+
+    out = _URL_CREDENTIALS.sub(r"\g<scheme>***@", str(text))
+    for name, value in os.environ.items():
+        if value and len(value) >= 6 and _SECRET_ENV.search(name):
+            out = out.replace(value, "***")
+    return out

@@ -1,0 +1,398 @@
+"""Citations that are never ambiguous: running source ids, then markers -> `Citation` objects.
+
+Public API (everything else is internal):
+
+    CitingToolNode(tools)            ToolNode that numbers the sources in each tool result and returns
+                                     state updates `rag_counter`, `web_counter`, `sources`.
+    CitationState, merge_sources     state keys to include in the graph state; `sources` reducer.
+    renumber_sources(sources, rag_counter, web_counter, registry, current_page=, previous_page=)
+    renumber_tool_output(json_str, rag_counter, web_counter, registry, ...)
+                                     the pure functions behind the node (extractive mode, history).
+    build_answer(text, sources, knowledge=None, embedder=None, route=..., mode=...) -> AnswerResult
+    iter_markers(text), MARKER_RE    what a marker is (shared with the UI).
+
+Ids: documents `[^1]..[^n]`, web `{^1}..{^n}` (counters continue across tool calls and turns; the
+same chunk or URL keeps its id), the viewed page `[^Current Page]` / `[^Previous Page]`, knowledge
+items their Q-number (shown as `[8.1]`).
+
+`build_answer(text, sources, *, knowledge=None, embedder=None, route="documents", mode="llm")`
+    text       the model's answer.
+    sources    the registry (state["sources"]: source_id -> Source dump), or a list of Sources
+               with ids set.
+    knowledge  a `KnowledgeBase` for Q-numbers (default: the shipped one; `False`: none beyond
+               the knowledge sources in the registry).
+    embedder   for legacy-marker disambiguation (default `storage.embeddings.get_embedder()`,
+               loaded only when a legacy marker is ambiguous).
+Returns `AnswerResult(message, citations, citation_map, route, mode)`:
+    - `[^3, ^5]` is split into `[^3][^5]`;
+    - `Q301` / "According to Q301," / `(Q301)` become `[8.1]` (unknown Q-numbers stay plain text;
+      an unknown wrapped `(Q999)` is removed);
+    - `[chunk_id: 44]` is kept as is when one retrieved file has chunk 44, expanded to
+      `[chunk_id: 44, file: b.pdf]` when several do and the citing sentence clearly picks one, and
+      kept with an "ambiguous" citation listing the candidates otherwise. `citation_map["44"]` =
+      `{"files", "chosen", "disambiguated", "resolutions": [{"marker", "chosen", "sentence", "scores"}]}`;
+    - markers pointing at nothing (`[^99]`, `[^Current Page]` with no page source) and malformed
+      ones (`[^0]`, `[^ 3]`, `{^}`) are removed and logged;
+    - nothing inside ``` fences or `inline code` is touched;
+    - `citations` are in order of first appearance, one per distinct marker text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Iterable, Mapping
+
+from agent.citation_ids import (
+    CURRENT_PAGE_ID,
+    PREVIOUS_PAGE_ID,
+    CitationState,
+    CitingToolNode,
+    RenumberResult,
+    counters_from_registry,
+    merge_sources,
+    renumber_sources,
+    renumber_tool_output,
+    source_identity,
+)
+from agent.citation_legacy import citing_sentence, content_words, match_file, resolve, short_name
+from agent.citation_markers import (
+    GROUPED_RE,
+    LEGACY_GROUP_RE,
+    MARKER_LIKE_RE,
+    MARKER_RE,
+    Q_ID_RE,
+    Marker,
+    iter_markers,
+    map_prose,
+)
+from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
+
+__all__ = [
+    "CURRENT_PAGE_ID",
+    "PREVIOUS_PAGE_ID",
+    "MARKER_RE",
+    "CitationState",
+    "CitingToolNode",
+    "Marker",
+    "RenumberResult",
+    "build_answer",
+    "counters_from_registry",
+    "iter_markers",
+    "merge_sources",
+    "renumber_sources",
+    "renumber_tool_output",
+    "source_identity",
+]
+
+log = logging.getLogger("agent.citations")
+
+SNIPPET_CHARS = 240
+PREVIEW_CHARS = 1200
+_DEAD_CANDIDATE_RE = re.compile(r"[ \t]*(?P<marker>" + MARKER_LIKE_RE.pattern + ")")
+_WRAPPED_Q_RE = re.compile(r"[ \t]*[(\[]\s*(Q\d{3,4}(?:\s*(?:[,;]|and)\s*Q\d{3,4})*)\s*[)\]]")
+
+
+def _registry(sources: Mapping[str, Any] | Iterable[Any] | None) -> dict[str, dict]:
+    if sources is None:
+        return {}
+    if isinstance(sources, Mapping):
+        items = sources.items()
+    else:
+        items = []
+        for s in sources:
+            d = s.model_dump() if isinstance(s, Source) else dict(s)
+            items.append((d.get("source_id") or "", d))
+    reg = {}
+    for sid, s in items:
+        d = s.model_dump() if isinstance(s, Source) else dict(s)
+        if sid:
+            reg[sid] = d
+    return reg
+
+
+def _knowledge_lookup(registry: Mapping[str, dict], knowledge: Any) -> dict[str, dict]:
+    """Q-number -> {label, title, answer, category, source, url} from the KB and registry."""
+    lookup: dict[str, dict] = {}
+    for sid, s in registry.items():
+        extra = s.get("extra") or {}
+        if s.get("kind") == "knowledge" and extra.get("label"):
+            lookup[extra.get("q_id") or sid] = {
+                "label": extra["label"], "title": s.get("title", ""), "answer": extra.get("answer") or s.get("text", ""),
+                "category": extra.get("category"), "source": extra.get("source"), "url": s.get("url"),
+            }
+    if knowledge is None:
+        try:
+            from agent.knowledge_base import get_knowledge_base
+
+            knowledge = get_knowledge_base()
+        except Exception as e:  # a broken KB file must not break answers; Q-numbers stay text
+            log.warning("knowledge base unavailable, Q-numbers resolve from the registry only: %s", e)
+            knowledge = False
+    if knowledge:
+        for item in knowledge.items:  # the KB is authoritative over older registry copies
+            lookup[item.id] = {
+                "label": item.label, "title": item.question, "answer": item.answer, "category": item.category,
+                "source": item.metadata.get("source"), "url": item.metadata.get("url"),
+            }
+    return lookup
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _best_snippet(text: str, sentence: str) -> str:
+    """The part of a source that best matches the citing sentence (first sentences if none)."""
+    flat = " ".join((text or "").split())
+    words = content_words(sentence)
+    if not words or len(flat) <= SNIPPET_CHARS:
+        return _clip(flat, SNIPPET_CHARS)
+    parts = re.split(r"(?<=[.!?])\s+", flat)
+    best = max(range(len(parts)), key=lambda i: (len(words & content_words(parts[i])), -i))
+    if not words & content_words(parts[best]):
+        return _clip(flat, SNIPPET_CHARS)
+    snippet = parts[best]
+    j = best + 1
+    while j < len(parts) and len(snippet) + len(parts[j]) < SNIPPET_CHARS:
+        snippet += " " + parts[j]
+        j += 1
+    return _clip(("… " if best else "") + snippet, SNIPPET_CHARS)
+
+
+def _source_citation(marker: str, number: str, src: Mapping[str, Any], sentence: str, **meta: Any) -> Citation:
+    kind = src.get("kind", "document")
+    page = display_page(src.get("page_number"))
+    file = src.get("source_file")
+    if kind == "web":
+        document_id, title = src.get("url") or "", src.get("title") or src.get("url") or "Web page"
+    else:
+        document_id = src.get("doc_id") or file or ""
+        title = src.get("title") or file or document_id
+        if kind == "page" and page is not None:
+            title = f"{file or title} — page {page}"
+    return Citation(
+        number=number,
+        marker=marker,
+        kind=kind,
+        documentId=document_id,
+        documentTitle=title,
+        snippet=_best_snippet(src.get("text", ""), sentence),
+        preview=_clip(src.get("text", ""), PREVIEW_CHARS),
+        metadata=CitationMetadata(
+            file=file, page=page, chunk_id=src.get("chunk_id"), url=src.get("url"), doc_id=src.get("doc_id"), **meta
+        ),
+    )
+
+
+def _knowledge_citation(marker: str, q_id: str, item: Mapping[str, Any]) -> Citation:
+    return Citation(
+        number=item["label"],
+        marker=marker,
+        kind="knowledge",
+        documentId=q_id,
+        documentTitle=item["title"],
+        snippet=_clip(item["answer"], SNIPPET_CHARS),
+        preview=_clip(f"Q: {item['title']}\nA: {item['answer']}" + (f"\nSource: {item['source']}" if item.get("source") else ""), PREVIEW_CHARS),
+        metadata=CitationMetadata(q_id=q_id, category=item.get("category"), url=item.get("url")),
+    )
+
+
+def _label(source_id: str) -> str:
+    return source_id.strip("[]{}").lstrip("^")
+
+
+class _AnswerBuilder:
+    def __init__(self, text: str, registry: dict[str, dict], q_lookup: dict[str, dict], embedder: Any) -> None:
+        self.text = text
+        self.registry = registry
+        self.q_lookup = q_lookup
+        self.label_to_q = {v["label"]: q for q, v in q_lookup.items()}
+        self.embedder = embedder
+        # A file is named by its file name, or by its doc_id when two different PDFs share that name,
+        # so an expanded legacy marker always names exactly one PDF.
+        docs_per_name: dict[str, set] = {}
+        for src in registry.values():
+            docs_per_name.setdefault(short_name(src), set()).add(src.get("doc_id"))
+        self._ambiguous_names = {n for n, ids in docs_per_name.items() if len(ids) > 1}
+        self.dropped: list[tuple[str, str]] = []
+        self.citation_map: dict[str, Any] = {}
+        self.legacy: dict[str, dict] = {}  # final legacy marker text -> citation info
+
+    def name(self, src: Mapping[str, Any]) -> str:
+        name = short_name(src)
+        return str(src.get("doc_id") or name) if name in self._ambiguous_names else name
+
+    # -- passes over prose (code is never touched) ---------------------------------------------
+
+    def split_groups(self, prose: str) -> str:
+        def split(m: re.Match) -> str:
+            open_, close = ("[^", "]") if m.group(0).startswith("[") else ("{^", "}")
+            return "".join(f"{open_}{n}{close}" for n in re.findall(r"\d+", m.group(0)))
+
+        prose = GROUPED_RE.sub(split, prose)
+        return LEGACY_GROUP_RE.sub(lambda m: "".join(f"[chunk_id: {n}]" for n in re.findall(r"\d+", m.group(0))), prose)
+
+    def inject_q(self, prose: str) -> str:
+        def wrapped(m: re.Match) -> str:
+            ids = re.findall(r"Q\d{3,4}", m.group(1))
+            known = [q for q in ids if q in self.q_lookup]
+            for q in ids:
+                if q not in self.q_lookup:
+                    self.dropped.append((q, "unknown Q-number"))
+            if not known:
+                return ""
+            lead = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip(" \t"))]
+            return lead + "".join(f"[{self.q_lookup[q]['label']}]" for q in known)
+
+        def bare(m: re.Match) -> str:
+            q = m.group(0)
+            if q in self.q_lookup:
+                return f"[{self.q_lookup[q]['label']}]"
+            log.debug("unknown Q-number %s left as text", q)
+            return q
+
+        return Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose))
+
+    def resolve_legacy(self, prose: str) -> str:
+        out, pos = [], 0
+        for m in MARKER_RE.finditer(prose):
+            if m.group("legacy") is None:
+                continue
+            out.append(prose[pos : m.start()])
+            replacement = self._legacy(m, prose[: m.start()])
+            if not replacement:  # dropped: take the blank before it along
+                out[-1] = out[-1].rstrip(" \t")
+            out.append(replacement)
+            pos = m.end()
+        out.append(prose[pos:])
+        return "".join(out)
+
+    def _legacy(self, m: re.Match, before: str) -> str:
+        chunk_id = int(m.group("legacy"))
+        candidates = [
+            (sid, s) for sid, s in self.registry.items() if s.get("kind") == "document" and s.get("chunk_id") == chunk_id
+        ]
+        files = sorted({self.name(s) for _, s in candidates})
+        if m.group("legacy_file"):
+            matched = match_file(m.group("legacy_file"), candidates)
+            if not matched:
+                self.dropped.append((m.group(0), f"no retrieved chunk {chunk_id} in file {m.group('legacy_file').strip()!r}"))
+                return ""
+            candidates = matched
+        if not candidates:
+            self.dropped.append((m.group(0), f"no retrieved source has chunk_id {chunk_id}"))
+            return ""
+        sentence = citing_sentence(before)
+        entry = self.citation_map.setdefault(str(chunk_id), {"files": files, "chosen": None, "disambiguated": False, "resolutions": []})
+        if len(candidates) == 1:
+            sid, src = candidates[0]
+            marker = m.group(0) if len(files) == 1 or m.group("legacy_file") else f"[chunk_id: {chunk_id}, file: {self.name(src)}]"
+            entry["resolutions"].append({"marker": marker, "chosen": self.name(src), "sentence": sentence, "scores": {}})
+            entry["chosen"] = entry["chosen"] or self.name(src)
+            self.legacy.setdefault(marker, {"source_id": sid, "chunk_id": chunk_id, "files": files, "disambiguated": False})
+            return marker
+        res = resolve(sentence, candidates, self.embedder)
+        scores = {self.name(self.registry[sid]): s for sid, s in res.scores.items()}
+        if res.chosen is None:
+            log.debug("legacy %s ambiguous between %s for %r (scores %s)", m.group(0), files, sentence, scores)
+            marker = f"[chunk_id: {chunk_id}]"
+            entry["resolutions"].append({"marker": marker, "chosen": None, "sentence": sentence, "scores": scores})
+            self.legacy.setdefault(marker, {"source_id": None, "chunk_id": chunk_id, "files": files,
+                                            "candidates": [sid for sid, _ in candidates]})
+            return marker
+        chosen = self.name(self.registry[res.chosen])
+        marker = f"[chunk_id: {chunk_id}, file: {chosen}]"
+        log.debug("legacy %s -> %s for %r (scores %s)", m.group(0), chosen, sentence, scores)
+        entry["resolutions"].append({"marker": marker, "chosen": chosen, "sentence": sentence, "scores": scores})
+        entry["chosen"] = entry["chosen"] or chosen
+        entry["disambiguated"] = True
+        self.legacy.setdefault(marker, {"source_id": res.chosen, "chunk_id": chunk_id, "files": files, "disambiguated": True})
+        return marker
+
+    def drop_dead(self, prose: str) -> str:
+        def check(m: re.Match) -> str:
+            marker = m.group("marker")
+            if MARKER_RE.fullmatch(marker) is None:
+                self.dropped.append((marker, "malformed marker"))
+            elif marker not in self.registry:
+                self.dropped.append((marker, "no source with this id"))
+            else:
+                return m.group(0)
+            return ""  # leading blanks go with the marker: "grew [^99]." -> "grew."
+
+        return _DEAD_CANDIDATE_RE.sub(check, prose)
+
+    # -- citations ---------------------------------------------------------------------------
+
+    def build(self) -> tuple[str, list[Citation]]:
+        text = map_prose(self.text, self.split_groups)
+        text = map_prose(text, self.inject_q)
+        text = map_prose(text, self.resolve_legacy)
+        text = map_prose(text, self.drop_dead)
+        citations: dict[str, Citation] = {}
+        found = list(iter_markers(text))
+        log.debug("markers found: %s", [mk.text for mk in found])
+        for mk in found:
+            if mk.text in citations:
+                continue
+            citation = self._citation(mk, text)
+            if citation is not None:
+                citations[mk.text] = citation
+        for marker, reason in self.dropped:
+            log.debug("marker dropped: %s (%s)", marker, reason)
+        log.debug("citations built: %s", [(c.marker, c.kind, c.documentId) for c in citations.values()])
+        return text, list(citations.values())
+
+    def _citation(self, mk: Marker, text: str) -> Citation | None:
+        sentence = citing_sentence(text[: mk.start])
+        if mk.kind in ("document", "web", "page"):
+            src = self.registry[mk.text]  # drop_dead guarantees presence
+            return _source_citation(mk.text, _label(mk.text), src, sentence)
+        if mk.kind == "knowledge":
+            q_id = self.label_to_q.get(mk.label)
+            if q_id is None:  # "[2.5]" the model wrote itself, not one of ours: plain text
+                log.debug("%s is not a knowledge item label; left as text", mk.text)
+                return None
+            return _knowledge_citation(mk.text, q_id, self.q_lookup[q_id])
+        info = self.legacy[mk.text]
+        if info["source_id"] is None:
+            return self._ambiguous_citation(mk, info)
+        src = self.registry[info["source_id"]]
+        return _source_citation(
+            mk.text, _label(info["source_id"]), src, sentence,
+            disambiguated=info.get("disambiguated", False), candidates=info["files"] if len(info["files"]) > 1 else [],
+        )
+
+    def _ambiguous_citation(self, mk: Marker, info: dict) -> Citation:
+        cands = [self.registry[sid] for sid in info["candidates"]]
+        names = [self.name(s) for s in cands]
+        listing = "; ".join(f"{self.name(s)} p. {display_page(s.get('page_number'))}" for s in cands)
+        return Citation(
+            number=f"chunk {info['chunk_id']}?",
+            marker=mk.text,
+            kind="document",
+            documentId="",
+            documentTitle=f"Ambiguous: chunk {info['chunk_id']} exists in {', '.join(names)}",
+            snippet=f"The answer cites chunk {info['chunk_id']}, which exists in several files ({listing}); "
+            "the sentence does not clearly match one of them.",
+            preview="\n\n".join(f"{self.name(s)}, page {display_page(s.get('page_number'))}: {_clip(s.get('text', ''), 400)}" for s in cands),
+            metadata=CitationMetadata(chunk_id=info["chunk_id"], candidates=names, disambiguated=False),
+        )
+
+
+def build_answer(
+    text: str,
+    sources: Mapping[str, Any] | Iterable[Any] | None,
+    *,
+    knowledge: Any = None,
+    embedder: Any = None,
+    route: str = "documents",
+    mode: str = "llm",
+) -> AnswerResult:
+    """Turn the model's text into an `AnswerResult` whose every marker opens exactly one source."""
+    registry = _registry(sources)
+    builder = _AnswerBuilder(text or "", registry, _knowledge_lookup(registry, knowledge), embedder)
+    message, citations = builder.build()
+    return AnswerResult(message=message, citations=citations, citation_map=builder.citation_map, route=route, mode=mode)

@@ -1,0 +1,193 @@
+"""No-model mode: routing by simple rules and retrieval results, answers quoted from the sources.
+
+Without a language model the agent still answers, honestly labelled (`AnswerResult.mode =
+"extractive"`): the sentences of the retrieved passages that best cover the question, quoted
+verbatim, each followed by the `[^n]` id the citation node gave its source. A sentence is only
+quoted when it is found on the page its source points at, so every citation is exact.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Literal
+
+from storage.bm25_index import tokenize
+
+MAX_SENTENCES = 4
+MIN_SCORE = 0.35  # the best sentence must score at least this (see pick_sentences) to be an answer
+SEMANTIC_WEIGHT = 0.6
+RANK_PENALTY = 0.01  # prefer sentences from higher-ranked passages on near ties
+MAX_SOURCES = 6
+MAX_CANDIDATES = 120
+MIN_SENTENCE_CHARS = 12
+MAX_SENTENCE_CHARS = 600
+WRAP_MIN_CHARS = 45  # a line at least this long not ending in punctuation was wrapped by the layout
+
+_SMALL_TALK = re.compile(
+    r"^\s*(hi|hello|hey|hallo|good (morning|afternoon|evening)|thanks?( you)?|thank you|ok(ay)?|bye|"
+    r"who are you|what can you do|how are you|help)\b[\s!.?]*$",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9$€£])")
+
+NO_MODEL_CONVERSATION = (
+    "No language model is configured, so I answer by quoting the passages of your PDFs that best match "
+    "your question, each with a citation to its page. Select a PDF and ask about it."
+)
+NOT_FOUND_IN_DOCUMENTS = (
+    "I could not find a passage in the selected PDFs that answers this. Try other words "
+    "(the exact term used in the document), or configure web search."
+)
+
+
+def route_without_model(text: str, selected_doc_ids: list[str], web_available: bool) -> Literal["documents", "web", "conversation"]:
+    """Small talk -> conversation; a question with PDFs selected -> documents (which falls back to
+    the web when retrieval finds nothing usable); without PDFs -> web if configured."""
+    if _SMALL_TALK.match(text) or not tokenize(text):
+        return "conversation"
+    if selected_doc_ids:
+        return "documents"
+    return "web" if web_available else "conversation"
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Rejoin lines wrapped by the PDF layout; keep short lines (headings, table rows) on their own."""
+    paras, current = [], ""
+    for line in text.splitlines():
+        line = " ".join(line.split())
+        if not line:
+            if current:
+                paras.append(current)
+            current = ""
+            continue
+        current = f"{current} {line}" if current else line
+        if len(line) < WRAP_MIN_CHARS or line[-1] in ".!?:;":
+            paras.append(current)
+            current = ""
+    if current:
+        paras.append(current)
+    return paras
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of prose and single table rows / headings."""
+    out = []
+    for para in _paragraphs(text):
+        for sent in _SENTENCE_END.split(para):
+            sent = sent.strip()
+            # headings ("Risks and outlook") say nothing; short rows with figures ("Revenue 412 380") do
+            informative = len(sent.split()) >= 4 or any(ch.isdigit() for ch in sent)
+            if MIN_SENTENCE_CHARS <= len(sent) <= MAX_SENTENCE_CHARS and informative:
+                out.append(sent)
+    return out
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _on_page(sentence: str, page_text: str | None) -> bool:
+    return page_text is not None and _squash(sentence) in _squash(page_text)
+
+
+def pick_sentences(question: str, sources: list[dict], page_text, max_sentences: int = MAX_SENTENCES, embedder=None):
+    """The best (score, sentence, source) triples, best first.
+
+    Score = mix of semantic similarity (MiniLM cosine of question and sentence, so "how many
+    employees" finds "employed 1,240 people") and idf-weighted coverage of the question's terms
+    (so exact figures and names win). `sources` are numbered source dumps in retrieval order;
+    `page_text(source) -> str | None` gives the text of the page the source cites: a sentence not
+    found on that page is never quoted.
+    """
+    q_terms = set(tokenize(question))
+    candidates = []  # (sentence, matched terms, source, rank)
+    used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:MAX_SOURCES]
+    for rank, src in enumerate(used):
+        for sent in split_sentences(src.get("text") or ""):
+            candidates.append((sent, set(tokenize(sent)) & q_terms, src, rank))
+    candidates = candidates[:MAX_CANDIDATES]
+    if not candidates or not question.strip():
+        return []
+    n = len(candidates)
+    idf = {t: math.log(1 + n / (1 + sum(t in c[1] for c in candidates))) + 0.1 for t in q_terms}
+    total = sum(idf.values()) or 1.0
+    if embedder is None:
+        from storage.embeddings import get_embedder
+
+        embedder = get_embedder()
+    vectors = embedder.embed([question, *(c[0] for c in candidates)])
+    cosines = vectors[1:] @ vectors[0]
+    scored = []
+    for (sent, terms, src, rank), cos in zip(candidates, cosines):
+        coverage = sum(idf[t] for t in terms) / total
+        score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * coverage
+        scored.append((score - RANK_PENALTY * rank, score, sent, src))
+    scored.sort(key=lambda x: -x[0])
+    picked, seen = [], set()
+    for _, score, sent, src in scored:
+        key = _squash(sent)
+        if key in seen or not _on_page(sent, page_text(src)):
+            continue
+        seen.add(key)
+        picked.append((score, sent, src))
+        if len(picked) >= max_sentences:
+            break
+    return picked
+
+
+def page_text_lookup():
+    """`source -> text of the page it cites`, reading each PDF's pages.json once."""
+    from storage.pdf_processing import load_page_texts
+
+    cache: dict[str, list[str] | None] = {}
+
+    def lookup(src: dict) -> str | None:
+        doc_id, page = src.get("doc_id"), src.get("page_number")
+        if not doc_id or page is None:
+            return None
+        if doc_id not in cache:
+            try:
+                cache[doc_id] = load_page_texts(doc_id)
+            except (OSError, ValueError):
+                cache[doc_id] = None
+        pages = cache[doc_id]
+        return pages[page] if pages and 0 <= page < len(pages) else None
+
+    return lookup
+
+
+def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None) -> tuple[str, bool]:
+    """(answer text, usable). Not usable when no sentence scores MIN_SCORE."""
+    picked = pick_sentences(question, sources, page_text or page_text_lookup(), embedder=embedder)
+    if not picked or picked[0][0] < MIN_SCORE:
+        return NOT_FOUND_IN_DOCUMENTS, False
+    floor = max(MIN_SCORE * 0.8, picked[0][0] * 0.6)
+    lines = [f"- “{sent}” {src['source_id']}" for coverage, sent, src in picked if coverage >= floor]
+    header = "No language model is configured; these are the passages of your PDFs that best match the question, quoted:"
+    return header + "\n\n" + "\n".join(lines), True
+
+
+def compose_web_digest(sources: list[dict]) -> str:
+    """The web results listed with their `{^n}` ids (nothing to summarise them with)."""
+    lines = []
+    for src in sources:
+        if src.get("kind") != "web" or not src.get("source_id"):
+            continue
+        snippet = split_sentences(src.get("text") or "")
+        lines.append(f"- **{src.get('title') or src.get('url')}**: {' '.join(snippet[:2])} {src['source_id']}".rstrip())
+    header = "No language model is configured; these are the top web results for your question:"
+    return header + "\n\n" + "\n".join(lines)
+
+
+def extractive_answer_for_benchmark(doc_id: str, question: str):
+    """One no-model answer over one processed PDF (no history, no web) -> AnswerResult.
+
+    Used by bench/retrieval.py to report the share of answers citing an evidence page.
+    """
+    from agent.graph import run_turn
+    from agent.state import AgentContext
+    from agent.service import default_retriever_factory
+
+    context = AgentContext(llm=None, web=None, history=None, get_retriever=default_retriever_factory())
+    return run_turn(context, question, selected_doc_ids=[doc_id])

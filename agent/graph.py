@@ -1,0 +1,362 @@
+"""The agent as a flowchart (builder at the bottom).
+
+    START -> route_query ─┬─ /ingest ───────────> ingest_pdf ──────────────┐
+                          ├─ documents ─> agent <──> tools ─(nothing found)─> web_search
+                          ├─ web ───────> web_search -> tools -> summarize_web ┤
+                          └─ conversation / command reply -> respond ───────────┤
+                                        agent (final answer) ──────────────────> finalize_answer
+                                                                 -> update_history_and_profile -> END
+
+Dependencies (model, web search, retriever, history) come from the run context (`AgentContext`);
+with no model, `agent`, `summarize_web` and `respond` answer extractively (agent/extractive.py)
+through the same tool calls and citation numbering, so citations are exact in both modes.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from agent import extractive, prompts
+from agent.citations import CitingToolNode, build_answer
+from agent.routing import (
+    QueryKind,
+    RelevanceGrade,
+    documents_found_nothing,
+    parse_command,
+    route_after_agent,
+    route_after_query,
+    route_after_tools,
+    turn_messages,
+    turn_tool_results,
+    unknown_command_reply,
+)
+from agent.state import AgentContext, AgentState
+from agent.tools import RAG_TOOL, WEB_TOOL, agent_tools, parse_tool_result
+from storage.schema import AnswerResult
+
+log = logging.getLogger(__name__)
+
+ROUTER_HISTORY = 6  # recent messages the router sees (follow-ups need the previous turn)
+
+
+def _question(state: AgentState) -> str:
+    for msg in reversed(turn_messages(state) or state.get("messages") or []):
+        if isinstance(msg, HumanMessage):
+            return msg.text if hasattr(msg, "text") else str(msg.content)
+    return ""
+
+
+def _summary(state: AgentState) -> str:
+    return state.get("indexed_document_summary") or "(no PDF selected)"
+
+
+def _recent_dialogue(state: AgentState) -> list:
+    """The last user/assistant messages, without tool traffic (what the router needs)."""
+    keep = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage) or (isinstance(m, AIMessage) and not m.tool_calls)]
+    return keep[-ROUTER_HISTORY:]
+
+
+def _tool_call(name: str, query: str) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": {"query": query}, "id": f"call_{uuid.uuid4().hex[:12]}"}])
+
+
+# ---------------------------------------------------------------- nodes
+
+
+def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Decide the path. Commands first (`/ingest <pdf>`, `/help`); then, with a model, a structured
+    relevance judgement of the message against the selected documents' summary (yes/maybe ->
+    documents), and on "no" a second judgement: conversational or needs web search. Without a model,
+    simple rules (agent/extractive.py) decide; retrieval scores decide later whether the documents
+    answered."""
+    ctx = runtime.context
+    text = _question(state)
+    web_available = ctx.web is not None
+    base = {"web_available": web_available, "command_reply": "", "fallback_reason": ""}
+    if (cmd := parse_command(text)) is not None:
+        if cmd.name == "ingest":
+            from storage.pdf_processing import PdfProcessingError, resolve_source_pdf
+
+            if not cmd.argument:
+                return {**base, "route": "ingest", "command_reply": "Usage: /ingest <file.pdf> (a PDF in the source folder)."}
+            try:
+                path = resolve_source_pdf(cmd.argument)
+            except PdfProcessingError as exc:
+                return {**base, "route": "ingest", "command_reply": f"Cannot ingest: {exc}"}
+            return {**base, "route": "ingest", "ingest_path": str(path)}
+        if cmd.name == "help":
+            return {**base, "route": "conversation", "command_reply": prompts.COMMANDS_HELP}
+        return {**base, "route": "conversation", "command_reply": unknown_command_reply(cmd.name)}
+
+    if ctx.llm is None:
+        return {**base, "route": extractive.route_without_model(text, state.get("selected_doc_ids") or [], web_available)}
+
+    route = "conversation"
+    if state.get("selected_doc_ids"):
+        grader = ctx.llm.with_structured_output(RelevanceGrade)
+        grade = grader.invoke([SystemMessage(prompts.RELEVANCE_SYSTEM.format(summary=_summary(state))), *_recent_dialogue(state)])
+        log.info("relevance: %s (%s)", grade.relevant, grade.reason)
+        if grade.relevant in ("yes", "maybe"):
+            route = "documents"
+    if route != "documents":
+        kind = ctx.llm.with_structured_output(QueryKind).invoke([SystemMessage(prompts.QUERY_KIND_SYSTEM), *_recent_dialogue(state)])
+        log.info("query kind: %s", kind.kind)
+        route = "web" if kind.kind == "needs_web_search" and web_available else "conversation"
+    ctx.emit("route", route=route)
+    return {**base, "route": route}
+
+
+def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Process the PDF named by `/ingest` (once: already-processed files are reused) and make it the
+    active PDF, with its summary for routing. Failures become a plain reply; nothing is switched."""
+    from storage.pdf_processing import PdfProcessingError, process_and_index_pdf
+
+    ctx = runtime.context
+    try:
+        pdf = process_and_index_pdf(state["ingest_path"], progress=lambda stage, done, total: ctx.emit("ingest", stage=stage, done=done, total=total))
+    except PdfProcessingError as exc:
+        return {"messages": [AIMessage(content=f"Cannot ingest: {exc}")]}
+    reply = (
+        f"Processed **{pdf.source_file}** ({pdf.page_count} pages, {pdf.chunk_count} passages"
+        + (f", {len(pdf.ocr_pages)} pages read by OCR" if pdf.ocr_pages else "")
+        + "). It is now the active PDF: ask away."
+    )
+    return {"messages": [AIMessage(content=reply)], "selected_doc_ids": [pdf.doc_id], "indexed_document_summary": pdf.summary}
+
+
+def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """The documents agent. With a model: the model with tools bound (rag/web/previous sources)
+    decides the next tool call or answers; after `max_tool_rounds` rounds it must answer. Without a
+    model: first a document search for the question, then an extractive answer quoting the best
+    sentences of the results; when nothing usable was found, `fallback_reason` sends the turn to web
+    search (if configured)."""
+    ctx = runtime.context
+    if ctx.llm is None:
+        return _extractive_agent_step(state, ctx)
+    rounds = sum(1 for m in turn_messages(state) if isinstance(m, AIMessage) and m.tool_calls)
+    page = state.get("current_page")
+    page_context = ""
+    if page:
+        prev = state.get("previous_page")
+        page_context = prompts.PAGE_CONTEXT.format(
+            page=page["page_number"] + 1, file=page.get("source_file") or page["doc_id"],
+            previous=f" The page viewed before, page {prev['page_number'] + 1}, is [^Previous Page]." if prev else "",
+        )
+    system = prompts.AGENT_SYSTEM.format(summary=_summary(state), page_context=page_context, history_note=_history_note())
+    messages = [SystemMessage(system), *state["messages"]]
+    if rounds >= ctx.max_tool_rounds:
+        response = ctx.llm.invoke([*messages, HumanMessage(prompts.FORCE_ANSWER_NOTE)])
+    else:
+        ctx.emit("thinking", round=rounds + 1)
+        response = ctx.llm.bind_tools(agent_tools()).invoke(messages)
+    return {"messages": [response]}
+
+
+def _history_note() -> str:
+    from agent.context import TRUNCATED_HISTORY_PROMPT
+
+    return "\n" + TRUNCATED_HISTORY_PROMPT + "\n"
+
+
+def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
+    question = _question(state)
+    searches = turn_tool_results(state, RAG_TOOL)
+    if not searches:
+        return {"messages": [_tool_call(RAG_TOOL, question)]}
+    sources = [s for r in searches for s in r.get("sources", [])]
+    text, usable = extractive.compose_extractive_answer(question, sources)
+    if not usable and ctx.web is not None:
+        return {"fallback_reason": "no passage in the selected PDFs matched the question"}
+    return {"messages": [AIMessage(content=text)]}
+
+
+def web_search(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Start the web path: a `web_search_tool` call for the user's question (through the citation
+    tool node so results get `{^n}` ids). Reached directly from routing, or as the fallback when the
+    documents yielded nothing usable (`fallback_reason` says why)."""
+    update: dict = {"route": "web", "messages": [_tool_call(WEB_TOOL, _question(state))]}
+    if not state.get("fallback_reason") and documents_found_nothing(state):
+        update["fallback_reason"] = "the document search returned nothing usable"
+    return update
+
+
+def summarize_web(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Answer from the top web results with `{^n}` citations: summarised by the model, or listed
+    with their snippets without one. No results -> an honest "not found"."""
+    ctx = runtime.context
+    results = turn_tool_results(state, WEB_TOOL)
+    last = results[-1] if results else {}
+    sources = [s for s in last.get("sources", []) if s.get("source_id")]
+    question = _question(state)
+    fallback = state.get("fallback_reason")
+    if not sources:
+        why = last.get("message") or "no results"
+        text = f"I searched the web for “{question}” but found nothing usable ({why.rstrip('.')})."
+        if fallback:
+            text = f"The selected PDFs did not answer this ({fallback}). " + text
+        return {"messages": [AIMessage(content=text)]}
+    if ctx.llm is None:
+        text = extractive.compose_web_digest(sources)
+        if fallback:
+            text = f"The selected PDFs did not answer this ({fallback}).\n\n" + text
+        return {"messages": [AIMessage(content=text)]}
+    listing = "\n\n".join(f"{s['source_id']} {s.get('title', '')} ({s.get('url', '')}):\n{s.get('text', '')}" for s in sources)
+    system = prompts.WEB_SUMMARY_SYSTEM.format(
+        results=listing, fallback_note=prompts.WEB_FALLBACK_NOTE.format(reason=fallback) if fallback else ""
+    )
+    response = ctx.llm.invoke([SystemMessage(system), HumanMessage(question)])
+    return {"messages": [AIMessage(content=response.text if hasattr(response, "text") else str(response.content))]}
+
+
+def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Conversational reply: a command's ready reply (errors, help), the model's chat answer, or the
+    no-model explanation."""
+    ctx = runtime.context
+    if reply := state.get("command_reply"):
+        return {"messages": [AIMessage(content=reply)]}
+    if ctx.llm is None:
+        return {"messages": [AIMessage(content=extractive.NO_MODEL_CONVERSATION)]}
+    system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state))
+    response = ctx.llm.invoke([SystemMessage(system), *_recent_dialogue(state)])
+    return {"messages": [AIMessage(content=response.text if hasattr(response, "text") else str(response.content))]}
+
+
+def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Turn the final AI text into an `AnswerResult` (agent/citations.py checks every marker against
+    the source registry) and replace the final message with the cleaned text."""
+    ctx = runtime.context
+    last = state["messages"][-1]
+    text = last.text if hasattr(last, "text") else str(last.content)
+    route = state.get("route") or "conversation"
+    answer = build_answer(text, state.get("sources") or {}, route=route, mode="extractive" if ctx.llm is None else "llm")
+    if route == "ingest" and state.get("selected_doc_ids"):
+        answer.active_doc_ids = list(state["selected_doc_ids"])
+    final = AIMessage(content=answer.message, id=last.id)
+    return {
+        "messages": [final],
+        "final_answer": answer.model_dump(),
+        "citations": [c.model_dump() for c in answer.citations],
+        "citation_map": answer.citation_map,
+    }
+
+
+def update_history_and_profile(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Persist the whole turn (every path): the user message, AI tool-call messages, full tool
+    messages, the final AI message with citations, and the counters/source registry. If the history
+    store is down the answer still goes out, marked `saved=False` with the reason."""
+    ctx = runtime.context
+    answer = dict(state["final_answer"])
+    if ctx.history is None or not state.get("conversation_id"):
+        return {"final_answer": {**answer, "saved": False}}
+    try:
+        persist_turn(ctx.history, state, answer)
+    except Exception as exc:  # noqa: BLE001 - the user still gets the answer
+        log.warning("history not saved: %s", exc)
+        return {"final_answer": {**answer, "saved": False, "error": f"This answer was not saved to your history: {exc}"}}
+    return {"final_answer": {**answer, "saved": True}}
+
+
+def persist_turn(history, state: AgentState, answer: dict) -> None:
+    """Write this turn's messages in order, then the counters and source registry.
+
+    `history` is a `storage.history.HistoryStore` or its `PendingWrites` outbox (same methods).
+    Every message gets its id up front, so retrying a partly written turn writes nothing twice.
+    """
+    from storage.history import new_id
+
+    uid, cid = state["user_id"], state["conversation_id"]
+    msgs = turn_messages(state)
+    for i, msg in enumerate(msgs):
+        mid = new_id()
+        if isinstance(msg, HumanMessage):
+            history.append_message(uid, cid, "user", msg.text, message_id=mid)
+        elif isinstance(msg, ToolMessage):
+            history.append_message(uid, cid, "tool", str(msg.content), message_id=mid, tool_name=msg.name, tool_call_id=msg.tool_call_id)
+        elif isinstance(msg, AIMessage) and i == len(msgs) - 1:
+            history.append_message(
+                uid, cid, "ai", answer["message"], message_id=mid, citations=answer["citations"],
+                citation_map=answer["citation_map"], route=answer["route"], mode=answer["mode"],
+                active_doc_ids=answer.get("active_doc_ids"),
+            )
+        elif isinstance(msg, AIMessage):
+            calls = [{"name": c["name"], "args": c["args"], "id": c["id"]} for c in msg.tool_calls]
+            history.append_message(uid, cid, "ai", msg.text, message_id=mid, tool_calls=calls)
+    history.save_state(uid, cid, rag_counter=state.get("rag_counter") or 0, web_counter=state.get("web_counter") or 0,
+                       sources=state.get("sources") or {})
+
+
+# ---------------------------------------------------------------- the flowchart
+
+
+def build_graph(tools: list | None = None):
+    builder = StateGraph(AgentState, context_schema=AgentContext)
+    builder.add_node(route_query)
+    builder.add_node(ingest_pdf)
+    builder.add_node(agent)
+    builder.add_node("tools", CitingToolNode(tools or agent_tools()))
+    builder.add_node(web_search)
+    builder.add_node(summarize_web)
+    builder.add_node(respond)
+    builder.add_node(finalize_answer)
+    builder.add_node(update_history_and_profile)
+
+    builder.add_edge(START, "route_query")
+    builder.add_conditional_edges("route_query", route_after_query)
+    builder.add_edge("ingest_pdf", "finalize_answer")
+    builder.add_conditional_edges("agent", route_after_agent)
+    builder.add_conditional_edges("tools", route_after_tools)
+    builder.add_edge("web_search", "tools")
+    builder.add_edge("summarize_web", "finalize_answer")
+    builder.add_edge("respond", "finalize_answer")
+    builder.add_edge("finalize_answer", "update_history_and_profile")
+    builder.add_edge("update_history_and_profile", END)
+    return builder.compile(name="pdf_chat_agent")
+
+
+_GRAPH = None
+
+
+def get_graph():
+    global _GRAPH
+    if _GRAPH is None:
+        _GRAPH = build_graph()
+    return _GRAPH
+
+
+def run_turn(context: AgentContext, text: str, *, selected_doc_ids: list[str] | None = None, history: list | None = None,
+             summary: str | None = None, rag_counter: int = 0, web_counter: int = 0, sources: dict | None = None,
+             current_page: dict | None = None, previous_page: dict | None = None, user_id: str = "",
+             conversation_id: str = "") -> AnswerResult:
+    """Run one user message through the graph and return its AnswerResult."""
+    selected = list(selected_doc_ids or [])
+    if summary is None:
+        summary = document_summary(selected)
+    history = list(history or [])
+    state = {
+        "messages": [*history, HumanMessage(content=text)],
+        "turn_start": len(history),
+        "rag_counter": rag_counter, "web_counter": web_counter, "sources": dict(sources or {}),
+        "selected_doc_ids": selected, "indexed_document_summary": summary,
+        "current_page": current_page, "previous_page": previous_page,
+        "user_id": user_id, "conversation_id": conversation_id,
+    }
+    final = get_graph().invoke(state, context=context, config={"recursion_limit": 40})
+    return AnswerResult.model_validate(final["final_answer"])
+
+
+def document_summary(doc_ids: list[str]) -> str:
+    """The `indexed_document_summary` of the selected PDFs (one paragraph each)."""
+    from storage.pdf_processing import load_manifest
+
+    parts = []
+    for doc_id in doc_ids:
+        try:
+            parts.append(load_manifest(doc_id).summary)
+        except (OSError, ValueError) as exc:
+            log.warning("no manifest for %s: %s", doc_id, exc)
+    return "\n".join(parts)

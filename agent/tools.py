@@ -1,0 +1,191 @@
+"""The agent's tools. Each returns the tool-output JSON contract (docs/ARCHITECTURE.md):
+
+    {"success": bool, "tool": name, "result_count": n, "sources": [Source dumps], "message": str}
+
+Sources leave `source_id` empty; agent/citation_ids.py's tool node numbers them right after the call.
+Tools read the selected PDFs and the viewed page from graph state and their dependencies from the
+run context (agent/state.py `AgentContext`) through langgraph's injected `ToolRuntime`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from typing import Any, Iterable
+
+from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
+from pydantic import BaseModel, Field
+
+from storage.schema import RetrievedChunk, Source
+
+log = logging.getLogger(__name__)
+
+RAG_TOOL = "rag_search_tool"
+WEB_TOOL = "web_search_tool"
+PREVIOUS_TOOL = "retrieve_previous_sources"
+PAGE_TEXT_LIMIT = 4000  # characters of a viewed page handed to the model
+WEB_MAX_RESULTS = 5
+
+
+def tool_result(tool_name: str, sources: Iterable[Source | dict], message: str = "", success: bool = True) -> str:
+    dumps = [s.model_dump() if isinstance(s, Source) else dict(s) for s in sources]
+    return json.dumps(
+        {"success": success, "tool": tool_name, "result_count": len(dumps), "sources": dumps, "message": message},
+        ensure_ascii=False,
+    )
+
+
+def parse_tool_result(content) -> dict | None:
+    """The tool-output dict of a ToolMessage's content, or None when it is not one."""
+    if not isinstance(content, str):
+        return None
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) and "sources" in data else None
+
+
+# ---------------------------------------------------------------- web search (Tavily)
+
+
+class WebSearch:
+    """Tavily search returning `Source(kind="web")`. `TAVILY_API_BASE_URL` overrides the endpoint."""
+
+    name = "tavily"
+
+    def __init__(self, api_key: str, base_url: str | None = None) -> None:
+        from tavily import TavilyClient
+
+        self._client = TavilyClient(api_key=api_key, api_base_url=base_url)
+
+    @classmethod
+    def from_env(cls) -> "WebSearch | None":
+        key = os.environ.get("TAVILY_API_KEY")
+        return cls(key, os.environ.get("TAVILY_API_BASE_URL") or None) if key else None
+
+    def search(self, query: str, max_results: int = WEB_MAX_RESULTS) -> list[Source]:
+        response = self._client.search(query, max_results=max_results, search_depth="basic")
+        sources = []
+        for item in (response or {}).get("results", [])[:max_results]:
+            if not item.get("url"):
+                continue
+            sources.append(
+                Source(
+                    kind="web",
+                    url=item["url"],
+                    title=(item.get("title") or item["url"]).strip(),
+                    text=(item.get("content") or "").strip(),
+                    score=item.get("score"),
+                )
+            )
+        return sources
+
+
+# ---------------------------------------------------------------- documents
+
+
+def page_sources(state: dict) -> list[Source]:
+    """The page(s) the user is looking at, as `page` sources ([^Current Page] / [^Previous Page])."""
+    from storage.pdf_processing import load_page_texts
+
+    out = []
+    for role in ("current", "previous"):
+        ref = state.get(f"{role}_page")
+        if not ref or ref.get("page_number") is None or not ref.get("doc_id"):
+            continue
+        try:
+            pages = load_page_texts(ref["doc_id"])
+            text = pages[ref["page_number"]]
+        except (OSError, ValueError, IndexError) as exc:
+            log.warning("viewed page %s unavailable: %s", ref, exc)
+            continue
+        out.append(
+            Source(
+                kind="page",
+                text=text[:PAGE_TEXT_LIMIT],
+                title=f"{ref.get('source_file') or ref['doc_id']}, page {ref['page_number'] + 1}",
+                doc_id=ref["doc_id"],
+                source_file=ref.get("source_file"),
+                page_number=ref["page_number"],
+                extra={"page_role": role},
+            )
+        )
+    return out
+
+
+def search_documents(context, state: dict, query: str) -> tuple[list[Source], str, bool]:
+    """Hybrid retrieval over the selected PDFs -> (sources, message, success)."""
+    doc_ids = list(state.get("selected_doc_ids") or [])
+    pages = page_sources(state)
+    if not doc_ids:
+        return pages, "No PDF is selected; select or upload one to search documents.", bool(pages)
+    if not query.strip():
+        return pages, "Empty query.", False
+    try:
+        hits: list[RetrievedChunk] = context.get_retriever(doc_ids).search(query, k=context.rag_k)
+    except Exception as exc:  # noqa: BLE001 - the model gets the reason and can try web search
+        log.exception("document search failed")
+        return pages, f"Document search failed: {exc}", bool(pages)
+    sources = [*pages, *(Source.from_retrieved(h) for h in hits)]
+    if not hits:
+        return sources, "No passages matched this query in the selected PDFs.", bool(pages)
+    return sources, f"{len(hits)} passages from {len(doc_ids)} PDF(s).", True
+
+
+@tool(RAG_TOOL)
+def rag_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> str:
+    """Search the user's selected PDFs (hybrid keyword + semantic search). Returns passages, each
+    with its file, page and a source_id to cite. Use specific terms: names, line items, years."""
+    runtime.context.emit("searching_documents", query=query)
+    sources, message, ok = search_documents(runtime.context, runtime.state, query)
+    return tool_result(RAG_TOOL, sources, message, ok)
+
+
+def search_web(context, query: str) -> tuple[list[Source], str, bool]:
+    if context.web is None:
+        return [], "Web search is not configured (no TAVILY_API_KEY).", False
+    if not query.strip():
+        return [], "Empty query.", False
+    try:
+        sources = context.web.search(query)
+    except Exception as exc:  # noqa: BLE001 - reported to the model / user, never raised
+        log.warning("web search failed: %s", type(exc).__name__)
+        return [], f"Web search failed ({type(exc).__name__}).", False
+    if not sources:
+        return [], "The web search returned no results.", False
+    return sources, f"{len(sources)} web results.", True
+
+
+@tool(WEB_TOOL)
+def web_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> str:
+    """Search the web for current or outside information not in the user's PDFs. Returns pages with
+    a source_id to cite."""
+    runtime.context.emit("searching_web", query=query)
+    sources, message, ok = search_web(runtime.context, query)
+    return tool_result(WEB_TOOL, sources, message, ok)
+
+
+class _PreviousSourcesInput(BaseModel):
+    tool_message_ids: list[str] = Field(
+        description="The tool_message_id values of truncated tool messages from earlier turns."
+    )
+
+
+@tool(PREVIOUS_TOOL, args_schema=_PreviousSourcesInput)
+def retrieve_previous_sources(tool_message_ids: list[str], runtime: ToolRuntime[Any, Any]) -> str:
+    """Bring back the full sources of truncated tool messages from earlier turns of this
+    conversation, with their original citation ids."""
+    from agent.context import retrieve_previous_sources as fetch
+
+    store, state = runtime.context.history, runtime.state
+    if store is None or not state.get("conversation_id"):
+        return tool_result(PREVIOUS_TOOL, [], "This conversation has no stored history.", success=False)
+    return fetch(store, state["user_id"], state["conversation_id"], tool_message_ids)
+
+
+def agent_tools() -> list:
+    """The documents-path tools, bound to the model and run by the citation tool node."""
+    return [rag_search_tool, web_search_tool, retrieve_previous_sources]

@@ -1,0 +1,112 @@
+"""Documents: upload PDFs, process them (live progress), see counts, view, re-index, delete."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from storage.config import get_settings
+from storage.pdf_processing import PdfProcessingError, compute_doc_id, delete_pdf, list_processed_pdfs, save_uploaded_pdf
+from ui.doc_picker import remove_picked
+from ui.ingest_view import describe, flash, ingest_with_progress, show_flash
+from ui.page_images import clear_preview_cache
+from ui.safe_text import escape_markdown
+from ui.sidebar import render_sidebar
+
+settings = get_settings()
+render_sidebar()
+st.title("Documents")
+show_flash()
+
+# ---------------------------------------------------------------- upload
+max_mb = settings.max_file_bytes / 2**20
+with st.container(border=True):
+    st.subheader("Add PDFs")
+    uploader_key = f"uploader-{st.session_state.get('uploader_round', 0)}"
+    files = st.file_uploader(
+        "Choose PDF files",
+        type=["pdf"],
+        accept_multiple_files=True,
+        key=uploader_key,
+        help=f"Up to {max_mb:.0f} MB and {settings.max_pages} pages per file. "
+        "Scanned pages are read with OCR.",
+    )
+    if files and st.button(f"Upload and process {len(files)} file{'s' if len(files) > 1 else ''}", type="primary"):
+        done = 0
+        for f in files:
+            try:
+                path = save_uploaded_pdf(f.name, f.getvalue())
+            except PdfProcessingError as exc:
+                st.error(f"{escape_markdown(str(exc))}. Choose a valid PDF and try again.", icon=":material/error:")
+                continue
+            pdf = ingest_with_progress(path)
+            if pdf:
+                done += 1
+                flash("success", f"{escape_markdown(pdf.source_file)} is ready: {describe(pdf)}. It is selected for the chat.")
+        if done == len(files):
+            st.session_state["uploader_round"] = st.session_state.get("uploader_round", 0) + 1
+            st.rerun()  # refresh the lists and the sidebar picker
+
+# ---------------------------------------------------------------- processed PDFs
+processed = list_processed_pdfs()
+processed_ids = {p.doc_id for p in processed}
+st.subheader(f"Processed PDFs ({len(processed)})")
+if not processed:
+    st.info("No PDF is processed yet. Upload one above, or process one from the source folder below.")
+for pdf in processed:
+    with st.container(border=True):
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        with left:
+            st.markdown(f"**{escape_markdown(pdf.title or pdf.source_file)}**")
+            st.caption(f"{escape_markdown(pdf.source_file)} · {describe(pdf)}")
+        with right, st.container(horizontal=True, horizontal_alignment="right"):
+            if st.button("View", key=f"view-{pdf.doc_id}", icon=":material/menu_book:"):
+                st.session_state["viewer"] = {"doc_id": pdf.doc_id, "file": pdf.source_file, "page": 0}
+                st.switch_page("app_pages/viewer.py")
+            if st.button("Re-index", key=f"reindex-{pdf.doc_id}", icon=":material/refresh:"):
+                again = ingest_with_progress(pdf.source_path, reindex_doc_id=pdf.doc_id)
+                if again:
+                    flash("success", f"{escape_markdown(again.source_file)} re-indexed: {describe(again)}.")
+                    st.rerun()
+            with st.popover("Delete", icon=":material/delete:"):
+                st.write("Remove this PDF's index? The file stays in the source folder.")
+                if st.button("Delete index", key=f"delete-{pdf.doc_id}", type="primary"):
+                    delete_pdf(pdf.doc_id)
+                    clear_preview_cache(pdf.doc_id)
+                    remove_picked(pdf.doc_id)
+                    flash("success", f"Deleted the index of {escape_markdown(pdf.source_file)}.")
+                    st.rerun()
+
+
+# ---------------------------------------------------------------- source folder
+@st.cache_data(show_spinner=False, max_entries=512)
+def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
+    return compute_doc_id(Path(path))
+
+
+pending = []
+if settings.source_dir.is_dir():
+    for path in sorted(settings.source_dir.glob("*.pdf"), key=lambda p: p.name.lower()):
+        stat = path.stat()
+        if _doc_id_of(str(path), stat.st_size, stat.st_mtime_ns) not in processed_ids:
+            pending.append(path)
+st.subheader(f"In the source folder, not processed ({len(pending)})")
+st.caption(f"Source folder: {escape_markdown(str(settings.source_dir))}")
+if pending:
+    if len(pending) > 1 and st.button("Process all", icon=":material/playlist_add:"):
+        for path in pending:
+            pdf = ingest_with_progress(path)
+            if pdf:
+                flash("success", f"{escape_markdown(pdf.source_file)} is ready: {describe(pdf)}.")
+        st.rerun()
+    for path in pending:
+        with st.container(border=True, horizontal=True, vertical_alignment="center"):
+            st.markdown(f"{escape_markdown(path.name)} · {path.stat().st_size / 2**20:.1f} MB")
+            if st.button("Process", key=f"process-{path.name}", icon=":material/play_arrow:"):
+                pdf = ingest_with_progress(path)
+                if pdf:
+                    flash("success", f"{escape_markdown(pdf.source_file)} is ready: {describe(pdf)}.")
+                    st.rerun()
+else:
+    st.caption("Every PDF in the source folder is processed.")

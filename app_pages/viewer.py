@@ -1,0 +1,60 @@
+"""Page viewer: read one page of a processed PDF, and make it "this page" for the chat."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.citation_view import show_page_image
+from ui.doc_picker import processed_pdfs
+from ui.safe_text import escape_markdown
+from ui.sidebar import render_sidebar
+
+render_sidebar()
+st.title("Page viewer")
+pdfs = processed_pdfs()
+if not pdfs:
+    st.info("No processed PDF yet. Add one on the Documents page.")
+    st.page_link("app_pages/documents.py", label="Go to Documents", icon=":material/description:")
+    st.stop()
+
+by_id = {p.doc_id: p for p in pdfs}
+viewer = st.session_state.get("viewer") or {}
+doc_id = viewer.get("doc_id") if viewer.get("doc_id") in by_id else pdfs[0].doc_id
+ids = list(by_id)
+doc_id = st.selectbox("PDF", ids, index=ids.index(doc_id), format_func=lambda d: by_id[d].source_file)
+pdf = by_id[doc_id]
+page = min(max(int(viewer.get("page") or 0), 0), pdf.page_count - 1) if viewer.get("doc_id") == doc_id else 0
+
+prev_col, num_col, next_col, ask_col = st.columns([1, 2, 1, 3], vertical_alignment="bottom")
+if prev_col.button("Previous", icon=":material/chevron_left:", disabled=page <= 0, width="stretch"):
+    page -= 1
+if next_col.button("Next", icon=":material/chevron_right:", disabled=page >= pdf.page_count - 1, width="stretch"):
+    page += 1
+page = num_col.number_input(
+    f"Page (1–{pdf.page_count})", min_value=1, max_value=pdf.page_count, value=page + 1, key=f"page-{doc_id}-{page}"
+) - 1
+
+
+def _set_current(doc_id: str, file: str, page: int) -> None:
+    """Remember the viewed page; the one viewed before becomes the chat's "previous page"."""
+    ref = {"doc_id": doc_id, "source_file": file, "page_number": page}
+    current = st.session_state.get("current_page")
+    if current and current != ref:
+        st.session_state["previous_page"] = current
+    st.session_state["current_page"] = ref
+
+
+st.session_state["viewer"] = {"doc_id": doc_id, "file": pdf.source_file, "page": page}
+_set_current(doc_id, pdf.source_file, page)
+if ask_col.button("Ask about this page", type="primary", icon=":material/chat:", width="stretch"):
+    st.switch_page("app_pages/chat.py")
+
+st.caption(f"{escape_markdown(pdf.source_file)} · page {page + 1} of {pdf.page_count}")
+show_page_image(doc_id, pdf.source_file, page)
+with st.expander("Text of this page"):
+    try:
+        from storage.pdf_processing import load_page_texts
+
+        st.text(load_page_texts(doc_id)[page])
+    except (OSError, IndexError, ValueError) as exc:
+        st.warning(f"The extracted text is not available ({exc}). Re-index the PDF on the Documents page.")

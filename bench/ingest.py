@@ -1,0 +1,100 @@
+"""Ingestion throughput: the project's pipeline vs a LangChain-style pipeline, same process, same machine.
+
+    python -m bench.ingest --data ../shared/bench/financebench-dev [--limit N] [--out results.json]
+
+For each PDF in DIR/pdfs, both pipelines run from scratch, alternating which goes first:
+- project:   storage.pdf_processing.process_and_index_pdf (text + OCR of scanned pages/images,
+             table-aware chunking, embeddings, Chroma collection, BM25 index, atomic commit);
+- langchain: PyMuPDFLoader -> RecursiveCharacterTextSplitter(1000, 200) -> the same embedding
+             model -> a Chroma collection.
+Prints and writes pages/s and chunks/s per method and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+
+def run_project(pdf: Path) -> tuple[int, int]:
+    from storage.pdf_processing import process_and_index_pdf
+
+    manifest = process_and_index_pdf(pdf, force=True)
+    return manifest.page_count, manifest.chunk_count
+
+
+def run_langchain(pdf: Path, baseline) -> tuple[int, int]:
+    from storage.pdf_processing import file_sha256
+
+    sha = file_sha256(pdf)
+    pages, _ = baseline.ingest(pdf, sha)
+    return pages, baseline._collections[sha].count()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True, type=Path, help="folder holding pdfs/")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N PDFs (by name)")
+    parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
+    args = parser.parse_args()
+
+    pdf_dir = (args.data / "pdfs").resolve()
+    pdfs = sorted(pdf_dir.glob("*.pdf"))[: args.limit or None]
+    if not pdfs:
+        raise SystemExit(f"no PDFs in {pdf_dir}")
+    work = Path(tempfile.mkdtemp(prefix="bench-ingest-"))
+    os.environ["PDF_SOURCE_DIR"] = str(pdf_dir)
+    os.environ["PDF_DESTINATION_DIR"] = str(work / "destination")
+    os.environ["ANONYMIZED_TELEMETRY"] = "False"
+
+    from bench.baselines import LangChainBaseline
+    from storage.embeddings import get_embedder
+
+    embedder = get_embedder()
+    embedder.embed(["warm up"])
+    baseline = LangChainBaseline(work)  # a fresh work folder: nothing is reused
+    totals = {m: {"seconds": 0.0, "pages": 0, "chunks": 0} for m in ("project", "langchain")}
+    try:
+        for i, pdf in enumerate(tqdm(pdfs, desc="ingest", unit="pdf")):
+            order = ["project", "langchain"] if i % 2 == 0 else ["langchain", "project"]
+            for method in order:
+                start = time.perf_counter()
+                if method == "project":
+                    pages, chunks = run_project(pdf)
+                else:
+                    pages, chunks = run_langchain(pdf, baseline)
+                elapsed = time.perf_counter() - start
+                totals[method]["seconds"] += elapsed
+                totals[method]["pages"] += pages
+                totals[method]["chunks"] += chunks
+                tqdm.write(f"{pdf.name:40s} {method:10s} {pages:4d} pages {chunks:5d} chunks {elapsed:7.1f} s")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    results = {"pdfs": len(pdfs), "methods": {}}
+    for method, t in totals.items():
+        results["methods"][method] = {
+            **t,
+            "seconds": round(t["seconds"], 2),
+            "pages_per_s": round(t["pages"] / t["seconds"], 3),
+            "chunks_per_s": round(t["chunks"] / t["seconds"], 3),
+        }
+    p, b = results["methods"]["project"], results["methods"]["langchain"]
+    results["speedup_pages_per_s"] = round(p["pages_per_s"] / b["pages_per_s"], 3)
+    print(f"\n{'method':10s} {'pages':>6s} {'chunks':>7s} {'seconds':>8s} {'pages/s':>8s} {'chunks/s':>9s}")
+    for method, r in results["methods"].items():
+        print(f"{method:10s} {r['pages']:6d} {r['chunks']:7d} {r['seconds']:8.1f} {r['pages_per_s']:8.2f} {r['chunks_per_s']:9.2f}")
+    print(f"project / langchain pages/s: {results['speedup_pages_per_s']:.2f}x")
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,587 @@
+"""Chat history per user in MongoDB (pymongo): one document per message, full tool output kept.
+
+API (the agent and UI code against these names)::
+
+    store = HistoryStore(uri=None, db_name="pdf_chat")   # uri: arg, else MONGODB_URI, else embedded
+    store.ping() -> True                                  # raises HistoryUnavailableError
+    store.create_conversation(user_id, title="New chat") -> conversation_id
+    store.list_conversations(user_id) -> [{"conversation_id", "title", "created_at", "updated_at"}]
+                                          # newest activity first
+    store.get_conversation(user_id, conversation_id) -> dict (same keys)
+    store.rename_conversation(user_id, conversation_id, title)
+    store.delete_conversation(user_id, conversation_id)   # its messages too
+    store.append_message(user_id, conversation_id, role, content, *, message_id=None,
+                         created_at=None, **fields) -> message_id
+        role: "user" | "ai" | "tool". Fields stored as given (JSON-like values), e.g.
+        tool: tool_name, tool_call_id, sources (list of Source / dumps; else parsed from content)
+        ai:   tool_calls, citations (list of Citation / dumps), citation_map, route, mode
+    store.load_messages(user_id, conversation_id, limit=None) -> [message dict] in order
+        each: message_id, conversation_id, seq, role, content, created_at, + the stored fields;
+        tool messages also carry `sources` (list of Source dumps with their ids) and `result_count`.
+    store.get_tool_messages(user_id, message_ids, conversation_id=None) -> [tool message dict]
+        only the caller's messages; unknown or foreign ids are silently absent.
+    store.get_state(user_id, conversation_id) -> {"rag_counter", "web_counter", "sources"}
+    store.save_state(user_id, conversation_id, *, rag_counter=None, web_counter=None, sources=None)
+        counters never go down ($max); `sources` (source_id -> Source dump) is merged.
+
+    outbox = PendingWrites(store)  # per browser session: writes that failed while the DB was down
+    outbox.append_message(...) -> message_id  (same signature; queued if the DB is down)
+    outbox.save_state(...); outbox.flush() -> n written; len(outbox); outbox.is_pending(message_id)
+
+Errors: `HistoryUnavailableError` (server down/unreachable; message says what to do, never the
+password), `ConversationNotFoundError` (unknown id or another user's), `InvalidMessageIdError`
+(malformed id), `MessageTooLargeError` (over `HISTORY_MAX_MESSAGE_BYTES`, default 4 MiB BSON),
+`ValueError` subclasses for other bad input. All derive from `HistoryError`.
+
+Collections: `conversations` {_id, user_id, title, created_at, updated_at_ms, next_seq,
+rag_counter, web_counter, sources: [Source dump]} and
+`messages` {_id: message_id, user_id, conversation_id, seq, role, content, created_at, ...}.
+`seq` comes from an atomic `find_one_and_update($inc)` on the conversation document (checked on
+nx-27017 under concurrent writers) and a unique (user_id, conversation_id, seq) index backs it up,
+so two tabs writing to one conversation lose nothing and keep order. Ids are client-generated
+(uuid4 hex), so a retried insert is idempotent (duplicate `_id` = already written).
+
+Kept deliberately simple for nx-27017 (and any MongoDB): no `$push`, no positional `$set`, no
+`$slice`, no index drops, no dotted paths (nx-27017 returns a dotted projection as a flat
+"a.b" key). Timestamps that change (`updated_at_ms`) are epoch-milliseconds integers: without
+neosqlite's fallback, nx-27017 stores a `$set` datetime as a string, which then sorts wrongly. Dict fields whose keys may contain "." or "$" (`citation_map`, the
+source registry) are stored as lists of pairs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+import uuid
+from collections import deque
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar
+
+import bson
+from pydantic import BaseModel, ValidationError
+from pymongo import ASCENDING, DESCENDING, MongoClient, ReturnDocument
+from pymongo.errors import (
+    ConnectionFailure,
+    DuplicateKeyError,
+    ServerSelectionTimeoutError,
+)
+from pymongo.uri_parser import parse_uri
+
+from storage.schema import Citation, Source
+
+log = logging.getLogger("storage.history")
+
+Role = Literal["user", "ai", "tool"]
+ROLES: tuple[str, ...] = ("user", "ai", "tool")
+_ID_RE = re.compile(r"[0-9a-f]{32}")
+_RESERVED = {"_id", "message_id", "user_id", "conversation_id", "seq", "role", "content", "created_at"}
+_PAIR_FIELDS = ("citation_map",)  # dicts stored as [{"key", "value"}] (keys may hold "." or "$")
+_STATE_PROJECTION = {"rag_counter": 1, "web_counter": 1, "sources": 1}
+MAX_TITLE_CHARS = 200
+MAX_USER_ID_CHARS = 256
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+T = TypeVar("T")
+
+
+class HistoryError(Exception):
+    """Base class of history store errors."""
+
+
+class HistoryUnavailableError(HistoryError):
+    """The history database cannot be reached; nothing was read or written."""
+
+
+class ConversationNotFoundError(HistoryError, LookupError):
+    """No such conversation for this user (it never existed, was deleted, or is someone else's)."""
+
+
+class InvalidMessageIdError(HistoryError, ValueError):
+    """A message or conversation id is not in the expected format."""
+
+
+class MessageTooLargeError(HistoryError, ValueError):
+    """A message is over the size limit; nothing was written."""
+
+
+class InvalidHistoryInputError(HistoryError, ValueError):
+    """Other bad input (unknown role, empty user id, reserved field name, ...)."""
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _now() -> datetime:
+    # Millisecond precision: what BSON dates hold, so a value reads back equal to what was written.
+    now = datetime.now(timezone.utc)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def is_valid_id(value: Any) -> bool:
+    """True for a well-formed message/conversation id (32 lowercase hex characters)."""
+    return isinstance(value, str) and bool(_ID_RE.fullmatch(value))
+
+
+def _check_id(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not _ID_RE.fullmatch(value):
+        shown = repr(value)[:60]
+        raise InvalidMessageIdError(f"Malformed {what} {shown}: expected 32 lowercase hex characters.")
+    return value
+
+
+def _check_user(user_id: Any) -> str:
+    if not isinstance(user_id, str) or not user_id.strip() or len(user_id) > MAX_USER_ID_CHARS:
+        raise InvalidHistoryInputError(f"user_id must be a non-empty string of at most {MAX_USER_ID_CHARS} characters.")
+    return user_id
+
+
+def _check_title(title: Any) -> str:
+    if not isinstance(title, str) or not title.strip():
+        raise InvalidHistoryInputError("A conversation title must be a non-empty string.")
+    title = " ".join(title.split())
+    if len(title) > MAX_TITLE_CHARS:
+        raise InvalidHistoryInputError(f"A conversation title can have at most {MAX_TITLE_CHARS} characters (got {len(title)}).")
+    return title
+
+
+def _dump(value: Any) -> Any:
+    """Pydantic models -> JSON-like dicts, recursively."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Mapping):
+        return {str(k): _dump(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_dump(v) for v in value]
+    return value
+
+
+def _validated(items: Any, model: type[BaseModel], field: str) -> list[dict]:
+    if not isinstance(items, (list, tuple)):
+        raise InvalidHistoryInputError(f"`{field}` must be a list, got {type(items).__name__}.")
+    try:
+        return [model.model_validate(_dump(item)).model_dump(mode="json") for item in items]
+    except ValidationError as exc:
+        raise InvalidHistoryInputError(f"`{field}` holds an invalid {model.__name__}: {exc.errors()[0]['msg']}") from exc
+
+
+def _to_pairs(mapping: Mapping[str, Any]) -> list[dict]:
+    return [{"key": str(k), "value": _dump(v)} for k, v in mapping.items()]
+
+
+def _from_pairs(pairs: Any) -> dict[str, Any]:
+    if isinstance(pairs, dict):
+        return pairs
+    return {p["key"]: p["value"] for p in pairs or []}
+
+
+def sources_from_tool_content(content: str) -> tuple[list[dict], dict]:
+    """Parse a tool output JSON string (the tool contract) -> (sources, the rest). Non-JSON -> ([], {})."""
+    try:
+        payload = json.loads(content)
+    except (TypeError, ValueError):
+        return [], {}
+    if not isinstance(payload, dict):
+        return [], {}
+    sources = payload.get("sources") if isinstance(payload.get("sources"), list) else []
+    return [s for s in sources if isinstance(s, dict)], payload
+
+
+def redact_uri(uri: str) -> str:
+    """`mongodb://user:secret@host/db?x` -> `mongodb://host` (for messages and logs)."""
+    try:
+        nodes = parse_uri(uri, validate=False, warn=True).get("nodelist") or []
+        hosts = ",".join(f"{h}:{p}" for h, p in nodes)
+    except Exception:  # noqa: BLE001 - never let a bad URI leak through an error message
+        hosts = "<unparsable uri>"
+    scheme = "mongodb+srv" if uri.startswith("mongodb+srv") else "mongodb"
+    return f"{scheme}://{hosts}"
+
+
+class HistoryStore:
+    """Conversations and messages of each user. Thread-safe; share one per process."""
+
+    def __init__(
+        self,
+        uri: str | None = None,
+        db_name: str = "pdf_chat",
+        *,
+        timeout_ms: int | None = None,
+        max_message_bytes: int | None = None,
+    ) -> None:
+        self._explicit_uri = uri or os.environ.get("MONGODB_URI") or None
+        self.embedded = self._explicit_uri is None
+        self.db_name = db_name
+        self.timeout_ms = timeout_ms or int(os.environ.get("HISTORY_TIMEOUT_MS", "3000"))
+        self.max_message_bytes = max_message_bytes or int(os.environ.get("HISTORY_MAX_MESSAGE_BYTES", DEFAULT_MAX_MESSAGE_BYTES))
+        self._lock = threading.Lock()
+        self._client: MongoClient | None = None
+        self._uri: str | None = self._explicit_uri
+        self._indexes_ready = False
+
+    # ----- connection -------------------------------------------------------------------------
+    @property
+    def where(self) -> str:
+        """Where the history lives, safe to show (no credentials)."""
+        return redact_uri(self._uri) if self._uri else "embedded nx-27017 (not started yet)"
+
+    def _connect(self, restart_embedded: bool = False) -> MongoClient:
+        with self._lock:
+            if self._client is not None and not restart_embedded:
+                return self._client
+            if self.embedded:
+                from storage.mongo_server import EmbeddedServerError, ensure_server
+
+                try:
+                    uri = ensure_server().uri
+                except (EmbeddedServerError, OSError, TimeoutError) as exc:
+                    raise HistoryUnavailableError(f"The local chat history server could not be started: {exc}") from exc
+                if uri != self._uri and self._client is not None:
+                    self._client.close()
+                    self._client = None
+                self._uri = uri
+            if self._client is None:
+                self._client = MongoClient(
+                    self._uri,
+                    tz_aware=True,
+                    serverSelectionTimeoutMS=self.timeout_ms,
+                    connectTimeoutMS=self.timeout_ms,
+                    socketTimeoutMS=max(self.timeout_ms * 5, 15000),
+                    appname="pdf-chat-history",
+                )
+            return self._client
+
+    def _run(self, op: Callable[[Any], T]) -> T:
+        """Run `op(db)`; map connection failures to HistoryUnavailableError.
+
+        The embedded server is restarted once if it died (a crash or a machine restart); a
+        remote server is not ours to restart.
+        """
+        for attempt in (0, 1):
+            try:
+                db = self._connect(restart_embedded=attempt == 1)[self.db_name]
+                if not self._indexes_ready:
+                    self._create_indexes(db)
+                return op(db)
+            except (ConnectionFailure, ServerSelectionTimeoutError) as exc:
+                if attempt == 0 and self.embedded:
+                    log.warning("history server unreachable (%s); restarting the embedded server", type(exc).__name__)
+                    continue
+                raise HistoryUnavailableError(
+                    f"The chat history database at {self.where} is unavailable ({type(exc).__name__}). "
+                    "Your messages are kept in this session and saved when it is back."
+                ) from None
+        raise AssertionError("unreachable")
+
+    def _create_indexes(self, db) -> None:
+        db.messages.create_index([("user_id", ASCENDING), ("conversation_id", ASCENDING), ("seq", ASCENDING)], unique=True)
+        db.messages.create_index([("user_id", ASCENDING), ("role", ASCENDING)])
+        db.conversations.create_index([("user_id", ASCENDING), ("updated_at_ms", DESCENDING)])
+        self._indexes_ready = True
+
+    def ping(self) -> bool:
+        self._run(lambda db: db.command("ping"))
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+    # ----- conversations ----------------------------------------------------------------------
+    def create_conversation(self, user_id: str, title: str = "New chat") -> str:
+        _check_user(user_id)
+        title = _check_title(title)
+        conversation_id = new_id()
+        now = _now()
+        doc = {"_id": conversation_id, "user_id": user_id, "title": title, "created_at": now, "updated_at_ms": _ms(now),
+               "next_seq": 0, "rag_counter": 0, "web_counter": 0, "sources": []}
+
+        def op(db):
+            try:
+                db.conversations.insert_one(doc)
+            except DuplicateKeyError:
+                pass  # a retried insert that had landed
+
+        self._run(op)
+        return conversation_id
+
+    @staticmethod
+    def _public_conversation(doc: dict) -> dict:
+        updated = doc.get("updated_at_ms")
+        return {"conversation_id": doc["_id"], "title": doc.get("title", ""), "created_at": doc.get("created_at"),
+                "updated_at": datetime.fromtimestamp(updated / 1000, timezone.utc) if updated is not None else None}
+
+    def list_conversations(self, user_id: str) -> list[dict]:
+        _check_user(user_id)
+        projection = {"title": 1, "created_at": 1, "updated_at_ms": 1}
+        sort = [("updated_at_ms", DESCENDING), ("_id", ASCENDING)]
+        docs = self._run(lambda db: list(db.conversations.find({"user_id": user_id}, projection).sort(sort)))
+        return [self._public_conversation(d) for d in docs]
+
+    def _owned(self, db, user_id: str, conversation_id: str, projection: dict | None = None) -> dict:
+        doc = db.conversations.find_one({"_id": conversation_id, "user_id": user_id}, projection)
+        if doc is None:
+            raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
+        return doc
+
+    def get_conversation(self, user_id: str, conversation_id: str) -> dict:
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+        return self._public_conversation(self._run(lambda db: self._owned(db, user_id, conversation_id)))
+
+    def rename_conversation(self, user_id: str, conversation_id: str, title: str) -> None:
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+        title = _check_title(title)
+        result = self._run(lambda db: db.conversations.update_one(
+            {"_id": conversation_id, "user_id": user_id}, {"$set": {"title": title, "updated_at_ms": _ms(_now())}}))
+        if result.matched_count == 0:
+            raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
+
+    def delete_conversation(self, user_id: str, conversation_id: str) -> None:
+        """Delete a conversation and its messages. Re-running after a failure finishes the job."""
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+
+        def op(db):
+            self._owned(db, user_id, conversation_id, {"_id": 1})
+            db.messages.delete_many({"user_id": user_id, "conversation_id": conversation_id})
+            db.conversations.delete_one({"_id": conversation_id, "user_id": user_id})
+
+        self._run(op)
+
+    # ----- messages ---------------------------------------------------------------------------
+    def _message_doc(self, user_id: str, conversation_id: str, role: str, content: Any,
+                     message_id: str | None, created_at: datetime | None, fields: dict) -> dict:
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+        if role not in ROLES:
+            raise InvalidHistoryInputError(f"Unknown message role {role!r}: expected one of {', '.join(ROLES)}.")
+        if not isinstance(content, str):
+            raise InvalidHistoryInputError(f"Message content must be a string, got {type(content).__name__}.")
+        message_id = _check_id(message_id, "message id") if message_id is not None else new_id()
+        bad = sorted(k for k in fields if k in _RESERVED or k.startswith("$") or "." in k)
+        if bad:
+            raise InvalidHistoryInputError(f"Field name(s) not allowed in a message: {', '.join(bad)}.")
+        doc: dict[str, Any] = {"_id": message_id, "user_id": user_id, "conversation_id": conversation_id,
+                               "role": role, "content": content, "created_at": created_at or _now()}
+        for key, value in fields.items():
+            if value is None:
+                continue
+            if key == "citations":
+                doc[key] = _validated(value, Citation, key)
+            elif key == "sources":
+                doc[key] = _validated(value, Source, key)
+            elif key in _PAIR_FIELDS:
+                if not isinstance(value, Mapping):
+                    raise InvalidHistoryInputError(f"`{key}` must be a dict.")
+                doc[key] = _to_pairs(value)
+            else:
+                doc[key] = _dump(value)
+        if role == "tool":
+            sources, payload = (doc["sources"], {}) if "sources" in doc else sources_from_tool_content(content)
+            if "tool_name" not in doc and isinstance(payload.get("tool"), str):
+                doc["tool_name"] = payload["tool"]
+            doc.setdefault("result_count", len(sources))
+        size = len(bson.encode(doc))
+        if size > self.max_message_bytes:
+            raise MessageTooLargeError(
+                f"This {role} message is {size / 1048576:.1f} MiB; the limit is {self.max_message_bytes / 1048576:.1f} MiB. "
+                "Nothing was saved: shorten it or split it.")
+        return doc
+
+    def append_message(self, user_id: str, conversation_id: str, role: Role, content: str, *,
+                       message_id: str | None = None, created_at: datetime | None = None, **fields: Any) -> str:
+        """Store one message at the end of the conversation; returns its id.
+
+        Idempotent for a given `message_id` (retrying a write that may have landed is safe).
+        """
+        doc = self._message_doc(user_id, conversation_id, role, content, message_id, created_at, fields)
+
+        def op(db):
+            for _ in range(5):
+                conv = db.conversations.find_one_and_update(
+                    {"_id": conversation_id, "user_id": user_id},
+                    {"$inc": {"next_seq": 1}, "$set": {"updated_at_ms": _ms(_now())}},
+                    projection={"next_seq": 1}, return_document=ReturnDocument.AFTER)
+                if conv is None:
+                    raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
+                try:
+                    db.messages.insert_one({**doc, "seq": conv["next_seq"]})
+                    return
+                except DuplicateKeyError:
+                    if db.messages.find_one({"_id": doc["_id"]}, {"_id": 1}) is not None:
+                        return  # written by an earlier attempt (a retry); its seq stands, this one is a gap
+                    continue  # the seq was taken (should not happen with $inc): take the next one
+            raise HistoryError(f"Could not store message {doc['_id']}: sequence conflicts kept recurring.")
+
+        self._run(op)
+        return doc["_id"]
+
+    @staticmethod
+    def _public_message(doc: dict) -> dict:
+        msg = dict(doc)
+        msg["message_id"] = msg.pop("_id")
+        msg.pop("user_id", None)
+        for key in _PAIR_FIELDS:
+            if key in msg:
+                msg[key] = _from_pairs(msg[key])
+        if msg.get("role") == "tool" and "sources" not in msg:
+            msg["sources"], _ = sources_from_tool_content(msg.get("content", ""))
+        return msg
+
+    def load_messages(self, user_id: str, conversation_id: str, limit: int | None = None) -> list[dict]:
+        """The conversation's messages in order (the last `limit` ones if given)."""
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+
+        def op(db):
+            self._owned(db, user_id, conversation_id, {"_id": 1})
+            query = {"user_id": user_id, "conversation_id": conversation_id}
+            if limit is None:
+                return list(db.messages.find(query).sort("seq", ASCENDING))
+            return list(db.messages.find(query).sort("seq", DESCENDING).limit(int(limit)))[::-1]
+
+        return [self._public_message(d) for d in self._run(op)]
+
+    def get_tool_messages(self, user_id: str, message_ids: Iterable[str], conversation_id: str | None = None) -> list[dict]:
+        """Tool messages by id, in the order asked. Another user's (or unknown) ids are simply absent."""
+        _check_user(user_id)
+        if isinstance(message_ids, str):
+            message_ids = [message_ids]
+        ids = list(dict.fromkeys(_check_id(m, "message id") for m in message_ids))
+        if not ids:
+            return []
+        query: dict[str, Any] = {"_id": {"$in": ids}, "user_id": user_id, "role": "tool"}
+        if conversation_id is not None:
+            query["conversation_id"] = _check_id(conversation_id, "conversation id")
+        found = {d["_id"]: d for d in self._run(lambda db: list(db.messages.find(query)))}
+        return [self._public_message(found[i]) for i in ids if i in found]
+
+    # ----- citation state ---------------------------------------------------------------------
+    def get_state(self, user_id: str, conversation_id: str) -> dict:
+        """{"rag_counter", "web_counter", "sources": {source_id: Source dump}} to continue numbering."""
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+        state = self._run(lambda db: self._owned(db, user_id, conversation_id, _STATE_PROJECTION))
+        sources = {s["source_id"]: s for s in state.get("sources") or [] if s.get("source_id")}
+        return {"rag_counter": int(state.get("rag_counter") or 0), "web_counter": int(state.get("web_counter") or 0),
+                "sources": sources}
+
+    def save_state(self, user_id: str, conversation_id: str, *, rag_counter: int | None = None,
+                   web_counter: int | None = None, sources: Mapping[str, Any] | None = None) -> None:
+        """Counters only move up; `sources` entries are merged into the stored registry (later wins)."""
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+        counters = {}
+        for name, value in (("rag_counter", rag_counter), ("web_counter", web_counter)):
+            if value is not None:
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise InvalidHistoryInputError(f"{name} must be a non-negative integer, got {value!r}.")
+                counters[name] = value
+        new_sources: dict[str, dict] = {}
+        if sources:
+            if not isinstance(sources, Mapping):
+                raise InvalidHistoryInputError("`sources` must be a dict of source_id -> Source.")
+            for sid, dump in zip(sources, _validated(list(sources.values()), Source, "sources")):
+                dump["source_id"] = dump.get("source_id") or str(sid)
+                new_sources[dump["source_id"]] = dump
+
+        def op(db):
+            update: dict[str, Any] = {"$set": {"updated_at_ms": _ms(_now())}}
+            if counters:
+                update["$max"] = counters
+            if new_sources:
+                current = self._owned(db, user_id, conversation_id, {"sources": 1}).get("sources") or []
+                merged = {s["source_id"]: s for s in current if s.get("source_id")}
+                merged.update(new_sources)
+                update["$set"]["sources"] = list(merged.values())
+            result = db.conversations.update_one({"_id": conversation_id, "user_id": user_id}, update)
+            if result.matched_count == 0:
+                raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
+
+        self._run(op)
+
+
+class PendingWrites:
+    """An outbox for one browser session: writes that failed while the database was down.
+
+    `append_message`/`save_state` try the store first; on `HistoryUnavailableError` the write is
+    queued (with its message id and timestamp fixed) and the id returned, so the UI still shows
+    the answer and can say "not saved yet". `flush()` writes the queue in order once the database
+    is back; a write that lands twice is harmless (ids are idempotent). Bad input is never queued.
+    While anything is queued, new writes queue behind it, so order is kept.
+    """
+
+    def __init__(self, store: HistoryStore) -> None:
+        self.store = store
+        self._queue: deque[tuple[str, tuple, dict]] = deque()
+        self._lock = threading.RLock()
+        self.last_error: str | None = None
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def is_pending(self, message_id: str) -> bool:
+        with self._lock:
+            return any(kind == "message" and kw.get("message_id") == message_id for kind, _, kw in self._queue)
+
+    def pending_messages(self, user_id: str, conversation_id: str) -> list[dict]:
+        """Queued (unsaved) messages of one conversation, to show after a rerun."""
+        with self._lock:
+            return [{"message_id": kw["message_id"], "role": args[2], "content": args[3], "created_at": kw["created_at"], **{
+                k: v for k, v in kw.items() if k not in ("message_id", "created_at")}}
+                for kind, args, kw in self._queue
+                if kind == "message" and args[0] == user_id and args[1] == conversation_id]
+
+    def append_message(self, user_id: str, conversation_id: str, role: Role, content: str, **fields: Any) -> str:
+        fields.setdefault("message_id", new_id())
+        fields.setdefault("created_at", _now())
+        # Validate now (raises on bad input, which must not be queued).
+        self.store._message_doc(user_id, conversation_id, role, content, fields["message_id"], fields["created_at"],
+                                {k: v for k, v in fields.items() if k not in ("message_id", "created_at")})
+        self._submit("message", (user_id, conversation_id, role, content), fields)
+        return fields["message_id"]
+
+    def save_state(self, user_id: str, conversation_id: str, **state: Any) -> None:
+        self._submit("state", (user_id, conversation_id), state)
+
+    def _submit(self, kind: str, args: tuple, kwargs: dict) -> None:
+        """Queue, then try to write everything queued (raises on bad input, never on the DB being down)."""
+        with self._lock:
+            self._queue.append((kind, args, kwargs))
+            try:
+                self.flush()
+            except HistoryUnavailableError as exc:
+                self.last_error = str(exc)
+
+    def flush(self) -> int:
+        """Write queued items in order; returns how many. Raises HistoryUnavailableError if still down."""
+        written = 0
+        with self._lock:
+            while self._queue:
+                kind, args, kwargs = self._queue[0]
+                try:
+                    if kind == "message":
+                        self.store.append_message(*args, **kwargs)
+                    else:
+                        self.store.save_state(*args, **kwargs)
+                except ConversationNotFoundError:
+                    log.warning("dropping a queued history write: its conversation was deleted")
+                except HistoryUnavailableError:
+                    raise
+                except HistoryError:
+                    self._queue.popleft()  # bad input can never succeed: drop it, do not block the queue
+                    raise
+                self._queue.popleft()
+                written += 1
+            self.last_error = None
+        return written

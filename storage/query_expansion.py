@@ -1,0 +1,94 @@
+"""Turn a user's question into retrieval queries: drop answer-format instructions, and add the
+words filings use for the financial terms people ask about.
+
+Analysts ask "gross margin", "quick ratio", "income statement"; filings print "Cost of sales",
+"Total current assets", "Consolidated Statements of Operations". Neither BM25 nor a small
+embedding model bridges that gap, so a glossary of standard financial-statement vocabulary does
+(general accounting terms, nothing specific to one company or one question). Instructions such
+as "Answer in USD millions" or "If X is not a useful metric ... explain why" describe the
+answer, not the evidence, and only add noise to retrieval, so they are removed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# (pattern in the question, words the filing uses). Patterns are matched case-insensitively.
+_STATEMENTS = {
+    "income": "consolidated statements of operations income earnings revenue net income",
+    "balance": "consolidated balance sheets total assets total liabilities shareholders equity",
+    "cashflow": "consolidated statements of cash flows operating activities investing activities financing activities",
+}
+GLOSSARY: list[tuple[str, str]] = [
+    (r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|profit and loss", _STATEMENTS["income"]),
+    (r"balance sheets?|statements? of financial position", _STATEMENTS["balance"]),
+    (r"cash ?flow statements?|statements? of cash ?flows?", _STATEMENTS["cashflow"]),
+    (r"cash ?flows? from (?:operations|operating)|operating cash ?flow", "net cash provided by operating activities"),
+    (r"free cash ?flow", "net cash provided by operating activities capital expenditures purchases of property and equipment"),
+    (r"gross (?:profit )?margins?|gross profit", "gross profit cost of sales cost of products revenue net sales"),
+    (r"operating (?:profit )?margins?|operating income|ebit\b", "operating income earnings from operations revenue net sales"),
+    (r"net (?:profit )?margins?|profit margins?|net income|net earnings|net profit", "net income net earnings revenue net sales"),
+    (r"ebitda", "ebitda depreciation amortization operating income adjusted"),
+    (r"quick ratio|acid[- ]test", "total current assets cash and cash equivalents receivables total current liabilities"),
+    (r"current ratio|working capital", "total current assets total current liabilities"),
+    (r"capex|capital expenditures?|capital spending", "capital expenditures purchases of property plant and equipment"),
+    (r"pp&e|property,? plant,? (?:and|&) equipment|fixed assets?", "property plant and equipment net"),
+    (r"(?:asset|inventory|receivables?) turnover", "total assets inventories receivables revenue cost of sales"),
+    (r"days (?:payable|sales|inventory)|dpo\b|dso\b|dio\b", "accounts payable receivables inventories cost of sales revenue"),
+    (r"return on (?:assets|equity|invested capital)|roa\b|roe\b|roic\b", "net income total assets shareholders equity"),
+    (r"debt[- ]to[- ]equity|leverage|total debt", "long-term debt borrowings total equity"),
+    (r"interest coverage", "interest expense operating income"),
+    (r"dividends?(?: payout)?", "dividends paid per share cash dividends declared"),
+    (r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?", "repurchase shares common stock repurchases"),
+    (r"sg&a|selling,? general,? (?:and|&) administrative", "selling general and administrative expenses"),
+    (r"effective tax rate|tax rate", "effective income tax rate provision for income taxes"),
+    (r"\beps\b|earnings per share", "earnings per share basic diluted"),
+    (r"top ?line|revenues?|sales", "revenue net sales"),
+    (r"inventor(?:y|ies)", "merchandise inventories"),
+    (r"cyclical(?:ity)?", "cyclical cycles"),
+    (r"restructuring", "restructuring charges liability"),
+    (r"acquisitions?|acquired", "acquisition acquired business combination"),
+    (r"segments?|product categor(?:y|ies)", "segment revenue product category"),
+    (r"legal|litigation|lawsuits?", "legal proceedings litigation contingencies"),
+    (r"customers?", "customers"),
+]
+_COMPILED = [(re.compile(p, re.IGNORECASE), words) for p, words in GLOSSARY]
+
+# Sentences that tell how to answer, not what to find.
+_INSTRUCTION = re.compile(
+    r"^\s*(?:if\b.*\bthen\b|answer\b|round\b|we need to calculate|"
+    r"base your judg|using (?:only )?the information|give your answer|provide (?:your|the) answer|"
+    r"express\b|calculate(?:d)? (?:using|by)|assume\b)",
+    re.IGNORECASE,
+)
+_LEAD_IN = re.compile(r"^\s*please answer the following(?: question)?\s*:\s*", re.IGNORECASE)
+_SENTENCES = re.compile(r"(?<=[.?!])\s+")
+
+
+@dataclass(frozen=True)
+class ExpandedQuery:
+    text: str  # the question without answer-format instructions
+    expansion: str  # filing vocabulary for the financial terms it mentions ("" if none)
+
+    @property
+    def sparse_text(self) -> str:
+        return f"{self.text} {self.expansion}".strip()
+
+
+def strip_instructions(question: str) -> str:
+    sentences = [s for s in _SENTENCES.split(question.strip()) if s]
+    # "Please answer the following question: what is X?" keeps the part after the colon
+    sentences = [_LEAD_IN.sub("", s) for s in sentences]
+    kept = [s for s in sentences if s.strip() and not _INSTRUCTION.match(s)]
+    return " ".join(kept).strip() or question.strip()
+
+
+def expand_query(question: str) -> ExpandedQuery:
+    """Cleaned question plus glossary expansion (terms found anywhere in the original question,
+    so a hint like "based on the balance sheet" still counts after its sentence is dropped)."""
+    words: list[str] = []
+    for pattern, expansion in _COMPILED:
+        if pattern.search(question):
+            words.extend(w for w in expansion.split() if w not in words)
+    return ExpandedQuery(text=strip_instructions(question), expansion=" ".join(words))

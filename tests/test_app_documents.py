@@ -1,0 +1,65 @@
+"""Documents page (AppTest): upload, processing with counts, bad uploads, picker, delete."""
+
+from __future__ import annotations
+
+from storage.pdf_processing import list_processed_pdfs
+from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
+from tests.fixtures_ui import new_app
+
+
+def _documents_page():
+    at = new_app().run()
+    at.switch_page("app_pages/documents.py").run()
+    assert not at.exception
+    return at
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.error] + [s.value for s in at.success] + [i.value for i in at.info]
+    return "\n".join(parts)
+
+
+def test_upload_processes_the_pdf_and_selects_it_for_chat(ui_env, sample_pdf_bytes):
+    at = _documents_page()
+    assert "No PDF is processed yet" in _texts(at)
+    at.file_uploader[0].upload("northwind.pdf", sample_pdf_bytes, "application/pdf")
+    at.run()
+    [b for b in at.button if b.label.startswith("Upload and process")][0].click().run()
+    assert not at.exception
+    text = _texts(at)
+    assert "northwind\\.pdf is ready: 4 pages" in text
+    [pdf] = list_processed_pdfs()
+    assert pdf.page_count == 4 and pdf.chunk_count > 0
+    assert (ui_env["home"] / "source" / "northwind.pdf").read_bytes() == sample_pdf_bytes
+    assert f"northwind\\.pdf · 4 pages, {pdf.chunk_count} chunks" in text
+    picker = at.multiselect(key="doc_picker")
+    assert picker.value == [pdf.doc_id]
+    assert "Every PDF in the source folder is processed." in text
+
+
+def test_a_renamed_non_pdf_is_refused_with_a_clear_message_and_nothing_kept(ui_env):
+    at = _documents_page()
+    at.file_uploader[0].upload("notes.pdf", b"just some text, not a pdf", "application/pdf")
+    at.run()
+    [b for b in at.button if b.label.startswith("Upload and process")][0].click().run()
+    assert not at.exception
+    assert any("is not a PDF" in e.value and "try again" in e.value for e in at.error)
+    assert list((ui_env["home"] / "source").iterdir()) == []
+    assert list_processed_pdfs() == []
+
+
+def test_source_folder_pdf_can_be_processed_then_deleted(ui_env, sample_pdf_bytes):
+    (ui_env["home"] / "source" / "report.pdf").write_bytes(sample_pdf_bytes)
+    at = _documents_page()
+    assert "In the source folder, not processed (1)" in [h.value for h in at.subheader]
+    at.button(key="process-report.pdf").click().run()
+    assert not at.exception
+    [pdf] = list_processed_pdfs()
+    assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
+    at.button(key=f"delete-{pdf.doc_id}").click().run()
+    assert not at.exception
+    assert list_processed_pdfs() == []
+    assert "Deleted the index of report\\.pdf." in _texts(at)
+    assert not at.multiselect  # nothing left to pick
+    assert (ui_env["home"] / "source" / "report.pdf").exists()  # the file itself stays

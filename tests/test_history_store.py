@@ -1,0 +1,192 @@
+"""HistoryStore behaviour, run against the embedded default and against nx-27017 over TCP."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import datetime
+
+import pytest
+
+from storage.history import (
+    ConversationNotFoundError,
+    InvalidHistoryInputError,
+    InvalidMessageIdError,
+    MessageTooLargeError,
+)
+from storage.schema import Citation, CitationMetadata, Source
+from tests.fixtures_mongo import *  # noqa: F401,F403
+
+
+def _sources(n: int, start: int = 1) -> list[dict]:
+    return [Source(kind="document", source_id=f"[^{start + i}]", text=f"chunk text {start + i}", title="a.pdf",
+                   doc_id="a-0123456789ab", source_file="a.pdf", page_number=i, chunk_id=start + i).model_dump()
+            for i in range(n)]
+
+
+def _tool_output(sources: list[dict], tool: str = "search_documents") -> str:
+    return json.dumps({"success": True, "tool": tool, "result_count": len(sources), "sources": sources, "message": "ok"})
+
+
+def test_conversation_lifecycle(store):
+    a = store.create_conversation("alice", "Budget questions")
+    b = store.create_conversation("alice")
+    store.append_message("alice", a, "user", "hello")  # activity moves `a` to the top
+    listed = store.list_conversations("alice")
+    assert [c["conversation_id"] for c in listed] == [a, b]
+    assert listed[0]["title"] == "Budget questions" and listed[1]["title"] == "New chat"
+    assert isinstance(listed[0]["updated_at"], datetime)
+
+    store.rename_conversation("alice", b, "  Risk   factors ")
+    assert store.get_conversation("alice", b)["title"] == "Risk factors"
+
+    store.delete_conversation("alice", a)
+    assert [c["conversation_id"] for c in store.list_conversations("alice")] == [b]
+    with pytest.raises(ConversationNotFoundError):
+        store.load_messages("alice", a)
+
+
+def test_messages_round_trip_in_order_with_citations_and_tool_output(store):
+    conv = store.create_conversation("alice")
+    citation = Citation(number="8.1", marker="[8.1]", kind="knowledge", documentId="Q301", documentTitle="FAQ",
+                        snippet="s", preview="p", metadata=CitationMetadata(q_id="Q301", category="8"))
+    sources = _sources(3)
+    uid = store.append_message("alice", conv, "user", "What was revenue?")
+    aid1 = store.append_message("alice", conv, "ai", "", tool_calls=[{"name": "search_documents", "args": {"query": "revenue"}, "id": "call_1"}])
+    tid = store.append_message("alice", conv, "tool", _tool_output(sources), tool_call_id="call_1", tool_name="search_documents")
+    aid2 = store.append_message("alice", conv, "ai", "Revenue was 5 [^1] [8.1].", citations=[citation],
+                                citation_map={"[^1]": {"page": 1}, "[8.1]": {"q_id": "Q301"}}, route="documents")
+
+    msgs = store.load_messages("alice", conv)
+    assert [m["message_id"] for m in msgs] == [uid, aid1, tid, aid2]
+    assert [m["role"] for m in msgs] == ["user", "ai", "tool", "ai"]
+    assert [m["seq"] for m in msgs] == sorted(m["seq"] for m in msgs) and len({m["seq"] for m in msgs}) == 4
+    assert msgs[1]["tool_calls"][0]["args"] == {"query": "revenue"}
+    tool = msgs[2]
+    assert tool["tool_name"] == "search_documents" and tool["result_count"] == 3
+    assert [s["source_id"] for s in tool["sources"]] == ["[^1]", "[^2]", "[^3]"]
+    assert json.loads(tool["content"])["sources"] == sources  # full tool output kept verbatim
+    final = msgs[3]
+    assert Citation.model_validate(final["citations"][0]) == citation
+    assert final["citation_map"] == {"[^1]": {"page": 1}, "[8.1]": {"q_id": "Q301"}}  # keys with "." survive
+    assert final["route"] == "documents"
+    assert "user_id" not in final  # the owner is implied by the query, not handed around
+
+    assert [m["message_id"] for m in store.load_messages("alice", conv, limit=2)] == [tid, aid2]
+
+
+def test_append_with_same_message_id_is_idempotent(store):
+    conv = store.create_conversation("alice")
+    mid = store.append_message("alice", conv, "user", "hi")
+    assert store.append_message("alice", conv, "user", "hi", message_id=mid) == mid
+    assert len(store.load_messages("alice", conv)) == 1
+
+
+def test_state_continues_numbering_after_reload(backend):
+    store = backend()
+    conv = store.create_conversation("alice")
+    assert store.get_state("alice", conv) == {"rag_counter": 0, "web_counter": 0, "sources": {}}
+    first = {s["source_id"]: s for s in _sources(2)}
+    store.save_state("alice", conv, rag_counter=2, web_counter=1, sources=first)
+    store.save_state("alice", conv, rag_counter=4, sources={s["source_id"]: s for s in _sources(2, start=3)})
+    store.save_state("alice", conv, rag_counter=1)  # a stale tab never moves numbering backwards
+
+    reloaded = backend()  # a new process/page load
+    state = reloaded.get_state("alice", conv)
+    assert state["rag_counter"] == 4 and state["web_counter"] == 1
+    assert sorted(state["sources"]) == ["[^1]", "[^2]", "[^3]", "[^4]"]
+    assert Source.model_validate(state["sources"]["[^3]"]).chunk_id == 3
+
+
+def test_users_are_isolated(store):
+    a_conv = store.create_conversation("alice", "secret plans")
+    tid = store.append_message("alice", a_conv, "tool", _tool_output(_sources(2)), tool_call_id="c1")
+    b_conv = store.create_conversation("bob")
+
+    assert [c["conversation_id"] for c in store.list_conversations("bob")] == [b_conv]
+    assert store.get_tool_messages("bob", [tid]) == []
+    assert store.get_tool_messages("alice", [tid], conversation_id=b_conv) == []
+    for call in (lambda: store.load_messages("bob", a_conv),
+                 lambda: store.append_message("bob", a_conv, "user", "let me in"),
+                 lambda: store.rename_conversation("bob", a_conv, "mine now"),
+                 lambda: store.delete_conversation("bob", a_conv),
+                 lambda: store.get_state("bob", a_conv),
+                 lambda: store.save_state("bob", a_conv, rag_counter=9)):
+        with pytest.raises(ConversationNotFoundError):
+            call()
+    # alice's data is untouched
+    assert store.get_conversation("alice", a_conv)["title"] == "secret plans"
+    assert [m["message_id"] for m in store.load_messages("alice", a_conv)] == [tid]
+    assert store.get_state("alice", a_conv)["rag_counter"] == 0
+    assert [m["message_id"] for m in store.get_tool_messages("alice", [tid])] == [tid]
+
+
+def test_malformed_ids_and_bad_input_are_rejected_clearly(store):
+    conv = store.create_conversation("alice")
+    for bad in ("", "../../etc", "A" * 32, "a" * 32 + "\n", {"$ne": None}, None, 42):
+        with pytest.raises(InvalidMessageIdError, match="Malformed message id"):
+            store.get_tool_messages("alice", [bad])
+    with pytest.raises(InvalidMessageIdError, match="Malformed conversation id"):
+        store.load_messages("alice", {"$gt": ""})
+    with pytest.raises(InvalidHistoryInputError, match="user_id"):
+        store.list_conversations({"$ne": ""})
+    with pytest.raises(InvalidHistoryInputError, match="role"):
+        store.append_message("alice", conv, "system", "x")
+    with pytest.raises(InvalidHistoryInputError, match="not allowed"):
+        store.append_message("alice", conv, "ai", "x", **{"$set": 1})
+    with pytest.raises(InvalidHistoryInputError, match="Citation"):
+        store.append_message("alice", conv, "ai", "x", citations=[{"number": "1"}])
+    with pytest.raises(InvalidHistoryInputError, match="title"):
+        store.rename_conversation("alice", conv, "   ")
+    assert store.load_messages("alice", conv) == []  # nothing half-written
+
+
+def test_oversized_message_is_refused_and_nothing_written(backend):
+    store = backend(max_message_bytes=256 * 1024)
+    conv = store.create_conversation("alice")
+    with pytest.raises(MessageTooLargeError, match=r"limit is 0\.2 MiB"):
+        store.append_message("alice", conv, "tool", _tool_output([{**_sources(1)[0], "text": "x" * 300_000}]), tool_call_id="c")
+    ok = store.append_message("alice", conv, "user", "small")
+    msgs = store.load_messages("alice", conv)
+    assert [m["message_id"] for m in msgs] == [ok] and msgs[0]["seq"] == 1  # no sequence number was used up
+
+
+def test_concurrent_writes_from_two_tabs_lose_nothing_and_keep_order(backend):
+    tab_a, tab_b = backend(), backend()  # two sessions, two connections
+    conv = tab_a.create_conversation("alice")
+    n = 20
+    errors: list[BaseException] = []
+
+    def write(store, tab):
+        try:
+            for i in range(n):
+                store.append_message("alice", conv, "user" if i % 2 == 0 else "ai", f"{tab}-{i}")
+        except BaseException as exc:  # noqa: BLE001 - surfaced below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(s, t)) for s, t in ((tab_a, "A"), (tab_b, "B"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    msgs = tab_b.load_messages("alice", conv)
+    assert len(msgs) == 2 * n
+    seqs = [m["seq"] for m in msgs]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 2 * n
+    for tab in "AB":  # each tab's messages appear in the order that tab wrote them
+        assert [m["content"] for m in msgs if m["content"].startswith(tab)] == [f"{tab}-{i}" for i in range(n)]
+
+
+def test_outbox_writes_through_and_rejects_bad_input_without_blocking(store):
+    from storage.history import PendingWrites
+
+    outbox = PendingWrites(store)
+    conv = store.create_conversation("alice")
+    with pytest.raises(InvalidHistoryInputError, match="rag_counter"):
+        outbox.save_state("alice", conv, rag_counter=-1)
+    with pytest.raises(InvalidHistoryInputError, match="role"):
+        outbox.append_message("alice", conv, "robot", "x")
+    mid = outbox.append_message("alice", conv, "user", "still works")
+    assert len(outbox) == 0 and not outbox.is_pending(mid)
+    assert [m["message_id"] for m in store.load_messages("alice", conv)] == [mid]

@@ -1,0 +1,102 @@
+"""RetrievalCache: hits for repeats, misses for different questions, invalidation on re-index."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from storage import retrieval
+from storage.pdf_processing import get_pdf_output_dirs, reindex_pdf
+from storage.retrieval import HybridRetriever, load_pdf_for_retrieval
+from storage.retrieval_cache import RetrievalCache, normalise_query
+from tests.fixtures_retrieval import REPORT_PAGES, ingest
+
+
+@pytest.fixture(autouse=True)
+def _fresh_indexes():
+    retrieval.clear_loaded_indexes()
+    yield
+    retrieval.clear_loaded_indexes()
+
+
+@pytest.fixture
+def count_rankings(monkeypatch):
+    calls = []
+    original = HybridRetriever._rank
+
+    def counting(self, *args, **kwargs):
+        calls.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(HybridRetriever, "_rank", counting)
+    return calls
+
+
+def test_repeat_and_trivial_variants_hit_without_embedding(count_rankings, monkeypatch):
+    pdf = ingest("acme_2022.pdf", REPORT_PAGES)
+    retriever = load_pdf_for_retrieval(pdf.doc_id)
+    first = retriever.search("What were total revenues in 2022?", k=3)
+    assert len(count_rankings) == 1
+    assert get_pdf_output_dirs(pdf.doc_id).cache_path.is_file()
+
+    def no_embedding(*_a, **_k):
+        raise AssertionError("an exact cache hit must not embed the query")
+
+    monkeypatch.setattr(retrieval, "get_embedder", no_embedding)
+    for variant in ("What were total revenues in 2022?", "what were TOTAL revenues in 2022", "  What were total   revenues in 2022 ?! "):
+        assert retriever.search(variant, k=3) == first
+    assert len(count_rankings) == 1
+
+
+def test_different_questions_and_numbers_miss(count_rankings):
+    pdf = ingest("acme_2022.pdf", REPORT_PAGES)
+    retriever = load_pdf_for_retrieval(pdf.doc_id)
+    retriever.search("What were total revenues in 2022?", k=3)
+    legal = retriever.search("Is the company involved in any lawsuit?", k=3)
+    retriever.search("What were total revenues in 2021?", k=3)
+    retriever.search("What were total revenues in 2022?", k=5)  # other k: other entry
+    assert len(count_rankings) == 4
+    assert legal[0].chunk.page_number == 2
+
+
+def test_reindex_invalidates_the_cache(count_rankings):
+    pdf = ingest("acme_2022.pdf", REPORT_PAGES)
+    question = "How many engineers are employed?"
+    before = load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    assert "1,200 engineers" in before[0].chunk.text
+
+    changed = REPORT_PAGES[:3] + ["Employees. At year end we employed 3,400 engineers and technicians."]
+    again = reindex_pdf(pdf.doc_id)  # same content, rebuilt (within the same second, too)
+    assert again.doc_id == pdf.doc_id
+    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    assert len(count_rankings) == 2  # re-indexed: the cached entry was not served
+
+    other = ingest("acme_2022.pdf", changed)  # same file name, new content: new doc id
+    after = load_pdf_for_retrieval(other.doc_id).search(question, k=2)
+    assert "3,400 engineers" in after[0].chunk.text
+
+
+def test_selection_cache_is_separate_from_single_pdf_cache(count_rankings):
+    a = ingest("alpha.pdf", ["Alpha bicycle revenue was 5,000 dollars."])
+    b = ingest("beta.pdf", ["Beta bicycle revenue was 7,000 dollars."])
+    load_pdf_for_retrieval(a.doc_id).search("bicycle revenue", k=2)
+    both = HybridRetriever([b.doc_id, a.doc_id]).search("bicycle revenue", k=2)
+    assert len(count_rankings) == 2
+    assert {h.chunk.source_file for h in both} == {"alpha.pdf", "beta.pdf"}
+    assert HybridRetriever([a.doc_id, b.doc_id]).search("Bicycle revenue.", k=2) == both
+    assert len(count_rankings) == 2
+
+
+def test_semantic_tier_needs_threshold_and_same_numbers(tmp_path):
+    cache = RetrievalCache(tmp_path / "c.db", threshold=0.95)
+    vec = np.asarray([1.0, 0.0], dtype=np.float32)
+    near = np.asarray([0.99, 0.141], dtype=np.float32)
+    far = np.asarray([0.8, 0.6], dtype=np.float32)
+    cache.put("fp", 3, "revenue in 2022", vec, [])
+    assert cache.get_similar("fp", 3, "sales in 2022", near) == []
+    assert cache.get_similar("fp", 3, "sales in 2022", far) is None
+    assert cache.get_similar("fp", 3, "revenue in 2023", near) is None
+    assert cache.get_similar("other", 3, "revenue in 2022", vec) is None
+    assert normalise_query(" Revenue,  in 2022? ") == "revenue in 2022"
+    cache.put("old", 3, "q", vec, [])
+    assert cache.purge_other_fingerprints("fp") == 1 and cache.count() == 1

@@ -1,0 +1,71 @@
+"""The chat page's view of the history store: conversations and their messages as plain
+records. The one place that knows the `storage.history.HistoryStore` method names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from storage.schema import Citation
+from ui.citations import parse_citations
+
+
+@dataclass
+class ConversationRow:
+    conversation_id: str
+    title: str
+
+
+@dataclass
+class ChatTurn:
+    role: str  # "user" or "assistant"
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    route: str | None = None
+    mode: str | None = None
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+
+
+def list_conversations(store, user_id: str) -> list[ConversationRow]:
+    rows = store.list_conversations(user_id)
+    return [
+        ConversationRow(str(_get(r, "conversation_id") or _get(r, "_id")), str(_get(r, "title") or "New chat"))
+        for r in rows
+    ]
+
+
+def create_conversation(store, user_id: str, title: str = "New chat") -> str:
+    created = store.create_conversation(user_id, title=title)
+    return str(_get(created, "conversation_id") or created)
+
+
+def rename_conversation(store, user_id: str, conversation_id: str, title: str) -> None:
+    store.rename_conversation(user_id, conversation_id, title)
+
+
+def delete_conversation(store, user_id: str, conversation_id: str) -> None:
+    store.delete_conversation(user_id, conversation_id)
+
+
+def load_turns(store, user_id: str, conversation_id: str) -> list[ChatTurn]:
+    """User and assistant messages (tool messages are the agent's business, not shown)."""
+    turns: list[ChatTurn] = []
+    for m in store.load_messages(user_id, conversation_id):
+        role = str(_get(m, "role") or _get(m, "type") or "")
+        text = _get(m, "content") or _get(m, "text") or ""
+        if role in ("human", "user"):
+            turns.append(ChatTurn("user", str(text)))
+        elif role in ("ai", "assistant") and (text or _get(m, "citations")):
+            turns.append(
+                ChatTurn(
+                    "assistant",
+                    str(text),
+                    parse_citations(_get(m, "citations")),
+                    _get(m, "route"),
+                    _get(m, "mode"),
+                )
+            )
+    return turns

@@ -1,0 +1,69 @@
+"""The sidebar PDF picker shown on every page: which processed PDFs the chat searches.
+
+`picked_docs` in session state is the selection (a plain list, so pages may change it after
+the widget is drawn, e.g. to add a PDF that was just processed); the multiselect mirrors it.
+New sessions start with every processed PDF selected.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+PICKED = "picked_docs"
+_WIDGET = "doc_picker"
+
+
+def processed_pdfs() -> list:
+    """Manifests of processed PDFs; [] (with the reason logged on screen) when unavailable."""
+    try:
+        from storage.pdf_processing import list_processed_pdfs
+
+        return list_processed_pdfs()
+    except Exception as exc:  # a broken destination folder must not take every page down
+        st.sidebar.error(f"Could not list processed PDFs: {exc}")
+        return []
+
+
+def add_picked(doc_id: str) -> None:
+    picked = list(st.session_state.get(PICKED) or [])
+    if doc_id not in picked:
+        picked.append(doc_id)
+    st.session_state[PICKED] = picked
+
+
+def remove_picked(doc_id: str) -> None:
+    st.session_state[PICKED] = [d for d in st.session_state.get(PICKED) or [] if d != doc_id]
+
+
+def selected_doc_ids() -> list[str]:
+    return list(st.session_state.get(PICKED) or [])
+
+
+def render_doc_picker() -> list[str]:
+    """Draw the picker in the sidebar and return the selected doc_ids (only processed ones)."""
+    pdfs = processed_pdfs()
+    names = {p.doc_id: p.source_file for p in pdfs}
+    if PICKED not in st.session_state:
+        st.session_state[PICKED] = list(names)
+    # Drop PDFs deleted since (a multiselect refuses values that are not options).
+    picked = [d for d in st.session_state[PICKED] if d in names]
+    st.session_state[PICKED] = picked
+    st.session_state[_WIDGET] = picked
+
+    def _changed() -> None:
+        st.session_state[PICKED] = list(st.session_state[_WIDGET])
+
+    with st.sidebar:
+        if not pdfs:
+            st.caption("No processed PDFs yet: add one on the Documents page.")
+            return []
+        st.multiselect(
+            "PDFs to chat with",
+            options=list(names),
+            format_func=lambda d: names.get(d, d),
+            key=_WIDGET,
+            on_change=_changed,
+            placeholder="Choose one or more PDFs",
+            help="The chat searches only the PDFs chosen here.",
+        )
+    return picked

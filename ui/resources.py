@@ -1,0 +1,62 @@
+"""Process-wide resources shared by all sessions, built once with `st.cache_resource`.
+
+Each getter returns the resource or raises `ResourceUnavailable` with a message saying what to
+do; pages show that message with `st.error` instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+from ui.safe_text import redact
+
+log = logging.getLogger(__name__)
+
+
+class ResourceUnavailable(RuntimeError):
+    """A backend the page needs could not be started; the message is for the user."""
+
+
+@st.cache_resource(show_spinner="Starting the conversation history store…")
+def _history_store():
+    from storage.history import HistoryStore
+
+    return HistoryStore()
+
+
+@st.cache_resource(show_spinner="Loading the chat agent…")
+def _chat_service(_history):
+    from agent.service import ChatService
+
+    return ChatService(history=_history)
+
+
+def get_history_store():
+    try:
+        return _history_store()
+    except Exception as exc:
+        log.exception("history store unavailable")
+        raise ResourceUnavailable(
+            f"The conversation history database is not reachable ({type(exc).__name__}). "
+            "Check MONGODB_URI or restart the app; documents can still be managed meanwhile."
+        ) from exc
+
+
+def get_chat_service():
+    history = get_history_store()
+    try:
+        return _chat_service(history)
+    except Exception as exc:
+        log.exception("chat service unavailable")
+        raise ResourceUnavailable(f"The chat agent could not start ({type(exc).__name__}: {redact(str(exc))}).") from exc
+
+
+def model_info() -> dict:
+    """What model and search the agent uses (names only, never keys); {} when unknown."""
+    try:
+        info = get_chat_service().model_info()
+        return dict(info) if info else {}
+    except Exception:
+        return {}
