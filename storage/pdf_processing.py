@@ -324,25 +324,42 @@ def _extract(
     return pages, image_texts, (engine.name if engine else None)
 
 
+def _font_lines(page: pymupdf.Page) -> list[tuple[float, str]]:
+    """(font size, text) of each text line on a page."""
+    lines = []
+    for block in page.get_text("dict")["blocks"]:
+        for line in block.get("lines", []):
+            text = " ".join(" ".join(s["text"] for s in line["spans"]).split())
+            if text:
+                lines.append((max(s["size"] for s in line["spans"]), text))
+    return lines
+
+
+def _title(doc: pymupdf.Document, pages: list[PageContent], source_file: str) -> str:
+    """The metadata title when it reads like one, else the largest lines on page 1."""
+    meta_title = " ".join(((doc.metadata or {}).get("title") or "").split())
+    if len(re.findall(r"[A-Za-z]{2,}", meta_title)) >= 2:
+        return meta_title
+    lines = [(size, text) for size, text in _font_lines(doc[0]) if re.search(r"[A-Za-z]{2,}", text)]
+    if lines:
+        top = max(size for size, _ in lines)
+        biggest = [text for size, text in lines if size >= top * 0.9]
+        return " · ".join(dict.fromkeys(biggest[:3]))
+    first = [ln.strip() for p in pages[:1] for ln in p.text.splitlines() if ln.strip()]
+    return first[0] if first else Path(source_file).stem
+
+
 def _summarise(doc: pymupdf.Document, pages: list[PageContent], source_file: str) -> tuple[str, list[str], str]:
     """Title, first headings and a short summary for routing ("is this question about this PDF?")."""
     headings: list[str] = [entry[1].strip() for entry in doc.get_toc()[:12] if entry[1].strip()]
     if not headings:
         # No outline: take lines set in a clearly larger font than the body on the first pages.
-        spans = []
-        for page in list(doc)[:3]:
-            for block in page.get_text("dict")["blocks"]:
-                for line in block.get("lines", []):
-                    text = " ".join(s["text"] for s in line["spans"]).strip()
-                    if text:
-                        spans.append((max(s["size"] for s in line["spans"]), text))
+        spans = [line for page in list(doc)[:3] for line in _font_lines(page)]
         if spans:
             body = statistics.median(size for size, _ in spans)
             headings = [text for size, text in spans if size >= body * 1.25 and len(text) > 3][:12]
+    title = _title(doc, pages, source_file)
     first_lines = [ln.strip() for p in pages[:2] for ln in p.text.splitlines() if len(ln.strip()) > 3]
-    title = (doc.metadata or {}).get("title", "").strip() or (headings[0] if headings else "") or (
-        first_lines[0] if first_lines else Path(source_file).stem
-    )
     opening = " ".join(first_lines[:12])[:400]
     summary = f"{title} ({source_file}, {len(pages)} pages)."
     if headings:

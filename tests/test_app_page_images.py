@@ -68,3 +68,18 @@ def test_render_is_cached_and_invalidated_when_the_pdf_changes(tmp_path):
     os.utime(pdf, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     render_page(pdf, 0, "Net profit reached 38.1 million euros.", zoom=ZOOM, cache_dir=cache)
     assert len(list(cache.glob("*.png"))) == 2
+
+
+def test_crop_keeps_the_band_around_the_cited_words():
+    passage = "Net debt fell to 62.5 million euros, which is 0.8 times EBITDA."
+    full = pymupdf.Pixmap(render_page(SAMPLE_PDF, 1, passage, zoom=ZOOM).png)
+    cropped = render_page(SAMPLE_PDF, 1, passage, zoom=ZOOM, crop=True)
+    band = pymupdf.Pixmap(cropped.png)
+    assert band.width == full.width and band.height < full.height / 3
+    # Top of the band = highlight top minus the margin, so the highlight sits in view.
+    with pymupdf.open(SAMPLE_PDF) as doc:
+        rect = doc[1].search_for("Net debt fell to")[0]
+    top = rect.y0 - 90
+    assert _yellow_share(cropped.png, pymupdf.Rect(rect.x0, rect.y0 - top, rect.x1, rect.y1 - top)) > 0.5
+    # Nothing found: the whole page, uncropped.
+    assert pymupdf.Pixmap(render_page(SAMPLE_PDF, 1, "words that are not there", zoom=ZOOM, crop=True).png).height == full.height

@@ -23,30 +23,36 @@ VIEWER_PAGE = "app_pages/viewer.py"
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _page_png(pdf_path: str, index: int, passage: str, doc_id: str) -> tuple[bytes, int, int]:
-    img = render_page(pdf_path, index, passage, cache_dir=preview_cache_dir(doc_id or "_files"))
+def _page_png(pdf_path: str, index: int, passage: str, doc_id: str, crop: bool = False) -> tuple[bytes, int, int]:
+    img = render_page(pdf_path, index, passage, crop=crop, cache_dir=preview_cache_dir(doc_id or "_files"))
     return img.png, img.page_count, img.highlights
 
 
-def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str) -> bool:
+def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str, crop: bool = False) -> bool:
     """Render one PDF page (0-based `index`) with the first of `passages` that is found on it
-    highlighted (the cited words, else the whole chunk). False when the page is unavailable."""
+    highlighted (the cited words, else the whole chunk). `crop`: show the band around the
+    highlight first, the whole page in an expander. False when the page is unavailable."""
     path = resolve_pdf_path(doc_id, file)
     if path is None:
         st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, so its page can't be shown.")
         return False
     try:
-        png, highlights = b"", 0
+        png, highlights, used = b"", 0, ""
         for passage in [p for p in passages if p] or [""]:
-            png, _, highlights = _page_png(str(path), index, passage, doc_id or "")
+            png, _, highlights = _page_png(str(path), index, passage, doc_id or "", crop)
+            used = passage
             if highlights:
                 break
+        whole = _page_png(str(path), index, used, doc_id or "")[0] if crop and highlights else None
     except (IndexError, FileNotFoundError, RuntimeError) as exc:
         st.warning(f"Could not render the page: {escape_markdown(str(exc))}")
         return False
     st.image(png, width="stretch")
     if any(passages) and not highlights:
         st.caption("The cited passage could not be located exactly on this page image.")
+    if whole:
+        with st.expander("Whole page"):
+            st.image(whole, width="stretch")
     return True
 
 
@@ -76,7 +82,7 @@ def citation_dialog(c: Citation) -> None:
                 st.markdown(f"“{escape_markdown(cited)}”")
         if index is not None:
             passages = [cited, c.preview] if c.kind == "document" else []
-            shown = show_page_image(m.doc_id or c.documentId, m.file, index, *passages)
+            shown = show_page_image(m.doc_id or c.documentId, m.file, index, *passages, crop=True)
             if shown and st.button("Open in page viewer", key=f"open-viewer-{c.marker}", icon=":material/menu_book:"):
                 open_in_viewer(m.doc_id or c.documentId, m.file, index)
         if c.preview and c.preview != cited:

@@ -22,6 +22,7 @@ from storage.config import get_settings
 HIGHLIGHT_RGB = (1.0, 0.85, 0.0)
 HIGHLIGHT_OPACITY = 0.35
 _MAX_PIECES = 40  # bound the work for very long chunks
+CROP_MARGIN = 90  # points kept above and below the highlighted band when cropping
 
 
 @dataclass(frozen=True)
@@ -74,16 +75,21 @@ def render_page(
     passage: str | None = None,
     *,
     zoom: float = 1.5,
+    crop: bool = False,
     cache_dir: Path | None = None,
 ) -> PageImage:
     """PNG of page `page_index` (0-based) of `pdf_path`, with `passage` highlighted.
+
+    `crop=True` keeps only the band of the page around the highlights (full width, a margin
+    above and below), so the cited words are in view without scrolling; without highlights
+    the whole page is rendered.
 
     Raises FileNotFoundError for a missing PDF and IndexError for a page outside the document.
     """
     pdf_path = Path(pdf_path)
     stat = pdf_path.stat()  # FileNotFoundError with the path when the PDF is gone
     key = hashlib.sha256(
-        f"{pdf_path.name}|{stat.st_size}|{stat.st_mtime_ns}|{page_index}|{zoom}|{passage or ''}".encode()
+        f"{pdf_path.name}|{stat.st_size}|{stat.st_mtime_ns}|{page_index}|{zoom}|{crop}|{passage or ''}".encode()
     ).hexdigest()[:24]
     cached = cache_dir / f"{key}.png" if cache_dir else None
     with pymupdf.open(pdf_path) as doc:
@@ -98,7 +104,14 @@ def render_page(
         rects = find_passage_rects(page, passage or "")
         for r in rects:
             page.draw_rect(r, color=None, fill=HIGHLIGHT_RGB, fill_opacity=HIGHLIGHT_OPACITY, overlay=True)
-        png = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False).tobytes("png")
+        clip = None
+        if crop and rects:
+            band = pymupdf.Rect(rects[0])
+            for r in rects[1:]:
+                band |= r
+            clip = pymupdf.Rect(page.rect.x0, max(page.rect.y0, band.y0 - CROP_MARGIN),
+                                page.rect.x1, min(page.rect.y1, band.y1 + CROP_MARGIN))
+        png = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, alpha=False).tobytes("png")
     if cached:
         cached.parent.mkdir(parents=True, exist_ok=True)
         # Write then rename, so a concurrent reader never sees half a PNG.
