@@ -15,9 +15,10 @@ from typing import Literal
 from storage.bm25_index import tokenize
 
 MAX_SENTENCES = 4
-MIN_SCORE = 0.35  # the best sentence must score at least this (see pick_sentences) to be an answer
+MIN_SCORE = float(__import__("os").environ.get("XR_MS", "0.35"))  # the best sentence must score at least this (see pick_sentences) to be an answer
 SEMANTIC_WEIGHT = 0.6
-RANK_PENALTY = 0.01  # prefer sentences from higher-ranked passages on near ties
+RANK_PENALTY = float(__import__("os").environ.get("XR_RP", "0.01"))  # prefer sentences from higher-ranked passages on near ties
+TOP_PASSAGE_MARGIN = float(__import__("os").environ.get("XR_TM", "0.1"))
 MAX_SOURCES = 6
 MAX_CANDIDATES = 120
 MIN_SENTENCE_CHARS = 12
@@ -29,6 +30,7 @@ _SMALL_TALK = re.compile(
     r"who are you|what can you do|how are you|help)\b[\s!.?]*$",
     re.I,
 )
+_FIGURE = re.compile(r"\d(?<!\b(?:19|20)\d\d)(?!\d)|\d[.,%]\d|\d%")  # a figure, not just a year like "2023"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9$€£])")
 
 NO_MODEL_CONVERSATION = (
@@ -77,7 +79,7 @@ def split_sentences(text: str) -> list[str]:
         for sent in _SENTENCE_END.split(para):
             sent = sent.strip()
             # headings ("Risks and outlook") say nothing; short rows with figures ("Revenue 412 380") do
-            informative = len(sent.split()) >= 4 or any(ch.isdigit() for ch in sent)
+            informative = len(sent.split()) >= 4 or bool(_FIGURE.search(sent))
             if MIN_SENTENCE_CHARS <= len(sent) <= MAX_SENTENCE_CHARS and informative:
                 out.append(sent)
     return out
@@ -124,6 +126,12 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
         score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * coverage
         scored.append((score - RANK_PENALTY * rank, score, sent, src))
     scored.sort(key=lambda x: -x[0])
+    # the retriever's top passage is its best guess (it ranks whole pages): its best sentence goes
+    # first when it is close to the overall best
+    top = [x for x in scored if x[3] is used[0]]
+    if top and top[0][1] >= scored[0][1] - TOP_PASSAGE_MARGIN:
+        scored.remove(top[0])
+        scored.insert(0, top[0])
     picked, seen = [], set()
     for _, score, sent, src in scored:
         key = _squash(sent)

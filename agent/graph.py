@@ -36,7 +36,7 @@ from agent.routing import (
     unknown_command_reply,
 )
 from agent.state import AgentContext, AgentState
-from agent.tools import RAG_TOOL, WEB_TOOL, agent_tools, parse_tool_result
+from agent.tools import RAG_TOOL, WEB_TOOL, agent_tools
 from storage.schema import AnswerResult
 
 log = logging.getLogger(__name__)
@@ -76,39 +76,52 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     answered."""
     ctx = runtime.context
     text = _question(state)
-    web_available = ctx.web is not None
-    base = {"web_available": web_available, "command_reply": "", "fallback_reason": ""}
+    base = {"web_available": ctx.web is not None, "command_reply": "", "fallback_reason": ""}
     if (cmd := parse_command(text)) is not None:
-        if cmd.name == "ingest":
-            from storage.pdf_processing import PdfProcessingError, resolve_source_pdf
-
-            if not cmd.argument:
-                return {**base, "route": "ingest", "command_reply": "Usage: /ingest <file.pdf> (a PDF in the source folder)."}
-            try:
-                path = resolve_source_pdf(cmd.argument)
-            except PdfProcessingError as exc:
-                return {**base, "route": "ingest", "command_reply": f"Cannot ingest: {exc}"}
-            return {**base, "route": "ingest", "ingest_path": str(path)}
-        if cmd.name == "help":
-            return {**base, "route": "conversation", "command_reply": prompts.COMMANDS_HELP}
-        return {**base, "route": "conversation", "command_reply": unknown_command_reply(cmd.name)}
-
+        return {**base, **_command_update(cmd)}
     if ctx.llm is None:
-        return {**base, "route": extractive.route_without_model(text, state.get("selected_doc_ids") or [], web_available)}
-
-    route = "conversation"
-    if state.get("selected_doc_ids"):
-        grader = ctx.llm.with_structured_output(RelevanceGrade)
-        grade = grader.invoke([SystemMessage(prompts.RELEVANCE_SYSTEM.format(summary=_summary(state))), *_recent_dialogue(state)])
-        log.info("relevance: %s (%s)", grade.relevant, grade.reason)
-        if grade.relevant in ("yes", "maybe"):
-            route = "documents"
-    if route != "documents":
-        kind = ctx.llm.with_structured_output(QueryKind).invoke([SystemMessage(prompts.QUERY_KIND_SYSTEM), *_recent_dialogue(state)])
-        log.info("query kind: %s", kind.kind)
-        route = "web" if kind.kind == "needs_web_search" and web_available else "conversation"
+        route = extractive.route_without_model(text, state.get("selected_doc_ids") or [], ctx.web is not None)
+    else:
+        route = _judge_route(state, ctx)
     ctx.emit("route", route=route)
     return {**base, "route": route}
+
+
+def _command_update(cmd) -> dict:
+    if cmd.name == "ingest":
+        from storage.pdf_processing import PdfProcessingError, resolve_source_pdf
+
+        if not cmd.argument:
+            return {"route": "ingest", "command_reply": "Usage: /ingest <file.pdf> (a PDF in the source folder)."}
+        try:
+            path = resolve_source_pdf(cmd.argument)
+        except PdfProcessingError as exc:
+            return {"route": "ingest", "command_reply": f"Cannot ingest: {exc}"}
+        return {"route": "ingest", "ingest_path": str(path)}
+    if cmd.name == "help":
+        return {"route": "conversation", "command_reply": prompts.COMMANDS_HELP}
+    return {"route": "conversation", "command_reply": unknown_command_reply(cmd.name)}
+
+
+def _judge(llm, schema, system: str, dialogue: list):
+    """One structured judgement; None when the model's output cannot be parsed (logged)."""
+    try:
+        return llm.with_structured_output(schema).invoke([SystemMessage(system), *dialogue])
+    except Exception as exc:  # noqa: BLE001 - a bad judgement must not lose the question
+        log.warning("%s judgement failed: %s", schema.__name__, type(exc).__name__)
+        return None
+
+
+def _judge_route(state: AgentState, ctx: AgentContext) -> str:
+    dialogue = _recent_dialogue(state)
+    if state.get("selected_doc_ids"):
+        grade = _judge(ctx.llm, RelevanceGrade, prompts.RELEVANCE_SYSTEM.format(summary=_summary(state)), dialogue)
+        log.info("relevance: %s", grade.relevant if grade else "unparsed")
+        if grade is None or grade.relevant in ("yes", "maybe"):
+            return "documents"  # when unsure, search the documents: their answers are citable
+    kind = _judge(ctx.llm, QueryKind, prompts.QUERY_KIND_SYSTEM, dialogue)
+    log.info("query kind: %s", kind.kind if kind else "unparsed")
+    return "web" if kind is not None and kind.kind == "needs_web_search" and ctx.web is not None else "conversation"
 
 
 def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -221,7 +234,7 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return {"messages": [AIMessage(content=reply)]}
     if ctx.llm is None:
         return {"messages": [AIMessage(content=extractive.NO_MODEL_CONVERSATION)]}
-    system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state))
+    system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state), web_note="" if ctx.web else prompts.NO_WEB_NOTE)
     response = ctx.llm.invoke([SystemMessage(system), *_recent_dialogue(state)])
     return {"messages": [AIMessage(content=response.text if hasattr(response, "text") else str(response.content))]}
 

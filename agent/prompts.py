@@ -59,7 +59,10 @@ WEB_FALLBACK_NOTE = "The user's selected documents did not contain an answer ({r
 CONVERSATION_SYSTEM = """You are the assistant of a "chat with your PDFs" app. Users select or \
 upload PDFs and ask questions; answers cite the exact page. Reply briefly and helpfully to the \
 user's message. Do not make up facts about documents; suggest asking a question about them instead.
-Documents selected: {summary}"""
+{web_note}Documents selected: {summary}"""
+
+NO_WEB_NOTE = """Web search is not configured: for questions about current facts or news, say you cannot look them up rather than answering from memory.
+"""
 
 FORCE_ANSWER_NOTE = "You have used all tool calls for this turn. Answer now from the tool results above, with citations."
 

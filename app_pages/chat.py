@@ -1,16 +1,19 @@
 """Chat: conversations (new, switch, rename, delete), answers with clickable citations.
 
 The open conversation is in the URL (`?c=<id>`), so a reload comes back to it; its messages,
-citations included, are reloaded from the history store on every run.
+citations included, are reloaded from the history store on every run. When the history
+database is down the chat still answers; those turns live in this browser session only.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from storage.history import HistoryUnavailableError
+from storage.history import HistoryError, HistoryUnavailableError
 from ui import conversations as conv
 from ui.citation_view import render_answer
+from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs
+from ui.ingest_view import ingest_with_progress
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info
 from ui.safe_text import escape_markdown, redact
 from ui.sidebar import render_sidebar
@@ -21,20 +24,20 @@ EVENT_LABELS = {
     "searching_web": "Searching the web…",
     "thinking": "Writing the answer…",
 }
+UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns the store could not keep
 
 identity = st.session_state["identity"]
 doc_ids = render_sidebar()
 user_id = identity.user_id
 
+store, conversations, offline_reason = None, [], None
 try:
     store = get_history_store()
     conversations = conv.list_conversations(store, user_id)
-except (ResourceUnavailable, HistoryUnavailableError) as exc:
-    st.error(escape_markdown(str(exc)), icon=":material/cloud_off:")
-    st.stop()
-except Exception as exc:
-    st.error(f"Could not load your conversations ({escape_markdown(redact(str(exc)))}). Reload the page to retry.")
-    st.stop()
+except (ResourceUnavailable, HistoryError) as exc:
+    store, offline_reason = None, str(exc)
+except Exception as exc:  # e.g. a bad MONGODB_URI: say so, keep chatting
+    store, offline_reason = None, f"Could not load your conversations ({redact(str(exc))})."
 
 known = {c.conversation_id: c for c in conversations}
 conversation_id = st.query_params.get("c")
@@ -53,14 +56,16 @@ def _new_chat() -> None:
     _open(conv.create_conversation(store, user_id))
 
 
-_open(conversation_id)
+if store is not None:
+    _open(conversation_id)
 
 # ---------------------------------------------------------------- conversation list (sidebar)
 with st.sidebar:
     st.divider()
     top = st.container(horizontal=True, vertical_alignment="center")
     top.markdown("**Conversations**")
-    top.button("New", icon=":material/add:", on_click=_new_chat, key="new-chat")
+    if store is not None:
+        top.button("New", icon=":material/add:", on_click=_new_chat, key="new-chat")
     for c in conversations[:50]:
         st.button(
             escape_markdown(c.title),
@@ -83,15 +88,32 @@ with st.sidebar:
 
 # ---------------------------------------------------------------- header and context
 st.title("Chat")
-info = model_info()
-if info.get("mode") == "extractive":
+if offline_reason:
+    st.warning(
+        f"{escape_markdown(offline_reason)} You can keep asking; answers are kept in this browser "
+        "tab until the history is back.",
+        icon=":material/cloud_off:",
+    )
+if model_info().get("mode") == "extractive":
     st.info(
         "No language model is configured, so answers are the most relevant passages quoted from "
         "your PDFs (no-model mode). Set a model key (see the README) to get written answers.",
         icon=":material/info:",
     )
 if not doc_ids:
-    st.caption("No PDF selected in the sidebar: questions are answered without your documents.")
+    waiting = pdfs_waiting_in_source() if not processed_pdfs() else []
+    if waiting:
+        # First run: the shipped sample (or the user's own PDFs) is there but not processed yet.
+        with st.container(border=True):
+            st.markdown(f"{len(waiting)} PDF{'s' if len(waiting) > 1 else ''} in the source folder "
+                        f"{'are' if len(waiting) > 1 else 'is'} not processed yet: "
+                        + ", ".join(escape_markdown(p.name) for p in waiting[:5]))
+            if st.button("Process and chat", type="primary", icon=":material/play_arrow:", key="first-run-process"):
+                for path in waiting:
+                    ingest_with_progress(path)
+                st.rerun()
+    else:
+        st.caption("No PDF selected in the sidebar: questions are answered without your documents.")
 current_page = st.session_state.get("current_page")
 if current_page:
     chip, clear = st.columns([5, 1], vertical_alignment="center")
@@ -105,22 +127,33 @@ if current_page:
         st.rerun()
 
 # ---------------------------------------------------------------- history
-turns = conv.load_turns(store, user_id, conversation_id) if conversation_id else []
-if not turns:
+turns: list[conv.ChatTurn] = []
+if store is not None and conversation_id:
+    try:
+        turns = conv.load_turns(store, user_id, conversation_id)
+    except HistoryError as exc:
+        st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
+unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
+if not turns and not unsaved:
     st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
-for i, turn in enumerate(turns):
+for i, turn in enumerate(turns + unsaved):
     with st.chat_message(turn.role):
         if turn.role == "user":
             st.text(turn.text)
         else:
             render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode)
+            if i >= len(turns):
+                st.caption(":material/cloud_off: Not saved to your history yet.")
 
 # ---------------------------------------------------------------- new question
 question = st.chat_input("Ask about your PDFs")
 if question:
-    if not conversation_id:
-        conversation_id = conv.create_conversation(store, user_id, title=question.strip()[:60] or "New chat")
-        _open(conversation_id)
+    if store is not None and not conversation_id:
+        try:
+            conversation_id = conv.create_conversation(store, user_id, title=question.strip()[:60] or "New chat")
+            _open(conversation_id)
+        except HistoryError:
+            conversation_id = None  # answered anyway, kept in this session
     with st.chat_message("user"):
         st.text(question)
     with st.chat_message("assistant"):
@@ -144,9 +177,12 @@ if question:
                     previous_page=st.session_state.get("previous_page"),
                     on_event=on_event,
                 )
-                status.update(label="Done", state="complete")
+                status.update(label="Done", state="complete", expanded=False)
         except ResourceUnavailable as exc:
-            st.error(str(exc))
+            st.error(escape_markdown(str(exc)))
+            st.stop()
+        except ValueError as exc:  # e.g. an empty question: the message says what to do
+            st.error(escape_markdown(str(exc)))
             st.stop()
         except Exception as exc:
             st.error(
@@ -154,10 +190,14 @@ if question:
                 "Try again; if it keeps failing, check the settings in the sidebar."
             )
             st.stop()
-        if result.error:
-            st.warning(escape_markdown(redact(result.error)))
-        if not result.saved:
-            st.warning("This answer could not be saved to your history; it will be gone after a reload.")
-        render_answer(result.message, result.citations, key=f"{conversation_id}-new", route=result.route, mode=result.mode)
-    if result.saved:
-        st.rerun()  # redraw from the history store, so what the user sees is what was saved
+    if not result.saved:
+        unsaved = st.session_state[UNSAVED].setdefault(conversation_id or "", [])
+        unsaved.append(conv.ChatTurn("user", question))
+        unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode))
+    if result.error:
+        st.session_state["chat_notice"] = redact(result.error)
+    st.rerun()  # redraw from the store (plus unsaved turns): what the user sees is what was kept
+
+notice = st.session_state.pop("chat_notice", None)
+if notice:
+    st.warning(escape_markdown(notice))

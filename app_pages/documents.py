@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from storage.config import get_settings
-from storage.pdf_processing import PdfProcessingError, compute_doc_id, delete_pdf, list_processed_pdfs, save_uploaded_pdf
-from ui.doc_picker import remove_picked
+from storage.pdf_processing import PdfProcessingError, delete_pdf, list_processed_pdfs, save_uploaded_pdf
+from ui.doc_picker import pdfs_waiting_in_source, remove_picked
 from ui.ingest_view import describe, flash, ingest_with_progress, show_flash
 from ui.page_images import clear_preview_cache
 from ui.safe_text import escape_markdown
@@ -50,10 +48,10 @@ with st.container(border=True):
 
 # ---------------------------------------------------------------- processed PDFs
 processed = list_processed_pdfs()
-processed_ids = {p.doc_id for p in processed}
 st.subheader(f"Processed PDFs ({len(processed)})")
 if not processed:
     st.info("No PDF is processed yet. Upload one above, or process one from the source folder below.")
+reindex = None
 for pdf in processed:
     with st.container(border=True):
         left, right = st.columns([3, 2], vertical_alignment="center")
@@ -65,10 +63,7 @@ for pdf in processed:
                 st.session_state["viewer"] = {"doc_id": pdf.doc_id, "file": pdf.source_file, "page": 0}
                 st.switch_page("app_pages/viewer.py")
             if st.button("Re-index", key=f"reindex-{pdf.doc_id}", icon=":material/refresh:"):
-                again = ingest_with_progress(pdf.source_path, reindex_doc_id=pdf.doc_id)
-                if again:
-                    flash("success", f"{escape_markdown(again.source_file)} re-indexed: {describe(again)}.")
-                    st.rerun()
+                reindex = pdf  # run below the list, where the progress box has room
             with st.popover("Delete", icon=":material/delete:"):
                 st.write("Remove this PDF's index? The file stays in the source folder.")
                 if st.button("Delete index", key=f"delete-{pdf.doc_id}", type="primary"):
@@ -77,20 +72,14 @@ for pdf in processed:
                     remove_picked(pdf.doc_id)
                     flash("success", f"Deleted the index of {escape_markdown(pdf.source_file)}.")
                     st.rerun()
-
+if reindex is not None:
+    again = ingest_with_progress(reindex.source_path, reindex_doc_id=reindex.doc_id)
+    if again:
+        flash("success", f"{escape_markdown(again.source_file)} re-indexed: {describe(again)}.")
+        st.rerun()
 
 # ---------------------------------------------------------------- source folder
-@st.cache_data(show_spinner=False, max_entries=512)
-def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
-    return compute_doc_id(Path(path))
-
-
-pending = []
-if settings.source_dir.is_dir():
-    for path in sorted(settings.source_dir.glob("*.pdf"), key=lambda p: p.name.lower()):
-        stat = path.stat()
-        if _doc_id_of(str(path), stat.st_size, stat.st_mtime_ns) not in processed_ids:
-            pending.append(path)
+pending = pdfs_waiting_in_source()
 st.subheader(f"In the source folder, not processed ({len(pending)})")
 st.caption(f"Source folder: {escape_markdown(str(settings.source_dir))}")
 if pending:

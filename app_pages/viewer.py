@@ -44,13 +44,16 @@ def _set_current(doc_id: str, file: str, page: int) -> None:
     st.session_state["current_page"] = ref
 
 
-st.session_state["viewer"] = {"doc_id": doc_id, "file": pdf.source_file, "page": page}
+# A passage opened from a citation stays highlighted while its page is shown.
+same_page = viewer.get("doc_id") == doc_id and viewer.get("page") == page
+passage = viewer.get("passage", "") if same_page else ""
+st.session_state["viewer"] = {"doc_id": doc_id, "file": pdf.source_file, "page": page, "passage": passage}
 _set_current(doc_id, pdf.source_file, page)
 if ask_col.button("Ask about this page", type="primary", icon=":material/chat:", width="stretch"):
     st.switch_page("app_pages/chat.py")
 
 st.caption(f"{escape_markdown(pdf.source_file)} · page {page + 1} of {pdf.page_count}")
-show_page_image(doc_id, pdf.source_file, page)
+show_page_image(doc_id, pdf.source_file, page, passage, width=900)
 with st.expander("Text of this page"):
     try:
         from storage.pdf_processing import load_page_texts

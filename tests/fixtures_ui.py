@@ -1,6 +1,8 @@
 """Fixtures for the UI tests: a real embedded MongoDB (nx-27017 over the wire protocol) for the
 whole session, per-test users, the shipped sample PDF and a PDF full of HTML/markdown injection.
-Import explicitly: `from tests.fixtures_ui import *`."""
+Import explicitly: `from tests.fixtures_ui import *`.
+Chat tests get the real ChatService (no-model mode unless a test scripts a model) and a
+processed copy of the shipped sample PDF."""
 
 from __future__ import annotations
 
@@ -10,11 +12,16 @@ from pathlib import Path
 import pymupdf
 import pytest
 import streamlit as st
+
+import ui.resources
+from storage.history import HistoryStore
+from storage.pdf_processing import process_and_index_pdf
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app.py"
-SAMPLE_PDF = ROOT / "pdf_files" / "source" / "northwind_annual_report_2023.pdf"
+FILE = "northwind_annual_report_2023.pdf"
+SAMPLE_PDF = ROOT / "pdf_files" / "source" / FILE
 
 # Lines a malicious PDF carries; the UI must show them literally and run nothing.
 XSS_LINES = [
@@ -74,3 +81,37 @@ def xss_pdf_bytes(tmp_path) -> bytes:
 
 def new_app(timeout: float = 120) -> AppTest:
     return AppTest.from_file(str(APP), default_timeout=timeout)
+
+
+def retriever_factory():
+    try:
+        from storage.retrieval import HybridRetriever
+
+        return HybridRetriever
+    except ImportError:  # until storage/retrieval.py lands: the agent tests' BM25 stand-in
+        from tests.fixtures_agent import Bm25Retriever
+
+        return Bm25Retriever
+
+
+@pytest.fixture
+def chat_service(ui_env, monkeypatch):
+    """The real ChatService in no-model mode (no keys in tests), served to the pages."""
+    from agent.service import ChatService
+
+    service = ChatService(llm=None, web=None, history=HistoryStore(ui_env["mongo_uri"]), get_retriever=retriever_factory())
+    monkeypatch.setattr(ui.resources, "get_chat_service", lambda: service)
+    monkeypatch.setattr(ui.resources, "get_history_store", lambda: service.history)
+    return service
+
+
+@pytest.fixture
+def sample_processed(ui_env):
+    target = ui_env["home"] / "source" / FILE
+    target.write_bytes(SAMPLE_PDF.read_bytes())
+    return process_and_index_pdf(target)
+
+
+def citation_buttons(at):
+    """The citation buttons under answers ("1 · file.pdf, page 2")."""
+    return [b for b in at.button if "· " in b.label and "-cite-" in (b.key or "")]

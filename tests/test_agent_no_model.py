@@ -1,5 +1,5 @@
-"""No-model mode end to end on real PDFs, the ChatService with history over the MongoDB wire
-protocol (nx-27017), and the shell command."""
+"""No-model (extractive) mode end to end on real PDFs: every quoted sentence is on its cited page;
+web fallback; the benchmark hook; the shell command."""
 
 from __future__ import annotations
 
@@ -15,13 +15,10 @@ import pytest
 from agent.citation_markers import iter_markers
 from agent.extractive import extractive_answer_for_benchmark, split_sentences
 from agent.graph import run_turn
-from agent.service import ChatService
 from agent.tools import WebSearch
-from storage.history import HistoryStore
 from storage.pdf_processing import load_page_texts
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import SAMPLE_PAGES, FailingRetriever, context
-from tests.fixtures_mongo import nx_server  # noqa: F401
 from tests.stubs import tavily
 from tests.stubs.tavily import TavilyStub
 
@@ -113,46 +110,6 @@ def test_benchmark_hook_returns_an_extractive_answer(sample_pdf):
     assert result.mode == "extractive"
     assert_every_quote_is_on_its_cited_page(result, sample_pdf.doc_id)
     assert "0.80 euros" in result.message
-
-
-def test_service_persists_the_turn_and_continues_numbering(sample_pdf, nx_server):  # noqa: F811
-    store = HistoryStore(nx_server.uri, db_name="t_agent_service")
-    service = ChatService(llm=None, web=None, history=store)
-    conv = service.create_conversation("alice")
-    first = service.ask("alice", conv, "What was total revenue in fiscal 2023?", [sample_pdf.doc_id])
-    assert first.saved and first.error is None and first.citations
-    stored = store.load_messages("alice", conv)
-    assert [m["role"] for m in stored] == ["user", "ai", "tool", "ai"]
-    assert stored[1]["tool_calls"][0]["name"] == "rag_search_tool"
-    assert stored[2]["tool_name"] == "rag_search_tool" and stored[2]["sources"][0]["source_id"] == "[^1]"
-    assert stored[3]["content"] == first.message and stored[3]["citations"][0]["marker"] == first.citations[0].marker
-    assert stored[3]["mode"] == "extractive" and stored[3]["route"] == "documents"
-    state = store.get_state("alice", conv)
-    assert state["rag_counter"] >= 1 and "[^1]" in state["sources"]
-    assert service.list_conversations("alice")[0]["title"].startswith("What was total revenue")
-
-    second = service.ask("alice", conv, "How many people did the company employ?", [sample_pdf.doc_id])
-    # numbering continues from the stored registry: a chunk seen in turn 1 keeps its id, a new one
-    # gets the next number
-    (cited,) = [c for c in second.citations if "1,240" in c.snippet]
-    known = {(s["doc_id"], s["chunk_id"]): sid for sid, s in state["sources"].items()}
-    expected = known.get((sample_pdf.doc_id, cited.metadata.chunk_id), f"[^{state['rag_counter'] + 1}]")
-    assert cited.marker == expected
-    assert len(store.load_messages("alice", conv)) == 8
-    store.close()
-
-
-def test_service_answers_when_history_is_down(sample_pdf):
-    store = HistoryStore("mongodb://127.0.0.1:9/", db_name="down", timeout_ms=300)
-    service = ChatService(llm=None, web=None, history=store)
-    result = service.ask("bob", "0" * 32, "What dividend does the board propose?", [sample_pdf.doc_id])
-    assert result.saved is False and "not saved" in result.error
-    assert "0.80 euros" in result.message and result.citations
-
-
-def test_empty_question_is_refused_with_a_clear_message():
-    with pytest.raises(ValueError, match="question is empty"):
-        ChatService(llm=None, web=None, history=None).ask("u", None, "   ", [])
 
 
 def _cli(args, home, **env):

@@ -171,3 +171,25 @@ def test_ingest_outside_the_source_folder_is_refused(pdf_home, tmp_path):
 def test_unknown_command_lists_the_commands():
     result = run_turn(context(scripted()), "/frobnicate now")
     assert "Unknown command /frobnicate" in result.message and "/ingest" in result.message
+
+
+def test_off_topic_search_counts_as_nothing_found_and_falls_back_to_web(sample_pdf, web_stub):
+    llm = scripted(grade("maybe"), call("rag_search_tool", query="capital of Peru"), say("Lima {^1}."))
+    result = run_turn(context(llm, web=web_client(web_stub)), "What is the capital of Peru?", selected_doc_ids=[sample_pdf.doc_id])
+    assert result.route == "web" and result.citations[0].kind == "web"
+    assert web_stub.queries() == ["What is the capital of Peru?"]
+
+
+def test_off_topic_search_without_web_lets_the_model_say_so(sample_pdf):
+    llm = scripted(grade("maybe"), call("rag_search_tool", query="capital of Peru"), say("The PDFs do not say."))
+    result = run_turn(context(llm), "What is the capital of Peru?", selected_doc_ids=[sample_pdf.doc_id])
+    assert result.route == "documents" and result.citations == []
+    (tool_output,) = [json.loads(m.content) for m in llm.seen[-1] if isinstance(m, ToolMessage)]
+    assert tool_output["success"] is False and tool_output["sources"] == []
+    assert "Nothing in the selected PDFs matches" in tool_output["message"]
+
+
+def test_unparseable_relevance_judgement_still_searches_the_documents(sample_pdf):
+    llm = scripted(say("I think yes"), call("rag_search_tool", query="dividend"), say("0.80 euros [^1]."))
+    result = run_turn(context(llm), "dividend?", selected_doc_ids=[sample_pdf.doc_id])
+    assert result.route == "documents" and result.citations[0].metadata.page == 2

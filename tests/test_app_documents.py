@@ -63,3 +63,27 @@ def test_source_folder_pdf_can_be_processed_then_deleted(ui_env, sample_pdf_byte
     assert "Deleted the index of report\\.pdf." in _texts(at)
     assert not at.multiselect  # nothing left to pick
     assert (ui_env["home"] / "source" / "report.pdf").exists()  # the file itself stays
+
+
+def test_reindex_shows_progress_and_keeps_the_pdf_processed(ui_env, sample_pdf_bytes):
+    (ui_env["home"] / "source" / "report.pdf").write_bytes(sample_pdf_bytes)
+    from storage.pdf_processing import process_and_index_pdf
+
+    before = process_and_index_pdf(ui_env["home"] / "source" / "report.pdf")
+    at = _documents_page()
+    at.button(key=f"reindex-{before.doc_id}").click().run()
+    assert not at.exception
+    assert f"report\\.pdf re-indexed: 4 pages, {before.chunk_count} chunks." in _texts(at)
+    [after] = list_processed_pdfs()
+    assert after.doc_id == before.doc_id and after.processed_at >= before.processed_at
+
+
+def test_first_run_offers_to_process_the_shipped_pdfs_from_the_chat(ui_env, sample_pdf_bytes):
+    (ui_env["home"] / "source" / "sample.pdf").write_bytes(sample_pdf_bytes)
+    at = new_app().run()
+    assert any("1 PDF in the source folder is not processed yet: sample\\.pdf" in m.value for m in at.markdown)
+    at.button(key="first-run-process").click().run()
+    assert not at.exception
+    [pdf] = list_processed_pdfs()
+    assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
+    assert all(b.key != "first-run-process" for b in at.button)

@@ -27,12 +27,13 @@ def test_escape_markdown_round_trips_and_leaves_no_active_character(text):
 
 
 def test_model_markdown_keeps_formatting_but_not_links_html_or_latex():
-    md = safe_model_markdown("**Revenue** grew. <script>x()</script> [a](javascript:alert(1)) ![i](http://x/i.png) $x^2$")
+    md = safe_model_markdown("**Revenue** grew. <script>x()</script> [a](javascript:alert(1)) ![i](http://x/i.png) $x^2$ :red[x]")
     assert "**Revenue**" in md
     assert "\\<script\\>" in md
     assert "\\[a\\](javascript" in md
     assert "!\\[i\\]" in md
     assert "\\$x^2\\$" in md
+    assert "\\:red\\[x\\]" in md  # no Streamlit colour directive
 
 
 def _cite(n: int, file: str = "report.pdf", page: int = 2, kind: str = "document") -> Citation:

@@ -28,7 +28,8 @@ def _page_png(pdf_path: str, index: int, passage: str, doc_id: str, crop: bool =
     return img.png, img.page_count, img.highlights
 
 
-def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str, crop: bool = False) -> bool:
+def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str, crop: bool = False,
+                    width: int | str = "stretch") -> bool:
     """Render one PDF page (0-based `index`) with the first of `passages` that is found on it
     highlighted (the cited words, else the whole chunk). `crop`: show the band around the
     highlight first, the whole page in an expander. False when the page is unavailable."""
@@ -47,7 +48,7 @@ def show_page_image(doc_id: str | None, file: str | None, index: int, *passages:
     except (IndexError, FileNotFoundError, RuntimeError) as exc:
         st.warning(f"Could not render the page: {escape_markdown(str(exc))}")
         return False
-    st.image(png, width="stretch")
+    st.image(png, width=width)
     if any(passages) and not highlights:
         st.caption("The cited passage could not be located exactly on this page image.")
     if whole:
@@ -56,8 +57,9 @@ def show_page_image(doc_id: str | None, file: str | None, index: int, *passages:
     return True
 
 
-def open_in_viewer(doc_id: str | None, file: str | None, index: int) -> None:
-    st.session_state["viewer"] = {"doc_id": doc_id, "file": file, "page": index}
+def open_in_viewer(doc_id: str | None, file: str | None, index: int, passage: str = "") -> None:
+    """Show the page in the viewer, with the cited passage still highlighted there."""
+    st.session_state["viewer"] = {"doc_id": doc_id, "file": file, "page": index, "passage": passage}
     st.switch_page(VIEWER_PAGE)
 
 
@@ -84,7 +86,7 @@ def citation_dialog(c: Citation) -> None:
             passages = [cited, c.preview] if c.kind == "document" else []
             shown = show_page_image(m.doc_id or c.documentId, m.file, index, *passages, crop=True)
             if shown and st.button("Open in page viewer", key=f"open-viewer-{c.marker}", icon=":material/menu_book:"):
-                open_in_viewer(m.doc_id or c.documentId, m.file, index)
+                open_in_viewer(m.doc_id or c.documentId, m.file, index, cited if c.kind == "document" else "")
         if c.preview and c.preview != cited:
             with st.expander("Whole passage"):
                 st.markdown(emphasise(c.preview, cited))

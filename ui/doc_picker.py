@@ -24,6 +24,29 @@ def processed_pdfs() -> list:
         return []
 
 
+def pdfs_waiting_in_source() -> list:
+    """PDFs in the source folder that are not processed yet (by content, as doc_ids are)."""
+    from storage.config import get_settings
+
+    source = get_settings().source_dir
+    if not source.is_dir():
+        return []
+    done = {p.doc_id for p in processed_pdfs()}
+    waiting = []
+    for path in sorted(source.glob("*.pdf"), key=lambda p: p.name.lower()):
+        stat = path.stat()
+        if _doc_id_of(str(path), stat.st_size, stat.st_mtime_ns) not in done:
+            waiting.append(path)
+    return waiting
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
+    from storage.pdf_processing import compute_doc_id
+
+    return compute_doc_id(path)
+
+
 def add_picked(doc_id: str) -> None:
     picked = list(st.session_state.get(PICKED) or [])
     if doc_id not in picked:

@@ -19,11 +19,10 @@ class Identity:
 
 
 def auth_configured() -> bool:
+    """True when `.streamlit/secrets.toml` has an `[auth]` section (OIDC sign-in)."""
     try:
-        from streamlit.auth_util import get_secrets_auth_section
-
-        return bool(get_secrets_auth_section())
-    except Exception:  # no secrets file, or an older/newer Streamlit without the helper
+        return "auth" in st.secrets
+    except Exception:  # no secrets file at all
         return False
 
 
@@ -31,7 +30,7 @@ def current_identity() -> Identity | None:
     """The current user; None while OIDC is configured but nobody is signed in yet."""
     if not auth_configured():
         return Identity(os.environ.get("PDF_CHAT_LOCAL_USER") or "local", "Local user", False)
-    if not st.user.is_logged_in:
+    if not st.user.get("is_logged_in", False):  # absent until a sign-in attempt
         return None
     # Prefer the provider's stable subject; e-mail is a fallback. Issuer keeps providers apart.
     subject = str(st.user.get("sub") or st.user.get("email") or "")

@@ -25,9 +25,10 @@ def escape_markdown(text: str) -> str:
 
 
 # Model answers keep their formatting (bold, lists, headings, code) but lose everything that
-# could link, embed or inject: brackets (links, images, directives), angle brackets (HTML,
-# autolinks), `$` (LaTeX) and backslashes (so nothing can be un-escaped).
-_MODEL_SPECIAL = re.compile(r"([\\\[\]<>$])")
+# could link, embed or inject: brackets (links, images), angle brackets (HTML, autolinks), `$`
+# (LaTeX), `:` (Streamlit's `:red[...]` / `:material/x:` directives) and backslashes (so
+# nothing can be un-escaped).
+_MODEL_SPECIAL = re.compile(r"([\\\[\]<>$:])")
 
 
 def safe_model_markdown(text: str) -> str:

@@ -157,7 +157,14 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     again = page.get_by_role("button", name=re.compile(rf"^\d+ · {re.escape(FILE)}, page 2$")).first
     expect(again).to_be_visible()
     again.click()
-    expect(page.get_by_role("dialog").get_by_text(f"{FILE}, page 2", exact=False).first).to_be_visible()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_text(f"{FILE}, page 2", exact=False).first).to_be_visible()
+
+    # From the preview to the page viewer, on the cited page.
+    dialog.get_by_role("button", name="Open in page viewer").click()
+    expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
+    expect(page.get_by_text(f"{FILE} · page 2 of 4")).to_be_visible()
+    _shot(page, "page_viewer")
 
 
 def test_hostile_pdf_text_is_shown_literally_and_runs_nothing(app_url, page, tmp_path):
