@@ -15,10 +15,12 @@ from typing import Literal
 from storage.bm25_index import tokenize
 
 MAX_SENTENCES = 4
-MIN_SCORE = float(__import__("os").environ.get("XR_MS", "0.35"))  # the best sentence must score at least this (see pick_sentences) to be an answer
+# The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
+# are already caught by the search tool (agent/tools.py WEAK_DENSE), so this only drops noise.
+MIN_SCORE = 0.25
 SEMANTIC_WEIGHT = 0.6
-RANK_PENALTY = float(__import__("os").environ.get("XR_RP", "0.01"))  # prefer sentences from higher-ranked passages on near ties
-TOP_PASSAGE_MARGIN = float(__import__("os").environ.get("XR_TM", "0.1"))
+RANK_PENALTY = 0.03  # per retrieval rank: the retriever ranks whole pages, trust its order on near ties
+TOP_PASSAGE_MARGIN = 0.1  # the top passage's best sentence leads if within this of the overall best
 MAX_SOURCES = 6
 MAX_CANDIDATES = 120
 MIN_SENTENCE_CHARS = 12
@@ -168,10 +170,11 @@ def page_text_lookup():
 def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None) -> tuple[str, bool]:
     """(answer text, usable). Not usable when no sentence scores MIN_SCORE."""
     picked = pick_sentences(question, sources, page_text or page_text_lookup(), embedder=embedder)
-    if not picked or picked[0][0] < MIN_SCORE:
+    best = max((score for score, _, _ in picked), default=0.0)
+    if best < MIN_SCORE:
         return NOT_FOUND_IN_DOCUMENTS, False
-    floor = max(MIN_SCORE * 0.8, picked[0][0] * 0.6)
-    lines = [f"- “{sent}” {src['source_id']}" for coverage, sent, src in picked if coverage >= floor]
+    floor = max(MIN_SCORE * 0.8, best * 0.6)
+    lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked if score >= floor]
     header = "No language model is configured; these are the passages of your PDFs that best match the question, quoted:"
     return header + "\n\n" + "\n".join(lines), True
 

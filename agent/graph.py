@@ -80,11 +80,11 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if (cmd := parse_command(text)) is not None:
         return {**base, **_command_update(cmd)}
     if ctx.llm is None:
-        route = extractive.route_without_model(text, state.get("selected_doc_ids") or [], ctx.web is not None)
+        route, web_query = extractive.route_without_model(text, state.get("selected_doc_ids") or [], ctx.web is not None), ""
     else:
-        route = _judge_route(state, ctx)
+        route, web_query = _judge_route(state, ctx)
     ctx.emit("route", route=route)
-    return {**base, "route": route}
+    return {**base, "route": route, "web_query": web_query}
 
 
 def _command_update(cmd) -> dict:
@@ -112,16 +112,19 @@ def _judge(llm, schema, system: str, dialogue: list):
         return None
 
 
-def _judge_route(state: AgentState, ctx: AgentContext) -> str:
+def _judge_route(state: AgentState, ctx: AgentContext) -> tuple[str, str]:
+    """(route, web search query) from the model's two structured judgements."""
     dialogue = _recent_dialogue(state)
     if state.get("selected_doc_ids"):
         grade = _judge(ctx.llm, RelevanceGrade, prompts.RELEVANCE_SYSTEM.format(summary=_summary(state)), dialogue)
         log.info("relevance: %s", grade.relevant if grade else "unparsed")
         if grade is None or grade.relevant in ("yes", "maybe"):
-            return "documents"  # when unsure, search the documents: their answers are citable
+            return "documents", ""  # when unsure, search the documents: their answers are citable
     kind = _judge(ctx.llm, QueryKind, prompts.QUERY_KIND_SYSTEM, dialogue)
     log.info("query kind: %s", kind.kind if kind else "unparsed")
-    return "web" if kind is not None and kind.kind == "needs_web_search" and ctx.web is not None else "conversation"
+    if kind is not None and kind.kind == "needs_web_search" and ctx.web is not None:
+        return "web", kind.search_query.strip()
+    return "conversation", ""
 
 
 def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -192,7 +195,7 @@ def web_search(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Start the web path: a `web_search_tool` call for the user's question (through the citation
     tool node so results get `{^n}` ids). Reached directly from routing, or as the fallback when the
     documents yielded nothing usable (`fallback_reason` says why)."""
-    update: dict = {"route": "web", "messages": [_tool_call(WEB_TOOL, _question(state))]}
+    update: dict = {"route": "web", "messages": [_tool_call(WEB_TOOL, state.get("web_query") or _question(state))]}
     if not state.get("fallback_reason") and documents_found_nothing(state):
         update["fallback_reason"] = "the document search returned nothing usable"
     return update

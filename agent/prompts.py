@@ -16,7 +16,8 @@ QUERY_KIND_SYSTEM = """The user's message is not about their documents. Decide h
 - "conversational": greetings, thanks, questions about you or how to use this app, chit-chat, \
 or anything you can answer well without looking anything up;
 - "needs_web_search": questions about facts, news, people, companies, prices or anything that needs \
-current or external information."""
+current or external information. Then also write `search_query`: the latest message as a \
+standalone web search query (resolve "it", "they", "that year" from the earlier messages)."""
 
 AGENT_SYSTEM = """You are a careful research assistant answering questions about the user's PDF \
 documents. Readers check every citation, so never cite something the source does not say.

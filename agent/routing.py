@@ -30,6 +30,11 @@ class QueryKind(BaseModel):
     """How to handle a message that is not about the documents."""
 
     kind: Literal["conversational", "needs_web_search"]
+    search_query: str = Field(
+        default="",
+        description="for needs_web_search: a standalone web search query for the latest message, "
+        "with names and dates from earlier messages filled in",
+    )
 
 
 # ---------------------------------------------------------------- commands
@@ -85,7 +90,7 @@ def documents_found_nothing(state: AgentState) -> bool:
     """True when every document search of this turn came back empty or failed (and one was made)."""
     rag = turn_tool_results(state, RAG_TOOL)
     return bool(rag) and not any(
-        r.get("success") and any(s.get("kind") == "document" for s in r.get("sources", [])) for r in rag
+        r.get("success") and any(s.get("kind") in ("document", "page") for s in r.get("sources", [])) for r in rag
     )
 
 

@@ -69,11 +69,23 @@ class ChatService:
                 load_error, store = f"History is unavailable, so this answer ignores earlier messages and was not saved: {exc}", None
         context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=store,
                                max_tool_rounds=self.max_tool_rounds, on_event=on_event)
-        result = run_turn(
-            context, text, selected_doc_ids=list(selected_doc_ids or []), history=history_msgs,
-            rag_counter=counters["rag_counter"], web_counter=counters["web_counter"], sources=counters["sources"],
-            current_page=current_page, previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
+        turn = dict(
+            selected_doc_ids=list(selected_doc_ids or []), history=history_msgs, rag_counter=counters["rag_counter"],
+            web_counter=counters["web_counter"], sources=counters["sources"], current_page=current_page,
+            previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
         )
+        try:
+            result = run_turn(context, text, **turn)
+        except Exception as exc:
+            if context.llm is None:
+                raise
+            # The model failed (network, quota, bad key): nothing was saved yet, so answer this turn
+            # without it rather than not at all, and say so.
+            log.warning("chat model failed, answering extractively: %s", type(exc).__name__)
+            context.llm = None
+            result = run_turn(context, text, **turn)
+            note = f"The language model failed ({type(exc).__name__}), so this answer quotes the documents instead."
+            result = result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
         if load_error:
             result = result.model_copy(update={"saved": False, "error": load_error})
         elif store is not None and conversation_id and result.saved and not history_msgs:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from storage.history import HistoryError, HistoryUnavailableError
+from storage.history import HistoryError
 from ui import conversations as conv
 from ui.citation_view import render_answer
 from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs
-from ui.ingest_view import ingest_with_progress
+from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info
 from ui.safe_text import escape_markdown, redact
 from ui.sidebar import render_sidebar
@@ -100,7 +100,9 @@ if model_info().get("mode") == "extractive":
         "your PDFs (no-model mode). Set a model key (see the README) to get written answers.",
         icon=":material/info:",
     )
-if not doc_ids:
+show_flash()
+show_ingest_progress()
+if not doc_ids and not ingest_running():
     waiting = pdfs_waiting_in_source() if not processed_pdfs() else []
     if waiting:
         # First run: the shipped sample (or the user's own PDFs) is there but not processed yet.
@@ -110,7 +112,7 @@ if not doc_ids:
                         + ", ".join(escape_markdown(p.name) for p in waiting[:5]))
             if st.button("Process and chat", type="primary", icon=":material/play_arrow:", key="first-run-process"):
                 for path in waiting:
-                    ingest_with_progress(path)
+                    start_ingest(path)
                 st.rerun()
     else:
         st.caption("No PDF selected in the sidebar: questions are answered without your documents.")
@@ -146,7 +148,10 @@ for i, turn in enumerate(turns + unsaved):
                 st.caption(":material/cloud_off: Not saved to your history yet.")
 
 # ---------------------------------------------------------------- new question
-question = st.chat_input("Ask about your PDFs")
+waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
+question = st.chat_input(
+    "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs
+)
 if question:
     if store is not None and not conversation_id:
         try:

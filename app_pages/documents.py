@@ -7,7 +7,7 @@ import streamlit as st
 from storage.config import get_settings
 from storage.pdf_processing import PdfProcessingError, delete_pdf, list_processed_pdfs, save_uploaded_pdf
 from ui.doc_picker import pdfs_waiting_in_source, remove_picked
-from ui.ingest_view import describe, flash, ingest_with_progress, show_flash
+from ui.ingest_view import being_processed, describe, flash, show_flash, show_ingest_progress, start_ingest
 from ui.page_images import clear_preview_cache
 from ui.safe_text import escape_markdown
 from ui.sidebar import render_sidebar
@@ -16,6 +16,7 @@ settings = get_settings()
 render_sidebar()
 st.title("Documents")
 show_flash()
+show_ingest_progress()
 
 # ---------------------------------------------------------------- upload
 max_mb = settings.max_file_bytes / 2**20
@@ -31,27 +32,24 @@ with st.container(border=True):
         "Scanned pages are read with OCR.",
     )
     if files and st.button(f"Upload and process {len(files)} file{'s' if len(files) > 1 else ''}", type="primary"):
-        done = 0
+        saved = 0
         for f in files:
             try:
                 path = save_uploaded_pdf(f.name, f.getvalue())
             except PdfProcessingError as exc:
                 st.error(f"{escape_markdown(str(exc))}. Choose a valid PDF and try again.", icon=":material/error:")
                 continue
-            pdf = ingest_with_progress(path)
-            if pdf:
-                done += 1
-                flash("success", f"{escape_markdown(pdf.source_file)} is ready: {describe(pdf)}. It is selected for the chat.")
-        if done == len(files):
+            start_ingest(path)
+            saved += 1
+        if saved == len(files):
             st.session_state["uploader_round"] = st.session_state.get("uploader_round", 0) + 1
-            st.rerun()  # refresh the lists and the sidebar picker
+            st.rerun()  # clear the uploader; progress shows at the top
 
 # ---------------------------------------------------------------- processed PDFs
 processed = list_processed_pdfs()
 st.subheader(f"Processed PDFs ({len(processed)})")
 if not processed:
     st.info("No PDF is processed yet. Upload one above, or process one from the source folder below.")
-reindex = None
 for pdf in processed:
     with st.container(border=True):
         left, right = st.columns([3, 2], vertical_alignment="center")
@@ -63,7 +61,8 @@ for pdf in processed:
                 st.session_state["viewer"] = {"doc_id": pdf.doc_id, "file": pdf.source_file, "page": 0}
                 st.switch_page("app_pages/viewer.py")
             if st.button("Re-index", key=f"reindex-{pdf.doc_id}", icon=":material/refresh:"):
-                reindex = pdf  # run below the list, where the progress box has room
+                start_ingest(pdf.source_path, reindex_doc_id=pdf.doc_id)
+                st.rerun()
             with st.popover("Delete", icon=":material/delete:"):
                 st.write("Remove this PDF's index? The file stays in the source folder.")
                 if st.button("Delete index", key=f"delete-{pdf.doc_id}", type="primary"):
@@ -72,30 +71,24 @@ for pdf in processed:
                     remove_picked(pdf.doc_id)
                     flash("success", f"Deleted the index of {escape_markdown(pdf.source_file)}.")
                     st.rerun()
-if reindex is not None:
-    again = ingest_with_progress(reindex.source_path, reindex_doc_id=reindex.doc_id)
-    if again:
-        flash("success", f"{escape_markdown(again.source_file)} re-indexed: {describe(again)}.")
-        st.rerun()
-
 # ---------------------------------------------------------------- source folder
 pending = pdfs_waiting_in_source()
 st.subheader(f"In the source folder, not processed ({len(pending)})")
 st.caption(f"Source folder: {escape_markdown(str(settings.source_dir))}")
+busy = being_processed()
 if pending:
-    if len(pending) > 1 and st.button("Process all", icon=":material/playlist_add:"):
-        for path in pending:
-            pdf = ingest_with_progress(path)
-            if pdf:
-                flash("success", f"{escape_markdown(pdf.source_file)} is ready: {describe(pdf)}.")
+    idle = [p for p in pending if str(p) not in busy]
+    if len(idle) > 1 and st.button("Process all", icon=":material/playlist_add:"):
+        for path in idle:
+            start_ingest(path)
         st.rerun()
     for path in pending:
         with st.container(border=True, horizontal=True, vertical_alignment="center"):
             st.markdown(f"{escape_markdown(path.name)} · {path.stat().st_size / 2**20:.1f} MB")
-            if st.button("Process", key=f"process-{path.name}", icon=":material/play_arrow:"):
-                pdf = ingest_with_progress(path)
-                if pdf:
-                    flash("success", f"{escape_markdown(pdf.source_file)} is ready: {describe(pdf)}.")
-                    st.rerun()
+            if str(path) in busy:
+                st.caption("Processing…")
+            elif st.button("Process", key=f"process-{path.name}", icon=":material/play_arrow:"):
+                start_ingest(path)
+                st.rerun()
 else:
     st.caption("Every PDF in the source folder is processed.")

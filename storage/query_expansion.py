@@ -46,12 +46,10 @@ GLOSSARY: list[tuple[str, str]] = [
     (r"\beps\b|earnings per share", "earnings per share basic diluted"),
     (r"top ?line|revenues?|sales", "revenue net sales"),
     (r"inventor(?:y|ies)", "merchandise inventories"),
-    (r"cyclical(?:ity)?", "cyclical cycles"),
     (r"restructuring", "restructuring charges liability"),
     (r"acquisitions?|acquired", "acquisition acquired business combination"),
     (r"segments?|product categor(?:y|ies)", "segment revenue product category"),
     (r"legal|litigation|lawsuits?", "legal proceedings litigation contingencies"),
-    (r"customers?", "customers"),
 ]
 _COMPILED = [(re.compile(p, re.IGNORECASE), words) for p, words in GLOSSARY]
 

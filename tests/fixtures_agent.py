@@ -54,8 +54,8 @@ def grade(relevant: str) -> AIMessage:
     return structured("RelevanceGrade", relevant=relevant, reason="scripted")
 
 
-def kind(value: str) -> AIMessage:
-    return structured("QueryKind", kind=value)
+def kind(value: str, **extra) -> AIMessage:
+    return structured("QueryKind", kind=value, **extra)
 
 
 def call(tool: str, **args) -> AIMessage:

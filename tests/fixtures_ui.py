@@ -6,6 +6,7 @@ processed copy of the shipped sample PDF."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from pathlib import Path
 
@@ -115,3 +116,15 @@ def sample_processed(ui_env):
 def citation_buttons(at):
     """The citation buttons under answers ("1 · file.pdf, page 2")."""
     return [b for b in at.button if "· " in b.label and "-cite-" in (b.key or "")]
+
+
+def wait_for_ingest(at: AppTest, timeout: float = 90) -> AppTest:
+    """Re-run the page (as the progress fragment does every second) until this session's
+    background processing jobs have ended; the last run shows their outcome."""
+    deadline = time.monotonic() + timeout
+    while "ingest_jobs" in at.session_state and at.session_state["ingest_jobs"]:
+        assert time.monotonic() < deadline, "processing did not finish in time"
+        time.sleep(0.2)
+        at.run()
+        assert not at.exception, at.exception
+    return at

@@ -147,3 +147,12 @@ def test_openai_compatible_server_runs_the_documents_loop(sample_pdf, monkeypatc
     assert {t["function"]["name"] for t in bodies[1]["tools"]} >= {"rag_search_tool", "web_search_tool"}
     tool_reply = next(m for m in bodies[2]["messages"] if m["role"] == "tool")
     assert "[^1]" in tool_reply["content"] and "0.80 euros" in tool_reply["content"]
+
+
+def test_model_failure_falls_back_to_an_extractive_answer(sample_pdf, gemini_env):
+    with GeminiStub([]) as stub:  # every call answers an error, like a revoked key or exhausted quota
+        stub.handler = lambda *a: (400, {"error": {"code": 400, "message": "API key expired", "status": "INVALID_ARGUMENT"}})
+        service = ChatService(llm=gemini_env(stub), web=None, history=None)
+        result = service.ask("u", None, "What dividend does the board propose?", [sample_pdf.doc_id])
+    assert result.mode == "extractive" and "0.80 euros" in result.message and result.citations
+    assert "language model failed" in result.error and gemini.API_KEY not in result.error

@@ -68,12 +68,12 @@ def test_unrelated_small_talk_is_conversational(sample_pdf):
 
 
 def test_unrelated_fact_question_takes_the_web_path(sample_pdf, web_stub):
-    llm = scripted(grade("no"), kind("needs_web_search"), say("Lima is the capital of Peru {^1}{^2}."))
+    llm = scripted(grade("no"), kind("needs_web_search", search_query="capital city of Peru"), say("Lima is the capital of Peru {^1}{^2}."))
     result = run_turn(context(llm, web=web_client(web_stub)), "What is the capital of Peru?", selected_doc_ids=[sample_pdf.doc_id])
     assert result.route == "web"
     assert [c.marker for c in result.citations] == ["{^1}", "{^2}"]
     assert [c.metadata.url for c in result.citations] == [r["url"] for r in WEB_RESULTS]
-    assert web_stub.queries() == ["What is the capital of Peru?"]
+    assert web_stub.queries() == ["capital city of Peru"]  # the model's standalone query
     # the summariser was given the numbered results
     prompt = llm.seen[-1][0].content
     assert "{^1} Peru - Wikipedia" in prompt and "Lima is the capital" in prompt

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import ui.resources
 from storage.history import HistoryStore
 from storage.pdf_processing import process_and_index_pdf
@@ -110,3 +108,54 @@ def test_history_down_still_answers_and_keeps_the_turn_in_the_session(ui_env, sa
     assert buttons
     buttons[0].click().run()  # a rerun (opening a citation) keeps the unsaved answer on screen
     assert not at.exception and citation_buttons(at)
+
+
+def _stored_answer(store, user_id: str, citations: list[Citation]) -> str:
+    cid = store.create_conversation(user_id, "Stored answer")
+    store.append_message(user_id, cid, "user", "Tell me everything")
+    text = " ".join(c.marker for c in citations)
+    store.append_message(user_id, cid, "ai", f"Answer {text}.", citations=[c.model_dump() for c in citations], route="documents")
+    return cid
+
+
+def test_every_citation_kind_opens_its_own_preview(chat_service, sample_processed, ui_env):
+    doc_id = sample_processed.doc_id
+    citations = [
+        Citation(number="1", marker="[^1]", kind="document", documentId=doc_id, documentTitle=FILE,
+                 snippet="Scope 1 and 2 emissions decreased by 18 percent", preview="Scope 1 and 2 emissions decreased by 18 percent to 21,600 tonnes.",
+                 metadata={"file": FILE, "page": 3, "chunk_id": 3, "doc_id": doc_id, "disambiguated": True, "candidates": [FILE, "other.pdf"]}),
+        Citation(number="2", marker="{^2}", kind="web", documentId="https://example.org/peru", documentTitle="Peru <b>facts</b>",
+                 snippet="Lima is the capital.", preview="Lima is the capital.", metadata={"url": "https://example.org/peru"}),
+        Citation(number="8.1", marker="[8.1]", kind="knowledge", documentId="Q301", documentTitle="How do I reset a password?",
+                 snippet="Use the reset link.", preview="Q: How do I reset a password?\nA: Use the reset link.", metadata={"q_id": "Q301", "category": "Accounts"}),
+        Citation(number="chunk 4?", marker="[chunk_id: 4]", kind="document", documentId="", documentTitle="Ambiguous: chunk 4 exists in a.pdf, b.pdf",
+                 snippet="The answer cites chunk 4, which exists in several files (a.pdf p. 1; b.pdf p. 2); the sentence does not clearly match one of them.",
+                 preview="a.pdf, page 1: alpha text\n\nb.pdf, page 2: beta text", metadata={"chunk_id": 4, "candidates": ["a.pdf", "b.pdf"]}),
+    ]
+    cid = _stored_answer(chat_service.history, ui_env["user_id"], citations)
+    at = new_app()
+    at.query_params["c"] = cid
+    at.run()
+    assert not at.exception
+    labels = [b.label for b in citation_buttons(at)]
+    assert labels == [
+        f"1 · {escape_markdown(FILE + ', page 3')}",
+        f"web 2 · {escape_markdown('Peru <b>facts</b>')}",  # a hostile web title stays text
+        f"8.1 · {escape_markdown('Q&A How do I reset a password?')}",
+        f"chunk 4 · {escape_markdown('Ambiguous: chunk 4 exists in a.pdf, b.pdf')}",
+    ]
+
+    def open_dialog(i: int) -> str:
+        citation_buttons(at)[i].click().run()
+        assert not at.exception
+        return "\n".join(x.value for x in list(at.markdown) + list(at.caption) + list(at.info) + list(at.warning))
+
+    doc = open_dialog(0)
+    assert "this citation is from northwind\\_annual\\_report\\_2023\\.pdf (not other\\.pdf)" in doc
+    assert escape_markdown(f"{FILE}, page 3") in doc and "“Scope 1 and 2 emissions decreased by 18 percent”" in doc
+    web = open_dialog(1)
+    assert "https\\://example\\.org/peru" in web and [lb.proto.url for lb in at.get("link_button")] == ["https://example.org/peru"]
+    knowledge = open_dialog(2)
+    assert "Category: Accounts" in knowledge and "Use the reset link\\." in knowledge
+    ambiguous = open_dialog(3)
+    assert "several files" in ambiguous and "a\\.pdf, page 1\\: alpha text" in ambiguous and "b\\.pdf, page 2\\: beta text" in ambiguous

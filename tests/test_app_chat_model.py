@@ -4,16 +4,13 @@ preview offers the page's link. The model is the only thing scripted."""
 
 from __future__ import annotations
 
-import pytest
-
 import ui.resources
 from storage.history import HistoryStore
 from tests.fixtures_agent import call, grade, kind, say, scripted
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import new_app
+from tests.fixtures_ui import FILE, citation_buttons, new_app, retriever_factory
 from tests.stubs import tavily
 from tests.stubs.tavily import TavilyStub
-from tests.fixtures_ui import FILE, citation_buttons, retriever_factory
 from ui.safe_text import escape_markdown
 
 

@@ -1,10 +1,11 @@
-"""Documents page (AppTest): upload, processing with counts, bad uploads, picker, delete."""
+"""Documents page (AppTest): upload, background processing with live progress and counts, bad
+uploads, the sidebar picker, re-index, delete, and the first-run offer on the chat page."""
 
 from __future__ import annotations
 
 from storage.pdf_processing import list_processed_pdfs
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import new_app
+from tests.fixtures_ui import new_app, wait_for_ingest
 
 
 def _documents_page():
@@ -27,6 +28,7 @@ def test_upload_processes_the_pdf_and_selects_it_for_chat(ui_env, sample_pdf_byt
     at.run()
     [b for b in at.button if b.label.startswith("Upload and process")][0].click().run()
     assert not at.exception
+    wait_for_ingest(at)
     text = _texts(at)
     assert "northwind\\.pdf is ready: 4 pages" in text
     [pdf] = list_processed_pdfs()
@@ -54,7 +56,7 @@ def test_source_folder_pdf_can_be_processed_then_deleted(ui_env, sample_pdf_byte
     at = _documents_page()
     assert "In the source folder, not processed (1)" in [h.value for h in at.subheader]
     at.button(key="process-report.pdf").click().run()
-    assert not at.exception
+    wait_for_ingest(at)
     [pdf] = list_processed_pdfs()
     assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
     at.button(key=f"delete-{pdf.doc_id}").click().run()
@@ -72,7 +74,7 @@ def test_reindex_shows_progress_and_keeps_the_pdf_processed(ui_env, sample_pdf_b
     before = process_and_index_pdf(ui_env["home"] / "source" / "report.pdf")
     at = _documents_page()
     at.button(key=f"reindex-{before.doc_id}").click().run()
-    assert not at.exception
+    wait_for_ingest(at)
     assert f"report\\.pdf re-indexed: 4 pages, {before.chunk_count} chunks." in _texts(at)
     [after] = list_processed_pdfs()
     assert after.doc_id == before.doc_id and after.processed_at >= before.processed_at
@@ -83,7 +85,53 @@ def test_first_run_offers_to_process_the_shipped_pdfs_from_the_chat(ui_env, samp
     at = new_app().run()
     assert any("1 PDF in the source folder is not processed yet: sample\\.pdf" in m.value for m in at.markdown)
     at.button(key="first-run-process").click().run()
-    assert not at.exception
+    wait_for_ingest(at)
     [pdf] = list_processed_pdfs()
     assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
     assert all(b.key != "first-run-process" for b in at.button)
+
+
+def test_processing_shows_progress_and_survives_other_clicks(ui_env, sample_pdf_bytes, monkeypatch):
+    """A chat message or click interrupts a Streamlit run; processing runs in the background, so
+    it goes on, and the page shows its stage meanwhile."""
+    import threading
+
+    import storage.pdf_processing as pdf_processing
+
+    gate = threading.Event()
+    real = pdf_processing.process_and_index_pdf
+
+    def slow(path, progress=None, **kw):
+        progress("Embedding chunks", 2, 5)
+        assert gate.wait(30)
+        return real(path, progress=progress, **kw)
+
+    monkeypatch.setattr(pdf_processing, "process_and_index_pdf", slow)
+    (ui_env["home"] / "source" / "report.pdf").write_bytes(sample_pdf_bytes)
+    at = _documents_page()
+    at.button(key="process-report.pdf").click().run()
+    for _ in range(50):  # the worker thread reports its first stage
+        at.run()
+        bars = at.get("progress")
+        if bars and "Embedding chunks (2/5)" in str(bars[0].proto):
+            break
+    assert "Embedding chunks (2/5)" in str(at.get("progress")[0].proto)
+    assert [s.label for s in at.status] == ["Processing report.pdf…"]
+    assert "Processing…" in _texts(at)  # no second "Process" button for the same file
+    at.switch_page("app_pages/chat.py").run()  # the user goes elsewhere meanwhile
+    gate.set()
+    wait_for_ingest(at)
+    [pdf] = list_processed_pdfs()
+    assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
+    assert any("report\\.pdf is ready" in s.value for s in at.success)
+
+
+def test_a_broken_pdf_in_the_source_folder_reports_why_and_leaves_nothing(ui_env):
+    (ui_env["home"] / "source" / "broken.pdf").write_bytes(b"%PDF-1.7\n this is not really a pdf \n%%EOF")
+    at = _documents_page()
+    at.button(key="process-broken.pdf").click().run()
+    wait_for_ingest(at)
+    [error] = [e.value for e in at.error]
+    assert error.startswith("broken\\.pdf\\:") and "Fix the file" in error
+    assert list_processed_pdfs() == []
+    assert [p.name for p in (ui_env["home"] / "destination").iterdir() if not p.name.startswith(".")] == []

@@ -20,6 +20,8 @@ from ui.page_images import preview_cache_dir, render_page
 from ui.safe_text import emphasise, escape_markdown
 
 VIEWER_PAGE = "app_pages/viewer.py"
+KIND_ICONS = {"document": ":material/description:", "page": ":material/article:",
+              "web": ":material/language:", "knowledge": ":material/quiz:"}
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -68,6 +70,14 @@ def citation_dialog(c: Citation) -> None:
     """The preview of one citation: where it points, the cited text, the page or link."""
     m = c.metadata
     st.markdown(f"**:blue-badge[{citation_label(c)}] {escape_markdown(citation_location(c))}**")
+    if c.kind == "document" and not m.file and m.candidates:
+        # The model cited a chunk number that exists in several PDFs and the sentence did not
+        # say which: show every candidate rather than guess.
+        st.warning(escape_markdown(c.snippet), icon=":material/help:")
+        for part in (c.preview or "").split("\n\n"):
+            with st.container(border=True):
+                st.markdown(escape_markdown(part))
+        return
     if c.kind in ("document", "page"):
         index = page_index(c)
         if m.chunk_id is not None:
@@ -115,7 +125,7 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
                 if st.button(
                     f"{citation_label(c)} · {escape_markdown(citation_location(c))}",
                     key=f"{key}-cite-{i}",
-                    type="tertiary",
+                    icon=KIND_ICONS.get(c.kind),
                     help="Show this source",
                 ):
                     citation_dialog(c)

@@ -11,6 +11,7 @@ import streamlit as st
 
 PICKED = "picked_docs"
 _WIDGET = "doc_picker"
+_DRAWN = "doc_picker_drawn"
 
 
 def processed_pdfs() -> list:
@@ -68,13 +69,17 @@ def render_doc_picker() -> list[str]:
     names = {p.doc_id: p.source_file for p in pdfs}
     if PICKED not in st.session_state:
         st.session_state[PICKED] = list(names)
+    # The user's own change arrives as a widget value that differs from what we drew last run.
+    # A value equal to it is stale (e.g. sent along with a chat message while a PDF was being
+    # processed) and must not undo a selection the app made meanwhile, so no on_change here.
+    drawn, current = st.session_state.get(_DRAWN), st.session_state.get(_WIDGET)
+    if drawn is not None and current is not None and list(current) != list(drawn):
+        st.session_state[PICKED] = list(current)
     # Drop PDFs deleted since (a multiselect refuses values that are not options).
     picked = [d for d in st.session_state[PICKED] if d in names]
     st.session_state[PICKED] = picked
     st.session_state[_WIDGET] = picked
-
-    def _changed() -> None:
-        st.session_state[PICKED] = list(st.session_state[_WIDGET])
+    st.session_state[_DRAWN] = picked
 
     with st.sidebar:
         if not pdfs:
@@ -85,7 +90,6 @@ def render_doc_picker() -> list[str]:
             options=list(names),
             format_func=lambda d: names.get(d, d),
             key=_WIDGET,
-            on_change=_changed,
             placeholder="Choose one or more PDFs",
             help="The chat searches only the PDFs chosen here.",
         )

@@ -1,4 +1,9 @@
-"""Run PDF ingestion with a live progress bar and stage text, and report the outcome."""
+"""Start PDF processing (background jobs, ui/ingest_jobs.py) and show its live progress.
+
+The pages call `start_ingest(...)`; `show_ingest_progress()` draws a progress bar and the
+current stage for each of this session's jobs, refreshing every second, and when a job ends
+adds the PDF to the chat selection and reports the outcome.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from storage.pdf_processing import PdfProcessingError, ProcessedPdf, process_and_index_pdf, reindex_pdf
 from ui.doc_picker import add_picked
-from ui.page_images import clear_preview_cache
-from ui.safe_text import escape_markdown, redact
+from ui.resources import get_ingest_jobs
+from ui.safe_text import escape_markdown
 
-FLASH = "documents_flash"  # messages shown after the rerun that follows ingestion
+FLASH = "documents_flash"  # messages shown after the rerun that follows a finished job
+MY_JOBS = "ingest_jobs"  # job ids started from this browser session
 
 
 def flash(kind: str, text: str) -> None:
@@ -23,44 +28,61 @@ def show_flash() -> None:
         getattr(st, kind)(text)
 
 
-def describe(pdf: ProcessedPdf) -> str:
+def describe(pdf) -> str:
     ocr = f", {len(pdf.ocr_pages)} OCR page{'s' if len(pdf.ocr_pages) != 1 else ''}" if pdf.ocr_pages else ""
     return f"{pdf.page_count} pages, {pdf.chunk_count} chunks{ocr}"
 
 
-def ingest_with_progress(path: Path | str, *, reindex_doc_id: str | None = None) -> ProcessedPdf | None:
-    """Process (or re-index) one PDF inside an `st.status` box with a progress bar.
+def _sentence(text: str) -> str:
+    return text if text.rstrip()[-1:] in ".!?" else f"{text}."
 
-    Returns the manifest, or None after showing what went wrong and what to do.
-    """
-    name = Path(str(path)).name
-    verb = "Re-indexing" if reindex_doc_id else "Processing"
-    with st.status(f"{verb} {name}…", expanded=True) as status:
-        bar = st.progress(0.0, text="Starting")
 
-        def progress(stage: str, done: int, total: int) -> None:
-            fraction = min(max(done / total, 0.0), 1.0) if total else 0.0
-            bar.progress(fraction, text=f"{stage} ({done}/{total})" if total > 1 else stage)
+def start_ingest(path: Path | str, *, reindex_doc_id: str | None = None) -> None:
+    job = get_ingest_jobs().submit(path, reindex_doc_id)
+    mine = st.session_state.setdefault(MY_JOBS, [])
+    if job.job_id not in mine:
+        mine.append(job.job_id)
 
-        try:
-            if reindex_doc_id:
-                clear_preview_cache(reindex_doc_id)
-                pdf = reindex_pdf(reindex_doc_id, progress=progress)
-            else:
-                pdf = process_and_index_pdf(path, progress=progress)
-        except PdfProcessingError as exc:
-            status.update(label=f"{name} could not be processed", state="error")
-            st.error(f"{escape_markdown(str(exc))}. Fix the file and upload it again.", icon=":material/error:")
-            return None
-        except Exception as exc:  # unexpected: show it plainly rather than a traceback
-            status.update(label=f"{name} could not be processed", state="error")
-            st.error(
-                f"Processing stopped: {escape_markdown(redact(f'{type(exc).__name__}: {exc}'))}. "
-                "Nothing was kept; try again, and report the message if it persists.",
-                icon=":material/error:",
-            )
-            return None
-        bar.progress(1.0, text="Done")
-        status.update(label=f"{name}: {describe(pdf)}", state="complete", expanded=False)
-    add_picked(pdf.doc_id)
-    return pdf
+
+def ingest_running() -> bool:
+    return bool(st.session_state.get(MY_JOBS))
+
+
+def being_processed() -> set[str]:
+    """Paths (str) with a queued or running job, from any session."""
+    return get_ingest_jobs().active_paths()
+
+
+@st.fragment(run_every=1.0)
+def _progress_fragment() -> None:
+    jobs = get_ingest_jobs()
+    ended = []
+    for job_id in list(st.session_state.get(MY_JOBS, [])):
+        job = jobs.get(job_id)
+        if job is None:  # the app restarted: the job is gone
+            st.session_state[MY_JOBS].remove(job_id)
+            continue
+        if not job.active:
+            ended.append(job)
+            continue
+        verb = "Re-indexing" if job.reindex_doc_id else "Processing"
+        with st.status(f"{verb} {job.file}…", state="running", expanded=True):
+            text = f"{job.stage} ({job.done}/{job.total})" if job.total > 1 else job.stage
+            st.progress(job.fraction, text=text)
+            st.caption("You can keep using the app; processing continues in the background.")
+    for job in ended:
+        st.session_state[MY_JOBS].remove(job.job_id)
+        if job.state == "done":
+            add_picked(job.result.doc_id)
+            verb = "re-indexed" if job.reindex_doc_id else "is ready"
+            flash("success", f"{escape_markdown(job.result.source_file)} {verb}: {describe(job.result)}. It is selected for the chat.")
+        else:
+            flash("error", f"{escape_markdown(_sentence(job.error or job.file))} Fix the file (or try again) and process it again.")
+    if ended:
+        st.rerun()  # the whole app: lists, picker and messages reflect the finished jobs
+
+
+def show_ingest_progress() -> None:
+    """Live progress of this session's jobs (nothing when there are none)."""
+    if ingest_running():
+        _progress_fragment()

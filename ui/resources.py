@@ -60,3 +60,11 @@ def model_info() -> dict:
         return dict(info) if info else {}
     except Exception:
         return {}
+
+
+@st.cache_resource(show_spinner=False)
+def get_ingest_jobs():
+    """The process-wide queue of PDF processing jobs (see ui/ingest_jobs.py)."""
+    from ui.ingest_jobs import IngestJobs
+
+    return IngestJobs()

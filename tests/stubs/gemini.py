@@ -46,6 +46,3 @@ class GeminiStub(JsonStub):
         if m.group(2) == "streamGenerateContent":
             return 200, f"data: {json.dumps(payload)}\r\n\r\n"
         return 200, payload
-
-    def generate_bodies(self) -> list[dict]:
-        return [body for _, path, _, body in self.requests if "generateContent" in path.lower() or "GenerateContent" in path]

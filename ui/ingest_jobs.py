@@ -1,0 +1,98 @@
+"""PDF processing in a background thread, so it survives whatever the user clicks meanwhile.
+
+A Streamlit script run is interrupted as soon as the user interacts (a chat message, a click),
+which would abort a long ingestion half way. Jobs therefore run on a process-wide worker
+(`ui.resources.get_ingest_jobs()`), one at a time (the machine's cores go to the embedder), and
+pages only poll their state. The same file queued twice is one job.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ui.safe_text import redact
+
+log = logging.getLogger(__name__)
+JobState = Literal["queued", "running", "done", "error"]
+
+
+@dataclass
+class IngestJob:
+    job_id: str
+    path: str
+    reindex_doc_id: str | None = None
+    state: JobState = "queued"
+    stage: str = "Waiting for the previous PDF"
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    result: object | None = None  # storage.pdf_processing.ProcessedPdf when done
+    submitted_at: float = field(default_factory=time.time)
+
+    @property
+    def file(self) -> str:
+        return Path(self.path).name
+
+    @property
+    def active(self) -> bool:
+        return self.state in ("queued", "running")
+
+    @property
+    def fraction(self) -> float:
+        return min(max(self.done / self.total, 0.0), 1.0) if self.total else 0.0
+
+
+class IngestJobs:
+    """The queue of processing jobs of this app process (thread-safe)."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pdf-ingest")
+        self._jobs: dict[str, IngestJob] = {}
+        self._lock = threading.Lock()
+
+    def submit(self, path: str | Path, reindex_doc_id: str | None = None) -> IngestJob:
+        path = str(path)
+        with self._lock:
+            for job in self._jobs.values():
+                if job.active and job.path == path:
+                    return job
+            job = IngestJob(uuid.uuid4().hex, path, reindex_doc_id)
+            self._jobs[job.job_id] = job
+        self._pool.submit(self._run, job)
+        return job
+
+    def get(self, job_id: str) -> IngestJob | None:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def active_paths(self) -> set[str]:
+        with self._lock:
+            return {j.path for j in self._jobs.values() if j.active}
+
+    def _run(self, job: IngestJob) -> None:
+        from storage.pdf_processing import PdfProcessingError, process_and_index_pdf, reindex_pdf
+        from ui.page_images import clear_preview_cache
+
+        def progress(stage: str, done: int, total: int) -> None:
+            job.stage, job.done, job.total = stage, done, total
+
+        job.state, job.stage = "running", "Starting"
+        try:
+            if job.reindex_doc_id:
+                clear_preview_cache(job.reindex_doc_id)
+                job.result = reindex_pdf(job.reindex_doc_id, progress=progress)
+            else:
+                job.result = process_and_index_pdf(job.path, progress=progress)
+            job.state = "done"
+        except PdfProcessingError as exc:
+            job.error, job.state = str(exc), "error"
+        except Exception as exc:  # unexpected: keep the message for the page, the trace for the log
+            log.exception("processing %s failed", job.file)
+            job.error, job.state = redact(f"{job.file}: {type(exc).__name__}: {exc}"), "error"
