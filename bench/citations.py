@@ -29,7 +29,7 @@ from storage.chunking import chunk_pages
 from storage.embeddings import get_embedder
 from storage.schema import PageContent
 
-BENCH = Path("/work/shared/bench/financebench-dev")
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench-dev"
 
 
 def load_chunks(pdf: Path) -> list[dict]:
@@ -61,13 +61,14 @@ class CachedEmbedder:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with pdfs/ and questions.jsonl")
     parser.add_argument("--max-pairs", type=int, default=0, help="stop after this many collisions (0: all)")
     args = parser.parse_args()
 
     t0 = time.perf_counter()
-    chunks = {pdf.stem: load_chunks(pdf) for pdf in sorted((BENCH / "pdfs").glob("*.pdf"))}
+    chunks = {pdf.stem: load_chunks(pdf) for pdf in sorted((args.data / "pdfs").glob("*.pdf"))}
     by_id = {name: {c["chunk_id"]: c for c in cs} for name, cs in chunks.items()}
-    questions = [json.loads(line) for line in (BENCH / "questions.jsonl").read_text().splitlines() if line.strip()]
+    questions = [json.loads(line) for line in (args.data / "questions.jsonl").read_text().splitlines() if line.strip()]
     pairs = []
     for q in questions:
         ev = q["evidence"][0]

@@ -35,7 +35,7 @@ from storage.embeddings import _tokenizer_path
 from storage.history import HistoryStore
 from storage.schema import Source
 
-QUESTIONS = Path("/work/shared/bench/financebench-dev/questions.jsonl")
+QUESTIONS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench-dev" / "questions.jsonl"
 CHUNK_CHARS = 1000  # storage/chunking.py MAX_CHARS
 
 
