@@ -2,7 +2,8 @@
 
 LangChain-style pipeline: `PyMuPDFLoader` (one document per page) ->
 `RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=200)` -> Chroma with the same
-all-MiniLM-L6-v2 embedder as the project -> top-k by vector similarity. Its collection lives in
+all-MiniLM-L6-v2 embedder as the project, at the stock sentence-transformers input length (256
+tokens; the project embeds at the model's 128-token training length) -> top-k by vector similarity. Its collection lives in
 the bench work folder and is reused between runs (keyed by the PDF's sha256).
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 import chromadb
 from chromadb.config import Settings as ChromaSettings
 
-from storage.embeddings import get_embedder
+from storage.embeddings import STOCK_MAX_TOKENS, Embedder
 
 
 @dataclass
@@ -30,6 +31,7 @@ class LangChainBaseline:
     name = "langchain_baseline"
 
     def __init__(self, work_dir: Path) -> None:
+        self._embedder = Embedder(max_tokens=STOCK_MAX_TOKENS)
         self._client = chromadb.PersistentClient(
             path=str(work_dir / "baseline_chroma"), settings=ChromaSettings(anonymized_telemetry=False)
         )
@@ -52,7 +54,7 @@ class LangChainBaseline:
         pages = PyMuPDFLoader(str(pdf_path)).load()
         splits = RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=200).split_documents(pages)
         texts = [d.page_content for d in splits]
-        vectors = get_embedder().embed(texts)
+        vectors = self._embedder.embed(texts)
         collection = self._client.create_collection(
             name, metadata={"hnsw:space": "cosine"}, embedding_function=None
         )
@@ -70,6 +72,6 @@ class LangChainBaseline:
 
     def search(self, sha256: str, question: str, k: int) -> list[Hit]:
         collection = self._collections[sha256]
-        vector = get_embedder().embed([question])[0].tolist()
+        vector = self._embedder.embed([question])[0].tolist()
         got = collection.query(query_embeddings=[vector], n_results=k, include=["metadatas", "documents"])
         return [Hit(page=int(m["page"]), text=t) for m, t in zip(got["metadatas"][0], got["documents"][0])]

@@ -50,7 +50,9 @@ log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str, int, int], None]  # (stage, done, total)
 
-PIPELINE_VERSION = 1
+# Bump when extraction, chunking or embedding changes: older artifacts then count as unprocessed
+# and are rebuilt on next use.
+PIPELINE_VERSION = 2
 # A page whose text layer has fewer characters than this is treated as scanned and OCRed.
 MIN_TEXT_CHARS = 25
 # Embedded images smaller than this (pixels on either side) are logos/rules, not text.
@@ -233,7 +235,9 @@ def check_pdf_processed(doc_id: str) -> bool:
         manifest = load_manifest(doc_id)
     except (ValueError, OSError):
         return False
-    if manifest.doc_id != doc_id or not dirs.chunks_path.is_file() or not dirs.bm25_path.exists():
+    if manifest.doc_id != doc_id or manifest.pipeline_version != PIPELINE_VERSION:
+        return False
+    if not dirs.chunks_path.is_file() or not dirs.bm25_path.exists():
         return False
     return vector_store.collection_exists(vector_store.collection_name(doc_id))
 
@@ -245,9 +249,12 @@ def list_processed_pdfs() -> list[ProcessedPdf]:
     found = []
     for manifest_path in sorted(root.glob("*/manifest.json")):
         try:
-            found.append(ProcessedPdf.model_validate_json(manifest_path.read_text("utf-8")))
+            manifest = ProcessedPdf.model_validate_json(manifest_path.read_text("utf-8"))
         except (OSError, ValueError) as exc:
             log.warning("Skipping unreadable manifest %s: %s", manifest_path, exc)
+            continue
+        if manifest.pipeline_version == PIPELINE_VERSION:  # older builds are rebuilt on next use
+            found.append(manifest)
     return sorted(found, key=lambda m: m.source_file.lower())
 
 

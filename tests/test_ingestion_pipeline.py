@@ -74,6 +74,18 @@ def test_same_file_is_processed_once(monkeypatch):
     assert second == first
 
 
+def test_artifacts_of_an_older_pipeline_are_rebuilt():
+    path = make_text_pdf(_source("old.pdf"), PAGES)
+    manifest = pp.process_and_index_pdf(path)
+    manifest_path = pp.get_pdf_output_dirs(manifest.doc_id).manifest_path
+    manifest_path.write_text(manifest.model_copy(update={"pipeline_version": pp.PIPELINE_VERSION - 1}).model_dump_json())
+    assert not pp.check_pdf_processed(manifest.doc_id)
+    assert pp.list_processed_pdfs() == []
+    rebuilt = pp.process_and_index_pdf(path)
+    assert rebuilt.pipeline_version == pp.PIPELINE_VERSION and pp.check_pdf_processed(manifest.doc_id)
+    assert vector_store.get_collection(manifest.doc_id).count() == rebuilt.chunk_count
+
+
 def test_different_file_with_same_name_gets_fresh_artifacts():
     path = make_text_pdf(_source("report.pdf"), ["Version one says the dividend is 10 cents."])
     old = pp.process_and_index_pdf(path)
