@@ -398,10 +398,13 @@ def _lock_for(doc_id: str) -> FileLock:
 def _sweep_leftovers(doc_id: str) -> None:
     """Remove what a crashed run left behind (call with the document's lock held)."""
     destination = get_settings().destination_dir
+    # Exact names only: another PDF's doc_id may start with this one's ("a-<hash>-b-<hash>").
+    ours = re.compile(rf"\.?tmp-{re.escape(doc_id)}-(?:deleted-)?[0-9a-f]{{8}}")
     for tmp in destination.glob(f".tmp-{doc_id}-*"):
-        shutil.rmtree(tmp, ignore_errors=True)
+        if ours.fullmatch(tmp.name):
+            shutil.rmtree(tmp, ignore_errors=True)
     for name in vector_store.list_collection_names():
-        if name.startswith(f"tmp-{doc_id}-"):
+        if ours.fullmatch(name):
             vector_store.delete_collection_if_exists(name)
     final = destination / doc_id
     if final.exists() and not (final / "manifest.json").exists():

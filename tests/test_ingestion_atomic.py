@@ -158,3 +158,16 @@ def test_ingest_and_query_against_a_chroma_server(chroma_server):
     assert hit["metadatas"][0][0]["page_number"] == 1
     pp.delete_pdf(manifest.doc_id)
     assert not vector_store.collection_exists(manifest.doc_id)
+
+
+def test_sweep_leaves_other_documents_in_progress_alone():
+    path = make_text_pdf(get_settings().source_dir / "a.pdf", PAGES[:2])
+    doc_id = pp.compute_doc_id(path)
+    destination = get_settings().destination_dir
+    # Another PDF whose doc_id starts with this one's, mid-build, and a real leftover of ours.
+    others = destination / f".tmp-{doc_id}-b-222222222222-0a1b2c3d"
+    ours = destination / f".tmp-{doc_id}-0a1b2c3d"
+    others.mkdir()
+    ours.mkdir()
+    pp.process_and_index_pdf(path)
+    assert others.exists() and not ours.exists()
