@@ -194,7 +194,7 @@ def renumber_sources(
             sid = f"[^{rag}]"
 
         src["source_id"] = sid
-        if sid not in reg or source_identity(reg[sid]) != ident or reg[sid] != src:
+        if reg.get(sid) != src:  # new, re-bound (a page role id) or refreshed
             if sid not in reg or source_identity(reg[sid]) != ident:
                 new_ids.append(sid)
             reg[sid] = src

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import partial
 from typing import Any, Iterable, Mapping
 
 from agent.citation_ids import (
@@ -96,17 +97,11 @@ _WRAPPED_Q_RE = re.compile(r"[ \t]*[(\[]\s*(Q\d{3,4}(?:\s*(?:[,;]|and)\s*Q\d{3,4
 def _registry(sources: Mapping[str, Any] | Iterable[Any] | None) -> dict[str, dict]:
     if sources is None:
         return {}
-    if isinstance(sources, Mapping):
-        items = sources.items()
-    else:
-        items = []
-        for s in sources:
-            d = s.model_dump() if isinstance(s, Source) else dict(s)
-            items.append((d.get("source_id") or "", d))
+    pairs = sources.items() if isinstance(sources, Mapping) else ((None, s) for s in sources)
     reg = {}
-    for sid, s in items:
+    for sid, s in pairs:
         d = s.model_dump() if isinstance(s, Source) else dict(s)
-        if sid:
+        if sid := (sid if sid is not None else d.get("source_id")):
             reg[sid] = d
     return reg
 
@@ -255,10 +250,11 @@ class _AnswerBuilder:
 
         return Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose))
 
-    def resolve_legacy(self, prose: str) -> str:
+    def resolve_legacy(self, prose: str, *, new_only: bool = False) -> str:
+        """Resolve each legacy marker (with `new_only`, only those not already resolved)."""
         out, pos = [], 0
         for m in MARKER_RE.finditer(prose):
-            if m.group("legacy") is None:
+            if m.group("legacy") is None or (new_only and m.group(0) in self.legacy):
                 continue
             out.append(prose[pos : m.start()])
             replacement = self._legacy(m, prose[: m.start()])
@@ -286,9 +282,9 @@ class _AnswerBuilder:
             return ""
         sentence = citing_sentence(before)
         entry = self.citation_map.setdefault(str(chunk_id), {"files": files, "chosen": None, "disambiguated": False, "resolutions": []})
-        if len(candidates) == 1:
+        if len(candidates) == 1:  # the only file with this chunk, or the one the `file:` suffix names
             sid, src = candidates[0]
-            marker = m.group(0) if len(files) == 1 or m.group("legacy_file") else f"[chunk_id: {chunk_id}, file: {self.name(src)}]"
+            marker = m.group(0)
             entry["resolutions"].append({"marker": marker, "chosen": self.name(src), "sentence": sentence, "scores": {}})
             entry["chosen"] = entry["chosen"] or self.name(src)
             self.legacy.setdefault(marker, {"source_id": sid, "chunk_id": chunk_id, "files": files, "disambiguated": False})
@@ -330,7 +326,10 @@ class _AnswerBuilder:
         text = map_prose(self.text, self.split_groups)
         text = map_prose(text, self.inject_q)
         text = map_prose(text, self.resolve_legacy)
-        text = map_prose(text, self.drop_dead)
+        # Removing a marker can join its neighbours into a new one ("[[^0]^5]" -> "[^5]",
+        # "[chunk_id: 4[^0]4]" -> "[chunk_id: 44]"): repeat until no new marker appears.
+        while (cleaned := map_prose(map_prose(text, self.drop_dead), partial(self.resolve_legacy, new_only=True))) != text:
+            text = cleaned
         citations: dict[str, Citation] = {}
         found = list(iter_markers(text))
         log.debug("markers found: %s", [mk.text for mk in found])

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     result = service.ask("cli", None, args.question, doc_ids, current_page=current_page)
-    print(result.model_dump_json(indent=2) if args.json else format_answer(result.model_copy(update={"error": None})))
+    print(result.model_dump_json(indent=2) if args.json else format_answer(result))
     return 0
 
 

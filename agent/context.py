@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Iterable
+from typing import Iterable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
-from pydantic import BaseModel, Field
 
+from agent.tools import PREVIOUS_TOOL as RETRIEVE_PREVIOUS_SOURCES
+from agent.tools import PreviousSourcesInput, tool_result
+from agent.tools import retrieve_previous_sources as _previous_sources_tool
 from storage.history import (
     HistoryError,
     HistoryStore,
@@ -39,7 +41,6 @@ from storage.history import (
 
 log = logging.getLogger("agent.context")
 
-RETRIEVE_PREVIOUS_SOURCES = "retrieve_previous_sources"
 MAX_IDS_PER_CALL = 20
 
 TRUNCATED_HISTORY_PROMPT = f"""\
@@ -98,9 +99,7 @@ def history_to_messages(stored: list[dict], *, truncate: bool = True) -> list[Ba
     model API rejects an unanswered call or an unasked result), so either half of a pair that
     failed to be saved is dropped.
     """
-    keep_whole_from = len(stored) if truncate else 0
-    if truncate:
-        keep_whole_from = _finished_turn_start(stored)
+    keep_whole_from = _finished_turn_start(stored) if truncate else 0
     answered = {m.get("tool_call_id") for m in stored if m.get("role") == "tool"}
     asked: set[str] = set()
     out: list[BaseMessage] = []
@@ -133,8 +132,7 @@ def load_history_messages(store: HistoryStore, user_id: str, conversation_id: st
 
 
 def _result(success: bool, sources: list[dict], message: str) -> str:
-    return json.dumps({"success": success, "tool": RETRIEVE_PREVIOUS_SOURCES, "result_count": len(sources),
-                       "sources": sources, "message": message})
+    return tool_result(RETRIEVE_PREVIOUS_SOURCES, sources, message, success)
 
 
 def retrieve_previous_sources(store: HistoryStore, user_id: str, conversation_id: str,
@@ -165,11 +163,6 @@ def retrieve_previous_sources(store: HistoryStore, user_id: str, conversation_id
     return _result(bool(found), sources, " ".join(notes))
 
 
-class RetrievePreviousSourcesInput(BaseModel):
-    tool_message_ids: list[str] = Field(
-        description="The tool_message_id values of truncated tool messages from earlier turns.")
-
-
 def make_retrieve_previous_sources_tool(store: HistoryStore, user_id: str, conversation_id: str) -> BaseTool:
     """The `retrieve_previous_sources` tool, bound to one user's conversation."""
 
@@ -179,13 +172,7 @@ def make_retrieve_previous_sources_tool(store: HistoryStore, user_id: str, conve
     return StructuredTool.from_function(
         func=_run,
         name=RETRIEVE_PREVIOUS_SOURCES,
-        description=("Bring back the full sources of truncated tool messages from earlier turns of this "
-                     "conversation, with their original citation ids."),
-        args_schema=RetrievePreviousSourcesInput,
+        description=_previous_sources_tool.description,
+        args_schema=PreviousSourcesInput,
     )
 
-
-def stored_fields_for_ai(result: Any) -> dict[str, Any]:
-    """Fields to store with an AI message from an `AnswerResult` (citations, map, route, mode)."""
-    return {"citations": [c.model_dump(mode="json") for c in result.citations], "citation_map": result.citation_map,
-            "route": result.route, "mode": result.mode}

@@ -37,17 +37,22 @@ from agent.routing import (
 )
 from agent.state import AgentContext, AgentState
 from agent.tools import RAG_TOOL, WEB_TOOL, agent_tools
-from storage.schema import AnswerResult
+from storage.schema import AnswerResult, display_page
 
 log = logging.getLogger(__name__)
 
 ROUTER_HISTORY = 6  # recent messages the router sees (follow-ups need the previous turn)
 
 
+def _text(msg) -> str:
+    """A message's text (a chat model may return its content as a list of parts)."""
+    return msg.text if hasattr(msg, "text") else str(msg.content)
+
+
 def _question(state: AgentState) -> str:
     for msg in reversed(turn_messages(state) or state.get("messages") or []):
         if isinstance(msg, HumanMessage):
-            return msg.text if hasattr(msg, "text") else str(msg.content)
+            return _text(msg)
     return ""
 
 
@@ -142,7 +147,8 @@ def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         + (f", {len(pdf.ocr_pages)} pages read by OCR" if pdf.ocr_pages else "")
         + "). It is now the active PDF: ask away."
     )
-    return {"messages": [AIMessage(content=reply)], "selected_doc_ids": [pdf.doc_id], "indexed_document_summary": pdf.summary}
+    return {"messages": [AIMessage(content=reply)], "selected_doc_ids": [pdf.doc_id], "indexed_document_summary": pdf.summary,
+            "ingested_doc_id": pdf.doc_id}
 
 
 def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -160,10 +166,11 @@ def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if page:
         prev = state.get("previous_page")
         page_context = prompts.PAGE_CONTEXT.format(
-            page=page["page_number"] + 1, file=page.get("source_file") or page["doc_id"],
-            previous=f" The page viewed before, page {prev['page_number'] + 1}, is [^Previous Page]." if prev else "",
+            page=display_page(page["page_number"]), file=page.get("source_file") or page["doc_id"],
+            previous=f" The page viewed before, page {display_page(prev['page_number'])}, is [^Previous Page]." if prev else "",
         )
     system = prompts.AGENT_SYSTEM.format(summary=_summary(state), page_context=page_context, history_note=_history_note())
+    system += _knowledge_note(_question(state))
     messages = [SystemMessage(system), *state["messages"]]
     if rounds >= ctx.max_tool_rounds:
         response = ctx.llm.invoke([*messages, HumanMessage(prompts.FORCE_ANSWER_NOTE)])
@@ -171,6 +178,34 @@ def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ctx.emit("thinking", round=rounds + 1)
         response = ctx.llm.bind_tools(agent_tools()).invoke(messages)
     return {"messages": [response]}
+
+
+def _knowledge_items(question: str) -> list:
+    """Curated Q&A items relevant to the question; none when the knowledge base is missing or broken."""
+    from agent.knowledge_base import KnowledgeBaseError, get_knowledge_base
+
+    try:
+        return get_knowledge_base().search(question) if question else []
+    except KnowledgeBaseError as exc:
+        log.warning("knowledge base unavailable: %s", exc)
+        return []
+
+
+def _knowledge_note(question: str) -> str:
+    """The prompt block listing relevant knowledge items with the instruction to cite their Q-numbers."""
+    from agent.knowledge_base import format_for_prompt
+
+    block = format_for_prompt(_knowledge_items(question))
+    return f"\n\n{block}\n" if block else ""
+
+
+def _with_knowledge_quotes(text: str, question: str) -> str:
+    """No-model mode: quote relevant curated answers, cited by Q-number (shown as [8.1]-style markers)."""
+    items = _knowledge_items(question)
+    if not items:
+        return text
+    quotes = "\n".join(f"- “{item.answer}” ({item.id})" for item in items)
+    return f"{text}\n\nFrom the curated knowledge base:\n\n{quotes}"
 
 
 def _history_note() -> str:
@@ -188,7 +223,7 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     text, usable = extractive.compose_extractive_answer(question, sources)
     if not usable and ctx.web is not None:
         return {"fallback_reason": "no passage in the selected PDFs matched the question"}
-    return {"messages": [AIMessage(content=text)]}
+    return {"messages": [AIMessage(content=_with_knowledge_quotes(text, question))]}
 
 
 def web_search(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -226,7 +261,7 @@ def summarize_web(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         results=listing, fallback_note=prompts.WEB_FALLBACK_NOTE.format(reason=fallback) if fallback else ""
     )
     response = ctx.llm.invoke([SystemMessage(system), HumanMessage(question)])
-    return {"messages": [AIMessage(content=response.text if hasattr(response, "text") else str(response.content))]}
+    return {"messages": [AIMessage(content=_text(response))]}
 
 
 def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -236,10 +271,11 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if reply := state.get("command_reply"):
         return {"messages": [AIMessage(content=reply)]}
     if ctx.llm is None:
-        return {"messages": [AIMessage(content=extractive.NO_MODEL_CONVERSATION)]}
+        return {"messages": [AIMessage(content=_with_knowledge_quotes(extractive.NO_MODEL_CONVERSATION, _question(state)))]}
     system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state), web_note="" if ctx.web else prompts.NO_WEB_NOTE)
+    system += _knowledge_note(_question(state))
     response = ctx.llm.invoke([SystemMessage(system), *_recent_dialogue(state)])
-    return {"messages": [AIMessage(content=response.text if hasattr(response, "text") else str(response.content))]}
+    return {"messages": [AIMessage(content=_text(response))]}
 
 
 def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -247,11 +283,10 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     the source registry) and replace the final message with the cleaned text."""
     ctx = runtime.context
     last = state["messages"][-1]
-    text = last.text if hasattr(last, "text") else str(last.content)
     route = state.get("route") or "conversation"
-    answer = build_answer(text, state.get("sources") or {}, route=route, mode="extractive" if ctx.llm is None else "llm")
-    if route == "ingest" and state.get("selected_doc_ids"):
-        answer.active_doc_ids = list(state["selected_doc_ids"])
+    answer = build_answer(_text(last), state.get("sources") or {}, route=route, mode="extractive" if ctx.llm is None else "llm")
+    if state.get("ingested_doc_id"):  # only a successful /ingest switches the active PDF
+        answer.active_doc_ids = [state["ingested_doc_id"]]
     final = AIMessage(content=answer.message, id=last.id)
     return {
         "messages": [final],

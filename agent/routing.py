@@ -51,7 +51,7 @@ def parse_command(text: str) -> Command | None:
     stripped = text.strip()
     if not stripped.startswith("/") or stripped.startswith("//"):
         return None
-    name, _, argument = stripped[1:].partition(" ")
+    name, argument = (stripped[1:].split(None, 1) + ["", ""])[:2]
     return Command(name.lower(), argument.strip())
 
 

@@ -43,6 +43,7 @@ class AgentState(TypedDict, total=False):
     route: Route
     web_available: bool  # a web search client is configured for this run
     ingest_path: str  # the resolved PDF an /ingest command asked for
+    ingested_doc_id: str  # set by ingest_pdf once that PDF is ready: the turn switches to it
     web_query: str  # the model's standalone web query for this turn ("" = the user's message)
     fallback_reason: str  # why the documents path handed over to web search
     command_reply: str  # a ready reply (command errors, help) that skips the model

@@ -18,7 +18,7 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
-from storage.schema import RetrievedChunk, Source
+from storage.schema import RetrievedChunk, Source, display_page
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ def page_sources(state: dict) -> list[Source]:
             Source(
                 kind="page",
                 text=text[:PAGE_TEXT_LIMIT],
-                title=f"{ref.get('source_file') or ref['doc_id']}, page {ref['page_number'] + 1}",
+                title=f"{ref.get('source_file') or ref['doc_id']}, page {display_page(ref['page_number'])}",
                 doc_id=ref["doc_id"],
                 source_file=ref.get("source_file"),
                 page_number=ref["page_number"],
@@ -134,9 +134,9 @@ def search_documents(context, state: dict, query: str) -> tuple[list[Source], st
         return pages, f"Document search failed: {exc}", bool(pages)
     if not hits:
         return pages, "No passages matched this query in the selected PDFs.", bool(pages)
-    if not any(h.sparse_score for h in hits) and max(h.dense_score or 0.0 for h in hits) < WEAK_DENSE:
+    best = max(h.dense_score or 0.0 for h in hits)
+    if best < WEAK_DENSE and not any(h.sparse_score for h in hits):
         # not one query term in any passage and nothing semantically close: off-topic for these PDFs
-        best = max(h.dense_score or 0.0 for h in hits)
         return pages, f"Nothing in the selected PDFs matches this query (best similarity {best:.2f}).", bool(pages)
     sources = [*pages, *(Source.from_retrieved(h) for h in hits)]
     return sources, f"{len(hits)} passages from {len(doc_ids)} PDF(s).", True
@@ -175,13 +175,13 @@ def web_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> str:
     return tool_result(WEB_TOOL, sources, message, ok)
 
 
-class _PreviousSourcesInput(BaseModel):
+class PreviousSourcesInput(BaseModel):
     tool_message_ids: list[str] = Field(
         description="The tool_message_id values of truncated tool messages from earlier turns."
     )
 
 
-@tool(PREVIOUS_TOOL, args_schema=_PreviousSourcesInput)
+@tool(PREVIOUS_TOOL, args_schema=PreviousSourcesInput)
 def retrieve_previous_sources(tool_message_ids: list[str], runtime: ToolRuntime[Any, Any]) -> str:
     """Bring back the full sources of truncated tool messages from earlier turns of this
     conversation, with their original citation ids."""

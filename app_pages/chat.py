@@ -15,7 +15,7 @@ from ui.citation_view import render_answer
 from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs
 from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info
-from ui.safe_text import escape_markdown, redact
+from ui.safe_text import escape_markdown, redact, safe_model_markdown
 from ui.sidebar import render_sidebar
 
 EVENT_LABELS = {
@@ -25,6 +25,10 @@ EVENT_LABELS = {
     "thinking": "Writing the answer…",
 }
 UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns the store could not keep
+# The question being answered. A click while it runs stops the run (Streamlit reruns the script),
+# so an entry still here on a later run is a question that was never answered or saved.
+IN_FLIGHT = "question_in_flight"
+RETRY = "retry_question"
 
 identity = st.session_state["identity"]
 doc_ids = render_sidebar()
@@ -53,7 +57,26 @@ def _open(cid: str | None) -> None:
 
 
 def _new_chat() -> None:
-    _open(conv.create_conversation(store, user_id))
+    try:
+        _open(conv.create_conversation(store, user_id))
+    except HistoryError as exc:
+        st.session_state["chat_notice"] = redact(str(exc))
+
+
+def _keep(cid: str | None, question: str, result) -> None:
+    """Record an answered question: no longer in flight; kept in the session if the store could not."""
+    st.session_state.pop(IN_FLIGHT, None)
+    if not result.saved:
+        unsaved = st.session_state[UNSAVED].setdefault(cid or "", [])
+        unsaved.append(conv.ChatTurn("user", question))
+        unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode))
+    if result.error:
+        st.session_state["chat_notice"] = redact(result.error)
+
+
+def _retry(text: str) -> None:
+    st.session_state.pop(IN_FLIGHT, None)
+    st.session_state[RETRY] = text
 
 
 if store is not None:
@@ -78,13 +101,16 @@ with st.sidebar:
     if conversation_id:
         with st.popover("Rename or delete", icon=":material/edit:", width="stretch"):
             title = st.text_input("Title", value=known[conversation_id].title, max_chars=120)
-            if st.button("Rename", key="rename-chat") and title.strip():
-                conv.rename_conversation(store, user_id, conversation_id, title.strip())
-                st.rerun()
-            if st.button("Delete this conversation", key="delete-chat", type="primary"):
-                conv.delete_conversation(store, user_id, conversation_id)
-                _open(None)
-                st.rerun()
+            try:
+                if st.button("Rename", key="rename-chat") and title.strip():
+                    conv.rename_conversation(store, user_id, conversation_id, title.strip())
+                    st.rerun()
+                if st.button("Delete this conversation", key="delete-chat", type="primary"):
+                    conv.delete_conversation(store, user_id, conversation_id)
+                    _open(None)
+                    st.rerun()
+            except HistoryError as exc:
+                st.error(escape_markdown(redact(str(exc))))
 
 # ---------------------------------------------------------------- header and context
 st.title("Chat")
@@ -148,10 +174,18 @@ for i, turn in enumerate(turns + unsaved):
                 st.caption(":material/cloud_off: Not saved to your history yet.")
 
 # ---------------------------------------------------------------- new question
+interrupted = st.session_state.get(IN_FLIGHT)
+if interrupted and interrupted["conversation_id"] == conversation_id:
+    with st.container(border=True):
+        st.warning(
+            f"This question was interrupted before it was answered: “{escape_markdown(interrupted['text'])}”",
+            icon=":material/replay:",
+        )
+        st.button("Ask it again", key="retry-question", on_click=_retry, args=(interrupted["text"],))
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
 question = st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs
-)
+) or st.session_state.pop(RETRY, None)
 if question:
     if store is not None and not conversation_id:
         try:
@@ -159,9 +193,11 @@ if question:
             _open(conversation_id)
         except HistoryError:
             conversation_id = None  # answered anyway, kept in this session
+    st.session_state[IN_FLIGHT] = {"conversation_id": conversation_id, "text": question}
     with st.chat_message("user"):
         st.text(question)
     with st.chat_message("assistant"):
+        failure = None
         try:
             service = get_chat_service()
             with st.status("Working on it…") as status:
@@ -169,7 +205,7 @@ if question:
                 def on_event(event: str, data: dict) -> None:
                     label = EVENT_LABELS.get(event)
                     if event == "ingest" and data.get("total"):
-                        label = f"Processing the PDF: {data.get('stage')} ({data.get('done')}/{data.get('total')})"
+                        label = safe_model_markdown(f"Processing the PDF: {data.get('stage')} ({data.get('done')}/{data.get('total')})")
                     if label:
                         status.update(label=label)
 
@@ -182,25 +218,18 @@ if question:
                     previous_page=st.session_state.get("previous_page"),
                     on_event=on_event,
                 )
+                # Before any further Streamlit call, which is where a click would stop this run.
+                _keep(conversation_id, question, result)
                 status.update(label="Done", state="complete", expanded=False)
-        except ResourceUnavailable as exc:
-            st.error(escape_markdown(str(exc)))
-            st.stop()
-        except ValueError as exc:  # e.g. an empty question: the message says what to do
-            st.error(escape_markdown(str(exc)))
-            st.stop()
+        except (ResourceUnavailable, ValueError) as exc:  # e.g. an empty question: the message says what to do
+            failure = escape_markdown(redact(str(exc)))
         except Exception as exc:
-            st.error(
-                f"The question could not be answered ({escape_markdown(redact(f'{type(exc).__name__}: {exc}'))}). "
-                "Try again; if it keeps failing, check the settings in the sidebar."
-            )
+            failure = (f"The question could not be answered ({escape_markdown(redact(f'{type(exc).__name__}: {exc}'))}). "
+                       "Try again; if it keeps failing, check the settings in the sidebar.")
+        if failure:
+            st.session_state.pop(IN_FLIGHT, None)
+            st.error(failure)
             st.stop()
-    if not result.saved:
-        unsaved = st.session_state[UNSAVED].setdefault(conversation_id or "", [])
-        unsaved.append(conv.ChatTurn("user", question))
-        unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode))
-    if result.error:
-        st.session_state["chat_notice"] = redact(result.error)
     st.rerun()  # redraw from the store (plus unsaved turns): what the user sees is what was kept
 
 notice = st.session_state.pop("chat_notice", None)

@@ -60,4 +60,4 @@ with st.expander("Text of this page"):
 
         st.text(load_page_texts(doc_id)[page])
     except (OSError, IndexError, ValueError) as exc:
-        st.warning(f"The extracted text is not available ({exc}). Re-index the PDF on the Documents page.")
+        st.warning(f"The extracted text is not available ({escape_markdown(str(exc))}). Re-index the PDF on the Documents page.")

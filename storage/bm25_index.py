@@ -77,11 +77,16 @@ class Bm25Index:
     chunk_ids: list[int]
 
     def scores(self, query: str) -> np.ndarray:
-        vocab = self.model.vocab_dict
-        tokens = [t for t in tokenize(query) if t in vocab]
-        if not tokens or not self.chunk_ids:
-            return np.zeros(len(self.chunk_ids), dtype=np.float32)
-        return np.asarray(self.model.get_scores(tokens), dtype=np.float32)
+        return bm25_scores(self.model, query, len(self.chunk_ids))
+
+
+def bm25_scores(model: bm25s.BM25, query: str, n_docs: int) -> np.ndarray:
+    """BM25 score of `query` for each of the `n_docs` documents of `model` (zeros if no term is known)."""
+    vocab = model.vocab_dict
+    tokens = [t for t in tokenize(query) if t in vocab]
+    if not tokens or not n_docs:
+        return np.zeros(n_docs, dtype=np.float32)
+    return np.asarray(model.get_scores(tokens), dtype=np.float32)
 
 
 def build_bm25_model(texts: list[str]) -> bm25s.BM25:

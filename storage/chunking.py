@@ -94,9 +94,16 @@ def _split_long(unit: _Unit, max_chars: int) -> list[_Unit]:
     current = ""
     for sentence in _SENTENCE_END.split(unit.text):
         while len(sentence) > max_chars:
-            cut = sentence.rfind(" ", 0, max_chars)
-            cut = cut if cut > max_chars // 2 else max_chars
-            pieces.append((current + " " + sentence[:cut]).strip() if current else sentence[:cut])
+            # cut within the room `current` leaves, so that no piece exceeds max_chars
+            room = max_chars - len(current) - 1 if current else max_chars
+            cut = sentence.rfind(" ", 0, room) if room > 0 else -1
+            if cut <= room // 2:
+                if current:  # no good cut in what is left: start a fresh piece
+                    pieces.append(current)
+                    current = ""
+                    continue
+                cut = max_chars
+            pieces.append(f"{current} {sentence[:cut]}".strip())
             current, sentence = "", sentence[cut:].strip()
         if current and len(current) + 1 + len(sentence) > max_chars:
             pieces.append(current)

@@ -61,6 +61,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar
 
 import bson
+from bson.errors import InvalidDocument
 from pydantic import BaseModel, ValidationError
 from pymongo import ASCENDING, DESCENDING, MongoClient, ReturnDocument
 from pymongo.errors import (
@@ -391,7 +392,10 @@ class HistoryStore:
             if "tool_name" not in doc and isinstance(payload.get("tool"), str):
                 doc["tool_name"] = payload["tool"]
             doc.setdefault("result_count", len(sources))
-        size = len(bson.encode(doc))
+        try:
+            size = len(bson.encode(doc))
+        except (InvalidDocument, OverflowError) as exc:  # e.g. a set, or an int over 64 bits
+            raise InvalidHistoryInputError(f"This {role} message holds a value that cannot be stored: {exc}") from exc
         if size > self.max_message_bytes:
             raise MessageTooLargeError(
                 f"This {role} message is {size / 1048576:.1f} MiB; the limit is {self.max_message_bytes / 1048576:.1f} MiB. "
@@ -442,13 +446,17 @@ class HistoryStore:
         """The conversation's messages in order (the last `limit` ones if given)."""
         _check_user(user_id)
         _check_id(conversation_id, "conversation id")
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+            raise InvalidHistoryInputError(f"limit must be None or a non-negative integer, got {limit!r}.")
 
         def op(db):
             self._owned(db, user_id, conversation_id, {"_id": 1})
             query = {"user_id": user_id, "conversation_id": conversation_id}
             if limit is None:
                 return list(db.messages.find(query).sort("seq", ASCENDING))
-            return list(db.messages.find(query).sort("seq", DESCENDING).limit(int(limit)))[::-1]
+            if limit == 0:  # pymongo reads limit(0) as "no limit"
+                return []
+            return list(db.messages.find(query).sort("seq", DESCENDING).limit(limit))[::-1]
 
         return [self._public_message(d) for d in self._run(op)]
 
@@ -479,21 +487,7 @@ class HistoryStore:
     def save_state(self, user_id: str, conversation_id: str, *, rag_counter: int | None = None,
                    web_counter: int | None = None, sources: Mapping[str, Any] | None = None) -> None:
         """Counters only move up; `sources` entries are merged into the stored registry (later wins)."""
-        _check_user(user_id)
-        _check_id(conversation_id, "conversation id")
-        counters = {}
-        for name, value in (("rag_counter", rag_counter), ("web_counter", web_counter)):
-            if value is not None:
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise InvalidHistoryInputError(f"{name} must be a non-negative integer, got {value!r}.")
-                counters[name] = value
-        new_sources: dict[str, dict] = {}
-        if sources:
-            if not isinstance(sources, Mapping):
-                raise InvalidHistoryInputError("`sources` must be a dict of source_id -> Source.")
-            for sid, dump in zip(sources, _validated(list(sources.values()), Source, "sources")):
-                dump["source_id"] = dump.get("source_id") or str(sid)
-                new_sources[dump["source_id"]] = dump
+        counters, new_sources = _state_changes(user_id, conversation_id, rag_counter, web_counter, sources)
 
         def op(db):
             update: dict[str, Any] = {"$set": {"updated_at_ms": _ms(_now())}}
@@ -509,6 +503,27 @@ class HistoryStore:
                 raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
 
         self._run(op)
+
+
+def _state_changes(user_id: str, conversation_id: str, rag_counter: int | None = None,
+                   web_counter: int | None = None, sources: Mapping[str, Any] | None = None) -> tuple[dict, dict]:
+    """Validate a `save_state` call -> (counters to raise, source_id -> Source dump to merge)."""
+    _check_user(user_id)
+    _check_id(conversation_id, "conversation id")
+    counters = {}
+    for name, value in (("rag_counter", rag_counter), ("web_counter", web_counter)):
+        if value is not None:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidHistoryInputError(f"{name} must be a non-negative integer, got {value!r}.")
+            counters[name] = value
+    new_sources: dict[str, dict] = {}
+    if sources:
+        if not isinstance(sources, Mapping):
+            raise InvalidHistoryInputError("`sources` must be a dict of source_id -> Source.")
+        for sid, dump in zip(sources, _validated(list(sources.values()), Source, "sources")):
+            dump["source_id"] = dump.get("source_id") or str(sid)
+            new_sources[dump["source_id"]] = dump
+    return counters, new_sources
 
 
 class PendingWrites:
@@ -552,6 +567,12 @@ class PendingWrites:
         return fields["message_id"]
 
     def save_state(self, user_id: str, conversation_id: str, **state: Any) -> None:
+        # Validate now: queued behind a write that waits for the DB, bad input would otherwise
+        # surface later from an unrelated call (or, as a TypeError, block the queue for good).
+        try:
+            _state_changes(user_id, conversation_id, **state)
+        except TypeError as exc:
+            raise InvalidHistoryInputError(f"save_state got an unexpected argument: {exc}") from exc
         self._submit("state", (user_id, conversation_id), state)
 
     def _submit(self, kind: str, args: tuple, kwargs: dict) -> None:
@@ -576,6 +597,8 @@ class PendingWrites:
                         self.store.save_state(*args, **kwargs)
                 except ConversationNotFoundError:
                     log.warning("dropping a queued history write: its conversation was deleted")
+                    self._queue.popleft()
+                    continue  # dropped, not written
                 except HistoryUnavailableError:
                     raise
                 except HistoryError:

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from storage import pdf_processing, vector_store
-from storage.bm25_index import Bm25Index, build_bm25_model, load_bm25_index, tokenize
+from storage.bm25_index import Bm25Index, bm25_scores, build_bm25_model, load_bm25_index
 from storage.config import get_settings
 from storage.embeddings import get_embedder
 from storage.query_expansion import expand_query
@@ -65,11 +65,7 @@ class DocIndex:
     stamp: int = 0  # manifest mtime_ns when loaded
 
     def page_scores(self, query: str) -> np.ndarray:
-        vocab = self.page_bm25.vocab_dict
-        tokens = [t for t in tokenize(query) if t in vocab]
-        if not tokens:
-            return np.zeros(self.n_pages, dtype=np.float32)
-        return np.asarray(self.page_bm25.get_scores(tokens), dtype=np.float32)
+        return bm25_scores(self.page_bm25, query, self.n_pages)
 
 
 _indexes: dict[str, tuple[int, DocIndex]] = {}  # doc_id -> (manifest mtime_ns, index)
@@ -162,6 +158,9 @@ def _cache_path(doc_ids: list[str]) -> Path:
 def _get_cache(path: Path) -> RetrievalCache:
     with _lock:
         cache = _caches.get(str(path))
+        if cache is not None and not cache.is_current():  # the PDF was re-indexed or deleted
+            cache.close()
+            cache = None
         if cache is None:
             cache = RetrievalCache(path)
             _caches[str(path)] = cache

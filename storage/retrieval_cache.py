@@ -67,9 +67,19 @@ class RetrievalCache:
         self._lock = threading.Lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=10)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.executescript(_SCHEMA)
-        self._conn.commit()
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.executescript(_SCHEMA)
+            self._conn.commit()
+            self._file_id = _file_id(self.path)
+        except BaseException:
+            self._conn.close()  # e.g. "file is not a database": do not leak the handle
+            raise
+
+    def is_current(self) -> bool:
+        """False once the file was deleted or replaced (a re-index replaces the PDF's folder):
+        this handle would then read and write a file nobody else can see."""
+        return _file_id(self.path) == self._file_id
 
     def get_exact(self, fingerprint: str, k: int, query: str) -> list[RetrievedChunk] | None:
         with self._lock:
@@ -128,6 +138,14 @@ class RetrievalCache:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _decode(payload: str) -> list[RetrievedChunk]:

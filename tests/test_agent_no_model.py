@@ -135,3 +135,20 @@ def test_cli_answers_from_the_shell_with_citations(pdf_home):
 
     outside = _cli(["--pdf", "/etc/hostname", "anything"], pdf_home)
     assert outside.returncode == 2 and "outside the source folder" in outside.stderr
+
+
+def test_cli_shows_why_a_model_answer_fell_back(monkeypatch, capsys):
+    from agent import cli, service
+    from storage.schema import AnswerResult
+
+    class FallbackService:
+        def __init__(self, **kwargs):
+            pass
+
+        def ask(self, *args, **kwargs):
+            return AnswerResult(message="Quoted.", route="documents", mode="extractive", saved=False,
+                                error="The language model failed (ReadTimeout), so this answer quotes the documents instead.")
+
+    monkeypatch.setattr(service, "ChatService", FallbackService)
+    assert cli.main(["What was revenue?"]) == 0
+    assert "Note: The language model failed (ReadTimeout)" in capsys.readouterr().out

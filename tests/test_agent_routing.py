@@ -160,6 +160,18 @@ def test_ingest_missing_file_replies_with_the_error(pdf_home):
     assert "nope.pdf" in result.message and "no such file" in result.message
 
 
+def test_failed_ingest_keeps_the_selected_pdf_active(sample_pdf):
+    # a failed /ingest switches nothing, so the answer must not claim a switch to the current selection
+    for command in ("/ingest nope.pdf", "/ingest"):
+        result = run_turn(context(scripted()), command, selected_doc_ids=[sample_pdf.doc_id])
+        assert result.route == "ingest" and result.active_doc_ids is None, command
+
+
+def test_command_argument_may_follow_any_whitespace(pdf_home):
+    result = run_turn(context(scripted()), "/ingest\tnope.pdf")
+    assert result.route == "ingest" and "nope.pdf" in result.message and "no such file" in result.message
+
+
 def test_ingest_outside_the_source_folder_is_refused(pdf_home, tmp_path):
     outside = make_text_pdf(tmp_path / "elsewhere.pdf", ["secret"])
     for arg in (str(outside), "../../elsewhere.pdf"):

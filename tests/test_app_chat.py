@@ -159,3 +159,64 @@ def test_every_citation_kind_opens_its_own_preview(chat_service, sample_processe
     assert "Category: Accounts" in knowledge and "Use the reset link\\." in knowledge
     ambiguous = open_dialog(3)
     assert "several files" in ambiguous and "a\\.pdf, page 1\\: alpha text" in ambiguous and "b\\.pdf, page 2\\: beta text" in ambiguous
+
+
+def test_a_pdf_replaced_under_the_same_name_is_not_shown_for_an_old_citation(chat_service, sample_processed, ui_env):
+    """doc_ids are content hashes: a citation must never render pages of other content that now
+    sits under the cited file name (neither via the manifest's path nor the source folder)."""
+    from ui.citations import resolve_pdf_path
+
+    doc_id, source = sample_processed.doc_id, ui_env["home"] / "source" / FILE
+    assert resolve_pdf_path(doc_id, FILE) == source
+    citation = Citation(number="1", marker="[^1]", kind="document", documentId=doc_id, documentTitle=FILE,
+                        snippet="Net debt fell to 62.5 million euros", preview="Net debt fell to 62.5 million euros.",
+                        metadata={"file": FILE, "page": 2, "chunk_id": 1, "doc_id": doc_id})
+    cid = _stored_answer(chat_service.history, ui_env["user_id"], [citation])
+    make_xss_pdf(source)  # same name, other content (the old index stays)
+    assert resolve_pdf_path(doc_id, FILE) is None
+    assert resolve_pdf_path(None, FILE) == source  # nothing to check against: by name
+    at = new_app()
+    at.query_params["c"] = cid
+    at.run()
+    citation_buttons(at)[0].click().run()
+    assert not at.exception
+    assert any("changed since it was processed" in w.value for w in at.warning)
+    assert not at.get("image")
+
+
+def test_an_interrupted_question_is_offered_again_not_lost(chat_service, sample_processed, ui_env):
+    """A click while a question is being answered stops that run; the next run says so and can ask it again."""
+    question = "What was the net debt at year end?"
+    at = new_app()
+    at.session_state["question_in_flight"] = {"conversation_id": None, "text": question}  # the run that was stopped
+    at.run()
+    assert not at.exception
+    assert any("interrupted before it was answered" in w.value and "net debt" in w.value for w in at.warning)
+    at.button(key="retry-question").click().run()
+    assert not at.exception
+    assert "question_in_flight" not in at.session_state
+    assert not any("interrupted" in w.value for w in at.warning)
+    conversation_id = at.query_params["c"][0] if isinstance(at.query_params["c"], list) else at.query_params["c"]
+    messages = chat_service.history.load_messages(ui_env["user_id"], conversation_id)
+    assert [m["content"] for m in messages if m["role"] == "user"] == [question]
+    assert citation_buttons(at)
+
+
+def test_a_failed_rename_says_why_instead_of_crashing(chat_service, ui_env, monkeypatch):
+    from storage.history import HistoryUnavailableError
+
+    chat_service.history.create_conversation(ui_env["user_id"], "Old question")
+
+    def down(*args, **kwargs):
+        raise HistoryUnavailableError("The conversation history database is not reachable.")
+
+    monkeypatch.setattr(chat_service.history, "rename_conversation", down)
+    monkeypatch.setattr(chat_service.history, "create_conversation", down)
+    at = new_app().run()
+    at.text_input[0].set_value("Budget review").run()
+    at.button(key="rename-chat").click().run()
+    assert not at.exception
+    assert any("not reachable" in e.value for e in at.error)
+    at.button(key="new-chat").click().run()
+    assert not at.exception
+    assert any("not reachable" in w.value for w in at.warning)

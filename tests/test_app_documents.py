@@ -135,3 +135,34 @@ def test_a_broken_pdf_in_the_source_folder_reports_why_and_leaves_nothing(ui_env
     assert error.startswith("broken\\.pdf\\:") and "Fix the file" in error
     assert list_processed_pdfs() == []
     assert [p.name for p in (ui_env["home"] / "destination").iterdir() if not p.name.startswith(".")] == []
+
+
+def test_a_file_name_in_the_progress_label_cannot_become_a_link(ui_env, sample_pdf_bytes, monkeypatch):
+    """Status and progress labels render markdown links; a hostile file name stays text."""
+    import threading
+
+    import storage.pdf_processing as pdf_processing
+
+    gate = threading.Event()
+    real = pdf_processing.process_and_index_pdf
+
+    def slow(path, progress=None, **kw):
+        progress("Reading [pages](javascript:x)", 1, 5)
+        gate.wait(30)
+        return real(path, progress=progress, **kw)
+
+    monkeypatch.setattr(pdf_processing, "process_and_index_pdf", slow)
+    name = "[x](javascript:alert(1)).pdf"
+    (ui_env["home"] / "source" / name).write_bytes(sample_pdf_bytes)
+    at = _documents_page()
+    try:
+        at.button(key=f"process-{name}").click().run()
+        for _ in range(50):
+            at.run()
+            if at.status and at.get("progress") and "Reading" in str(at.get("progress")[0].proto):
+                break
+        assert [s.label for s in at.status] == ["Processing \\[x\\](javascript\\:alert(1)).pdf…"]
+        assert "Reading \\\\[pages\\\\](javascript\\\\:x) (1/5)" in str(at.get("progress")[0].proto)
+    finally:
+        gate.set()
+    wait_for_ingest(at)

@@ -81,3 +81,8 @@ def test_redact_masks_keys_and_url_passwords(monkeypatch):
     out = redact("failed with key AIzaSECRETVALUE123 at mongodb://bob:hunter22@db.example:27017/x")
     assert "AIzaSECRETVALUE123" not in out and "hunter22" not in out
     assert "mongodb://***@db.example:27017/x" in out
+
+
+def test_a_url_with_a_trailing_line_break_is_not_a_link():
+    assert safe_url("https://example.org/x\n") is None
+    assert safe_url("https://example.org/x\njavascript:alert(1)") is None

@@ -249,3 +249,15 @@ def test_two_different_pdfs_with_the_same_file_name_are_told_apart_by_doc_id():
                               "Headcount hit 12,000 [chunk_id: 3, file: report-bbbbbbbbbbbb].")
     assert [(c.documentId, c.metadata.page) for c in answer.citations] == [("report-aaaaaaaaaaaa", 5),
                                                                            ("report-bbbbbbbbbbbb", 10)]
+
+
+def test_removing_a_dead_marker_never_leaves_an_unchecked_one():
+    # "[[^0]^5]" -> "[^5]" and "[chunk_id: 4[^0]4]" -> "[chunk_id: 44]" once the malformed "[^0]" goes:
+    # the joined markers are checked too (this used to raise KeyError and fail the whole turn).
+    reg = registry(BOEING_44)  # [^1] = chunk 44
+    answer = build_answer("Revenue grew [[^0]^5]. Backlog [[^0]^1]. Deliveries [chunk_id: 4[^0]4]. "
+                          "Other [chunk_id: 4[^0]7].", reg, knowledge=False)
+    assert answer.message == "Revenue grew. Backlog [^1]. Deliveries [chunk_id: 44]. Other."
+    assert markers(answer) == ["[^1]", "[chunk_id: 44]"]
+    assert answer.citations[1].metadata.chunk_id == 44 and answer.citations[1].metadata.page == 40
+    assert len(answer.citation_map["44"]["resolutions"]) == 1

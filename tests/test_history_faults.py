@@ -116,3 +116,31 @@ def test_embedded_server_exits_when_no_app_is_connected(own_embedded_dir, monkey
         time.sleep(0.2)
     assert not mongo_server._is_our_server(info.pid)
 
+
+
+def test_bad_state_is_refused_at_once_even_while_writes_are_queued():
+    """Queued behind a write waiting for the database, bad input used to be accepted silently and
+    then raised later from an unrelated call (or, as a TypeError, block the queue for good)."""
+    from storage.history import InvalidHistoryInputError
+
+    store = HistoryStore(f"mongodb://127.0.0.1:{mongo_server.free_port()}/", timeout_ms=300)
+    outbox = PendingWrites(store)
+    conv = "0" * 32
+    outbox.append_message("alice", conv, "user", "hello")  # queued: the database is down
+    with pytest.raises(InvalidHistoryInputError, match="rag_counter"):
+        outbox.save_state("alice", conv, rag_counter=-1)
+    with pytest.raises(InvalidHistoryInputError, match="unexpected argument"):
+        outbox.save_state("alice", conv, rag_count=1)
+    assert len(outbox) == 1
+
+
+def test_flush_does_not_count_writes_dropped_for_a_deleted_conversation(own_nx_server):
+    store = HistoryStore(own_nx_server.uri, db_name="dropped", timeout_ms=500)
+    outbox = PendingWrites(store)
+    conv = store.create_conversation("alice")
+    own_nx_server.stop()
+    outbox.append_message("alice", conv, "user", "queued")
+    assert len(outbox) == 1
+    own_nx_server.start()
+    store.delete_conversation("alice", conv)
+    assert outbox.flush() == 0 and len(outbox) == 0

@@ -190,3 +190,23 @@ def test_outbox_writes_through_and_rejects_bad_input_without_blocking(store):
     mid = outbox.append_message("alice", conv, "user", "still works")
     assert len(outbox) == 0 and not outbox.is_pending(mid)
     assert [m["message_id"] for m in store.load_messages("alice", conv)] == [mid]
+
+
+def test_load_messages_limit_is_checked_and_zero_means_none(store):
+    conv = store.create_conversation("alice")
+    store.append_message("alice", conv, "user", "hi")
+    assert store.load_messages("alice", conv, limit=0) == []  # pymongo's limit(0) would mean "all"
+    for bad in (-1, 1.5, "2", True):
+        with pytest.raises(InvalidHistoryInputError, match="limit"):
+            store.load_messages("alice", conv, limit=bad)
+
+
+def test_values_bson_cannot_store_are_rejected_as_bad_input():
+    from storage.history import HistoryStore
+
+    store = HistoryStore("mongodb://127.0.0.1:1/", timeout_ms=100)  # never reached: checked before writing
+    conv = "0" * 32
+    with pytest.raises(InvalidHistoryInputError, match="cannot be stored"):
+        store.append_message("alice", conv, "ai", "x", route={"documents"})
+    with pytest.raises(InvalidHistoryInputError, match="cannot be stored"):
+        store.append_message("alice", conv, "ai", "x", mode=2**70)

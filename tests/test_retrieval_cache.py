@@ -100,3 +100,22 @@ def test_semantic_tier_needs_threshold_and_same_numbers(tmp_path):
     assert normalise_query(" Revenue,  in 2022? ") == "revenue in 2022"
     cache.put("old", 3, "q", vec, [])
     assert cache.purge_other_fingerprints("fp") == 1 and cache.count() == 1
+
+
+def test_cache_reopens_its_file_after_reindex(count_rankings):
+    """Re-indexing replaces the PDF's folder: the cache must write to the new file, not to the
+    deleted one that an open handle still points at (lost for other processes, never freed)."""
+    pdf = ingest("acme_2022.pdf", REPORT_PAGES)
+    question = "How many engineers are employed?"
+    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    cache_path = get_pdf_output_dirs(pdf.doc_id).cache_path
+    assert cache_path.is_file()
+
+    reindex_pdf(pdf.doc_id)
+    assert not cache_path.exists()
+    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    reopened = RetrievalCache(cache_path)
+    assert reopened.count() == 1
+    reopened.close()
+    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    assert len(count_rankings) == 2  # the repeat after re-indexing is served by the new file

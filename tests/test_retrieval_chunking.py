@@ -89,3 +89,12 @@ def test_bm25_roundtrip_on_disk_without_pickle(tmp_path):
 def test_loading_a_missing_bm25_index_fails_clearly(tmp_path):
     with pytest.raises(FileNotFoundError, match="No BM25 index"):
         load_bm25_index(tmp_path / "nothing")
+
+
+def test_long_line_after_a_sentence_is_cut_within_max_chars():
+    """A line with no newlines (some text layers) holding a short sentence and then a sentence
+    longer than a chunk: every chunk stays within max_chars and no word is lost."""
+    text = "Short one. " + " ".join(f"word{i}" for i in range(200))
+    chunks = chunk_pages(_pages(text), "l.pdf", "l-1", max_chars=300, overlap_chars=0)
+    assert all(len(c.text) <= 300 for c in chunks)
+    assert " ".join(c.text for c in chunks).split() == text.split()

@@ -25,9 +25,11 @@ KIND_ICONS = {"document": ":material/description:", "page": ":material/article:"
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _page_png(pdf_path: str, index: int, passage: str, doc_id: str, crop: bool = False) -> tuple[bytes, int, int]:
+def _page_png(pdf_path: str, version: tuple[int, int], index: int, passage: str, doc_id: str,
+              crop: bool = False) -> tuple[bytes, int]:
+    # `version` (size, mtime_ns) is unused here but keys the cache: a PDF changed on disk is rendered afresh.
     img = render_page(pdf_path, index, passage, crop=crop, cache_dir=preview_cache_dir(doc_id or "_files"))
-    return img.png, img.page_count, img.highlights
+    return img.png, img.highlights
 
 
 def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str, crop: bool = False,
@@ -37,17 +39,20 @@ def show_page_image(doc_id: str | None, file: str | None, index: int, *passages:
     highlight first, the whole page in an expander. False when the page is unavailable."""
     path = resolve_pdf_path(doc_id, file)
     if path is None:
-        st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, so its page can't be shown.")
+        st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, or has "
+                   "changed since it was processed, so its page can't be shown.")
         return False
     try:
+        stat = path.stat()
+        version = (stat.st_size, stat.st_mtime_ns)
         png, highlights, used = b"", 0, ""
         for passage in [p for p in passages if p] or [""]:
-            png, _, highlights = _page_png(str(path), index, passage, doc_id or "", crop)
+            png, highlights = _page_png(str(path), version, index, passage, doc_id or "", crop)
             used = passage
             if highlights:
                 break
-        whole = _page_png(str(path), index, used, doc_id or "")[0] if crop and highlights else None
-    except (IndexError, FileNotFoundError, RuntimeError) as exc:
+        whole = _page_png(str(path), version, index, used, doc_id or "")[0] if crop and highlights else None
+    except (IndexError, OSError, RuntimeError) as exc:
         st.warning(f"Could not render the page: {escape_markdown(str(exc))}")
         return False
     st.image(png, width=width)
@@ -136,7 +141,7 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
                     st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
     notes = []
     if route:
-        notes.append(f"Answered {ROUTE_LABELS.get(route, route)}")
+        notes.append(f"Answered {ROUTE_LABELS.get(route) or escape_markdown(route)}")
     if mode == "extractive":
         notes.append("no-model mode: quoted passages, not a generated answer")
     if notes:

@@ -9,6 +9,7 @@ marker-like text without a citation stays literal text.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -93,7 +94,7 @@ def answer_markdown(text: str, citations: list[Citation]) -> str:
 
 def safe_url(url: str | None) -> str | None:
     """Only http(s) URLs become links; anything else (javascript:, data:) is shown as text."""
-    return url if url and re.match(r"^https?://[^\s]+$", url, flags=re.IGNORECASE) else None
+    return url if url and re.fullmatch(r"https?://\S+", url, flags=re.IGNORECASE) else None
 
 
 def page_index(c: Citation) -> int | None:
@@ -101,19 +102,40 @@ def page_index(c: Citation) -> int | None:
     return c.metadata.page - 1 if c.metadata.page and c.metadata.page > 0 else None
 
 
+@lru_cache(maxsize=512)
+def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
+    from storage.pdf_processing import compute_doc_id
+
+    return compute_doc_id(Path(path))
+
+
+def doc_id_of_file(path: Path) -> str:
+    """The doc_id of the PDF at `path` as it is now (content hash, cached per size and mtime)."""
+    stat = path.stat()
+    return _doc_id_of(str(path), stat.st_size, stat.st_mtime_ns)
+
+
 def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
-    """The PDF on disk behind a citation: the processed PDF's recorded path, else the source folder."""
+    """The PDF on disk behind a citation: the processed PDF's recorded path, else the source folder.
+
+    With a `doc_id` the file must still have the content that was processed (doc_ids are content
+    hashes): a PDF replaced under the same name would put other pages behind the citation, so
+    None is returned instead.
+    """
+    candidates: list[Path] = []
     if doc_id:
         try:
             from storage.pdf_processing import load_manifest
 
-            path = Path(load_manifest(doc_id).source_path)
-            if path.exists():
-                return path
+            candidates.append(Path(load_manifest(doc_id).source_path))
         except Exception:  # not processed (any more) or ingestion module unavailable
             pass
     if file:
-        path = get_settings().source_dir / Path(file).name
-        if path.exists():
-            return path
+        candidates.append(get_settings().source_dir / Path(file).name)
+    for path in candidates:
+        try:
+            if path.is_file() and (not doc_id or doc_id_of_file(path) == doc_id):
+                return path
+        except OSError:  # vanished or unreadable meanwhile
+            continue
     return None

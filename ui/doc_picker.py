@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.citations import doc_id_of_file
+from ui.safe_text import escape_markdown, redact
+
 PICKED = "picked_docs"
 _WIDGET = "doc_picker"
 _DRAWN = "doc_picker_drawn"
@@ -21,7 +24,7 @@ def processed_pdfs() -> list:
 
         return list_processed_pdfs()
     except Exception as exc:  # a broken destination folder must not take every page down
-        st.sidebar.error(f"Could not list processed PDFs: {exc}")
+        st.sidebar.error(f"Could not list processed PDFs: {escape_markdown(redact(str(exc)))}")
         return []
 
 
@@ -35,17 +38,9 @@ def pdfs_waiting_in_source() -> list:
     done = {p.doc_id for p in processed_pdfs()}
     waiting = []
     for path in sorted(source.glob("*.pdf"), key=lambda p: p.name.lower()):
-        stat = path.stat()
-        if _doc_id_of(str(path), stat.st_size, stat.st_mtime_ns) not in done:
+        if doc_id_of_file(path) not in done:
             waiting.append(path)
     return waiting
-
-
-@st.cache_data(show_spinner=False, max_entries=512)
-def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
-    from storage.pdf_processing import compute_doc_id
-
-    return compute_doc_id(path)
 
 
 def add_picked(doc_id: str) -> None:

@@ -13,7 +13,7 @@ import streamlit as st
 
 from ui.doc_picker import add_picked
 from ui.resources import get_ingest_jobs
-from ui.safe_text import escape_markdown
+from ui.safe_text import escape_markdown, safe_model_markdown
 
 FLASH = "documents_flash"  # messages shown after the rerun that follows a finished job
 MY_JOBS = "ingest_jobs"  # job ids started from this browser session
@@ -66,9 +66,10 @@ def _progress_fragment() -> None:
             ended.append(job)
             continue
         verb = "Re-indexing" if job.reindex_doc_id else "Processing"
-        with st.status(f"{verb} {job.file}…", state="running", expanded=True):
+        # Status and progress labels render markdown links and images: not from a file name.
+        with st.status(f"{verb} {safe_model_markdown(job.file)}…", state="running", expanded=True):
             text = f"{job.stage} ({job.done}/{job.total})" if job.total > 1 else job.stage
-            st.progress(job.fraction, text=text)
+            st.progress(job.fraction, text=safe_model_markdown(text))
             st.caption("You can keep using the app; processing continues in the background.")
     for job in ended:
         st.session_state[MY_JOBS].remove(job.job_id)

@@ -12,6 +12,7 @@ import streamlit as st
 from ui.doc_picker import render_doc_picker
 from ui.identity import Identity
 from ui.resources import model_info
+from ui.safe_text import escape_markdown
 
 
 def render_sidebar() -> list[str]:
@@ -27,7 +28,7 @@ def render_sidebar() -> list[str]:
             st.caption(f"Web search: {web.get('provider') or 'on'}" if web.get("enabled") else "Web search: off (no key)")
             if info.get("history"):
                 st.caption(f"History: {info['history']}")
-            st.caption(f"Signed in as {identity.display_name}" if identity.signed_in else "Local user (no sign-in configured)")
+            st.caption(f"Signed in as {escape_markdown(identity.display_name)}" if identity.signed_in else "Local user (no sign-in configured)")
         if identity.signed_in:
             st.button("Sign out", on_click=st.logout, icon=":material/logout:")
     return doc_ids
