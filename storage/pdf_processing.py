@@ -248,12 +248,14 @@ def list_processed_pdfs() -> list[ProcessedPdf]:
         return []
     found = []
     for manifest_path in sorted(root.glob("*/manifest.json")):
+        if manifest_path.parent.name.startswith("."):  # a build or delete in progress (.tmp-*)
+            continue
         try:
             manifest = ProcessedPdf.model_validate_json(manifest_path.read_text("utf-8"))
         except (OSError, ValueError) as exc:
             log.warning("Skipping unreadable manifest %s: %s", manifest_path, exc)
             continue
-        if manifest.pipeline_version == PIPELINE_VERSION:  # older builds are rebuilt on next use
+        if manifest.pipeline_version == PIPELINE_VERSION and manifest.doc_id == manifest_path.parent.name:
             found.append(manifest)
     return sorted(found, key=lambda m: m.source_file.lower())
 

@@ -144,6 +144,21 @@ def test_list_processed_pdfs_reads_manifests():
     assert stored["source_file"] == "b-second.pdf"
 
 
+def test_list_ignores_builds_in_progress(monkeypatch):
+    manifest = pp.process_and_index_pdf(make_text_pdf(_source("busy.pdf"), PAGES))
+    seen = []
+    real_write = pp._write_json
+
+    def spy(path, data):
+        real_write(path, data)
+        if path.name == "manifest.json":  # the new build's manifest exists, the rename has not happened
+            seen.append([m.doc_id for m in pp.list_processed_pdfs()])
+
+    monkeypatch.setattr(pp, "_write_json", spy)
+    pp.reindex_pdf(manifest.doc_id)
+    assert seen == [[manifest.doc_id]]
+
+
 @pytest.mark.parametrize("bad_id", ["../etc", "", "a/b", ".hidden"])
 def test_output_dirs_refuse_bad_ids(bad_id):
     with pytest.raises(ValueError):
