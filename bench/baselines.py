@@ -70,6 +70,9 @@ class LangChainBaseline:
         self._collections[sha256] = collection
         return len(pages), seconds
 
+    def chunk_count(self, sha256: str) -> int:
+        return self._collections[sha256].count()
+
     def search(self, sha256: str, question: str, k: int) -> list[Hit]:
         collection = self._collections[sha256]
         vector = self._embedder.embed([question])[0].tolist()

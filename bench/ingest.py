@@ -35,7 +35,7 @@ def run_langchain(pdf: Path, baseline) -> tuple[int, int]:
 
     sha = file_sha256(pdf)
     pages, _ = baseline.ingest(pdf, sha)
-    return pages, baseline._collections[sha].count()
+    return pages, baseline.chunk_count(sha)
 
 
 def main() -> None:
