@@ -125,6 +125,19 @@ def _ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
+_activity_lock = threading.Lock()
+_last_activity_ms = 0
+
+
+def _activity_ms() -> int:
+    """Epoch ms for "last activity", strictly increasing within the process, so two updates in the
+    same millisecond still order conversations by which was touched last."""
+    global _last_activity_ms
+    with _activity_lock:
+        _last_activity_ms = max(_ms(_now()), _last_activity_ms + 1)
+        return _last_activity_ms
+
+
 def is_valid_id(value: Any) -> bool:
     """True for a well-formed message/conversation id (32 lowercase hex characters)."""
     return isinstance(value, str) and bool(_ID_RE.fullmatch(value))
@@ -302,7 +315,7 @@ class HistoryStore:
         title = _check_title(title)
         conversation_id = new_id()
         now = _now()
-        doc = {"_id": conversation_id, "user_id": user_id, "title": title, "created_at": now, "updated_at_ms": _ms(now),
+        doc = {"_id": conversation_id, "user_id": user_id, "title": title, "created_at": now, "updated_at_ms": _activity_ms(),
                "next_seq": 0, "rag_counter": 0, "web_counter": 0, "sources": []}
 
         def op(db):
@@ -343,7 +356,7 @@ class HistoryStore:
         _check_id(conversation_id, "conversation id")
         title = _check_title(title)
         result = self._run(lambda db: db.conversations.update_one(
-            {"_id": conversation_id, "user_id": user_id}, {"$set": {"title": title, "updated_at_ms": _ms(_now())}}))
+            {"_id": conversation_id, "user_id": user_id}, {"$set": {"title": title, "updated_at_ms": _activity_ms()}}))
         if result.matched_count == 0:
             raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
 
@@ -414,7 +427,7 @@ class HistoryStore:
             for _ in range(5):
                 conv = db.conversations.find_one_and_update(
                     {"_id": conversation_id, "user_id": user_id},
-                    {"$inc": {"next_seq": 1}, "$set": {"updated_at_ms": _ms(_now())}},
+                    {"$inc": {"next_seq": 1}, "$set": {"updated_at_ms": _activity_ms()}},
                     projection={"next_seq": 1}, return_document=ReturnDocument.AFTER)
                 if conv is None:
                     raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
@@ -490,7 +503,7 @@ class HistoryStore:
         counters, new_sources = _state_changes(user_id, conversation_id, rag_counter, web_counter, sources)
 
         def op(db):
-            update: dict[str, Any] = {"$set": {"updated_at_ms": _ms(_now())}}
+            update: dict[str, Any] = {"$set": {"updated_at_ms": _activity_ms()}}
             if counters:
                 update["$max"] = counters
             if new_sources:
