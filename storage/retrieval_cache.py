@@ -65,6 +65,7 @@ class RetrievalCache:
         self.path = Path(path)
         self.threshold = threshold
         self._lock = threading.Lock()
+        self._purged_for: str | None = None  # fingerprint whose older entries were already dropped
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=10)
         try:
@@ -108,6 +109,11 @@ class RetrievalCache:
         self, fingerprint: str, k: int, query: str, embedding: np.ndarray, results: list[RetrievedChunk]
     ) -> None:
         payload = json.dumps([r.model_dump() for r in results])
+        if fingerprint != self._purged_for:
+            # Entries of earlier index versions can never hit again (a selection's cache file
+            # outlives a re-index of one of its PDFs): drop them once per new fingerprint.
+            self.purge_other_fingerprints(fingerprint)
+            self._purged_for = fingerprint
         with self._lock:
             self._conn.execute(
                 "INSERT INTO retrieval_cache (fingerprint, k, norm_query, numbers, embedding, results, created_at)"

@@ -98,8 +98,9 @@ def test_semantic_tier_needs_threshold_and_same_numbers(tmp_path):
     assert cache.get_similar("fp", 3, "revenue in 2023", near) is None
     assert cache.get_similar("other", 3, "revenue in 2022", vec) is None
     assert normalise_query(" Revenue,  in 2022? ") == "revenue in 2022"
-    cache.put("old", 3, "q", vec, [])
-    assert cache.purge_other_fingerprints("fp") == 1 and cache.count() == 1
+    cache.put("newer", 3, "q", vec, [])  # a new index version's first write drops the older entries
+    assert cache.count() == 1 and cache.get_exact("fp", 3, "revenue in 2022") is None
+    assert cache.purge_other_fingerprints("newer") == 0
 
 
 def test_cache_reopens_its_file_after_reindex(count_rankings):
@@ -119,3 +120,14 @@ def test_cache_reopens_its_file_after_reindex(count_rankings):
     reopened.close()
     load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
     assert len(count_rankings) == 2  # the repeat after re-indexing is served by the new file
+
+
+def test_entries_of_an_older_index_version_are_dropped_on_the_next_write(tmp_path):
+    cache = RetrievalCache(tmp_path / "cache.db")
+    vec = np.ones(384, dtype=np.float32) / np.sqrt(384)
+    cache.put("index-v1", 5, "what was revenue", vec, [])
+    cache.put("index-v1", 5, "what was net income", vec, [])
+    assert cache.count() == 2
+    cache.put("index-v2", 5, "what was revenue", vec, [])
+    assert cache.count() == 1 and cache.get_exact("index-v1", 5, "what was revenue") is None
+    assert cache.get_exact("index-v2", 5, "what was revenue") == []
