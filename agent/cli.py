@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from storage.schema import AnswerResult, Citation
+from storage.schema import AnswerResult, Citation, page_index
 
 
 def format_citation(c: Citation) -> str:
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.page is not None and current_page is None:
                 if not 1 <= args.page <= pdf.page_count:
                     parser.error(f"--page must be between 1 and {pdf.page_count} for {pdf.source_file}")
-                current_page = {"doc_id": pdf.doc_id, "source_file": pdf.source_file, "page_number": args.page - 1}
+                current_page = {"doc_id": pdf.doc_id, "source_file": pdf.source_file, "page_number": page_index(args.page)}
         service = ChatService(history=None)
     except (PdfProcessingError, ModelConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)

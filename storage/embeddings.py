@@ -41,7 +41,6 @@ class Embedder:
 
         self.batch_size = batch_size
         self._tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
-        self.max_tokens = max_tokens
         self._tokenizer.enable_truncation(max_length=max_tokens)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         options = ort.SessionOptions()

@@ -2,7 +2,7 @@
 
 Page numbers: `Chunk.page_number` and `Source.page_number` are **0-based** (PyMuPDF's page
 index, also the FinanceBench convention). Only `CitationMetadata.page` is **1-based**, because
-it is what people read. Convert with `display_page()` and nowhere else.
+it is what people read. Convert with `display_page()` / `page_index()` and nowhere else.
 """
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ SourceKind = Literal["document", "web", "page", "knowledge"]
 def display_page(page_number: int | None) -> int | None:
     """0-based page index -> the 1-based page number shown to people."""
     return None if page_number is None else page_number + 1
+
+
+def page_index(page: int | None) -> int | None:
+    """The inverse of `display_page`: a 1-based page number -> 0-based index (None if not a page)."""
+    return page - 1 if page and page > 0 else None
 
 
 class Chunk(BaseModel):

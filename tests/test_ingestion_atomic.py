@@ -18,6 +18,7 @@ from storage import pdf_processing as pp
 from storage import vector_store
 from storage.config import PROJECT_ROOT, get_settings
 from storage.embeddings import get_embedder
+from storage.mongo_server import free_port
 from tests.fixtures_pdfs import make_text_pdf
 
 PAGES = [f"Page {i} of the filing discusses topic number {i} in some detail. " * 5 for i in range(6)]
@@ -110,16 +111,10 @@ def test_two_processes_ingesting_at_once_build_one_artifact_set():
     assert vector_store.get_collection(doc_id).count() == pp.load_manifest(doc_id).chunk_count
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def chroma_server(tmp_path, monkeypatch):
     chroma = Path(sys.executable).with_name("chroma")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     server = subprocess.Popen(
         [str(chroma), "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1", "--port", str(port)],

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from agent.citation_markers import iter_markers, map_prose
 from storage.config import get_settings
-from storage.schema import Citation
+from storage.schema import Citation, page_index as schema_page_index
 from ui.safe_text import safe_model_markdown
 
 _BADGE_SAFE = re.compile(r"[^\w .\-]")
@@ -99,7 +99,7 @@ def safe_url(url: str | None) -> str | None:
 
 def page_index(c: Citation) -> int | None:
     """0-based page index of a document/page citation (metadata.page is 1-based)."""
-    return c.metadata.page - 1 if c.metadata.page and c.metadata.page > 0 else None
+    return schema_page_index(c.metadata.page)
 
 
 @lru_cache(maxsize=512)

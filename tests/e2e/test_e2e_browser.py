@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from storage.mongo_server import free_port
 from tests.fixtures_ui import ROOT, SAMPLE_PDF, make_xss_pdf
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -34,13 +34,11 @@ FILE = SAMPLE_PDF.name
 
 expect.set_options(timeout=90_000)  # first runs load the embedder and start the history server
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed (scripts/setup.sh installs it)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@pytest.fixture(autouse=True)
+def _chromium_installed():
+    # A missing browser is a broken setup, not a reason to pass quietly.
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian chromium is not installed at /usr/bin/chromium (scripts/setup.sh --dev installs it)")
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +48,7 @@ def app_url(tmp_path_factory):
     (home / "source").mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if k not in SECRET_VARS}
     env.update(PDF_CHAT_HOME=str(home), ANONYMIZED_TELEMETRY="False", PYTHONUNBUFFERED="1")
-    port = _free_port()
+    port = free_port()
     log = open(home.parent / "streamlit.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
