@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 ChunkType = Literal["text", "table", "page_ocr", "image_ocr"]
 SourceKind = Literal["document", "web", "page", "knowledge"]
+FormType = Literal["10-K", "10-Q", "8-K", "earnings release", "annual report", "other"]
 
 
 def display_page(page_number: int | None) -> int | None:
@@ -38,6 +39,30 @@ class Chunk(BaseModel):
     image_path: str | None = None  # for image_ocr chunks: path of the extracted image
 
 
+class DocumentInfo(BaseModel):
+    """What a PDF is, read at ingestion from its cover page and metadata (storage/doc_metadata.py).
+
+    SEC filings get issuer, form and period; any other PDF degrades to a title and a date.
+    """
+
+    title: str  # human title, unique in the library: "3M · 10-K · FY2018"
+    issuer: str | None = None  # "3M Company"
+    form: FormType = "other"
+    fiscal_year: int | None = None  # the fiscal year the document covers (FY2018 -> 2018)
+    fiscal_quarter: int | None = None  # 1-4 for quarterly documents
+    period_end: str | None = None  # ISO date the covered period ends, when printed ("2018-12-31")
+    date: str | None = None  # ISO date of the document itself (filing, release, PDF metadata)
+
+    @property
+    def period_label(self) -> str:
+        """"Q2 FY2023", "FY2018", a date, or "" when nothing is known."""
+        if self.fiscal_year and self.fiscal_quarter:
+            return f"Q{self.fiscal_quarter} FY{self.fiscal_year}"
+        if self.fiscal_year:
+            return f"FY{self.fiscal_year}"
+        return self.period_end or self.date or ""
+
+
 class RetrievedChunk(BaseModel):
     """A chunk with the score the retriever gave it (higher is better)."""
 
@@ -45,6 +70,7 @@ class RetrievedChunk(BaseModel):
     score: float
     dense_score: float | None = None
     sparse_score: float | None = None
+    document: DocumentInfo | None = None  # what the chunk's PDF is (title, period), when known
 
 
 class Source(BaseModel):
@@ -71,17 +97,20 @@ class Source(BaseModel):
     @classmethod
     def from_retrieved(cls, hit: RetrievedChunk) -> "Source":
         c = hit.chunk
+        extra = {"page_end": c.page_end, "image_path": c.image_path}
+        if hit.document is not None:
+            extra["period"] = hit.document.period_label
         return cls(
             kind="document",
             text=c.text,
-            title=c.source_file,
+            title=hit.document.title if hit.document is not None else c.source_file,
             doc_id=c.doc_id,
             source_file=c.source_file,
             page_number=c.page_number,
             chunk_id=c.chunk_id,
             chunk_type=c.chunk_type,
             score=hit.score,
-            extra={"page_end": c.page_end, "image_path": c.image_path},
+            extra=extra,
         )
 
 
