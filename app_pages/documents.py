@@ -6,6 +6,7 @@ import streamlit as st
 
 from storage.config import get_settings
 from storage.pdf_processing import PdfProcessingError, delete_pdf, list_processed_pdfs, rejection_reason, save_uploaded_pdf
+from storage.schema import display_page
 from ui.citations import doc_id_of_file
 from ui.doc_picker import pdfs_waiting_in_source, remove_picked
 from ui.ingest_view import being_processed, describe, flash, show_flash, show_ingest_progress, start_ingest
@@ -57,6 +58,9 @@ for pdf in processed:
         with left:
             st.markdown(f"**{escape_markdown(pdf.title or pdf.source_file)}**")
             st.caption(f"{escape_markdown(pdf.source_file)} · {describe(pdf)}")
+            if pdf.skipped:  # images or pages too large to process (the rest of the PDF is indexed)
+                notes = "; ".join(f"page {display_page(s.page)}: {s.reason}" for s in pdf.skipped[:3])
+                st.caption(f"Not read: {escape_markdown(notes)}{' …' if len(pdf.skipped) > 3 else ''}")
         with right, st.container(horizontal=True, horizontal_alignment="right"):
             if st.button("View", key=f"view-{pdf.doc_id}", icon=":material/menu_book:"):
                 st.session_state["viewer"] = {"doc_id": pdf.doc_id, "file": pdf.source_file, "page": 0}

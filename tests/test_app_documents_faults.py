@@ -58,3 +58,16 @@ def test_process_all_does_not_retry_a_refused_file(ui_env, monkeypatch):
         pp.get_ocr_engine.cache_clear()
     assert sorted(submitted) == [str(source / "a.pdf"), str(source / "b.pdf")]
     assert sorted(p.source_file for p in list_processed_pdfs()) == ["a.pdf", "b.pdf"]
+
+
+def test_what_was_skipped_is_shown_with_the_pdf(ui_env):
+    import pymupdf
+
+    path = ui_env["home"] / "source" / "poster.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_textbox(pymupdf.Rect(56, 56, 540, 790), "Revenue was 12 million dollars in 2023. " * 5)
+    doc.new_page(width=14400, height=14400).insert_text((100, 100), "x")
+    doc.save(path)
+    pp.process_and_index_pdf(path)
+    at = _documents_page()
+    assert any(c.value.startswith("Not read: page 2\\: the page is 200 x 200 inches") for c in at.caption), [c.value for c in at.caption]
