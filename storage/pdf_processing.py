@@ -895,5 +895,8 @@ def delete_pdf(doc_id: str) -> None:
 def reindex_pdf(doc_id: str, progress: ProgressCallback | None = None) -> ProcessedPdf:
     """Rebuild a processed PDF's artifacts from its source file; the old index stays searchable
     until the new one replaces it."""
-    manifest = load_manifest(doc_id)
+    try:
+        manifest = load_manifest(doc_id)
+    except (OSError, ValueError):
+        raise PdfProcessingError(doc_id, "is not processed (no readable manifest); process the PDF again") from None
     return process_and_index_pdf(manifest.source_path, progress, force=True)
