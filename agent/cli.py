@@ -6,11 +6,13 @@
 PDFs are names (or paths) inside the source folder (pdf_files/source, or $PDF_CHAT_HOME/source);
 they are processed first if needed. The model and web search come from the environment (see
 agent/llm.py); with none configured the answer is extractive. Nothing is saved to history.
+Every failure ends in one `error: ...` sentence on stderr and exit code 2 (`--verbose` shows logs).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from storage.schema import AnswerResult, Citation, page_index
@@ -28,8 +30,11 @@ def format_citation(c: Citation) -> str:
     return f"{c.marker} {where}\n      “{snippet[:200]}{'…' if len(snippet) > 200 else ''}”"
 
 
-def format_answer(result: AnswerResult) -> str:
-    label = "extractive: no model configured" if result.mode == "extractive" else "model"
+def format_answer(result: AnswerResult, model_configured: bool = False) -> str:
+    if result.mode != "extractive":
+        label = "model"
+    else:  # a configured model that failed answers extractively too: say which it was
+        label = "extractive: the model failed" if model_configured else "extractive: no model configured"
     lines = [f"[{result.route} · {label}]", "", result.message]
     if result.citations:
         lines += ["", "Citations:"] + [f"  {format_citation(c)}" for c in result.citations]
@@ -44,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pdf", action="append", default=[], help="PDF in the source folder (repeatable)")
     parser.add_argument("--page", type=int, help="1-based page of the first PDF the user is looking at")
     parser.add_argument("--json", action="store_true", help="print the AnswerResult as JSON")
+    parser.add_argument("--verbose", action="store_true", help="show log messages (tracebacks of failures)")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.CRITICAL, format="%(levelname)s %(name)s: %(message)s")
 
     from agent.llm import ModelConfigError
     from agent.service import ChatService
@@ -60,11 +67,16 @@ def main(argv: list[str] | None = None) -> int:
                     parser.error(f"--page must be between 1 and {pdf.page_count} for {pdf.source_file}")
                 current_page = {"doc_id": pdf.doc_id, "source_file": pdf.source_file, "page_number": page_index(args.page)}
         service = ChatService(history=None)
-    except (PdfProcessingError, ModelConfigError) as exc:
+        result = service.ask("cli", None, args.question, doc_ids, current_page=current_page)
+    except (PdfProcessingError, ModelConfigError, ValueError) as exc:  # ValueError: an empty or too long question
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    result = service.ask("cli", None, args.question, doc_ids, current_page=current_page)
-    print(result.model_dump_json(indent=2) if args.json else format_answer(result))
+    except Exception as exc:
+        logging.getLogger(__name__).exception("the question failed")
+        print(f"error: the question could not be answered ({type(exc).__name__}); run with --verbose for details", file=sys.stderr)
+        return 2
+    model_configured = getattr(service, "llm", None) is not None
+    print(result.model_dump_json(indent=2) if args.json else format_answer(result, model_configured))
     return 0
 
 

@@ -19,6 +19,7 @@ from agent.graph import run_turn
 from agent.llm import describe_model, load_chat_model, model_spec_from_env
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
+from storage.config import get_settings
 from storage.schema import AnswerResult
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,10 @@ class ChatService:
     def ask(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
             current_page: PageRef | None = None, previous_page: PageRef | None = None,
             on_event: EventCallback | None = None) -> AnswerResult:
+        limit = get_settings().max_question_chars
+        if len(text or "") > limit:  # before any work: retrieval and the model would run for minutes
+            raise ValueError(f"The question is {len(text):,} characters long; the limit is {limit:,}. "
+                             "Shorten it (quote only the passage you need) and ask again.")
         text = (text or "").strip()
         if not text:
             raise ValueError("The question is empty: type a question or a command such as /help.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from storage.config import get_settings
 from storage.history import HistoryError
 from ui import conversations as conv
 from ui.citation_view import render_answer
@@ -184,7 +185,8 @@ if interrupted and interrupted["conversation_id"] == conversation_id:
         st.button("Ask it again", key="retry-question", on_click=_retry, args=(interrupted["text"],))
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
 question = st.chat_input(
-    "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs
+    "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,
+    max_chars=get_settings().max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
     if store is not None and not conversation_id:

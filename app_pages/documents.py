@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from storage.config import get_settings
-from storage.pdf_processing import PdfProcessingError, delete_pdf, list_processed_pdfs, save_uploaded_pdf
+from storage.pdf_processing import PdfProcessingError, delete_pdf, list_processed_pdfs, rejection_reason, save_uploaded_pdf
+from storage.schema import display_page
+from ui.citations import doc_id_of_file
 from ui.doc_picker import pdfs_waiting_in_source, remove_picked
 from ui.ingest_view import being_processed, describe, flash, show_flash, show_ingest_progress, start_ingest
 from ui.page_images import clear_preview_cache
@@ -56,6 +58,9 @@ for pdf in processed:
         with left:
             st.markdown(f"**{escape_markdown(pdf.title or pdf.source_file)}**")
             st.caption(f"{escape_markdown(pdf.source_file)} · {describe(pdf)}")
+            if pdf.skipped:  # images or pages too large to process (the rest of the PDF is indexed)
+                notes = "; ".join(f"page {display_page(s.page)}: {s.reason}" for s in pdf.skipped[:3])
+                st.caption(f"Not read: {escape_markdown(notes)}{' …' if len(pdf.skipped) > 3 else ''}")
         with right, st.container(horizontal=True, horizontal_alignment="right"):
             if st.button("View", key=f"view-{pdf.doc_id}", icon=":material/menu_book:"):
                 st.session_state["viewer"] = {"doc_id": pdf.doc_id, "file": pdf.source_file, "page": 0}
@@ -77,7 +82,9 @@ st.subheader(f"In the source folder, not processed ({len(pending)})")
 st.caption(f"Source folder: {escape_markdown(str(settings.source_dir))}")
 busy = being_processed()
 if pending:
-    idle = [p for p in pending if str(p) not in busy]
+    # A file refused before (same content) is not retried by "Process all"; its own button retries it.
+    refused = {str(p): rejection_reason(doc_id_of_file(p)) for p in pending}
+    idle = [p for p in pending if str(p) not in busy and not refused[str(p)]]
     if len(idle) > 1 and st.button("Process all", icon=":material/playlist_add:"):
         for path in idle:
             start_ingest(path)
@@ -85,6 +92,8 @@ if pending:
     for path in pending:
         with st.container(border=True, horizontal=True, vertical_alignment="center"):
             st.markdown(f"{escape_markdown(path.name)} · {path.stat().st_size / 2**20:.1f} MB")
+            if refused[str(path)] and str(path) not in busy:
+                st.caption(f"Refused: {escape_markdown(refused[str(path)])}")
             if str(path) in busy:
                 st.caption("Processing…")
             elif st.button("Process", key=f"process-{path.name}", icon=":material/play_arrow:"):

@@ -26,6 +26,7 @@ class Settings:
     max_file_bytes: int
     chroma_host: str | None
     chroma_port: int
+    max_question_chars: int = 20_000  # longer questions are refused before any work (PDF_CHAT_MAX_QUESTION_CHARS)
 
     @property
     def chroma_dir(self) -> Path:
@@ -43,4 +44,5 @@ def get_settings() -> Settings:
         max_file_bytes=int(os.environ.get("PDF_MAX_FILE_MB", "200")) * 1024 * 1024,
         chroma_host=os.environ.get("CHROMA_HOST") or None,
         chroma_port=int(os.environ.get("CHROMA_PORT", "8000")),
+        max_question_chars=int(os.environ.get("PDF_CHAT_MAX_QUESTION_CHARS", "20000")),
     )

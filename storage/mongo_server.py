@@ -19,6 +19,8 @@ behind the same interface (which would test a second code path).
   sub-documents as strings. (The store avoids `$push` anyway; this keeps other clients safe.)
 - It exits when no client has been connected for `PDF_CHAT_MONGO_IDLE_S` seconds (default 600;
   0 = never) or when its data folder is deleted, so no orphan daemons pile up (test runs!).
+- The server gets only the environment it needs (PATH, HOME, locale, its own PDF_CHAT_MONGO_*
+  settings): no API keys or other secrets of the app.
 - The server logs at WARNING only: at INFO nx-27017 logs raw commands (a privacy risk for chat
   content as its logging grows) and the log would grow without bound.
 
@@ -173,11 +175,23 @@ def _configured_port() -> int | None:
     return int(value) if value else None
 
 
+# The server needs a shell-like environment and its own settings, nothing of the app's (API keys,
+# database URIs): it runs detached and outlives the app, so it must not carry secrets around.
+_SERVER_ENV = {"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "SYSTEMROOT", "VIRTUAL_ENV"}
+
+
+def _server_environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k in _SERVER_ENV or k.startswith("LC_") or k.startswith("PDF_CHAT_MONGO_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")]))
+    return env
+
+
 def _spawn(data_dir: Path, port: int) -> ServerInfo:
     (data_dir / "db").mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "server.log"
     cmd = [sys.executable, "-m", "storage.mongo_server", "serve", "--data-dir", str(data_dir), "--port", str(port)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])))
+    env = _server_environment()
     with open(log_path, "ab") as log_fh:
         proc = subprocess.Popen(
             cmd, cwd=str(data_dir), env=env, stdin=subprocess.DEVNULL, stdout=log_fh, stderr=log_fh,

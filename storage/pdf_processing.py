@@ -4,20 +4,30 @@
 scanned pages and embedded images that carry text, chunks, embeds, and writes the artifacts:
 
     <destination>/<doc_id>/
-        manifest.json        written last: its presence (plus a matching Chroma collection) means "processed"
-        text_chunks.json     list[Chunk]
-        pages.json           list[str], the text of each page (0-based index)
-        bm25_index/          the sparse index (storage.bm25_index)
+        manifest.json        the commit point: names the current build folder and Chroma collection
         retrieval_cache.db   created on first query (storage.retrieval_cache)
-        extracted_images/    images whose OCR text became `image_ocr` chunks
+        build-<id>/          one complete build:
+            text_chunks.json     list[Chunk]
+            pages.json           list[str], the text of each page (0-based index)
+            bm25_index/          the sparse index (storage.bm25_index)
+            extracted_images/    images whose OCR text became `image_ocr` chunks
 
 `doc_id = "<slug of the file stem>-<sha256[:12]>"`: the same bytes uploaded twice are processed once,
 and a different file under an old name never reuses stale artifacts.
 
-Atomicity: everything is built in `<destination>/.tmp-<doc_id>-<random>/` and in a temporary Chroma
-collection, under a per-document file lock; the collection is renamed and then the folder renamed
-into place. A crash at any point leaves no folder with a manifest, so `check_pdf_processed` refuses it
-and the next run rebuilds (sweeping the leftovers first).
+(PDFs processed before builds were versioned keep their artifacts directly in `<doc_id>/`, and a
+collection named `<doc_id>`; both layouts are read.)
+
+Atomicity: build beside, swap, then drop. Everything is built in `<destination>/.tmp-<doc_id>-<id>/`
+and in a new collection `<doc_id>-build-<id>`, under a per-document file lock; the folder is moved
+to `<doc_id>/build-<id>/`, then the manifest is replaced in one `os.replace` (the commit point),
+and only then are the previous build's folder, collection and cache dropped. A crash at any point
+leaves either the previous complete build or the new one current; what is left over is swept by
+the next build of that PDF and, for every PDF, once per process (`sweep_all_leftovers`).
+
+Limits: embedded images above MAX_IMAGE_PIXELS are not decoded, pages are rendered for OCR under
+MAX_RENDER_PIXELS (at a lower resolution, or not at all when even MIN_OCR_DPI would not fit):
+what is skipped is noted in the manifest (`skipped`) and the rest of the PDF is processed.
 
 Page numbers are 0-based everywhere in storage (see storage/schema.py).
 """
@@ -31,6 +41,8 @@ import os
 import re
 import shutil
 import statistics
+import threading
+import unicodedata
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -38,7 +50,7 @@ from pathlib import Path
 from typing import Callable
 
 import pymupdf
-from filelock import FileLock
+from filelock import FileLock, Timeout
 from pydantic import BaseModel, Field
 
 from storage import vector_store
@@ -60,15 +72,40 @@ MIN_IMAGE_SIDE = 120
 MIN_OCR_CHARS = 20
 OCR_DPI = 200
 MAX_IMAGE_OCR_PER_PAGE = 4
+# Memory bounds (see tests/test_ingestion_limits.py for the measured peak RSS). An embedded image is
+# decoded for OCR only below MAX_IMAGE_PIXELS (its size is read from the PDF first): a 600 dpi Letter
+# scan is 34 MP (~100 MB as RGB); a 30000x30000 px image would be 0.9-2.7 GB. A page rendered for OCR
+# stays under MAX_RENDER_PIXELS (25 MB in gray; Letter at 200 dpi is 3.7 MP): larger pages are
+# rendered at a lower resolution, and skipped when even MIN_OCR_DPI does not fit (a 200-inch page).
+MAX_IMAGE_PIXELS = 40_000_000
+MAX_RENDER_PIXELS = 25_000_000
+MIN_OCR_DPI = 100
+# Upload names are shortened to this many UTF-8 bytes (file systems allow 255; the temporary
+# ".<name>.<uuid>.part" and a "-<sha8>" suffix must fit too).
+MAX_NAME_BYTES = 180
 
 
 class PdfProcessingError(Exception):
-    """A PDF that cannot be processed. The message names the file and the reason."""
+    """A PDF that cannot be processed. The message names the file and the reason (no server paths)."""
 
     def __init__(self, file: str, reason: str) -> None:
+        reason = _without_paths(reason)
         super().__init__(f"{file}: {reason}")
         self.file = file
         self.reason = reason
+
+
+def _without_paths(text: str) -> str:
+    """Absolute paths (a library's message may carry one) reduced to their file name."""
+    return re.sub(r"(?<![\w.])/(?:[^/\s'\"(),:]+/)+([^/\s'\"(),:]*)", r"\1", text)
+
+
+class SkippedItem(BaseModel):
+    """Something left out of a processed PDF, and why (shown with the PDF)."""
+
+    page: int  # 0-based
+    what: str  # "image" or "page"
+    reason: str
 
 
 class ProcessedPdf(BaseModel):
@@ -86,11 +123,19 @@ class ProcessedPdf(BaseModel):
     ocr_engine: str | None = None
     processed_at: str = ""
     pipeline_version: int = PIPELINE_VERSION
+    build: str = ""  # the build folder `build-<build>` ("" = artifacts directly in the PDF's folder)
+    collection: str = ""  # the Chroma collection of this build ("" = named like the doc_id)
+    skipped: list[SkippedItem] = Field(default_factory=list)  # images/pages too large to process
+
+
+BUILD_PREFIX = "build-"
+_LEGACY_ARTIFACTS = ("text_chunks.json", "pages.json", "bm25_index", "extracted_images")
 
 
 @dataclass(frozen=True)
 class PdfOutputDirs:
-    root: Path
+    root: Path  # the PDF's folder <destination>/<doc_id>
+    build_dir: Path  # the current build's artifacts (== root for PDFs processed before builds)
     images_dir: Path
     chunks_path: Path
     pages_path: Path
@@ -99,13 +144,15 @@ class PdfOutputDirs:
     manifest_path: Path
 
     @classmethod
-    def at(cls, root: Path) -> "PdfOutputDirs":
+    def at(cls, root: Path, build: str = "") -> "PdfOutputDirs":
+        build_dir = root / f"{BUILD_PREFIX}{build}" if build else root
         return cls(
             root=root,
-            images_dir=root / "extracted_images",
-            chunks_path=root / "text_chunks.json",
-            pages_path=root / "pages.json",
-            bm25_path=root / "bm25_index",
+            build_dir=build_dir,
+            images_dir=build_dir / "extracted_images",
+            chunks_path=build_dir / "text_chunks.json",
+            pages_path=build_dir / "pages.json",
+            bm25_path=build_dir / "bm25_index",
             cache_path=root / "retrieval_cache.db",
             manifest_path=root / "manifest.json",
         )
@@ -115,7 +162,8 @@ class PdfOutputDirs:
 
 
 def _slug(stem: str) -> str:
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._")[:60].strip("-._")
+    # ".." is collapsed: Chroma refuses it in collection names (names with ".." never processed before).
+    slug = re.sub(r"\.{2,}", ".", re.sub(r"[^A-Za-z0-9._-]+", "-", stem)).strip("-._")[:60].strip("-._")
     return slug or "pdf"
 
 
@@ -131,10 +179,31 @@ def compute_doc_id(path: Path, sha256: str | None = None) -> str:
     return f"{_slug(Path(path).stem)}-{(sha256 or file_sha256(Path(path)))[:12]}"
 
 
+def _valid_doc_id(doc_id: str) -> bool:
+    return bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]", doc_id or "")) and ".." not in doc_id
+
+
 def get_pdf_output_dirs(doc_id: str) -> PdfOutputDirs:
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]", doc_id or "") or ".." in doc_id:
+    """Where a PDF's artifacts are: the build its manifest names (the folder itself when unprocessed)."""
+    if not _valid_doc_id(doc_id):
         raise ValueError(f"not a valid document id: {doc_id!r}")
-    return PdfOutputDirs.at(get_settings().destination_dir / doc_id)
+    root = get_settings().destination_dir / doc_id
+    manifest = _read_manifest(root / "manifest.json")
+    return PdfOutputDirs.at(root, manifest.build if manifest else "")
+
+
+def _read_manifest(path: Path) -> ProcessedPdf | None:
+    try:
+        return ProcessedPdf.model_validate_json(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _shown_name(raw: str) -> str:
+    """A user-given name fit for a message: control characters visible, no directories, bounded."""
+    name = re.split(r"[/\\]", raw)[-1] or raw
+    name = "".join(ch if ch.isprintable() else "?" for ch in name)
+    return name if len(name) <= 80 else f"{name[:60]}…{name[-15:]}"
 
 
 def resolve_source_pdf(name_or_path: str | Path) -> Path:
@@ -143,31 +212,54 @@ def resolve_source_pdf(name_or_path: str | Path) -> Path:
     raw = str(name_or_path).strip().strip("'\"")
     if not raw:
         raise PdfProcessingError("(no file)", "no PDF name was given")
-    candidate = Path(raw).expanduser()
-    if not candidate.is_absolute():
-        candidate = source_dir / candidate
-    resolved = candidate.resolve()
-    if not resolved.is_relative_to(source_dir):
-        raise PdfProcessingError(raw, f"is outside the source folder {source_dir}; only PDFs in that folder can be used")
-    if not resolved.exists():
-        raise PdfProcessingError(raw, f"no such file in {source_dir}")
-    if not resolved.is_file():
-        raise PdfProcessingError(raw, "is not a file")
+    shown = _shown_name(raw)
+    if "\0" in raw:
+        raise PdfProcessingError(shown, "the name contains a NUL character, which no file name can have")
+    try:
+        candidate = Path(raw).expanduser()
+        if not candidate.is_absolute():
+            candidate = source_dir / candidate
+        resolved = candidate.resolve()
+        if not resolved.is_relative_to(source_dir):
+            raise PdfProcessingError(shown, "is outside the source folder; only PDFs in that folder can be used")
+        exists, is_file = resolved.exists(), resolved.is_file()
+    except OSError as exc:  # e.g. a name longer than the file system allows
+        raise PdfProcessingError(shown, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+    if not exists:
+        raise PdfProcessingError(shown, "no such file in the source folder")
+    if not is_file:
+        raise PdfProcessingError(shown, "is not a file")
     if resolved.suffix.lower() != ".pdf":
         raise PdfProcessingError(resolved.name, "is not a .pdf file")
     return resolved
 
 
+def safe_upload_name(filename: str) -> str:
+    """The file name an upload is saved under: no directory part, no control characters, no
+    leading dot, at most MAX_NAME_BYTES in UTF-8, ending in `.pdf`. Raises for a NUL byte."""
+    raw = filename or ""
+    if "\0" in raw:
+        raise PdfProcessingError(_shown_name(raw), "the file name contains a NUL character; rename the file and upload it again")
+    name = unicodedata.normalize("NFC", re.split(r"[/\\]", raw)[-1])  # drop any directory part a browser might send
+    name = "".join(ch if ch.isprintable() else "_" for ch in name).strip()
+    if not name.lower().endswith(".pdf"):
+        raise PdfProcessingError(_shown_name(name) or "(no name)", "only .pdf files can be uploaded")
+    stem = name[:-4].strip().lstrip(".").strip() or "upload"
+    while len(stem.encode("utf-8")) > MAX_NAME_BYTES - 4:
+        stem = stem[:-1]
+    return f"{stem.rstrip()}.pdf"
+
+
 def save_uploaded_pdf(filename: str, data: bytes) -> Path:
     """Validate an upload and write it into the source folder atomically.
 
-    The same bytes under the same name return the existing file; different bytes under an
-    existing name are saved as `<stem>-<sha8>.pdf`, so no PDF is silently replaced.
+    The name is made safe (`safe_upload_name`: shortened, keeping `.pdf`). The same bytes under the
+    same name return the existing file; different bytes under an existing name are saved as
+    `<stem>-<sha8>.pdf`, so no PDF is silently replaced. A file that is not a usable PDF
+    (encrypted, damaged, no pages, too many pages) is refused before it reaches the source folder.
     """
     settings = get_settings()
-    name = Path(filename or "").name  # drop any directory part a browser might send
-    if not name.lower().endswith(".pdf"):
-        raise PdfProcessingError(name or "(no name)", "only .pdf files can be uploaded")
+    name = safe_upload_name(filename)
     if not data:
         raise PdfProcessingError(name, "the file is empty")
     if len(data) > settings.max_file_bytes:
@@ -186,14 +278,27 @@ def save_uploaded_pdf(filename: str, data: bytes) -> Path:
         if target.exists():
             return target
     tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.part")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
+    try:
+        tmp.write_bytes(data)
+        _open_validated(tmp, name).close()
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise PdfProcessingError(name, f"could not be saved ({exc.strerror or type(exc).__name__})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
     return target
 
 
-def _open_validated(path: Path) -> pymupdf.Document:
+def _is_truncated(path: Path) -> bool:
+    """A PDF ends with `%%EOF` (some writers add a little padding after it)."""
+    with open(path, "rb") as fh:
+        fh.seek(max(0, path.stat().st_size - 2048))
+        return b"%%EOF" not in fh.read()
+
+
+def _open_validated(path: Path, name: str | None = None) -> pymupdf.Document:
     settings = get_settings()
-    name = path.name
+    name = name or path.name
     size = path.stat().st_size
     if size == 0:
         raise PdfProcessingError(name, "the file is empty")
@@ -207,10 +312,15 @@ def _open_validated(path: Path) -> pymupdf.Document:
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:
-        raise PdfProcessingError(name, f"is corrupt or unreadable ({exc})") from exc
+        raise PdfProcessingError(name, f"is damaged: corrupt or unreadable ({exc})") from exc
     if doc.needs_pass or doc.is_encrypted:
         doc.close()
         raise PdfProcessingError(name, "is encrypted (password-protected); remove the password and upload it again")
+    if doc.is_repaired and _is_truncated(path):
+        # MuPDF rebuilds a truncated file's cross-reference table, but its pages come back blank
+        # (measured on truncated 10-Ks: every page empty), which OCR would then read one by one.
+        doc.close()
+        raise PdfProcessingError(name, "is damaged: the file is truncated (it stops before the end of the PDF); upload the complete file again")
     if doc.page_count == 0:
         doc.close()
         raise PdfProcessingError(name, "has no pages")
@@ -231,15 +341,16 @@ def load_manifest(doc_id: str) -> ProcessedPdf:
 def check_pdf_processed(doc_id: str) -> bool:
     """True only for a complete artifact set: manifest, chunks, and the Chroma collection."""
     try:
-        dirs = get_pdf_output_dirs(doc_id)
-        manifest = load_manifest(doc_id)
-    except (ValueError, OSError):
+        root = get_pdf_output_dirs(doc_id).root
+    except ValueError:
         return False
-    if manifest.doc_id != doc_id or manifest.pipeline_version != PIPELINE_VERSION:
+    manifest = _read_manifest(root / "manifest.json")
+    if manifest is None or manifest.doc_id != doc_id or manifest.pipeline_version != PIPELINE_VERSION:
         return False
+    dirs = PdfOutputDirs.at(root, manifest.build)
     if not dirs.chunks_path.is_file() or not dirs.bm25_path.exists():
         return False
-    return vector_store.collection_exists(vector_store.collection_name(doc_id))
+    return vector_store.collection_exists(manifest.collection or vector_store.safe_collection_name(doc_id))
 
 
 def list_processed_pdfs() -> list[ProcessedPdf]:
@@ -272,35 +383,54 @@ def load_page_texts(doc_id: str) -> list[str]:
 # ---------------------------------------------------------------- extraction
 
 
-def _ocr_page(page: pymupdf.Page, engine) -> str:
-    pixmap = page.get_pixmap(dpi=OCR_DPI, colorspace=pymupdf.csGRAY)
+def ocr_dpi(page: pymupdf.Page) -> int | None:
+    """The resolution to render `page` at for OCR: OCR_DPI, lowered to stay under MAX_RENDER_PIXELS;
+    None when even MIN_OCR_DPI would not fit (the page is too large to OCR)."""
+    square_inches = (page.rect.width / 72) * (page.rect.height / 72)
+    fitting = int((MAX_RENDER_PIXELS / max(square_inches, 1e-6)) ** 0.5)
+    dpi = min(OCR_DPI, fitting)
+    return dpi if dpi >= MIN_OCR_DPI else None
+
+
+def _ocr_page(page: pymupdf.Page, engine, dpi: int) -> str:
+    pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     return engine.image_to_text(pixmap.tobytes("png")).strip()
 
 
-def _ocr_images(doc: pymupdf.Document, page: pymupdf.Page, engine, images_dir: Path) -> list[tuple[str, str]]:
-    """OCR the page's embedded images that are big enough to hold text: [(relative path, text)]."""
+def _ocr_images(
+    doc: pymupdf.Document, page: pymupdf.Page, engine, images_dir: Path, skipped: list[SkippedItem]
+) -> list[tuple[str, str]]:
+    """OCR the page's embedded images that are big enough to hold text: [(path in images_dir, text)].
+    Images too large to decode, or that fail to decode or read, are noted in `skipped`."""
     found: list[tuple[str, str]] = []
     seen: set[int] = set()
     for info in page.get_images(full=True)[: MAX_IMAGE_OCR_PER_PAGE * 3]:
-        xref, width, height = info[0], info[2], info[3]
+        xref, width, height = info[0], info[2], info[3]  # from the PDF's image dictionary: nothing decoded yet
         if xref in seen or min(width, height) < MIN_IMAGE_SIDE:
             continue
         seen.add(xref)
+        if width * height > MAX_IMAGE_PIXELS:
+            skipped.append(SkippedItem(page=page.number, what="image", reason=(
+                f"an embedded image of {width} x {height} pixels is over the {MAX_IMAGE_PIXELS // 10**6} MP limit, so its text was not read")))
+            continue
         try:
             pixmap = pymupdf.Pixmap(doc, xref)
             if pixmap.n - pixmap.alpha >= 4:  # CMYK and friends -> RGB for PNG
                 pixmap = pymupdf.Pixmap(pymupdf.csRGB, pixmap)
             png = pixmap.tobytes("png")
+            del pixmap
+            text = engine.image_to_text(png).strip()
         except Exception as exc:  # an undecodable image should not fail the document
-            log.debug("page %d image %d not decodable: %s", page.number, xref, exc)
+            log.info("page %d image %d not readable: %s", page.number, xref, exc)
+            skipped.append(SkippedItem(page=page.number, what="image", reason=(
+                f"an embedded image of {width} x {height} pixels could not be read ({type(exc).__name__})")))
             continue
-        text = engine.image_to_text(png).strip()
         if sum(ch.isalnum() for ch in text) < MIN_OCR_CHARS:
             continue
         images_dir.mkdir(parents=True, exist_ok=True)
-        rel = f"extracted_images/page{page.number:04d}_x{xref}.png"
-        (images_dir / Path(rel).name).write_bytes(png)
-        found.append((rel, text))
+        name = f"page{page.number:04d}_x{xref}.png"
+        (images_dir / name).write_bytes(png)
+        found.append((name, text))
         if len(found) >= MAX_IMAGE_OCR_PER_PAGE:
             break
     return found
@@ -308,12 +438,13 @@ def _ocr_images(doc: pymupdf.Document, page: pymupdf.Page, engine, images_dir: P
 
 def _extract(
     doc: pymupdf.Document, images_dir: Path, progress: ProgressCallback
-) -> tuple[list[PageContent], list[tuple[int, str, str]], str | None]:
-    """Per-page text (OCR for scanned pages) and OCR text of embedded images."""
+) -> tuple[list[PageContent], list[tuple[int, str, str]], str | None, list[SkippedItem]]:
+    """Per-page text (OCR for scanned pages), OCR text of embedded images, and what was skipped."""
     engine = None
     engine_loaded = False
     pages: list[PageContent] = []
-    image_texts: list[tuple[int, str, str]] = []  # (page, relative image path, text)
+    image_texts: list[tuple[int, str, str]] = []  # (page, image file name in images_dir, text)
+    skipped: list[SkippedItem] = []
     total = doc.page_count
     for number in range(total):
         page = doc[number]
@@ -322,21 +453,32 @@ def _extract(
         needs_ocr = len(text.strip()) < MIN_TEXT_CHARS
         if (needs_ocr or has_images) and not engine_loaded:
             engine, engine_loaded = get_ocr_engine(), True
-        if needs_ocr and engine is not None:
-            ocr_text = _ocr_page(page, engine)
-            pages.append(PageContent(page_number=number, text=ocr_text, is_ocr=True))
+        dpi = ocr_dpi(page) if needs_ocr and engine is not None else None
+        if needs_ocr and engine is not None and dpi is None:
+            skipped.append(SkippedItem(page=number, what="page", reason=(
+                f"the page is {page.rect.width / 72:.0f} x {page.rect.height / 72:.0f} inches, too large to read with OCR "
+                f"at {MIN_OCR_DPI} dpi under the {MAX_RENDER_PIXELS // 10**6} MP limit")))
+        if dpi is not None:
+            try:
+                pages.append(PageContent(page_number=number, text=_ocr_page(page, engine, dpi), is_ocr=True))
+            except Exception as exc:  # one unreadable page should not fail the document
+                log.info("page %d could not be OCRed: %s", number, exc)
+                skipped.append(SkippedItem(page=number, what="page", reason=f"the page could not be read with OCR ({type(exc).__name__})"))
+                pages.append(PageContent(page_number=number, text=text, is_ocr=False))
         else:
             pages.append(PageContent(page_number=number, text=text, is_ocr=False))
             if has_images and engine is not None:
-                image_texts.extend((number, rel, t) for rel, t in _ocr_images(doc, page, engine, images_dir))
+                image_texts.extend((number, name, t) for name, t in _ocr_images(doc, page, engine, images_dir, skipped))
         progress("Reading pages", number + 1, total)
-    return pages, image_texts, (engine.name if engine else None)
+    return pages, image_texts, (engine.name if engine else None), skipped
 
 
 def _font_lines(page: pymupdf.Page) -> list[tuple[float, str]]:
     """(font size, text) of each text line on a page."""
     lines = []
-    for block in page.get_text("dict")["blocks"]:
+    # Without image blocks: "dict" would otherwise decode every image on the page (1.9 GB for one
+    # 30000x30000 px image).
+    for block in page.get_text("dict", flags=pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES)["blocks"]:
         for line in block.get("lines", []):
             text = " ".join(" ".join(s["text"] for s in line["spans"]).split())
             if text:
@@ -397,20 +539,128 @@ def _lock_for(doc_id: str) -> FileLock:
     return FileLock(str(lock_dir / f"{doc_id}.lock"))
 
 
-def _sweep_leftovers(doc_id: str) -> None:
-    """Remove what a crashed run left behind (call with the document's lock held)."""
+# What belongs to which PDF. Exact shapes only: another PDF's doc_id may start with this one's
+# ("a-<hash>-b-<hash>"), and doc_ids end in 12 hex digits while build ids are 8.
+_TMP_DIR = re.compile(r"\.tmp-(?P<doc>.+-[0-9a-f]{12})-(?:deleted-)?[0-9a-f]{8}")
+_BUILD_COLLECTION = re.compile(r"(?P<doc>.+-[0-9a-f]{12})-build-[0-9a-f]{8}")
+_OLD_TMP_COLLECTION = re.compile(r"tmp-(?P<doc>.+-[0-9a-f]{12})-[0-9a-f]{8}")  # before builds were versioned
+
+
+def _collection_owner(name: str) -> str | None:
+    for pattern in (_BUILD_COLLECTION, _OLD_TMP_COLLECTION):
+        if match := pattern.fullmatch(name):
+            return match["doc"]
+    if re.fullmatch(r".+-[0-9a-f]{12}", name) and _valid_doc_id(name):
+        return name  # the collection of a PDF processed before builds were versioned
+    return None
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _sweep_leftovers(doc_id: str, collection_names: list[str] | None = None) -> None:
+    """Remove whatever of this PDF its manifest does not name: crashed builds and deletes, earlier
+    builds and collections (call with the document's lock held)."""
     destination = get_settings().destination_dir
-    # Exact names only: another PDF's doc_id may start with this one's ("a-<hash>-b-<hash>").
-    ours = re.compile(rf"\.?tmp-{re.escape(doc_id)}-(?:deleted-)?[0-9a-f]{{8}}")
     for tmp in destination.glob(f".tmp-{doc_id}-*"):
-        if ours.fullmatch(tmp.name):
-            shutil.rmtree(tmp, ignore_errors=True)
-    for name in vector_store.list_collection_names():
-        if ours.fullmatch(name):
+        if (match := _TMP_DIR.fullmatch(tmp.name)) and match["doc"] == doc_id:
+            _remove(tmp)
+    root = destination / doc_id
+    manifest = _read_manifest(root / "manifest.json")
+    if root.is_dir() and not (root / "manifest.json").exists():
+        _remove(root)
+    elif root.is_dir() and manifest is not None:
+        current = f"{BUILD_PREFIX}{manifest.build}" if manifest.build else None
+        for entry in root.iterdir():
+            if entry.name.startswith(BUILD_PREFIX) and entry.name != current:
+                _remove(entry)
+            elif entry.name.startswith(".manifest-") or (manifest.build and entry.name in _LEGACY_ARTIFACTS):
+                _remove(entry)
+    keep = (manifest.collection or vector_store.safe_collection_name(doc_id)) if manifest else None
+    names = vector_store.list_collection_names() if collection_names is None else collection_names
+    for name in names:
+        if name != keep and _collection_owner(name) == doc_id:
             vector_store.delete_collection_if_exists(name)
-    final = destination / doc_id
-    if final.exists() and not (final / "manifest.json").exists():
-        shutil.rmtree(final, ignore_errors=True)
+
+
+def sweep_all_leftovers() -> int:
+    """Sweep the leftovers of every PDF (crashed builds, deletes, replaced builds); returns how many
+    PDFs were looked at. A PDF whose lock another process holds (being built) is skipped."""
+    destination = get_settings().destination_dir
+    if not destination.is_dir():
+        return 0
+    names = vector_store.list_collection_names()
+    owners = {owner for owner in map(_collection_owner, names) if owner}
+    for entry in destination.iterdir():
+        if match := _TMP_DIR.fullmatch(entry.name):
+            owners.add(match["doc"])
+        elif entry.is_dir() and _valid_doc_id(entry.name):
+            owners.add(entry.name)
+    swept = 0
+    for doc_id in sorted(o for o in owners if _valid_doc_id(o)):
+        lock = _lock_for(doc_id)
+        try:
+            lock.acquire(blocking=False)
+        except Timeout:
+            continue
+        try:
+            _sweep_leftovers(doc_id, names)
+            swept += 1
+        finally:
+            lock.release()
+    return swept
+
+
+_swept: set[str] = set()
+_swept_lock = threading.Lock()
+
+
+def sweep_leftovers_once() -> None:
+    """`sweep_all_leftovers()` on the first call in this process (per destination folder)."""
+    key = str(get_settings().destination_dir)
+    with _swept_lock:
+        if key in _swept:
+            return
+        _swept.add(key)
+    try:
+        sweep_all_leftovers()
+    except Exception as exc:  # the sweep is housekeeping: it must never stop an ingestion
+        log.warning("Sweeping leftovers failed: %s", exc)
+
+
+# ---------------------------------------------------------------- rejected files
+
+
+def _rejection_path(doc_id: str) -> Path:
+    return get_settings().destination_dir / ".rejected" / f"{doc_id}.json"
+
+
+def rejection_reason(doc_id: str) -> str | None:
+    """Why the file with this content was refused the last time it was processed (None if it was not),
+    so "process all" does not retry it blindly. Processing it successfully clears it."""
+    try:
+        return json.loads(_rejection_path(doc_id).read_text("utf-8"))["reason"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _remember_rejection(doc_id: str, exc: PdfProcessingError) -> None:
+    try:
+        path = _rejection_path(doc_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"file": exc.file, "reason": exc.reason}), "utf-8")
+    except OSError as err:
+        log.warning("Could not record the rejection of %s: %s", exc.file, err)
+
+
+# ---------------------------------------------------------------- the pipeline
+
+
+SWAP_STAGE = "Switching to the new index"
 
 
 def process_and_index_pdf(
@@ -418,16 +668,25 @@ def process_and_index_pdf(
 ) -> ProcessedPdf:
     """Process a PDF from the source folder once; return its manifest (cached when already done).
 
-    Raises PdfProcessingError (file + reason) for anything that is not a readable PDF in the
-    source folder; nothing is left behind in that case.
+    Raises PdfProcessingError (file + reason, as a sentence without server paths) for anything that
+    cannot be processed, including unexpected failures (logged with their traceback); nothing is
+    left behind in that case, and a file that was refused is remembered (`rejection_reason`).
     """
     progress = progress or _noop
     source = resolve_source_pdf(path)
+    sweep_leftovers_once()
     progress("Checking file", 0, 1)
-    doc = _open_validated(source)
     try:
         sha = file_sha256(source)
-        doc_id = compute_doc_id(source, sha)
+    except OSError as exc:
+        raise PdfProcessingError(source.name, f"cannot be read ({exc.strerror or type(exc).__name__})") from None
+    doc_id = compute_doc_id(source, sha)
+    try:
+        doc = _open_validated(source)
+    except PdfProcessingError as exc:
+        _remember_rejection(doc_id, exc)
+        raise
+    try:
         if not force and check_pdf_processed(doc_id):
             progress("Already processed", 1, 1)
             return load_manifest(doc_id)
@@ -437,7 +696,21 @@ def process_and_index_pdf(
                 progress("Already processed", 1, 1)
                 return load_manifest(doc_id)
             _sweep_leftovers(doc_id)
-            return _build(doc, source, sha, doc_id, progress)
+            try:
+                manifest = _build(doc, source, sha, doc_id, progress)
+            except PdfProcessingError:
+                raise
+            except Exception as exc:
+                log.exception("Processing %s failed", source.name)
+                detail = " ".join(str(exc).split())[:200]
+                raise PdfProcessingError(
+                    source.name, f"could not be processed ({type(exc).__name__}{': ' + detail if detail else ''})"
+                ) from exc
+        _rejection_path(doc_id).unlink(missing_ok=True)
+        return manifest
+    except PdfProcessingError as exc:
+        _remember_rejection(doc_id, exc)
+        raise
     finally:
         doc.close()
 
@@ -448,13 +721,15 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
     from storage.embeddings import get_embedder
 
     destination = get_settings().destination_dir
-    tmp_root = destination / f".tmp-{doc_id}-{uuid.uuid4().hex[:8]}"
-    tmp_dirs = PdfOutputDirs.at(tmp_root)
-    tmp_collection = f"tmp-{doc_id}-{uuid.uuid4().hex[:8]}"
+    build = uuid.uuid4().hex[:8]
+    tmp_root = destination / f".tmp-{doc_id}-{build}"
+    tmp_dirs = PdfOutputDirs.at(tmp_root)  # becomes <doc_id>/build-<build>/
+    collection_name = vector_store.build_collection_name(doc_id, build)
     client = vector_store.get_chroma_client()
+    committed = False
     try:
         tmp_root.mkdir(parents=True)
-        pages, image_texts, engine_name = _extract(doc, tmp_dirs.images_dir, progress)
+        pages, image_texts, engine_name, skipped = _extract(doc, tmp_dirs.images_dir, progress)
         if not any(p.text.strip() for p in pages) and not image_texts:
             raise PdfProcessingError(
                 source.name,
@@ -475,9 +750,9 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
                 page_number=page_number,
                 page_end=page_number,
                 chunk_type="image_ocr",
-                image_path=rel,
+                image_path=f"{BUILD_PREFIX}{build}/extracted_images/{name}",  # relative to the PDF's folder
             )
-            for i, (page_number, rel, text) in enumerate(image_texts)
+            for i, (page_number, name, text) in enumerate(image_texts)
         ]
         chunks = _renumber(chunks)
         progress("Chunking", 1, 1)
@@ -492,7 +767,7 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
 
         progress("Indexing", 0, 2)
         collection = client.create_collection(
-            tmp_collection, metadata=vector_store.COLLECTION_METADATA, embedding_function=None
+            collection_name, metadata=vector_store.COLLECTION_METADATA, embedding_function=None
         )
         for start in range(0, len(chunks), vector_store.ADD_BATCH):
             batch = chunks[start : start + vector_store.ADD_BATCH]
@@ -529,28 +804,70 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
             summary=summary,
             ocr_engine=engine_name,
             processed_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            build=build,
+            collection=collection_name,
+            skipped=skipped,
         )
         _write_json(tmp_dirs.chunks_path, [c.model_dump() for c in chunks])
         _write_json(tmp_dirs.pages_path, [p.text for p in pages])
-        _write_json(tmp_dirs.manifest_path, manifest.model_dump())
 
-        # Commit: collection first, then the folder. Until the folder rename, nothing is "processed".
-        final_name = vector_store.collection_name(doc_id)
-        vector_store.delete_collection_if_exists(final_name)
-        collection.modify(name=final_name)
-        final_root = destination / doc_id
-        if final_root.exists():
-            shutil.rmtree(final_root)
-        os.replace(tmp_root, final_root)
+        # Swap, then drop. Until the manifest is replaced the previous build (if any) is current
+        # and complete; from then on the new one is. Each step is reported, so a test can kill here.
+        root = destination / doc_id
+        previous = _read_manifest(root / "manifest.json")
+        new_manifest = root / f".manifest-{build}.json"
+
+        def move_build_into_place() -> None:
+            root.mkdir(exist_ok=True)
+            os.replace(tmp_root, root / f"{BUILD_PREFIX}{build}")
+
+        def commit_manifest() -> None:
+            nonlocal committed
+            _write_json(new_manifest, manifest.model_dump())
+            os.replace(new_manifest, root / "manifest.json")  # the commit point
+            committed = True
+
+        def drop_previous_build() -> None:
+            if previous is None:
+                return
+            for name in [f"{BUILD_PREFIX}{previous.build}"] if previous.build else _LEGACY_ARTIFACTS:
+                if name != f"{BUILD_PREFIX}{build}":
+                    _remove(root / name)
+
+        def drop_previous_collection() -> None:
+            old = (previous.collection or vector_store.safe_collection_name(doc_id)) if previous else None
+            if old and old != collection_name:
+                vector_store.delete_collection_if_exists(old)
+
+        def drop_retrieval_cache() -> None:
+            for suffix in ("", "-wal", "-shm"):  # its entries are for the previous build
+                (root / f"retrieval_cache.db{suffix}").unlink(missing_ok=True)
+
+        steps = [move_build_into_place, commit_manifest, drop_previous_build, drop_previous_collection, drop_retrieval_cache]
+        for done, step in enumerate(steps):
+            progress(SWAP_STAGE, done, len(steps))
+            try:
+                step()
+            except Exception:
+                if not committed:
+                    raise
+                # The new build is current: what was not dropped is swept by the next run.
+                log.warning("Could not %s of %s", step.__name__.replace("_", " "), doc_id, exc_info=True)
         progress("Done", 2, 2)
         log.info("Processed %s as %s: %d pages, %d chunks", source.name, doc_id, len(pages), len(chunks))
         return manifest
     except BaseException:
-        shutil.rmtree(tmp_root, ignore_errors=True)
-        try:
-            vector_store.delete_collection_if_exists(tmp_collection)
-        except Exception:  # the vector store may be what failed; the sweep retries next time
-            log.warning("Could not remove temporary collection %s", tmp_collection)
+        if not committed:
+            shutil.rmtree(tmp_root, ignore_errors=True)
+            shutil.rmtree(destination / doc_id / f"{BUILD_PREFIX}{build}", ignore_errors=True)
+            (destination / doc_id / f".manifest-{build}.json").unlink(missing_ok=True)
+            try:
+                vector_store.delete_collection_if_exists(collection_name)
+            except Exception:  # the vector store may be what failed; the sweep retries next time
+                log.warning("Could not remove the unfinished collection %s", collection_name)
+            root = destination / doc_id
+            if root.is_dir() and not (root / "manifest.json").exists():
+                shutil.rmtree(root, ignore_errors=True)
         raise
 
 
@@ -565,19 +882,21 @@ def _write_json(path: Path, data) -> None:
 
 
 def delete_pdf(doc_id: str) -> None:
-    """Remove a PDF's artifacts and collection (the source file stays)."""
+    """Remove a PDF's artifacts and collections (the source file stays)."""
     dirs = get_pdf_output_dirs(doc_id)
     with _lock_for(doc_id):
-        vector_store.delete_collection_if_exists(vector_store.collection_name(doc_id))
         if dirs.root.exists():
-            # Rename first so a half-deleted folder is never mistaken for a processed one.
-            trash = dirs.root.with_name(f".tmp-{doc_id}-deleted-{uuid.uuid4().hex[:8]}")
-            os.replace(dirs.root, trash)
-            shutil.rmtree(trash, ignore_errors=True)
+            # Rename first, so the PDF stops being listed at once and a half-deleted folder is
+            # never mistaken for a processed one; the sweep then drops the folder and collections.
+            os.replace(dirs.root, dirs.root.with_name(f".tmp-{doc_id}-deleted-{uuid.uuid4().hex[:8]}"))
         _sweep_leftovers(doc_id)
 
 
 def reindex_pdf(doc_id: str, progress: ProgressCallback | None = None) -> ProcessedPdf:
-    """Rebuild a processed PDF's artifacts from its source file."""
-    manifest = load_manifest(doc_id)
+    """Rebuild a processed PDF's artifacts from its source file; the old index stays searchable
+    until the new one replaces it."""
+    try:
+        manifest = load_manifest(doc_id)
+    except (OSError, ValueError):
+        raise PdfProcessingError(doc_id, "is not processed (no readable manifest); process the PDF again") from None
     return process_and_index_pdf(manifest.source_path, progress, force=True)

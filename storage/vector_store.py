@@ -1,5 +1,9 @@
 """The Chroma client and per-PDF collection naming.
 
+Each build of a PDF writes a new collection `<doc_id>-build-<id>`; the PDF's manifest (written
+last, storage/pdf_processing.py) names the current one, so a re-index never leaves a moment
+without a complete collection. PDFs processed before builds were versioned use `<doc_id>`.
+
 Embedded by default (`PersistentClient` under `<destination>/.chroma`); a Chroma server when
 `CHROMA_HOST` (and optionally `CHROMA_PORT`) is set, with the same per-PDF collections.
 We always pass vectors ourselves, so collections are opened with `embedding_function=None`
@@ -8,8 +12,12 @@ We always pass vectors ourselves, so collections are opened with `embedding_func
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import os
+import re
 import threading
+import unicodedata
 from typing import Any
 
 from storage.config import get_settings
@@ -48,9 +56,46 @@ def get_chroma_client():
     return client
 
 
+MAX_NAME_CHARS = 512  # Chroma's limits: 3-512 chars of [A-Za-z0-9._-], alphanumeric ends, no "..", not an IPv4
+_DOC_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]")
+
+
+def safe_collection_name(raw: str) -> str:
+    """A name Chroma accepts, derived from any string; names that already comply are unchanged."""
+    text = unicodedata.normalize("NFKD", raw or "").encode("ascii", "ignore").decode()
+    name = re.sub(r"\.{2,}", ".", re.sub(r"[^A-Za-z0-9._-]+", "-", text))
+    name = name[:MAX_NAME_CHARS].strip("._-")
+    if len(name) < 3 or _is_ipv4(name):
+        name = f"pdf-{name}".strip("._-") if name else "pdf"
+    return name
+
+
+def _is_ipv4(name: str) -> bool:
+    try:
+        ipaddress.IPv4Address(name)
+        return True
+    except ValueError:
+        return False
+
+
+def build_collection_name(doc_id: str, build: str) -> str:
+    """The collection of one build of a PDF (see the module docstring)."""
+    suffix = f"-build-{build}"
+    return safe_collection_name(doc_id)[: MAX_NAME_CHARS - len(suffix)].rstrip("._-") + suffix
+
+
 def collection_name(doc_id: str) -> str:
-    """Chroma names allow [A-Za-z0-9._-], 3-512 chars, alphanumeric at both ends; doc ids comply."""
-    return doc_id
+    """The collection holding a PDF's current index: the one its manifest names (the commit
+    point of a build), else the name of a PDF processed before builds were versioned.
+    Idempotent: a collection name maps to itself."""
+    if _DOC_ID.fullmatch(doc_id or "") and ".." not in doc_id:
+        try:
+            manifest = json.loads((get_settings().destination_dir / doc_id / "manifest.json").read_text("utf-8"))
+            if isinstance(manifest, dict) and isinstance(manifest.get("collection"), str) and manifest["collection"]:
+                return manifest["collection"]
+        except (OSError, ValueError):
+            pass
+    return safe_collection_name(doc_id)
 
 
 def get_collection(doc_id: str):

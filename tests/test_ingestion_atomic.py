@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from storage import pdf_processing as pp
 from storage import vector_store
@@ -49,8 +50,13 @@ def _child(args: list[str]) -> subprocess.Popen:
 
 
 def _temp_leftovers() -> tuple[list[str], list[str]]:
-    folders = [p.name for p in get_settings().destination_dir.glob(".tmp-*")]
-    collections = [n for n in vector_store.list_collection_names() if n.startswith("tmp-")]
+    """Build folders in progress, and collections no manifest names (unfinished or replaced builds)."""
+    destination = get_settings().destination_dir
+    folders = [p.name for p in destination.glob(".tmp-*")]
+    folders += [f"{p.parent.name}/{p.name}" for p in destination.glob(f"*/{pp.BUILD_PREFIX}*")
+                if pp.get_pdf_output_dirs(p.parent.name).build_dir != p]
+    current = {m.collection or m.doc_id for m in pp.list_processed_pdfs()}
+    collections = [n for n in vector_store.list_collection_names() if n not in current]
     return folders, collections
 
 
@@ -61,7 +67,8 @@ def test_exception_midway_leaves_nothing(monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    with monkeypatch.context() as patched, pytest.raises(RuntimeError, match="disk full"):
+    # Unexpected failures reach callers (CLI, /ingest, the Documents page) as a sentence naming the file.
+    with monkeypatch.context() as patched, pytest.raises(pp.PdfProcessingError, match=r"crash.pdf: could not be processed \(RuntimeError: disk full\)"):
         patched.setattr(storage.bm25_index, "build_bm25_index", explode)
         pp.process_and_index_pdf(path)
     doc_id = pp.compute_doc_id(path)
@@ -159,10 +166,15 @@ def test_sweep_leaves_other_documents_in_progress_alone():
     path = make_text_pdf(get_settings().source_dir / "a.pdf", PAGES[:2])
     doc_id = pp.compute_doc_id(path)
     destination = get_settings().destination_dir
-    # Another PDF whose doc_id starts with this one's, mid-build, and a real leftover of ours.
-    others = destination / f".tmp-{doc_id}-b-222222222222-0a1b2c3d"
+    # Another PDF whose doc_id starts with this one's, mid-build (its lock is held), and a real
+    # leftover of ours.
+    other_id = f"{doc_id}-b-222222222222"
+    others = destination / f".tmp-{other_id}-0a1b2c3d"
     ours = destination / f".tmp-{doc_id}-0a1b2c3d"
     others.mkdir()
     ours.mkdir()
-    pp.process_and_index_pdf(path)
-    assert others.exists() and not ours.exists()
+    with FileLock(str(destination / ".locks" / f"{other_id}.lock")):
+        pp.process_and_index_pdf(path)
+        assert others.exists() and not ours.exists()
+    assert pp.sweep_all_leftovers() >= 1  # once that build is over (here: abandoned), it is swept
+    assert not others.exists() and pp.check_pdf_processed(doc_id)

@@ -19,7 +19,7 @@ from tests.fixtures_pdfs import (
 
 def _assert_nothing_written():
     destination = get_settings().destination_dir
-    leftovers = [p.name for p in destination.iterdir() if p.name not in {".locks", ".chroma"}]
+    leftovers = [p.name for p in destination.iterdir() if p.name not in {".locks", ".chroma", ".rejected"}]  # .rejected: the refusal is remembered
     assert leftovers == []
     assert pp.list_processed_pdfs() == []
     if (destination / ".chroma").exists():

@@ -144,19 +144,16 @@ def test_list_processed_pdfs_reads_manifests():
     assert stored["source_file"] == "b-second.pdf"
 
 
-def test_list_ignores_builds_in_progress(monkeypatch):
+def test_list_ignores_builds_in_progress():
     manifest = pp.process_and_index_pdf(make_text_pdf(_source("busy.pdf"), PAGES))
     seen = []
-    real_write = pp._write_json
 
-    def spy(path, data):
-        real_write(path, data)
-        if path.name == "manifest.json":  # the new build's manifest exists, the rename has not happened
-            seen.append([m.doc_id for m in pp.list_processed_pdfs()])
+    def progress(stage, done, total):
+        if stage in ("Indexing", pp.SWAP_STAGE):  # the new build exists beside the current one
+            seen.append(([m.doc_id for m in pp.list_processed_pdfs()], pp.check_pdf_processed(manifest.doc_id)))
 
-    monkeypatch.setattr(pp, "_write_json", spy)
-    pp.reindex_pdf(manifest.doc_id)
-    assert seen == [[manifest.doc_id]]
+    pp.reindex_pdf(manifest.doc_id, progress)
+    assert len(seen) >= 5 and all(s == ([manifest.doc_id], True) for s in seen)
 
 
 @pytest.mark.parametrize("bad_id", ["../etc", "", "a/b", ".hidden"])

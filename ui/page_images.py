@@ -23,6 +23,10 @@ HIGHLIGHT_RGB = (1.0, 0.85, 0.0)
 HIGHLIGHT_OPACITY = 0.35
 _MAX_PIECES = 40  # bound the work for very long chunks
 CROP_MARGIN = 90  # points kept above and below the highlighted band when cropping
+# A rendered preview stays under this many pixels (a Letter page at zoom 1.5 is 1.1 MP): a poster-sized
+# page (up to 200 x 200 inches) is shown at a lower zoom instead of failing ("Overly large image")
+# or taking a minute and tens of MB.
+MAX_PREVIEW_PIXELS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,14 @@ def find_passage_rects(page: "pymupdf.Page", passage: str) -> list["pymupdf.Rect
     return found
 
 
+def preview_zoom(area: "pymupdf.Rect", zoom: float) -> float:
+    """`zoom`, lowered when needed so that `area` (points) renders under MAX_PREVIEW_PIXELS."""
+    scale = min(zoom, (MAX_PREVIEW_PIXELS / max(area.width * area.height, 1.0)) ** 0.5)
+    while (area.width * scale + 2) * (area.height * scale + 2) > MAX_PREVIEW_PIXELS:  # pixel edges round outwards
+        scale *= 0.99
+    return scale
+
+
 def render_page(
     pdf_path: str | Path,
     page_index: int,
@@ -111,7 +123,8 @@ def render_page(
                 band |= r
             clip = pymupdf.Rect(page.rect.x0, max(page.rect.y0, band.y0 - CROP_MARGIN),
                                 page.rect.x1, min(page.rect.y1, band.y1 + CROP_MARGIN))
-        png = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, alpha=False).tobytes("png")
+        scale = preview_zoom(clip or page.rect, zoom)
+        png = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), clip=clip, alpha=False).tobytes("png")
     if cached:
         cached.parent.mkdir(parents=True, exist_ok=True)
         # Write then rename, so a concurrent reader never sees half a PNG.

@@ -1,0 +1,46 @@
+"""The shell command labels what answered: a configured model that failed is not "no model configured"."""
+
+from __future__ import annotations
+
+from storage.schema import AnswerResult
+
+
+def _fake_service(llm):
+    class Service:
+        def __init__(self, **kwargs):
+            self.llm = llm
+
+        def ask(self, *args, **kwargs):
+            return AnswerResult(message="Quoted.", route="documents", mode="extractive", saved=False,
+                                error="The language model failed (ReadTimeout), so this answer quotes the documents instead.")
+
+    return Service
+
+
+def test_a_failed_model_is_labelled_as_failed(monkeypatch, capsys):
+    from agent import cli, service
+
+    monkeypatch.setattr(service, "ChatService", _fake_service(llm=object()))
+    assert cli.main(["What was revenue?"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("[documents · extractive: the model failed]") and "no model configured" not in out
+
+    monkeypatch.setattr(service, "ChatService", _fake_service(llm=None))
+    assert cli.main(["What was revenue?"]) == 0
+    assert "[documents · extractive: no model configured]" in capsys.readouterr().out
+
+
+def test_an_unexpected_failure_is_one_sentence(monkeypatch, capsys):
+    from agent import cli, service
+
+    class Broken:
+        def __init__(self, **kwargs):
+            self.llm = None
+
+        def ask(self, *args, **kwargs):
+            raise ConnectionError("socket closed")
+
+    monkeypatch.setattr(service, "ChatService", Broken)
+    assert cli.main(["What was revenue?"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "error: the question could not be answered (ConnectionError); run with --verbose for details"
