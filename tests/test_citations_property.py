@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.citation_markers import MARKER_LIKE_RE, prose_segments
-from agent.citations import CitingToolNode, build_answer, iter_markers, renumber_tool_output, source_identity
+from agent.citations import build_answer, iter_markers, renumber_tool_output, source_identity
 from agent.knowledge_base import KnowledgeBase
 from tests.fixtures_citations import (
     AIMessage,
@@ -122,7 +122,7 @@ def test_every_marker_resolves_to_exactly_one_stored_source(turns, text):
 @given(calls=st.lists(st.lists(st.one_of(doc_source, web_source), max_size=4), min_size=1, max_size=3))
 def test_tool_node_numbers_like_the_pure_function(calls):
     results = {f"q{i}": sources for i, sources in enumerate(calls)}
-    node = CitingToolNode(scripted_tools(results))
+    node = scripted_tools(results)
     out = run_tool_node(node, {"messages": [AIMessage("", tool_calls=[call("search_documents", q, q) for q in results])]})
     rag = web_counter = 0
     registry: dict = {}
