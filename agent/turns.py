@@ -41,8 +41,8 @@ log = logging.getLogger(__name__)
 
 _NUMBERED_RE = re.compile(r"^(?:\[\^[1-9]\d*\]|\{\^[1-9]\d*\})$")
 
-QUEUED_NOTE = ("The chat history is unavailable, so this answer is kept on this server and will be added to "
-               "your history as soon as the database is back.")
+QUEUED_NOTE = ("This answer is not saved to your history yet: the chat history database is unavailable. It is "
+               "kept on this server and added to your history as soon as the database is back.")
 NOT_SAVED_NOTE = "This answer was not saved to your history: {reason}"
 
 

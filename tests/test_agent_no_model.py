@@ -24,7 +24,7 @@ from tests.stubs import tavily
 from tests.stubs.tavily import TavilyStub
 
 ROOT = Path(__file__).resolve().parent.parent
-QUOTE = re.compile(r"“(?P<sentence>[^”]+)”\s*(?P<marker>\[\^[^\]]+\])")
+QUOTE = re.compile(r"“(?P<sentence>[^”]+)”\s*(?P<marker>\[\^(?:\d+|Current Page|Previous Page)\])")  # document/page ids
 
 
 def squash(text: str) -> str:
