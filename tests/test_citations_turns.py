@@ -25,9 +25,9 @@ from tests.fixtures_turns import (
     marker_texts,
 )
 
-QUESTIONS = {
-    "A": ["What was total revenue in fiscal 2023?", "How many people were employed?", "What is the main risk?"],
-    "B": ["What dividend does the board propose?", "What does management expect for 2024?", "When was it founded?"],
+QUESTIONS = {  # the first questions of A and B rank the passages in different orders
+    "A": ["How many people were employed at year end?", "What was total revenue in fiscal 2023?", "What is the main risk?"],
+    "B": ["What is the main risk, the price of polysilicon?", "What dividend does the board propose?", "When was it founded?"],
 }
 
 
@@ -57,9 +57,9 @@ def test_two_processes_asking_at_once_never_share_an_id(sample_pdf, nx_server, t
         out, _ = p.communicate(timeout=300)
         assert p.returncode == 0, out[-3000:]
 
-    messages = store.load_messages("alice", conv)
-    assert sorted(assert_whole_turns(messages)) == sorted(QUESTIONS["A"] + QUESTIONS["B"])
     assert assert_markers_open_their_sentence_source(store, "alice", conv) >= 6
+    messages = store.load_messages("alice", conv)  # each turn whole, not interleaved with the other's
+    assert sorted(assert_whole_turns(messages)) == sorted(QUESTIONS["A"] + QUESTIONS["B"])
     registry = store.get_state("alice", conv)["sources"]
     chunks = [(s["doc_id"], s["chunk_id"]) for s in registry.values()]
     assert len(chunks) == len(set(chunks)), "one chunk under two ids"
