@@ -243,22 +243,11 @@ def renumber_sources(
     return RenumberResult(shown, reg, rag, web, new_ids, page_roles)
 
 
-def renumber_tool_output(
-    content: Any,
-    rag_counter: int = 0,
-    web_counter: int = 0,
-    registry: Mapping[str, dict] | None = None,
-    **kw: Any,
-) -> tuple[Any, RenumberResult]:
-    """Renumber the sources inside one tool-output JSON string; other content is passed through."""
-    output = ToolOutput.of(content) if isinstance(content, str) else None
-    if output is None:
-        return content, RenumberResult([], {k: v for k, v in (registry or {}).items() if k not in ROLE_IDS},
-                                       rag_counter, web_counter)
+def number_output(output: ToolOutput, rag_counter: int = 0, web_counter: int = 0,
+                  registry: Mapping[str, dict] | None = None, **kw: Any) -> tuple[ToolOutput, RenumberResult]:
+    """One tool output with its sources numbered (see `renumber_sources` for the keywords)."""
     result = renumber_sources(output.sources, rag_counter, web_counter, registry, **kw)
-    data = json.loads(content)
-    data["sources"] = result.sources
-    return json.dumps(data, ensure_ascii=False), result
+    return output.model_copy(update={"sources": [Source.model_validate(s) for s in result.sources]}), result
 
 
 def _last_tool_batch(messages: list) -> list[ToolMessage]:
@@ -289,11 +278,10 @@ def cite_sources(state: Mapping[str, Any], runtime: Any = None) -> dict[str, Any
         output = ToolOutput.of(msg)
         if output is None:
             continue
-        res = renumber_sources(output.sources, rag, web, registry, allocate=allocate, **pages)
+        numbered, res = number_output(output, rag, web, registry, allocate=allocate, **pages)
         rag, web, registry = res.rag_counter, res.web_counter, res.registry
         for role, sid in res.page_roles.items():
             roles.setdefault(role, sid)  # the first binding of a role in a turn stands
-        numbered = output.model_copy(update={"sources": [Source.model_validate(s) for s in res.sources]})
         replaced.append(msg.model_copy(update={"content": numbered.content(), "artifact": numbered}))
     if not replaced:
         return {}

@@ -6,7 +6,7 @@ Public API (everything else is internal):
                                      sources of the tool results just added (agent/citation_ids.py).
     CitationState, merge_sources     state keys to include in the graph state; `sources` reducer.
     renumber_sources(sources, rag_counter, web_counter, registry, current_page=, previous_page=, allocate=)
-    renumber_tool_output(json_str, rag_counter, web_counter, registry, ...)
+    number_output(tool_output, rag_counter, web_counter, registry, ...)
                                      the functions behind the node.
     build_answer(text, sources, page_roles=None, knowledge=None, embedder=None, route=..., mode=...)
     iter_markers(text), MARKER_RE    what a marker is (shared with the UI).
@@ -61,7 +61,7 @@ from agent.citation_ids import (
     counters_from_registry,
     merge_sources,
     renumber_sources,
-    renumber_tool_output,
+    number_output,
     source_identity,
 )
 from agent.citation_legacy import citing_sentence, content_words, match_file, resolve, short_name
@@ -90,7 +90,7 @@ __all__ = [
     "iter_markers",
     "merge_sources",
     "renumber_sources",
-    "renumber_tool_output",
+    "number_output",
     "source_identity",
 ]
 

@@ -17,7 +17,7 @@ brings the full sources back, with their original ids, so "[^3] from before" sta
 Use::
 
     messages = load_history_messages(store, user_id, conversation_id)   # earlier turns, truncated
-    tool = make_retrieve_previous_sources_tool(store, user_id, conversation_id)   # bound, outside a graph
+    output = fetch_previous_sources(store, user_id, conversation_id, tool_message_ids)   # a ToolOutput
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import re
 from typing import Any, Iterable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.tools import BaseTool, StructuredTool, tool
+from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
@@ -188,17 +188,3 @@ def retrieve_previous_sources(tool_message_ids: list[str], runtime: ToolRuntime[
     if store is None or not state.get("conversation_id"):
         return _result(False, [], "This conversation has no stored history.").as_tool_response()
     return fetch_previous_sources(store, state["user_id"], state["conversation_id"], tool_message_ids).as_tool_response()
-
-
-def make_retrieve_previous_sources_tool(store: HistoryStore, user_id: str, conversation_id: str) -> BaseTool:
-    """The `retrieve_previous_sources` tool bound to one user's conversation (for use outside the graph)."""
-
-    def _run(tool_message_ids: list[str]) -> str:
-        return fetch_previous_sources(store, user_id, conversation_id, tool_message_ids).content()
-
-    return StructuredTool.from_function(
-        func=_run,
-        name=RETRIEVE_PREVIOUS_SOURCES,
-        description=retrieve_previous_sources.description,
-        args_schema=PreviousSourcesInput,
-    )

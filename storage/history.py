@@ -21,8 +21,6 @@ API (the agent and UI code against these names)::
     store.get_tool_messages(user_id, message_ids, conversation_id=None) -> [tool message dict]
         only the caller's messages; unknown or foreign ids are silently absent.
     store.get_state(user_id, conversation_id) -> {"rag_counter", "web_counter", "sources"}
-    store.save_state(user_id, conversation_id, *, rag_counter=None, web_counter=None, sources=None)
-        counters never go down ($max); `sources` (source_id -> Source dump) is merged.
 
     store.allocate_source_ids(user_id, conversation_id, [(key, family, source_dump), ...]) -> [source_id]
         the conversation's source registry: one document per (conversation, source key); a key
@@ -612,26 +610,6 @@ class HistoryStore:
 
         return self._run(op)
 
-    def save_state(self, user_id: str, conversation_id: str, *, rag_counter: int | None = None,
-                   web_counter: int | None = None, sources: Mapping[str, Any] | None = None) -> None:
-        """Counters only move up; `sources` entries are merged into the stored registry (later wins)."""
-        counters, new_sources = _state_changes(user_id, conversation_id, rag_counter, web_counter, sources)
-
-        def op(db):
-            update: dict[str, Any] = {"$set": {"updated_at_ms": _activity_ms()}}
-            if counters:
-                update["$max"] = counters
-            if new_sources:
-                current = self._owned(db, user_id, conversation_id, {"sources": 1}).get("sources") or []
-                merged = {s["source_id"]: s for s in current if s.get("source_id")}
-                merged.update(new_sources)
-                update["$set"]["sources"] = list(merged.values())
-            result = db.conversations.update_one({"_id": conversation_id, "user_id": user_id}, update)
-            if result.matched_count == 0:
-                raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
-
-        self._run(op)
-
 
 _FAMILIES = {"rag": "[^{}]", "web": "{{^{}}}"}
 
@@ -649,24 +627,3 @@ def _whole_turns(docs: list[dict], committed: set[str]) -> list[dict]:
             first_seq.setdefault(turn, d["seq"])
         kept.append(d)
     return sorted(kept, key=lambda d: (first_seq.get(d.get("turn_id"), d["seq"]), d["seq"]))
-
-
-def _state_changes(user_id: str, conversation_id: str, rag_counter: int | None = None,
-                   web_counter: int | None = None, sources: Mapping[str, Any] | None = None) -> tuple[dict, dict]:
-    """Validate a `save_state` call -> (counters to raise, source_id -> Source dump to merge)."""
-    _check_user(user_id)
-    _check_id(conversation_id, "conversation id")
-    counters = {}
-    for name, value in (("rag_counter", rag_counter), ("web_counter", web_counter)):
-        if value is not None:
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise InvalidHistoryInputError(f"{name} must be a non-negative integer, got {value!r}.")
-            counters[name] = value
-    new_sources: dict[str, dict] = {}
-    if sources:
-        if not isinstance(sources, Mapping):
-            raise InvalidHistoryInputError("`sources` must be a dict of source_id -> Source.")
-        for sid, dump in zip(sources, _validated(list(sources.values()), Source, "sources")):
-            dump["source_id"] = dump.get("source_id") or str(sid)
-            new_sources[dump["source_id"]] = dump
-    return counters, new_sources

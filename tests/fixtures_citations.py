@@ -12,7 +12,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode, tools_condition
 
-from agent.citations import CitationState, cite_sources
+from agent.citations import CitationState, RenumberResult, cite_sources, number_output
+from agent.tool_output import ToolOutput
 from storage.schema import Source
 
 BOEING = "BOEING_2022_10K.pdf"
@@ -37,6 +38,16 @@ def page(file: str, page_number: int, role: str | None = None, text: str = "page
 def tool_output(name: str, sources: list[Source]) -> str:
     return json.dumps({"success": True, "tool": name, "result_count": len(sources),
                        "sources": [s.model_dump() for s in sources]})
+
+
+def renumber_tool_output(content: str, rag_counter: int = 0, web_counter: int = 0, registry: dict | None = None,
+                         **kw: Any) -> tuple[str, RenumberResult]:
+    """Number one tool-output JSON as `cite_sources` does -> (the JSON the model reads, the result)."""
+    output = ToolOutput.of(content)
+    if output is None:
+        return content, RenumberResult([], dict(registry or {}), rag_counter, web_counter)
+    numbered, result = number_output(output, rag_counter, web_counter, registry, **kw)
+    return numbered.content(), result
 
 
 def source_ids(message: ToolMessage) -> list[str]:
@@ -100,4 +111,4 @@ def scripted_model(*turns: AIMessage) -> FakeMessagesListChatModel:
 
 
 __all__ = ["AIMessage", "HumanMessage", "ToolMessage", "APPLE", "BOEING", "build_graph", "call", "doc", "page",
-           "run_tool_node", "scripted_model", "scripted_tools", "source_ids", "tool_output", "web"]
+           "renumber_tool_output", "run_tool_node", "scripted_model", "scripted_tools", "source_ids", "tool_output", "web"]

@@ -8,10 +8,10 @@ from agent.citations import (
     build_answer,
     merge_sources,
     renumber_sources,
-    renumber_tool_output,
     source_identity,
 )
 from tests.fixtures_citations import (
+    renumber_tool_output,
     APPLE,
     BOEING,
     AIMessage,

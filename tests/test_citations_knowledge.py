@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from agent.citations import build_answer, renumber_tool_output
+from agent.citations import build_answer
 from agent.knowledge_base import (
     DEFAULT_PATH,
     KnowledgeBase,
@@ -16,7 +16,7 @@ from agent.knowledge_base import (
     format_for_prompt,
     get_knowledge_base,
 )
-from tests.fixtures_citations import tool_output
+from tests.fixtures_citations import renumber_tool_output, tool_output
 
 
 @pytest.fixture(scope="module")

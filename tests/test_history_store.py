@@ -86,15 +86,15 @@ def test_state_continues_numbering_after_reload(backend):
     store = backend()
     conv = store.create_conversation("alice")
     assert store.get_state("alice", conv) == {"rag_counter": 0, "web_counter": 0, "sources": {}}
-    first = {s["source_id"]: s for s in _sources(2)}
-    store.save_state("alice", conv, rag_counter=2, web_counter=1, sources=first)
-    store.save_state("alice", conv, rag_counter=4, sources={s["source_id"]: s for s in _sources(2, start=3)})
-    store.save_state("alice", conv, rag_counter=1)  # a stale tab never moves numbering backwards
+    web = {"kind": "web", "url": "https://a.example", "title": "A"}
+    store.allocate_source_ids("alice", conv, [(f"k{s['chunk_id']}", "rag", s) for s in _sources(2)] + [("w", "web", web)])
+    store.allocate_source_ids("alice", conv, [(f"k{s['chunk_id']}", "rag", s) for s in _sources(3)])  # 1, 2 known
 
     reloaded = backend()  # a new process/page load
+    assert reloaded.allocate_source_ids("alice", conv, [("k4", "rag", _sources(1, start=4)[0])]) == ["[^4]"]
     state = reloaded.get_state("alice", conv)
     assert state["rag_counter"] == 4 and state["web_counter"] == 1
-    assert sorted(state["sources"]) == ["[^1]", "[^2]", "[^3]", "[^4]"]
+    assert sorted(state["sources"]) == ["[^1]", "[^2]", "[^3]", "[^4]", "{^1}"]
     assert Source.model_validate(state["sources"]["[^3]"]).chunk_id == 3
 
 
@@ -111,7 +111,7 @@ def test_users_are_isolated(store):
                  lambda: store.rename_conversation("bob", a_conv, "mine now"),
                  lambda: store.delete_conversation("bob", a_conv),
                  lambda: store.get_state("bob", a_conv),
-                 lambda: store.save_state("bob", a_conv, rag_counter=9)):
+                 lambda: store.allocate_source_ids("bob", a_conv, [("k", "rag", _sources(1)[0])])):
         with pytest.raises(ConversationNotFoundError):
             call()
     # alice's data is untouched
