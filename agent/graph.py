@@ -204,7 +204,7 @@ def _knowledge_note(question: str) -> str:
 
 
 def _with_knowledge_quotes(text: str, question: str) -> str:
-    """No-model mode: quote relevant curated answers, cited by Q-number (shown as [8.1]-style markers)."""
+    """No-model mode: quote relevant curated answers, cited by Q-number (shown as [^8.1]-style markers)."""
     items = _knowledge_items(question)
     if not items:
         return text
