@@ -178,13 +178,13 @@ if current_page:
         st.rerun()
 
 # ---------------------------------------------------------------- history
+queued = _queued_turns(conversation_id)  # first: written to the store now if it is back
 turns: list[conv.ChatTurn] = []
 if store is not None and conversation_id:
     try:
         turns = conv.load_turns(store, user_id, conversation_id)
     except HistoryError as exc:
         st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
-queued = _queued_turns(conversation_id)
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
 if not turns and not queued and not unsaved:
     st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
