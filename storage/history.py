@@ -485,7 +485,15 @@ class HistoryStore:
             self._owned(db, user_id, conversation_id, {"_id": 1})
             query = {"user_id": user_id, "conversation_id": conversation_id}
             committed = {t["_id"] for t in db.turns.find(query, {"_id": 1})}
-            return committed, list(db.messages.find(query).sort("seq", ASCENDING))
+            if limit is None:
+                return committed, list(db.messages.find(query).sort("seq", ASCENDING))
+            n = limit  # the newest `n` messages, more when uncommitted ones are among them
+            while True:
+                docs = list(db.messages.find(query).sort("seq", DESCENDING).limit(n))
+                shown = sum(1 for d in docs if d.get("turn_id") is None or d["turn_id"] in committed)
+                if shown >= limit or len(docs) < n:
+                    return committed, docs[::-1]
+                n *= 2
 
         if limit == 0:
             return []
