@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -208,8 +209,12 @@ class TurnHistory:
             self._write(record)
             return SaveOutcome(True)
         except HistoryUnavailableError as exc:
+            try:
+                self.outbox.put(record)
+            except (OSError, sqlite3.Error) as disk:  # e.g. a full disk: say so, never pretend
+                log.error("turn %s lost: history down (%s) and outbox unwritable (%s)", record["turn_id"], exc, disk)
+                return SaveOutcome(False, error=NOT_SAVED_NOTE.format(reason=f"{exc} The server could not keep it either."))
             log.warning("turn %s queued: %s", record["turn_id"], exc)
-            self.outbox.put(record)
             return SaveOutcome(False, queued=True, error=QUEUED_NOTE)
         except HistoryError as exc:  # bad input, deleted conversation: never written, say so
             log.warning("turn %s not saved: %s", record["turn_id"], exc)
