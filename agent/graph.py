@@ -231,9 +231,9 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
 
 
 def web_search(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Start the web path: a `web_search_tool` call for the user's question (through the citation
-    tool node so results get `{^n}` ids). Reached directly from routing, or as the fallback when the
-    documents yielded nothing usable (`fallback_reason` says why)."""
+    """Start the web path: a `web_search_tool` call for the user's question (run by `tools`, then
+    numbered by `cite_sources`: results get `{^n}` ids). Reached directly from routing, or as the
+    fallback when the documents yielded nothing usable (`fallback_reason` says why)."""
     update: dict = {"route": "web", "messages": [_tool_call(WEB_TOOL, state.get("web_query") or _question(state))]}
     if not state.get("fallback_reason") and documents_found_nothing(state):
         update["fallback_reason"] = "the document search returned nothing usable"

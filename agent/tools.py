@@ -158,5 +158,5 @@ def web_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, To
 
 
 def agent_tools() -> list:
-    """The documents-path tools, bound to the model and run by the citation tool node."""
+    """The documents-path tools, bound to the model and run by the graph's ToolNode (then numbered by `cite_sources`)."""
     return [rag_search_tool, web_search_tool, retrieve_previous_sources]
