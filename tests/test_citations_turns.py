@@ -225,3 +225,29 @@ def test_page_roles_cite_the_page_of_their_own_turn_across_changes_and_reloads(s
     pages = {c.metadata.page for c in r4.citations if c.kind == "page"}
     assert pages == {2}, [(c.marker, c.kind, c.metadata.page) for c in r4.citations]
     assert_markers_open_their_sentence_source(store, "alice", conv)
+
+
+def test_two_app_processes_flushing_one_outbox_write_a_queued_turn_once(nx_server, tmp_path):
+    import threading
+
+    from agent.turns import TurnHistory
+    from storage.history import new_id
+    from storage.outbox import TurnOutbox
+
+    store = HistoryStore(nx_server.uri, db_name="t_double_flush")
+    conv = store.create_conversation("alice")
+    record = {"turn_id": new_id(), "user_id": "alice", "conversation_id": conv, "messages": [
+        {"role": "user", "content": "Q", "message_id": new_id(), "created_at": "2026-01-02T03:04:05+00:00"},
+        {"role": "ai", "content": "A", "message_id": new_id(), "created_at": "2026-01-02T03:04:06+00:00", "citations": []}]}
+    path = tmp_path / "outbox.sqlite"
+    TurnOutbox(path).put(record)
+    TurnOutbox(path).put(record)  # queued twice (a retried save): kept once
+    assert len(TurnOutbox(path)) == 1
+    apps = [TurnHistory(HistoryStore(nx_server.uri, db_name="t_double_flush"), TurnOutbox(path)) for _ in range(2)]
+    threads = [threading.Thread(target=app.flush) for app in apps]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [(m["role"], m["content"]) for m in store.load_messages("alice", conv)] == [("user", "Q"), ("ai", "A")]
+    assert len(TurnOutbox(path)) == 0
