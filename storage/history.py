@@ -593,28 +593,44 @@ class HistoryStore:
         dumps = [_validated([source], Source, "sources")[0] for _, _, source in reqs]
 
         def op(db):
-            ids: list[str] = []
+            conv_query = {"user_id": user_id, "conversation_id": conversation_id}
+            keys = list(dict.fromkeys(key for key, _, _ in reqs))
+
+            def read(wanted: list[str]) -> dict[str, str]:
+                found = db.sources.find({**conv_query, "key": {"$in": wanted}}, {"key": 1, "source_id": 1})
+                return {d["key"]: d["source_id"] for d in found if d.get("source_id")}
+
+            ids = read(keys) if keys else {}
+            missing: dict[str, tuple[str, dict]] = {}
             for (key, family, _), dump in zip(reqs, dumps):
-                where = {"user_id": user_id, "conversation_id": conversation_id, "key": key}
-                found = db.sources.find_one(where, {"source_id": 1})
-                if found is None:
+                if key not in ids:
+                    missing.setdefault(key, (family, dump))
+            if missing:
+                # One $inc per family reserves a block of numbers; a key another writer registers
+                # first keeps that writer's id and its reserved number is simply never used.
+                numbers: dict[str, list[int]] = {}
+                for family in _FAMILIES:
+                    want = sum(1 for f, _ in missing.values() if f == family)
+                    if not want:
+                        continue
                     counter = f"{family}_counter"
                     conv = db.conversations.find_one_and_update(
-                        {"_id": conversation_id, "user_id": user_id}, {"$inc": {counter: 1}},
+                        {"_id": conversation_id, "user_id": user_id}, {"$inc": {counter: want}},
                         projection={counter: 1}, return_document=ReturnDocument.AFTER)
                     if conv is None:
                         raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
-                    sid = _FAMILIES[family].format(conv[counter])
+                    numbers[family] = list(range(conv[counter] - want + 1, conv[counter] + 1))
+                for key, (family, dump) in missing.items():
+                    sid = _FAMILIES[family].format(numbers[family].pop(0))
                     try:
-                        db.sources.update_one(where, {"$setOnInsert": {"source_id": sid, "source": {**dump, "source_id": sid},
-                                                                       "created_at": _now()}}, upsert=True)
+                        db.sources.update_one({**conv_query, "key": key}, {"$setOnInsert": {
+                            "source_id": sid, "source": {**dump, "source_id": sid}, "created_at": _now()}}, upsert=True)
                     except DuplicateKeyError:
                         pass  # another writer registered this key first: its id stands
-                    found = db.sources.find_one(where, {"source_id": 1})
-                    if found is None or not found.get("source_id"):
-                        raise HistoryError(f"The source registry did not keep key {key[:60]!r}.")
-                ids.append(found["source_id"])
-            return ids
+                ids.update(read(list(missing)))
+                if lost := [k for k in missing if k not in ids]:
+                    raise HistoryError(f"The source registry did not keep key {lost[0][:60]!r}.")
+            return [ids[key] for key, _, _ in reqs]
 
         return self._run(op)
 
