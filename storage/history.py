@@ -580,9 +580,10 @@ class HistoryStore:
                             requests: Iterable[tuple[str, str, Mapping[str, Any]]]) -> list[str]:
         """The registry's id for each (key, family, source): the id the key already has, else a new one.
 
-        family "rag" -> `[^n]`, "web" -> `{^n}`. A new id comes from `$inc` on the conversation's
-        counter, then an upsert under the unique (conversation, key) index; when another writer
-        registered the key first, its id wins (re-read), and the counter value is simply skipped.
+        family "rag" -> `[^n]`, "web" -> `{^n}`. Known keys are read in one query; new ones take
+        numbers from one `$inc` per family on the conversation's counter, then an upsert each under
+        the unique (conversation, key) index; when another writer registered a key first, its id
+        wins (read back), and the reserved number is simply skipped.
         """
         _check_user(user_id)
         _check_id(conversation_id, "conversation id")
