@@ -1,10 +1,19 @@
-"""Running source ids: `[^n]` for documents, `{^n}` for web, `[^Current Page]` / `[^Previous Page]`
-for page images, `Q301` for knowledge items, assigned right after every tool call.
+"""Running source ids: `[^n]` for documents and pages, `{^n}` for web, `Q301` for knowledge items,
+assigned by the `cite_sources` graph node right after the standard `ToolNode` ran the calls.
 
-The registry is the graph state's `sources` dict (source_id -> Source dump). It is the only memory
-needed: counters never go below the highest id already in it, so a conversation restored from
-history continues where it stopped even if a counter was lost. A source already in the registry
-(same chunk = doc_id + chunk_id, same normalised URL, same file + page, same Q-number) keeps its id.
+Who gives ids out: with a conversation in the history store, the store's source registry
+(`HistoryStore.allocate_source_ids`: one document per source key, atomic counters), so tabs and
+processes asking at once never give one id to two sources. Without one (no history, or the store
+is down) running counters in graph state, never below the highest id in the registry; such ids are
+provisional and renumbered against the store when the turn is saved (agent/turns.py).
+
+The registry in state is `sources` (source_id -> Source dump). A source already in it (same chunk =
+doc_id + chunk_id, same normalised URL, same file + page, same Q-number) keeps its id.
+
+Page roles: the page the user views is shown to the model as `[^Current Page]` (the one before as
+`[^Previous Page]`), but it is registered under its own `[^n]` like any page; `page_roles` in state
+maps each role to that id *for this turn only*, so a role always means the page of the turn it
+was written in, and a role with no page in the turn cites nothing.
 """
 
 from __future__ import annotations
@@ -14,13 +23,13 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any, Annotated, Iterable, Mapping, TypedDict
+from typing import Any, Annotated, Callable, Iterable, Mapping, Optional, TypedDict
 from urllib.parse import urlsplit, urlunsplit
 
-from langchain_core.messages import ToolMessage
-from langgraph.prebuilt import ToolNode
+from langchain_core.messages import AIMessage, ToolMessage
 from pydantic import BaseModel
 
+from agent.tool_output import ToolOutput
 from storage.schema import Source
 
 log = logging.getLogger("agent.citations")
@@ -47,6 +56,7 @@ class CitationState(TypedDict, total=False):
     sources: Annotated[dict[str, dict], merge_sources]
     current_page: dict | None  # {"doc_id", "source_file", "page_number" (0-based)}
     previous_page: dict | None
+    page_roles: dict[str, str]  # this turn: "[^Current Page]" -> "[^n]" of that page
 
 
 @dataclass
@@ -56,9 +66,16 @@ class RenumberResult:
     rag_counter: int
     web_counter: int
     new_ids: list[str] = field(default_factory=list)  # ids given out by this call
+    page_roles: dict[str, str] = field(default_factory=dict)  # role id -> concrete id, this call's pages
 
     def state_update(self) -> dict[str, Any]:
         return {"rag_counter": self.rag_counter, "web_counter": self.web_counter, "sources": self.registry}
+
+
+# (key, family "rag"|"web", source dump) per new source -> their ids; None = "store unavailable,
+# number locally" (HistoryStore.allocate_source_ids behind a fallback, see agent/turns.py).
+Allocate = Callable[[list[tuple[str, str, dict]]], Optional[list[str]]]
+ROLE_IDS = (CURRENT_PAGE_ID, PREVIOUS_PAGE_ID)
 
 
 def _norm_url(url: str) -> str:
@@ -91,6 +108,11 @@ def source_identity(src: Mapping[str, Any]) -> tuple:
     return (str(kind), _text_key(src))
 
 
+def source_key(src: Mapping[str, Any]) -> str:
+    """`source_identity` as a string: the registry key of a source in the history store."""
+    return json.dumps(source_identity(src), ensure_ascii=False, default=str)
+
+
 def knowledge_id(src: Mapping[str, Any]) -> str | None:
     """The Q-number of a knowledge source (its source_id, or extra.q_id)."""
     sid = src.get("source_id") or ""
@@ -115,22 +137,15 @@ def _same_page(src: Mapping[str, Any], page: Mapping[str, Any] | None) -> bool:
     return bool(src.get("source_file")) and src.get("source_file") == page.get("source_file")
 
 
-def _page_role(src: Mapping[str, Any], current_page, previous_page) -> tuple[str | None, bool]:
-    """(role id, whether the viewer state confirms it). The viewer state is authoritative; a tool's
-    `extra.page_role` hint only counts when the viewer state does not place the page."""
-    if _same_page(src, current_page):
-        return CURRENT_PAGE_ID, True
-    if _same_page(src, previous_page):
-        return PREVIOUS_PAGE_ID, True
-    role = (src.get("extra") or {}).get("page_role")
-    if role in ("current", "previous"):
-        return (CURRENT_PAGE_ID if role == "current" else PREVIOUS_PAGE_ID), False
-    return None, False
-
-
 def _dump(src: Source | Mapping[str, Any]) -> dict:
     data = src.model_dump() if isinstance(src, BaseModel) else dict(src)
     return Source.model_validate(data).model_dump()  # fills defaults, rejects unknown kinds
+
+
+def _claimable(kind: str, claimed: str) -> re.Match | None:
+    if kind in ("document", "page"):
+        return _DOC_ID_RE.match(claimed)
+    return _WEB_ID_RE.match(claimed) if kind == "web" else None
 
 
 def renumber_sources(
@@ -141,153 +156,133 @@ def renumber_sources(
     *,
     current_page: Mapping[str, Any] | None = None,
     previous_page: Mapping[str, Any] | None = None,
+    allocate: Allocate | None = None,
 ) -> RenumberResult:
-    """Give each source its id; pure (inputs are not modified).
+    """Give each source its id; pure apart from `allocate` (inputs are not modified).
 
-    A source already in `registry` keeps its id. A source that arrives with a well-formed id that
-    is free (e.g. from `retrieve_previous_sources` after the registry was lost) keeps it and the
-    counter moves past it. Everything else gets the next `[^n]` / `{^n}`.
+    A source already in `registry` keeps its id. New sources get ids from `allocate` (the store)
+    or, without it or when it returns None, the next `[^n]` / `{^n}` of the local counters; locally
+    a source arriving with a well-formed free id (from `retrieve_previous_sources` after the
+    registry was lost) keeps it and the counter moves past it. The current / previous page (viewer
+    state of this turn) is shown with its role id; `page_roles` maps the role to the page's id.
     """
-    reg = {k: dict(v) for k, v in (registry or {}).items()}
+    reg = {k: dict(v) for k, v in (registry or {}).items() if k not in ROLE_IDS}
     known_rag, known_web = counters_from_registry(reg)
     rag, web = max(rag_counter or 0, known_rag), max(web_counter or 0, known_web)
-    by_identity = {source_identity(v): k for k, v in reg.items() if k not in (CURRENT_PAGE_ID, PREVIOUS_PAGE_ID)}
+    by_identity = {source_identity(v): k for k, v in reg.items()}
     out: list[dict] = []
-    new_ids: list[str] = []
+    pending: dict[tuple, list[int]] = {}  # identity -> indexes in `out` waiting for a new id
 
     for raw in sources:
         src = _dump(raw)
-        kind = src["kind"]
-        ident = source_identity(src)
-        claimed = src.get("source_id") or ""
-        sid: str | None = None
-
+        kind, ident, claimed = src["kind"], source_identity(src), src.get("source_id") or ""
+        src["source_id"] = ""
         if kind == "knowledge":
-            sid = knowledge_id(src)
-            if sid is None:
+            src["source_id"] = knowledge_id(src) or ""
+            if not src["source_id"]:
                 log.debug("knowledge source without a Q-number left unnumbered: %r", src.get("title"))
-                out.append(src)
-                continue
-        elif kind == "page" and (role := _page_role(src, current_page, previous_page))[0] and (
-            role[1] or role[0] not in reg or source_identity(reg[role[0]]) == ident
-        ):
-            # Composite identity: the role id names whichever file+page the viewer shows now. It is
-            # re-bound to another page only when the viewer state says so (a new turn), never by a
-            # tool's hint, so a "[^Current Page]" the model has seen keeps meaning one page.
-            sid = role[0]
         elif ident in by_identity:
-            sid = by_identity[ident]
-        elif claimed and claimed not in reg and (
-            (kind in ("document", "page") and (m := _DOC_ID_RE.match(claimed)))
-            or (kind == "web" and (m := _WEB_ID_RE.match(claimed)))
-        ):
-            sid = claimed
+            src["source_id"] = by_identity[ident]
+        elif allocate is None and claimed and claimed not in reg and (m := _claimable(kind, claimed)):
+            src["source_id"] = claimed
             if kind == "web":
                 web = max(web, int(m.group(1)))
             else:
                 rag = max(rag, int(m.group(1)))
-        elif kind == "web":
-            web += 1
-            sid = f"{{^{web}}}"
-        else:  # document, or a page image that is neither the current nor the previous page
-            rag += 1
-            sid = f"[^{rag}]"
-
-        src["source_id"] = sid
-        if reg.get(sid) != src:  # new, re-bound (a page role id) or refreshed
-            if sid not in reg or source_identity(reg[sid]) != ident:
-                new_ids.append(sid)
-            reg[sid] = src
-        if sid not in (CURRENT_PAGE_ID, PREVIOUS_PAGE_ID):
-            by_identity[ident] = sid
+            by_identity[ident] = claimed
+        else:
+            pending.setdefault(ident, []).append(len(out))
+        src["_claimed"] = claimed
         out.append(src)
 
-    log.debug(
-        "sources renumbered: %s (new: %s; counters rag=%d web=%d)",
-        [s.get("source_id") for s in out], new_ids, rag, web,
-    )
-    return RenumberResult(out, reg, rag, web, new_ids)
-
-
-def renumber_tool_output(
-    content: Any,
-    rag_counter: int = 0,
-    web_counter: int = 0,
-    registry: Mapping[str, dict] | None = None,
-    **pages: Any,
-) -> tuple[Any, RenumberResult]:
-    """Renumber the sources inside one tool-output JSON string; other content is passed through."""
-    data = None
-    if isinstance(content, str):
-        try:
-            data = json.loads(content)
-        except ValueError:
-            data = None
-    if not isinstance(data, dict) or not isinstance(data.get("sources"), list):
-        return content, RenumberResult([], dict(registry or {}), rag_counter, web_counter)
-    result = renumber_sources(data["sources"], rag_counter, web_counter, registry, **pages)
-    data["sources"] = result.sources
-    return json.dumps(data, ensure_ascii=False), result
-
-
-def _get(state: Any, key: str, default: Any = None) -> Any:
-    if isinstance(state, Mapping):
-        return state.get(key, default)
-    return getattr(state, key, default)
-
-
-class CitingToolNode(ToolNode):
-    """`langgraph.prebuilt.ToolNode` that numbers sources in every tool result.
-
-    Use it exactly like ToolNode in a graph whose state includes `CitationState`'s keys. It returns
-    the ToolMessages (content rewritten with ids) plus `rag_counter`, `web_counter`, `sources`.
-    Parallel tool calls are numbered in the order the model issued them.
-    """
-
-    def _renumber(self, input: Any, output: Any) -> Any:
-        if isinstance(input, list):  # message-list input has no state to keep counters in
-            state: Any = {}
+    if pending:
+        firsts = [out[idxs[0]] for idxs in pending.values()]
+        requests = [(source_key(s), "web" if s["kind"] == "web" else "rag", {k: v for k, v in s.items() if k != "_claimed"})
+                    for s in firsts]
+        ids = allocate(requests) if allocate is not None else None
+        if ids is None:  # local (or provisional) numbering
+            ids = []
+            for _, family, _ in requests:
+                if family == "web":
+                    web += 1
+                    ids.append(f"{{^{web}}}")
+                else:
+                    rag += 1
+                    ids.append(f"[^{rag}]")
         else:
-            state = input
-        rag = _get(state, "rag_counter", 0) or 0
-        web = _get(state, "web_counter", 0) or 0
-        registry = _get(state, "sources", None) or {}
-        pages = {"current_page": _get(state, "current_page"), "previous_page": _get(state, "previous_page")}
-        last: RenumberResult | None = None
+            got_rag, got_web = counters_from_registry(dict.fromkeys(ids))
+            rag, web = max(rag, got_rag), max(web, got_web)
+        for (ident, idxs), sid in zip(pending.items(), ids):
+            by_identity[ident] = sid
+            for i in idxs:
+                out[i]["source_id"] = sid
 
-        def fix(msg: Any) -> Any:
-            nonlocal rag, web, registry, last
-            if not isinstance(msg, ToolMessage):
-                return msg
-            content, res = renumber_tool_output(msg.content, rag, web, registry, **pages)
-            if content is msg.content:
-                return msg
-            rag, web, registry, last = res.rag_counter, res.web_counter, res.registry, res
-            return msg.model_copy(update={"content": content})
+    new_ids: list[str] = []
+    page_roles: dict[str, str] = {}
+    shown: list[dict] = []
+    for src in out:
+        claimed = src.pop("_claimed")
+        sid = src["source_id"]
+        if sid:
+            if sid not in reg or source_identity(reg[sid]) != source_identity(src):
+                if sid not in new_ids:
+                    new_ids.append(sid)
+            reg[sid] = dict(src)  # the latest copy of a source wins (re-extracted text, new score)
+        if src["kind"] == "page" and sid and not claimed:  # fresh from the viewer, not brought back
+            for role, ref in ((CURRENT_PAGE_ID, current_page), (PREVIOUS_PAGE_ID, previous_page)):
+                if _same_page(src, ref) and role not in page_roles:
+                    page_roles[role] = sid
+                    src = {**src, "source_id": role}  # what the model sees and cites
+                    break
+        shown.append(src)
 
-        key = self._messages_key
-        if isinstance(output, dict):
-            output = {**output, key: [fix(m) for m in output.get(key, [])]}
-        elif isinstance(output, list):  # mixed Commands / message lists
-            fixed = []
-            for item in output:
-                if isinstance(item, dict) and key in item:
-                    item = {**item, key: [fix(m) for m in item[key]]}
-                elif isinstance(item, list):
-                    item = [fix(m) for m in item]
-                elif isinstance(item, ToolMessage):
-                    item = fix(item)
-                fixed.append(item)
-            output = fixed
-        if last is None or isinstance(input, list):
-            return output
-        update = last.state_update()
-        if isinstance(output, dict):
-            return {**output, **update}
-        return [*output, update]
+    log.debug(
+        "sources renumbered: %s (new: %s; roles %s; counters rag=%d web=%d)",
+        [s.get("source_id") for s in shown], new_ids, page_roles, rag, web,
+    )
+    return RenumberResult(shown, reg, rag, web, new_ids, page_roles)
 
-    def _func(self, input, config, runtime):  # noqa: D401 - same signature as ToolNode._func
-        return self._renumber(input, super()._func(input, config, runtime))
 
-    async def _afunc(self, input, config, runtime):
-        return self._renumber(input, await super()._afunc(input, config, runtime))
+def number_output(output: ToolOutput, rag_counter: int = 0, web_counter: int = 0,
+                  registry: Mapping[str, dict] | None = None, **kw: Any) -> tuple[ToolOutput, RenumberResult]:
+    """One tool output with its sources numbered (see `renumber_sources` for the keywords)."""
+    result = renumber_sources(output.sources, rag_counter, web_counter, registry, **kw)
+    return output.model_copy(update={"sources": [Source.model_validate(s) for s in result.sources]}), result
+
+
+def _last_tool_batch(messages: list) -> list[ToolMessage]:
+    """The ToolMessages answering the last AI tool-call message, in the order the calls were made."""
+    for i in range(len(messages) - 1, -1, -1):
+        msg = messages[i]
+        if isinstance(msg, AIMessage) and msg.tool_calls:
+            order = {c["id"]: n for n, c in enumerate(msg.tool_calls)}
+            batch = [m for m in messages[i + 1:] if isinstance(m, ToolMessage) and m.tool_call_id in order]
+            return sorted(batch, key=lambda m: order[m.tool_call_id])
+    return []
+
+
+def cite_sources(state: Mapping[str, Any], runtime: Any = None) -> dict[str, Any]:
+    """Graph node after the standard `ToolNode`: number the sources of the tool results it just
+    added and replace those ToolMessages (same id: the `add_messages` reducer swaps them in place)
+    with numbered content and a numbered `ToolOutput` artifact. Also returns the counters, the
+    registry and this turn's `page_roles`. Ids come from `runtime.context.allocate_ids` when the
+    run has one (the history store's registry), else from the counters in state."""
+    context = getattr(runtime, "context", None)
+    allocate = getattr(context, "allocate_ids", None)
+    rag, web = state.get("rag_counter", 0) or 0, state.get("web_counter", 0) or 0
+    registry = state.get("sources") or {}
+    roles = dict(state.get("page_roles") or {})
+    pages = {"current_page": state.get("current_page"), "previous_page": state.get("previous_page")}
+    replaced: list[ToolMessage] = []
+    for msg in _last_tool_batch(list(state.get("messages") or [])):
+        output = ToolOutput.of(msg)
+        if output is None:
+            continue
+        numbered, res = number_output(output, rag, web, registry, allocate=allocate, **pages)
+        rag, web, registry = res.rag_counter, res.web_counter, res.registry
+        for role, sid in res.page_roles.items():
+            roles.setdefault(role, sid)  # the first binding of a role in a turn stands
+        replaced.append(msg.model_copy(update={"content": numbered.content(), "artifact": numbered}))
+    if not replaced:
+        return {}
+    return {"messages": replaced, "rag_counter": rag, "web_counter": web, "sources": registry, "page_roles": roles}

@@ -4,7 +4,9 @@ Markers in an answer:
 - `[^3]`               a document chunk (kind "document"), ids from the running `rag_counter`
 - `{^2}`               a web page (kind "web"), ids from `web_counter`
 - `[^Current Page]`    the page the user is viewing; `[^Previous Page]` the one before (kind "page")
-- `[8.1]`              a curated knowledge item, injected by `build_answer` for `Q301` (kind "knowledge")
+- `[^8.1]`             a curated knowledge item, injected by `build_answer` for `Q301` (kind "knowledge");
+                       answers stored before the caret form used `[8.1]`, still recognised here, but
+                       only a marker listed in the answer's citations is ever a citation
 - `[chunk_id: 44]`     legacy chunk-id form; `[chunk_id: 44, file: boeing.pdf]` once disambiguated
 
 Markers inside fenced (``` / ~~~) or inline (`x`) code are text, never markers.
@@ -26,7 +28,7 @@ MARKER_RE = re.compile(
     r"\[\^(?P<doc>[1-9]\d*)\]"
     r"|\{\^(?P<web>[1-9]\d*)\}"
     r"|\[\^(?P<page>Current Page|Previous Page)\]"
-    r"|\[(?P<kb>\d{1,3}\.\d{1,3})\]"
+    r"|\[\^?(?P<kb>\d{1,3}\.\d{1,3})\]"
     r"|\[chunk_id:\s*(?P<legacy>\d+)(?:\s*,\s*file:\s*(?P<legacy_file>[^\]\n]+?))?\s*\]"
 )
 

@@ -2,31 +2,36 @@
 
 Public API (everything else is internal):
 
-    CitingToolNode(tools)            ToolNode that numbers the sources in each tool result and returns
-                                     state updates `rag_counter`, `web_counter`, `sources`.
+    cite_sources(state, runtime)     graph node placed after the standard ToolNode: numbers the
+                                     sources of the tool results just added (agent/citation_ids.py).
     CitationState, merge_sources     state keys to include in the graph state; `sources` reducer.
-    renumber_sources(sources, rag_counter, web_counter, registry, current_page=, previous_page=)
-    renumber_tool_output(json_str, rag_counter, web_counter, registry, ...)
-                                     the pure functions behind the node (extractive mode, history).
-    build_answer(text, sources, knowledge=None, embedder=None, route=..., mode=...) -> AnswerResult
+    renumber_sources(sources, rag_counter, web_counter, registry, current_page=, previous_page=, allocate=)
+    number_output(tool_output, rag_counter, web_counter, registry, ...)
+                                     the functions behind the node.
+    build_answer(text, sources, page_roles=None, knowledge=None, embedder=None, route=..., mode=...)
     iter_markers(text), MARKER_RE    what a marker is (shared with the UI).
 
-Ids: documents `[^1]..[^n]`, web `{^1}..{^n}` (counters continue across tool calls and turns; the
-same chunk or URL keeps its id), the viewed page `[^Current Page]` / `[^Previous Page]`, knowledge
-items their Q-number (shown as `[8.1]`).
+Ids: documents and pages `[^1]..[^n]`, web `{^1}..{^n}` (one registry per conversation; the same
+chunk, page or URL keeps its id), the viewed page `[^Current Page]` / `[^Previous Page]` (roles,
+bound per turn by `page_roles`), knowledge items their Q-number (shown as `[^8.1]`).
 
-`build_answer(text, sources, *, knowledge=None, embedder=None, route="documents", mode="llm")`
+`build_answer(text, sources, *, page_roles=None, knowledge=None, embedder=None, route="documents", mode="llm")`
     text       the model's answer.
     sources    the registry (state["sources"]: source_id -> Source dump), or a list of Sources
                with ids set.
+    page_roles this turn's role -> page id (state["page_roles"]). When given, a role cites the page
+               of this turn only (a role with no page this turn is removed); when None, role ids
+               present in `sources` are used as they are.
     knowledge  a `KnowledgeBase` for Q-numbers (default: the shipped one; `False`: none beyond
                the knowledge sources in the registry).
     embedder   for legacy-marker disambiguation (default `storage.embeddings.get_embedder()`,
                loaded only when a legacy marker is ambiguous).
 Returns `AnswerResult(message, citations, citation_map, route, mode)`:
     - `[^3, ^5]` is split into `[^3][^5]`;
-    - `Q301` / "According to Q301," / `(Q301)` become `[8.1]` (unknown Q-numbers stay plain text;
-      an unknown wrapped `(Q999)` is removed);
+    - `Q301` / "According to Q301," / `(Q301)` become `[^8.1]` when Q301 is in the knowledge base
+      (unknown Q-numbers stay plain text; an unknown wrapped `(Q999)` is removed). Q-numbers inside
+      URLs, words or code are text. Bracketed numbers already in the text ("Note [2.1]") are text,
+      never citations: the injected form `[^8.1]` cannot be confused with them;
     - `[chunk_id: 44]` is kept as is when one retrieved file has chunk 44, expanded to
       `[chunk_id: 44, file: b.pdf]` when several do and the citing sentence clearly picks one, and
       kept with an "ambiguous" citation listing the candidates otherwise. `citation_map["44"]` =
@@ -34,7 +39,9 @@ Returns `AnswerResult(message, citations, citation_map, route, mode)`:
     - markers pointing at nothing (`[^99]`, `[^Current Page]` with no page source) and malformed
       ones (`[^0]`, `[^ 3]`, `{^}`) are removed and logged;
     - nothing inside ``` fences or `inline code` is touched;
-    - `citations` are in order of first appearance, one per distinct marker text.
+    - `citations` are in order of first appearance, one per source: a source cited in several forms
+      (`[^1]` and `[chunk_id: 30, file: a.pdf]`, or `[^Current Page]` and its `[^7]`) is shown with
+      the marker of its first citation everywhere.
 """
 
 from __future__ import annotations
@@ -47,13 +54,14 @@ from typing import Any, Iterable, Mapping
 from agent.citation_ids import (
     CURRENT_PAGE_ID,
     PREVIOUS_PAGE_ID,
+    ROLE_IDS,
     CitationState,
-    CitingToolNode,
     RenumberResult,
+    cite_sources,
     counters_from_registry,
     merge_sources,
     renumber_sources,
-    renumber_tool_output,
+    number_output,
     source_identity,
 )
 from agent.citation_legacy import citing_sentence, content_words, match_file, resolve, short_name
@@ -74,7 +82,7 @@ __all__ = [
     "PREVIOUS_PAGE_ID",
     "MARKER_RE",
     "CitationState",
-    "CitingToolNode",
+    "cite_sources",
     "Marker",
     "RenumberResult",
     "build_answer",
@@ -82,7 +90,7 @@ __all__ = [
     "iter_markers",
     "merge_sources",
     "renumber_sources",
-    "renumber_tool_output",
+    "number_output",
     "source_identity",
 ]
 
@@ -92,6 +100,8 @@ SNIPPET_CHARS = 240
 PREVIEW_CHARS = 1200
 _DEAD_CANDIDATE_RE = re.compile(r"[ \t]*(?P<marker>" + MARKER_LIKE_RE.pattern + ")")
 _WRAPPED_Q_RE = re.compile(r"[ \t]*[(\[]\s*(Q\d{3,4}(?:\s*(?:[,;]|and)\s*Q\d{3,4})*)\s*[)\]]")
+# Where a Q-number is part of something else: URLs (bare or a markdown link's target) and e-mails.
+_URL_RE = re.compile(r"\b(?:https?|ftp)://[^\s<>()\]]+|\bwww\.[^\s<>()\]]+|\]\([^)\s]*\)|[\w.+-]+@[\w-]+\.[\w.]+")
 
 
 def _registry(sources: Mapping[str, Any] | Iterable[Any] | None) -> dict[str, dict]:
@@ -239,16 +249,23 @@ class _AnswerBuilder:
             if not known:
                 return ""
             lead = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip(" \t"))]
-            return lead + "".join(f"[{self.q_lookup[q]['label']}]" for q in known)
+            return lead + "".join(f"[^{self.q_lookup[q]['label']}]" for q in known)
 
         def bare(m: re.Match) -> str:
             q = m.group(0)
             if q in self.q_lookup:
-                return f"[{self.q_lookup[q]['label']}]"
+                return f"[^{self.q_lookup[q]['label']}]"
             log.debug("unknown Q-number %s left as text", q)
             return q
 
-        return Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose))
+        # URLs are cut out first so a "Q301" inside one stays part of it.
+        out, pos = [], 0
+        for m in _URL_RE.finditer(prose):
+            out.append(Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose[pos:m.start()])))
+            out.append(m.group(0))
+            pos = m.end()
+        out.append(Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose[pos:])))
+        return "".join(out)
 
     def resolve_legacy(self, prose: str, *, new_only: bool = False) -> str:
         """Resolve each legacy marker (with `new_only`, only those not already resolved)."""
@@ -324,12 +341,13 @@ class _AnswerBuilder:
 
     def build(self) -> tuple[str, list[Citation]]:
         text = map_prose(self.text, self.split_groups)
-        text = map_prose(text, self.inject_q)
         text = map_prose(text, self.resolve_legacy)
         # Removing a marker can join its neighbours into a new one ("[[^0]^5]" -> "[^5]",
         # "[chunk_id: 4[^0]4]" -> "[chunk_id: 44]"): repeat until no new marker appears.
         while (cleaned := map_prose(map_prose(text, self.drop_dead), partial(self.resolve_legacy, new_only=True))) != text:
             text = cleaned
+        text = map_prose(text, self.inject_q)  # last: an injected `[^8.1]` is ours, never "dead"
+        text = self.one_marker_per_source(text)
         citations: dict[str, Citation] = {}
         found = list(iter_markers(text))
         log.debug("markers found: %s", [mk.text for mk in found])
@@ -344,14 +362,42 @@ class _AnswerBuilder:
         log.debug("citations built: %s", [(c.marker, c.kind, c.documentId) for c in citations.values()])
         return text, list(citations.values())
 
+    def _source_of(self, mk: Marker) -> tuple | None:
+        """What a marker cites, as a comparable key (None: nothing, or not decidable)."""
+        if mk.kind in ("document", "web", "page"):
+            return ("source", source_identity(self.registry[mk.text])) if mk.text in self.registry else None
+        if mk.kind == "knowledge":
+            q_id = self.label_to_q.get(mk.label) if mk.text.startswith("[^") else None
+            return ("knowledge", q_id) if q_id else None
+        info = self.legacy.get(mk.text) or {}
+        sid = info.get("source_id")
+        return ("source", source_identity(self.registry[sid])) if sid else None
+
+    def one_marker_per_source(self, text: str) -> str:
+        """Every marker citing a source already cited becomes that first marker's text, so the
+        answer lists each source once and one badge always opens one thing."""
+        first: dict[tuple, str] = {}
+        out, pos = [], 0
+        for mk in iter_markers(text):
+            key = self._source_of(mk)
+            if key is None:
+                continue
+            canonical = first.setdefault(key, mk.text)
+            if canonical != mk.text:
+                out.append(text[pos:mk.start])
+                out.append(canonical)
+                pos = mk.end
+        out.append(text[pos:])
+        return "".join(out)
+
     def _citation(self, mk: Marker, text: str) -> Citation | None:
         sentence = citing_sentence(text[: mk.start])
         if mk.kind in ("document", "web", "page"):
             src = self.registry[mk.text]  # drop_dead guarantees presence
             return _source_citation(mk.text, _label(mk.text), src, sentence)
         if mk.kind == "knowledge":
-            q_id = self.label_to_q.get(mk.label)
-            if q_id is None:  # "[2.5]" the model wrote itself, not one of ours: plain text
+            q_id = self.label_to_q.get(mk.label) if mk.text.startswith("[^") else None
+            if q_id is None:  # "Note [2.5]" from the text itself, not one of ours: plain text
                 log.debug("%s is not a knowledge item label; left as text", mk.text)
                 return None
             return _knowledge_citation(mk.text, q_id, self.q_lookup[q_id])
@@ -385,6 +431,7 @@ def build_answer(
     text: str,
     sources: Mapping[str, Any] | Iterable[Any] | None,
     *,
+    page_roles: Mapping[str, str] | None = None,
     knowledge: Any = None,
     embedder: Any = None,
     route: str = "documents",
@@ -392,6 +439,9 @@ def build_answer(
 ) -> AnswerResult:
     """Turn the model's text into an `AnswerResult` whose every marker opens exactly one source."""
     registry = _registry(sources)
+    if page_roles is not None:  # roles mean this turn's pages, never an older binding
+        registry = {k: v for k, v in registry.items() if k not in ROLE_IDS}
+        registry.update({role: registry[sid] for role, sid in page_roles.items() if role in ROLE_IDS and sid in registry})
     builder = _AnswerBuilder(text or "", registry, _knowledge_lookup(registry, knowledge), embedder)
     message, citations = builder.build()
     return AnswerResult(message=message, citations=citations, citation_map=builder.citation_map, route=route, mode=mode)

@@ -9,39 +9,42 @@ message of an *earlier turn* becomes a short stub::
      "tool_message_id": "<32 hex>"}
 
 User and AI messages stay whole (AI answers keep their `[^n]` markers, so the model still sees
-which old numbers exist). `make_retrieve_previous_sources_tool(...)` gives the model a tool that
+which old numbers exist; a `[^Current Page]` of an old answer is shown as the concrete id of the
+page it meant then, from the message's stored `page_roles`). The `retrieve_previous_sources` tool
 brings the full sources back, with their original ids, so "[^3] from before" stays [^3].
 `TRUNCATED_HISTORY_PROMPT` is the system-prompt paragraph that explains this to the model.
 
 Use::
 
     messages = load_history_messages(store, user_id, conversation_id)   # earlier turns, truncated
-    tool = make_retrieve_previous_sources_tool(store, user_id, conversation_id)
+    output = fetch_previous_sources(store, user_id, conversation_id, tool_message_ids)   # a ToolOutput
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Iterable
+import re
+from typing import Any, Iterable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
+from pydantic import BaseModel, Field
 
-from agent.tools import PREVIOUS_TOOL as RETRIEVE_PREVIOUS_SOURCES
-from agent.tools import PreviousSourcesInput, tool_result
-from agent.tools import retrieve_previous_sources as _previous_sources_tool
+from agent.tool_output import ToolOutput
 from storage.history import (
     HistoryError,
     HistoryStore,
     HistoryUnavailableError,
     is_valid_id,
-    sources_from_tool_content,
 )
 
 log = logging.getLogger("agent.context")
 
+PREVIOUS_TOOL = RETRIEVE_PREVIOUS_SOURCES = "retrieve_previous_sources"
 MAX_IDS_PER_CALL = 20
+_PAGE_ROLE_RE = re.compile(r"\[\^(?:Current|Previous) Page\]")
 
 TRUNCATED_HISTORY_PROMPT = f"""\
 Tool output from earlier turns of this conversation is truncated to save space: such a tool \
@@ -56,15 +59,15 @@ full in this turn from memory of its content; retrieve it first or search again.
 
 def truncation_stub(message: dict) -> str:
     """The short JSON that replaces a stored tool message of an earlier turn."""
-    _, payload = sources_from_tool_content(message.get("content", ""))
+    output = ToolOutput.of(message.get("content", ""))
     count = int(message.get("result_count") or 0)
-    success = bool(payload.get("success", True)) if payload else True
+    success = output.success if output else True
     text = f"Retrieved {count} sources. Use {RETRIEVE_PREVIOUS_SOURCES} to access full content."
     if not success:  # a failed call has nothing to retrieve: keep its (short) reason instead
-        text = str(payload.get("message") or "The tool call failed.")[:300]
+        text = (output.message or "The tool call failed.")[:300]
     return json.dumps({
         "success": success,
-        "tool": message.get("tool_name") or payload.get("tool") or "",
+        "tool": message.get("tool_name") or (output.tool if output else ""),
         "result_count": count,
         "message": text,
         "tool_message_id": message["message_id"],
@@ -110,7 +113,7 @@ def history_to_messages(stored: list[dict], *, truncate: bool = True) -> list[Ba
         elif role == "ai":
             calls = [c for c in (_tool_call(c) for c in msg.get("tool_calls") or []) if c and c["id"] in answered]
             asked.update(c["id"] for c in calls)
-            out.append(AIMessage(content=content, tool_calls=calls, id=mid))
+            out.append(AIMessage(content=concrete_page_ids(content, msg.get("page_roles")), tool_calls=calls, id=mid))
         elif role == "tool":
             call_id = msg.get("tool_call_id")
             if call_id not in asked:
@@ -119,6 +122,14 @@ def history_to_messages(stored: list[dict], *, truncate: bool = True) -> list[Ba
             body = content if i >= keep_whole_from else truncation_stub(msg)
             out.append(ToolMessage(content=body, tool_call_id=call_id, name=msg.get("tool_name"), id=mid))
     return out
+
+
+def concrete_page_ids(text: str, page_roles: Any) -> str:
+    """An old answer's `[^Current Page]` / `[^Previous Page]` -> the id of the page it meant then
+    (roles are re-bound every turn; a role with no page in its turn stays as written)."""
+    if not isinstance(page_roles, dict) or not page_roles:
+        return text
+    return _PAGE_ROLE_RE.sub(lambda m: page_roles.get(m.group(0)) or m.group(0), text)
 
 
 def load_history_messages(store: HistoryStore, user_id: str, conversation_id: str, *,
@@ -131,13 +142,13 @@ def load_history_messages(store: HistoryStore, user_id: str, conversation_id: st
     return history_to_messages(stored, truncate=truncate)
 
 
-def _result(success: bool, sources: list[dict], message: str) -> str:
-    return tool_result(RETRIEVE_PREVIOUS_SOURCES, sources, message, success)
+def _result(success: bool, sources: list[dict], message: str) -> ToolOutput:
+    return ToolOutput(tool=RETRIEVE_PREVIOUS_SOURCES, sources=sources, message=message, success=success)
 
 
-def retrieve_previous_sources(store: HistoryStore, user_id: str, conversation_id: str,
-                              tool_message_ids: Iterable[str]) -> str:
-    """Full sources (original ids kept) of earlier tool messages, as tool output JSON.
+def fetch_previous_sources(store: HistoryStore, user_id: str, conversation_id: str,
+                           tool_message_ids: Iterable[str]) -> ToolOutput:
+    """Full sources (original ids kept) of earlier tool messages.
 
     Only this user's tool messages in this conversation are returned; a malformed, unknown or
     foreign id gets the same "not found" answer (existence of other users' data is not revealed).
@@ -163,16 +174,17 @@ def retrieve_previous_sources(store: HistoryStore, user_id: str, conversation_id
     return _result(bool(found), sources, " ".join(notes))
 
 
-def make_retrieve_previous_sources_tool(store: HistoryStore, user_id: str, conversation_id: str) -> BaseTool:
-    """The `retrieve_previous_sources` tool, bound to one user's conversation."""
-
-    def _run(tool_message_ids: list[str]) -> str:
-        return retrieve_previous_sources(store, user_id, conversation_id, tool_message_ids)
-
-    return StructuredTool.from_function(
-        func=_run,
-        name=RETRIEVE_PREVIOUS_SOURCES,
-        description=_previous_sources_tool.description,
-        args_schema=PreviousSourcesInput,
+class PreviousSourcesInput(BaseModel):
+    tool_message_ids: list[str] = Field(
+        description="The tool_message_id values of truncated tool messages from earlier turns."
     )
 
+
+@tool(PREVIOUS_TOOL, args_schema=PreviousSourcesInput, response_format="content_and_artifact")
+def retrieve_previous_sources(tool_message_ids: list[str], runtime: ToolRuntime[Any, Any]) -> tuple[str, ToolOutput]:
+    """Bring back the full sources of truncated tool messages from earlier turns of this
+    conversation, with their original citation ids."""
+    store, state = runtime.context.history, runtime.state
+    if store is None or not state.get("conversation_id"):
+        return _result(False, [], "This conversation has no stored history.").as_tool_response()
+    return fetch_previous_sources(store, state["user_id"], state["conversation_id"], tool_message_ids).as_tool_response()

@@ -189,16 +189,3 @@ def compose_web_digest(sources: list[dict]) -> str:
         lines.append(f"- **{src.get('title') or src.get('url')}**: {' '.join(snippet[:2])} {src['source_id']}".rstrip())
     header = "No language model is configured; these are the top web results for your question:"
     return header + "\n\n" + "\n".join(lines)
-
-
-def extractive_answer_for_benchmark(doc_id: str, question: str):
-    """One no-model answer over one processed PDF (no history, no web) -> AnswerResult.
-
-    Used by bench/retrieval.py to report the share of answers citing an evidence page.
-    """
-    from agent.graph import run_turn
-    from agent.state import AgentContext
-    from agent.service import default_retriever_factory
-
-    context = AgentContext(llm=None, web=None, history=None, get_retriever=default_retriever_factory())
-    return run_turn(context, question, selected_doc_ids=[doc_id])

@@ -1,13 +1,15 @@
 """The agent as a flowchart (builder at the bottom).
 
     START -> route_query ─┬─ /ingest ───────────> ingest_pdf ──────────────┐
-                          ├─ documents ─> agent <──> tools ─(nothing found)─> web_search
-                          ├─ web ───────> web_search -> tools -> summarize_web ┤
+                          ├─ documents ─> agent <──> tools -> cite_sources ─(nothing found)─> web_search
+                          ├─ web ───────> web_search -> tools -> cite_sources -> summarize_web ┤
                           └─ conversation / command reply -> respond ───────────┤
                                         agent (final answer) ──────────────────> finalize_answer
                                                                  -> update_history_and_profile -> END
 
-Dependencies (model, web search, retriever, history) come from the run context (`AgentContext`);
+`tools` is LangGraph's standard `ToolNode`; `cite_sources` (agent/citation_ids.py) then gives every
+source its id and swaps the numbered ToolMessages in by id. Dependencies (model, web search,
+retriever, history, the source registry's allocator) come from the run context (`AgentContext`);
 with no model, `agent`, `summarize_web` and `respond` answer extractively (agent/extractive.py)
 through the same tool calls and citation numbering, so citations are exact in both modes.
 """
@@ -17,12 +19,13 @@ from __future__ import annotations
 import logging
 import uuid
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
+from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
 from agent import extractive, prompts
-from agent.citations import CitingToolNode, build_answer
+from agent.citations import build_answer, cite_sources
 from agent.routing import (
     QueryKind,
     RelevanceGrade,
@@ -37,6 +40,7 @@ from agent.routing import (
 )
 from agent.state import AgentContext, AgentState
 from agent.tools import RAG_TOOL, WEB_TOOL, agent_tools
+from agent.turns import turn_record
 from storage.schema import AnswerResult, display_page
 
 log = logging.getLogger(__name__)
@@ -200,7 +204,7 @@ def _knowledge_note(question: str) -> str:
 
 
 def _with_knowledge_quotes(text: str, question: str) -> str:
-    """No-model mode: quote relevant curated answers, cited by Q-number (shown as [8.1]-style markers)."""
+    """No-model mode: quote relevant curated answers, cited by Q-number (shown as [^8.1]-style markers)."""
     items = _knowledge_items(question)
     if not items:
         return text
@@ -227,9 +231,9 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
 
 
 def web_search(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Start the web path: a `web_search_tool` call for the user's question (through the citation
-    tool node so results get `{^n}` ids). Reached directly from routing, or as the fallback when the
-    documents yielded nothing usable (`fallback_reason` says why)."""
+    """Start the web path: a `web_search_tool` call for the user's question (run by `tools`, then
+    numbered by `cite_sources`: results get `{^n}` ids). Reached directly from routing, or as the
+    fallback when the documents yielded nothing usable (`fallback_reason` says why)."""
     update: dict = {"route": "web", "messages": [_tool_call(WEB_TOOL, state.get("web_query") or _question(state))]}
     if not state.get("fallback_reason") and documents_found_nothing(state):
         update["fallback_reason"] = "the document search returned nothing usable"
@@ -284,7 +288,8 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
     last = state["messages"][-1]
     route = state.get("route") or "conversation"
-    answer = build_answer(_text(last), state.get("sources") or {}, route=route, mode="extractive" if ctx.llm is None else "llm")
+    answer = build_answer(_text(last), state.get("sources") or {}, page_roles=state.get("page_roles") or {}, route=route,
+                          mode="extractive" if ctx.llm is None else "llm")
     if state.get("ingested_doc_id"):  # only a successful /ingest switches the active PDF
         answer.active_doc_ids = [state["ingested_doc_id"]]
     final = AIMessage(content=answer.message, id=last.id)
@@ -297,48 +302,18 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 
 def update_history_and_profile(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Persist the whole turn (every path): the user message, AI tool-call messages, full tool
-    messages, the final AI message with citations, and the counters/source registry. If the history
-    store is down the answer still goes out, marked `saved=False` with the reason."""
+    """Persist the whole turn (every path) through its one owner, `AgentContext.turns`
+    (agent/turns.py): stored whole or not at all, queued on disk while the history is down. The
+    answer goes out either way, with `saved` and, when not saved, the reason in `error`."""
     ctx = runtime.context
     answer = dict(state["final_answer"])
-    if ctx.history is None or not state.get("conversation_id"):
+    if ctx.turns is None or not state.get("conversation_id"):
         return {"final_answer": {**answer, "saved": False}}
-    try:
-        persist_turn(ctx.history, state, answer)
-    except Exception as exc:  # noqa: BLE001 - the user still gets the answer
-        log.warning("history not saved: %s", exc)
-        return {"final_answer": {**answer, "saved": False, "error": f"This answer was not saved to your history: {exc}"}}
-    return {"final_answer": {**answer, "saved": True}}
-
-
-def persist_turn(history, state: AgentState, answer: dict) -> None:
-    """Write this turn's messages in order, then the counters and source registry.
-
-    `history` is a `storage.history.HistoryStore` or its `PendingWrites` outbox (same methods).
-    Every message gets its id up front, so retrying a partly written turn writes nothing twice.
-    """
-    from storage.history import new_id
-
-    uid, cid = state["user_id"], state["conversation_id"]
-    msgs = turn_messages(state)
-    for i, msg in enumerate(msgs):
-        mid = new_id()
-        if isinstance(msg, HumanMessage):
-            history.append_message(uid, cid, "user", msg.text, message_id=mid)
-        elif isinstance(msg, ToolMessage):
-            history.append_message(uid, cid, "tool", str(msg.content), message_id=mid, tool_name=msg.name, tool_call_id=msg.tool_call_id)
-        elif isinstance(msg, AIMessage) and i == len(msgs) - 1:
-            history.append_message(
-                uid, cid, "ai", answer["message"], message_id=mid, citations=answer["citations"],
-                citation_map=answer["citation_map"], route=answer["route"], mode=answer["mode"],
-                active_doc_ids=answer.get("active_doc_ids"),
-            )
-        elif isinstance(msg, AIMessage):
-            calls = [{"name": c["name"], "args": c["args"], "id": c["id"]} for c in msg.tool_calls]
-            history.append_message(uid, cid, "ai", msg.text, message_id=mid, tool_calls=calls)
-    history.save_state(uid, cid, rag_counter=state.get("rag_counter") or 0, web_counter=state.get("web_counter") or 0,
-                       sources=state.get("sources") or {})
+    outcome = ctx.turns.save(turn_record(state, answer))
+    update = {**answer, "saved": outcome.saved}
+    if outcome.error:
+        update["error"] = outcome.error
+    return {"final_answer": update}
 
 
 # ---------------------------------------------------------------- the flowchart
@@ -349,7 +324,8 @@ def build_graph(tools: list | None = None):
     builder.add_node(route_query)
     builder.add_node(ingest_pdf)
     builder.add_node(agent)
-    builder.add_node("tools", CitingToolNode(tools or agent_tools()))
+    builder.add_node("tools", ToolNode(tools or agent_tools()))
+    builder.add_node(cite_sources)
     builder.add_node(web_search)
     builder.add_node(summarize_web)
     builder.add_node(respond)
@@ -360,7 +336,8 @@ def build_graph(tools: list | None = None):
     builder.add_conditional_edges("route_query", route_after_query)
     builder.add_edge("ingest_pdf", "finalize_answer")
     builder.add_conditional_edges("agent", route_after_agent)
-    builder.add_conditional_edges("tools", route_after_tools)
+    builder.add_edge("tools", "cite_sources")
+    builder.add_conditional_edges("cite_sources", route_after_tools)
     builder.add_edge("web_search", "tools")
     builder.add_edge("summarize_web", "finalize_answer")
     builder.add_edge("respond", "finalize_answer")
@@ -391,7 +368,7 @@ def run_turn(context: AgentContext, text: str, *, selected_doc_ids: list[str] | 
     state = {
         "messages": [*history, HumanMessage(content=text)],
         "turn_start": len(history),
-        "rag_counter": rag_counter, "web_counter": web_counter, "sources": dict(sources or {}),
+        "rag_counter": rag_counter, "web_counter": web_counter, "sources": dict(sources or {}), "page_roles": {},
         "selected_doc_ids": selected, "indexed_document_summary": summary,
         "current_page": current_page, "previous_page": previous_page,
         "user_id": user_id, "conversation_id": conversation_id,

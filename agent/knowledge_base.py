@@ -71,7 +71,7 @@ class KnowledgeItem(BaseModel):
 
     @property
     def marker(self) -> str:
-        return f"[{self.label}]"
+        return f"[^{self.label}]"
 
     def to_source(self, score: float | None = None) -> Source:
         """The item as a tool-output source (its Q-number is its id; it is never renumbered)."""

@@ -14,7 +14,8 @@ from pydantic import BaseModel, Field
 
 from agent.prompts import COMMANDS_HELP
 from agent.state import AgentState
-from agent.tools import RAG_TOOL, WEB_TOOL, parse_tool_result
+from agent.tool_output import ToolOutput
+from agent.tools import RAG_TOOL, WEB_TOOL
 
 # ---------------------------------------------------------------- structured judgements
 
@@ -66,13 +67,18 @@ def turn_messages(state: AgentState) -> list:
     return list(state.get("messages") or [])[state.get("turn_start", 0) or 0:]
 
 
+def _output(msg) -> dict | None:
+    """A ToolMessage's `ToolOutput` as a dict (sources as Source dumps), or None."""
+    output = ToolOutput.of(msg) if isinstance(msg, ToolMessage) else None
+    return output.model_dump() if output is not None else None
+
+
 def turn_tool_results(state: AgentState, tool_name: str | None = None) -> list[dict]:
-    """Parsed tool outputs of this turn, oldest first (optionally of one tool)."""
+    """Tool outputs of this turn, oldest first (optionally of one tool)."""
     out = []
     for msg in turn_messages(state):
-        if isinstance(msg, ToolMessage) and (data := parse_tool_result(msg.content)) is not None:
-            if tool_name is None or data.get("tool") == tool_name:
-                out.append(data)
+        if (data := _output(msg)) is not None and (tool_name is None or data.get("tool") == tool_name):
+            out.append(data)
     return out
 
 
@@ -81,7 +87,7 @@ def _last_tool_batch(state: AgentState) -> list[dict]:
     for msg in reversed(state.get("messages") or []):
         if not isinstance(msg, ToolMessage):
             break
-        if (data := parse_tool_result(msg.content)) is not None:
+        if (data := _output(msg)) is not None:
             batch.append(data)
     return batch
 

@@ -5,9 +5,11 @@
                          current_page={"doc_id": ..., "source_file": ..., "page_number": 4})
     service.model_info()                          # {"model": {...}, "web_search": {...}, "history": ...}
 
-`ask` loads the conversation (earlier tool output truncated, agent/context.py) and its citation
-counters, runs the graph (agent/graph.py), which persists the turn, and returns the AnswerResult.
-If the history database is down the answer is still returned, with `saved=False` and `error`.
+`ask` writes turns queued while the history was down, loads the conversation (earlier tool output
+truncated, agent/context.py) and its source registry through `agent/turns.py`, runs the graph
+(agent/graph.py), which saves the turn whole, and returns the AnswerResult. If the history
+database is down the answer is still returned, with `saved=False` and `error` saying whether the
+turn is queued (it is written when the database is back) or not saved at all.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from agent.graph import run_turn
 from agent.llm import describe_model, load_chat_model, model_spec_from_env
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
+from agent.turns import LoadedHistory, TurnHistory
 from storage.config import get_settings
 from storage.schema import AnswerResult
 
@@ -38,7 +41,8 @@ def default_retriever_factory() -> Callable[[list[str]], object]:
 class ChatService:
     """One per process (Streamlit: `st.cache_resource`); thread-safe."""
 
-    def __init__(self, *, llm=_DEFAULT, web=_DEFAULT, history=_DEFAULT, get_retriever=None, max_tool_rounds: int = 4) -> None:
+    def __init__(self, *, llm=_DEFAULT, web=_DEFAULT, history=_DEFAULT, get_retriever=None, max_tool_rounds: int = 4,
+                 outbox=None) -> None:
         self._spec = model_spec_from_env() if llm is _DEFAULT else None
         self.llm = (load_chat_model(self._spec) if self._spec else None) if llm is _DEFAULT else llm
         self.web = WebSearch.from_env() if web is _DEFAULT else web
@@ -47,6 +51,7 @@ class ChatService:
 
             history = HistoryStore()
         self.history = history
+        self.turns = TurnHistory(history, outbox) if history is not None else None
         self.get_retriever = get_retriever or default_retriever_factory()
         self.max_tool_rounds = max_tool_rounds
 
@@ -61,22 +66,25 @@ class ChatService:
         text = (text or "").strip()
         if not text:
             raise ValueError("The question is empty: type a question or a command such as /help.")
-        history_msgs, counters, store, load_error = [], {"rag_counter": 0, "web_counter": 0, "sources": {}}, self.history, None
-        if store is not None and conversation_id:
-            from agent.context import load_history_messages
+        turns, loaded, load_error, allocate = self.turns, LoadedHistory(), None, None
+        if turns is not None and conversation_id:
             from storage.history import HistoryUnavailableError
 
             try:
-                history_msgs = load_history_messages(store, user_id, conversation_id)
-                counters = store.get_state(user_id, conversation_id)
+                turns.flush(user_id)  # turns queued while the history was down come first
+                if turns.outbox.pending(user_id):
+                    raise HistoryUnavailableError("queued turns could not be written yet")
+                loaded = turns.load(user_id, conversation_id)
             except HistoryUnavailableError as exc:
                 log.warning("history unavailable: %s", exc)
-                load_error, store = f"History is unavailable, so this answer ignores earlier messages and was not saved: {exc}", None
-        context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=store,
-                               max_tool_rounds=self.max_tool_rounds, on_event=on_event)
+                load_error = "History is unavailable, so this answer ignores earlier messages."
+            else:
+                allocate = turns.allocator(user_id, conversation_id)  # down: provisional ids, renumbered when saved
+        context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=self.history,
+                               turns=turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds, on_event=on_event)
         turn = dict(
-            selected_doc_ids=list(selected_doc_ids or []), history=history_msgs, rag_counter=counters["rag_counter"],
-            web_counter=counters["web_counter"], sources=counters["sources"], current_page=current_page,
+            selected_doc_ids=list(selected_doc_ids or []), history=loaded.messages, rag_counter=loaded.rag_counter,
+            web_counter=loaded.web_counter, sources=loaded.sources, current_page=current_page,
             previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
         )
         try:
@@ -92,10 +100,19 @@ class ChatService:
             note = f"The language model failed ({type(exc).__name__}), so this answer quotes the documents instead."
             result = result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
         if load_error:
-            result = result.model_copy(update={"saved": False, "error": load_error})
-        elif store is not None and conversation_id and result.saved and not history_msgs:
+            result = result.model_copy(update={"error": " ".join(filter(None, [load_error, result.error]))})
+        elif result.saved and conversation_id and not loaded.messages:
             self._title_from_first_question(user_id, conversation_id, text)
         return result
+
+    # ----- turns the history could not take yet ----------------------------------------------
+    def flush_pending(self, user_id: str) -> int:
+        """Write this user's queued turns if the history is back; how many were written."""
+        return self.turns.flush(user_id) if self.turns is not None else 0
+
+    def pending_messages(self, user_id: str, conversation_id: str) -> list[dict]:
+        """Queued (not yet saved) user and answer messages of a conversation, oldest first."""
+        return self.turns.pending_messages(user_id, conversation_id) if self.turns is not None else []
 
     def _title_from_first_question(self, user_id: str, conversation_id: str, text: str) -> None:
         try:
@@ -138,3 +155,10 @@ class ChatService:
     def load_messages(self, user_id: str, conversation_id: str) -> list[dict]:
         """Stored messages for display (the UI shows user and final AI messages with citations)."""
         return self.history.load_messages(user_id, conversation_id)
+
+
+def extractive_answer(doc_id: str, question: str) -> AnswerResult:
+    """One no-model answer over one processed PDF (no history, no web). bench/retrieval.py uses it
+    to report the share of answers citing an evidence page."""
+    context = AgentContext(llm=None, web=None, history=None, get_retriever=default_retriever_factory())
+    return run_turn(context, question, selected_doc_ids=[doc_id])

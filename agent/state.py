@@ -1,7 +1,8 @@
 """Graph state: small TypedDicts with reducers (messages append, sources merge).
 
-The citation keys (`rag_counter`, `web_counter`, `sources`, `current_page`, `previous_page`) are
-the contract with agent/citation_ids.py: its tool node reads and advances them after each tool call.
+The citation keys (`rag_counter`, `web_counter`, `sources`, `current_page`, `previous_page`,
+`page_roles`) are the contract with agent/citation_ids.py: its `cite_sources` node reads and
+advances them after each tool call.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class AgentState(TypedDict, total=False):
     rag_counter: int
     web_counter: int
     sources: Annotated[dict[str, dict], merge_sources]
+    page_roles: dict[str, str]  # this turn: "[^Current Page]" / "[^Previous Page]" -> that page's "[^n]"
 
     # what the user is chatting with
     selected_doc_ids: list[str]
@@ -61,15 +63,24 @@ class AgentContext:
     llm: chat model, or None for no-model (extractive) mode.
     web: a `agent.tools.WebSearch`, or None when no search key is configured.
     get_retriever: doc_ids -> object with `.search(query, k) -> list[RetrievedChunk]`.
-    history: a `storage.history.HistoryStore`, or None (nothing is persisted).
+    history: a `storage.history.HistoryStore` to read earlier sources from, or None.
+    turns: the `agent.turns.TurnHistory` that saves the turn, or None (nothing is persisted).
+    allocate_ids: the conversation's source registry (`TurnHistory.allocator`), or None: ids
+        then come from the counters in state.
     """
 
-    def __init__(self, *, llm=None, web=None, get_retriever=None, history=None, rag_k: int = 8,
-                 max_tool_rounds: int = 4, on_event=None) -> None:
+    def __init__(self, *, llm=None, web=None, get_retriever=None, history=None, turns=None, allocate_ids=None,
+                 rag_k: int = 8, max_tool_rounds: int = 4, on_event=None) -> None:
         self.llm = llm
         self.web = web
         self.get_retriever = get_retriever
         self.history = history
+        if turns is None and history is not None:  # a store alone: save turns through their owner
+            from agent.turns import TurnHistory
+
+            turns = TurnHistory(history)
+        self.turns = turns
+        self.allocate_ids = allocate_ids
         self.rag_k = rag_k
         self.max_tool_rounds = max_tool_rounds
         self.on_event = on_event

@@ -1,54 +1,36 @@
-"""The agent's tools. Each returns the tool-output JSON contract (docs/ARCHITECTURE.md):
+"""The agent's tools. Each returns a `ToolOutput` (agent/tool_output.py) as its artifact and the
+tool-output JSON contract (docs/ARCHITECTURE.md) as the content the model reads:
 
     {"success": bool, "tool": name, "result_count": n, "sources": [Source dumps], "message": str}
 
-Sources leave `source_id` empty; agent/citation_ids.py's tool node numbers them right after the call.
+Sources leave `source_id` empty; the graph's `cite_sources` node (agent/citation_ids.py) numbers
+them right after the standard `ToolNode` ran the calls.
 Tools read the selected PDFs and the viewed page from graph state and their dependencies from the
 run context (agent/state.py `AgentContext`) through langgraph's injected `ToolRuntime`.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-from typing import Any, Iterable
+from typing import Any
 
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
-from pydantic import BaseModel, Field
 
+from agent.context import PREVIOUS_TOOL, retrieve_previous_sources
+from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk, Source, display_page
 
 log = logging.getLogger(__name__)
 
 RAG_TOOL = "rag_search_tool"
 WEB_TOOL = "web_search_tool"
-PREVIOUS_TOOL = "retrieve_previous_sources"
 PAGE_TEXT_LIMIT = 4000  # characters of a viewed page handed to the model
 WEB_MAX_RESULTS = 5
 # A search whose hits share no term with the query and whose best cosine is below this is "nothing
 # found" (MiniLM: off-topic questions score 0.02-0.08 on the test PDFs, on-topic ones 0.24+).
 WEAK_DENSE = 0.2
-
-
-def tool_result(tool_name: str, sources: Iterable[Source | dict], message: str = "", success: bool = True) -> str:
-    dumps = [s.model_dump() if isinstance(s, Source) else dict(s) for s in sources]
-    return json.dumps(
-        {"success": success, "tool": tool_name, "result_count": len(dumps), "sources": dumps, "message": message},
-        ensure_ascii=False,
-    )
-
-
-def parse_tool_result(content) -> dict | None:
-    """The tool-output dict of a ToolMessage's content, or None when it is not one."""
-    if not isinstance(content, str):
-        return None
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) and "sources" in data else None
 
 
 # ---------------------------------------------------------------- web search (Tavily)
@@ -142,13 +124,13 @@ def search_documents(context, state: dict, query: str) -> tuple[list[Source], st
     return sources, f"{len(hits)} passages from {len(doc_ids)} PDF(s).", True
 
 
-@tool(RAG_TOOL)
-def rag_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> str:
+@tool(RAG_TOOL, response_format="content_and_artifact")
+def rag_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, ToolOutput]:
     """Search the user's selected PDFs (hybrid keyword + semantic search). Returns passages, each
     with its file, page and a source_id to cite. Use specific terms: names, line items, years."""
     runtime.context.emit("searching_documents", query=query)
     sources, message, ok = search_documents(runtime.context, runtime.state, query)
-    return tool_result(RAG_TOOL, sources, message, ok)
+    return ToolOutput(tool=RAG_TOOL, sources=sources, message=message, success=ok).as_tool_response()
 
 
 def search_web(context, query: str) -> tuple[list[Source], str, bool]:
@@ -166,33 +148,15 @@ def search_web(context, query: str) -> tuple[list[Source], str, bool]:
     return sources, f"{len(sources)} web results.", True
 
 
-@tool(WEB_TOOL)
-def web_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> str:
+@tool(WEB_TOOL, response_format="content_and_artifact")
+def web_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, ToolOutput]:
     """Search the web for current or outside information not in the user's PDFs. Returns pages with
     a source_id to cite."""
     runtime.context.emit("searching_web", query=query)
     sources, message, ok = search_web(runtime.context, query)
-    return tool_result(WEB_TOOL, sources, message, ok)
-
-
-class PreviousSourcesInput(BaseModel):
-    tool_message_ids: list[str] = Field(
-        description="The tool_message_id values of truncated tool messages from earlier turns."
-    )
-
-
-@tool(PREVIOUS_TOOL, args_schema=PreviousSourcesInput)
-def retrieve_previous_sources(tool_message_ids: list[str], runtime: ToolRuntime[Any, Any]) -> str:
-    """Bring back the full sources of truncated tool messages from earlier turns of this
-    conversation, with their original citation ids."""
-    from agent.context import retrieve_previous_sources as fetch
-
-    store, state = runtime.context.history, runtime.state
-    if store is None or not state.get("conversation_id"):
-        return tool_result(PREVIOUS_TOOL, [], "This conversation has no stored history.", success=False)
-    return fetch(store, state["user_id"], state["conversation_id"], tool_message_ids)
+    return ToolOutput(tool=WEB_TOOL, sources=sources, message=message, success=ok).as_tool_response()
 
 
 def agent_tools() -> list:
-    """The documents-path tools, bound to the model and run by the citation tool node."""
+    """The documents-path tools, bound to the model and run by the graph's ToolNode (then numbered by `cite_sources`)."""
     return [rag_search_tool, web_search_tool, retrieve_previous_sources]

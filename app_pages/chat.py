@@ -2,15 +2,19 @@
 
 The open conversation is in the URL (`?c=<id>`), so a reload comes back to it; its messages,
 citations included, are reloaded from the history store on every run. When the history
-database is down the chat still answers; those turns live in this browser session only.
+database is down the chat still answers: a turn of an open conversation is queued on the server
+(agent/turns.py) and shown as "not saved yet" until it is written; a turn with no conversation to
+go to is kept in this browser tab only, and the page says it is not saved.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import streamlit as st
 
 from storage.config import get_settings
-from storage.history import HistoryError
+from storage.history import HistoryError, is_valid_id
 from ui import conversations as conv
 from ui.citation_view import render_answer
 from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs
@@ -25,7 +29,7 @@ EVENT_LABELS = {
     "searching_web": "Searching the web…",
     "thinking": "Writing the answer…",
 }
-UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns the store could not keep
+UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns that will not be saved
 # The question being answered. A click while it runs stops the run (Streamlit reruns the script),
 # so an entry still here on a later run is a question that was never answered or saved.
 IN_FLIGHT = "question_in_flight"
@@ -46,8 +50,25 @@ except Exception as exc:  # e.g. a bad MONGODB_URI: say so, keep chatting
 
 known = {c.conversation_id: c for c in conversations}
 conversation_id = st.query_params.get("c")
-if conversation_id not in known:
+if store is None and is_valid_id(conversation_id):
+    pass  # offline: keep the open conversation, so its new turns are queued for it
+elif conversation_id not in known:
     conversation_id = conversations[0].conversation_id if conversations else None
+
+
+def _queued_turns(cid: str | None, flush: bool = True) -> list[conv.ChatTurn]:
+    """Turns of this conversation waiting on the server for the history database (flushed first
+    when it is back, so what is shown is what was finally stored)."""
+    if not cid:
+        return []
+    try:
+        service = get_chat_service()
+        if flush and store is not None:
+            service.flush_pending(user_id)
+        pending = service.pending_messages(user_id, cid)
+    except Exception:  # noqa: BLE001 - showing queued turns is best effort
+        return []
+    return conv.load_turns(SimpleNamespace(load_messages=lambda *_: pending), user_id, cid) if pending else []
 
 
 def _open(cid: str | None) -> None:
@@ -65,9 +86,11 @@ def _new_chat() -> None:
 
 
 def _keep(cid: str | None, question: str, result) -> None:
-    """Record an answered question: no longer in flight; kept in the session if the store could not."""
+    """Record an answered question: no longer in flight; kept in the session if it will not be saved
+    (a turn queued for the history is shown from the queue instead)."""
     st.session_state.pop(IN_FLIGHT, None)
-    if not result.saved:
+    queued = bool(cid) and any(t.role == "user" and t.text == question for t in _queued_turns(cid, flush=False))
+    if not result.saved and not queued:
         unsaved = st.session_state[UNSAVED].setdefault(cid or "", [])
         unsaved.append(conv.ChatTurn("user", question))
         unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode))
@@ -99,7 +122,7 @@ with st.sidebar:
             args=(c.conversation_id,),
             width="stretch",
         )
-    if conversation_id:
+    if conversation_id in known:
         with st.popover("Rename or delete", icon=":material/edit:", width="stretch"):
             title = st.text_input("Title", value=known[conversation_id].title, max_chars=120)
             try:
@@ -117,8 +140,8 @@ with st.sidebar:
 st.title("Chat")
 if offline_reason:
     st.warning(
-        f"{escape_markdown(offline_reason)} You can keep asking; answers are kept in this browser "
-        "tab until the history is back.",
+        f"{escape_markdown(offline_reason)} You can keep asking: answers in an open conversation are "
+        "saved when the history is back; answers with no conversation open are kept in this browser tab only.",
         icon=":material/cloud_off:",
     )
 if model_info().get("mode") == "extractive":
@@ -156,6 +179,7 @@ if current_page:
         st.rerun()
 
 # ---------------------------------------------------------------- history
+queued = _queued_turns(conversation_id)  # first: written to the store now if it is back
 turns: list[conv.ChatTurn] = []
 if store is not None and conversation_id:
     try:
@@ -163,16 +187,19 @@ if store is not None and conversation_id:
     except HistoryError as exc:
         st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
-if not turns and not unsaved:
+if not turns and not queued and not unsaved:
     st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
-for i, turn in enumerate(turns + unsaved):
+for i, turn in enumerate(turns + queued + unsaved):
     with st.chat_message(turn.role):
         if turn.role == "user":
             st.text(turn.text)
         else:
             render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode)
-            if i >= len(turns):
-                st.caption(":material/cloud_off: Not saved to your history yet.")
+            if len(turns) <= i < len(turns) + len(queued):
+                st.caption(":material/cloud_upload: Not saved to your history yet: it is saved as soon as the history "
+                           "database is back.")
+            elif i >= len(turns):
+                st.caption(":material/cloud_off: Not saved to your history: kept in this browser tab only.")
 
 # ---------------------------------------------------------------- new question
 interrupted = st.session_state.get(IN_FLIGHT)

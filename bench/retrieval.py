@@ -382,13 +382,13 @@ def _long_filing_latency(data: Path, work: Path, questions: list[dict]) -> dict 
 
 def _no_model_answer_bench(questions: list[dict], docs: dict) -> dict:
     """No-model (extractive) mode: share of answers citing at least one evidence page."""
-    from agent.extractive import extractive_answer_for_benchmark
+    from agent.service import extractive_answer
     from storage.schema import page_index
 
     hits, cited_any, latencies = 0, 0, []
     for q in tqdm(questions, desc="no-model answers", unit="q"):
         t0 = time.perf_counter()
-        answer = extractive_answer_for_benchmark(docs[q["doc_name"]]["doc_id"], q["question"])
+        answer = extractive_answer(docs[q["doc_name"]]["doc_id"], q["question"])
         latencies.append((time.perf_counter() - t0) * 1000)
         cited = {page_index(c.metadata.page) for c in answer.citations if c.kind == "document"} - {None}
         cited_any += bool(cited)

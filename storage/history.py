@@ -21,12 +21,15 @@ API (the agent and UI code against these names)::
     store.get_tool_messages(user_id, message_ids, conversation_id=None) -> [tool message dict]
         only the caller's messages; unknown or foreign ids are silently absent.
     store.get_state(user_id, conversation_id) -> {"rag_counter", "web_counter", "sources"}
-    store.save_state(user_id, conversation_id, *, rag_counter=None, web_counter=None, sources=None)
-        counters never go down ($max); `sources` (source_id -> Source dump) is merged.
 
-    outbox = PendingWrites(store)  # per browser session: writes that failed while the DB was down
-    outbox.append_message(...) -> message_id  (same signature; queued if the DB is down)
-    outbox.save_state(...); outbox.flush() -> n written; len(outbox); outbox.is_pending(message_id)
+    store.allocate_source_ids(user_id, conversation_id, [(key, family, source_dump), ...]) -> [source_id]
+        the conversation's source registry: one document per (conversation, source key); a key
+        seen before gets the id it already has, a new one `[^n]` (family "rag") or `{^n}` ("web")
+        from an atomic `$inc`. Safe across threads, tabs and processes; retrying returns the same id.
+    store.save_turn(user_id, conversation_id, turn_id, messages) -> None
+        a whole turn (list of {"role", "content", "message_id", **fields}): every message written
+        with the turn id, then a commit marker; `load_messages` ignores uncommitted turns, so a
+        turn is stored whole or not at all. Idempotent: re-running after a failure finishes it.
 
 Errors: `HistoryUnavailableError` (server down/unreachable; message says what to do, never the
 password), `ConversationNotFoundError` (unknown id or another user's), `InvalidMessageIdError`
@@ -34,8 +37,12 @@ password), `ConversationNotFoundError` (unknown id or another user's), `InvalidM
 `ValueError` subclasses for other bad input. All derive from `HistoryError`.
 
 Collections: `conversations` {_id, user_id, title, created_at, updated_at_ms, next_seq,
-rag_counter, web_counter, sources: [Source dump]} and
-`messages` {_id: message_id, user_id, conversation_id, seq, role, content, created_at, ...}.
+rag_counter, web_counter, sources: [Source dump] (registry of conversations from before the
+`sources` collection; still read)},
+`messages` {_id: message_id, user_id, conversation_id, seq, role, content, created_at, turn_id, ...},
+`turns` {_id: turn_id, user_id, conversation_id, committed_at} (commit markers) and
+`sources` {user_id, conversation_id, key, source_id, source, created_at} under unique indexes
+(user_id, conversation_id, key) and (user_id, conversation_id, source_id).
 `seq` comes from an atomic `find_one_and_update($inc)` on the conversation document (checked on
 nx-27017 under concurrent writers) and a unique (user_id, conversation_id, seq) index backs it up,
 so two tabs writing to one conversation lose nothing and keep order. Ids are client-generated
@@ -46,6 +53,15 @@ Kept deliberately simple for nx-27017 (and any MongoDB): no `$push`, no position
 "a.b" key). Timestamps that change (`updated_at_ms`) are epoch-milliseconds integers: without
 neosqlite's fallback, nx-27017 stores a `$set` datetime as a string, which then sorts wrongly. Dict fields whose keys may contain "." or "$" (`citation_map`, the
 source registry) are stored as lists of pairs.
+
+More nx-27017 behaviour, checked by trying it (tests/test_history_registry.py covers the parts used):
+- `find_one_and_update(..., upsert=True)` inserts the filter fields but ignores `$setOnInsert`
+  (the inserted document lacks those fields). `update_one(..., upsert=True)` applies it. So the
+  registry upserts with `update_one` + `$setOnInsert` and reads the winner back with `find_one`.
+- Unique compound indexes are enforced (DuplicateKeyError, code 11000), also between concurrent
+  clients; `find_one_and_update` with `$inc` hands out distinct values under concurrent writers.
+- `insert_many(ordered=False)` with one duplicate `_id` inserts the others and raises
+  BulkWriteError; turns are written message by message instead, each insert idempotent by `_id`.
 """
 
 from __future__ import annotations
@@ -56,7 +72,6 @@ import os
 import re
 import threading
 import uuid
-from collections import deque
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar
 
@@ -288,8 +303,7 @@ class HistoryStore:
                     log.warning("history server unreachable (%s); restarting the embedded server", type(exc).__name__)
                     continue
                 raise HistoryUnavailableError(
-                    f"The chat history database at {self.where} is unavailable ({type(exc).__name__}). "
-                    "Your messages are kept in this session and saved when it is back."
+                    f"The chat history database at {self.where} is unavailable ({type(exc).__name__})."
                 ) from None
         raise AssertionError("unreachable")
 
@@ -297,6 +311,10 @@ class HistoryStore:
         db.messages.create_index([("user_id", ASCENDING), ("conversation_id", ASCENDING), ("seq", ASCENDING)], unique=True)
         db.messages.create_index([("user_id", ASCENDING), ("role", ASCENDING)])
         db.conversations.create_index([("user_id", ASCENDING), ("updated_at_ms", DESCENDING)])
+        db.turns.create_index([("user_id", ASCENDING), ("conversation_id", ASCENDING)])
+        conv_key = [("user_id", ASCENDING), ("conversation_id", ASCENDING)]
+        db.sources.create_index([*conv_key, ("key", ASCENDING)], unique=True)
+        db.sources.create_index([*conv_key, ("source_id", ASCENDING)], unique=True)
         self._indexes_ready = True
 
     def ping(self) -> bool:
@@ -367,7 +385,8 @@ class HistoryStore:
 
         def op(db):
             self._owned(db, user_id, conversation_id, {"_id": 1})
-            db.messages.delete_many({"user_id": user_id, "conversation_id": conversation_id})
+            for part in (db.messages, db.turns, db.sources):
+                part.delete_many({"user_id": user_id, "conversation_id": conversation_id})
             db.conversations.delete_one({"_id": conversation_id, "user_id": user_id})
 
         self._run(op)
@@ -465,13 +484,22 @@ class HistoryStore:
         def op(db):
             self._owned(db, user_id, conversation_id, {"_id": 1})
             query = {"user_id": user_id, "conversation_id": conversation_id}
+            committed = {t["_id"] for t in db.turns.find(query, {"_id": 1})}
             if limit is None:
-                return list(db.messages.find(query).sort("seq", ASCENDING))
-            if limit == 0:  # pymongo reads limit(0) as "no limit"
-                return []
-            return list(db.messages.find(query).sort("seq", DESCENDING).limit(limit))[::-1]
+                return committed, list(db.messages.find(query).sort("seq", ASCENDING))
+            n = limit  # the newest `n` messages, more when uncommitted ones are among them
+            while True:
+                docs = list(db.messages.find(query).sort("seq", DESCENDING).limit(n))
+                shown = sum(1 for d in docs if d.get("turn_id") is None or d["turn_id"] in committed)
+                if shown >= limit or len(docs) < n:
+                    return committed, docs[::-1]
+                n *= 2
 
-        return [self._public_message(d) for d in self._run(op)]
+        if limit == 0:
+            return []
+        committed, docs = self._run(op)
+        docs = _whole_turns(docs, committed)
+        return [self._public_message(d) for d in (docs if limit is None else docs[-limit:])]
 
     def get_tool_messages(self, user_id: str, message_ids: Iterable[str], conversation_id: str | None = None) -> list[dict]:
         """Tool messages by id, in the order asked. Another user's (or unknown) ids are simply absent."""
@@ -487,137 +515,140 @@ class HistoryStore:
         found = {d["_id"]: d for d in self._run(lambda db: list(db.messages.find(query)))}
         return [self._public_message(found[i]) for i in ids if i in found]
 
+    def save_turn(self, user_id: str, conversation_id: str, turn_id: str, messages: list[Mapping[str, Any]]) -> None:
+        """Store a whole turn: its messages (each with `turn_id`), then the commit marker.
+
+        Every message is validated before anything is written (bad input writes nothing). The
+        turn's sequence numbers are reserved with one `$inc`; each insert is idempotent by message
+        id, and the marker is written last, so a turn cut off half-way is invisible to
+        `load_messages` and re-running `save_turn` with the same ids completes it exactly once.
+        """
+        _check_id(turn_id, "turn id")
+        docs = []
+        for msg in messages:
+            fields = {k: v for k, v in msg.items() if k not in ("role", "content", "message_id", "created_at")}
+            if "message_id" not in msg:
+                raise InvalidHistoryInputError("Every message of a turn needs its message_id (so a retry writes it once).")
+            doc = self._message_doc(user_id, conversation_id, msg["role"], msg.get("content", ""), msg["message_id"],
+                                    msg.get("created_at"), fields)
+            docs.append({**doc, "turn_id": turn_id})
+        if not docs:
+            raise InvalidHistoryInputError("A turn has at least one message.")
+
+        def op(db):
+            if db.turns.find_one({"_id": turn_id, "user_id": user_id}, {"_id": 1}) is not None:
+                return  # already committed (a retry after the marker landed)
+            conv = db.conversations.find_one_and_update(
+                {"_id": conversation_id, "user_id": user_id},
+                {"$inc": {"next_seq": len(docs)}, "$set": {"updated_at_ms": _activity_ms()}},
+                projection={"next_seq": 1}, return_document=ReturnDocument.AFTER)
+            if conv is None:
+                raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
+            first = conv["next_seq"] - len(docs) + 1
+            for i, doc in enumerate(docs):
+                try:
+                    db.messages.insert_one({**doc, "seq": first + i})
+                except DuplicateKeyError:
+                    if db.messages.find_one({"_id": doc["_id"]}, {"_id": 1}) is None:
+                        raise HistoryError(f"Could not store message {doc['_id']}: its sequence number was taken.") from None
+            try:
+                db.turns.insert_one({"_id": turn_id, "user_id": user_id, "conversation_id": conversation_id,
+                                     "committed_at": _now()})
+            except DuplicateKeyError:
+                pass  # committed by a concurrent retry
+
+        self._run(op)
+
     # ----- citation state ---------------------------------------------------------------------
     def get_state(self, user_id: str, conversation_id: str) -> dict:
         """{"rag_counter", "web_counter", "sources": {source_id: Source dump}} to continue numbering."""
         _check_user(user_id)
         _check_id(conversation_id, "conversation id")
-        state = self._run(lambda db: self._owned(db, user_id, conversation_id, _STATE_PROJECTION))
+
+        def op(db):
+            state = self._owned(db, user_id, conversation_id, _STATE_PROJECTION)
+            registry = list(db.sources.find({"user_id": user_id, "conversation_id": conversation_id}))
+            return state, registry
+
+        state, registry = self._run(op)
         sources = {s["source_id"]: s for s in state.get("sources") or [] if s.get("source_id")}
+        sources.update({d["source_id"]: {**d["source"], "source_id": d["source_id"]} for d in registry})
         return {"rag_counter": int(state.get("rag_counter") or 0), "web_counter": int(state.get("web_counter") or 0),
                 "sources": sources}
 
-    def save_state(self, user_id: str, conversation_id: str, *, rag_counter: int | None = None,
-                   web_counter: int | None = None, sources: Mapping[str, Any] | None = None) -> None:
-        """Counters only move up; `sources` entries are merged into the stored registry (later wins)."""
-        counters, new_sources = _state_changes(user_id, conversation_id, rag_counter, web_counter, sources)
+    def allocate_source_ids(self, user_id: str, conversation_id: str,
+                            requests: Iterable[tuple[str, str, Mapping[str, Any]]]) -> list[str]:
+        """The registry's id for each (key, family, source): the id the key already has, else a new one.
+
+        family "rag" -> `[^n]`, "web" -> `{^n}`. Known keys are read in one query; new ones take
+        numbers from one `$inc` per family on the conversation's counter, then an upsert each under
+        the unique (conversation, key) index; when another writer registered a key first, its id
+        wins (read back), and the reserved number is simply skipped.
+        """
+        _check_user(user_id)
+        _check_id(conversation_id, "conversation id")
+        reqs = list(requests)
+        for key, family, _ in reqs:
+            if family not in _FAMILIES or not isinstance(key, str) or not key:
+                raise InvalidHistoryInputError(f"Bad source registry request ({key!r}, {family!r}).")
+        dumps = [_validated([source], Source, "sources")[0] for _, _, source in reqs]
 
         def op(db):
-            update: dict[str, Any] = {"$set": {"updated_at_ms": _activity_ms()}}
-            if counters:
-                update["$max"] = counters
-            if new_sources:
-                current = self._owned(db, user_id, conversation_id, {"sources": 1}).get("sources") or []
-                merged = {s["source_id"]: s for s in current if s.get("source_id")}
-                merged.update(new_sources)
-                update["$set"]["sources"] = list(merged.values())
-            result = db.conversations.update_one({"_id": conversation_id, "user_id": user_id}, update)
-            if result.matched_count == 0:
-                raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
+            conv_query = {"user_id": user_id, "conversation_id": conversation_id}
+            keys = list(dict.fromkeys(key for key, _, _ in reqs))
 
-        self._run(op)
+            def read(wanted: list[str]) -> dict[str, str]:
+                found = db.sources.find({**conv_query, "key": {"$in": wanted}}, {"key": 1, "source_id": 1})
+                return {d["key"]: d["source_id"] for d in found if d.get("source_id")}
+
+            ids = read(keys) if keys else {}
+            missing: dict[str, tuple[str, dict]] = {}
+            for (key, family, _), dump in zip(reqs, dumps):
+                if key not in ids:
+                    missing.setdefault(key, (family, dump))
+            if missing:
+                # One $inc per family reserves a block of numbers; a key another writer registers
+                # first keeps that writer's id and its reserved number is simply never used.
+                numbers: dict[str, list[int]] = {}
+                for family in _FAMILIES:
+                    want = sum(1 for f, _ in missing.values() if f == family)
+                    if not want:
+                        continue
+                    counter = f"{family}_counter"
+                    conv = db.conversations.find_one_and_update(
+                        {"_id": conversation_id, "user_id": user_id}, {"$inc": {counter: want}},
+                        projection={counter: 1}, return_document=ReturnDocument.AFTER)
+                    if conv is None:
+                        raise ConversationNotFoundError(f"No conversation {conversation_id} for this user.")
+                    numbers[family] = list(range(conv[counter] - want + 1, conv[counter] + 1))
+                for key, (family, dump) in missing.items():
+                    sid = _FAMILIES[family].format(numbers[family].pop(0))
+                    try:
+                        db.sources.update_one({**conv_query, "key": key}, {"$setOnInsert": {
+                            "source_id": sid, "source": {**dump, "source_id": sid}, "created_at": _now()}}, upsert=True)
+                    except DuplicateKeyError:
+                        pass  # another writer registered this key first: its id stands
+                ids.update(read(list(missing)))
+                if lost := [k for k in missing if k not in ids]:
+                    raise HistoryError(f"The source registry did not keep key {lost[0][:60]!r}.")
+            return [ids[key] for key, _, _ in reqs]
+
+        return self._run(op)
 
 
-def _state_changes(user_id: str, conversation_id: str, rag_counter: int | None = None,
-                   web_counter: int | None = None, sources: Mapping[str, Any] | None = None) -> tuple[dict, dict]:
-    """Validate a `save_state` call -> (counters to raise, source_id -> Source dump to merge)."""
-    _check_user(user_id)
-    _check_id(conversation_id, "conversation id")
-    counters = {}
-    for name, value in (("rag_counter", rag_counter), ("web_counter", web_counter)):
-        if value is not None:
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise InvalidHistoryInputError(f"{name} must be a non-negative integer, got {value!r}.")
-            counters[name] = value
-    new_sources: dict[str, dict] = {}
-    if sources:
-        if not isinstance(sources, Mapping):
-            raise InvalidHistoryInputError("`sources` must be a dict of source_id -> Source.")
-        for sid, dump in zip(sources, _validated(list(sources.values()), Source, "sources")):
-            dump["source_id"] = dump.get("source_id") or str(sid)
-            new_sources[dump["source_id"]] = dump
-    return counters, new_sources
+_FAMILIES = {"rag": "[^{}]", "web": "{{^{}}}"}
 
 
-class PendingWrites:
-    """An outbox for one browser session: writes that failed while the database was down.
-
-    `append_message`/`save_state` try the store first; on `HistoryUnavailableError` the write is
-    queued (with its message id and timestamp fixed) and the id returned, so the UI still shows
-    the answer and can say "not saved yet". `flush()` writes the queue in order once the database
-    is back; a write that lands twice is harmless (ids are idempotent). Bad input is never queued.
-    While anything is queued, new writes queue behind it, so order is kept.
-    """
-
-    def __init__(self, store: HistoryStore) -> None:
-        self.store = store
-        self._queue: deque[tuple[str, tuple, dict]] = deque()
-        self._lock = threading.RLock()
-        self.last_error: str | None = None
-
-    def __len__(self) -> int:
-        return len(self._queue)
-
-    def is_pending(self, message_id: str) -> bool:
-        with self._lock:
-            return any(kind == "message" and kw.get("message_id") == message_id for kind, _, kw in self._queue)
-
-    def pending_messages(self, user_id: str, conversation_id: str) -> list[dict]:
-        """Queued (unsaved) messages of one conversation, to show after a rerun."""
-        with self._lock:
-            return [{"message_id": kw["message_id"], "role": args[2], "content": args[3], "created_at": kw["created_at"], **{
-                k: v for k, v in kw.items() if k not in ("message_id", "created_at")}}
-                for kind, args, kw in self._queue
-                if kind == "message" and args[0] == user_id and args[1] == conversation_id]
-
-    def append_message(self, user_id: str, conversation_id: str, role: Role, content: str, **fields: Any) -> str:
-        fields.setdefault("message_id", new_id())
-        fields.setdefault("created_at", _now())
-        # Validate now (raises on bad input, which must not be queued).
-        self.store._message_doc(user_id, conversation_id, role, content, fields["message_id"], fields["created_at"],
-                                {k: v for k, v in fields.items() if k not in ("message_id", "created_at")})
-        self._submit("message", (user_id, conversation_id, role, content), fields)
-        return fields["message_id"]
-
-    def save_state(self, user_id: str, conversation_id: str, **state: Any) -> None:
-        # Validate now: queued behind a write that waits for the DB, bad input would otherwise
-        # surface later from an unrelated call (or, as a TypeError, block the queue for good).
-        try:
-            _state_changes(user_id, conversation_id, **state)
-        except TypeError as exc:
-            raise InvalidHistoryInputError(f"save_state got an unexpected argument: {exc}") from exc
-        self._submit("state", (user_id, conversation_id), state)
-
-    def _submit(self, kind: str, args: tuple, kwargs: dict) -> None:
-        """Queue, then try to write everything queued (raises on bad input, never on the DB being down)."""
-        with self._lock:
-            self._queue.append((kind, args, kwargs))
-            try:
-                self.flush()
-            except HistoryUnavailableError as exc:
-                self.last_error = str(exc)
-
-    def flush(self) -> int:
-        """Write queued items in order; returns how many. Raises HistoryUnavailableError if still down."""
-        written = 0
-        with self._lock:
-            while self._queue:
-                kind, args, kwargs = self._queue[0]
-                try:
-                    if kind == "message":
-                        self.store.append_message(*args, **kwargs)
-                    else:
-                        self.store.save_state(*args, **kwargs)
-                except ConversationNotFoundError:
-                    log.warning("dropping a queued history write: its conversation was deleted")
-                    self._queue.popleft()
-                    continue  # dropped, not written
-                except HistoryUnavailableError:
-                    raise
-                except HistoryError:
-                    self._queue.popleft()  # bad input can never succeed: drop it, do not block the queue
-                    raise
-                self._queue.popleft()
-                written += 1
-            self.last_error = None
-        return written
+def _whole_turns(docs: list[dict], committed: set[str]) -> list[dict]:
+    """Messages of committed turns (and of no turn: written one by one), each turn kept together
+    at the place of its first message (a turn finished by a retry may have later `seq`s)."""
+    first_seq: dict[str, int] = {}
+    kept = []
+    for d in docs:
+        turn = d.get("turn_id")
+        if turn is not None and turn not in committed:
+            continue
+        if turn is not None:
+            first_seq.setdefault(turn, d["seq"])
+        kept.append(d)
+    return sorted(kept, key=lambda d: (first_seq.get(d.get("turn_id"), d["seq"]), d["seq"]))

@@ -1,18 +1,19 @@
-"""Helpers for citation tests: sources, scripted tools, and a tiny agent graph around CitingToolNode."""
+"""Helpers for citation tests: sources, scripted tools, and a tiny agent graph: ToolNode -> cite_sources."""
 
 from __future__ import annotations
 
 import json
-import operator
 from typing import Annotated, Any, Callable
 
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
-from langgraph.prebuilt import tools_condition
+from langgraph.graph.message import add_messages
+from langgraph.prebuilt import ToolNode, tools_condition
 
-from agent.citations import CitationState, CitingToolNode
+from agent.citations import CitationState, RenumberResult, cite_sources, number_output
+from agent.tool_output import ToolOutput
 from storage.schema import Source
 
 BOEING = "BOEING_2022_10K.pdf"
@@ -39,12 +40,22 @@ def tool_output(name: str, sources: list[Source]) -> str:
                        "sources": [s.model_dump() for s in sources]})
 
 
+def renumber_tool_output(content: str, rag_counter: int = 0, web_counter: int = 0, registry: dict | None = None,
+                         **kw: Any) -> tuple[str, RenumberResult]:
+    """Number one tool-output JSON as `cite_sources` does -> (the JSON the model reads, the result)."""
+    output = ToolOutput.of(content)
+    if output is None:
+        return content, RenumberResult([], dict(registry or {}), rag_counter, web_counter)
+    numbered, result = number_output(output, rag_counter, web_counter, registry, **kw)
+    return numbered.content(), result
+
+
 def source_ids(message: ToolMessage) -> list[str]:
     return [s["source_id"] for s in json.loads(message.content)["sources"]]
 
 
 class GraphState(CitationState, total=False):
-    messages: Annotated[list[AnyMessage], operator.add]
+    messages: Annotated[list[AnyMessage], add_messages]
 
 
 def scripted_tools(results: dict[str, list[Source]]) -> list:
@@ -68,26 +79,30 @@ def call(name: str, query: str, call_id: str) -> dict[str, Any]:
 
 
 def build_graph(model: FakeMessagesListChatModel, tools: list) -> Callable:
-    """agent -> tools (CitingToolNode) -> agent ... -> END: the shape agent/graph.py builds."""
+    """agent -> tools (ToolNode) -> cite_sources -> agent ... -> END: the shape agent/graph.py builds."""
 
     def agent(state: GraphState) -> dict:
         return {"messages": [model.invoke(state["messages"])]}
 
     g = StateGraph(GraphState)
     g.add_node("agent", agent)
-    g.add_node("tools", CitingToolNode(tools))
+    g.add_node("tools", ToolNode(tools))
+    g.add_node(cite_sources)
     g.add_edge(START, "agent")
     g.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: END})
-    g.add_edge("tools", "agent")
+    g.add_edge("tools", "cite_sources")
+    g.add_edge("cite_sources", "agent")
     return g.compile()
 
 
-def run_tool_node(node: CitingToolNode, state: dict) -> dict:
-    """Run one CitingToolNode step in a graph (ToolNode needs a graph runtime) and return the state."""
+def run_tool_node(tools: list, state: dict) -> dict:
+    """Run the tool calls of the last message through ToolNode -> cite_sources and return the state."""
     g = StateGraph(GraphState)
-    g.add_node("tools", node)
+    g.add_node("tools", ToolNode(tools))
+    g.add_node(cite_sources)
     g.add_edge(START, "tools")
-    g.add_edge("tools", END)
+    g.add_edge("tools", "cite_sources")
+    g.add_edge("cite_sources", END)
     return g.compile().invoke(state)
 
 
@@ -96,4 +111,4 @@ def scripted_model(*turns: AIMessage) -> FakeMessagesListChatModel:
 
 
 __all__ = ["AIMessage", "HumanMessage", "ToolMessage", "APPLE", "BOEING", "build_graph", "call", "doc", "page",
-           "run_tool_node", "scripted_model", "scripted_tools", "source_ids", "tool_output", "web"]
+           "renumber_tool_output", "run_tool_node", "scripted_model", "scripted_tools", "source_ids", "tool_output", "web"]

@@ -20,8 +20,8 @@ def test_relevant_items_are_in_the_prompt_and_their_q_numbers_become_citations(s
     reply_prompt = llm.seen[2][0].content
     assert "Q101" in reply_prompt and "cite its Q-number" in reply_prompt
     assert result.route == "conversation"
-    assert [(c.marker, c.kind, c.metadata.q_id) for c in result.citations] == [("[1.1]", "knowledge", "Q101")]
-    assert "[1.1]" in result.message and "Q101" not in result.message
+    assert [(c.marker, c.kind, c.metadata.q_id) for c in result.citations] == [("[^1.1]", "knowledge", "Q101")]
+    assert "[^1.1]" in result.message and "Q101" not in result.message
 
 
 def test_unrelated_questions_get_no_knowledge_items(sample_pdf):

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from agent.citation_markers import iter_markers
-from agent.extractive import extractive_answer_for_benchmark, split_sentences
+from agent.extractive import split_sentences
+from agent.service import extractive_answer
 from agent.graph import run_turn
 from agent.tools import WebSearch
 from storage.pdf_processing import load_page_texts
@@ -23,7 +24,7 @@ from tests.stubs import tavily
 from tests.stubs.tavily import TavilyStub
 
 ROOT = Path(__file__).resolve().parent.parent
-QUOTE = re.compile(r"“(?P<sentence>[^”]+)”\s*(?P<marker>\[\^[^\]]+\])")
+QUOTE = re.compile(r"“(?P<sentence>[^”]+)”\s*(?P<marker>\[\^(?:\d+|Current Page|Previous Page)\])")  # document/page ids
 
 
 def squash(text: str) -> str:
@@ -106,7 +107,7 @@ def test_split_sentences_rejoins_wrapped_lines_and_keeps_table_rows():
 
 
 def test_benchmark_hook_returns_an_extractive_answer(sample_pdf):
-    result = extractive_answer_for_benchmark(sample_pdf.doc_id, "What dividend does the board propose?")
+    result = extractive_answer(sample_pdf.doc_id, "What dividend does the board propose?")
     assert result.mode == "extractive"
     assert_every_quote_is_on_its_cited_page(result, sample_pdf.doc_id)
     assert "0.80 euros" in result.message

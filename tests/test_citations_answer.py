@@ -43,8 +43,9 @@ def test_single_file_answer_is_unchanged_and_fully_cited():
     reg = registry(BOEING_44, BOEING_45)  # [^1] = chunk 44, [^2] = chunk 45
     text = "Revenue was $66.6 billion [^1] and the backlog $404 billion [chunk_id: 45]. Deliveries: 480 [chunk_id: 44]."
     answer = build_answer(text, reg, knowledge=False)
-    assert answer.message == text  # no file suffixes when there is no ambiguity
-    assert markers(answer) == ["[^1]", "[chunk_id: 45]", "[chunk_id: 44]"]
+    # no file suffixes when there is no ambiguity; chunk 44 is [^1], cited once in one form
+    assert answer.message == text.replace("480 [chunk_id: 44]", "480 [^1]")
+    assert markers(answer) == ["[^1]", "[chunk_id: 45]"]
     first = answer.citations[0]
     assert (first.number, first.kind, first.documentId, first.documentTitle) == ("1", "document", BOEING_44.doc_id, BOEING)
     assert (first.metadata.file, first.metadata.page, first.metadata.chunk_id) == (BOEING, 40, 44)  # page 39 -> 40
@@ -110,8 +111,9 @@ def test_file_named_by_the_model_wins_and_unknown_chunks_are_dropped():
 def test_grouped_markers_are_split():
     reg = registry(BOEING_44, BOEING_45, web("https://a.example"), web("https://b.example"))
     answer = build_answer("Up [^1, ^2] and [^2,1]; news {^1, ^2}; chunks [chunk_id: 44, 45].", reg, knowledge=False)
-    assert answer.message == "Up [^1][^2] and [^2][^1]; news {^1}{^2}; chunks [chunk_id: 44][chunk_id: 45]."
-    assert markers(answer) == ["[^1]", "[^2]", "{^1}", "{^2}", "[chunk_id: 44]", "[chunk_id: 45]"]
+    # chunks 44 and 45 are [^1] and [^2]: one marker per source
+    assert answer.message == "Up [^1][^2] and [^2][^1]; news {^1}{^2}; chunks [^1][^2]."
+    assert markers(answer) == ["[^1]", "[^2]", "{^1}", "{^2}"]
 
 
 # -- web and page ids --------------------------------------------------------------------------
@@ -130,9 +132,12 @@ def test_page_marker_without_a_page_source_is_dropped():
     reg = registry(BOEING_44)
     answer = build_answer("As shown on this page [^Current Page], revenue grew [^1].", reg, knowledge=False)
     assert answer.message == "As shown on this page, revenue grew [^1]."
-    reg = renumber_sources([page(BOEING, 2, role="current")]).registry
-    answer = build_answer("See [^Current Page].", reg, knowledge=False)
+    viewer = {"doc_id": page(BOEING, 2).doc_id, "source_file": BOEING, "page_number": 2}
+    numbered = renumber_sources([page(BOEING, 2)], current_page=viewer)
+    answer = build_answer("See [^Current Page].", numbered.registry, page_roles=numbered.page_roles, knowledge=False)
     assert answer.citations[0].metadata.page == 3 and answer.citations[0].kind == "page"
+    # the same registry in a turn where no page is open: the role cites nothing
+    assert build_answer("See [^Current Page].", numbered.registry, page_roles={}, knowledge=False).citations == []
 
 
 # -- knowledge base Q-numbers ------------------------------------------------------------------
@@ -141,10 +146,10 @@ def test_q_numbers_in_all_three_patterns_become_category_markers():
     text = ("According to Q301, free cash flow subtracts capex. The quick ratio excludes inventory (Q302). "
             "Uploads are limited to 200 MB Q2001. Both measures matter (Q301, Q302).")
     answer = build_answer(text, {}, knowledge=KB)
-    assert answer.message == ("According to [8.1], free cash flow subtracts capex. The quick ratio excludes inventory "
-                              "[8.2]. Uploads are limited to 200 MB [2.1]. Both measures matter [8.1][8.2].")
+    assert answer.message == ("According to [^8.1], free cash flow subtracts capex. The quick ratio excludes inventory "
+                              "[^8.2]. Uploads are limited to 200 MB [^2.1]. Both measures matter [^8.1][^8.2].")
     assert [(c.number, c.marker, c.kind, c.documentId) for c in answer.citations] == [
-        ("8.1", "[8.1]", "knowledge", "Q301"), ("8.2", "[8.2]", "knowledge", "Q302"), ("2.1", "[2.1]", "knowledge", "Q2001")]
+        ("8.1", "[^8.1]", "knowledge", "Q301"), ("8.2", "[^8.2]", "knowledge", "Q302"), ("2.1", "[^2.1]", "knowledge", "Q2001")]
     c = answer.citations[0]
     assert c.documentTitle == "What is free cash flow?" and "capital expenditures" in c.snippet
     assert (c.metadata.q_id, c.metadata.category) == ("Q301", "Financial metrics") and "Handbook ch. 4" in c.preview
@@ -152,7 +157,7 @@ def test_q_numbers_in_all_three_patterns_become_category_markers():
 
 def test_unknown_q_numbers_are_not_citations():
     answer = build_answer("Per Q999 this holds (Q998). Also (Q301; Q997) and [Q996].", {}, knowledge=KB)
-    assert answer.message == "Per Q999 this holds. Also [8.1] and."
+    assert answer.message == "Per Q999 this holds. Also [^8.1] and."
     assert [c.documentId for c in answer.citations] == ["Q301"]
 
 
@@ -160,14 +165,14 @@ def test_q_numbers_resolve_from_registry_sources_without_a_knowledge_base():
     item = KB.get("Q302")
     reg = renumber_sources([item.to_source(score=0.8)]).registry
     answer = build_answer("Exclude inventory (Q302). Unknown Q301.", reg, knowledge=False)
-    assert answer.message == "Exclude inventory [8.2]. Unknown Q301."
+    assert answer.message == "Exclude inventory [^8.2]. Unknown Q301."
     assert answer.citations[0].documentId == "Q302"
 
 
 def test_bracketed_numbers_that_are_not_ours_stay_text():
     answer = build_answer("Section [4.2] of the filing; see (Q301).", {}, knowledge=KB)
-    assert answer.message == "Section [4.2] of the filing; see [8.1]."
-    assert markers(answer) == ["[8.1]"]
+    assert answer.message == "Section [4.2] of the filing; see [^8.1]."
+    assert markers(answer) == ["[^8.1]"]
 
 
 # -- dead and malformed markers ----------------------------------------------------------------
@@ -257,7 +262,7 @@ def test_removing_a_dead_marker_never_leaves_an_unchecked_one():
     reg = registry(BOEING_44)  # [^1] = chunk 44
     answer = build_answer("Revenue grew [[^0]^5]. Backlog [[^0]^1]. Deliveries [chunk_id: 4[^0]4]. "
                           "Other [chunk_id: 4[^0]7].", reg, knowledge=False)
-    assert answer.message == "Revenue grew. Backlog [^1]. Deliveries [chunk_id: 44]. Other."
-    assert markers(answer) == ["[^1]", "[chunk_id: 44]"]
-    assert answer.citations[1].metadata.chunk_id == 44 and answer.citations[1].metadata.page == 40
+    assert answer.message == "Revenue grew. Backlog [^1]. Deliveries [^1]. Other."  # chunk 44 is [^1]
+    assert markers(answer) == ["[^1]"]
+    assert answer.citations[0].metadata.chunk_id == 44 and answer.citations[0].metadata.page == 40
     assert len(answer.citation_map["44"]["resolutions"]) == 1

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 from agent.citations import (
-    CitingToolNode,
     build_answer,
     merge_sources,
     renumber_sources,
-    renumber_tool_output,
     source_identity,
 )
 from tests.fixtures_citations import (
+    renumber_tool_output,
     APPLE,
     BOEING,
     AIMessage,
@@ -92,7 +91,7 @@ def test_same_chunk_keeps_its_id_even_with_new_score_and_text():
 
 
 def test_parallel_tool_calls_are_numbered_in_call_order():
-    node = CitingToolNode(scripted_tools(RESULTS))
+    node = scripted_tools(RESULTS)
     out = run_tool_node(node, {
         "messages": [AIMessage("", tool_calls=[call("search_documents", "q1", "a"), call("search_web", "w2", "b"),
                                                call("search_documents", "q3", "c")])],
@@ -115,31 +114,32 @@ def test_current_and_previous_page_ids_follow_the_viewer():
     previous = {"doc_id": "boeing_2022_10k-0123456789ab", "source_file": BOEING, "page_number": 3}
     r1 = renumber_sources([page(BOEING, 4, text="Page five."), page(BOEING, 3, text="Page four."), page(BOEING, 9)],
                           current_page=current, previous_page=previous)
-    assert [s["source_id"] for s in r1.sources] == ["[^Current Page]", "[^Previous Page]", "[^1]"]
+    # the model sees the roles; each page is registered under its own id
+    assert [s["source_id"] for s in r1.sources] == ["[^Current Page]", "[^Previous Page]", "[^3]"]
+    assert r1.page_roles == {"[^Current Page]": "[^1]", "[^Previous Page]": "[^2]"}
+    assert set(r1.registry) == {"[^1]", "[^2]", "[^3]"}
 
-    answer = build_answer("The table [^Current Page] continues [^Previous Page].", r1.registry, knowledge=False)
+    answer = build_answer("The table [^Current Page] continues [^Previous Page].", r1.registry,
+                          page_roles=r1.page_roles, knowledge=False)
     assert [(c.number, c.kind, c.metadata.page) for c in answer.citations] == [
         ("Current Page", "page", 5), ("Previous Page", "page", 4)  # 1-based pages for people
     ]
     assert answer.citations[0].documentTitle == f"{BOEING} — page 5"
 
-    # Next turn the user is on page 8 (index 7); page 5 becomes the previous page.
+    # Next turn the user is on page 8 (index 7); page 5 becomes the previous page and keeps its id.
     r2 = renumber_sources([page(BOEING, 7), page(BOEING, 4)], r1.rag_counter, r1.web_counter, r1.registry,
                           current_page={**current, "page_number": 7}, previous_page=current)
     assert [s["source_id"] for s in r2.sources] == ["[^Current Page]", "[^Previous Page]"]
-    assert r2.registry["[^Current Page]"]["page_number"] == 7
-    assert r2.registry["[^Previous Page]"]["page_number"] == 4
-    assert r2.registry["[^1]"]["page_number"] == 9
+    assert r2.page_roles == {"[^Current Page]": "[^4]", "[^Previous Page]": "[^1]"}
+    assert r2.registry["[^4]"]["page_number"] == 7 and r2.registry["[^1]"]["page_number"] == 4
+    assert r2.registry["[^3]"]["page_number"] == 9
 
 
-def test_page_role_hint_from_a_tool_never_rebinds_a_page_id():
-    # Without viewer state a tool may mark its page "current" (extra.page_role) ...
+def test_page_role_hint_from_a_tool_never_binds_a_role():
+    # Only the viewer state of the turn binds a role; a tool's `extra.page_role` hint does not.
     r1 = renumber_sources([page(BOEING, 2, role="current"), page(APPLE, 6, role="current")])
-    # ... but only the first page gets the id; a second "current" page must not steal it.
-    assert [s["source_id"] for s in r1.sources] == ["[^Current Page]", "[^1]"]
-    r2 = renumber_sources([page(APPLE, 6, role="current"), page(BOEING, 2, role="current")], 1, 0, r1.registry)
-    assert [s["source_id"] for s in r2.sources] == ["[^1]", "[^Current Page]"]
-    assert r2.registry["[^Current Page]"]["source_file"] == BOEING
+    assert [s["source_id"] for s in r1.sources] == ["[^1]", "[^2]"] and r1.page_roles == {}
+    assert build_answer("See [^Current Page].", r1.registry, page_roles=r1.page_roles, knowledge=False).citations == []
 
 
 def test_sources_from_history_keep_their_original_ids():
@@ -163,7 +163,7 @@ def test_tool_output_that_is_not_sources_json_passes_through():
     content, result = renumber_tool_output("Error: PDF not found", 3, 1, {"[^1]": doc(1).model_dump()})
     assert content == "Error: PDF not found"
     assert (result.rag_counter, result.web_counter) == (3, 1)
-    node = CitingToolNode(scripted_tools({}))
+    node = scripted_tools({})
     out = run_tool_node(node, {"messages": [AIMessage("", tool_calls=[call("search_documents", "nothing", "x")])],
                                "rag_counter": 2})
     assert json.loads(out["messages"][1].content)["sources"] == []

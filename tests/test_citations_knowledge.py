@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from agent.citations import build_answer, renumber_tool_output
+from agent.citations import build_answer
 from agent.knowledge_base import (
     DEFAULT_PATH,
     KnowledgeBase,
@@ -16,7 +16,7 @@ from agent.knowledge_base import (
     format_for_prompt,
     get_knowledge_base,
 )
-from tests.fixtures_citations import tool_output
+from tests.fixtures_citations import renumber_tool_output, tool_output
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def test_shipped_file_is_valid_and_numbered_by_category(kb):
     labels = [i.label for i in kb.items]
     assert len(labels) == len(set(labels))
     fcf = kb.get("Q301")
-    assert (fcf.category, fcf.marker) == ("Financial metrics", "[8.1]")
+    assert (fcf.category, fcf.marker) == ("Financial metrics", "[^8.1]")
     assert kb.by_label("8.1") is fcf
 
 
@@ -68,7 +68,7 @@ def test_knowledge_tool_output_to_citation_end_to_end(kb):
     content, result = renumber_tool_output(tool_output("search_knowledge_base", [i.to_source() for i in items]))
     assert [s["source_id"] for s in json.loads(content)["sources"]] == [i.id for i in items]
     answer = build_answer("FCF is operating cash flow minus capex (Q301).", result.registry, knowledge=kb)
-    assert answer.message == "FCF is operating cash flow minus capex [8.1]."
+    assert answer.message == "FCF is operating cash flow minus capex [^8.1]."
     assert answer.citations[0].documentId == "Q301" and answer.citations[0].kind == "knowledge"
 
 
@@ -110,9 +110,9 @@ def test_env_override_and_edits_are_picked_up(tmp_path, monkeypatch):
     path.write_text(json.dumps(base))
     os.utime(path, (1, 1))  # a different mtime even on coarse file-system clocks
     kb = get_knowledge_base()
-    assert kb.get("Q501").marker == "[5.2]"
+    assert kb.get("Q501").marker == "[^5.2]"
     # build_answer's default knowledge base is the configured one.
-    assert build_answer("Only you can (Q501).", {}).message == "Only you can [5.2]."
+    assert build_answer("Only you can (Q501).", {}).message == "Only you can [^5.2]."
 
 
 def test_broken_default_knowledge_base_does_not_break_answers(tmp_path, monkeypatch, caplog):

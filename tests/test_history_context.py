@@ -3,16 +3,18 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import json
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agent.context import (
+    fetch_previous_sources,
     RETRIEVE_PREVIOUS_SOURCES,
     TRUNCATED_HISTORY_PROMPT,
     history_to_messages,
     load_history_messages,
-    make_retrieve_previous_sources_tool,
 )
 from storage.schema import Source
 from tests.fixtures_mongo import *  # noqa: F401,F403
@@ -84,8 +86,10 @@ def test_retrieve_previous_sources_returns_original_ids(store):
     conv = store.create_conversation("alice")
     t1 = _turn(store, "alice", conv, "Q1", "call_1", ["[^1]", "[^2]"], "A1 [^1]")
     t2 = _turn(store, "alice", conv, "Q2", "call_2", ["[^3]"], "A2 [^3]")
-    tool = make_retrieve_previous_sources_tool(store, "alice", conv)
-    assert tool.name == RETRIEVE_PREVIOUS_SOURCES and "tool_message_ids" in tool.args
+    tool = _previous_sources_tool(store, "alice", conv)
+    from agent.context import retrieve_previous_sources  # the graph's tool
+
+    assert retrieve_previous_sources.name == RETRIEVE_PREVIOUS_SOURCES and "tool_message_ids" in retrieve_previous_sources.args
 
     out = json.loads(tool.invoke({"tool_message_ids": [t2, t1]}))
     assert out["success"] is True and out["tool"] == RETRIEVE_PREVIOUS_SOURCES and out["result_count"] == 3
@@ -100,20 +104,26 @@ def test_retrieve_previous_sources_never_crosses_users_or_conversations(store):
     a_other = store.create_conversation("alice")
     b_conv = store.create_conversation("bob")
 
-    for tool in (make_retrieve_previous_sources_tool(store, "bob", b_conv),       # another user guessing the id
-                 make_retrieve_previous_sources_tool(store, "alice", a_other)):   # same user, other conversation
+    for tool in (_previous_sources_tool(store, "bob", b_conv),       # another user guessing the id
+                 _previous_sources_tool(store, "alice", a_other)):   # same user, other conversation
         out = json.loads(tool.invoke({"tool_message_ids": [secret]}))
         assert out["success"] is False and out["sources"] == [] and out["result_count"] == 0
         assert "Not found" in out["message"] and "text of" not in json.dumps(out)
 
-    bad = json.loads(make_retrieve_previous_sources_tool(store, "alice", a_conv).invoke(
+    bad = json.loads(_previous_sources_tool(store, "alice", a_conv).invoke(
         {"tool_message_ids": ["not-an-id", "{\"$ne\": null}", secret]}))
     assert bad["success"] is True and [s["source_id"] for s in bad["sources"]] == ["[^1]"]  # valid one still served
     assert "not-an-id" in bad["message"]
-    empty = json.loads(make_retrieve_previous_sources_tool(store, "alice", a_conv).invoke({"tool_message_ids": []}))
+    empty = json.loads(_previous_sources_tool(store, "alice", a_conv).invoke({"tool_message_ids": []}))
     assert empty["success"] is False and empty["sources"] == []
 
 
 def test_system_prompt_paragraph_explains_truncation():
     assert RETRIEVE_PREVIOUS_SOURCES in TRUNCATED_HISTORY_PROMPT
     assert "tool_message_id" in TRUNCATED_HISTORY_PROMPT and "truncated" in TRUNCATED_HISTORY_PROMPT
+
+
+def _previous_sources_tool(store, user_id: str, conversation_id: str):
+    """What the graph's `retrieve_previous_sources` tool runs, bound to one user's conversation."""
+    return SimpleNamespace(invoke=lambda args: fetch_previous_sources(store, user_id, conversation_id,
+                                                                      args["tool_message_ids"]).content())

@@ -86,15 +86,15 @@ def test_state_continues_numbering_after_reload(backend):
     store = backend()
     conv = store.create_conversation("alice")
     assert store.get_state("alice", conv) == {"rag_counter": 0, "web_counter": 0, "sources": {}}
-    first = {s["source_id"]: s for s in _sources(2)}
-    store.save_state("alice", conv, rag_counter=2, web_counter=1, sources=first)
-    store.save_state("alice", conv, rag_counter=4, sources={s["source_id"]: s for s in _sources(2, start=3)})
-    store.save_state("alice", conv, rag_counter=1)  # a stale tab never moves numbering backwards
+    web = {"kind": "web", "url": "https://a.example", "title": "A"}
+    store.allocate_source_ids("alice", conv, [(f"k{s['chunk_id']}", "rag", s) for s in _sources(2)] + [("w", "web", web)])
+    store.allocate_source_ids("alice", conv, [(f"k{s['chunk_id']}", "rag", s) for s in _sources(3)])  # 1, 2 known
 
     reloaded = backend()  # a new process/page load
+    assert reloaded.allocate_source_ids("alice", conv, [("k4", "rag", _sources(1, start=4)[0])]) == ["[^4]"]
     state = reloaded.get_state("alice", conv)
     assert state["rag_counter"] == 4 and state["web_counter"] == 1
-    assert sorted(state["sources"]) == ["[^1]", "[^2]", "[^3]", "[^4]"]
+    assert sorted(state["sources"]) == ["[^1]", "[^2]", "[^3]", "[^4]", "{^1}"]
     assert Source.model_validate(state["sources"]["[^3]"]).chunk_id == 3
 
 
@@ -111,7 +111,7 @@ def test_users_are_isolated(store):
                  lambda: store.rename_conversation("bob", a_conv, "mine now"),
                  lambda: store.delete_conversation("bob", a_conv),
                  lambda: store.get_state("bob", a_conv),
-                 lambda: store.save_state("bob", a_conv, rag_counter=9)):
+                 lambda: store.allocate_source_ids("bob", a_conv, [("k", "rag", _sources(1)[0])])):
         with pytest.raises(ConversationNotFoundError):
             call()
     # alice's data is untouched
@@ -178,18 +178,23 @@ def test_concurrent_writes_from_two_tabs_lose_nothing_and_keep_order(backend):
         assert [m["content"] for m in msgs if m["content"].startswith(tab)] == [f"{tab}-{i}" for i in range(n)]
 
 
-def test_outbox_writes_through_and_rejects_bad_input_without_blocking(store):
-    from storage.history import PendingWrites
+def test_save_turn_refuses_bad_input_and_writes_nothing(store):
+    from storage.history import new_id
 
-    outbox = PendingWrites(store)
     conv = store.create_conversation("alice")
-    with pytest.raises(InvalidHistoryInputError, match="rag_counter"):
-        outbox.save_state("alice", conv, rag_counter=-1)
+    turn = new_id()
+    question = {"role": "user", "content": "Q", "message_id": new_id()}
     with pytest.raises(InvalidHistoryInputError, match="role"):
-        outbox.append_message("alice", conv, "robot", "x")
-    mid = outbox.append_message("alice", conv, "user", "still works")
-    assert len(outbox) == 0 and not outbox.is_pending(mid)
-    assert [m["message_id"] for m in store.load_messages("alice", conv)] == [mid]
+        store.save_turn("alice", conv, turn, [question, {"role": "robot", "content": "x", "message_id": new_id()}])
+    with pytest.raises(InvalidHistoryInputError, match="message_id"):
+        store.save_turn("alice", conv, turn, [question, {"role": "ai", "content": "A"}])
+    assert store.load_messages("alice", conv) == []
+    answer = {"role": "ai", "content": "A [^1]", "message_id": new_id(), "citation_map": {"a.b": 1}}
+    store.save_turn("alice", conv, turn, [question, answer])
+    store.save_turn("alice", conv, turn, [question, answer])  # a retry writes nothing twice
+    msgs = store.load_messages("alice", conv)
+    assert [(m["role"], m["content"], m["turn_id"]) for m in msgs] == [("user", "Q", turn), ("ai", "A [^1]", turn)]
+    assert msgs[1]["citation_map"] == {"a.b": 1}
 
 
 def test_load_messages_limit_is_checked_and_zero_means_none(store):
