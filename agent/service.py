@@ -13,9 +13,9 @@ If the history database is down the answer is still returned, with `saved=False`
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Any, Callable, Iterator
 
-from agent.graph import run_turn
+from agent.graph import run_turn, stream_turn
 from agent.llm import describe_model, load_chat_model, model_spec_from_env
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
@@ -91,6 +91,54 @@ class ChatService:
         elif store is not None and conversation_id and result.saved and not history_msgs:
             self._title_from_first_question(user_id, conversation_id, text)
         return result
+
+    def ask_stream(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
+                   current_page: PageRef | None = None, previous_page: PageRef | None = None) -> Iterator[tuple[str, Any]]:
+        """`ask`, streamed (same inputs): yields `agent.graph.stream_turn`'s ("token", str) and
+        ("progress", dict) events while the turn runs, then ("answer", AnswerResult) with the same
+        outcome `ask` returns (history errors reported, a failing model replaced by a no-model
+        answer, the conversation titled). Closing it early stops the turn unsaved."""
+        text = (text or "").strip()
+        if not text:
+            raise ValueError("The question is empty: type a question or a command such as /help.")
+        history_msgs, counters, store, load_error = [], {"rag_counter": 0, "web_counter": 0, "sources": {}}, self.history, None
+        if store is not None and conversation_id:
+            from agent.context import load_history_messages
+            from storage.history import HistoryUnavailableError
+
+            try:
+                history_msgs = load_history_messages(store, user_id, conversation_id)
+                counters = store.get_state(user_id, conversation_id)
+            except HistoryUnavailableError as exc:
+                log.warning("history unavailable: %s", exc)
+                load_error, store = f"History is unavailable, so this answer ignores earlier messages and was not saved: {exc}", None
+        context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=store,
+                               max_tool_rounds=self.max_tool_rounds)
+        turn = dict(
+            selected_doc_ids=list(selected_doc_ids or []), history=history_msgs, rag_counter=counters["rag_counter"],
+            web_counter=counters["web_counter"], sources=counters["sources"], current_page=current_page,
+            previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
+        )
+        result = None
+        try:
+            for kind, value in stream_turn(context, text, **turn):
+                if kind == "answer":
+                    result = value
+                else:
+                    yield kind, value
+        except Exception as exc:
+            if context.llm is None:
+                raise
+            log.warning("chat model failed, answering extractively: %s", type(exc).__name__)
+            context.llm = None
+            result = run_turn(context, text, **turn)
+            note = f"The language model failed ({type(exc).__name__}), so this answer quotes the documents instead."
+            result = result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
+        if load_error:
+            result = result.model_copy(update={"saved": False, "error": load_error})
+        elif store is not None and conversation_id and result.saved and not history_msgs:
+            self._title_from_first_question(user_id, conversation_id, text)
+        yield "answer", result
 
     def _title_from_first_question(self, user_id: str, conversation_id: str, text: str) -> None:
         try:

@@ -139,10 +139,17 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
                 st.markdown(f":blue-badge[{citation_label(c)}] {escape_markdown(citation_location(c))}")
                 if c.snippet:
                     st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
-    notes = []
-    if route:
-        notes.append(f"Answered {ROUTE_LABELS.get(route) or escape_markdown(route)}")
-    if mode == "extractive":
-        notes.append("no-model mode: quoted passages, not a generated answer")
+    notes = answer_notes(route, mode)
     if notes:
         st.caption(" · ".join(notes))
+
+
+def answer_notes(route: str | None, mode: str | None) -> list[str]:
+    """Where an answer came from. Only searches (documents, web) are quoted passages in no-model
+    mode; command replies (/help, /ingest) and greetings are neither searched nor quoted."""
+    if route not in ("documents", "web"):
+        return []
+    notes = [f"Answered {ROUTE_LABELS[route]}"]
+    if mode == "extractive":
+        notes.append("no-model mode: quoted passages, not a generated answer")
+    return notes
