@@ -39,8 +39,10 @@ def _set_current(doc_id: str, file: str, page: int) -> None:
     """Remember the viewed page; the one viewed before becomes the chat's "previous page"."""
     ref = {"doc_id": doc_id, "source_file": file, "page_number": page}
     current = st.session_state.get("current_page")
-    if current and current != ref:
-        st.session_state["previous_page"] = current
+    if current and {k: current.get(k) for k in ref} == ref:
+        return  # same page: it keeps the conversation that claimed it (see app_pages/chat.py)
+    if current:
+        st.session_state["previous_page"] = {k: current[k] for k in ref}
     st.session_state["current_page"] = ref
 
 

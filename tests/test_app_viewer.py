@@ -11,15 +11,15 @@ from tests.fixtures_ui import new_app
 
 @pytest.fixture
 def ask_calls(chat_service, monkeypatch):
-    """Record what the page passes to the real ChatService.ask."""
+    """Record what the page passes to the real ChatService.ask_stream."""
     calls = []
-    real_ask = chat_service.ask
+    real_ask = chat_service.ask_stream
 
     def spy(*args, **kwargs):
         calls.append((args, kwargs))
         return real_ask(*args, **kwargs)
 
-    monkeypatch.setattr(chat_service, "ask", spy)
+    monkeypatch.setattr(chat_service, "ask_stream", spy)
     return calls
 
 

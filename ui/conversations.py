@@ -23,6 +23,7 @@ class ChatTurn:
     citations: list[Citation] = field(default_factory=list)
     route: str | None = None
     mode: str | None = None
+    stopped: bool = False  # the user pressed Stop: `text` is what was written until then
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -58,7 +59,7 @@ def load_turns(store, user_id: str, conversation_id: str) -> list[ChatTurn]:
         text = _get(m, "content") or _get(m, "text") or ""
         if role in ("human", "user"):
             turns.append(ChatTurn("user", str(text)))
-        elif role in ("ai", "assistant") and (text or _get(m, "citations")):
+        elif role in ("ai", "assistant") and (text or _get(m, "citations") or _get(m, "stopped")):
             turns.append(
                 ChatTurn(
                     "assistant",
@@ -66,6 +67,13 @@ def load_turns(store, user_id: str, conversation_id: str) -> list[ChatTurn]:
                     parse_citations(_get(m, "citations")),
                     _get(m, "route"),
                     _get(m, "mode"),
+                    bool(_get(m, "stopped")),
                 )
             )
     return turns
+
+
+def save_stopped_turn(store, user_id: str, conversation_id: str, question: str, partial: str) -> None:
+    """A question whose answer the user stopped: the question, and the partial answer marked `stopped`."""
+    store.append_message(user_id, conversation_id, "user", question)
+    store.append_message(user_id, conversation_id, "ai", partial, stopped=True)
