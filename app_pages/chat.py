@@ -20,6 +20,7 @@ _loading.caption(":material/hourglass_top: Loading your PDFs and conversationsâ€
 from storage.history import HistoryError  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.citation_view import render_answer  # noqa: E402
+from ui.citations import conversation_markdown  # noqa: E402
 from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs, set_picked  # noqa: E402
 from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest  # noqa: E402
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info  # noqa: E402
@@ -270,6 +271,13 @@ for i, turn in enumerate(turns + unsaved):
                 st.caption(":material/stop_circle: Stopped: this answer is incomplete.")
             if i >= len(turns):
                 st.caption(":material/cloud_off: Not saved to your history yet.")
+
+if conversation_id and (turns or unsaved):
+    st.download_button(
+        "Export as Markdown", conversation_markdown(known[conversation_id].title, turns + unsaved),
+        file_name=f"{conv.file_stem(known[conversation_id].title)}.md", mime="text/markdown",
+        icon=":material/download:", key="export-chat", help="This conversation, every citation with file, page and quote",
+    )
 
 # ---------------------------------------------------------------- new question
 interrupted = st.session_state.get(IN_FLIGHT)

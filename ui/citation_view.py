@@ -9,6 +9,7 @@ from storage.schema import Citation
 from ui.citations import (
     ROUTE_LABELS,
     answer_markdown,
+    answer_with_footnotes,
     citation_label,
     citation_location,
     cited_words,
@@ -135,10 +136,16 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
                 ):
                     citation_dialog(c)
         with st.expander(f"Sources ({len(citations)})"):
-            for c in citations:
-                st.markdown(f":blue-badge[{citation_label(c)}] {escape_markdown(citation_location(c))}")
+            for i, c in enumerate(citations):
+                if st.button(f"{citation_label(c)}: {escape_markdown(citation_location(c))}", key=f"{key}-src-{i}",
+                             type="tertiary", icon=KIND_ICONS.get(c.kind), help="Show this source"):
+                    citation_dialog(c)
                 if c.snippet:
                     st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
+    if text:
+        with st.popover("Copy", icon=":material/content_copy:", help="The answer as text, citations as footnotes"):
+            st.caption("Use the copy icon at the top right of the box.")
+            st.code(answer_with_footnotes(text, citations), language=None, wrap_lines=True)
     notes = answer_notes(route, mode)
     if notes:
         st.caption(" · ".join(notes))

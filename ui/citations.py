@@ -139,3 +139,49 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
         except OSError:  # vanished or unreadable meanwhile
             continue
     return None
+
+
+def citation_footnote(c: Citation) -> str:
+    """One citation as a plain-text footnote: where it points (file and 1-based page, site and URL,
+    or Q&A item) and the cited words."""
+    m = c.metadata
+    where = citation_location(c)
+    if c.kind == "web" and (m.url or c.documentId):
+        where = f"{where} <{m.url or c.documentId}>"
+    if c.kind == "document" and m.chunk_id is not None:
+        where = f"{where}, chunk {m.chunk_id}"
+    quote = " ".join(cited_words(c).split())
+    return f"[{citation_label(c)}] {where}" + (f": “{quote}”" if quote else "")
+
+
+def answer_with_footnotes(text: str, citations: list[Citation]) -> str:
+    """An answer as plain text for copying or export: each marker replaced by its label in
+    brackets ("[1]", "[web 2]"), then one footnote per citation."""
+    text = text or ""
+    by_marker = {c.marker: c for c in citations if c.marker}
+    out, pos = [], 0
+    for m in iter_markers(text):
+        c = by_marker.get(m.text)
+        if c is None:
+            continue
+        out.append(text[pos: m.start] + f"[{citation_label(c)}]")
+        pos = m.end
+    out.append(text[pos:])
+    body = "".join(out).rstrip()
+    if not citations:
+        return body
+    return body + "\n\n" + "\n".join(citation_footnote(c) for c in citations)
+
+
+def conversation_markdown(title: str, turns: list) -> str:
+    """A conversation as a Markdown document: questions as headings, answers with footnoted
+    citations (file, page and quote for every one)."""
+    parts = [f"# {' '.join((title or 'Conversation').split())}", ""]
+    for turn in turns:
+        if turn.role == "user":
+            parts += [f"## {' '.join(turn.text.split())}", ""]
+        else:
+            parts += [answer_with_footnotes(turn.text, turn.citations), ""]
+            if getattr(turn, "stopped", False):
+                parts += ["_(stopped: incomplete answer)_", ""]
+    return "\n".join(parts).rstrip() + "\n"

@@ -77,3 +77,10 @@ def save_stopped_turn(store, user_id: str, conversation_id: str, question: str, 
     """A question whose answer the user stopped: the question, and the partial answer marked `stopped`."""
     store.append_message(user_id, conversation_id, "user", question)
     store.append_message(user_id, conversation_id, "ai", partial, stopped=True)
+
+
+def file_stem(title: str) -> str:
+    """A safe file name (without extension) for exporting a conversation titled `title`."""
+    import re
+
+    return re.sub(r"[^\w\-]+", "_", title or "").strip("_")[:60] or "conversation"
