@@ -19,7 +19,7 @@ _loading.caption(":material/hourglass_top: Loading your PDFs and conversationsâ€
 
 from storage.history import HistoryError  # noqa: E402
 from ui import conversations as conv  # noqa: E402
-from ui.citation_view import render_answer  # noqa: E402
+from ui.citation_view import install_citation_links, render_answer  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
 from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs, set_picked  # noqa: E402
 from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest  # noqa: E402
@@ -261,6 +261,8 @@ if store is not None and conversation_id:
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
 if not turns and not unsaved:
     st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
+if any(t.citations for t in turns + unsaved):
+    install_citation_links()
 for i, turn in enumerate(turns + unsaved):
     with st.chat_message(turn.role):
         if turn.role == "user":

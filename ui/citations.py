@@ -71,22 +71,40 @@ def _safe_prose(text: str) -> str:
     return map_prose(text, safe_model_markdown)
 
 
-def answer_markdown(text: str, citations: list[Citation]) -> str:
+_KEY_SAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def element_key(key: str) -> str:
+    """A widget key made of the characters Streamlit keeps in its `st-key-<key>` CSS class."""
+    return _KEY_SAFE.sub("-", key)
+
+
+def cite_anchor(button_key: str) -> str:
+    """The in-page link of a citation marker: `#cite-<key of the citation's button>` (see
+    ui/citation_view.py, whose page script turns a click on it into a click on that button)."""
+    return f"#cite-{element_key(button_key)}"
+
+
+def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None) -> str:
     """The answer as safe markdown, each marker that has a citation replaced by a compact badge.
 
     Markers are found with the agent's own `iter_markers` (which skips code) and matched by
     their exact text to `Citation.marker`; a marker without a citation stays literal text.
+    With `button_keys` (the key of each citation's button, in `citations` order) the badge is a
+    link to `cite_anchor(key)`, so clicking the number in the text opens that citation.
     """
     text = text or ""
-    by_marker = {c.marker: c for c in citations if c.marker}
+    by_marker = {c.marker: (i, c) for i, c in enumerate(citations) if c.marker}
     out: list[str] = []
     pos = 0
     for m in iter_markers(text):
-        c = by_marker.get(m.text)
-        if c is None:
+        found = by_marker.get(m.text)
+        if found is None:
             continue
+        i, c = found
         out.append(_safe_prose(text[pos : m.start]))
-        out.append(f" :blue-badge[{citation_label(c)}]")
+        badge = f":blue-badge[{citation_label(c)}]"
+        out.append(f" [{badge}]({cite_anchor(button_keys[i])})" if button_keys else f" {badge}")
         pos = m.end
     out.append(_safe_prose(text[pos:]))
     return "".join(out)
