@@ -10,6 +10,7 @@ Screenshots go to tests/e2e/screenshots/ (git-ignored).
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -28,6 +29,20 @@ def app_url(tmp_path_factory):
         yield app
 
 
+def _box(locator, timeout: float = 15) -> dict:
+    """The element's box once it is attached and laid out (a rerun replaces the element)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            box = locator.bounding_box(timeout=2000)
+        except Exception:  # replaced while measuring
+            box = None
+        if box and box["height"] > 0:
+            return box
+        assert time.monotonic() < deadline, f"{locator} has no layout"
+        time.sleep(0.2)
+
+
 def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     url = app_url["url"]
     pdf = tmp_path / FILE
@@ -44,6 +59,28 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     expect(cite).to_be_visible()
     expect(page.get_by_text("62.5 million euros", exact=False).first).to_be_visible()
     _shot(page, "answer")
+
+    # The citation number inside the answer text opens the same preview as the button.
+    answer = page.get_by_test_id("stChatMessage").last
+    marker = answer.locator('a[href^="#cite-"]').first
+    expect(marker).to_be_visible()
+    target_key = marker.get_attribute("href")[len("#cite-"):]
+    label = page.locator(f".st-key-{target_key} button").first.inner_text()
+    marker.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    where = re.search(r"· (.+, page \d+)", label).group(1)
+    expect(dialog.get_by_text(where, exact=False).first).to_be_visible()
+    _shot(page, "inline_marker_preview")
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
+
+    # Export: the conversation as Markdown, the citation with file, page and quote.
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export as Markdown").click()
+    exported = open(download.value.path(), encoding="utf-8").read()
+    assert "## What was the net debt at year end?" in exported
+    assert re.search(rf"^\[\d+\] {re.escape(FILE)}, page 2, chunk \d+: “.*62\.5", exported, flags=re.M), exported
 
     cite.click()
     dialog = page.get_by_role("dialog")
@@ -69,7 +106,24 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     dialog.get_by_role("button", name="Open in page viewer").click()
     expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
     expect(page.get_by_text(f"{FILE} · page 2 of 4")).to_be_visible()
+    # It opens on the highlighted passage: the band of the page around it, inside the viewport.
+    image = page.get_by_test_id("pageImage")
+    expect(image).to_be_in_viewport()
+    band = _box(image)
+    assert band["y"] < 900 * 0.6  # the band starts in the upper part of the window, highlight first
     _shot(page, "page_viewer")
+    page.get_by_text("Whole page").click()
+    expect(page.get_by_test_id("pageImage")).to_be_visible()
+    page.wait_for_timeout(500)
+    whole = _box(page.get_by_test_id("pageImage"))
+    assert whole["height"] > whole["width"] and whole["height"] > band["height"]  # the whole (portrait) page
+    page.set_viewport_size({"width": 420, "height": 800})  # a narrow window: zoom makes it readable
+    page.get_by_text("200%").click()
+    page.wait_for_timeout(800)
+    zoomed = _box(page.get_by_test_id("pageImage"))
+    scroller = _box(page.get_by_test_id("pageScroller"))
+    assert zoomed["width"] > 1.8 * scroller["width"]
+    _shot(page, "page_viewer_narrow_zoomed")
 
 
 def test_hostile_pdf_text_is_shown_literally_and_runs_nothing(app_url, page, tmp_path):
