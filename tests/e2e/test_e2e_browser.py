@@ -142,3 +142,39 @@ def test_hostile_pdf_text_is_shown_literally_and_runs_nothing(app_url, page, tmp
     assert answer.locator("script, img[onerror], a[href^='javascript']").count() == 0
     assert alerts == []
     _shot(page, "hostile_pdf_answer")
+
+
+def _long_pdf(path, pages: int = 240):
+    """A text PDF long enough that processing it takes a while (for reload and cancel)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n in range(pages):
+        page = doc.new_page()
+        text = " ".join(f"Section {n}.{i}: revenue of segment {i} grew by {n % 17 + i} percent in year {2000 + i}."
+                        for i in range(30))
+        page.insert_textbox(pymupdf.Rect(50, 50, 550, 800), text, fontsize=9)
+    doc.save(path)
+    return path
+
+
+def test_processing_survives_a_reload_and_can_be_cancelled(app_url, page, tmp_path):
+    url = app_url["url"]
+    pdf = _long_pdf(tmp_path / "long_report.pdf")
+    page.goto(f"{url}/documents")
+    expect(page.get_by_role("heading", name="Documents")).to_be_visible()
+    page.locator('input[type="file"]').set_input_files(str(pdf))
+    page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
+    status = page.get_by_test_id("stExpander").filter(has_text="Processing long_report.pdf")
+    expect(status).to_be_visible()
+
+    page.reload()  # a new session: the job is still running and its progress comes back
+    expect(status).to_be_visible()
+    expect(status.get_by_text(re.compile(r"\(\d+/\d+\)"))).to_be_visible()  # pages or chunks done / total
+    _shot(page, "ingest_after_reload")
+    status.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_text("Processing of long\\_report.pdf was cancelled".replace("\\", ""), exact=False)).to_be_visible()
+    _shot(page, "ingest_cancelled")
+    expect(page.get_by_text("long_report.pdf ·", exact=False)).to_have_count(1)  # still waiting in the source folder
+    assert not [p for p in (app_url["home"] / "destination").glob("long_report-*")]
+    assert not [p for p in (app_url["home"] / "destination").glob(".tmp-long_report-*")]
