@@ -165,6 +165,37 @@ def _answer_text(events, status, flight: dict, outcome: dict):
                 time.sleep(min(0.02, 1.0 / len(words)))
 
 
+def _ingest_in_background(cid: str | None, question: str) -> bool:
+    """`/ingest <file>` of a PDF not processed yet runs as a background job (it survives reloads and
+    can be cancelled) instead of inside the answer; True when it was started. Anything else (an
+    already-processed file, a bad name) goes to the agent, which switches to it or says why not."""
+    from agent.routing import parse_command
+    from storage.pdf_processing import PdfProcessingError, check_pdf_processed, resolve_source_pdf
+    from ui.citations import doc_id_of_file
+
+    cmd = parse_command(question)
+    if cmd is None or cmd.name != "ingest" or not cmd.argument:
+        return False
+    try:
+        path = resolve_source_pdf(cmd.argument)
+        if check_pdf_processed(doc_id_of_file(path)):
+            return False
+    except (PdfProcessingError, OSError):
+        return False
+    start_ingest(path, switch_to=True)
+    reply = (f"Processing **{escape_markdown(path.name)}** in the background (progress at the top). It becomes the "
+             "active PDF when it is ready; you can keep using the app, or reload, meanwhile.")
+    try:
+        if store is None or not cid:
+            raise HistoryError("no history")
+        store.append_message(user_id, cid, "user", question)
+        store.append_message(user_id, cid, "ai", reply, route="ingest")
+    except Exception:  # noqa: BLE001 - history down: keep it in this browser session
+        st.session_state[UNSAVED].setdefault(cid or "", [])
+        st.session_state[UNSAVED][cid or ""] += [conv.ChatTurn("user", question), conv.ChatTurn("assistant", reply, route="ingest")]
+    return True
+
+
 def _retry(text: str) -> None:
     st.session_state.pop(IN_FLIGHT, None)
     st.session_state[RETRY] = text
@@ -307,6 +338,8 @@ if question:
             _open(conversation_id)
         except HistoryError:
             conversation_id = None  # answered anyway, kept in this session
+    if _ingest_in_background(conversation_id, question.strip()):
+        st.rerun()
     if current_page:
         st.session_state[PAGE]["conversation_id"] = conversation_id  # a new conversation claims it
     flight = {"conversation_id": conversation_id, "text": question, "partial": ""}

@@ -82,3 +82,23 @@ def test_empty_library_offers_adding_a_pdf_as_the_primary_action(chat_service):
     add.click().run()
     assert not at.exception
     assert [t.value for t in at.title] == ["Documents"]
+
+
+def test_ingest_of_a_new_pdf_runs_as_a_job_and_then_is_the_active_pdf(chat_service, sample_processed, ui_env):
+    from tests.fixtures_ui import SAMPLE_PDF, wait_for_ingest
+
+    other = ui_env["home"] / "source" / "second_report.pdf"
+    other.write_bytes(SAMPLE_PDF.read_bytes() + b"\n% another revision\n")  # other bytes: not processed yet
+    at = new_app().run()
+    at.chat_input[0].set_value("/ingest second_report.pdf").run()
+    assert not at.exception
+    assert any("in the background" in m.value for m in at.markdown)
+    assert at.session_state["ingest_jobs"]  # a background job, not a turn the reload would lose
+    messages = chat_service.history.load_messages(ui_env["user_id"], _cid(at))
+    assert [m["role"] for m in messages] == ["user", "ai"] and "in the background" in messages[1]["content"]
+    wait_for_ingest(at)
+    from storage.pdf_processing import list_processed_pdfs
+
+    new_id = next(p.doc_id for p in list_processed_pdfs() if p.source_file == "second_report.pdf")
+    assert at.multiselect(key="doc_picker").value == [new_id]
+    assert any("now the active PDF" in s.value for s in at.success)

@@ -41,6 +41,7 @@ class IngestJob:
     result: object | None = None  # storage.pdf_processing.ProcessedPdf when done
     submitted_at: float = field(default_factory=time.time)
     owner: str = ""  # the user who started it: their pages show its progress, after a reload too
+    switch_to: bool = False  # started by `/ingest`: when done, the chat uses only this PDF
     cancel_requested: bool = False
     stage_started: float = 0.0  # when the current stage began, and its `done` then (for the ETA)
     stage_done0: int = 0
@@ -74,13 +75,14 @@ class IngestJobs:
         self._jobs: dict[str, IngestJob] = {}
         self._lock = threading.Lock()
 
-    def submit(self, path: str | Path, reindex_doc_id: str | None = None, owner: str = "") -> IngestJob:
+    def submit(self, path: str | Path, reindex_doc_id: str | None = None, owner: str = "",
+               switch_to: bool = False) -> IngestJob:
         path = str(path)
         with self._lock:
             for job in self._jobs.values():
                 if job.active and job.path == path:
                     return job
-            job = IngestJob(uuid.uuid4().hex, path, reindex_doc_id, owner=owner)
+            job = IngestJob(uuid.uuid4().hex, path, reindex_doc_id, owner=owner, switch_to=switch_to)
             self._jobs[job.job_id] = job
         self._pool.submit(self._run, job)
         return job

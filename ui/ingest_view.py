@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.doc_picker import add_picked
+from ui.doc_picker import add_picked, set_picked
 from ui.resources import get_ingest_jobs
 from ui.safe_text import escape_markdown, safe_model_markdown
 
@@ -42,8 +42,9 @@ def _owner() -> str:
     return identity.user_id if identity is not None else ""
 
 
-def start_ingest(path: Path | str, *, reindex_doc_id: str | None = None) -> None:
-    job = get_ingest_jobs().submit(path, reindex_doc_id, owner=_owner())
+def start_ingest(path: Path | str, *, reindex_doc_id: str | None = None, switch_to: bool = False) -> None:
+    """Queue processing of `path`; `switch_to` (from `/ingest`): when done, chat with it alone."""
+    job = get_ingest_jobs().submit(path, reindex_doc_id, owner=_owner(), switch_to=switch_to)
     mine = st.session_state.setdefault(MY_JOBS, [])
     if job.job_id not in mine:
         mine.append(job.job_id)
@@ -102,7 +103,11 @@ def _progress_fragment() -> None:
                    args=(job.job_id,), disabled=job.cancel_requested)
     for job in ended:
         st.session_state[MY_JOBS].remove(job.job_id)
-        if job.state == "done":
+        if job.state == "done" and job.switch_to:
+            set_picked([job.result.doc_id])
+            flash("success", f"{escape_markdown(job.result.source_file)} is ready: {describe(job.result)}. "
+                  "It is now the active PDF: ask away.")
+        elif job.state == "done":
             add_picked(job.result.doc_id)
             verb = "re-indexed" if job.reindex_doc_id else "is ready"
             flash("success", f"{escape_markdown(job.result.source_file)} {verb}: {describe(job.result)}. It is selected for the chat.")
