@@ -71,6 +71,8 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     expect(dialog).to_be_visible()
     where = re.search(r"· (.+, page \d+)", label).group(1)
     expect(dialog.get_by_text(where, exact=False).first).to_be_visible()
+    expect(dialog.locator("img").first).to_be_visible()
+    page.wait_for_function("() => [...document.querySelectorAll('[role=dialog] img')].every(i => i.complete && i.naturalWidth > 0)")
     _shot(page, "inline_marker_preview")
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).to_be_hidden()

@@ -52,6 +52,10 @@ def _answer(page):
 
 def test_answer_streams_then_is_replaced_by_the_cited_answer_and_stop_keeps_the_partial(app_url, page, tmp_path):
     url = app_url["url"]
+    page.goto(url)  # first run, empty library: adding a PDF is the obvious primary action
+    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
+    expect(page.get_by_role("button", name="Add a PDF")).to_be_visible()
+    shot(page, "first_run")
     pdf = tmp_path / FILE
     pdf.write_bytes(SAMPLE_PDF.read_bytes())
     upload(page, url, pdf)
