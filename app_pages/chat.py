@@ -203,6 +203,11 @@ def _retry(text: str) -> None:
 
 if store is not None:
     _open(conversation_id)
+st.session_state.setdefault(UNSAVED, {})
+if st.session_state.pop(STOP, False) and st.session_state.get(IN_FLIGHT):
+    # The Stop click ended the previous run mid-answer (a click reruns the script and aborts the
+    # running one at its next Streamlit call); what it had written is in IN_FLIGHT.
+    _keep_stopped(st.session_state.pop(IN_FLIGHT))
 
 # ---------------------------------------------------------------- conversation list (sidebar)
 with st.sidebar:
@@ -314,12 +319,6 @@ if conversation_id and (turns or unsaved):
 
 # ---------------------------------------------------------------- new question
 interrupted = st.session_state.get(IN_FLIGHT)
-if st.session_state.pop(STOP, False) and interrupted:
-    # The Stop click ended the previous run mid-answer (a click reruns the script and aborts the
-    # running one at its next Streamlit call); what it had written is in IN_FLIGHT.
-    st.session_state.pop(IN_FLIGHT)
-    _keep_stopped(interrupted)
-    st.rerun()
 if interrupted and interrupted["conversation_id"] == conversation_id:
     with st.container(border=True):
         st.warning(
