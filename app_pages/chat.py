@@ -295,7 +295,7 @@ if store is not None and conversation_id:
     except HistoryError as exc:
         st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
-if not turns and not unsaved:
+if not turns and not unsaved and doc_ids:
     st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
 if any(t.citations for t in turns + unsaved):
     install_citation_links()
