@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Any, Iterator
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
@@ -356,25 +357,68 @@ def get_graph():
     return _GRAPH
 
 
-def run_turn(context: AgentContext, text: str, *, selected_doc_ids: list[str] | None = None, history: list | None = None,
-             summary: str | None = None, rag_counter: int = 0, web_counter: int = 0, sources: dict | None = None,
-             current_page: dict | None = None, previous_page: dict | None = None, user_id: str = "",
-             conversation_id: str = "") -> AnswerResult:
-    """Run one user message through the graph and return its AnswerResult."""
+def _initial_state(text: str, *, selected_doc_ids: list[str] | None = None, history: list | None = None,
+                   summary: str | None = None, rag_counter: int = 0, web_counter: int = 0, sources: dict | None = None,
+                   current_page: dict | None = None, previous_page: dict | None = None, user_id: str = "",
+                   conversation_id: str = "") -> dict:
+    """The graph's input for one user message (the inputs `run_turn` and `stream_turn` share)."""
     selected = list(selected_doc_ids or [])
-    if summary is None:
-        summary = document_summary(selected)
     history = list(history or [])
-    state = {
+    return {
         "messages": [*history, HumanMessage(content=text)],
         "turn_start": len(history),
         "rag_counter": rag_counter, "web_counter": web_counter, "sources": dict(sources or {}), "page_roles": {},
-        "selected_doc_ids": selected, "indexed_document_summary": summary,
+        "selected_doc_ids": selected,
+        "indexed_document_summary": document_summary(selected) if summary is None else summary,
         "current_page": current_page, "previous_page": previous_page,
         "user_id": user_id, "conversation_id": conversation_id,
     }
-    final = get_graph().invoke(state, context=context, config={"recursion_limit": 40})
+
+
+def run_turn(context: AgentContext, text: str, **inputs: Any) -> AnswerResult:
+    """Run one user message through the graph and return its AnswerResult (inputs: `_initial_state`)."""
+    final = get_graph().invoke(_initial_state(text, **inputs), context=context, config={"recursion_limit": 40})
     return AnswerResult.model_validate(final["final_answer"])
+
+
+# Nodes whose model text is the answer the user reads (not routing's judgements, not tool calls).
+ANSWER_NODES = frozenset({"agent", "summarize_web", "respond"})
+
+
+def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tuple[str, Any]]:
+    """`run_turn`, streamed (same inputs). Yields, in order of arrival:
+
+    ("token", str)     a piece of answer text as the model writes it (LangGraph `stream_mode="messages"`,
+                       answering nodes only); a no-model answer arrives as one whole piece;
+    ("progress", dict) an `AgentContext.emit` event, `{"event": name, **data}` (`stream_mode="custom"`);
+    ("answer", AnswerResult) last, once the turn is finalized (and persisted).
+
+    Closing the generator early (the user pressed Stop) ends the run before its next step, so a
+    stopped turn is not persisted.
+    """
+    state = _initial_state(text, **inputs)
+    final: dict = {}
+    streamed: set[str] = set()  # answering nodes whose tokens already streamed (skip their whole message)
+    for mode, chunk in get_graph().stream(state, context=context, config={"recursion_limit": 40},
+                                          stream_mode=["messages", "custom", "values"]):
+        if mode == "values":
+            final = chunk
+        elif mode == "custom":
+            yield "progress", dict(chunk) if isinstance(chunk, dict) else {"event": str(chunk)}
+        else:
+            message, meta = chunk
+            node = meta.get("langgraph_node")
+            if node not in ANSWER_NODES or not isinstance(message, AIMessage) or message.tool_calls:
+                continue
+            if isinstance(message, AIMessageChunk):
+                if message.tool_call_chunks:
+                    continue
+                streamed.add(node)
+            elif node in streamed:
+                continue
+            if piece := _text(message):
+                yield "token", piece
+    yield "answer", AnswerResult.model_validate(final["final_answer"])
 
 
 def document_summary(doc_ids: list[str]) -> str:

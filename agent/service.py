@@ -15,9 +15,9 @@ turn is queued (it is written when the database is back) or not saved at all.
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Any, Callable, Iterator
 
-from agent.graph import run_turn
+from agent.graph import run_turn, stream_turn
 from agent.llm import describe_model, load_chat_model, model_spec_from_env
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
@@ -59,6 +59,24 @@ class ChatService:
     def ask(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
             current_page: PageRef | None = None, previous_page: PageRef | None = None,
             on_event: EventCallback | None = None) -> AnswerResult:
+        """`ask_stream` run to its end; its progress events go to `on_event(event, data)`."""
+        for kind, value in self.ask_stream(user_id, conversation_id, text, selected_doc_ids, current_page, previous_page):
+            if kind == "answer":
+                return value
+            if kind == "progress" and on_event is not None:
+                data = dict(value)
+                try:
+                    on_event(data.pop("event", ""), data)
+                except Exception:  # noqa: BLE001 - UI callbacks are best effort
+                    pass
+        raise RuntimeError("the turn ended without an answer")
+
+    def ask_stream(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
+                   current_page: PageRef | None = None, previous_page: PageRef | None = None) -> Iterator[tuple[str, Any]]:
+        """Answer one message, streamed: yields `agent.graph.stream_turn`'s ("token", str) and
+        ("progress", dict) events while the turn runs, then ("answer", AnswerResult). Queued turns are
+        written first; history errors are reported in the answer; a failing model is replaced by a
+        no-model answer that says so. Closing the stream early stops the turn unsaved."""
         limit = get_settings().max_question_chars
         if len(text or "") > limit:  # before any work: retrieval and the model would run for minutes
             raise ValueError(f"The question is {len(text):,} characters long; the limit is {limit:,}. "
@@ -81,14 +99,19 @@ class ChatService:
             else:
                 allocate = turns.allocator(user_id, conversation_id)  # down: provisional ids, renumbered when saved
         context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=self.history,
-                               turns=turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds, on_event=on_event)
+                               turns=turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds)
         turn = dict(
             selected_doc_ids=list(selected_doc_ids or []), history=loaded.messages, rag_counter=loaded.rag_counter,
             web_counter=loaded.web_counter, sources=loaded.sources, current_page=current_page,
             previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
         )
+        result = None
         try:
-            result = run_turn(context, text, **turn)
+            for kind, value in stream_turn(context, text, **turn):
+                if kind == "answer":
+                    result = value
+                else:
+                    yield kind, value
         except Exception as exc:
             if context.llm is None:
                 raise
@@ -103,7 +126,7 @@ class ChatService:
             result = result.model_copy(update={"error": " ".join(filter(None, [load_error, result.error]))})
         elif result.saved and conversation_id and not loaded.messages:
             self._title_from_first_question(user_id, conversation_id, text)
-        return result
+        yield "answer", result
 
     # ----- turns the history could not take yet ----------------------------------------------
     def flush_pending(self, user_id: str) -> int:

@@ -86,7 +86,15 @@ class AgentContext:
         self.on_event = on_event
 
     def emit(self, event: str, **data: Any) -> None:
-        """Progress for the UI ("searching documents…"); a failing callback never breaks a turn."""
+        """Progress for the UI ("searching documents…"): written to LangGraph's custom stream
+        (`stream_mode="custom"`, see `agent.graph.stream_turn`) as `{"event": ..., **data}`, and
+        passed to `on_event` when given. Progress never breaks a turn."""
+        try:
+            from langgraph.config import get_stream_writer
+
+            get_stream_writer()({"event": event, **data})
+        except Exception:  # noqa: BLE001 - outside a graph run (no writer) or a failing consumer
+            pass
         if self.on_event is not None:
             try:
                 self.on_event(event, data)

@@ -9,19 +9,27 @@ go to is kept in this browser tab only, and the page says it is not saved.
 
 from __future__ import annotations
 
+import time
 from types import SimpleNamespace
 
 import streamlit as st
 
-from storage.config import get_settings
-from storage.history import HistoryError, is_valid_id
-from ui import conversations as conv
-from ui.citation_view import render_answer
-from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs
-from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest
-from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info
-from ui.safe_text import escape_markdown, redact, safe_model_markdown
-from ui.sidebar import render_sidebar
+# Drawn before the heavy imports and resources below (agent, models, history server), so a cold
+# start never shows an empty page.
+st.title("Chat")
+_loading = st.empty()
+_loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
+
+from storage.config import get_settings  # noqa: E402
+from storage.history import HistoryError, is_valid_id  # noqa: E402
+from ui import conversations as conv  # noqa: E402
+from ui.citation_view import install_citation_links, render_answer  # noqa: E402
+from ui.citations import conversation_markdown  # noqa: E402
+from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs, set_picked  # noqa: E402
+from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest  # noqa: E402
+from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info  # noqa: E402
+from ui.safe_text import escape_markdown, redact, safe_model_markdown  # noqa: E402
+from ui.sidebar import render_sidebar  # noqa: E402
 
 EVENT_LABELS = {
     "route": "Choosing where to look…",
@@ -34,6 +42,8 @@ UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns that wil
 # so an entry still here on a later run is a question that was never answered or saved.
 IN_FLIGHT = "question_in_flight"
 RETRY = "retry_question"
+STOP = "stop_requested"  # set by the Stop button's callback, before the run it starts
+PAGE = "current_page"  # the page last viewed in the viewer ("this page"), with the conversation it belongs to
 
 identity = st.session_state["identity"]
 doc_ids = render_sidebar()
@@ -83,6 +93,57 @@ def _new_chat() -> None:
         _open(conv.create_conversation(store, user_id))
     except HistoryError as exc:
         st.session_state["chat_notice"] = redact(str(exc))
+    # "this page" was viewed for the conversation that was open: not carried into a new one.
+    st.session_state.pop(PAGE, None)
+    st.session_state.pop("previous_page", None)
+
+
+def _delete(cid: str) -> None:
+    try:
+        conv.delete_conversation(store, user_id, cid)
+        _open(None)
+    except HistoryError as exc:
+        st.session_state["chat_notice"] = redact(str(exc))
+
+
+@st.dialog("Delete this conversation?")
+def _confirm_delete(cid: str, title: str) -> None:
+    st.markdown(f"“{escape_markdown(title)}” and all its answers will be deleted. This cannot be undone.")
+    with st.container(horizontal=True, horizontal_alignment="right"):
+        st.button("Cancel", key="cancel-delete-chat")
+        st.button("Delete", key="confirm-delete-chat", type="primary", icon=":material/delete:", on_click=_delete, args=(cid,))
+
+
+def _stop() -> None:
+    st.session_state[STOP] = True
+
+
+def _page_for(cid: str | None) -> tuple[dict | None, dict | None]:
+    """("this page", the page viewed before) when they belong to conversation `cid`.
+
+    A page viewed in the viewer is claimed by the conversation open when the chat next shows it.
+    """
+    page = st.session_state.get(PAGE)
+    if not page:
+        return None, None
+    page.setdefault("conversation_id", cid)
+    if page["conversation_id"] != cid:
+        return None, None
+    ref = {k: page[k] for k in ("doc_id", "source_file", "page_number")}
+    prev = st.session_state.get("previous_page")
+    return ref, ({k: prev[k] for k in ("doc_id", "source_file", "page_number")} if prev else None)
+
+
+def _keep_stopped(flight: dict) -> None:
+    """The user pressed Stop: keep the question and what was written so far, marked as stopped."""
+    cid, partial = flight["conversation_id"], flight.get("partial", "")
+    try:
+        if store is None or not cid:
+            raise HistoryError("no history")
+        conv.save_stopped_turn(store, user_id, cid, flight["text"], partial)
+    except Exception:  # noqa: BLE001 - history down: keep it in this browser session
+        unsaved = st.session_state[UNSAVED].setdefault(cid or "", [])
+        unsaved += [conv.ChatTurn("user", flight["text"]), conv.ChatTurn("assistant", partial, stopped=True)]
 
 
 def _keep(cid: str | None, question: str, result) -> None:
@@ -98,6 +159,65 @@ def _keep(cid: str | None, question: str, result) -> None:
         st.session_state["chat_notice"] = redact(result.error)
 
 
+def _progress_label(event: dict) -> str | None:
+    if event.get("event") == "ingest" and event.get("total"):
+        return safe_model_markdown(f"Processing the PDF: {event.get('stage')} ({event.get('done')}/{event.get('total')})")
+    return EVENT_LABELS.get(event.get("event"))
+
+
+def _answer_text(events, status, flight: dict, outcome: dict):
+    """The answer's text for `st.write_stream` as the model writes it, made safe; progress goes to
+    the status line, the final AnswerResult to `outcome`. What was written is kept in `flight`, so
+    a Stop (which aborts this run) can keep it. A whole answer arriving at once (no-model mode) is
+    written out word by word, within about a second."""
+    for kind, value in events:
+        if kind == "progress":
+            if label := _progress_label(value):
+                status.update(label=label)
+        elif kind == "answer":
+            outcome["answer"] = value
+        elif kind == "token" and len(value) <= 80:
+            flight["partial"] += value
+            yield safe_model_markdown(value)
+        elif kind == "token":
+            words = value.split(" ")
+            for j, word in enumerate(words):
+                piece = word if j == 0 else " " + word
+                flight["partial"] += piece
+                yield safe_model_markdown(piece)
+                time.sleep(min(0.02, 1.0 / len(words)))
+
+
+def _ingest_in_background(cid: str | None, question: str) -> bool:
+    """`/ingest <file>` of a PDF not processed yet runs as a background job (it survives reloads and
+    can be cancelled) instead of inside the answer; True when it was started. Anything else (an
+    already-processed file, a bad name) goes to the agent, which switches to it or says why not."""
+    from agent.routing import parse_command
+    from storage.pdf_processing import PdfProcessingError, check_pdf_processed, resolve_source_pdf
+    from ui.citations import doc_id_of_file
+
+    cmd = parse_command(question)
+    if cmd is None or cmd.name != "ingest" or not cmd.argument:
+        return False
+    try:
+        path = resolve_source_pdf(cmd.argument)
+        if check_pdf_processed(doc_id_of_file(path)):
+            return False
+    except (PdfProcessingError, OSError):
+        return False
+    start_ingest(path, switch_to=True)
+    reply = (f"Processing **{escape_markdown(path.name)}** in the background (progress at the top). It becomes the "
+             "active PDF when it is ready; you can keep using the app, or reload, meanwhile.")
+    try:
+        if store is None or not cid:
+            raise HistoryError("no history")
+        conv.save_plain_turn(store, user_id, cid, question, reply, route="ingest")
+    except Exception:  # noqa: BLE001 - history down: keep it in this browser session
+        st.session_state[UNSAVED].setdefault(cid or "", [])
+        st.session_state[UNSAVED][cid or ""] += [conv.ChatTurn("user", question), conv.ChatTurn("assistant", reply, route="ingest")]
+    return True
+
+
 def _retry(text: str) -> None:
     st.session_state.pop(IN_FLIGHT, None)
     st.session_state[RETRY] = text
@@ -105,6 +225,11 @@ def _retry(text: str) -> None:
 
 if store is not None:
     _open(conversation_id)
+st.session_state.setdefault(UNSAVED, {})
+if st.session_state.pop(STOP, False) and st.session_state.get(IN_FLIGHT):
+    # The Stop click ended the previous run mid-answer (a click reruns the script and aborts the
+    # running one at its next Streamlit call); what it had written is in IN_FLIGHT.
+    _keep_stopped(st.session_state.pop(IN_FLIGHT))
 
 # ---------------------------------------------------------------- conversation list (sidebar)
 with st.sidebar:
@@ -129,15 +254,14 @@ with st.sidebar:
                 if st.button("Rename", key="rename-chat") and title.strip():
                     conv.rename_conversation(store, user_id, conversation_id, title.strip())
                     st.rerun()
-                if st.button("Delete this conversation", key="delete-chat", type="primary"):
-                    conv.delete_conversation(store, user_id, conversation_id)
-                    _open(None)
-                    st.rerun()
             except HistoryError as exc:
                 st.error(escape_markdown(redact(str(exc))))
+            ask_delete = st.button("Delete this conversation", key="delete-chat", icon=":material/delete:")
+        if ask_delete:
+            _confirm_delete(conversation_id, known[conversation_id].title)
 
 # ---------------------------------------------------------------- header and context
-st.title("Chat")
+_loading.empty()
 if offline_reason:
     st.warning(
         f"{escape_markdown(offline_reason)} You can keep asking: answers in an open conversation are "
@@ -164,9 +288,16 @@ if not doc_ids and not ingest_running():
                 for path in waiting:
                     start_ingest(path)
                 st.rerun()
+    elif not processed_pdfs():
+        # First run with nothing to process: adding a PDF is the one obvious next step.
+        with st.container(border=True):
+            st.markdown("**Start by adding a PDF.** Upload a report or filing; every answer will cite "
+                        "the exact page it comes from.")
+            if st.button("Add a PDF", type="primary", icon=":material/upload_file:", key="first-run-add"):
+                st.switch_page("app_pages/documents.py")
     else:
         st.caption("No PDF selected in the sidebar: questions are answered without your documents.")
-current_page = st.session_state.get("current_page")
+current_page, previous_page = _page_for(conversation_id)
 if current_page:
     chip, clear = st.columns([5, 1], vertical_alignment="center")
     chip.caption(
@@ -174,7 +305,7 @@ if current_page:
         "ask about “this page” to use it."
     )
     if clear.button("Forget page", key="forget-page", type="tertiary"):
-        st.session_state.pop("current_page", None)
+        st.session_state.pop(PAGE, None)
         st.session_state.pop("previous_page", None)
         st.rerun()
 
@@ -187,19 +318,30 @@ if store is not None and conversation_id:
     except HistoryError as exc:
         st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
-if not turns and not queued and not unsaved:
+if not turns and not queued and not unsaved and doc_ids:
     st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
+if any(t.citations for t in turns + queued + unsaved):
+    install_citation_links()
 for i, turn in enumerate(turns + queued + unsaved):
     with st.chat_message(turn.role):
         if turn.role == "user":
             st.text(turn.text)
         else:
             render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode)
+            if turn.stopped:
+                st.caption(":material/stop_circle: Stopped: this answer is incomplete.")
             if len(turns) <= i < len(turns) + len(queued):
                 st.caption(":material/cloud_upload: Not saved to your history yet: it is saved as soon as the history "
                            "database is back.")
             elif i >= len(turns):
                 st.caption(":material/cloud_off: Not saved to your history: kept in this browser tab only.")
+
+if conversation_id and (turns or queued or unsaved):
+    st.download_button(
+        "Export as Markdown", conversation_markdown(known[conversation_id].title, turns + queued + unsaved),
+        file_name=f"{conv.file_stem(known[conversation_id].title)}.md", mime="text/markdown",
+        icon=":material/download:", key="export-chat", help="This conversation, every citation with file, page and quote",
+    )
 
 # ---------------------------------------------------------------- new question
 interrupted = st.session_state.get(IN_FLIGHT)
@@ -222,34 +364,32 @@ if question:
             _open(conversation_id)
         except HistoryError:
             conversation_id = None  # answered anyway, kept in this session
-    st.session_state[IN_FLIGHT] = {"conversation_id": conversation_id, "text": question}
+    if _ingest_in_background(conversation_id, question.strip()):
+        st.rerun()
+    if current_page:
+        st.session_state[PAGE]["conversation_id"] = conversation_id  # a new conversation claims it
+    flight = {"conversation_id": conversation_id, "text": question, "partial": ""}
+    st.session_state[IN_FLIGHT] = flight
     with st.chat_message("user"):
         st.text(question)
     with st.chat_message("assistant"):
         failure = None
         try:
             service = get_chat_service()
-            with st.status("Working on it…") as status:
-
-                def on_event(event: str, data: dict) -> None:
-                    label = EVENT_LABELS.get(event)
-                    if event == "ingest" and data.get("total"):
-                        label = safe_model_markdown(f"Processing the PDF: {data.get('stage')} ({data.get('done')}/{data.get('total')})")
-                    if label:
-                        status.update(label=label)
-
-                result = service.ask(
-                    user_id,
-                    conversation_id,
-                    question,
-                    doc_ids,
-                    current_page=st.session_state.get("current_page"),
-                    previous_page=st.session_state.get("previous_page"),
-                    on_event=on_event,
-                )
-                # Before any further Streamlit call, which is where a click would stop this run.
-                _keep(conversation_id, question, result)
-                status.update(label="Done", state="complete", expanded=False)
+            with st.container(horizontal=True, vertical_alignment="center"):
+                status = st.status("Working on it…")
+                st.button("Stop", key="stop-answer", icon=":material/stop_circle:", on_click=_stop,
+                          help="Stop this answer and keep what it has written so far")
+            outcome: dict = {}
+            events = service.ask_stream(user_id, conversation_id, question, doc_ids,
+                                        current_page=current_page, previous_page=previous_page)
+            st.write_stream(_answer_text(events, status, flight, outcome))
+            result = outcome["answer"]
+            # Before any further Streamlit call, which is where a click would stop this run.
+            _keep(conversation_id, question, result)
+            if result.active_doc_ids:  # /ingest made this PDF the active one: the sidebar says so too
+                set_picked(result.active_doc_ids)
+            status.update(label="Done", state="complete", expanded=False)
         except (ResourceUnavailable, ValueError) as exc:  # e.g. an empty question: the message says what to do
             failure = escape_markdown(redact(str(exc)))
         except Exception as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.citation_view import show_page_image
+from ui.citation_view import show_zoomable_page
 from ui.doc_picker import processed_pdfs
 from ui.safe_text import escape_markdown
 from ui.sidebar import render_sidebar
@@ -39,8 +39,10 @@ def _set_current(doc_id: str, file: str, page: int) -> None:
     """Remember the viewed page; the one viewed before becomes the chat's "previous page"."""
     ref = {"doc_id": doc_id, "source_file": file, "page_number": page}
     current = st.session_state.get("current_page")
-    if current and current != ref:
-        st.session_state["previous_page"] = current
+    if current and {k: current.get(k) for k in ref} == ref:
+        return  # same page: it keeps the conversation that claimed it (see app_pages/chat.py)
+    if current:
+        st.session_state["previous_page"] = {k: current[k] for k in ref}
     st.session_state["current_page"] = ref
 
 
@@ -52,8 +54,14 @@ _set_current(doc_id, pdf.source_file, page)
 if ask_col.button("Ask about this page", type="primary", icon=":material/chat:", width="stretch"):
     st.switch_page("app_pages/chat.py")
 
-st.caption(f"{escape_markdown(pdf.source_file)} · page {page + 1} of {pdf.page_count}")
-show_page_image(doc_id, pdf.source_file, page, passage, width=900)
+info_col, zoom_col, whole_col = st.columns([3, 2, 2], vertical_alignment="center")
+info_col.caption(f"{escape_markdown(pdf.source_file)} · page {page + 1} of {pdf.page_count}")
+zoom = zoom_col.segmented_control("Zoom", ["Fit", "150%", "200%"], default="Fit", key="viewer-zoom",
+                                  label_visibility="collapsed") or "Fit"
+# A cited passage opens on its band of the page; the whole page is one toggle away.
+whole = whole_col.toggle("Whole page", key="viewer-whole", value=not passage, disabled=not passage)
+show_zoomable_page(doc_id, pdf.source_file, page, passage, zoom=1.0 if zoom == "Fit" else int(zoom[:-1]) / 100,
+                   whole=whole or not passage)
 with st.expander("Text of this page"):
     try:
         from storage.pdf_processing import load_page_texts

@@ -35,8 +35,9 @@ def test_model_answer_with_a_document_citation(ui_env, sample_processed, monkeyp
     at.chat_input[0].set_value("How many employees did Northwind have?").run()
     assert not at.exception
     answer = next(m.value for m in at.markdown if "2,340 people" in m.value)
-    assert answer == "Northwind employed **2,340 people** at the end of 2023  :blue-badge[1]."
     [button] = citation_buttons(at)
+    # The number in the text links to its citation's button (a click on it opens the preview).
+    assert answer == f"Northwind employed **2,340 people** at the end of 2023  [:blue-badge[1]](#cite-{button.key})."
     assert button.label == f"1 · {escape_markdown(FILE + ', page 3')}"
     assert any(c.value == "Answered from your documents" for c in at.caption)
     button.click().run()

@@ -11,15 +11,15 @@ from tests.fixtures_ui import new_app
 
 @pytest.fixture
 def ask_calls(chat_service, monkeypatch):
-    """Record what the page passes to the real ChatService.ask."""
+    """Record what the page passes to the real ChatService.ask_stream."""
     calls = []
-    real_ask = chat_service.ask
+    real_ask = chat_service.ask_stream
 
     def spy(*args, **kwargs):
         calls.append((args, kwargs))
         return real_ask(*args, **kwargs)
 
-    monkeypatch.setattr(chat_service, "ask", spy)
+    monkeypatch.setattr(chat_service, "ask_stream", spy)
     return calls
 
 
@@ -28,7 +28,10 @@ def test_viewer_pages_through_and_asks_about_this_page(ask_calls, sample_process
     at.switch_page("app_pages/viewer.py").run()
     assert not at.exception
     assert any("page 1 of 4" in c.value for c in at.caption)
-    assert at.get("image")  # the rendered page
+    [page_html] = [h.proto.body for h in at.get("html") if "pageImage" in h.proto.body]  # the rendered page
+    assert "data:image/png;base64," in page_html and "width:100%" in page_html
+    at.segmented_control(key="viewer-zoom").set_value("200%").run()  # zoom: twice the column, scrollable
+    assert any("width:200%" in h.proto.body and "overflow:auto" in h.proto.body for h in at.get("html"))
     next(b for b in at.button if b.label == "Next").click().run()
     next(b for b in at.button if b.label == "Next").click().run()
     assert any("page 3 of 4" in c.value for c in at.caption)
@@ -53,3 +56,26 @@ def test_viewer_without_processed_pdfs_points_to_documents(ui_env):
     at.switch_page("app_pages/viewer.py").run()
     assert not at.exception
     assert any("No processed PDF yet" in i.value for i in at.info)
+
+
+def test_viewer_opens_on_the_cited_passage_with_the_whole_page_a_toggle_away(chat_service, sample_processed):
+    import base64
+    import re
+
+    import pymupdf
+
+    def image_height(at) -> int:
+        body = next(h.proto.body for h in at.get("html") if "pageImage" in h.proto.body)
+        png = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", body).group(1))
+        return pymupdf.Pixmap(png).height
+
+    at = new_app()
+    at.session_state["viewer"] = {"doc_id": sample_processed.doc_id, "file": sample_processed.source_file, "page": 1,
+                                  "passage": "Net debt fell to 62.5 million euros"}
+    at.run()
+    at.switch_page("app_pages/viewer.py").run()
+    assert not at.exception
+    band = image_height(at)
+    assert at.toggle(key="viewer-whole").value is False
+    at.toggle(key="viewer-whole").set_value(True).run()
+    assert image_height(at) > 2 * band  # the band around the highlight is a part of the page

@@ -9,6 +9,8 @@ from storage.schema import Citation
 from ui.citations import (
     ROUTE_LABELS,
     answer_markdown,
+    answer_with_footnotes,
+    element_key,
     citation_label,
     citation_location,
     cited_words,
@@ -26,10 +28,44 @@ KIND_ICONS = {"document": ":material/description:", "page": ":material/article:"
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _page_png(pdf_path: str, version: tuple[int, int], index: int, passage: str, doc_id: str,
-              crop: bool = False) -> tuple[bytes, int]:
+              crop: bool = False, scale: float = 1.5) -> tuple[bytes, int]:
     # `version` (size, mtime_ns) is unused here but keys the cache: a PDF changed on disk is rendered afresh.
-    img = render_page(pdf_path, index, passage, crop=crop, cache_dir=preview_cache_dir(doc_id or "_files"))
+    img = render_page(pdf_path, index, passage, crop=crop, zoom=scale, cache_dir=preview_cache_dir(doc_id or "_files"))
     return img.png, img.highlights
+
+
+def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage: str, *, zoom: float = 1.0,
+                       whole: bool = False) -> bool:
+    """The page viewer's image: opened on the highlighted passage (the band of the page around it,
+    unless `whole`), `zoom` times the width of the column (scrollable when larger), rendered
+    sharp enough for that zoom. False when the page is unavailable."""
+    import base64
+
+    path = resolve_pdf_path(doc_id, file)
+    if path is None:
+        st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, or has "
+                   "changed since it was processed, so its page can't be shown.")
+        return False
+    try:
+        stat = path.stat()
+        version = (stat.st_size, stat.st_mtime_ns)
+        scale = 1.5 * max(zoom, 1.0)
+        png, highlights = _page_png(str(path), version, index, passage, doc_id or "", bool(passage) and not whole, scale)
+        if passage and not highlights and not whole:  # not found: the whole page, no band to show
+            png, highlights = _page_png(str(path), version, index, passage, doc_id or "", False, scale)
+    except (IndexError, OSError, RuntimeError) as exc:
+        st.warning(f"Could not render the page: {escape_markdown(str(exc))}")
+        return False
+    if passage and not highlights:
+        st.caption("The cited passage could not be located exactly on this page image.")
+    # Only our own PNG goes into this HTML (base64): nothing from the PDF's text.
+    data = base64.b64encode(png).decode("ascii")
+    st.html(
+        f'<div data-testid="pageScroller" style="overflow:auto;max-height:80vh;border:1px solid rgba(49,51,63,.2);'
+        f'border-radius:.5rem"><img data-testid="pageImage" alt="page {index + 1}" src="data:image/png;base64,{data}" '
+        f'style="display:block;width:{int(zoom * 100)}%;max-width:none;height:auto"></div>'
+    )
+    return True
 
 
 def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str, crop: bool = False,
@@ -120,29 +156,67 @@ def citation_dialog(c: Citation) -> None:
             st.markdown(escape_markdown(c.preview or c.snippet))
 
 
+# Clicking a citation number in an answer (a link to `#cite-<button key>`, ui/citations.py) clicks
+# that citation's button, which opens its preview. A fixed script: no text from answers or PDFs in it.
+_CITE_LINK_SCRIPT = """<script>
+if (!window.__pdfChatCiteLinks) {
+  window.__pdfChatCiteLinks = true;
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('a[href^="#cite-"]');
+    if (!link) return;
+    event.preventDefault();
+    const key = link.getAttribute("href").slice("#cite-".length);
+    if (!/^[A-Za-z0-9_-]+$/.test(key)) return;
+    const button = document.querySelector(".st-key-" + key + " button");
+    if (button) button.click();
+  }, true);
+}
+</script>"""
+
+
+def install_citation_links() -> None:
+    """Make citation numbers inside answers clickable (once per page run)."""
+    st.html(_CITE_LINK_SCRIPT, unsafe_allow_javascript=True, width="content")
+
+
 def render_answer(text: str, citations: list[Citation], *, key: str, route: str | None = None,
                   mode: str | None = None) -> None:
-    """An assistant answer: text with citation badges, citation buttons, and a Sources list."""
-    st.markdown(answer_markdown(text, citations))
+    """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list."""
+    key = element_key(key)
+    button_keys = [f"{key}-cite-{i}" for i in range(len(citations))]
+    st.markdown(answer_markdown(text, citations, button_keys))
     if citations:
         with st.container(horizontal=True, gap="small"):
             for i, c in enumerate(citations):
                 if st.button(
                     f"{citation_label(c)} · {escape_markdown(citation_location(c))}",
-                    key=f"{key}-cite-{i}",
+                    key=button_keys[i],
                     icon=KIND_ICONS.get(c.kind),
                     help="Show this source",
                 ):
                     citation_dialog(c)
         with st.expander(f"Sources ({len(citations)})"):
-            for c in citations:
-                st.markdown(f":blue-badge[{citation_label(c)}] {escape_markdown(citation_location(c))}")
+            for i, c in enumerate(citations):
+                if st.button(f"{citation_label(c)}: {escape_markdown(citation_location(c))}", key=f"{key}-src-{i}",
+                             type="tertiary", icon=KIND_ICONS.get(c.kind), help="Show this source"):
+                    citation_dialog(c)
                 if c.snippet:
                     st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
-    notes = []
-    if route:
-        notes.append(f"Answered {ROUTE_LABELS.get(route) or escape_markdown(route)}")
-    if mode == "extractive":
-        notes.append("no-model mode: quoted passages, not a generated answer")
+    if text:
+        with st.popover("Copy", icon=":material/content_copy:", help="The answer as text, citations as footnotes"):
+            st.caption("Use the copy icon at the top right of the box.")
+            st.code(answer_with_footnotes(text, citations), language=None, wrap_lines=True)
+    notes = answer_notes(route, mode)
     if notes:
         st.caption(" · ".join(notes))
+
+
+def answer_notes(route: str | None, mode: str | None) -> list[str]:
+    """Where an answer came from. Only searches (documents, web) are quoted passages in no-model
+    mode; command replies (/help, /ingest) and greetings are neither searched nor quoted."""
+    if route not in ("documents", "web"):
+        return []
+    notes = [f"Answered {ROUTE_LABELS[route]}"]
+    if mode == "extractive":
+        notes.append("no-model mode: quoted passages, not a generated answer")
+    return notes

@@ -71,22 +71,40 @@ def _safe_prose(text: str) -> str:
     return map_prose(text, safe_model_markdown)
 
 
-def answer_markdown(text: str, citations: list[Citation]) -> str:
+_KEY_SAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def element_key(key: str) -> str:
+    """A widget key made of the characters Streamlit keeps in its `st-key-<key>` CSS class."""
+    return _KEY_SAFE.sub("-", key)
+
+
+def cite_anchor(button_key: str) -> str:
+    """The in-page link of a citation marker: `#cite-<key of the citation's button>` (see
+    ui/citation_view.py, whose page script turns a click on it into a click on that button)."""
+    return f"#cite-{element_key(button_key)}"
+
+
+def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None) -> str:
     """The answer as safe markdown, each marker that has a citation replaced by a compact badge.
 
     Markers are found with the agent's own `iter_markers` (which skips code) and matched by
     their exact text to `Citation.marker`; a marker without a citation stays literal text.
+    With `button_keys` (the key of each citation's button, in `citations` order) the badge is a
+    link to `cite_anchor(key)`, so clicking the number in the text opens that citation.
     """
     text = text or ""
-    by_marker = {c.marker: c for c in citations if c.marker}
+    by_marker = {c.marker: (i, c) for i, c in enumerate(citations) if c.marker}
     out: list[str] = []
     pos = 0
     for m in iter_markers(text):
-        c = by_marker.get(m.text)
-        if c is None:
+        found = by_marker.get(m.text)
+        if found is None:
             continue
+        i, c = found
         out.append(_safe_prose(text[pos : m.start]))
-        out.append(f" :blue-badge[{citation_label(c)}]")
+        badge = f":blue-badge[{citation_label(c)}]"
+        out.append(f" [{badge}]({cite_anchor(button_keys[i])})" if button_keys else f" {badge}")
         pos = m.end
     out.append(_safe_prose(text[pos:]))
     return "".join(out)
@@ -139,3 +157,49 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
         except OSError:  # vanished or unreadable meanwhile
             continue
     return None
+
+
+def citation_footnote(c: Citation) -> str:
+    """One citation as a plain-text footnote: where it points (file and 1-based page, site and URL,
+    or Q&A item) and the cited words."""
+    m = c.metadata
+    where = citation_location(c)
+    if c.kind == "web" and (m.url or c.documentId):
+        where = f"{where} <{m.url or c.documentId}>"
+    if c.kind == "document" and m.chunk_id is not None:
+        where = f"{where}, chunk {m.chunk_id}"
+    quote = " ".join(cited_words(c).split())
+    return f"[{citation_label(c)}] {where}" + (f": “{quote}”" if quote else "")
+
+
+def answer_with_footnotes(text: str, citations: list[Citation]) -> str:
+    """An answer as plain text for copying or export: each marker replaced by its label in
+    brackets ("[1]", "[web 2]"), then one footnote per citation."""
+    text = text or ""
+    by_marker = {c.marker: c for c in citations if c.marker}
+    out, pos = [], 0
+    for m in iter_markers(text):
+        c = by_marker.get(m.text)
+        if c is None:
+            continue
+        out.append(text[pos: m.start] + f"[{citation_label(c)}]")
+        pos = m.end
+    out.append(text[pos:])
+    body = "".join(out).rstrip()
+    if not citations:
+        return body
+    return body + "\n\n" + "\n".join(citation_footnote(c) for c in citations)
+
+
+def conversation_markdown(title: str, turns: list) -> str:
+    """A conversation as a Markdown document: questions as headings, answers with footnoted
+    citations (file, page and quote for every one)."""
+    parts = [f"# {' '.join((title or 'Conversation').split())}", ""]
+    for turn in turns:
+        if turn.role == "user":
+            parts += [f"## {' '.join(turn.text.split())}", ""]
+        else:
+            parts += [answer_with_footnotes(turn.text, turn.citations), ""]
+            if getattr(turn, "stopped", False):
+                parts += ["_(stopped: incomplete answer)_", ""]
+    return "\n".join(parts).rstrip() + "\n"

@@ -23,6 +23,7 @@ class ChatTurn:
     citations: list[Citation] = field(default_factory=list)
     route: str | None = None
     mode: str | None = None
+    stopped: bool = False  # the user pressed Stop: `text` is what was written until then
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -58,7 +59,7 @@ def load_turns(store, user_id: str, conversation_id: str) -> list[ChatTurn]:
         text = _get(m, "content") or _get(m, "text") or ""
         if role in ("human", "user"):
             turns.append(ChatTurn("user", str(text)))
-        elif role in ("ai", "assistant") and (text or _get(m, "citations")):
+        elif role in ("ai", "assistant") and (text or _get(m, "citations") or _get(m, "stopped")):
             turns.append(
                 ChatTurn(
                     "assistant",
@@ -66,6 +67,30 @@ def load_turns(store, user_id: str, conversation_id: str) -> list[ChatTurn]:
                     parse_citations(_get(m, "citations")),
                     _get(m, "route"),
                     _get(m, "mode"),
+                    bool(_get(m, "stopped")),
                 )
             )
     return turns
+
+
+def save_plain_turn(store, user_id: str, conversation_id: str, question: str, reply: str, **reply_fields: Any) -> None:
+    """A turn answered outside the agent (a stopped answer, a background `/ingest`): the question and
+    the reply, stored whole or not at all (`HistoryStore.save_turn`)."""
+    from storage.history import new_id
+
+    store.save_turn(user_id, conversation_id, new_id(), [
+        {"role": "user", "content": question, "message_id": new_id()},
+        {"role": "ai", "content": reply, "message_id": new_id(), **reply_fields},
+    ])
+
+
+def save_stopped_turn(store, user_id: str, conversation_id: str, question: str, partial: str) -> None:
+    """A question whose answer the user stopped: the question, and the partial answer marked `stopped`."""
+    save_plain_turn(store, user_id, conversation_id, question, partial, stopped=True)
+
+
+def file_stem(title: str) -> str:
+    """A safe file name (without extension) for exporting a conversation titled `title`."""
+    import re
+
+    return re.sub(r"[^\w\-]+", "_", title or "").strip("_")[:60] or "conversation"

@@ -50,6 +50,11 @@ def add_picked(doc_id: str) -> None:
     st.session_state[PICKED] = picked
 
 
+def set_picked(doc_ids: list[str]) -> None:
+    """Make exactly these PDFs the chat's selection (e.g. after `/ingest` switched to one)."""
+    st.session_state[PICKED] = list(dict.fromkeys(doc_ids))
+
+
 def remove_picked(doc_id: str) -> None:
     st.session_state[PICKED] = [d for d in st.session_state.get(PICKED) or [] if d != doc_id]
 

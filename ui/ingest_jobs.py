@@ -20,7 +20,12 @@ from typing import Literal
 from ui.safe_text import redact
 
 log = logging.getLogger(__name__)
-JobState = Literal["queued", "running", "done", "error"]
+JobState = Literal["queued", "running", "done", "error", "cancelled"]
+
+
+class IngestCancelled(Exception):
+    """Raised from the progress callback when the user cancelled the job; the pipeline then
+    removes everything it built (it builds in a temporary folder and collection)."""
 
 
 @dataclass
@@ -35,6 +40,19 @@ class IngestJob:
     error: str | None = None
     result: object | None = None  # storage.pdf_processing.ProcessedPdf when done
     submitted_at: float = field(default_factory=time.time)
+    owner: str = ""  # the user who started it: their pages show its progress, after a reload too
+    switch_to: bool = False  # started by `/ingest`: when done, the chat uses only this PDF
+    cancel_requested: bool = False
+    stage_started: float = 0.0  # when the current stage began, and its `done` then (for the ETA)
+    stage_done0: int = 0
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Time left in the current stage at its rate so far (None until it can be estimated)."""
+        progressed = self.done - self.stage_done0
+        if self.state != "running" or progressed <= 0 or self.total <= self.done:
+            return None
+        return (time.time() - self.stage_started) / progressed * (self.total - self.done)
 
     @property
     def file(self) -> str:
@@ -57,13 +75,14 @@ class IngestJobs:
         self._jobs: dict[str, IngestJob] = {}
         self._lock = threading.Lock()
 
-    def submit(self, path: str | Path, reindex_doc_id: str | None = None) -> IngestJob:
+    def submit(self, path: str | Path, reindex_doc_id: str | None = None, owner: str = "",
+               switch_to: bool = False) -> IngestJob:
         path = str(path)
         with self._lock:
             for job in self._jobs.values():
                 if job.active and job.path == path:
                     return job
-            job = IngestJob(uuid.uuid4().hex, path, reindex_doc_id)
+            job = IngestJob(uuid.uuid4().hex, path, reindex_doc_id, owner=owner, switch_to=switch_to)
             self._jobs[job.job_id] = job
         self._pool.submit(self._run, job)
         return job
@@ -71,6 +90,21 @@ class IngestJobs:
     def get(self, job_id: str) -> IngestJob | None:
         with self._lock:
             return self._jobs.get(job_id)
+
+    def active_for(self, owner: str) -> list[IngestJob]:
+        """The queued or running jobs `owner` started (from any browser tab or session)."""
+        with self._lock:
+            return [j for j in self._jobs.values() if j.active and j.owner == owner]
+
+    def cancel(self, job_id: str) -> None:
+        """Ask a job to stop: a queued job never starts, a running one stops at its next progress
+        report and leaves nothing behind."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is not None and job.active:
+                job.cancel_requested = True
+                if job.state == "queued":
+                    job.state, job.stage = "cancelled", "Cancelled"
 
     def active_paths(self) -> set[str]:
         with self._lock:
@@ -81,9 +115,16 @@ class IngestJobs:
         from ui.page_images import clear_preview_cache
 
         def progress(stage: str, done: int, total: int) -> None:
+            # "Done" comes after the commit: too late to cancel, the PDF is processed.
+            if job.cancel_requested and stage != "Done":
+                raise IngestCancelled(job.file)
+            if stage != job.stage or done < job.done:
+                job.stage_started, job.stage_done0 = time.time(), done
             job.stage, job.done, job.total = stage, done, total
 
-        job.state, job.stage = "running", "Starting"
+        if job.state == "cancelled":  # cancelled while queued
+            return
+        job.state, job.stage, job.stage_started = "running", "Starting", time.time()
         try:
             if job.reindex_doc_id:
                 clear_preview_cache(job.reindex_doc_id)
@@ -91,6 +132,8 @@ class IngestJobs:
             else:
                 job.result = process_and_index_pdf(job.path, progress=progress)
             job.state = "done"
+        except IngestCancelled:
+            job.state, job.stage = "cancelled", "Cancelled"
         except PdfProcessingError as exc:
             job.error, job.state = str(exc), "error"
         except Exception as exc:  # unexpected: keep the message for the page, the trace for the log

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.doc_picker import add_picked
+from ui.doc_picker import add_picked, set_picked
 from ui.resources import get_ingest_jobs
 from ui.safe_text import escape_markdown, safe_model_markdown
 
@@ -37,20 +37,43 @@ def _sentence(text: str) -> str:
     return text if text.rstrip()[-1:] in ".!?" else f"{text}."
 
 
-def start_ingest(path: Path | str, *, reindex_doc_id: str | None = None) -> None:
-    job = get_ingest_jobs().submit(path, reindex_doc_id)
+def _owner() -> str:
+    identity = st.session_state.get("identity")
+    return identity.user_id if identity is not None else ""
+
+
+def start_ingest(path: Path | str, *, reindex_doc_id: str | None = None, switch_to: bool = False) -> None:
+    """Queue processing of `path`; `switch_to` (from `/ingest`): when done, chat with it alone."""
+    job = get_ingest_jobs().submit(path, reindex_doc_id, owner=_owner(), switch_to=switch_to)
     mine = st.session_state.setdefault(MY_JOBS, [])
     if job.job_id not in mine:
         mine.append(job.job_id)
 
 
+def _adopt_running_jobs() -> None:
+    """A reloaded page is a new session: it picks up the jobs its user still has running."""
+    mine = st.session_state.setdefault(MY_JOBS, [])
+    for job in get_ingest_jobs().active_for(_owner()):
+        if job.job_id not in mine:
+            mine.append(job.job_id)
+
+
 def ingest_running() -> bool:
+    _adopt_running_jobs()
     return bool(st.session_state.get(MY_JOBS))
 
 
 def being_processed() -> set[str]:
     """Paths (str) with a queued or running job, from any session."""
     return get_ingest_jobs().active_paths()
+
+
+def _eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f" · about {max(int(seconds), 1)} s left"
+    return f" · about {round(seconds / 60)} min left"
 
 
 @st.fragment(run_every=1.0)
@@ -66,17 +89,30 @@ def _progress_fragment() -> None:
             ended.append(job)
             continue
         verb = "Re-indexing" if job.reindex_doc_id else "Processing"
-        # Status and progress labels render markdown links and images: not from a file name.
-        with st.status(f"{verb} {safe_model_markdown(job.file)}…", state="running", expanded=True):
-            text = f"{job.stage} ({job.done}/{job.total})" if job.total > 1 else job.stage
-            st.progress(job.fraction, text=safe_model_markdown(text))
-            st.caption("You can keep using the app; processing continues in the background.")
+        # Not `with st.status(...)`: leaving that block marks the status complete (a check mark)
+        # while the job is still running. Status and progress labels render markdown: escape names.
+        box = st.status(f"{verb} {safe_model_markdown(job.file)}…", state="running", expanded=True)
+        if job.cancel_requested:
+            text = "Cancelling…"
+        else:
+            text = f"{job.stage} ({job.done}/{job.total}){_eta(job.eta_seconds)}" if job.total > 1 else job.stage
+        box.progress(job.fraction, text=safe_model_markdown(text))
+        row = box.container(horizontal=True, vertical_alignment="center")
+        row.caption("You can keep using the app, or reload: processing continues in the background.")
+        row.button("Cancel", key=f"cancel-{job.job_id}", icon=":material/cancel:", on_click=jobs.cancel,
+                   args=(job.job_id,), disabled=job.cancel_requested)
     for job in ended:
         st.session_state[MY_JOBS].remove(job.job_id)
-        if job.state == "done":
+        if job.state == "done" and job.switch_to:
+            set_picked([job.result.doc_id])
+            flash("success", f"{escape_markdown(job.result.source_file)} is ready: {describe(job.result)}. "
+                  "It is now the active PDF: ask away.")
+        elif job.state == "done":
             add_picked(job.result.doc_id)
             verb = "re-indexed" if job.reindex_doc_id else "is ready"
             flash("success", f"{escape_markdown(job.result.source_file)} {verb}: {describe(job.result)}. It is selected for the chat.")
+        elif job.state == "cancelled":
+            flash("info", f"Processing of {escape_markdown(job.file)} was cancelled; nothing of it was kept.")
         else:
             flash("error", f"{escape_markdown(_sentence(job.error or job.file))} Fix the file (or try again) and process it again.")
     if ended:
@@ -84,6 +120,6 @@ def _progress_fragment() -> None:
 
 
 def show_ingest_progress() -> None:
-    """Live progress of this session's jobs (nothing when there are none)."""
+    """Live progress of this user's jobs (nothing when there are none)."""
     if ingest_running():
         _progress_fragment()

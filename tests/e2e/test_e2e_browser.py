@@ -9,116 +9,38 @@ Screenshots go to tests/e2e/screenshots/ (git-ignored).
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from storage.mongo_server import free_port
-from tests.fixtures_ui import ROOT, SAMPLE_PDF, make_xss_pdf
+from tests.e2e.app_server import run_app
+from tests.e2e.steps import ask as _ask, shot as _shot, upload as _upload
+from tests.fixtures_ui import SAMPLE_PDF, make_xss_pdf
 
-SHOTS = Path(__file__).resolve().parent / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SECRET_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY",
-               "MONGODB_URI", "CHROMA_HOST", "PDF_SOURCE_DIR", "PDF_DESTINATION_DIR", "PDF_CHAT_LOCAL_USER")
 FILE = SAMPLE_PDF.name
-
-expect.set_options(timeout=90_000)  # first runs load the embedder and start the history server
-
-@pytest.fixture(autouse=True)
-def _chromium_installed():
-    # A missing browser is a broken setup, not a reason to pass quietly.
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is not installed at /usr/bin/chromium (scripts/setup.sh --dev installs it)")
 
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
     """A Streamlit server on a free port with its own PDF home and embedded history server."""
-    home = tmp_path_factory.mktemp("e2e") / "pdf_files"
-    (home / "source").mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k not in SECRET_VARS}
-    env.update(PDF_CHAT_HOME=str(home), ANONYMIZED_TELEMETRY="False", PYTHONUNBUFFERED="1")
-    port = free_port()
-    log = open(home.parent / "streamlit.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, (home.parent / "streamlit.log").read_text()[-3000:]
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).status == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "streamlit did not come up in 60 s"
-            time.sleep(0.3)
-        yield {"url": url, "home": home}
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
+    with run_app(tmp_path_factory.mktemp("e2e")) as app:
+        yield app
+
+
+def _box(locator, timeout: float = 15) -> dict:
+    """The element's box once it is attached and laid out (a rerun replaces the element)."""
+    deadline = time.monotonic() + timeout
+    while True:
         try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
-        from storage.mongo_server import stop_server
-
-        stop_server(home / ".mongo")  # the app's embedded history server (PDF_CHAT_HOME/.mongo)
-        server_log = (home.parent / "streamlit.log").read_text(errors="replace")
-        assert "Traceback" not in server_log, server_log[-4000:]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1360, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(90_000)
-    yield pg
-    context.close()
-
-
-def _shot(page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(300)  # let the last delta paint
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
-
-
-def _upload(page, url: str, path: Path) -> None:
-    page.goto(f"{url}/documents")
-    expect(page.get_by_role("heading", name="Documents")).to_be_visible()
-    page.locator('input[type="file"]').set_input_files(str(path))
-    page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
-    expect(page.get_by_text(re.compile(rf"{re.escape(path.name)} is ready: \d+ pages?"))).to_be_visible()
-
-
-def _ask(page, question: str) -> None:
-    box = page.get_by_test_id("stChatInputTextArea")
-    box.fill(question)
-    box.press("Enter")
-    expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
+            box = locator.bounding_box(timeout=2000)
+        except Exception:  # replaced while measuring
+            box = None
+        if box and box["height"] > 0:
+            return box
+        assert time.monotonic() < deadline, f"{locator} has no layout"
+        time.sleep(0.2)
 
 
 def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
@@ -137,6 +59,30 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     expect(cite).to_be_visible()
     expect(page.get_by_text("62.5 million euros", exact=False).first).to_be_visible()
     _shot(page, "answer")
+
+    # The citation number inside the answer text opens the same preview as the button.
+    answer = page.get_by_test_id("stChatMessage").last
+    marker = answer.locator('a[href^="#cite-"]').first
+    expect(marker).to_be_visible()
+    target_key = marker.get_attribute("href")[len("#cite-"):]
+    label = page.locator(f".st-key-{target_key} button").first.inner_text()
+    marker.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    where = re.search(r"· (.+, page \d+)", label).group(1)
+    expect(dialog.get_by_text(where, exact=False).first).to_be_visible()
+    expect(dialog.locator("img").first).to_be_visible()
+    page.wait_for_function("() => [...document.querySelectorAll('[role=dialog] img')].every(i => i.complete && i.naturalWidth > 0)")
+    _shot(page, "inline_marker_preview")
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
+
+    # Export: the conversation as Markdown, the citation with file, page and quote.
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export as Markdown").click()
+    exported = open(download.value.path(), encoding="utf-8").read()
+    assert "## What was the net debt at year end?" in exported
+    assert re.search(rf"^\[\d+\] {re.escape(FILE)}, page 2, chunk \d+: “.*62\.5", exported, flags=re.M), exported
 
     cite.click()
     dialog = page.get_by_role("dialog")
@@ -162,7 +108,24 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     dialog.get_by_role("button", name="Open in page viewer").click()
     expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
     expect(page.get_by_text(f"{FILE} · page 2 of 4")).to_be_visible()
+    # It opens on the highlighted passage: the band of the page around it, inside the viewport.
+    image = page.get_by_test_id("pageImage")
+    expect(image).to_be_in_viewport()
+    band = _box(image)
+    assert band["y"] < 900 * 0.6  # the band starts in the upper part of the window, highlight first
     _shot(page, "page_viewer")
+    page.get_by_text("Whole page").click()
+    expect(page.get_by_test_id("pageImage")).to_be_visible()
+    page.wait_for_timeout(500)
+    whole = _box(page.get_by_test_id("pageImage"))
+    assert whole["height"] > whole["width"] and whole["height"] > band["height"]  # the whole (portrait) page
+    page.set_viewport_size({"width": 420, "height": 800})  # a narrow window: zoom makes it readable
+    page.get_by_text("200%").click()
+    page.wait_for_timeout(800)
+    zoomed = _box(page.get_by_test_id("pageImage"))
+    scroller = _box(page.get_by_test_id("pageScroller"))
+    assert zoomed["width"] > 1.8 * scroller["width"]
+    _shot(page, "page_viewer_narrow_zoomed")
 
 
 def test_hostile_pdf_text_is_shown_literally_and_runs_nothing(app_url, page, tmp_path):
@@ -181,3 +144,39 @@ def test_hostile_pdf_text_is_shown_literally_and_runs_nothing(app_url, page, tmp
     assert answer.locator("script, img[onerror], a[href^='javascript']").count() == 0
     assert alerts == []
     _shot(page, "hostile_pdf_answer")
+
+
+def _long_pdf(path, pages: int = 240):
+    """A text PDF long enough that processing it takes a while (for reload and cancel)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n in range(pages):
+        page = doc.new_page()
+        text = " ".join(f"Section {n}.{i}: revenue of segment {i} grew by {n % 17 + i} percent in year {2000 + i}."
+                        for i in range(30))
+        page.insert_textbox(pymupdf.Rect(50, 50, 550, 800), text, fontsize=9)
+    doc.save(path)
+    return path
+
+
+def test_processing_survives_a_reload_and_can_be_cancelled(app_url, page, tmp_path):
+    url = app_url["url"]
+    pdf = _long_pdf(tmp_path / "long_report.pdf")
+    page.goto(f"{url}/documents")
+    expect(page.get_by_role("heading", name="Documents")).to_be_visible()
+    page.locator('input[type="file"]').set_input_files(str(pdf))
+    page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
+    status = page.get_by_test_id("stExpander").filter(has_text="Processing long_report.pdf")
+    expect(status).to_be_visible()
+
+    page.reload()  # a new session: the job is still running and its progress comes back
+    expect(status).to_be_visible()
+    expect(status.get_by_text(re.compile(r"\(\d+/\d+\)"))).to_be_visible()  # pages or chunks done / total
+    _shot(page, "ingest_after_reload")
+    status.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_text("Processing of long\\_report.pdf was cancelled".replace("\\", ""), exact=False)).to_be_visible()
+    _shot(page, "ingest_cancelled")
+    expect(page.get_by_text("long_report.pdf ·", exact=False)).to_have_count(1)  # still waiting in the source folder
+    assert not [p for p in (app_url["home"] / "destination").glob("long_report-*")]
+    assert not [p for p in (app_url["home"] / "destination").glob(".tmp-long_report-*")]

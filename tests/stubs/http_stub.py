@@ -1,6 +1,7 @@
 """A tiny threaded HTTP server for stubbing JSON APIs in tests (Gemini, Tavily).
 
     with JsonStub(handler) as stub:       # handler(method, path, headers, body_json) -> (status, json)
+                                          # (or (status, generator of SSE text) for a stream)
         client(base_url=stub.url)
         stub.requests                      # [(method, path, headers, body_json)] received, in order
 """
@@ -29,6 +30,19 @@ class JsonStub:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 stub.requests.append((self.command, self.path, headers, body))
                 status, payload = stub.handler(self.command, self.path, headers, body)
+                if hasattr(payload, "__next__"):  # a generator: server-sent events written as they come
+                    self.send_response(status)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    try:
+                        for part in payload:
+                            self.wfile.write(part.encode() if isinstance(part, str) else part)
+                            self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):  # the client stopped reading
+                        pass
+                    self.close_connection = True
+                    return
                 if isinstance(payload, (bytes, str)):
                     data, ctype = (payload.encode() if isinstance(payload, str) else payload), "text/event-stream"
                 else:

@@ -1,0 +1,31 @@
+"""Steps the browser tests share: screenshots, uploading a PDF, asking a question."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"  # git-ignored; look at them after a run
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(300)  # let the last delta paint
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def upload(page, url: str, path: Path) -> None:
+    page.goto(f"{url}/documents")
+    expect(page.get_by_role("heading", name="Documents")).to_be_visible()
+    page.locator('input[type="file"]').set_input_files(str(path))
+    page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
+    expect(page.get_by_text(re.compile(rf"{re.escape(path.name)} is ready: \d+ pages?"))).to_be_visible()
+
+
+def ask(page, question: str) -> None:
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+    expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()

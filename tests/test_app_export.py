@@ -1,0 +1,59 @@
+"""Copying and exporting answers: markers become [n], every citation a footnote with its file,
+1-based page and quote (or URL / Q&A item); the Sources entries open the same preview as the
+buttons; the chat offers the conversation as a Markdown download."""
+
+from __future__ import annotations
+
+from storage.schema import Citation
+from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
+from tests.fixtures_ui import FILE, new_app
+from ui.citations import answer_with_footnotes, conversation_markdown
+from ui.conversations import ChatTurn, file_stem
+
+DOC = Citation(number="1", marker="[^1]", kind="document", documentId="d1", documentTitle=FILE,
+               snippet="…Net debt fell to 62.5 million euros…", preview="Net debt fell to 62.5 million euros.",
+               metadata={"file": FILE, "page": 2, "chunk_id": 4, "doc_id": "d1"})
+WEB = Citation(number="2", marker="{^2}", kind="web", documentId="https://example.org/x", documentTitle="Example",
+               snippet="Lima is the capital.", preview="Lima is the capital.", metadata={"url": "https://example.org/x"})
+
+
+def test_answer_with_footnotes_numbers_markers_and_lists_file_page_and_quote():
+    text = "Net debt was 62.5m [^1], the capital is Lima {^2}; `[^1]` in code stays, [^9] is unknown."
+    out = answer_with_footnotes(text, [DOC, WEB])
+    body, notes = out.split("\n\n")
+    assert body == "Net debt was 62.5m [1], the capital is Lima [web 2]; `[^1]` in code stays, [^9] is unknown."
+    assert notes.splitlines() == [
+        f"[1] {FILE}, page 2, chunk 4: “Net debt fell to 62.5 million euros”",
+        "[web 2] Example <https://example.org/x>: “Lima is the capital.”",
+    ]
+
+
+def test_conversation_markdown_has_questions_answers_and_every_citation():
+    md = conversation_markdown("Debt\nreview", [ChatTurn("user", "What was\nnet debt?"),
+                                                ChatTurn("assistant", "62.5m [^1].", [DOC]),
+                                                ChatTurn("user", "More?"), ChatTurn("assistant", "Part", stopped=True)])
+    assert md.startswith("# Debt review\n\n## What was net debt?\n\n62.5m [1].\n\n[1] ")
+    assert f"{FILE}, page 2" in md and "“Net debt fell to 62.5 million euros”" in md
+    assert md.endswith("Part\n\n_(stopped: incomplete answer)_\n")
+    assert file_stem("../etc/passwd <x>") == "etc_passwd_x"
+
+
+def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service, sample_processed, ui_env):
+    doc = DOC.model_copy(update={"documentId": sample_processed.doc_id,
+                                 "metadata": DOC.metadata.model_copy(update={"doc_id": sample_processed.doc_id})})
+    store = chat_service.history
+    cid = store.create_conversation(ui_env["user_id"], "Debt")
+    store.append_message(ui_env["user_id"], cid, "user", "What was net debt?")
+    store.append_message(ui_env["user_id"], cid, "ai", "Net debt fell to 62.5m [^1].", citations=[doc.model_dump()], route="documents")
+    at = new_app()
+    at.query_params["c"] = cid
+    at.run()
+    assert not at.exception
+    assert [c.value for c in at.code] == [answer_with_footnotes("Net debt fell to 62.5m [^1].", [doc])]
+    assert at.get("download_button")  # the export
+    source = next(b for b in at.button if (b.key or "").endswith("-src-0"))
+    source.click().run()
+    assert not at.exception
+    dialog = "\n".join(m.value for m in at.markdown)
+    assert "page 2" in dialog and "62\\.5 million euros" in dialog
+    assert at.get("image")

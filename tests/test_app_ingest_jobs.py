@@ -1,0 +1,84 @@
+"""PDF processing as a background job: cancelling it mid-build leaves nothing half-written, the
+ETA comes from the stage's rate, and a reloaded page (a new session of the same user) finds the
+running job and its progress again."""
+
+from __future__ import annotations
+
+import time
+
+import storage.chunking
+from storage import vector_store
+from storage.pdf_processing import list_processed_pdfs
+from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
+from tests.fixtures_ui import SAMPLE_PDF, new_app
+from ui.ingest_jobs import IngestJob, IngestJobs
+
+
+def _wait(job, timeout=90):
+    deadline = time.monotonic() + timeout
+    while job.active:
+        assert time.monotonic() < deadline, "job did not end"
+        time.sleep(0.05)
+
+
+def test_cancel_mid_build_leaves_nothing_behind(pdf_home, monkeypatch):
+    path = pdf_home / "source" / "report.pdf"
+    path.write_bytes(SAMPLE_PDF.read_bytes())
+    jobs = IngestJobs()
+    real_chunk_pages = storage.chunking.chunk_pages
+    holder = {}
+
+    def chunk_then_cancel(*args, **kwargs):  # the user clicks Cancel while the PDF is being chunked
+        jobs.cancel(holder["job"].job_id)
+        return real_chunk_pages(*args, **kwargs)
+
+    monkeypatch.setattr(storage.chunking, "chunk_pages", chunk_then_cancel)
+    holder["job"] = job = jobs.submit(path, owner="u1")
+    _wait(job)
+    assert job.state == "cancelled" and job.result is None
+    assert list_processed_pdfs() == []
+    left = [p.name for p in (pdf_home / "destination").iterdir()]
+    assert not [n for n in left if not n.startswith(".") or n.startswith(".tmp-")], left  # no doc folder, no temp build
+    names = [c if isinstance(c, str) else c.name for c in vector_store.get_chroma_client().list_collections()]
+    assert not [n for n in names if n.startswith("tmp-")]
+    assert path.exists()  # the source file stays
+
+
+def test_eta_comes_from_the_current_stage_rate():
+    job = IngestJob("j", "/x/a.pdf", state="running", stage="Embedding", done=10, total=40,
+                    stage_started=time.time() - 5, stage_done0=0)
+    assert 14 < job.eta_seconds < 16  # 10 done in 5 s -> 30 left in ~15 s
+    job.done = 40
+    assert job.eta_seconds is None
+
+
+def test_a_reloaded_page_finds_the_running_job_and_can_cancel_it(chat_service, ui_env, monkeypatch):
+    path = ui_env["home"] / "source" / "report.pdf"
+    path.write_bytes(SAMPLE_PDF.read_bytes())
+    at = new_app().run()  # the app's process-wide job registry
+    from ui.resources import get_ingest_jobs
+
+    jobs = get_ingest_jobs()
+    release = {"go": False}
+    real_chunk_pages = storage.chunking.chunk_pages
+
+    def slow_chunk_pages(*args, **kwargs):  # hold the job "running" until the test lets it go
+        while not release["go"]:
+            time.sleep(0.05)
+        return real_chunk_pages(*args, **kwargs)
+
+    monkeypatch.setattr(storage.chunking, "chunk_pages", slow_chunk_pages)
+    job = jobs.submit(path, owner=ui_env["user_id"])  # started from another tab / before the reload
+    while job.state != "running":
+        time.sleep(0.05)
+    at = new_app().run()  # the reload: a new session that never started the job
+    assert not at.exception
+    # A running job shows a running status (a spinner), not a check mark, with its Cancel button.
+    assert [s.state for s in at.get("status") if "report.pdf" in s.label] == ["running"]
+    at.button(key=f"cancel-{job.job_id}").click().run()
+    release["go"] = True
+    _wait(job)
+    assert job.state == "cancelled"
+    at.run()
+    assert any("was cancelled" in i.value for i in at.info)
+    assert list_processed_pdfs() == []
