@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from agent.service import ChatService
 from tests.fixtures_agent import *  # noqa: F401,F403
+from tests.fixtures_mongo import *  # noqa: F401,F403
 from tests.stubs import openai_compat
 from tests.stubs.openai_compat import OpenAIStub
 
@@ -46,18 +47,14 @@ def test_no_model_answer_arrives_as_text_before_the_final_answer(sample_pdf):
     assert events[-1][0] == "answer" and events[-1][1].citations
 
 
-def test_closing_the_stream_early_stops_the_turn_unsaved(sample_pdf, monkeypatch):
-    class Recorder:
-        def __getattr__(self, name):
-            raise AssertionError(f"a stopped turn must not touch the history ({name})")
-
+def test_closing_the_stream_early_stops_the_turn_unsaved(sample_pdf, monkeypatch, store):
+    conv = store.create_conversation("u")
     replies = [openai_compat.structured(kind="conversational"),
                openai_compat.text("Small talk is welcome here, and this reply is rather long on purpose.")]
     with OpenAIStub(replies, token_delay=0.05) as stub:
         monkeypatch.setenv("OPENAI_BASE_URL", stub.url + "/v1")
-        service = ChatService(history=None)
-        service.history = Recorder()
-        stream = service.ask_stream("u", "", "hello there", [])  # no conversation: history not loaded
+        service = ChatService(history=store, web=None)
+        stream = service.ask_stream("u", conv, "hello there", [])
         seen = ""
         for kind, value in stream:
             if kind == "token":
@@ -65,4 +62,5 @@ def test_closing_the_stream_early_stops_the_turn_unsaved(sample_pdf, monkeypatch
                 if len(seen) > 10:
                     break
         stream.close()
+    assert store.load_messages("u", conv) == []  # neither the question nor a partial answer was stored
     assert 10 < len(seen) < 40
