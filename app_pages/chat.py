@@ -336,10 +336,11 @@ for i, turn in enumerate(turns + queued + unsaved):
             elif i >= len(turns):
                 st.caption(":material/cloud_off: Not saved to your history: kept in this browser tab only.")
 
-if conversation_id and (turns or queued or unsaved):
+if turns or queued or unsaved:
+    export_title = known[conversation_id].title if conversation_id in known else "Chat"  # unknown while offline
     st.download_button(
-        "Export as Markdown", conversation_markdown(known[conversation_id].title, turns + queued + unsaved),
-        file_name=f"{conv.file_stem(known[conversation_id].title)}.md", mime="text/markdown",
+        "Export as Markdown", conversation_markdown(export_title, turns + queued + unsaved),
+        file_name=f"{conv.file_stem(export_title)}.md", mime="text/markdown",
         icon=":material/download:", key="export-chat", help="This conversation, every citation with file, page and quote",
     )
 

@@ -108,6 +108,11 @@ class SkippedItem(BaseModel):
     reason: str
 
 
+class ProcessingCancelled(Exception):
+    """Raise it from a progress callback to stop a build: everything built so far is removed, the
+    previous index (if any) stays, and the file is not remembered as refused."""
+
+
 class ProcessedPdf(BaseModel):
     doc_id: str
     source_file: str
@@ -698,7 +703,7 @@ def process_and_index_pdf(
             _sweep_leftovers(doc_id)
             try:
                 manifest = _build(doc, source, sha, doc_id, progress)
-            except PdfProcessingError:
+            except (PdfProcessingError, ProcessingCancelled):
                 raise
             except Exception as exc:
                 log.exception("Processing %s failed", source.name)

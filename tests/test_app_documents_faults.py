@@ -49,7 +49,7 @@ def test_process_all_does_not_retry_a_refused_file(ui_env, monkeypatch):
             pass
         submitted = []
         real_submit = ui.ingest_jobs.IngestJobs.submit
-        monkeypatch.setattr(ui.ingest_jobs.IngestJobs, "submit", lambda self, path, *a: submitted.append(str(path)) or real_submit(self, path, *a))
+        monkeypatch.setattr(ui.ingest_jobs.IngestJobs, "submit", lambda self, path, *a, **kw: submitted.append(str(path)) or real_submit(self, path, *a, **kw))
         at = _documents_page()
         assert any(c.value.startswith("Refused: no text could be extracted") for c in at.caption)
         [b for b in at.button if b.label == "Process all"][0].click().run()

@@ -23,11 +23,6 @@ log = logging.getLogger(__name__)
 JobState = Literal["queued", "running", "done", "error", "cancelled"]
 
 
-class IngestCancelled(Exception):
-    """Raised from the progress callback when the user cancelled the job; the pipeline then
-    removes everything it built (it builds in a temporary folder and collection)."""
-
-
 @dataclass
 class IngestJob:
     job_id: str
@@ -111,13 +106,13 @@ class IngestJobs:
             return {j.path for j in self._jobs.values() if j.active}
 
     def _run(self, job: IngestJob) -> None:
-        from storage.pdf_processing import PdfProcessingError, process_and_index_pdf, reindex_pdf
+        from storage.pdf_processing import PdfProcessingError, ProcessingCancelled, process_and_index_pdf, reindex_pdf
         from ui.page_images import clear_preview_cache
 
         def progress(stage: str, done: int, total: int) -> None:
             # "Done" comes after the commit: too late to cancel, the PDF is processed.
             if job.cancel_requested and stage != "Done":
-                raise IngestCancelled(job.file)
+                raise ProcessingCancelled(job.file)  # the pipeline removes what it built
             if stage != job.stage or done < job.done:
                 job.stage_started, job.stage_done0 = time.time(), done
             job.stage, job.done, job.total = stage, done, total
@@ -132,7 +127,7 @@ class IngestJobs:
             else:
                 job.result = process_and_index_pdf(job.path, progress=progress)
             job.state = "done"
-        except IngestCancelled:
+        except ProcessingCancelled:
             job.state, job.stage = "cancelled", "Cancelled"
         except PdfProcessingError as exc:
             job.error, job.state = str(exc), "error"
