@@ -118,3 +118,41 @@ def load_bm25_index(path: Path) -> Bm25Index:
         raise ValueError(f"BM25 index at {path} was built with another tokenizer; re-index the PDF")
     model = bm25s.BM25.load(str(path), allow_pickle=False, show_progress=False, verbosity=0)
     return Bm25Index(model=model, chunk_ids=list(meta["chunk_ids"]))
+
+
+def _lucene_idf(df: np.ndarray, n: float) -> np.ndarray:
+    return np.log1p((n - df + 0.5) / (df + 0.5))
+
+
+def selection_bm25_scores(models: list[bm25s.BM25], query: str) -> list[np.ndarray]:
+    """BM25 of `query` over several per-PDF indexes scored as ONE corpus.
+
+    Each PDF's index bakes its own idf into its scores, so a term frequent in one filing and rare
+    in another gets incomparable weights, and a short 8-K where a query word happens to be rare
+    outscores the filing the question is about. Here every term is re-weighted from its local idf
+    to the idf of the whole selection (document frequencies summed over the indexes); term
+    frequency and length normalisation stay per PDF. With one PDF this equals `bm25_scores`.
+    """
+    tokens = tokenize(query)
+    out = [np.zeros(int(m.scores["num_docs"]), dtype=np.float32) for m in models]
+    if not tokens or not models:
+        return out
+    if any(getattr(m, "method", "lucene") != "lucene" or getattr(m, "idf_method", "lucene") != "lucene" for m in models):
+        return [bm25_scores(m, query, len(o)) for m, o in zip(models, out)]
+    n_total = float(sum(len(o) for o in out))
+    ids = [[m.vocab_dict.get(t) for t in tokens] for m in models]
+    df_local = []
+    for m, tok_ids in zip(models, ids):
+        indptr = m.scores["indptr"]
+        df_local.append(np.asarray([indptr[i + 1] - indptr[i] if i is not None else 0 for i in tok_ids], dtype=np.float64))
+    df_total = np.sum(df_local, axis=0)
+    idf_total = _lucene_idf(df_total, n_total)
+    for m, tok_ids, df, scores in zip(models, ids, df_local, out):
+        data, indices, indptr = m.scores["data"], m.scores["indices"], m.scores["indptr"]
+        ratio = idf_total / np.where(df > 0, _lucene_idf(df, float(len(scores))), 1.0)
+        for t, i in enumerate(tok_ids):
+            if i is None or df[t] == 0:
+                continue
+            s, e = indptr[i], indptr[i + 1]
+            np.add.at(scores, indices[s:e], data[s:e] * np.float32(ratio[t]))
+    return out

@@ -11,12 +11,22 @@ numbers are in the module docstring of bench/retrieval.py):
    - chunk BM25 (storage.bm25_index, number-aware tokens),
    - page BM25: the same tokenizer over whole pages, a page-level view that tables split into
      several chunks still match as a whole.
+   With several PDFs, both BM25 signals are scored as one corpus (idf of the whole selection,
+   storage.bm25_index.selection_bm25_scores): per-PDF idf made scores incomparable across PDFs.
 3. Fusion: every signal is z-normalised over all chunks (pages) of the selection, chunk score =
    DENSE_WEIGHT * dense + (1 - DENSE_WEIGHT) * chunk BM25; a page scores its best chunk blended
    with its page BM25 (PAGE_WEIGHT). Z-scores over the whole selection keep PDFs comparable and
    let a PDF with nothing relevant fall behind, which rank fusion (RRF) cannot.
-4. Results are the best chunk of each page, pages in score order (k distinct pages cover more
-   evidence than k chunks of one page); if k exceeds the pages, further chunks follow.
+4. Selection-aware (several PDFs): a document-level relevance (the mean of its best pages, so a
+   filing that matches as a whole beats a stray page elsewhere) and a prior for the documents
+   the question names by period, form or issuer (storage.selection_prior) are added to each
+   page's score. Neither hides anything: with nothing named the prior is 0.
+5. Results are the best chunk of each page, pages in score order (k distinct pages cover more
+   evidence than k chunks of one page); if k exceeds the pages, further chunks follow. Each
+   result carries its document's info (title unique in the library, period).
+
+`ranking="legacy"` keeps the ranking before selection awareness (per-PDF BM25, no document
+signals) as a baseline for bench.retrieval.
 
 Loaded indexes are kept per process and reloaded when a PDF's manifest changes (re-index).
 """
@@ -32,18 +42,22 @@ from pathlib import Path
 import numpy as np
 
 from storage import pdf_processing, vector_store
-from storage.bm25_index import Bm25Index, bm25_scores, build_bm25_model, load_bm25_index
+from storage.bm25_index import Bm25Index, bm25_scores, build_bm25_model, load_bm25_index, selection_bm25_scores
 from storage.config import get_settings
 from storage.embeddings import get_embedder
 from storage.query_expansion import expand_query
 from storage.retrieval_cache import RetrievalCache, normalise_query
-from storage.schema import Chunk, RetrievedChunk
+from storage.schema import Chunk, DocumentInfo, RetrievedChunk
+from storage.selection_prior import selection_prior
 
 log = logging.getLogger(__name__)
 
 DENSE_WEIGHT = 0.6  # chunk score = 0.6 dense + 0.4 BM25 (z-scores); plateau 0.5-0.8 on dev
 PAGE_WEIGHT = 0.4  # page score = 0.6 best chunk + 0.4 page BM25; plateau 0.2-0.5 on dev
-RETRIEVER_VERSION = 1  # part of the cache fingerprint: bump when ranking changes
+DOC_WEIGHT = 0.5  # page score += DOC_WEIGHT * (its document's relevance - the best document's)
+DOC_TOP_PAGES = 3  # a document's relevance = mean score of its best DOC_TOP_PAGES pages
+PRIOR_WEIGHT = 1.0  # page score += PRIOR_WEIGHT * prior (0..1) * (best page score - median page score)
+RETRIEVER_VERSION = 2  # part of the cache fingerprint: bump when ranking changes
 
 
 class RetrievalError(Exception):
@@ -170,17 +184,22 @@ def _get_cache(path: Path) -> RetrievalCache:
 class HybridRetriever:
     """Dense + BM25 + page-level retrieval over a selection of processed PDFs."""
 
-    def __init__(self, doc_ids: list[str], use_cache: bool = True) -> None:
+    def __init__(self, doc_ids: list[str], use_cache: bool = True, ranking: str = "selection") -> None:
         if not doc_ids:
             raise RetrievalError("No PDF selected: select or upload a PDF first")
+        if ranking not in ("selection", "legacy"):
+            raise ValueError(f"unknown ranking {ranking!r}")
         self.doc_ids = sorted(dict.fromkeys(doc_ids))
         self.use_cache = use_cache
+        self.ranking = ranking
+        self._documents: dict[str, DocumentInfo | None] = {}
         for doc_id in self.doc_ids:
             get_doc_index(doc_id)  # fail now, with a clear message, if one cannot be searched
 
     def _fingerprint(self, indexes: list[DocIndex]) -> str:
         # processed_at has 1 s resolution; the manifest's mtime tells two builds in one second apart
-        parts = [f"v{RETRIEVER_VERSION}"] + [f"{i.doc_id}@{i.processed_at}@{i.stamp}" for i in indexes]
+        parts = [f"v{RETRIEVER_VERSION}{self.ranking}"] + [f"{i.doc_id}@{i.processed_at}@{i.stamp}" for i in indexes]
+        parts += [(self._documents.get(i.doc_id) or DocumentInfo(title="")).model_dump_json() for i in indexes]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
     def search(self, query: str, k: int = 8) -> list[RetrievedChunk]:
@@ -188,6 +207,7 @@ class HybridRetriever:
         if not query or k <= 0:
             return []
         indexes = [get_doc_index(d) for d in self.doc_ids]
+        self._documents = documents_of(self.doc_ids)
         fingerprint = self._fingerprint(indexes)
         cache = None
         if self.use_cache:
@@ -210,7 +230,10 @@ class HybridRetriever:
             except Exception as exc:
                 log.warning("Retrieval cache lookup failed: %s", exc)
 
-        results = self._rank(indexes, expanded.sparse_text, dense_vec, k)
+        if self.ranking == "legacy":
+            results = self._rank_legacy(indexes, expanded.sparse_text, dense_vec, k)
+        else:
+            results = self._rank(indexes, expanded.sparse_text, dense_vec, k, question=query)
         if cache is not None:
             try:
                 cache.put(fingerprint, k, query, cache_vec, results)
@@ -218,7 +241,76 @@ class HybridRetriever:
                 log.warning("Retrieval cache write failed: %s", exc)
         return results
 
-    def _rank(self, indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int) -> list[RetrievedChunk]:
+    def _rank(
+        self, indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int, question: str | None = None
+    ) -> list[RetrievedChunk]:
+        indexes = [i for i in indexes if i.chunks]
+        if not indexes:
+            return []
+        documents = getattr(self, "_documents", {})
+        dense = np.concatenate([i.vectors @ dense_vec for i in indexes])
+        sparse = np.concatenate(selection_bm25_scores([i.chunk_bm25.model for i in indexes], sparse_query))
+        page_sparse = np.concatenate(selection_bm25_scores([i.page_bm25 for i in indexes], sparse_query))
+        chunk_score = DENSE_WEIGHT * _zscore(dense) + (1 - DENSE_WEIGHT) * _zscore(sparse)
+
+        # global page ids: pages of PDF j are offset by the page counts of the PDFs before it
+        offsets = np.cumsum([0] + [i.n_pages for i in indexes[:-1]])
+        chunk_page = np.concatenate([i.chunk_pages + off for i, off in zip(indexes, offsets)])
+        page_doc = np.concatenate([np.full(i.n_pages, j) for j, i in enumerate(indexes)])
+        best_chunk_of_page = np.full(len(page_sparse), -np.inf)
+        np.maximum.at(best_chunk_of_page, chunk_page, chunk_score)
+        has_chunks = np.isfinite(best_chunk_of_page)
+        page_score = np.where(
+            has_chunks, (1 - PAGE_WEIGHT) * best_chunk_of_page + PAGE_WEIGHT * _zscore(page_sparse), -np.inf
+        )
+        if len(indexes) > 1:
+            page_score = page_score + self._document_signals(indexes, page_score, page_doc, question, documents)
+
+        all_chunks = [c for i in indexes for c in i.chunks]
+        # chunks ordered by (page score, chunk score): first chunk seen of each page is its best
+        order = np.lexsort((-chunk_score, -page_score[chunk_page]))
+        first, rest, seen = [], [], set()
+        for ci in order:
+            if not np.isfinite(page_score[chunk_page[ci]]):
+                continue
+            (rest if chunk_page[ci] in seen else first).append(ci)
+            seen.add(chunk_page[ci])
+        picked = (first + rest)[:k]
+        return [
+            RetrievedChunk(
+                chunk=all_chunks[ci],
+                score=float(page_score[chunk_page[ci]]),
+                dense_score=float(dense[ci]),
+                sparse_score=float(sparse[ci]),
+                document=documents.get(all_chunks[ci].doc_id),
+            )
+            for ci in picked
+        ]
+
+    @staticmethod
+    def _document_signals(
+        indexes: list[DocIndex], page_score: np.ndarray, page_doc: np.ndarray, question: str | None,
+        documents: dict[str, DocumentInfo | None],
+    ) -> np.ndarray:
+        """Per-page addition: its document's relevance as a whole, and the question's prior for it."""
+        relevance = np.zeros(len(indexes))
+        for j in range(len(indexes)):
+            scores = page_score[page_doc == j]
+            scores = scores[np.isfinite(scores)]
+            top = np.sort(scores)[-DOC_TOP_PAGES:]
+            relevance[j] = float(top.mean()) if len(top) else -np.inf
+        finite = np.isfinite(relevance)
+        relevance = np.where(finite, relevance - (relevance[finite].max() if finite.any() else 0.0), 0.0)
+        priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes})
+        prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
+        # the prior in units of this query's own score range (best page over the median page), so
+        # it weighs the same whatever the selection's size or how sharply the question matches
+        finite = page_score[np.isfinite(page_score)]
+        spread = float(finite.max() - np.median(finite)) if len(finite) else 0.0
+        return (DOC_WEIGHT * relevance + PRIOR_WEIGHT * spread * prior)[page_doc]
+
+    def _rank_legacy(self, indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int) -> list[RetrievedChunk]:
+        """The ranking before selection awareness (RETRIEVER_VERSION 1), a baseline for bench.retrieval."""
         indexes = [i for i in indexes if i.chunks]
         if not indexes:
             return []
@@ -256,6 +348,25 @@ class HybridRetriever:
             )
             for ci in picked
         ]
+
+
+def documents_of(doc_ids: list[str]) -> dict[str, DocumentInfo | None]:
+    """DocumentInfo (title unique in the library) of each doc_id; None when it cannot be read."""
+    try:
+        library = pdf_processing.library_infos()
+    except Exception as exc:  # document info is a nicety: never let it break search
+        log.warning("Document info unavailable: %s", exc)
+        library = {}
+    out: dict[str, DocumentInfo | None] = {}
+    for doc_id in doc_ids:
+        info = library.get(doc_id)
+        if info is None:
+            try:
+                info = pdf_processing.document_info(pdf_processing.load_manifest(doc_id))
+            except Exception:
+                info = None
+        out[doc_id] = info
+    return out
 
 
 def load_pdf_for_retrieval(doc_id: str) -> HybridRetriever:
