@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from storage.config import get_settings
-from storage.pdf_processing import PdfProcessingError, delete_pdf, list_processed_pdfs, save_uploaded_pdf
+from storage.pdf_processing import PdfProcessingError, delete_pdf, library_infos, list_processed_pdfs, save_uploaded_pdf
 from ui.doc_picker import pdfs_waiting_in_source, remove_picked
 from ui.ingest_view import being_processed, describe, flash, show_flash, show_ingest_progress, start_ingest
 from ui.page_images import clear_preview_cache
@@ -47,6 +47,7 @@ with st.container(border=True):
 
 # ---------------------------------------------------------------- processed PDFs
 processed = list_processed_pdfs()
+infos = library_infos() if processed else {}  # titles unique in the library ("Boeing · 10-K · FY2018")
 st.subheader(f"Processed PDFs ({len(processed)})")
 if not processed:
     st.info("No PDF is processed yet. Upload one above, or process one from the source folder below.")
@@ -54,8 +55,10 @@ for pdf in processed:
     with st.container(border=True):
         left, right = st.columns([3, 2], vertical_alignment="center")
         with left:
-            st.markdown(f"**{escape_markdown(pdf.title or pdf.source_file)}**")
-            st.caption(f"{escape_markdown(pdf.source_file)} · {describe(pdf)}")
+            info = infos.get(pdf.doc_id)
+            st.markdown(f"**{escape_markdown(info.title if info else pdf.title or pdf.source_file)}**")
+            period = f" · {info.period_label}" if info and info.period_label and info.period_label not in info.title else ""
+            st.caption(f"{escape_markdown(pdf.source_file)}{escape_markdown(period)} · {describe(pdf)}")
         with right, st.container(horizontal=True, horizontal_alignment="right"):
             if st.button("View", key=f"view-{pdf.doc_id}", icon=":material/menu_book:"):
                 st.session_state["viewer"] = {"doc_id": pdf.doc_id, "file": pdf.source_file, "page": 0}

@@ -368,12 +368,16 @@ def unique_titles(items: Iterable[tuple[str, DocumentInfo | None, str]]) -> dict
         lambda info, source: source,
     ]
     for step in extra_steps:
-        counts = Counter(titles.values())
-        for doc_id, info, source in items:
-            if counts[titles[doc_id]] > 1:
-                extra = step(info, source)
-                if extra and extra not in titles[doc_id]:
-                    titles[doc_id] = f"{titles[doc_id]} ({extra})"
+        groups: dict[str, list[tuple[str, DocumentInfo | None, str]]] = {}
+        for item in items:
+            groups.setdefault(titles[item[0]], []).append(item)
+        for title, group in groups.items():
+            extras = [step(info, source) for _, info, source in group]
+            if len(group) < 2 or len(set(extras)) < 2:  # this step would not tell them apart
+                continue
+            for (doc_id, _, _), extra in zip(group, extras):
+                if extra and extra not in title:
+                    titles[doc_id] = f"{title} ({extra})"
     counts = Counter(titles.values())
     seen: Counter[str] = Counter()
     for doc_id, _, _ in sorted(items, key=lambda x: x[0]):
