@@ -330,9 +330,6 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
             self.text = self.sparse_text = q
             self.expansion = ""
 
-    def per_pdf_bm25(models, query):
-        return [bm25_index.bm25_scores(m, query, int(m.scores["num_docs"])) for m in models]
-
     methods = {
         "project_hybrid": project(),
         "legacy_ranking": project("legacy"),
@@ -350,9 +347,11 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         })
     if ablations and kind != "single":
         methods.update({
+            "ablation_idf_fix_only": ablation(PRIOR_WEIGHT=0.0, DOC_WEIGHT=0.0),
+            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
             "ablation_no_prior": ablation(PRIOR_WEIGHT=0.0),
             "ablation_no_doc_relevance": ablation(DOC_WEIGHT=0.0),
-            "ablation_per_pdf_bm25_idf": ablation(selection_bm25_scores=per_pdf_bm25),
+            "ablation_per_pdf_bm25_idf": ablation(PER_PDF_IDF=True),
             "ablation_prior_weight_0.5": ablation(PRIOR_WEIGHT=0.5),
             "ablation_prior_weight_2": ablation(PRIOR_WEIGHT=2.0),
             "ablation_doc_weight_0.25": ablation(DOC_WEIGHT=0.25),

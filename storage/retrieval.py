@@ -42,13 +42,13 @@ from pathlib import Path
 import numpy as np
 
 from storage import pdf_processing, vector_store
-from storage.bm25_index import Bm25Index, bm25_scores, build_bm25_model, load_bm25_index, selection_bm25_scores
+from storage.bm25_index import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model, load_bm25_index
 from storage.config import get_settings
 from storage.embeddings import get_embedder
 from storage.query_expansion import expand_query
 from storage.retrieval_cache import RetrievalCache, normalise_query
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
-from storage.selection_prior import selection_prior
+from storage.selection_prior import selection_prior, without_issuers
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +87,10 @@ _caches: dict[str, RetrievalCache] = {}
 _lock = threading.Lock()
 
 
-def _manifest_stamp(doc_id: str) -> int:
+def _manifest_stamp(doc_id: str, root: Path | None = None) -> int:
     try:
+        if root is not None:  # a doc_id already validated (HybridRetriever.__init__), folder known
+            return (root / doc_id / "manifest.json").stat().st_mtime_ns
         return pdf_processing.get_pdf_output_dirs(doc_id).manifest_path.stat().st_mtime_ns
     except (OSError, ValueError) as exc:
         raise RetrievalError(f"{doc_id}: not processed (no manifest); process the PDF first") from exc
@@ -134,9 +136,10 @@ def _load_doc_index(doc_id: str) -> DocIndex:
     )
 
 
-def get_doc_index(doc_id: str) -> DocIndex:
-    """The loaded index of a PDF, reloaded when its manifest changed (re-indexed)."""
-    stamp = _manifest_stamp(doc_id)
+def get_doc_index(doc_id: str, root: Path | None = None) -> DocIndex:
+    """The loaded index of a PDF, reloaded when its manifest changed (re-indexed).
+    `root`: the destination folder, when the caller has already validated `doc_id`."""
+    stamp = _manifest_stamp(doc_id, root)
     with _lock:
         cached = _indexes.get(doc_id)
         if cached and cached[0] == stamp:
@@ -152,6 +155,7 @@ def clear_loaded_indexes() -> None:
     """Forget loaded indexes and cache handles (tests; after deleting PDFs)."""
     with _lock:
         _indexes.clear()
+        _selections.clear()
         for cache in _caches.values():
             cache.close()
         _caches.clear()
@@ -160,6 +164,54 @@ def clear_loaded_indexes() -> None:
 def _zscore(x: np.ndarray) -> np.ndarray:
     std = float(x.std())
     return (x - x.mean()) / std if std > 1e-9 else np.zeros_like(x)
+
+
+def _max_median(x: np.ndarray) -> np.ndarray:
+    """(x - median) / (max - median): the best item is 1 whatever the selection's size (an ablation)."""
+    if not len(x):
+        return x
+    med = float(np.median(x))
+    span = float(x.max()) - med
+    return (x - med) / span if span > 1e-9 else np.zeros_like(x)
+
+
+PER_PDF_IDF = False  # bench ablation: BM25 with each PDF's own idf (the legacy behaviour)
+NORMALISE = _zscore  # how each signal is put on one scale in `_rank` (bench ablation: _max_median)
+
+
+@dataclass
+class _SelectionArrays:
+    vectors: np.ndarray  # all chunk vectors of the selection, PDF after PDF
+    chunk_page: np.ndarray  # selection-wide page id of each chunk
+    page_doc: np.ndarray  # index (in the selection) of each page's PDF
+    chunk_bm25: SelectionBm25  # chunk BM25 with the idf of the whole selection
+    page_bm25: SelectionBm25  # page BM25 likewise
+
+
+_selections: dict[tuple, _SelectionArrays] = {}
+
+
+def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
+    """Concatenated arrays of a selection, built once per selection (and per re-index)."""
+    key = tuple((id(i), i.stamp) for i in indexes)
+    with _lock:
+        found = _selections.get(key)
+    if found is not None:
+        return found
+    # global page ids: pages of PDF j are offset by the page counts of the PDFs before it
+    offsets = np.cumsum([0] + [i.n_pages for i in indexes[:-1]])
+    arrays = _SelectionArrays(
+        vectors=np.concatenate([i.vectors for i in indexes]) if len(indexes) > 1 else indexes[0].vectors,
+        chunk_page=np.concatenate([i.chunk_pages + off for i, off in zip(indexes, offsets)]),
+        page_doc=np.concatenate([np.full(i.n_pages, j) for j, i in enumerate(indexes)]),
+        chunk_bm25=SelectionBm25([i.chunk_bm25.model for i in indexes]),
+        page_bm25=SelectionBm25([i.page_bm25 for i in indexes]),
+    )
+    with _lock:
+        if len(_selections) >= 8:  # a few selections per process; drop the oldest
+            _selections.pop(next(iter(_selections)))
+        _selections[key] = arrays
+    return arrays
 
 
 def _cache_path(doc_ids: list[str]) -> Path:
@@ -206,7 +258,8 @@ class HybridRetriever:
         query = (query or "").strip()
         if not query or k <= 0:
             return []
-        indexes = [get_doc_index(d) for d in self.doc_ids]
+        root = get_settings().destination_dir
+        indexes = [get_doc_index(d, root) for d in self.doc_ids]
         self._documents = documents_of(self.doc_ids)
         fingerprint = self._fingerprint(indexes)
         cache = None
@@ -221,7 +274,10 @@ class HybridRetriever:
                 cache = None
 
         expanded = expand_query(query)
-        cache_vec, dense_vec = get_embedder().embed([normalise_query(query), expanded.sparse_text])
+        if cache is not None:
+            cache_vec, dense_vec = get_embedder().embed([normalise_query(query), expanded.sparse_text])
+        else:  # no cache: one embedding, not two
+            cache_vec, dense_vec = None, get_embedder().embed([expanded.sparse_text])[0]
         if cache is not None:
             try:
                 hit = cache.get_similar(fingerprint, k, query, cache_vec)
@@ -233,7 +289,10 @@ class HybridRetriever:
         if self.ranking == "legacy":
             results = self._rank_legacy(indexes, expanded.sparse_text, dense_vec, k)
         else:
-            results = self._rank(indexes, expanded.sparse_text, dense_vec, k, question=query)
+            sparse = expanded.sparse_text
+            if len(indexes) > 1:  # the issuer's name selects documents (the prior), not pages
+                sparse = without_issuers(sparse, self._documents)
+            results = self._rank(indexes, sparse, dense_vec, k, question=query)
         if cache is not None:
             try:
                 cache.put(fingerprint, k, query, cache_vec, results)
@@ -248,44 +307,48 @@ class HybridRetriever:
         if not indexes:
             return []
         documents = getattr(self, "_documents", {})
-        dense = np.concatenate([i.vectors @ dense_vec for i in indexes])
-        sparse = np.concatenate(selection_bm25_scores([i.chunk_bm25.model for i in indexes], sparse_query))
-        page_sparse = np.concatenate(selection_bm25_scores([i.page_bm25 for i in indexes], sparse_query))
-        chunk_score = DENSE_WEIGHT * _zscore(dense) + (1 - DENSE_WEIGHT) * _zscore(sparse)
+        sel = _selection_arrays(indexes)
+        dense = sel.vectors @ dense_vec
+        if PER_PDF_IDF:  # the ablation: each PDF's own idf
+            sparse = np.concatenate([i.chunk_bm25.scores(sparse_query) for i in indexes])
+            page_sparse = np.concatenate([i.page_scores(sparse_query) for i in indexes])
+        else:
+            sparse, page_sparse = sel.chunk_bm25.scores(sparse_query), sel.page_bm25.scores(sparse_query)
+        chunk_score = DENSE_WEIGHT * NORMALISE(dense) + (1 - DENSE_WEIGHT) * NORMALISE(sparse)
 
-        # global page ids: pages of PDF j are offset by the page counts of the PDFs before it
-        offsets = np.cumsum([0] + [i.n_pages for i in indexes[:-1]])
-        chunk_page = np.concatenate([i.chunk_pages + off for i, off in zip(indexes, offsets)])
-        page_doc = np.concatenate([np.full(i.n_pages, j) for j, i in enumerate(indexes)])
+        chunk_page, page_doc = sel.chunk_page, sel.page_doc
         best_chunk_of_page = np.full(len(page_sparse), -np.inf)
         np.maximum.at(best_chunk_of_page, chunk_page, chunk_score)
         has_chunks = np.isfinite(best_chunk_of_page)
         page_score = np.where(
-            has_chunks, (1 - PAGE_WEIGHT) * best_chunk_of_page + PAGE_WEIGHT * _zscore(page_sparse), -np.inf
+            has_chunks, (1 - PAGE_WEIGHT) * best_chunk_of_page + PAGE_WEIGHT * NORMALISE(page_sparse), -np.inf
         )
         if len(indexes) > 1:
             page_score = page_score + self._document_signals(indexes, page_score, page_doc, question, documents)
 
-        all_chunks = [c for i in indexes for c in i.chunks]
         # chunks ordered by (page score, chunk score): first chunk seen of each page is its best
         order = np.lexsort((-chunk_score, -page_score[chunk_page]))
-        first, rest, seen = [], [], set()
-        for ci in order:
-            if not np.isfinite(page_score[chunk_page[ci]]):
-                continue
-            (rest if chunk_page[ci] in seen else first).append(ci)
-            seen.add(chunk_page[ci])
-        picked = (first + rest)[:k]
-        return [
-            RetrievedChunk(
-                chunk=all_chunks[ci],
-                score=float(page_score[chunk_page[ci]]),
-                dense_score=float(dense[ci]),
-                sparse_score=float(sparse[ci]),
-                document=documents.get(all_chunks[ci].doc_id),
+        order = order[np.isfinite(page_score[chunk_page[order]])]
+        is_first = np.zeros(len(order), dtype=bool)
+        is_first[np.unique(chunk_page[order], return_index=True)[1]] = True
+        picked = order[is_first][:k]
+        if len(picked) < k:  # fewer pages than k: further chunks follow, in the same order
+            picked = np.concatenate([picked, order[~is_first][: k - len(picked)]])
+        chunk_start = np.cumsum([0] + [len(i.chunks) for i in indexes])
+        results = []
+        for ci in picked:
+            j = int(np.searchsorted(chunk_start, ci, side="right")) - 1
+            chunk = indexes[j].chunks[ci - chunk_start[j]]
+            results.append(
+                RetrievedChunk(
+                    chunk=chunk,
+                    score=float(page_score[chunk_page[ci]]),
+                    dense_score=float(dense[ci]),
+                    sparse_score=float(sparse[ci]),
+                    document=documents.get(chunk.doc_id),
+                )
             )
-            for ci in picked
-        ]
+        return results
 
     @staticmethod
     def _document_signals(
@@ -294,8 +357,9 @@ class HybridRetriever:
     ) -> np.ndarray:
         """Per-page addition: its document's relevance as a whole, and the question's prior for it."""
         relevance = np.zeros(len(indexes))
+        starts = np.cumsum([0] + [i.n_pages for i in indexes])
         for j in range(len(indexes)):
-            scores = page_score[page_doc == j]
+            scores = page_score[starts[j] : starts[j + 1]]  # a PDF's pages are contiguous
             scores = scores[np.isfinite(scores)]
             top = np.sort(scores)[-DOC_TOP_PAGES:]
             relevance[j] = float(top.mean()) if len(top) else -np.inf

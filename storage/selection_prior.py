@@ -143,6 +143,21 @@ def issuer_mentioned(info: DocumentInfo, question_words: list[str]) -> bool:
     return any(question_words[i : i + n] == words for i in range(len(question_words) - n + 1))
 
 
+def without_issuers(query: str, infos: dict[str, DocumentInfo | None]) -> str:
+    """`query` without the names of the selected documents' issuers it mentions.
+
+    With several documents selected the prior already prefers the named issuer's filings; left in
+    the keyword query, a name that is rare across the selection (but printed on every page of its
+    own filings) would also pull its filings' cover and header pages above the evidence page."""
+    names = {tuple(name_words(i.issuer)) for i in infos.values() if i is not None and i.issuer}
+    out = query or ""
+    for name in sorted(names, key=len, reverse=True):
+        if name:
+            pattern = r"(?<![\w&])" + r"\W+".join(re.escape(w) for w in name) + r"(?:['’]s)?(?![\w&])"
+            out = re.sub(pattern, " ", out, flags=re.IGNORECASE)
+    return " ".join(out.split())
+
+
 def _components(c: Constraints, info: DocumentInfo) -> dict[str, float]:
     out: dict[str, float] = {}
     out["issuer"] = 1.0 if issuer_mentioned(info, c.question_words) else 0.0
