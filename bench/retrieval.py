@@ -348,14 +348,15 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
     if ablations and kind != "single":
         methods.update({
             "ablation_idf_fix_only": ablation(PRIOR_WEIGHT=0.0, DOC_WEIGHT=0.0),
+            "ablation_per_pdf_bm25_idf": ablation(PER_PDF_IDF=True),
             "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
             "ablation_no_prior": ablation(PRIOR_WEIGHT=0.0),
             "ablation_no_doc_relevance": ablation(DOC_WEIGHT=0.0),
-            "ablation_per_pdf_bm25_idf": ablation(PER_PDF_IDF=True),
-            "ablation_prior_weight_0.5": ablation(PRIOR_WEIGHT=0.5),
-            "ablation_prior_weight_2": ablation(PRIOR_WEIGHT=2.0),
-            "ablation_doc_weight_0.25": ablation(DOC_WEIGHT=0.25),
-            "ablation_doc_weight_1": ablation(DOC_WEIGHT=1.0),
+            "ablation_doc_relevance_mean_top3": ablation(DOC_SIGNAL="mean_top", DOC_WEIGHT=0.5),
+            "ablation_prior_weight_1": ablation(PRIOR_WEIGHT=1.0),
+            "ablation_prior_weight_3": ablation(PRIOR_WEIGHT=3.0),
+            "ablation_doc_weight_0.5": ablation(DOC_WEIGHT=0.5),
+            "ablation_doc_weight_2": ablation(DOC_WEIGHT=2.0),
         })
     return methods
 

@@ -17,10 +17,12 @@ numbers are in the module docstring of bench/retrieval.py):
    DENSE_WEIGHT * dense + (1 - DENSE_WEIGHT) * chunk BM25; a page scores its best chunk blended
    with its page BM25 (PAGE_WEIGHT). Z-scores over the whole selection keep PDFs comparable and
    let a PDF with nothing relevant fall behind, which rank fusion (RRF) cannot.
-4. Selection-aware (several PDFs): a document-level relevance (the mean of its best pages, so a
-   filing that matches as a whole beats a stray page elsewhere) and a prior for the documents
-   the question names by period, form or issuer (storage.selection_prior) are added to each
-   page's score. Neither hides anything: with nothing named the prior is 0.
+4. Selection-aware (several PDFs): a document-level relevance (a PDF's share of the selection's
+   20 best pages, so a filing that matches as a whole beats a stray page elsewhere) and a prior
+   for the documents the question names by period, form or issuer (storage.selection_prior) are
+   added to each page's score, scaled by the query's own score spread. Neither hides anything:
+   with nothing named the prior is 0. Issuer names leave the keyword query (they select
+   documents, and would otherwise pull every cover page of the named issuer up).
 5. Results are the best chunk of each page, pages in score order (k distinct pages cover more
    evidence than k chunks of one page); if k exceeds the pages, further chunks follow. Each
    result carries its document's info (title unique in the library, period).
@@ -54,9 +56,14 @@ log = logging.getLogger(__name__)
 
 DENSE_WEIGHT = 0.6  # chunk score = 0.6 dense + 0.4 BM25 (z-scores); plateau 0.5-0.8 on dev
 PAGE_WEIGHT = 0.4  # page score = 0.6 best chunk + 0.4 page BM25; plateau 0.2-0.5 on dev
-DOC_WEIGHT = 0.5  # page score += DOC_WEIGHT * (its document's relevance - the best document's)
-DOC_TOP_PAGES = 3  # a document's relevance = mean score of its best DOC_TOP_PAGES pages
-PRIOR_WEIGHT = 1.0  # page score += PRIOR_WEIGHT * prior (0..1) * (best page score - median page score)
+# Document signals (several PDFs selected), both in units of the query's own score spread (best
+# page - median page), so they weigh the same whatever the selection's size. Chosen on the dev
+# slice's company-folder and whole-library selections; the sweep is in bench/retrieval.py.
+DOC_SIGNAL = "votes"  # a PDF's relevance = its share of the selection's best DOC_VOTE_PAGES pages
+DOC_VOTE_PAGES = 20  # (or "mean_top": mean score of its best DOC_TOP_PAGES pages; measured worse)
+DOC_TOP_PAGES = 3
+DOC_WEIGHT = 1.0  # page score += DOC_WEIGHT * spread * (its PDF's share - the best PDF's share)
+PRIOR_WEIGHT = 2.0  # page score += PRIOR_WEIGHT * spread * prior of its PDF (0..1, storage.selection_prior)
 RETRIEVER_VERSION = 2  # part of the cache fingerprint: bump when ranking changes
 
 
@@ -356,21 +363,27 @@ class HybridRetriever:
         documents: dict[str, DocumentInfo | None],
     ) -> np.ndarray:
         """Per-page addition: its document's relevance as a whole, and the question's prior for it."""
-        relevance = np.zeros(len(indexes))
-        starts = np.cumsum([0] + [i.n_pages for i in indexes])
-        for j in range(len(indexes)):
-            scores = page_score[starts[j] : starts[j + 1]]  # a PDF's pages are contiguous
-            scores = scores[np.isfinite(scores)]
-            top = np.sort(scores)[-DOC_TOP_PAGES:]
-            relevance[j] = float(top.mean()) if len(top) else -np.inf
-        finite = np.isfinite(relevance)
-        relevance = np.where(finite, relevance - (relevance[finite].max() if finite.any() else 0.0), 0.0)
+        finite = page_score[np.isfinite(page_score)]
+        spread = float(finite.max() - np.median(finite)) if len(finite) else 0.0
+        if DOC_SIGNAL == "votes":
+            # share of the selection's best pages (before document signals) that lie in each PDF
+            top = np.argsort(-np.where(np.isfinite(page_score), page_score, -np.inf))[:DOC_VOTE_PAGES]
+            votes = np.bincount(page_doc[top], minlength=len(indexes)) / max(len(top), 1)
+            relevance = spread * (votes - votes.max())
+        else:
+            relevance = np.zeros(len(indexes))
+            starts = np.cumsum([0] + [i.n_pages for i in indexes])
+            for j in range(len(indexes)):
+                scores = page_score[starts[j] : starts[j + 1]]  # a PDF's pages are contiguous
+                scores = scores[np.isfinite(scores)]
+                top = np.sort(scores)[-DOC_TOP_PAGES:]
+                relevance[j] = float(top.mean()) if len(top) else -np.inf
+            ok = np.isfinite(relevance)
+            relevance = np.where(ok, relevance - (relevance[ok].max() if ok.any() else 0.0), 0.0)
         priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes})
         prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
         # the prior in units of this query's own score range (best page over the median page), so
         # it weighs the same whatever the selection's size or how sharply the question matches
-        finite = page_score[np.isfinite(page_score)]
-        spread = float(finite.max() - np.median(finite)) if len(finite) else 0.0
         return (DOC_WEIGHT * relevance + PRIOR_WEIGHT * spread * prior)[page_doc]
 
     def _rank_legacy(self, indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int) -> list[RetrievedChunk]:
