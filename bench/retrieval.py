@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
     """name -> run(question, selected doc_ids) -> ranked [(doc_id, pages)]."""
-    from storage import bm25_index, retrieval
+    from storage import bm25_index, retrieval, selection_prior
     from storage.embeddings import get_embedder
     from storage.retrieval import HybridRetriever
 
@@ -353,6 +353,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
             "ablation_no_prior": ablation(PRIOR_WEIGHT=0.0),
             "ablation_no_doc_relevance": ablation(DOC_WEIGHT=0.0),
             "ablation_doc_relevance_mean_top3": ablation(DOC_SIGNAL="mean_top", DOC_WEIGHT=0.5),
+            "ablation_no_recency": ablation(module=selection_prior, RECENT=0.0),
             "ablation_prior_weight_1": ablation(PRIOR_WEIGHT=1.0),
             "ablation_prior_weight_3": ablation(PRIOR_WEIGHT=3.0),
             "ablation_doc_weight_0.5": ablation(DOC_WEIGHT=0.5),

@@ -15,7 +15,8 @@ covers a quarter or is an 8-K of that year. A year one or two before a 10-K's ow
 there as a comparative (one year for quarterly documents): a weaker match. The prior for several
 named periods is their mean, so the filing that holds all of them wins ("FY2023 vs FY2022" ->
 the FY2023 10-K, which prints both). An issuer named in the question is decisive: another
-issuer's filing gets 0, the issuer's filings of other periods half.
+issuer's filing gets 0, the issuer's filings of other periods half. A question that names no
+period is taken to ask about the present: each issuer's latest period (not an 8-K) matches partly.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from storage.doc_metadata import DATE_RE, document_years, name_words, parse_date
 from storage.schema import DocumentInfo
 
 EXACT, PARTIAL, COMPARATIVE, OTHER_QUARTER, OUTLOOK = 1.0, 0.5, 0.4, 0.25, 0.25
+RECENT = 0.25  # no period named: the issuer's latest period, a weak preference
 ISSUER_SHARE = 0.5  # with an issuer named, matching it earns half the prior, the period etc. the rest
 ANNUAL_FORMS = ("10-K", "annual report")
 
@@ -158,11 +160,18 @@ def without_issuers(query: str, infos: dict[str, DocumentInfo | None]) -> str:
     return " ".join(out.split())
 
 
-def _components(c: Constraints, info: DocumentInfo) -> dict[str, float]:
+def _period_end(info: DocumentInfo) -> str:
+    return info.period_end or info.date or ""
+
+
+def _components(c: Constraints, info: DocumentInfo, latest: dict[str | None, str]) -> dict[str, float]:
     out: dict[str, float] = {}
     out["issuer"] = 1.0 if issuer_mentioned(info, c.question_words) else 0.0
     if c.periods:
         out["period"] = sum(period_match(y, q, info) for y, q in c.periods) / len(c.periods)
+    elif not c.dates and _period_end(info):
+        # no period named: the question is about the present, i.e. the issuer's latest period
+        out["period"] = RECENT if _period_end(info) == latest.get(info.issuer) else 0.0
     if c.dates:
         own = {info.date, info.period_end} - {None}
         out["date"] = 1.0 if any(d.isoformat() in own for d in c.dates) else 0.0
@@ -178,7 +187,11 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None]) -> dic
     known = {d: i for d, i in infos.items() if i is not None}
     if len(infos) < 2 or not known:
         return priors
-    parts = {d: _components(c, i) for d, i in known.items()}
+    latest: dict[str | None, str] = {}
+    for i in known.values():
+        if i.form != "8-K" and _period_end(i) > latest.get(i.issuer, ""):
+            latest[i.issuer] = _period_end(i)
+    parts = {d: _components(c, i, latest) for d, i in known.items()}
     # a component counts only if some selected document matches it and not all match it equally
     active = [
         name

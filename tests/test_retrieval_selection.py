@@ -10,7 +10,7 @@ from storage import pdf_processing, retrieval
 from storage.bm25_index import bm25_scores, build_bm25_model, selection_bm25_scores
 from storage.retrieval import HybridRetriever
 from storage.schema import DocumentInfo
-from storage.selection_prior import parse_constraints, period_match, selection_prior
+from storage.selection_prior import RECENT, parse_constraints, period_match, selection_prior
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
 
 
@@ -59,6 +59,7 @@ def test_a_comparative_year_prefers_the_later_filing_that_prints_it(two_10ks):
 
 
 def test_no_period_named_hides_nothing(two_10ks):
+    # only a weak preference for the latest filing: the older filing's matching page still leads
     fy18, fy22 = two_10ks
     hits = HybridRetriever([fy18.doc_id, fy22.doc_id], use_cache=False).search(
         "Purchases of property, plant and equipment", k=4
@@ -100,16 +101,20 @@ def test_period_match_exact_beats_comparative_beats_nothing():
     assert period_match(2024, 2, q2) > period_match(2024, 1, q2)
 
 
-def test_selection_prior_is_zero_when_nothing_named_or_nothing_matches():
+def test_selection_prior_without_a_period_only_weakly_prefers_the_latest_and_ignores_what_nobody_matches():
     infos = {
         "a": DocumentInfo(title="a", issuer="Acme Rockets, Inc.", form="10-K", fiscal_year=2018, period_end="2018-12-31"),
         "b": DocumentInfo(title="b", issuer="Acme Rockets, Inc.", form="10-K", fiscal_year=2022, period_end="2022-12-31"),
+        "c": DocumentInfo(title="c", issuer="Acme Rockets, Inc.", form="8-K", date="2023-03-01"),
     }
-    assert selection_prior("What is capex?", infos) == {"a": 0.0, "b": 0.0}
-    assert selection_prior("capex in FY1995?", infos) == {"a": 0.0, "b": 0.0}  # nobody matches: ignored
-    assert selection_prior("Acme capex?", infos) == {"a": 0.0, "b": 0.0}  # everybody matches: no information
+    weak = selection_prior("What is capex?", infos)  # about the present: the latest period, weakly
+    assert weak["b"] == RECENT and weak["a"] == 0.0 and weak["c"] == 0.0
+    assert selection_prior("capex in FY1995?", infos) == {"a": 0.0, "b": 0.0, "c": 0.0}  # nobody matches: ignored
+    assert selection_prior("Acme Rockets capex?", infos) == weak  # everybody matches the issuer: no information
     prior = selection_prior("Acme Rockets capex in FY2018?", infos)
-    assert prior["a"] == 1.0 and prior["b"] == 0.0
+    assert prior["a"] == 1.0 and prior["b"] < 0.5 and prior["c"] < 0.5
+    other = selection_prior("Zenith Motors capex in FY2018?", {**infos, "z": infos["a"].model_copy(update={"issuer": "Zenith Motors"})})
+    assert other["z"] == 1.0 and other["a"] == 0.0  # another issuer's filing of the named year gets nothing
 
 
 def test_selection_bm25_equals_one_corpus_bm25():
