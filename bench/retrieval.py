@@ -348,6 +348,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
             "ablation_no_page_bm25": ablation(PAGE_WEIGHT=0.0),
             "ablation_dense_weight_0.5": ablation(DENSE_WEIGHT=0.5),
             "ablation_dense_weight_0.7": ablation(DENSE_WEIGHT=0.7),
+            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
         })
     if ablations and kind != "single":
         methods.update({
