@@ -43,7 +43,6 @@ DATE_RE = re.compile(
     rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE}),?\s+(?P<y2>(?:19|20)\d\d))\b",
     re.IGNORECASE,
 )
-_SLASH_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})\b")
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECASE)
 _ANNUAL_PERIOD = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*", re.IGNORECASE)
