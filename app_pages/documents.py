@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from storage.config import get_settings
-from storage.pdf_processing import PdfProcessingError, delete_pdf, list_processed_pdfs, rejection_reason, save_uploaded_pdf
+from storage.pdf_processing import (
+    PdfProcessingError, delete_pdf, library_infos, list_processed_pdfs, rejection_reason, save_uploaded_pdf,
+)
 from storage.schema import display_page
 from ui.citations import doc_id_of_file
 from ui.doc_picker import pdfs_waiting_in_source, remove_picked
@@ -49,6 +51,7 @@ with st.container(border=True):
 
 # ---------------------------------------------------------------- processed PDFs
 processed = list_processed_pdfs()
+infos = library_infos() if processed else {}  # titles unique in the library ("Boeing · 10-K · FY2018")
 st.subheader(f"Processed PDFs ({len(processed)})")
 if not processed:
     st.info("No PDF is processed yet. Upload one above, or process one from the source folder below.")
@@ -56,8 +59,10 @@ for pdf in processed:
     with st.container(border=True):
         left, right = st.columns([3, 2], vertical_alignment="center")
         with left:
-            st.markdown(f"**{escape_markdown(pdf.title or pdf.source_file)}**")
-            st.caption(f"{escape_markdown(pdf.source_file)} · {describe(pdf)}")
+            info = infos.get(pdf.doc_id)
+            st.markdown(f"**{escape_markdown(info.title if info else pdf.title or pdf.source_file)}**")
+            period = f" · {info.period_label}" if info and info.period_label and info.period_label not in info.title else ""
+            st.caption(f"{escape_markdown(pdf.source_file)}{escape_markdown(period)} · {describe(pdf)}")
             if pdf.skipped:  # images or pages too large to process (the rest of the PDF is indexed)
                 notes = "; ".join(f"page {display_page(s.page)}: {s.reason}" for s in pdf.skipped[:3])
                 st.caption(f"Not read: {escape_markdown(notes)}{' …' if len(pdf.skipped) > 3 else ''}")

@@ -3,15 +3,27 @@
     python -m bench.retrieval --data ../shared/bench/financebench-dev --out bench/results/retrieval.json
 
 DIR holds `pdfs/<doc_name>.pdf` and `questions.jsonl` (fields `doc_name`, `question`,
-`evidence[].evidence_page_num`, 0-based). Each question is asked of its own filing only.
-A hit at k = one of the first k results lies on an evidence page (a chunk spanning pages counts
-every page it covers). Methods, all in this process on this machine:
+`evidence[].evidence_page_num`, 0-based), and optionally `library/*.pdf` (more filings no question
+is about). Each question is asked with three selections (`--selections`):
+  single   its own filing only;
+  company  every filing of its company (name prefix before the first "_", pdfs/ + library/);
+  library  every filing (pdfs/ + library/).
+A hit at k = one of the first k results is from the question's own filing and lies on an evidence
+page (a chunk spanning pages counts every page it covers). Methods, all in this process on this
+machine:
 
 - `project_hybrid`  HybridRetriever as shipped (cache off, so latency is a cache miss)
+- `legacy_ranking`  HybridRetriever(ranking="legacy"): the ranking before selection awareness
+                    (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
 - `dense_alone`     the project's chunk vectors, raw question, top chunks
 - `langchain_baseline` PyMuPDFLoader + RecursiveCharacterTextSplitter(1000, 200) + Chroma
-- ablations of the project retriever (no query expansion; no page-level BM25; other dense weights)
+- ablations of the project retriever (no query expansion; no page-level BM25; other dense weights;
+  on several PDFs: no prior, no document relevance, per-PDF BM25 idf)
+On company/library selections the single-signal baselines score the whole selection
+(dense: one cosine ranking over all chunks; BM25: one corpus), and LangChain is not run.
+No-model answers (agent.graph.run_turn, no model) per selection: share citing an evidence page of
+the right filing, share citing only other filings; today's answer path (legacy ranking) as baseline.
 
 It also measures the semantic cache (false hits between different questions, hit rate of
 near-identical repeats, hit latency) and query latency on a >= 300-page filing made by joining
@@ -25,6 +37,10 @@ harness with the same chunker, tokenizer and fusion code, exact dense scores):
   + query expansion (instructions dropped, financial glossary): BM25 alone .679/.929
   shipped (dense 0.6, page BM25 0.4, dense on expanded query): .893/.964, MRR .58
   the gain is flat over dense 0.5-0.8 x page 0.2-0.5 (@5 .79-.89, @10 .96-1.0): not a fitted point.
+Selections of several filings (company folder / whole library, @5; ablations in this file):
+  legacy ranking .321 / .107; one-corpus BM25 idf alone .500 / .214; + period/form/issuer prior
+  (weight 2) + document relevance by page votes: .786 / .750. Prior weight 1-3: .714-.786 /
+  .679-.786; document weight 0-2: .714-.786 / .750.
 """
 
 from __future__ import annotations
@@ -57,11 +73,18 @@ def _load_questions(data: Path) -> list[dict]:
     return questions
 
 
+def _company(doc_name: str) -> str:
+    return doc_name.split("_", 1)[0]
+
+
 def _evidence_pages(q: dict) -> set[int]:
     return {int(e["evidence_page_num"]) for e in q.get("evidence", []) if e.get("evidence_page_num") is not None}
 
 
-def _score(ranked_pages: list[set[int]], evidence: set[int]) -> tuple[dict[int, bool], float]:
+def _score(ranked_pages: list, evidence: set[int], doc_id: str | None = None) -> tuple[dict[int, bool], float]:
+    """ranked_pages: [pages] (one filing selected) or [(doc_id, pages)] (a hit must be from doc_id)."""
+    if doc_id is not None:
+        ranked_pages = [pages if d == doc_id else set() for d, pages in ranked_pages]
     first = next((i for i, pages in enumerate(ranked_pages) if pages & evidence), None)
     hits = {k: first is not None and first < k for k in KS}
     return hits, (1.0 / (first + 1) if first is not None else 0.0)
@@ -113,16 +136,27 @@ def _make_long_filing(pdfs: list[Path], out: Path, min_pages: int = 300) -> Path
     return out
 
 
+SELECTIONS = ("single", "company", "library")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, required=True, help="folder with pdfs/ and questions.jsonl")
     parser.add_argument("--out", type=Path, required=True, help="where to write the JSON results")
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="ingestion work folder (reused)")
+    parser.add_argument("--selections", default=",".join(SELECTIONS), help="comma list of single,company,library")
+    parser.add_argument("--no-library", action="store_true", help="ignore DIR/library (selections use pdfs/ only)")
+    parser.add_argument("--no-langchain", action="store_true", help="skip the LangChain baseline")
+    parser.add_argument("--no-ablations", action="store_true", help="skip the ablations")
     parser.add_argument("--no-cache-bench", action="store_true", help="skip the cache measurement")
     parser.add_argument("--no-long-filing", action="store_true", help="skip the 300-page latency check")
     parser.add_argument("--no-answers", action="store_true", help="skip the no-model answer measurement")
+    parser.add_argument("--answer-selections", default=None, help="selections for the answer measurement (default: --selections)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    selections = [x for x in args.selections.split(",") if x]
+    if set(selections) - set(SELECTIONS):
+        sys.exit(f"error: --selections must be among {','.join(SELECTIONS)}")
 
     data = args.data.resolve()
     questions = _load_questions(data)
@@ -136,22 +170,28 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.disable(logging.WARNING)
 
-    from bench.baselines import LangChainBaseline
     from storage import pdf_processing, retrieval
     from storage.embeddings import get_embedder
-    from storage.retrieval import HybridRetriever
 
     get_embedder()  # load once before timing anything
     doc_names = sorted({q["doc_name"] for q in questions})
+    library_dir = data / "library"
+    library_names = [] if args.no_library or not library_dir.is_dir() else sorted(p.stem for p in library_dir.glob("*.pdf"))
+    library_names = [n for n in library_names if n not in doc_names]
     timings_path = work / "ingest_seconds.json"
     timings = json.loads(timings_path.read_text()) if timings_path.exists() else {}
 
     # ------------------------------------------------------------ ingestion (reused between runs)
-    baseline = LangChainBaseline(work)
+    baseline = None
+    if not args.no_langchain:
+        from bench.baselines import LangChainBaseline
+
+        baseline = LangChainBaseline(work)
     docs: dict[str, dict] = {}
-    bar = tqdm(doc_names, desc="ingest", unit="pdf")
+    bar = tqdm(doc_names + library_names, desc="ingest", unit="pdf")
     for name in bar:
-        pdf = _place_pdf(data / "pdfs" / f"{name}.pdf", work / "source")
+        folder = data / "pdfs" if name in doc_names else library_dir
+        pdf = _place_pdf(folder / f"{name}.pdf", work / "source")
         sha = pdf_processing.file_sha256(pdf)
         doc_id = pdf_processing.compute_doc_id(pdf, sha)
         bar.set_postfix_str(name[:30])
@@ -159,47 +199,133 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             pdf_processing.process_and_index_pdf(pdf)
             timings[f"project:{sha}"] = time.perf_counter() - t0
-        pages, seconds = baseline.ingest(pdf, sha)
-        if seconds is not None:
-            timings[f"langchain:{sha}"] = seconds
+        pages = pdf_processing.load_manifest(doc_id).page_count
+        if baseline is not None and name in doc_names:  # the baseline only for the questions' filings
+            pages, seconds = baseline.ingest(pdf, sha)
+            if seconds is not None:
+                timings[f"langchain:{sha}"] = seconds
         timings_path.write_text(json.dumps(timings))
         docs[name] = {"doc_id": doc_id, "sha": sha, "pages": pages}
 
     def pages_per_s(prefix: str) -> float | None:
-        keys = [(f"{prefix}:{d['sha']}", d["pages"]) for d in docs.values()]
+        keys = [(f"{prefix}:{docs[n]['sha']}", docs[n]["pages"]) for n in doc_names]
         if not all(k in timings for k, _ in keys):
             return None
         return round(sum(p for _, p in keys) / max(sum(timings[k] for k, _ in keys), 1e-9), 2)
 
-    # ------------------------------------------------------------ methods
+    def selection_of(kind: str, name: str) -> list[str]:
+        if kind == "single":
+            return [docs[name]["doc_id"]]
+        if kind == "company":
+            return [d["doc_id"] for n, d in docs.items() if _company(n) == _company(name)]
+        return [d["doc_id"] for d in docs.values()]
+
+    for d in docs.values():  # load indexes before timing (a real session keeps them loaded too)
+        retrieval.get_doc_index(d["doc_id"])
+    retrieval.documents_of([d["doc_id"] for d in docs.values()])  # document info, read once
+
+    results: dict[str, dict] = {}
+    per_question: dict[str, dict] = {}
+    for kind in selections:
+        methods = _methods(kind, docs, baseline, ablations=not args.no_ablations)
+        rows_by: dict[str, list] = {m: [] for m in methods}
+        lat_by: dict[str, list] = {m: [] for m in methods}
+        ranks_by: dict[str, list] = {m: [] for m in methods}
+        bar = tqdm(total=len(methods) * len(questions), desc=f"retrieve ({kind})", unit="q")
+        for method, run in methods.items():
+            for q in questions:
+                own = docs[q["doc_name"]]["doc_id"]
+                selected = selection_of(kind, q["doc_name"])
+                t0 = time.perf_counter()
+                ranked = run(q["question"], selected)
+                lat_by[method].append((time.perf_counter() - t0) * 1000)
+                row = _score(ranked, _evidence_pages(q), own)
+                rows_by[method].append(row)
+                ranks_by[method].append(next((k for k in KS if row[0][k]), None))
+                bar.update(1)
+        bar.close()
+        results[kind] = {m: _summary(rows_by[m], lat_by[m]) for m in methods}
+        per_question[kind] = ranks_by
+    if "single" in results:
+        results["single"]["project_hybrid"]["ingest_pages_per_s"] = pages_per_s("project")
+        if "langchain_baseline" in results["single"]:
+            results["single"]["langchain_baseline"]["ingest_pages_per_s"] = pages_per_s("langchain")
+
+    report: dict = {
+        "data": str(data),
+        "questions": len(questions),
+        "pdfs": len(docs),
+        "pdfs_with_questions": len(doc_names),
+        "pages": sum(d["pages"] for d in docs.values()),
+        "selections": results,
+        "first_hit_k_per_question": per_question,
+    }
+    if "single" in results:
+        report["methods"] = results["single"]  # the historical single-filing table
+    for kind, methods in results.items():
+        baselines = [m for m in ("bm25_alone", "dense_alone", "langchain_baseline", "legacy_ranking") if m in methods]
+        report.setdefault("gain_over_best_baseline", {})[kind] = {
+            f"@{k}": round(methods["project_hybrid"][f"page_hit@{k}"] - max(methods[m][f"page_hit@{k}"] for m in baselines), 3)
+            for k in (5, 10)
+        }
+
+    if not args.no_cache_bench:
+        report["cache"] = _cache_bench(questions, docs)
+    if not args.no_long_filing:
+        report["long_filing"] = _long_filing_latency(data, work, questions)
+    if not args.no_answers:
+        answer_kinds = [x for x in (args.answer_selections or args.selections).split(",") if x]
+        report["no_model_answers"] = {
+            kind: _no_model_answer_bench(questions, docs, lambda name, kind=kind: selection_of(kind, name))
+            for kind in answer_kinds
+        }
+
+    report["elapsed_s"] = round(time.perf_counter() - started, 1)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2))
+    _print(report)
+    return 0
+
+
+def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
+    """name -> run(question, selected doc_ids) -> ranked [(doc_id, pages)]."""
+    from storage import bm25_index, retrieval, selection_prior
+    from storage.embeddings import get_embedder
+    from storage.retrieval import HybridRetriever
+
     embedder = get_embedder()
 
-    def project(q: str, doc_id: str):
-        return [
-            set(range(h.chunk.page_number, h.chunk.page_end + 1))
-            for h in HybridRetriever([doc_id], use_cache=False).search(q, k=max(KS))
-        ]
+    def hits(results):
+        return [(h.chunk.doc_id, set(range(h.chunk.page_number, h.chunk.page_end + 1))) for h in results]
 
-    def single_signal(kind: str):
-        def run(q: str, doc_id: str):
-            index = retrieval.get_doc_index(doc_id)
-            if kind == "bm25":
-                scores = index.chunk_bm25.scores(q)
-            else:
-                scores = index.vectors @ embedder.embed([q])[0]
-            top = np.argsort(-scores, kind="stable")[: max(KS)]
-            return [set(range(index.chunks[i].page_number, index.chunks[i].page_end + 1)) for i in top]
+    def project(ranking: str = "selection"):
+        def run(q: str, doc_ids: list[str]):
+            return hits(HybridRetriever(doc_ids, use_cache=False, ranking=ranking).search(q, k=max(KS)))
 
         return run
 
-    def langchain(q: str, doc_id: str):
-        sha = next(d["sha"] for d in docs.values() if d["doc_id"] == doc_id)
-        return [{h.page} for h in baseline.search(sha, q, max(KS))]
+    def single_signal(signal: str):
+        def run(q: str, doc_ids: list[str]):
+            indexes = [retrieval.get_doc_index(d) for d in doc_ids]
+            if signal == "bm25":  # one corpus over the selection (== the PDF's own index for one PDF)
+                scores = np.concatenate(bm25_index.selection_bm25_scores([i.chunk_bm25.model for i in indexes], q))
+            else:
+                qv = embedder.embed([q])[0]
+                scores = np.concatenate([i.vectors @ qv for i in indexes])
+            chunks = [(i.doc_id, c) for i in indexes for c in i.chunks]
+            top = np.argsort(-scores, kind="stable")[: max(KS)]
+            return [(chunks[t][0], set(range(chunks[t][1].page_number, chunks[t][1].page_end + 1))) for t in top]
 
-    def ablation(**patch):
-        def run(q: str, doc_id: str):
-            with _patched(retrieval, **patch):
-                return project(q, doc_id)
+        return run
+
+    def langchain(q: str, doc_ids: list[str]):
+        sha = next(d["sha"] for d in docs.values() if d["doc_id"] == doc_ids[0])
+        return [(doc_ids[0], {h.page}) for h in baseline.search(sha, q, max(KS))]
+
+    def ablation(module=retrieval, **patch):
+        def run(q: str, doc_ids: list[str]):
+            with _patched(module, **patch):
+                return project()(q, doc_ids)
 
         return run
 
@@ -209,64 +335,36 @@ def main(argv: list[str] | None = None) -> int:
             self.expansion = ""
 
     methods = {
-        "project_hybrid": project,
+        "project_hybrid": project(),
+        "legacy_ranking": project("legacy"),
         "bm25_alone": single_signal("bm25"),
         "dense_alone": single_signal("dense"),
-        "langchain_baseline": langchain,
-        "ablation_no_query_expansion": ablation(expand_query=_RawQuery),
-        "ablation_no_page_bm25": ablation(PAGE_WEIGHT=0.0),
-        "ablation_dense_weight_0.5": ablation(DENSE_WEIGHT=0.5),
-        "ablation_dense_weight_0.7": ablation(DENSE_WEIGHT=0.7),
     }
-    for name in docs:  # load indexes before timing (a real session keeps them loaded too)
-        retrieval.get_doc_index(docs[name]["doc_id"])
-    results: dict[str, dict] = {}
-    per_question: dict[str, list] = {}
-    bar = tqdm(total=len(methods) * len(questions), desc="retrieve", unit="q")
-    for method, run in methods.items():
-        rows, latencies, ranks = [], [], []
-        for q in questions:
-            doc_id = docs[q["doc_name"]]["doc_id"]
-            t0 = time.perf_counter()
-            ranked = run(q["question"], doc_id)
-            latencies.append((time.perf_counter() - t0) * 1000)
-            row = _score(ranked, _evidence_pages(q))
-            rows.append(row)
-            ranks.append(next((k for k in KS if row[0][k]), None))
-            bar.update(1)
-        results[method] = _summary(rows, latencies)
-        per_question[method] = ranks
-    bar.close()
-    results["project_hybrid"]["ingest_pages_per_s"] = pages_per_s("project")
-    results["langchain_baseline"]["ingest_pages_per_s"] = pages_per_s("langchain")
-    for m in ("bm25_alone", "dense_alone"):
-        results[m]["ingest_pages_per_s"] = results["project_hybrid"]["ingest_pages_per_s"]  # same stores
-
-    report: dict = {
-        "data": str(data),
-        "questions": len(questions),
-        "pdfs": len(docs),
-        "pages": sum(d["pages"] for d in docs.values()),
-        "methods": results,
-        "first_hit_k_per_question": per_question,
-    }
-    baselines = [m for m in ("bm25_alone", "dense_alone", "langchain_baseline")]
-    for k in (5, 10):
-        best = max(results[m][f"page_hit@{k}"] for m in baselines)
-        report[f"gain_over_best_baseline@{k}"] = round(results["project_hybrid"][f"page_hit@{k}"] - best, 3)
-
-    if not args.no_cache_bench:
-        report["cache"] = _cache_bench(questions, docs)
-    if not args.no_long_filing:
-        report["long_filing"] = _long_filing_latency(data, work, questions)
-    if not args.no_answers:
-        report["no_model_answers"] = _no_model_answer_bench(questions, docs)
-
-    report["elapsed_s"] = round(time.perf_counter() - started, 1)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2))
-    _print(report)
-    return 0
+    if kind == "single" and baseline is not None:
+        methods["langchain_baseline"] = langchain
+    if ablations and kind == "single":
+        methods.update({
+            "ablation_no_query_expansion": ablation(expand_query=_RawQuery),
+            "ablation_no_page_bm25": ablation(PAGE_WEIGHT=0.0),
+            "ablation_dense_weight_0.5": ablation(DENSE_WEIGHT=0.5),
+            "ablation_dense_weight_0.7": ablation(DENSE_WEIGHT=0.7),
+            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
+        })
+    if ablations and kind != "single":
+        methods.update({
+            "ablation_idf_fix_only": ablation(PRIOR_WEIGHT=0.0, DOC_WEIGHT=0.0),
+            "ablation_per_pdf_bm25_idf": ablation(PER_PDF_IDF=True),
+            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
+            "ablation_no_prior": ablation(PRIOR_WEIGHT=0.0),
+            "ablation_no_doc_relevance": ablation(DOC_WEIGHT=0.0),
+            "ablation_doc_relevance_mean_top3": ablation(DOC_SIGNAL="mean_top", DOC_WEIGHT=0.5),
+            "ablation_no_recency": ablation(module=selection_prior, RECENT=0.0),
+            "ablation_prior_weight_1": ablation(PRIOR_WEIGHT=1.0),
+            "ablation_prior_weight_3": ablation(PRIOR_WEIGHT=3.0),
+            "ablation_doc_weight_0.5": ablation(DOC_WEIGHT=0.5),
+            "ablation_doc_weight_2": ablation(DOC_WEIGHT=2.0),
+        })
+    return methods
 
 
 def _variants(q: str) -> list[str]:
@@ -380,33 +478,55 @@ def _long_filing_latency(data: Path, work: Path, questions: list[dict]) -> dict 
     }
 
 
-def _no_model_answer_bench(questions: list[dict], docs: dict) -> dict:
-    """No-model (extractive) mode: share of answers citing at least one evidence page."""
-    from agent.service import extractive_answer
+def _no_model_answer_bench(questions: list[dict], docs: dict, selection_of) -> dict:
+    """No-model (extractive) answers through agent.graph.run_turn over a selection: the share
+    citing an evidence page of the question's own filing, and the share citing only other
+    filings; the same for today's answer path (legacy ranking) in the same run."""
+    from agent.graph import run_turn
+    from agent.state import AgentContext
+    from storage.retrieval import HybridRetriever
     from storage.schema import page_index
 
-    hits, cited_any, latencies = 0, 0, []
-    for q in tqdm(questions, desc="no-model answers", unit="q"):
-        t0 = time.perf_counter()
-        answer = extractive_answer(docs[q["doc_name"]]["doc_id"], q["question"])
-        latencies.append((time.perf_counter() - t0) * 1000)
-        cited = {page_index(c.metadata.page) for c in answer.citations if c.kind == "document"} - {None}
-        cited_any += bool(cited)
-        hits += bool(cited & _evidence_pages(q))
-    return {
-        "share_citing_an_evidence_page": round(hits / len(questions), 3),
-        "share_with_any_citation": round(cited_any / len(questions), 3),
-        "answer_ms_p50": round(statistics.median(latencies), 1),
-    }
+    out = {}
+    for label, ranking in (("project", "selection"), ("legacy_ranking", "legacy")):
+        context = AgentContext(
+            llm=None, web=None, history=None,
+            get_retriever=lambda ids, ranking=ranking: HybridRetriever(ids, ranking=ranking),
+        )
+        right, only_other, cited_any, latencies = 0, 0, 0, []
+        for q in tqdm(questions, desc=f"no-model answers ({label})", unit="q"):
+            own = docs[q["doc_name"]]["doc_id"]
+            t0 = time.perf_counter()
+            answer = run_turn(context, q["question"], selected_doc_ids=selection_of(q["doc_name"]))
+            latencies.append((time.perf_counter() - t0) * 1000)
+            cited = [
+                (c.metadata.doc_id, page_index(c.metadata.page))
+                for c in answer.citations
+                if c.kind == "document" and c.metadata.doc_id
+            ]
+            cited_any += bool(cited)
+            right += any(d == own and p in _evidence_pages(q) for d, p in cited)
+            only_other += bool(cited) and all(d != own for d, _ in cited)
+        n = max(len(questions), 1)
+        out[label] = {
+            "share_citing_an_evidence_page": round(right / n, 3),
+            "share_citing_only_other_filings": round(only_other / n, 3),
+            "share_with_any_citation": round(cited_any / n, 3),
+            "answer_ms_p50": round(statistics.median(latencies), 1),
+        }
+    return out
 
 
 def _print(report: dict) -> None:
     cols = [f"page_hit@{k}" for k in KS] + ["mrr", "latency_ms_p50", "latency_ms_p95", "ingest_pages_per_s"]
-    print(f"\n{report['questions']} questions, {report['pdfs']} PDFs, {report['pages']} pages")
-    print(f"{'method':30s}" + "".join(f"{c.replace('page_hit', 'hit'):>12s}" for c in cols))
-    for name, row in report["methods"].items():
-        print(f"{name:30s}" + "".join(f"{str(row.get(c, '-')):>12s}" for c in cols))
-    print(f"gain over best baseline: @5 {report['gain_over_best_baseline@5']:+.3f}  @10 {report['gain_over_best_baseline@10']:+.3f}")
+    print(f"\n{report['questions']} questions, {report['pdfs']} PDFs ({report['pdfs_with_questions']} with questions), {report['pages']} pages")
+    for kind, methods in report["selections"].items():
+        print(f"\n[{kind}] selection")
+        print(f"{'method':30s}" + "".join(f"{c.replace('page_hit', 'hit'):>12s}" for c in cols))
+        for name, row in methods.items():
+            print(f"{name:30s}" + "".join(f"{str(row.get(c, '-')):>12s}" for c in cols))
+        g = report["gain_over_best_baseline"][kind]
+        print(f"gain over best baseline: @5 {g['@5']:+.3f}  @10 {g['@10']:+.3f}")
     if report.get("cache"):
         c = report["cache"]
         print(
@@ -415,12 +535,13 @@ def _print(report: dict) -> None:
             f"{c['hit_latency_ms_p50']}/{c['hit_latency_ms_p95']} ms | max sim of different questions "
             f"{c['max_similarity_between_different_questions']} (same numbers {c['max_similarity_same_numbers']})"
         )
-    if report.get("no_model_answers"):
-        a = report["no_model_answers"]
-        print(
-            f"no-model answers: {a['share_citing_an_evidence_page']:.3f} cite an evidence page "
-            f"({a['share_with_any_citation']:.3f} cite anything), p50 {a['answer_ms_p50']} ms per answer"
-        )
+    for kind, by in (report.get("no_model_answers") or {}).items():
+        for label, a in by.items():
+            print(
+                f"no-model answers [{kind}, {label}]: {a['share_citing_an_evidence_page']:.3f} cite an evidence page of the "
+                f"right filing, {a['share_citing_only_other_filings']:.3f} cite only other filings "
+                f"({a['share_with_any_citation']:.3f} cite anything), p50 {a['answer_ms_p50']} ms"
+            )
     if report.get("long_filing"):
         lf = report["long_filing"]
         print(f"{lf['pages']}-page filing ({lf['chunks']} chunks): query p50 {lf['query_ms_p50']} ms, p95 {lf['query_ms_p95']} ms")

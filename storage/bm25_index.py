@@ -118,3 +118,76 @@ def load_bm25_index(path: Path) -> Bm25Index:
         raise ValueError(f"BM25 index at {path} was built with another tokenizer; re-index the PDF")
     model = bm25s.BM25.load(str(path), allow_pickle=False, show_progress=False, verbosity=0)
     return Bm25Index(model=model, chunk_ids=list(meta["chunk_ids"]))
+
+
+def _lucene_idf(df: np.ndarray, n: float) -> np.ndarray:
+    return np.log1p((n - df + 0.5) / (df + 0.5))
+
+
+def selection_bm25_scores(models: list[bm25s.BM25], query: str) -> list[np.ndarray]:
+    """BM25 of `query` over several per-PDF indexes scored as ONE corpus (see SelectionBm25),
+    one array per model."""
+    sel = SelectionBm25(models)
+    return np.split(sel.scores(query), sel.starts[1:-1])
+
+
+class SelectionBm25:
+    """BM25 over several per-PDF indexes scored as ONE corpus.
+
+    Each PDF's index bakes its own idf into its scores, so a term frequent in one filing and rare
+    in another gets incomparable weights, and a short 8-K where a query word happens to be rare
+    outscores the filing the question is about. Here every term is re-weighted from its local idf
+    to the idf of the whole selection (document frequencies summed over the indexes); term
+    frequency and length normalisation stay per PDF. With one PDF this equals `bm25_scores`.
+    A term's re-weighted postings over the selection are computed once and kept (queries share
+    most of their vocabulary), so a query costs one vector add per term.
+    """
+
+    MAX_TERMS = 20_000
+
+    def __init__(self, models: list[bm25s.BM25]) -> None:
+        self.models = models
+        sizes = [int(m.scores["num_docs"]) for m in models]
+        self.starts = np.cumsum([0] + sizes)
+        self.n = int(self.starts[-1])
+        self._postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._lucene = all(
+            getattr(m, "method", "lucene") == "lucene" and getattr(m, "idf_method", "lucene") == "lucene" for m in models
+        )
+
+    def _posting(self, token: str) -> tuple[np.ndarray, np.ndarray]:
+        found = self._postings.get(token)
+        if found is not None:
+            return found
+        parts = []  # (model index, column start, column end)
+        for j, m in enumerate(self.models):
+            i = m.vocab_dict.get(token)
+            if i is not None:
+                indptr = m.scores["indptr"]
+                if indptr[i + 1] > indptr[i]:
+                    parts.append((j, int(indptr[i]), int(indptr[i + 1])))
+        df_total = float(sum(e - s for _, s, e in parts))
+        idf_total = float(_lucene_idf(np.float64(df_total), float(self.n))) if parts else 0.0
+        rows, vals = [], []
+        for j, s, e in parts:
+            m = self.models[j]
+            local = float(_lucene_idf(np.float64(e - s), float(self.starts[j + 1] - self.starts[j])))
+            rows.append(m.scores["indices"][s:e].astype(np.int64) + self.starts[j])
+            vals.append(m.scores["data"][s:e] * np.float32(idf_total / local if local > 0 else 0.0))
+        found = (
+            np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64),
+            np.concatenate(vals).astype(np.float32) if vals else np.zeros(0, dtype=np.float32),
+        )
+        if len(self._postings) >= self.MAX_TERMS:
+            self._postings.clear()
+        self._postings[token] = found
+        return found
+
+    def scores(self, query: str) -> np.ndarray:
+        if not self._lucene:  # another BM25 variant: its own idf per PDF
+            return np.concatenate([bm25_scores(m, query, int(m.scores["num_docs"])) for m in self.models])
+        out = np.zeros(self.n, dtype=np.float32)
+        for token in tokenize(query):
+            rows, vals = self._posting(token)
+            out[rows] += vals  # a term's postings hold each document once
+        return out

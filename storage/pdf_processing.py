@@ -56,7 +56,7 @@ from pydantic import BaseModel, Field
 from storage import vector_store
 from storage.config import get_settings
 from storage.ocr import get_ocr_engine
-from storage.schema import Chunk, PageContent
+from storage.schema import Chunk, DocumentInfo, PageContent
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,7 @@ class ProcessedPdf(BaseModel):
     title: str = ""
     headings: list[str] = Field(default_factory=list)
     summary: str = ""  # the `indexed_document_summary` used by routing
+    info: DocumentInfo | None = None  # issuer, form, period, title (None in manifests before it existed)
     ocr_engine: str | None = None
     processed_at: str = ""
     pipeline_version: int = PIPELINE_VERSION
@@ -505,7 +506,9 @@ def _title(doc: pymupdf.Document, pages: list[PageContent], source_file: str) ->
     return first[0] if first else Path(source_file).stem
 
 
-def _summarise(doc: pymupdf.Document, pages: list[PageContent], source_file: str) -> tuple[str, list[str], str]:
+def _summarise(
+    doc: pymupdf.Document, pages: list[PageContent], source_file: str, info: DocumentInfo | None = None
+) -> tuple[str, list[str], str]:
     """Title, first headings and a short summary for routing ("is this question about this PDF?")."""
     headings: list[str] = [entry[1].strip() for entry in doc.get_toc()[:12] if entry[1].strip()]
     if not headings:
@@ -518,11 +521,71 @@ def _summarise(doc: pymupdf.Document, pages: list[PageContent], source_file: str
     first_lines = [ln.strip() for p in pages[:2] for ln in p.text.splitlines() if len(ln.strip()) > 3]
     opening = " ".join(first_lines[:12])[:400]
     summary = f"{title} ({source_file}, {len(pages)} pages)."
+    if info is not None:
+        summary = f"{info.title}: {summary}" + _describe(info)
     if headings:
         summary += " Sections include: " + "; ".join(dict.fromkeys(headings[:10])) + "."
     if opening:
         summary += f" It begins: {opening}"
     return title[:200], headings, summary
+
+
+def _describe(info: DocumentInfo) -> str:
+    """" Issuer: Best Buy Co., Inc.; form: 10-K; period: FY2019 (ended 2019-02-02)."" for the summary."""
+    facts = [f"issuer: {info.issuer}" if info.issuer else "", f"form: {info.form}" if info.form != "other" else ""]
+    if info.period_label:
+        ended = f" (ended {info.period_end})" if info.period_end and info.period_end != info.period_label else ""
+        facts.append(f"period: {info.period_label}{ended}")
+    if info.date and info.date != info.period_label:
+        facts.append(f"dated {info.date}")
+    facts = [f for f in facts if f]
+    return (" " + "; ".join(facts) + ".") if facts else ""
+
+
+def document_info(manifest: ProcessedPdf) -> DocumentInfo:
+    """The manifest's document info; for a manifest written before it existed, read now from the
+    PDF's first pages (cheap) and kept for the process, so nothing needs re-embedding."""
+    if manifest.info is not None:
+        return manifest.info
+    key = (manifest.doc_id, manifest.processed_at)
+    if key not in _lazy_info:
+        from storage.doc_metadata import info_from_pdf
+
+        try:
+            texts = load_page_texts(manifest.doc_id)
+        except (OSError, ValueError):
+            texts = None
+        try:
+            _lazy_info[key] = info_from_pdf(Path(manifest.source_path), texts)
+        except Exception as exc:  # the source file moved or is unreadable: a title from the manifest
+            log.warning("No document info for %s: %s", manifest.source_file, exc)
+            _lazy_info[key] = DocumentInfo(title=manifest.title or Path(manifest.source_file).stem)
+    return _lazy_info[key]
+
+
+_lazy_info: dict[tuple[str, str], DocumentInfo] = {}
+_library_cache: dict[str, tuple[tuple, dict[str, DocumentInfo]]] = {}
+
+
+def library_infos() -> dict[str, DocumentInfo]:
+    """doc_id -> DocumentInfo of every processed PDF, titles made unique across the library
+    (two filings never share a title: the period end, date or file name is added)."""
+    from storage.doc_metadata import unique_titles
+
+    root = get_settings().destination_dir
+    try:
+        stamp = tuple(sorted((p.parent.name, p.stat().st_mtime_ns) for p in root.glob("*/manifest.json")))
+    except OSError:
+        stamp = ()
+    cached = _library_cache.get(str(root))
+    if cached and cached[0] == stamp:
+        return cached[1]
+    manifests = list_processed_pdfs()
+    infos = {m.doc_id: document_info(m) for m in manifests}
+    titles = unique_titles((m.doc_id, infos[m.doc_id], m.source_file) for m in manifests)
+    result = {d: info.model_copy(update={"title": titles[d]}) for d, info in infos.items()}
+    _library_cache[str(root)] = (stamp, result)
+    return result
 
 
 def _renumber(chunks: list[Chunk]) -> list[Chunk]:
@@ -742,7 +805,10 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
                 + ("" if engine_name else "; no OCR engine is installed")
                 + ")",
             )
-        title, headings, summary = _summarise(doc, pages, source.name)
+        from storage.doc_metadata import extract_document_info
+
+        info = extract_document_info(doc, pages, source.name)
+        title, headings, summary = _summarise(doc, pages, source.name, info)
 
         progress("Chunking", 0, 1)
         chunks = chunk_pages(pages, source.name, doc_id)
@@ -807,6 +873,7 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
             title=title,
             headings=headings,
             summary=summary,
+            info=info,
             ocr_engine=engine_name,
             processed_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             build=build,

@@ -43,6 +43,19 @@ def pdfs_waiting_in_source() -> list:
     return waiting
 
 
+def _titles(names: dict[str, str]) -> dict[str, str]:
+    """doc_id -> "Boeing · 10-K · FY2018" for filings (unique in the library); others keep their file name."""
+    if not names:
+        return {}
+    try:
+        from storage.pdf_processing import library_infos
+
+        infos = library_infos()
+    except Exception:  # titles are a nicety; the file names still work
+        return {}
+    return {d: i.title for d, i in infos.items() if d in names and i.form != "other"}
+
+
 def add_picked(doc_id: str) -> None:
     picked = list(st.session_state.get(PICKED) or [])
     if doc_id not in picked:
@@ -67,6 +80,7 @@ def render_doc_picker() -> list[str]:
     """Draw the picker in the sidebar and return the selected doc_ids (only processed ones)."""
     pdfs = processed_pdfs()
     names = {p.doc_id: p.source_file for p in pdfs}
+    names.update(_titles(names))
     if PICKED not in st.session_state:
         st.session_state[PICKED] = list(names)
     # The user's own change arrives as a widget value that differs from what we drew last run.

@@ -1,0 +1,412 @@
+"""What a PDF is: issuer, form, period and a human title, read from its cover page.
+
+SEC filings print the same cover everywhere ("FORM 10-K", "For the fiscal year ended February 2,
+2019", the registrant's name above "(Exact name of registrant as specified in its charter)");
+earnings releases open with a headline ("Best Buy Reports Fourth Quarter Results", "Ulta Beauty
+Announces Fourth Quarter Fiscal 2022 Results") and a dateline. Those are the evidence. Any other
+PDF (a paper, a manual, a contract) degrades to a title (metadata title or the largest lines of
+page 1) and a date (PDF metadata). The file name is a last-resort hint for the year only.
+
+Fiscal years: `fiscal_year` is the label the company itself uses ("fiscal 2022" for Ulta's year
+ended January 28, 2023; "fiscal 2023" for Best Buy's year ended the same day), read from the
+first pages; without a label it is the calendar year the fiscal year ends in. `period_end` keeps
+the calendar date, so a question may match either convention (see `document_years`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import date
+from pathlib import Path
+from typing import Iterable
+
+from storage.schema import DocumentInfo, PageContent
+
+COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
+LABEL_PAGES = 12  # where the company's own fiscal-year label ("fiscal 2019") is counted
+
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+         ("oct", "october"), ("nov", "november"), ("dec", "december")],
+        start=1,
+    )
+    for m in names
+}
+_MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+# "February 2, 2019", "1st July 2022", "July 1 2022"
+DATE_RE = re.compile(
+    rf"\b(?:(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
+    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE}),?\s+(?P<y2>(?:19|20)\d\d))\b",
+    re.IGNORECASE,
+)
+
+_FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECASE)
+_ANNUAL_PERIOD = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*", re.IGNORECASE)
+_QUARTER_PERIOD = re.compile(r"for\s+the\s+quarter(?:ly\s+period)?\s+ended\s*:?\s*", re.IGNORECASE)
+_EVENT_DATE = re.compile(r"date\s+of\s+report\b", re.IGNORECASE)
+_REGISTRANT = re.compile(r"\(\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
+_RELEASE_HEADLINE = re.compile(
+    r"^(?P<issuer>[A-Z][\w.&,' -]{1,60}?)\s+(?:reports?|announces?|posts?|delivers?)\b(?P<rest>.{0,120})",
+    re.IGNORECASE,
+)
+_TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX|LSE)\s*:\s*([A-Z.]{1,6})\)")
+_ISSUER_BEFORE_TICKER = re.compile(r"([A-Z][\w.&,' -]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American)\s*:")
+_ORDINAL_Q = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_QUARTER_WORDS = re.compile(
+    r"\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4])\b|([1-4])q\b)", re.IGNORECASE
+)
+_MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)
+_FISCAL_LABEL = re.compile(r"\b(?:fiscal(?:\s+year)?\s*((?:19|20)\d\d)|FY\s?'?((?:19|20)\d\d|\d\d))\b", re.IGNORECASE)
+_SUFFIXES = re.compile(
+    r"(?:,?\s+(?:co\.?|company|corp\.?|corporation|inc\.?|incorporated|plc|p\.l\.c\.|ltd\.?|limited|llc|l\.p\.|"
+    r"n\.v\.|s\.a\.|ag|se|holdings?|group))+\.?\s*$",
+    re.IGNORECASE,
+)
+_GENERIC_NAME_WORDS = {"the", "and", "of", "co", "company", "corp", "corporation", "inc", "incorporated", "plc",
+                       "ltd", "limited", "llc", "holdings", "holding", "group", "international"}
+
+
+# ---------------------------------------------------------------- small parsers
+
+
+def parse_date(text: str) -> date | None:
+    """The first written-out date in `text` ("February 2, 2019", "1st July 2022")."""
+    m = DATE_RE.search(text or "")
+    if not m:
+        return None
+    month = _MONTHS.get((m.group("m1") or m.group("m2")).lower().rstrip(".")[:3])
+    month = month or _MONTHS.get((m.group("m1") or m.group("m2")).lower().rstrip("."))
+    try:
+        return date(int(m.group("y1") or m.group("y2")), month, int(m.group("d1") or m.group("d2")))
+    except (TypeError, ValueError):
+        return None
+
+
+def _pdf_date(value: str | None) -> date | None:
+    """PDF metadata date "D:20230301135019-06'00'" -> date."""
+    m = re.match(r"D?:?(\d{4})(\d{2})(\d{2})", value or "")
+    if not m:
+        return None
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
+def _date_after(pattern: re.Pattern, text: str, window: int = 60) -> date | None:
+    m = pattern.search(text)
+    return parse_date(text[m.end() : m.end() + window]) if m else None
+
+
+def _nice_case(name: str) -> str:
+    """"BEST BUY CO., INC." -> "Best Buy Co., Inc." (words with digits or '&' stay as printed)."""
+    if not name.isupper():
+        return name
+    words = []
+    for w in name.split():
+        words.append(w if re.search(r"[\d&]", w) else w[:1] + w[1:].lower())
+    return " ".join(words)
+
+
+def short_name(issuer: str) -> str:
+    """"The Boeing Company" -> "Boeing", "Best Buy Co., Inc." -> "Best Buy", "3M Company" -> "3M"."""
+    name = re.sub(r"^the\s+", "", issuer.strip(), flags=re.IGNORECASE)
+    stripped = _SUFFIXES.sub("", name).strip(" ,.")
+    return stripped or name
+
+
+def name_words(issuer: str) -> list[str]:
+    """Distinctive lower-case words of an issuer's short name (for matching it in a question)."""
+    return [w for w in re.findall(r"[a-z0-9&]+", short_name(issuer).lower()) if w not in _GENERIC_NAME_WORDS]
+
+
+# ---------------------------------------------------------------- the cover page
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def _registrant(lines: list[str], body: str) -> str | None:
+    """The registrant's name: the lines just above "(Exact name of registrant ...)"."""
+    for i, line in enumerate(lines):
+        # the marker may be broken over lines ("(Exact" / "name of registrant ...")
+        m = _REGISTRANT.search(" ".join(lines[i : i + 3]))
+        if not m or m.start() >= len(line):
+            continue
+        parts: list[str] = []
+        before = line[: m.start()].strip()
+        if before:
+            parts.append(before)
+        j = i - 1
+        while j >= 0 and len(parts) < 4:
+            cand = lines[j]
+            if re.search(r"\d|_{3,}|:|\bcommission\b|\breport\b|\bperiod\b|^or$|\bact\b", cand, re.IGNORECASE) or len(cand) > 70:
+                break
+            parts.insert(0, cand)
+            j -= 1
+        name = " ".join(parts).strip(" ,")
+        if name:
+            return _prefer_printed_case(name, body)
+    return None
+
+
+def _prefer_printed_case(name: str, body: str) -> str:
+    """Use the mixed-case spelling the document prints elsewhere ("The Boeing Company"), if any."""
+    if not name.isupper():
+        return name
+    pattern = re.compile(re.escape(name).replace(r"\ ", r"\s+"), re.IGNORECASE)
+    for m in pattern.finditer(body):
+        found = " ".join(m.group(0).split())
+        if not found.isupper() and found[:1].isupper():
+            return found
+    return _nice_case(name)
+
+
+def _after_dateline(text: str | None) -> str | None:
+    """"MINNEAPOLIS, March 2, 2023 -- Best Buy Co., Inc." -> "Best Buy Co., Inc."."""
+    if not text:
+        return text
+    last = None
+    for last in DATE_RE.finditer(text):
+        pass
+    if last is not None:
+        text = text[last.end() :]
+    return text.strip(" ,-–—/") or None
+
+
+def _quarter_from(text: str) -> int | None:
+    m = _QUARTER_WORDS.search(text)
+    if not m:
+        return None
+    if m.group(1):
+        return _ORDINAL_Q[m.group(1).lower()]
+    return int(m.group(2) or m.group(3))
+
+
+def _fiscal_year_end_month(text: str) -> tuple[int, int] | None:
+    """(month, day) of the fiscal year end, from "fiscal year ended January 28, 2023" anywhere."""
+    d = _date_after(re.compile(r"fiscal\s+year\s+end(?:ed|ing)\s*", re.IGNORECASE), text)
+    return (d.month, d.day) if d else None
+
+
+def _fiscal_label(texts: list[str], headline: str, end_year: int, later: bool = False) -> int:
+    """The company's own label for the fiscal year ending in `end_year` ("fiscal 2022" for a year
+    ended January 2023), counted on the first pages; the headline counts more. Default: end_year.
+    `later`: the fiscal year end is unknown (a quarter), so the label may be end_year + 1."""
+    counts: Counter[int] = Counter()
+    for weight, text in [(3, headline)] + [(1, t) for t in texts]:
+        for m in _FISCAL_LABEL.finditer(text):
+            raw = m.group(1) or m.group(2)
+            year = int(raw) if len(raw) == 4 else 2000 + int(raw)
+            if year in ((end_year, end_year + 1) if later else (end_year - 1, end_year)):
+                counts[year] += weight
+    if not counts or counts[end_year] == max(counts.values()):
+        return end_year
+    return max(counts, key=lambda y: counts[y])
+
+
+def _fiscal_end_year(period_end: date, fy_end: tuple[int, int] | None) -> int:
+    """Calendar year in which the fiscal year containing `period_end` ends."""
+    if fy_end is None:
+        return period_end.year
+    month, day = fy_end
+    return period_end.year if (period_end.month, period_end.day) <= (month, day + 7) else period_end.year + 1
+
+
+def _file_year(source_file: str) -> int | None:
+    m = re.search(r"(?<!\d)((?:19|20)\d\d)(?!\d)", Path(source_file).stem)
+    return int(m.group(1)) if m else None
+
+
+def extract_document_info(doc, pages: list[PageContent], source_file: str) -> DocumentInfo:
+    """Issuer, form, period and title of a PDF from its first pages and metadata (never raises
+    for an odd PDF: anything not found stays None)."""
+    meta = dict(getattr(doc, "metadata", None) or {})
+    texts = [p.text or "" for p in pages[:LABEL_PAGES]]
+    cover = "\n".join(texts[:COVER_PAGES])
+    flat_cover = " ".join(cover.split())
+    body = " ".join(" ".join(texts).split())
+    lines = _lines(cover)
+    meta_title = " ".join((meta.get("title") or "").split())
+    doc_date = _pdf_date(meta.get("creationDate"))
+
+    form = "other"
+    issuer: str | None = None
+    period_end: date | None = None
+    quarter: int | None = None
+    headline = ""
+    m_form = _FORM_RE.search(flat_cover[:3000])
+    registrant = _registrant(lines, body)
+    if m_form and registrant:
+        kind = m_form.group(1).upper()
+        issuer = registrant
+        if kind in ("10-K", "20-F", "40-F"):
+            form = "10-K" if kind == "10-K" else "annual report"
+            period_end = _date_after(_ANNUAL_PERIOD, flat_cover)
+        elif kind == "10-Q":
+            form = "10-Q"
+            period_end = _date_after(_QUARTER_PERIOD, flat_cover)
+            # "three and six months ended" -> Q2: the longest interim period the filing reports
+            spans = [{"three": 1, "six": 2, "nine": 3}.get(m.group(1).lower(), 0) for m in _MONTHS_ENDED.finditer(body)]
+            quarter = max(spans, default=0) or _quarter_from(flat_cover[:1500])
+        elif kind == "8-K":
+            form = "8-K"
+            event = _date_after(_EVENT_DATE, flat_cover, 100)
+            doc_date = event or doc_date
+        headline = m_form.group(0)
+    else:
+        # An earnings release: a headline "X reports/announces ... results" near the top.
+        top = lines[:12]
+        for i, line in enumerate(top):
+            joined = " ".join(top[i : i + 3])
+            m = _RELEASE_HEADLINE.match(joined)
+            if m and re.search(r"\bresults?\b|\bearnings\b", m.group("rest"), re.IGNORECASE):
+                form = "earnings release"
+                headline = joined
+                issuer = m.group("issuer").strip(" ,-")
+                break
+        if form == "other" and re.search(r"\bresults?\b", meta_title, re.IGNORECASE):
+            m = _RELEASE_HEADLINE.match(re.sub(r"^microsoft word\s*-\s*", "", meta_title, flags=re.IGNORECASE))
+            if m and _TICKER.search(flat_cover):
+                form, headline, issuer = "earnings release", meta_title, m.group("issuer").strip()
+        if form == "earnings release":
+            issuer = _after_dateline(issuer)
+            named = _ISSUER_BEFORE_TICKER.search(flat_cover)
+            if named and issuer and issuer.lower().split()[0] in named.group(1).lower():
+                issuer = _after_dateline(named.group(1))  # "Best Buy Co., Inc." from "(NYSE: BBY)"
+            # the latest "quarter/period/year/weeks/months ... ended <date>" (comparatives end earlier)
+            ends = [
+                parse_date(flat_cover[m.end() : m.end() + 40])
+                for m in re.finditer(r"\b(?:quarter|period|year|weeks|months)\W[^.]{0,80}?\bended\s+", flat_cover, re.IGNORECASE)
+            ]
+            period_end = max((d for d in ends if d), default=None)
+            quarter = _quarter_from(headline + " " + meta_title) or _quarter_from(flat_cover[:600])
+            dateline = parse_date(flat_cover[:400])
+            doc_date = dateline or doc_date
+        elif re.search(r"\bannual\s+report\b", flat_cover[:600], re.IGNORECASE):
+            form = "annual report"
+            period_end = _date_after(_ANNUAL_PERIOD, flat_cover)
+
+    fiscal_year: int | None = None
+    if period_end is not None:
+        fy_end = (period_end.month, period_end.day) if form in ("10-K", "annual report") else _fiscal_year_end_month(body)
+        if form == "earnings release" and quarter == 4:
+            fy_end = (period_end.month, period_end.day)
+        end_year = _fiscal_end_year(period_end, fy_end)
+        fiscal_year = _fiscal_label(texts[:LABEL_PAGES], headline + " " + meta_title, end_year, later=fy_end is None)
+    elif form == "earnings release":
+        labels = [int(m.group(1)) for m in _FISCAL_LABEL.finditer(headline) if m.group(1)]
+        fiscal_year = labels[0] if labels else None
+    if form in ("10-K", "annual report"):
+        quarter = None
+
+    if form == "other":
+        title = _generic_title(doc, pages, source_file, meta_title)
+    else:
+        title = ""  # composed below
+    info = DocumentInfo(
+        title=title or "untitled",
+        issuer=issuer,
+        form=form,
+        fiscal_year=fiscal_year,
+        fiscal_quarter=quarter,
+        period_end=period_end.isoformat() if period_end else None,
+        date=doc_date.isoformat() if doc_date else None,
+    )
+    if form != "other":
+        info.title = base_title(info)
+    elif info.date is None and (year := _file_year(source_file)):
+        info.date = str(year)  # weak last resort: a year in the file name
+    return info
+
+
+def _generic_title(doc, pages: list[PageContent], source_file: str, meta_title: str) -> str:
+    if len(re.findall(r"[A-Za-z]{2,}", meta_title)) >= 2 and not re.match(r"microsoft word\s*-", meta_title, re.I):
+        return meta_title[:120]
+    try:
+        lines = []
+        for block in doc[0].get_text("dict")["blocks"]:
+            for line in block.get("lines", []):
+                text = " ".join(" ".join(s["text"] for s in line["spans"]).split())
+                if re.search(r"[A-Za-z]{2,}", text):
+                    lines.append((max(s["size"] for s in line["spans"]), text))
+        if lines:
+            top = max(size for size, _ in lines)
+            return " ".join(dict.fromkeys(t for s, t in lines if s >= top * 0.9))[:120]
+    except Exception:
+        pass
+    first = [ln for p in pages[:1] for ln in _lines(p.text)]
+    return first[0][:120] if first else Path(source_file).stem
+
+
+def base_title(info: DocumentInfo) -> str:
+    """"Boeing · 10-K · FY2018", "Best Buy · earnings release · Q4 FY2023", "Amcor · 8-K · 2022-07-01"."""
+    if info.form == "other":
+        return info.title
+    parts = [short_name(info.issuer) if info.issuer else None, info.form]
+    if info.form == "8-K":
+        parts.append(info.date)
+    else:
+        parts.append(info.period_label or None)
+    return " · ".join(p for p in parts if p)
+
+
+def unique_titles(items: Iterable[tuple[str, DocumentInfo | None, str]]) -> dict[str, str]:
+    """doc_id -> title unique in the library, for [(doc_id, info, source_file)].
+
+    Colliding titles get the period end (or date), then the file name, then a counter."""
+    items = list(items)
+    titles = {doc_id: (info.title if info else Path(source).stem) for doc_id, info, source in items}
+    extra_steps = [
+        lambda info, source: (info.period_end or info.date) if info else None,
+        lambda info, source: source,
+    ]
+    for step in extra_steps:
+        groups: dict[str, list[tuple[str, DocumentInfo | None, str]]] = {}
+        for item in items:
+            groups.setdefault(titles[item[0]], []).append(item)
+        for title, group in groups.items():
+            extras = [step(info, source) for _, info, source in group]
+            if len(group) < 2 or len(set(extras)) < 2:  # this step would not tell them apart
+                continue
+            for (doc_id, _, _), extra in zip(group, extras):
+                if extra and extra not in title:
+                    titles[doc_id] = f"{title} ({extra})"
+    counts = Counter(titles.values())
+    seen: Counter[str] = Counter()
+    for doc_id, _, _ in sorted(items, key=lambda x: x[0]):
+        title = titles[doc_id]
+        if counts[title] > 1:
+            seen[title] += 1
+            titles[doc_id] = f"{title} #{seen[title]}"
+    return titles
+
+
+def document_years(info: DocumentInfo) -> set[int]:
+    """The years a question may use for the document's own period: the company's fiscal label
+    and the calendar year the period ends in (FinanceBench-style "FY2023" for a year ended
+    January 2023 that the company calls fiscal 2022)."""
+    years = set()
+    if info.fiscal_year:
+        years.add(info.fiscal_year)
+    if info.period_end:
+        years.add(int(info.period_end[:4]))
+    if not years and info.date and info.form != "other":
+        years.add(int(info.date[:4]))
+    return years
+
+
+def info_from_pdf(path: Path, page_texts: list[str] | None = None) -> DocumentInfo:
+    """Document info of a processed PDF whose manifest predates it (reopens the first pages)."""
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        if page_texts is None:
+            page_texts = [doc[i].get_text("text") for i in range(min(LABEL_PAGES, doc.page_count))]
+        pages = [PageContent(page_number=i, text=t) for i, t in enumerate(page_texts[:LABEL_PAGES])]
+        return extract_document_info(doc, pages, path.name)
