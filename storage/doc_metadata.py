@@ -325,16 +325,26 @@ def extract_document_info(doc, pages: list[PageContent], source_file: str) -> Do
     return info
 
 
+def font_lines(page) -> list[tuple[float, str]]:
+    """(font size, text) of each text line on a PyMuPDF page."""
+    import pymupdf
+
+    lines = []
+    # Without image blocks: "dict" would otherwise decode every image on the page (1.9 GB for one
+    # 30000x30000 px image).
+    for block in page.get_text("dict", flags=pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES)["blocks"]:
+        for line in block.get("lines", []):
+            text = " ".join(" ".join(s["text"] for s in line["spans"]).split())
+            if text:
+                lines.append((max(s["size"] for s in line["spans"]), text))
+    return lines
+
+
 def _generic_title(doc, pages: list[PageContent], source_file: str, meta_title: str) -> str:
     if len(re.findall(r"[A-Za-z]{2,}", meta_title)) >= 2 and not re.match(r"microsoft word\s*-", meta_title, re.I):
         return meta_title[:120]
     try:
-        lines = []
-        for block in doc[0].get_text("dict")["blocks"]:
-            for line in block.get("lines", []):
-                text = " ".join(" ".join(s["text"] for s in line["spans"]).split())
-                if re.search(r"[A-Za-z]{2,}", text):
-                    lines.append((max(s["size"] for s in line["spans"]), text))
+        lines = [(size, text) for size, text in font_lines(doc[0]) if re.search(r"[A-Za-z]{2,}", text)]
         if lines:
             top = max(size for size, _ in lines)
             return " ".join(dict.fromkeys(t for s, t in lines if s >= top * 0.9))[:120]

@@ -55,6 +55,7 @@ from pydantic import BaseModel, Field
 
 from storage import vector_store
 from storage.config import get_settings
+from storage.doc_metadata import font_lines
 from storage.ocr import get_ocr_engine
 from storage.schema import Chunk, DocumentInfo, PageContent
 
@@ -479,25 +480,12 @@ def _extract(
     return pages, image_texts, (engine.name if engine else None), skipped
 
 
-def _font_lines(page: pymupdf.Page) -> list[tuple[float, str]]:
-    """(font size, text) of each text line on a page."""
-    lines = []
-    # Without image blocks: "dict" would otherwise decode every image on the page (1.9 GB for one
-    # 30000x30000 px image).
-    for block in page.get_text("dict", flags=pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES)["blocks"]:
-        for line in block.get("lines", []):
-            text = " ".join(" ".join(s["text"] for s in line["spans"]).split())
-            if text:
-                lines.append((max(s["size"] for s in line["spans"]), text))
-    return lines
-
-
 def _title(doc: pymupdf.Document, pages: list[PageContent], source_file: str) -> str:
     """The metadata title when it reads like one, else the largest lines on page 1."""
     meta_title = " ".join(((doc.metadata or {}).get("title") or "").split())
     if len(re.findall(r"[A-Za-z]{2,}", meta_title)) >= 2:
         return meta_title
-    lines = [(size, text) for size, text in _font_lines(doc[0]) if re.search(r"[A-Za-z]{2,}", text)]
+    lines = [(size, text) for size, text in font_lines(doc[0]) if re.search(r"[A-Za-z]{2,}", text)]
     if lines:
         top = max(size for size, _ in lines)
         biggest = [text for size, text in lines if size >= top * 0.9]
@@ -513,7 +501,7 @@ def _summarise(
     headings: list[str] = [entry[1].strip() for entry in doc.get_toc()[:12] if entry[1].strip()]
     if not headings:
         # No outline: take lines set in a clearly larger font than the body on the first pages.
-        spans = [line for page in list(doc)[:3] for line in _font_lines(page)]
+        spans = [line for page in list(doc)[:3] for line in font_lines(page)]
         if spans:
             body = statistics.median(size for size, _ in spans)
             headings = [text for size, text in spans if size >= body * 1.25 and len(text) > 3][:12]
