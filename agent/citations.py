@@ -57,6 +57,7 @@ from agent.citation_ids import (
     source_identity,
 )
 from agent.citation_legacy import citing_sentence, content_words, match_file, resolve, short_name
+from agent.quotes import attach_quotes
 from agent.citation_markers import (
     GROUPED_RE,
     LEGACY_GROUP_RE,
@@ -394,4 +395,5 @@ def build_answer(
     registry = _registry(sources)
     builder = _AnswerBuilder(text or "", registry, _knowledge_lookup(registry, knowledge), embedder)
     message, citations = builder.build()
+    attach_quotes(message, citations)  # the preview highlights exactly the quoted words
     return AnswerResult(message=message, citations=citations, citation_map=builder.citation_map, route=route, mode=mode)

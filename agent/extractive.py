@@ -12,7 +12,9 @@ import math
 import re
 from typing import Literal
 
+from agent import figures
 from storage.bm25_index import tokenize
+from storage.tables import split_row
 
 MAX_SENTENCES = 4
 # The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
@@ -82,9 +84,22 @@ def split_sentences(text: str) -> list[str]:
             sent = sent.strip()
             # headings ("Risks and outlook") say nothing; short rows with figures ("Revenue 412 380") do
             informative = len(sent.split()) >= 4 or bool(_FIGURE.search(sent))
-            if MIN_SENTENCE_CHARS <= len(sent) <= MAX_SENTENCE_CHARS and informative:
+            if MIN_SENTENCE_CHARS <= len(sent) <= MAX_SENTENCE_CHARS and informative and is_complete(sent):
                 out.append(sent)
     return out
+
+
+def is_complete(sentence: str) -> bool:
+    """A quote that starts and ends at a boundary: a sentence (capital or figure first, closing
+    punctuation last) or a table row (ends with a value cell) — never a piece cut mid-sentence
+    or mid-word at a chunk edge."""
+    starts = sentence[:1].isupper() or sentence[:1].isdigit() or sentence[:1] in "“\"'($€£"
+    if not starts:
+        return False
+    if sentence[-1] in ".!?”\")":
+        return True
+    label, values = split_row(sentence)
+    return bool(label and values)
 
 
 def _squash(text: str) -> str:
@@ -116,11 +131,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     n = len(candidates)
     idf = {t: math.log(1 + n / (1 + sum(t in c[1] for c in candidates))) + 0.1 for t in q_terms}
     total = sum(idf.values()) or 1.0
-    if embedder is None:
-        from storage.embeddings import get_embedder
-
-        embedder = get_embedder()
-    vectors = embedder.embed([question, *(c[0] for c in candidates)])
+    vectors = _embedder(embedder).embed([question, *(c[0] for c in candidates)])
     cosines = vectors[1:] @ vectors[0]
     scored = []
     for (sent, terms, src, rank), cos in zip(candidates, cosines):
@@ -167,16 +178,43 @@ def page_text_lookup():
     return lookup
 
 
-def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None) -> tuple[str, bool]:
-    """(answer text, usable). Not usable when no sentence scores MIN_SCORE."""
-    picked = pick_sentences(question, sources, page_text or page_text_lookup(), embedder=embedder)
+def _embedder(embedder):
+    if embedder is None:
+        from storage.embeddings import get_embedder
+
+        embedder = get_embedder()
+    return embedder
+
+
+def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None,
+                              searched_for: str | None = None) -> tuple[str, bool]:
+    """(answer text, usable). Not usable when no table row matches and no sentence scores MIN_SCORE.
+
+    A figure question is answered first by the matching table row's cell, stated with its period
+    ("Purchases of property, plant and equipment (Years ended December 31, 2018): (1,577) [^3]"),
+    then by the best sentences. `searched_for`: the query actually searched when it differs from
+    the question (a resolved follow-up), said at the top."""
+    page_text = page_text or page_text_lookup()
+    embedder = _embedder(embedder)
+    figure = figures.match_figures(question, sources, page_text, embedder)
+    picked = pick_sentences(question, sources, page_text, embedder=embedder)
     best = max((score for score, _, _ in picked), default=0.0)
-    if best < MIN_SCORE:
+    if best < MIN_SCORE and figure is None:
         return NOT_FOUND_IN_DOCUMENTS, False
     floor = max(MIN_SCORE * 0.8, best * 0.6)
     lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked if score >= floor]
-    header = "No language model is configured; these are the passages of your PDFs that best match the question, quoted:"
-    return header + "\n\n" + "\n".join(lines), True
+    parts = []
+    if searched_for:
+        parts.append(f"Searched for: “{searched_for}”")
+    if figure is not None:
+        parts.append("No language model is configured; the table row of your PDFs that matches the question:")
+        parts.append("\n".join(f"- {figures.figure_line(cell, figure.source['source_id'])}" for cell in figure.cells))
+        if lines:
+            parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
+    else:
+        parts.append("No language model is configured; these are the passages of your PDFs that best match the question, quoted:")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts), True
 
 
 def compose_web_digest(sources: list[dict]) -> str:
