@@ -57,6 +57,11 @@ def route_without_model(text: str, selected_doc_ids: list[str], web_available: b
     return "web" if web_available else "conversation"
 
 
+def _is_row(line: str) -> bool:
+    label, values = split_row(line)
+    return bool(label and values)
+
+
 def _paragraphs(text: str) -> list[str]:
     """Rejoin lines wrapped by the PDF layout; keep short lines (headings, table rows) on their own."""
     paras, current = [], ""
@@ -67,8 +72,11 @@ def _paragraphs(text: str) -> list[str]:
                 paras.append(current)
             current = ""
             continue
+        if current and _is_row(line):  # a table row never continues the text before it
+            paras.append(current)
+            current = ""
         current = f"{current} {line}" if current else line
-        if len(line) < WRAP_MIN_CHARS or line[-1] in ".!?:;":
+        if len(line) < WRAP_MIN_CHARS or line[-1] in ".!?:;" or _is_row(line):
             paras.append(current)
             current = ""
     if current:
@@ -98,8 +106,7 @@ def is_complete(sentence: str) -> bool:
         return False
     if sentence[-1] in ".!?”\")":
         return True
-    label, values = split_row(sentence)
-    return bool(label and values)
+    return _is_row(sentence)
 
 
 def _squash(text: str) -> str:

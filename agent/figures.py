@@ -164,7 +164,7 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
     if not candidates:
         return None
     labels = [c[0][0].label for c in candidates]
-    vectors = embedder.embed([" ".join(sorted(own)), *labels])
+    vectors = embedder.embed([_without_periods(question), *labels])
     cosines = vectors[1:] @ vectors[0]
     best: FigureMatch | None = None
     for (cells, src, rank), label, cos in zip(candidates, labels, cosines):
@@ -175,12 +175,20 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
         # how much of the label the question (or its filing vocabulary) says, and how much of
         # the question's line item the label covers
         label_cover = (len(hit) + 0.7 * len(terms & glossary)) / len(terms)
-        question_cover = len(hit) / len(own)
+        # the glossary stands for the question's words that triggered it ("capital expenditure" ->
+        # "purchases of property, plant and equipment")
+        question_cover = max(len(hit) / len(own), 0.8 * len(terms & glossary) / len(glossary) if glossary else 0.0)
         lexical = 0.5 * min(label_cover, 1.0) + 0.5 * question_cover
         score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * lexical - RANK_PENALTY * rank
         if best is None or score > best.score:
             best = FigureMatch(score, cells, src)
     return best if best is not None and best.score >= MIN_ROW_SCORE else None
+
+
+def _without_periods(question: str) -> str:
+    """The question without its period words, so similarity is about the line item."""
+    text = _YEAR.sub(" ", _SHORT_FY.sub(" ", _QUARTER.sub(" ", question)))
+    return " ".join(text.split())
 
 
 def figure_line(cell: Cell, source_id: str) -> str:
