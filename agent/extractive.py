@@ -92,7 +92,7 @@ def split_sentences(text: str) -> list[str]:
             sent = sent.strip()
             # headings ("Risks and outlook") say nothing; short rows with figures ("Revenue 412 380") do
             informative = len(sent.split()) >= 4 or bool(_FIGURE.search(sent))
-            if MIN_SENTENCE_CHARS <= len(sent) <= MAX_SENTENCE_CHARS and informative and is_complete(sent):
+            if MIN_SENTENCE_CHARS <= len(sent) <= MAX_SENTENCE_CHARS and informative:
                 out.append(sent)
     return out
 
@@ -107,6 +107,27 @@ def is_complete(sentence: str) -> bool:
     if sentence[-1] in ".!?”\")":
         return True
     return _is_row(sentence)
+
+
+def ends_at_boundary(sentence: str, page_text: str | None) -> bool:
+    """A quote that starts with a capital and ends where a printed line of the page ends and the
+    next line starts a new sentence or row (or the page ends): a full line, not a cut."""
+    if not page_text or not (sentence[:1].isupper() or sentence[:1].isdigit()):
+        return False
+    lines = [" ".join(line.split()) for line in page_text.splitlines()]
+    lines = [line for line in lines if line]
+    flat, ends = "", {}
+    for i, line in enumerate(lines):
+        flat = f"{flat} {line}" if flat else line
+        ends[len(flat)] = i
+    target = _squash(sentence)
+    pos = flat.lower().find(target)
+    while pos >= 0:
+        i = ends.get(pos + len(target))
+        if i is not None and (i + 1 == len(lines) or lines[i + 1][:1].isupper() or lines[i + 1][:1].isdigit()):
+            return True
+        pos = flat.lower().find(target, pos + 1)
+    return False
 
 
 def _squash(text: str) -> str:
@@ -155,8 +176,9 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     picked, seen = [], set()
     for _, score, sent, src in scored:
         key = _squash(sent)
-        if key in seen or not _on_page(sent, page_text(src)):
-            continue
+        text = page_text(src)
+        if key in seen or not _on_page(sent, text) or not (is_complete(sent) or ends_at_boundary(sent, text)):
+            continue  # never a sentence the page does not print, nor one cut at a chunk edge
         seen.add(key)
         picked.append((score, sent, src))
         if len(picked) >= max_sentences:

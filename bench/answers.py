@@ -15,7 +15,9 @@ their answer from the same retrieved sources, in the same run:
     *positions* (a value belongs to the year column whose header it sits under), independently of
     storage/tables.py, which the answers use and which reads only the text order of the lines
     and never coordinates: a parser bug on one side shows up as a miss, not as a matching error.
-    Also scored: `lead_correct` (the first figure line states the asked period's value) and
+    Also scored, for both paths: the figure stated on one line with the asked period's year (a
+    table row quoted without its header leaves the number unlabelled); for the new path:
+    `lead_correct` (the first figure line states the asked period's value) and
     `lead_wrong_period` (it states another column's value of the same row).
 (c) `followup_cases`: follow-ups written from the dev questions (period shift on the statement
     questions and on dev questions naming a year, whose evidence page prints the shifted year;
@@ -46,6 +48,7 @@ AMOUNT = re.compile(r"^\$?\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\$?\(?\d+(
 DASH = re.compile(r"^[—–-]+$")
 SCALES = (1e-6, 1e-3, 1.0, 1e3, 1e6)
 MAX_FIGURE_ANSWER_WORDS = 15
+MIN_FIGURE_DIGITS = 3
 
 
 # ---------------------------------------------------------------- setup
@@ -101,6 +104,12 @@ def contains_figure(answer: str, printed: str) -> bool:
     if not core:
         return False
     return re.search(rf"(?<![\d,.]){re.escape(core)}(?![\d]|[,.]\d)", answer) is not None
+
+
+def states_with_period(answer: str, printed: str, years: list[int]) -> bool:
+    """Some line of `answer` states the figure together with the asked period (its year), so the
+    number does not stand unlabelled (a quoted table row without its header does not count)."""
+    return any(contains_figure(line, printed) and any(str(y) in line for y in years) for line in answer.splitlines())
 
 
 def figure_questions(questions: list[dict]) -> list[dict]:
@@ -175,7 +184,7 @@ def statement_rows(page) -> list[dict]:
         if len(assigned) != len(columns) or not re.search(r"[A-Za-z]{4}", label) or not label[0].isupper():
             continue
         for year, value in assigned.items():
-            if not DASH.match(value):
+            if len(re.sub(r"\D", "", value)) >= MIN_FIGURE_DIGITS:  # "5" or "—" would match any answer
                 rows.append({"label": label, "year": year, "value": value, "years": [y for y, _ in columns]})
     return rows
 
@@ -234,7 +243,7 @@ def _lead_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if re.match(r"^- [^“].*\(.*\): ", line)]
 
 
-def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figures") -> dict:
+def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figures", max_examples: int = 8) -> dict:
     """Both answer paths on each item (`question`, `doc_name`, `figure`, `pages`): shares of answers
     containing the figure as printed; for the new path also whether its lead states it."""
     from tqdm import tqdm
@@ -245,7 +254,9 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
 
     embedder = get_embedder()
     page_text = extractive.page_text_lookup()
-    counts = {"new": 0, "baseline": 0, "lead_correct": 0, "lead_wrong_period": 0, "with_lead": 0, "page_hit@5": 0}
+    from agent.figures import asked_period
+
+    counts = {"new_with_period": 0, "baseline_with_period": 0, "new": 0, "baseline": 0, "lead_correct": 0, "lead_wrong_period": 0, "with_lead": 0, "page_hit@5": 0}
     ms = {"new": [], "baseline": []}
     examples = []
     for item in tqdm(items, desc=label, unit="q", file=sys.stderr):
@@ -262,20 +273,27 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
         ok_new, ok_base = contains_figure(new, item["figure"]), contains_figure(base, item["figure"])
         counts["new"] += ok_new
         counts["baseline"] += ok_base
+        years = list(asked_period(item["question"]).years)
+        if years:
+            counts["new_with_period"] += states_with_period(new, item["figure"], years)
+            counts["baseline_with_period"] += states_with_period(base, item["figure"], years)
         leads = _lead_lines(new)
         if leads:
             counts["with_lead"] += 1
             counts["lead_correct"] += contains_figure(leads[0], item["figure"])
             if not contains_figure(leads[0], item["figure"]) and "year" in item:
                 counts["lead_wrong_period"] += _states_other_period(leads[0], item)
-        if len(examples) < 6 and (ok_new != ok_base or not ok_new):
-            examples.append({"question": item["question"], "figure": item["figure"], "new_lead": leads[:1],
-                             "new_ok": ok_new, "baseline_ok": ok_base})
+        if len(examples) < max_examples and not ok_new:
+            examples.append({"question": item["question"], "figure": item["figure"], "page": item["pages"],
+                             "new_lead": leads[:1], "cited_pages": sorted({s["page_number"] for s in docs_only[:6]}),
+                             "baseline_ok": ok_base})
     n = len(items) or 1
     out = {
         "questions": len(items),
         "share_with_figure_new": round(counts["new"] / n, 3),
         "share_with_figure_baseline": round(counts["baseline"] / n, 3),
+        "share_with_figure_and_period_new": round(counts["new_with_period"] / n, 3),
+        "share_with_figure_and_period_baseline": round(counts["baseline_with_period"] / n, 3),
         "share_with_table_lead": round(counts["with_lead"] / n, 3),
         "lead_correct": round(counts["lead_correct"] / n, 3),
         "retrieval_page_hit@5": round(counts["page_hit@5"] / n, 3),
@@ -458,6 +476,8 @@ def _print(report: dict) -> None:
         print(f"\n{name}: {r['questions']} questions (retrieval page_hit@5 {r['retrieval_page_hit@5']})")
         print(f"  answers containing the figure as printed: new {r['share_with_figure_new']}  "
               f"baseline {r['share_with_figure_baseline']}")
+        print(f"  ... on one line with the asked period: new {r['share_with_figure_and_period_new']}  "
+              f"baseline {r['share_with_figure_and_period_baseline']}")
         print(f"  new path: table lead in {r['share_with_table_lead']}, lead states the figure {r['lead_correct']}"
               + (f", lead states a neighbour period {r['lead_wrong_period']}" if "lead_wrong_period" in r else ""))
         print(f"  compose ms p50: new {r['compose_ms_p50_new']}  baseline {r['compose_ms_p50_baseline']}")

@@ -131,7 +131,8 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
     tokens: list[tuple[str, str | None]] = []  # (token, phrase printed on the same line)
     for line in lines:
         found = _period_tokens(line)
-        rest = " ".join(PERIOD_TOKEN.sub(" ", line).split()).strip(" ,")
+        # captions in parentheses ("($ in millions)", "(unaudited)") are not part of a period
+        rest = " ".join(re.sub(r"\([^)]*\)", " ", PERIOD_TOKEN.sub(" ", line)).split()).strip(" ,")
         if not found:
             if rest:
                 phrases.append(rest)
@@ -202,7 +203,7 @@ def _merge_wrapped_labels(units: list[Unit]) -> list[Unit]:
             and prev is not None
             and not prev.is_table_row
             and unit.text[:1].islower()
-            and len(prev.text.split()) < _LONG_PROSE_WORDS
+            and len(prev.text.split()) < 2 * _LONG_PROSE_WORDS
             and prev.text[-1:] not in ".:;"
         ):
             out[-1] = Unit(prev.text + " " + unit.text, True)
@@ -253,9 +254,15 @@ def attach_headers(units: list[Unit]) -> list[Unit]:
                         p.is_header, p.header = True, new
                 pending = []
             unit.header = header
-        elif len(unit.text.split()) >= _LONG_PROSE_WORDS:
+        elif _is_paragraph(unit.text):
             header, pending = None, []  # a paragraph: the table is over
     return units
+
+
+def _is_paragraph(text: str) -> bool:
+    """Prose, not a long row label: a sentence that ends, or very long."""
+    words = len(text.split())
+    return (words >= _LONG_PROSE_WORDS and text.rstrip()[-1:] in ".!?") or words >= 2 * _LONG_PROSE_WORDS
 
 
 def page_units(text: str, max_chars: int = 1000) -> list[Unit]:

@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from agent.citations import build_answer
-from agent.extractive import compose_extractive_answer, is_complete, split_sentences
+from agent.extractive import compose_extractive_answer, ends_at_boundary, is_complete
 from agent.figures import asked_period, is_figure_question
 from agent.graph import run_turn
 from agent.quotes import quotes_by_marker
@@ -87,9 +87,12 @@ def test_quotes_never_end_mid_sentence_or_mid_word():
     assert quotes and all(q.endswith(".") for q in quotes), quotes
     assert not any("capac" in q and "capacity" not in q for q in quotes)
     assert not is_complete("Operating margin improved to 11.5 percent as battery plants ran at full capac")
+    assert not ends_at_boundary("Operating margin improved to 11.5 percent as battery plants ran at full capac", page)
     assert not is_complete("plants ran at full capacity all year long.")  # starts mid-sentence
     assert is_complete("Purchases of property, plant and equipment (1,834) (1,577)")  # a whole table row
-    assert split_sentences(chunk) == ["Revenue for fiscal 2023 rose to 412 million euros on strong demand for batteries in every region."]
+    # a printed line without closing punctuation is whole when the next line starts anew
+    assert ends_at_boundary("Quarterly outlook by region", "Quarterly outlook by region\nRevenue rose.")
+    assert not ends_at_boundary("Quarterly outlook by", "Quarterly outlook by\nregion and segment.")
 
 
 def test_preview_highlights_exactly_the_quoted_cell_not_the_same_number_elsewhere(statement):
