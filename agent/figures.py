@@ -4,8 +4,8 @@ The cited pages are parsed with storage/tables.py (rows with their period header
 matched to the question by its label (idf-free term overlap with the question and with the
 filing vocabulary of storage/query_expansion.py, plus MiniLM similarity), and the column by the
 period the question names (its years, quarter, "six months"), or, when it names none, the most
-recent period. Only rows printed in the cited passage and on the cited page are used, so the
-figure line is as verifiable as a quoted sentence.
+recent period. Only rows printed on the cited page are used (those of the cited passage first),
+so the figure line is as verifiable as a quoted sentence.
 
 The figure line is written `<row label> (<column period>): <value> [^n]`; agent/quotes.py reads
 that form back to highlight the row label and the value on the page.
@@ -22,7 +22,9 @@ from storage.tables import Cell, page_units, row_cells
 MIN_ROW_SCORE = 0.5  # below this no row leads the answer (the sentences alone answer)
 SEMANTIC_WEIGHT = 0.5
 RANK_PENALTY = 0.02  # per retrieval rank of the source the row comes from
-MAX_FIGURES = 3  # cells stated (one per period the question names)
+MAX_FIGURES = 3
+SPAN_PENALTY = 0.15  # a quarter's column for a full-year question (or the reverse)
+OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower  # cells stated (one per period the question names)
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -87,16 +89,22 @@ def _column_months(period: str) -> int | None:
     return _MONTH_WORDS.get((m.group(1) or "").lower(), 3)
 
 
+def span_mismatch(cell: Cell, asked: AskedPeriod) -> int:
+    """1 when the column's span ("Three Months Ended") is not the one asked (a full year unless the
+    question names a quarter or a number of months), else 0."""
+    months = _column_months(cell.period)
+    if asked.months:
+        return 0 if months == asked.months else 1
+    return 0 if months in (None, 12) else 1
+
+
 def pick_cells(cells: list[Cell], asked: AskedPeriod) -> list[Cell]:
     """The row's cells for the asked period(s); without one, the most recent period's cell.
 
     A quarter or "six months" in the question prefers the columns that say so; a question that
     names no such span prefers full-year (or unlabelled) columns over "Three Months" ones."""
     def span_fit(cell: Cell) -> int:
-        months = _column_months(cell.period)
-        if asked.months:
-            return 0 if months == asked.months else 1
-        return 0 if months in (None, 12) else 1
+        return span_mismatch(cell, asked)
 
     if asked.years:
         out = []
@@ -123,16 +131,23 @@ class FigureMatch:
     source: dict
 
 
-def _line_item_terms(question: str) -> tuple[set[str], set[str]]:
-    """(the question's own line-item terms, filing words for them from the glossary)."""
-    own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not t.isdigit()}
-    try:
-        from storage.query_expansion import expand_query
+def _line_item_terms(question: str, sources: list[dict]) -> tuple[set[str], set[str]]:
+    """(the question's own line-item terms, filing words for them from the glossary).
 
-        glossary = set(tokenize(expand_query(question).expansion)) - own
+    Answer-format instructions ("Answer in USD millions", "based on the balance sheet") and the
+    company's name (in the sources' titles or file names) are not part of the line item."""
+    try:
+        from storage.query_expansion import expand_query, strip_instructions
+
+        question = strip_instructions(question)
+        glossary_words = expand_query(question).expansion
     except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
-        glossary = set()
-    return own, glossary
+        glossary_words = ""
+    names = " ".join(f"{s.get('title') or ''} {s.get('source_file') or ''}" for s in sources).lower()
+    name_terms = set(tokenize(names))
+    own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not t.isdigit()
+           and t not in name_terms and not (len(t) > 3 and t in names)}
+    return own, set(tokenize(glossary_words)) - own
 
 
 def match_figures(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> FigureMatch | None:
@@ -141,7 +156,7 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
     if not is_figure_question(question):
         return None
     asked = asked_period(question)
-    own, glossary = _line_item_terms(question)
+    own, glossary = _line_item_terms(question, sources)
     if not own:
         return None
     candidates: list[tuple[list[Cell], dict, int]] = []
@@ -154,13 +169,16 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
         passage = _squash(src.get("text") or "")
         for unit in page_units(text):
             cells = row_cells(unit)
-            if not cells or _squash(unit.text) not in passage:
-                continue  # only rows the cited passage prints
+            if not cells:
+                continue
             picked = pick_cells(cells, asked)
             key = (src.get("doc_id"), src.get("page_number"), unit.text)
             if picked and key not in seen:
                 seen.add(key)
-                candidates.append((picked, src, rank))
+                # a row of the cited page outside the cited passage is still verifiable on the page
+                # (the preview highlights it there), but the passage's own rows come first
+                outside = _squash(unit.text) not in passage
+                candidates.append((picked, src, rank + OUTSIDE_PASSAGE_RANKS * outside))
     if not candidates:
         return None
     labels = [c[0][0].label for c in candidates]
@@ -180,6 +198,7 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
         question_cover = max(len(hit) / len(own), 0.8 * len(terms & glossary) / len(glossary) if glossary else 0.0)
         lexical = 0.5 * min(label_cover, 1.0) + 0.5 * question_cover
         score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * lexical - RANK_PENALTY * rank
+        score -= SPAN_PENALTY * max(span_mismatch(c, asked) for c in cells)
         if best is None or score > best.score:
             best = FigureMatch(score, cells, src)
     return best if best is not None and best.score >= MIN_ROW_SCORE else None
