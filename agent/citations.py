@@ -57,7 +57,6 @@ from agent.citation_ids import (
     source_identity,
 )
 from agent.citation_legacy import citing_sentence, content_words, match_file, resolve, short_name
-from agent.quotes import attach_quotes
 from agent.citation_markers import (
     GROUPED_RE,
     LEGACY_GROUP_RE,
@@ -68,6 +67,7 @@ from agent.citation_markers import (
     iter_markers,
     map_prose,
 )
+from agent.quotes import attach_quotes
 from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
 
 __all__ = [
