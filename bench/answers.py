@@ -389,6 +389,17 @@ def followup_hits(cases: list[dict], docs: dict[str, str], k: int = 5) -> dict:
     }
 
 
+def dev_page_hits(questions: list[dict], docs: dict[str, str], k: int = 5) -> float:
+    """page_hit@k of the dev questions, each asked of its own filing (chunks with table headers):
+    the no-regression check against bench.retrieval's single-filing figure."""
+    hits = 0
+    for q in questions:
+        pages = {int(e["evidence_page_num"]) for e in q["evidence"]}
+        top = [s for s in retrieve([docs[q["doc_name"]]], q["question"]) if s["kind"] == "document"][:k]
+        hits += any(s["page_number"] in pages for s in top)
+    return round(hits / len(questions), 3)
+
+
 # ---------------------------------------------------------------- table parsers
 
 
@@ -448,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     docs = ingest(pdfs, args.work.resolve())
 
-    report: dict = {}
+    report: dict = {"dev_single_filing_page_hit@5": dev_page_hits(questions, docs)}
     figs = figure_questions(questions)
     report["a_dev_figure_questions"] = answer_figures(figs, docs, "dev figure questions")
     statements = statement_questions(pdfs, args.per_filing)
@@ -481,6 +492,7 @@ def _print(report: dict) -> None:
         print(f"  new path: table lead in {r['share_with_table_lead']}, lead states the figure {r['lead_correct']}"
               + (f", lead states a neighbour period {r['lead_wrong_period']}" if "lead_wrong_period" in r else ""))
         print(f"  compose ms p50: new {r['compose_ms_p50_new']}  baseline {r['compose_ms_p50_baseline']}")
+    print(f"\ndev questions, single filing, page_hit@5 with these chunks: {report['dev_single_filing_page_hit@5']}")
     c = report["c_followups"]
     print(f"\nc_followups: {c['cases']} cases  page_hit@5 resolved {c['page_hit@5_resolved']}  raw {c['page_hit@5_raw']}")
     for kind, v in c["by_kind"].items():
