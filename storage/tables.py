@@ -16,10 +16,10 @@ row of a table ("December 31, 2018 2017", "Three Months Ended / Six Months Ended
 July 30, 2022 ...") become the table's `TableHeader`, attached to every row below it until the
 table ends, so a row retrieved or quoted alone still says which period each number belongs to.
 
-Why not `pymupdf.Page.find_tables()`: on the pages of three dev 10-Ks with 8+ table rows it found a
-period header on 60 of 154 (this parser: 119 of 148; `python -m bench.answers --tables`), split
-numbers ("$101127\\n,"), glued words ("Netearningsfromcontinuingoperations") and took 1.2-1.8 s
-a page; this parser reads the text layer (or OCR text) alone, in milliseconds a page.
+Why not `pymupdf.Page.find_tables()`: on the 137 pages with 8+ table rows of three dev 10-Ks it
+found a period header on 63, this parser on 108 (`python -m bench.answers --tables`: 117 s for
+find_tables, 0.65 s for this parser); its cells also split numbers ("$101127\\n,") and glue words
+("Netearningsfromcontinuingoperations"). This parser reads the text layer (or OCR text) alone.
 """
 
 from __future__ import annotations
