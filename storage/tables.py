@@ -55,6 +55,7 @@ _HEADER_WORDS = re.compile(
     re.IGNORECASE,
 )
 _LONG_PROSE_WORDS = 12  # a prose line this long ends a table
+HEADER_PREFIX = "Columns: "  # the header line a chunk gets when it holds rows but not their header
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class TableHeader:
 
     def line(self) -> str:
         """The header as one readable line for a chunk that holds rows but not the header itself."""
-        return "Columns: " + " | ".join(self.columns) if self.columns else self.text
+        return HEADER_PREFIX + " | ".join(self.columns) if self.columns else self.text
 
 
 @dataclass
