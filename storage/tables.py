@@ -25,7 +25,7 @@ find_tables, 0.65 s for this parser); its cells also split numbers ("$101127\\n,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -74,7 +74,6 @@ class Unit:
     is_table_row: bool
     header: TableHeader | None = None  # for table rows: the period header of their table
     is_header: bool = False  # a header line itself
-    extra: dict = field(default_factory=dict)
 
 
 def is_value_cell(line: str) -> bool:
