@@ -75,6 +75,7 @@ from agent.citation_markers import (
     iter_markers,
     map_prose,
 )
+from agent.quotes import attach_quotes
 from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
 
 __all__ = [
@@ -444,4 +445,5 @@ def build_answer(
         registry.update({role: registry[sid] for role, sid in page_roles.items() if role in ROLE_IDS and sid in registry})
     builder = _AnswerBuilder(text or "", registry, _knowledge_lookup(registry, knowledge), embedder)
     message, citations = builder.build()
+    attach_quotes(message, citations)  # the preview highlights exactly the quoted words
     return AnswerResult(message=message, citations=citations, citation_map=builder.citation_map, route=route, mode=mode)

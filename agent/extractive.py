@@ -12,7 +12,9 @@ import math
 import re
 from typing import Literal
 
+from agent import figures
 from storage.bm25_index import tokenize
+from storage.tables import split_row
 
 MAX_SENTENCES = 4
 # The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
@@ -55,6 +57,11 @@ def route_without_model(text: str, selected_doc_ids: list[str], web_available: b
     return "web" if web_available else "conversation"
 
 
+def _is_row(line: str) -> bool:
+    label, values = split_row(line)
+    return bool(label and values)
+
+
 def _paragraphs(text: str) -> list[str]:
     """Rejoin lines wrapped by the PDF layout; keep short lines (headings, table rows) on their own."""
     paras, current = [], ""
@@ -65,8 +72,11 @@ def _paragraphs(text: str) -> list[str]:
                 paras.append(current)
             current = ""
             continue
+        if current and _is_row(line):  # a table row never continues the text before it
+            paras.append(current)
+            current = ""
         current = f"{current} {line}" if current else line
-        if len(line) < WRAP_MIN_CHARS or line[-1] in ".!?:;":
+        if len(line) < WRAP_MIN_CHARS or line[-1] in ".!?:;" or _is_row(line):
             paras.append(current)
             current = ""
     if current:
@@ -85,6 +95,39 @@ def split_sentences(text: str) -> list[str]:
             if MIN_SENTENCE_CHARS <= len(sent) <= MAX_SENTENCE_CHARS and informative:
                 out.append(sent)
     return out
+
+
+def is_complete(sentence: str) -> bool:
+    """A quote that starts and ends at a boundary: a sentence (capital or figure first, closing
+    punctuation last) or a table row (ends with a value cell) — never a piece cut mid-sentence
+    or mid-word at a chunk edge."""
+    starts = sentence[:1].isupper() or sentence[:1].isdigit() or sentence[:1] in "“\"'($€£"
+    if not starts:
+        return False
+    if sentence[-1] in ".!?”\")":
+        return True
+    return _is_row(sentence)
+
+
+def ends_at_boundary(sentence: str, page_text: str | None) -> bool:
+    """A quote that starts with a capital and ends where a printed line of the page ends and the
+    next line starts a new sentence or row (or the page ends): a full line, not a cut."""
+    if not page_text or not (sentence[:1].isupper() or sentence[:1].isdigit()):
+        return False
+    lines = [" ".join(line.split()) for line in page_text.splitlines()]
+    lines = [line for line in lines if line]
+    flat, ends = "", {}
+    for i, line in enumerate(lines):
+        flat = f"{flat} {line}" if flat else line
+        ends[len(flat)] = i
+    target = _squash(sentence)
+    pos = flat.lower().find(target)
+    while pos >= 0:
+        i = ends.get(pos + len(target))
+        if i is not None and (i + 1 == len(lines) or lines[i + 1][:1].isupper() or lines[i + 1][:1].isdigit()):
+            return True
+        pos = flat.lower().find(target, pos + 1)
+    return False
 
 
 def _squash(text: str) -> str:
@@ -116,11 +159,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     n = len(candidates)
     idf = {t: math.log(1 + n / (1 + sum(t in c[1] for c in candidates))) + 0.1 for t in q_terms}
     total = sum(idf.values()) or 1.0
-    if embedder is None:
-        from storage.embeddings import get_embedder
-
-        embedder = get_embedder()
-    vectors = embedder.embed([question, *(c[0] for c in candidates)])
+    vectors = _embedder(embedder).embed([question, *(c[0] for c in candidates)])
     cosines = vectors[1:] @ vectors[0]
     scored = []
     for (sent, terms, src, rank), cos in zip(candidates, cosines):
@@ -137,8 +176,9 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     picked, seen = [], set()
     for _, score, sent, src in scored:
         key = _squash(sent)
-        if key in seen or not _on_page(sent, page_text(src)):
-            continue
+        text = page_text(src)
+        if key in seen or not _on_page(sent, text) or not (is_complete(sent) or ends_at_boundary(sent, text)):
+            continue  # never a sentence the page does not print, nor one cut at a chunk edge
         seen.add(key)
         picked.append((score, sent, src))
         if len(picked) >= max_sentences:
@@ -167,16 +207,43 @@ def page_text_lookup():
     return lookup
 
 
-def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None) -> tuple[str, bool]:
-    """(answer text, usable). Not usable when no sentence scores MIN_SCORE."""
-    picked = pick_sentences(question, sources, page_text or page_text_lookup(), embedder=embedder)
+def _embedder(embedder):
+    if embedder is None:
+        from storage.embeddings import get_embedder
+
+        embedder = get_embedder()
+    return embedder
+
+
+def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None,
+                              searched_for: str | None = None) -> tuple[str, bool]:
+    """(answer text, usable). Not usable when no table row matches and no sentence scores MIN_SCORE.
+
+    A figure question is answered first by the matching table row's cell, stated with its period
+    ("Purchases of property, plant and equipment (Years ended December 31, 2018): (1,577) [^3]"),
+    then by the best sentences. `searched_for`: the query actually searched when it differs from
+    the question (a resolved follow-up), said at the top."""
+    page_text = page_text or page_text_lookup()
+    embedder = _embedder(embedder)
+    figure = figures.match_figures(question, sources, page_text, embedder)
+    picked = pick_sentences(question, sources, page_text, embedder=embedder)
     best = max((score for score, _, _ in picked), default=0.0)
-    if best < MIN_SCORE:
+    if best < MIN_SCORE and figure is None:
         return NOT_FOUND_IN_DOCUMENTS, False
     floor = max(MIN_SCORE * 0.8, best * 0.6)
     lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked if score >= floor]
-    header = "No language model is configured; these are the passages of your PDFs that best match the question, quoted:"
-    return header + "\n\n" + "\n".join(lines), True
+    parts = []
+    if searched_for:
+        parts.append(f"Searched for: “{searched_for}”")
+    if figure is not None:
+        parts.append("No language model is configured; the table row of your PDFs that matches the question:")
+        parts.append("\n".join(f"- {figures.figure_line(cell, figure.source['source_id'])}" for cell in figure.cells))
+        if lines:
+            parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
+    else:
+        parts.append("No language model is configured; these are the passages of your PDFs that best match the question, quoted:")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts), True
 
 
 def compose_web_digest(sources: list[dict]) -> str:

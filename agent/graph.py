@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import extractive, prompts
+from agent import extractive, followup, prompts
 from agent.citations import build_answer, cite_sources
 from agent.routing import (
     QueryKind,
@@ -221,11 +221,15 @@ def _history_note() -> str:
 
 def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     question = _question(state)
+    # a short follow-up ("and in the year before?") is searched as the previous question, shifted
+    earlier = [_text(m) for m in (state.get("messages") or [])[: state.get("turn_start") or 0] if isinstance(m, HumanMessage)]
+    resolved = followup.resolve_followup(question, earlier)
     searches = turn_tool_results(state, RAG_TOOL)
     if not searches:
-        return {"messages": [_tool_call(RAG_TOOL, question)]}
+        return {"messages": [_tool_call(RAG_TOOL, resolved.query)]}
     sources = [s for r in searches for s in r.get("sources", [])]
-    text, usable = extractive.compose_extractive_answer(question, sources)
+    text, usable = extractive.compose_extractive_answer(
+        resolved.query, sources, searched_for=resolved.query if resolved.is_followup else None)
     if not usable and ctx.web is not None:
         return {"fallback_reason": "no passage in the selected PDFs matched the question"}
     return {"messages": [AIMessage(content=_with_knowledge_quotes(text, question))]}

@@ -39,6 +39,17 @@ exact id right after the sentence it supports, e.g. "Revenue grew 8% [^3]." Cite
 - Use only ids that appear in tool results. Never invent ids, never renumber them, never write \
 [^3, ^5] or a bare number.
 - If the sources do not contain the answer, say so plainly instead of guessing.
+
+Figures:
+- Each source has its document's `title` (e.g. "3M · 10-K · FY2018") and its period (`extra.period`). \
+A table chunk may start with "Columns: ..." naming the period of each value column, in order.
+- State every figure with its line item, its period and its id, written as \
+"<line item> (<period>): <value as printed> [^n]", e.g. \
+"Purchases of property, plant and equipment (Years ended December 31, 2018): (1,577) [^3]".
+- Use the column of the period the question asks for, never a neighbouring column; when the question \
+names no period, give the most recent one and say which it is. With several documents selected, \
+prefer the document whose title and period match the question.
+- When you quote the source's words, put them in “curly quotes” right before the id.
 {history_note}
 Answer in the user's language, concisely, with exact figures and units as written in the source."""
 

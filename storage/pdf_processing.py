@@ -65,7 +65,7 @@ ProgressCallback = Callable[[str, int, int], None]  # (stage, done, total)
 
 # Bump when extraction, chunking or embedding changes: older artifacts then count as unprocessed
 # and are rebuilt on next use.
-PIPELINE_VERSION = 2
+PIPELINE_VERSION = 3
 # A page whose text layer has fewer characters than this is treated as scanned and OCRed.
 MIN_TEXT_CHARS = 25
 # Embedded images smaller than this (pixels on either side) are logos/rules, not text.

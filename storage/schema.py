@@ -124,6 +124,7 @@ class CitationMetadata(BaseModel):
     category: str | None = None
     disambiguated: bool = False
     candidates: list[str] = Field(default_factory=list)
+    quotes: list[str] = Field(default_factory=list)  # what the answer quotes from this source (highlighted)
 
 
 class Citation(BaseModel):

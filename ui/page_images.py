@@ -59,8 +59,40 @@ def _pieces(passage: str) -> list[str]:
     return out[:_MAX_PIECES]
 
 
+ROW_GAP = " … "  # agent/quotes.py: a table cell quoted as "<row label> … <value>"
+
+
+def _same_row(a: "pymupdf.Rect", b: "pymupdf.Rect") -> bool:
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap > 0.5 * min(a.height, b.height) and b.x0 >= a.x1 - 1
+
+
+def find_quote_rects(page: "pymupdf.Page", quote: str) -> list["pymupdf.Rect"]:
+    """Rectangles of exactly the quoted words: a phrase, or a table cell quoted as "<row label> …
+    <value>" (the label, and the value printed on the label's row, not the same number elsewhere)."""
+    quote = " ".join(quote.split())
+    if ROW_GAP.strip() not in quote:
+        return page.search_for(quote) if quote else []
+    label, value = (part.strip() for part in quote.rsplit(ROW_GAP.strip(), 1))
+    variants = dict.fromkeys([value, value.lstrip("$€£"), value.strip("$€£()%")])
+    for lab in page.search_for(label):
+        for variant in (v for v in variants if v):
+            on_row = [r for r in page.search_for(variant) if _same_row(lab, r)]
+            if on_row:
+                return [lab, min(on_row, key=lambda r: r.x0)]
+    return []
+
+
 def find_passage_rects(page: "pymupdf.Page", passage: str) -> list["pymupdf.Rect"]:
-    """Rectangles covering `passage` on `page` (empty when nothing matches)."""
+    """Rectangles covering `passage` on `page` (empty when nothing matches).
+
+    A passage of quotes (one a line, as `Citation.snippet` holds them) highlights exactly each
+    quote found; anything else is searched whole, then in sentence-sized pieces."""
+    quotes = [q for q in (passage or "").splitlines() if q.strip()]
+    if len(quotes) > 1 or ROW_GAP.strip() in (passage or ""):
+        found = [r for q in quotes for r in find_quote_rects(page, q)]
+        if found:
+            return found
     passage = " ".join((passage or "").split())
     if not passage:
         return []

@@ -1,0 +1,508 @@
+"""Answer benchmark (issue 10 parts 3-5): figures stated in no-model answers, follow-ups resolved.
+
+    python -m bench.answers --data ../shared/bench/financebench-dev --work /work/benchcache/answers [--out a.json]
+
+Each question is asked of its own filing (single-filing selection); both answer paths compose
+their answer from the same retrieved sources, in the same run:
+- `new`       agent/extractive.py as shipped (table cell with its period first, then sentences)
+- `baseline`  today's path before this change, frozen in bench/extractive_baseline.py
+
+(a) `figure_questions`: the dev questions whose gold answer is one number that the evidence text
+    prints in some scale ("$5409.00" <-> "5,409", "$2,018mn" <-> "2,018"). Score: the share of
+    answers whose text contains the figure as printed.
+(b) `statement_questions`: generated from the dev filings' own statements: row label + period ->
+    the value as printed, asked "What was <row label> in fiscal <year>?". Built from PyMuPDF word
+    *positions* (a value belongs to the year column whose header it sits under), independently of
+    storage/tables.py, which the answers use and which reads only the text order of the lines
+    and never coordinates: a parser bug on one side shows up as a miss, not as a matching error.
+    Also scored, for both paths: the figure stated on one line with the asked period's year (a
+    table row quoted without its header leaves the number unlabelled); for the new path:
+    `lead_correct` (the first figure line states the asked period's value) and
+    `lead_wrong_period` (it states another column's value of the same row).
+(c) `followup_cases`: follow-ups written from the dev questions (period shift on the statement
+    questions and on dev questions naming a year, whose evidence page prints the shifted year;
+    company shift between dev questions on the same topic, both filings selected). Score:
+    page_hit@5 of retrieval for the follow-up resolved by agent/followup.py vs the raw text.
+`table_parsers`: pages with 8+ table rows where a period header was found, storage/tables.py vs
+    PyMuPDF `find_tables()` (how the parser was chosen).
+
+The plain functions (`ingest`, `figure_questions`, `statement_questions`, `answer_figures`,
+`followup_cases`, `followup_hits`) can be called from bench.retrieval with its own documents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+YEAR = re.compile(r"^(?:19|20)\d\d,?$")
+AMOUNT = re.compile(r"^\$?\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\$?\(?\d+(?:\.\d+)?\)?%?$")
+DASH = re.compile(r"^[—–-]+$")
+SCALES = (1e-6, 1e-3, 1.0, 1e3, 1e6)
+MAX_FIGURE_ANSWER_WORDS = 15
+MIN_FIGURE_DIGITS = 3
+
+
+# ---------------------------------------------------------------- setup
+
+
+def use_work_dir(work: Path) -> None:
+    """Point the project's storage at `work` (before storage modules read their settings)."""
+    (work / "source").mkdir(parents=True, exist_ok=True)
+    os.environ["PDF_CHAT_HOME"] = str(work)
+    os.environ["PDF_SOURCE_DIR"] = str(work / "source")
+    os.environ["PDF_DESTINATION_DIR"] = str(work / "destination")
+    os.environ.pop("CHROMA_HOST", None)
+
+
+def ingest(pdfs: list[Path], work: Path) -> dict[str, str]:
+    """doc_name -> doc_id, processing each PDF once into `work` (reused between runs)."""
+    from storage import pdf_processing
+
+    docs = {}
+    for src in pdfs:
+        dst = work / "source" / src.name
+        if not dst.exists() or dst.stat().st_size != src.stat().st_size:
+            shutil.copy2(src, dst)
+        doc_id = pdf_processing.compute_doc_id(dst)
+        if not pdf_processing.check_pdf_processed(doc_id):
+            t0 = time.perf_counter()
+            pdf_processing.process_and_index_pdf(dst)
+            print(f"  ingested {src.name} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        docs[src.stem] = doc_id
+    return docs
+
+
+# ---------------------------------------------------------------- figures as printed
+
+
+def _number(token: str) -> float | None:
+    t = token.strip("$()%,.;:").replace(",", "").replace("$", "")
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def printed_forms(text: str) -> list[str]:
+    """Number tokens as printed in `text` ("5,409", "(1,577)", "12.5")."""
+    return [m.group(0) for m in re.finditer(r"\(?\$?\d[\d,]*(?:\.\d+)?\)?", text)]
+
+
+def contains_figure(answer: str, printed: str) -> bool:
+    """`answer` states the number printed as `printed` (same digits and separators; "$" and
+    parentheses around it optional)."""
+    core = printed.strip("$()%").lstrip("$")
+    if not core:
+        return False
+    return re.search(rf"(?<![\d,.]){re.escape(core)}(?![\d]|[,.]\d)", answer) is not None
+
+
+def states_with_period(answer: str, printed: str, years: list[int]) -> bool:
+    """Some line of `answer` states the figure together with the asked period (its year), so the
+    number does not stand unlabelled (a quoted table row without its header does not count)."""
+    return any(contains_figure(line, printed) and any(str(y) in line for y in years) for line in answer.splitlines())
+
+
+def figure_questions(questions: list[dict]) -> list[dict]:
+    """Dev questions whose gold answer is one number printed in the evidence text in some scale."""
+    out = []
+    for q in questions:
+        if len(q["answer"].split()) > MAX_FIGURE_ANSWER_WORDS:
+            continue  # an explanation that mentions a number, not a figure answer
+        answer = re.sub(r"\b(?:FY|Q[1-4])\s*'?\d{2,4}\b", " ", q["answer"])
+        answer = re.sub(r"\b(?:19|20)\d\d\b(?![,.]\d)", " ", answer)  # years are not the figure
+        numbers = [n for n in (_number(t) for t in re.findall(r"\$?\d[\d,]*(?:\.\d+)?", answer)) if n is not None]
+        if len(set(numbers)) != 1:
+            continue
+        gold = numbers[0]
+        evidence = " ".join(e["evidence_text"] for e in q.get("evidence", []))
+        printed = [
+            p for p in printed_forms(evidence)
+            if (v := _number(p)) is not None and v != 0 and any(abs(v * s - gold) < 1e-6 * max(1.0, gold) for s in SCALES)
+        ]
+        if printed:
+            out.append({**q, "figure": printed[0], "pages": sorted({int(e["evidence_page_num"]) for e in q["evidence"]})})
+    return out
+
+
+# ---------------------------------------------------------------- generated statement questions
+
+
+def _visual_lines(page) -> list[list[tuple]]:
+    """Words grouped into printed lines by their vertical position, each line left to right."""
+    words = sorted(page.get_text("words"), key=lambda w: ((w[1] + w[3]) / 2, w[0]))
+    lines: list[list[tuple]] = []
+    for w in words:
+        yc = (w[1] + w[3]) / 2
+        if lines and abs(yc - (lines[-1][0][1] + lines[-1][0][3]) / 2) <= 2.5:
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    return [sorted(line, key=lambda w: w[0]) for line in lines]
+
+
+def statement_rows(page) -> list[dict]:
+    """(label, year, value as printed) from a page's tables, by word geometry: a header line of
+    distinct years gives the columns; a value belongs to the column whose year sits above it."""
+    rows: list[dict] = []
+    columns: list[tuple[int, float]] = []
+    for line in _visual_lines(page):
+        tokens = [w[4] for w in line]
+        years = [(int(w[4].rstrip(",")), (w[0] + w[2]) / 2) for w in line if YEAR.match(w[4])]
+        amounts = [w for w in line if AMOUNT.match(w[4]) and not YEAR.match(w[4])]
+        if len(years) >= 2 and len({y for y, _ in years}) == len(years) and not amounts:
+            columns = years
+            continue
+        if not columns:
+            continue
+        left = min(x for _, x in columns) - 40
+        values = [w for w in line if (AMOUNT.match(w[4]) or DASH.match(w[4])) and (w[0] + w[2]) / 2 > left]
+        label_words = [w[4] for w in line if w[2] < left and w not in values]
+        if len(values) != len(columns) or not label_words or any(t == "$" for t in label_words):
+            if len(tokens) > 12 and not values:
+                columns = []  # prose: the table is over
+            continue
+        spacing = min(abs(a[1] - b[1]) for a, b in zip(columns, columns[1:]))
+        assigned = {}
+        for v in values:
+            xc = (v[0] + v[2]) / 2
+            year, center = min(columns, key=lambda c: abs(c[1] - xc))
+            if abs(center - xc) > spacing / 2 or year in assigned:
+                assigned = {}
+                break
+            assigned[year] = v[4]
+        label = re.sub(r"\s*\(\d\)$", "", " ".join(label_words)).rstrip(":").strip()
+        if len(assigned) != len(columns) or not re.search(r"[A-Za-z]{4}", label) or not label[0].isupper():
+            continue
+        for year, value in assigned.items():
+            if len(re.sub(r"\D", "", value)) >= MIN_FIGURE_DIGITS:  # "5" or "—" would match any answer
+                rows.append({"label": label, "year": year, "value": value, "years": [y for y, _ in columns]})
+    return rows
+
+
+def statement_questions(pdfs: list[Path], per_filing: int = 20, seed: int = 0) -> list[dict]:
+    """Generated questions "What was <row label> in fiscal <year>?" -> value as printed, page.
+
+    A (label, year) printed with two different values in one filing is ambiguous and dropped."""
+    import pymupdf
+
+    rng = random.Random(seed)
+    out = []
+    for pdf in pdfs:
+        found: dict[tuple[str, int], dict] = {}
+        clash: set[tuple[str, int]] = set()
+        with pymupdf.open(pdf) as doc:
+            for page in doc:
+                for row in statement_rows(page):
+                    key = (row["label"].lower(), row["year"])
+                    prior = found.get(key)
+                    if prior and _number(prior["value"]) != _number(row["value"]):
+                        clash.add(key)
+                    elif not prior:
+                        found[key] = {**row, "page": page.number}
+        items = [v for k, v in found.items() if k not in clash]
+        rng.shuffle(items)
+        for row in items[:per_filing]:
+            out.append({
+                "doc_name": pdf.stem, "question": f"What was {row['label']} in fiscal {row['year']}?",
+                "figure": row["value"], "pages": [row["page"]], "label": row["label"], "year": row["year"],
+                "years": row["years"],
+            })
+    return out
+
+
+# ---------------------------------------------------------------- answering
+
+
+def retrieve(doc_ids: list[str], query: str, k: int | None = None) -> list[dict]:
+    """The sources the no-model agent gets for `query` (agent/tools.search_documents), with ids."""
+    from agent.state import AgentContext
+    from agent.tools import search_documents
+    from storage.retrieval import HybridRetriever
+
+    ctx = AgentContext(llm=None, web=None, history=None, get_retriever=HybridRetriever)
+    if k is not None:
+        ctx.rag_k = k
+    sources, _, _ = search_documents(ctx, {"selected_doc_ids": doc_ids}, query)
+    dumps = [s.model_dump() for s in sources]
+    for i, d in enumerate(dumps, 1):
+        d["source_id"] = f"[^{i}]"
+    return dumps
+
+
+def _lead_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if re.match(r"^- [^“].*\(.*\): ", line)]
+
+
+def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figures", max_examples: int = 8) -> dict:
+    """Both answer paths on each item (`question`, `doc_name`, `figure`, `pages`): shares of answers
+    containing the figure as printed; for the new path also whether its lead states it."""
+    from tqdm import tqdm
+
+    from agent import extractive
+    from bench import extractive_baseline
+    from storage.embeddings import get_embedder
+
+    embedder = get_embedder()
+    page_text = extractive.page_text_lookup()
+    from agent.figures import asked_period
+
+    counts = {"new_with_period": 0, "baseline_with_period": 0, "new": 0, "baseline": 0, "lead_correct": 0, "lead_wrong_period": 0, "with_lead": 0, "page_hit@5": 0}
+    ms = {"new": [], "baseline": []}
+    examples = []
+    for item in tqdm(items, desc=label, unit="q", file=sys.stderr):
+        sources = retrieve([docs[item["doc_name"]]], item["question"])
+        docs_only = [s for s in sources if s["kind"] == "document"]
+        counts["page_hit@5"] += any(s["page_number"] in item["pages"] for s in docs_only[:5])
+        t0 = time.perf_counter()
+        new, _ = extractive.compose_extractive_answer(item["question"], sources, page_text, embedder)
+        t1 = time.perf_counter()
+        base, _ = extractive_baseline.compose_extractive_answer(item["question"], sources, page_text, embedder)
+        t2 = time.perf_counter()
+        ms["new"].append((t1 - t0) * 1000)
+        ms["baseline"].append((t2 - t1) * 1000)
+        ok_new, ok_base = contains_figure(new, item["figure"]), contains_figure(base, item["figure"])
+        counts["new"] += ok_new
+        counts["baseline"] += ok_base
+        years = list(asked_period(item["question"]).years)
+        if years:
+            counts["new_with_period"] += states_with_period(new, item["figure"], years)
+            counts["baseline_with_period"] += states_with_period(base, item["figure"], years)
+        leads = _lead_lines(new)
+        if leads:
+            counts["with_lead"] += 1
+            counts["lead_correct"] += contains_figure(leads[0], item["figure"])
+            if not contains_figure(leads[0], item["figure"]) and "year" in item:
+                counts["lead_wrong_period"] += _states_other_period(leads[0], item)
+        if len(examples) < max_examples and not ok_new:
+            examples.append({"question": item["question"], "figure": item["figure"], "page": item["pages"],
+                             "new_lead": leads[:1], "cited_pages": sorted({s["page_number"] for s in docs_only[:6]}),
+                             "baseline_ok": ok_base})
+    n = len(items) or 1
+    out = {
+        "questions": len(items),
+        "share_with_figure_new": round(counts["new"] / n, 3),
+        "share_with_figure_baseline": round(counts["baseline"] / n, 3),
+        "share_with_figure_and_period_new": round(counts["new_with_period"] / n, 3),
+        "share_with_figure_and_period_baseline": round(counts["baseline_with_period"] / n, 3),
+        "share_with_table_lead": round(counts["with_lead"] / n, 3),
+        "lead_correct": round(counts["lead_correct"] / n, 3),
+        "retrieval_page_hit@5": round(counts["page_hit@5"] / n, 3),
+        "compose_ms_p50_new": round(statistics.median(ms["new"]), 1) if ms["new"] else None,
+        "compose_ms_p50_baseline": round(statistics.median(ms["baseline"]), 1) if ms["baseline"] else None,
+        "examples": examples,
+    }
+    if any("year" in i for i in items):
+        out["lead_wrong_period"] = round(counts["lead_wrong_period"] / n, 3)
+    return out
+
+
+
+def _states_other_period(lead: str, item: dict) -> bool:
+    """The lead states the value of another year of the same row (a neighbour column)."""
+    return any(contains_figure(lead, v) for v in item.get("other_values", []))
+
+
+# ---------------------------------------------------------------- follow-ups
+
+# Company shifts between dev questions on the same topic (written from questions.jsonl):
+# (question id asked first, follow-up text, question id whose evidence answers the follow-up).
+COMPANY_SHIFTS = [
+    ("financebench_id_00684", "what about Boeing?", "financebench_id_00678"),  # gross margin Amcor -> Boeing
+    ("financebench_id_00678", "what about Best Buy?", "financebench_id_00685"),  # gross margin Boeing -> Best Buy
+    ("financebench_id_00685", "and Amcor?", "financebench_id_00684"),  # gross margin Best Buy -> Amcor
+    ("financebench_id_01079", "what about Best Buy?", "financebench_id_01077"),  # acquisitions Amcor -> Best Buy
+    ("financebench_id_01077", "how about AMCOR?", "financebench_id_01079"),  # acquisitions Best Buy -> Amcor
+]
+PERIOD_SHIFTS = ["and in the year before?", "what about the previous year?", "and {year}?"]
+
+
+def followup_cases(questions: list[dict], statements: list[dict], pdfs: dict[str, Path], limit: int = 40) -> list[dict]:
+    """Scripted follow-ups with evidence: period shifts (the shifted period printed on the evidence
+    page) and company shifts (both filings selected, evidence in the second company's filing)."""
+    import pymupdf
+
+    by_id = {q["financebench_id"]: q for q in questions}
+    cases = []
+    for first, text, target in COMPANY_SHIFTS:
+        if first in by_id and target in by_id:
+            a, b = by_id[first], by_id[target]
+            cases.append({"kind": "company", "history": [a["question"]], "followup": text,
+                          "doc_names": [a["doc_name"], b["doc_name"]], "target": b["doc_name"],
+                          "pages": sorted({int(e["evidence_page_num"]) for e in b["evidence"]})})
+    # dev questions naming one year: shifted to the year before, kept when the evidence page prints it
+    for i, q in enumerate(questions):
+        years = sorted(set(re.findall(r"(?:FY\s*)?((?:19|20)\d\d)", q["question"])))
+        if len(years) != 1:
+            continue
+        prior = str(int(years[0]) - 1)
+        pages = sorted({int(e["evidence_page_num"]) for e in q["evidence"]})
+        with pymupdf.open(pdfs[q["doc_name"]]) as doc:
+            if not all(prior in doc[p].get_text() for p in pages):
+                continue
+        text = PERIOD_SHIFTS[i % len(PERIOD_SHIFTS)].format(year=prior)
+        cases.append({"kind": "period", "history": [q["question"]], "followup": text, "doc_names": [q["doc_name"]],
+                      "target": q["doc_name"], "pages": pages})
+    # generated statement questions: the year before is a column of the same printed table
+    shifted = [s for s in statements if s["year"] - 1 in s["years"]]
+    for i, s in enumerate(shifted[: max(0, limit - len(cases))]):
+        text = PERIOD_SHIFTS[i % len(PERIOD_SHIFTS)].format(year=s["year"] - 1)
+        cases.append({"kind": "period", "history": [s["question"]], "followup": text, "doc_names": [s["doc_name"]],
+                      "target": s["doc_name"], "pages": s["pages"]})
+    return cases
+
+
+def followup_hits(cases: list[dict], docs: dict[str, str], k: int = 5) -> dict:
+    """page_hit@k of the follow-up resolved (agent/followup.py) vs its raw text, same retriever."""
+    from agent.followup import resolve_followup
+
+    rows = {"resolved": [], "raw": []}
+    kinds: dict[str, dict[str, list[bool]]] = {}
+    examples = []
+    for case in cases:
+        doc_ids = [docs[n] for n in case["doc_names"]]
+        target = docs[case["target"]]
+        resolved = resolve_followup(case["followup"], case["history"]).query
+        for name, query in (("resolved", resolved), ("raw", case["followup"])):
+            hits = [s for s in retrieve(doc_ids, query) if s["kind"] == "document"][:k]
+            hit = any(s["doc_id"] == target and s["page_number"] in case["pages"] for s in hits)
+            rows[name].append(hit)
+            kinds.setdefault(case["kind"], {"resolved": [], "raw": []})[name].append(hit)
+        if len(examples) < 5:
+            examples.append({"history": case["history"][-1][:90], "followup": case["followup"], "resolved": resolved})
+    mean = lambda xs: round(sum(xs) / len(xs), 3) if xs else None  # noqa: E731
+    return {
+        "cases": len(cases),
+        f"page_hit@{k}_resolved": mean(rows["resolved"]),
+        f"page_hit@{k}_raw": mean(rows["raw"]),
+        "by_kind": {kind: {"cases": len(v["raw"]), "resolved": mean(v["resolved"]), "raw": mean(v["raw"])} for kind, v in kinds.items()},
+        "examples": examples,
+    }
+
+
+def dev_page_hits(questions: list[dict], docs: dict[str, str], k: int = 5) -> float:
+    """page_hit@k of the dev questions, each asked of its own filing (chunks with table headers):
+    the no-regression check against bench.retrieval's single-filing figure."""
+    hits = 0
+    for q in questions:
+        pages = {int(e["evidence_page_num"]) for e in q["evidence"]}
+        top = [s for s in retrieve([docs[q["doc_name"]]], q["question"]) if s["kind"] == "document"][:k]
+        hits += any(s["page_number"] in pages for s in top)
+    return round(hits / len(questions), 3)
+
+
+# ---------------------------------------------------------------- table parsers
+
+
+def table_parsers(pdfs: list[Path], with_find_tables: bool = True) -> dict:
+    """Pages with 8+ table rows (storage/tables.py row rebuild) on which a period header was found:
+    by storage/tables.py and by PyMuPDF `find_tables()` (a header cell naming a year)."""
+    import pymupdf
+
+    from storage.tables import page_units
+
+    out = {"pages": 0, "tables_py_header": 0, "find_tables_header": 0, "tables_py_s": 0.0, "find_tables_s": 0.0}
+    for pdf in pdfs:
+        with pymupdf.open(pdf) as doc:
+            for page in doc:
+                t0 = time.perf_counter()
+                units = page_units(page.get_text())
+                t1 = time.perf_counter()
+                rows = [u for u in units if u.is_table_row and not u.is_header]
+                if len(rows) < 8:
+                    continue
+                out["pages"] += 1
+                out["tables_py_s"] += t1 - t0
+                out["tables_py_header"] += any(u.header is not None for u in rows)
+                if with_find_tables:
+                    t2 = time.perf_counter()
+                    tabs = page.find_tables().tables
+                    out["find_tables_s"] += time.perf_counter() - t2
+                    out["find_tables_header"] += any(
+                        any(n and re.search(r"(?:19|20)\d\d", n) for n in t.header.names) for t in tabs)
+    out["tables_py_s"] = round(out["tables_py_s"], 2)
+    out["find_tables_s"] = round(out["find_tables_s"], 2)
+    return out
+
+
+# ---------------------------------------------------------------- command
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, required=True, help="folder with pdfs/ and questions.jsonl")
+    parser.add_argument("--work", type=Path, required=True, help="ingestion work folder (reused between runs)")
+    parser.add_argument("--out", type=Path, help="write the figures as JSON here too")
+    parser.add_argument("--per-filing", type=int, default=20, help="generated statement questions per filing")
+    parser.add_argument("--tables", action="store_true", help="also compare the table parsers (find_tables is slow)")
+    args = parser.parse_args(argv)
+
+    data = args.data.resolve()
+    qpath = data / "questions.jsonl"
+    if not qpath.is_file():
+        sys.exit(f"error: {qpath} not found (DIR must hold pdfs/ and questions.jsonl)")
+    questions = [json.loads(line) for line in qpath.read_text("utf-8").splitlines() if line.strip()]
+    pdfs = sorted((data / "pdfs").glob("*.pdf"))
+    use_work_dir(args.work.resolve())
+    import logging
+
+    logging.disable(logging.WARNING)
+    started = time.perf_counter()
+    docs = ingest(pdfs, args.work.resolve())
+
+    report: dict = {"dev_single_filing_page_hit@5": dev_page_hits(questions, docs)}
+    figs = figure_questions(questions)
+    report["a_dev_figure_questions"] = answer_figures(figs, docs, "dev figure questions")
+    statements = statement_questions(pdfs, args.per_filing)
+    by_row: dict[tuple, list] = {}
+    for s in statement_questions(pdfs, per_filing=10**6):
+        by_row.setdefault((s["doc_name"], s["label"].lower()), []).append(s["figure"])
+    for s in statements:  # the same row's other columns: what a neighbour-column mistake would state
+        s["other_values"] = [v for v in by_row.get((s["doc_name"], s["label"].lower()), []) if v != s["figure"]]
+    report["b_generated_statement_questions"] = answer_figures(statements, docs, "statement questions")
+    cases = followup_cases(questions, statements, {p.stem: p for p in pdfs})
+    report["c_followups"] = followup_hits(cases, docs)
+    if args.tables:
+        report["table_parsers"] = table_parsers([p for p in pdfs if "10K" in p.name][:3])
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    _print(report)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(report, indent=2))
+    return 0
+
+
+def _print(report: dict) -> None:
+    for name in ("a_dev_figure_questions", "b_generated_statement_questions"):
+        r = report[name]
+        print(f"\n{name}: {r['questions']} questions (retrieval page_hit@5 {r['retrieval_page_hit@5']})")
+        print(f"  answers containing the figure as printed: new {r['share_with_figure_new']}  "
+              f"baseline {r['share_with_figure_baseline']}")
+        print(f"  ... on one line with the asked period: new {r['share_with_figure_and_period_new']}  "
+              f"baseline {r['share_with_figure_and_period_baseline']}")
+        print(f"  new path: table lead in {r['share_with_table_lead']}, lead states the figure {r['lead_correct']}"
+              + (f", lead states a neighbour period {r['lead_wrong_period']}" if "lead_wrong_period" in r else ""))
+        print(f"  compose ms p50: new {r['compose_ms_p50_new']}  baseline {r['compose_ms_p50_baseline']}")
+    print(f"\ndev questions, single filing, page_hit@5 with these chunks: {report['dev_single_filing_page_hit@5']}")
+    c = report["c_followups"]
+    print(f"\nc_followups: {c['cases']} cases  page_hit@5 resolved {c['page_hit@5_resolved']}  raw {c['page_hit@5_raw']}")
+    for kind, v in c["by_kind"].items():
+        print(f"  {kind}: {v['cases']} cases  resolved {v['resolved']}  raw {v['raw']}")
+    if "table_parsers" in report:
+        t = report["table_parsers"]
+        print(f"\ntable pages {t['pages']}: period header found by storage/tables.py {t['tables_py_header']} "
+              f"({t['tables_py_s']} s), by find_tables() {t['find_tables_header']} ({t['find_tables_s']} s)")
+    print(f"\n{report['seconds']} s")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
