@@ -135,7 +135,7 @@ def _line_item_terms(question: str, sources: list[dict]) -> tuple[set[str], set[
     """(the question's own line-item terms, filing words for them from the glossary).
 
     Answer-format instructions ("Answer in USD millions", "based on the balance sheet") and the
-    company's name (in the sources' titles or file names) are not part of the line item."""
+    company's name (the sources' issuer or file names) are not part of the line item."""
     try:
         from storage.query_expansion import expand_query, strip_instructions
 
@@ -143,7 +143,8 @@ def _line_item_terms(question: str, sources: list[dict]) -> tuple[set[str], set[
         glossary_words = expand_query(question).expansion
     except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
         glossary_words = ""
-    names = " ".join(f"{s.get('title') or ''} {s.get('source_file') or ''}" for s in sources).lower()
+    # the issuer and the file name, not the title: a generic PDF's title can hold line items
+    names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
     name_terms = set(tokenize(names))
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not t.isdigit()
            and t not in name_terms and not (len(t) > 3 and t in names)}

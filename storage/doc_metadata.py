@@ -306,7 +306,7 @@ def extract_document_info(doc, pages: list[PageContent], source_file: str) -> Do
         quarter = None
 
     if form == "other":
-        title = _generic_title(doc, pages, source_file, meta_title)
+        title = generic_title(doc, pages, source_file, meta_title)
     else:
         title = ""  # composed below
     info = DocumentInfo(
@@ -340,15 +340,20 @@ def font_lines(page) -> list[tuple[float, str]]:
     return lines
 
 
-def _generic_title(doc, pages: list[PageContent], source_file: str, meta_title: str) -> str:
+def generic_title(doc, pages: list[PageContent], source_file: str, meta_title: str | None = None) -> str:
+    """Any PDF's title: the metadata title when it reads like one, else the (at most three) lines set
+    in the largest font on page 1, else its first line, else the file name."""
+    if meta_title is None:
+        meta_title = " ".join(((doc.metadata or {}).get("title") or "").split())
     if len(re.findall(r"[A-Za-z]{2,}", meta_title)) >= 2 and not re.match(r"microsoft word\s*-", meta_title, re.I):
         return meta_title[:120]
     try:
         lines = [(size, text) for size, text in font_lines(doc[0]) if re.search(r"[A-Za-z]{2,}", text)]
         if lines:
             top = max(size for size, _ in lines)
-            return " ".join(dict.fromkeys(t for s, t in lines if s >= top * 0.9))[:120]
-    except Exception:
+            biggest = list(dict.fromkeys(t for s, t in lines if s >= top * 0.9))
+            return " · ".join(biggest[:3])[:120]
+    except Exception:  # noqa: BLE001 - an unreadable first page still has a text layer or a file name
         pass
     first = [ln for p in pages[:1] for ln in _lines(p.text)]
     return first[0][:120] if first else Path(source_file).stem

@@ -55,7 +55,7 @@ from pydantic import BaseModel, Field
 
 from storage import vector_store
 from storage.config import get_settings
-from storage.doc_metadata import font_lines
+from storage.doc_metadata import font_lines, generic_title
 from storage.ocr import get_ocr_engine
 from storage.schema import Chunk, DocumentInfo, PageContent
 
@@ -480,20 +480,6 @@ def _extract(
     return pages, image_texts, (engine.name if engine else None), skipped
 
 
-def _title(doc: pymupdf.Document, pages: list[PageContent], source_file: str) -> str:
-    """The metadata title when it reads like one, else the largest lines on page 1."""
-    meta_title = " ".join(((doc.metadata or {}).get("title") or "").split())
-    if len(re.findall(r"[A-Za-z]{2,}", meta_title)) >= 2:
-        return meta_title
-    lines = [(size, text) for size, text in font_lines(doc[0]) if re.search(r"[A-Za-z]{2,}", text)]
-    if lines:
-        top = max(size for size, _ in lines)
-        biggest = [text for size, text in lines if size >= top * 0.9]
-        return " · ".join(dict.fromkeys(biggest[:3]))
-    first = [ln.strip() for p in pages[:1] for ln in p.text.splitlines() if ln.strip()]
-    return first[0] if first else Path(source_file).stem
-
-
 def _summarise(
     doc: pymupdf.Document, pages: list[PageContent], source_file: str, info: DocumentInfo | None = None
 ) -> tuple[str, list[str], str]:
@@ -505,7 +491,7 @@ def _summarise(
         if spans:
             body = statistics.median(size for size, _ in spans)
             headings = [text for size, text in spans if size >= body * 1.25 and len(text) > 3][:12]
-    title = _title(doc, pages, source_file)
+    title = generic_title(doc, pages, source_file)
     first_lines = [ln.strip() for p in pages[:2] for ln in p.text.splitlines() if len(ln.strip()) > 3]
     opening = " ".join(first_lines[:12])[:400]
     summary = f"{title} ({source_file}, {len(pages)} pages)."

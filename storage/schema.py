@@ -100,6 +100,7 @@ class Source(BaseModel):
         extra = {"page_end": c.page_end, "image_path": c.image_path}
         if hit.document is not None:
             extra["period"] = hit.document.period_label
+            extra["issuer"] = hit.document.issuer
         return cls(
             kind="document",
             text=c.text,

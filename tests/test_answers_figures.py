@@ -126,3 +126,4 @@ def test_quotes_by_marker_reads_both_forms():
         "[^3]": ["Other income (expense), net … $1,980", "Revenue grew 12% to $4.1 billion."],
         "[^5]": ["Revenue … $14,694"],
     }
+
