@@ -19,7 +19,7 @@ from ui.citations import (
     safe_url,
 )
 from ui.page_images import preview_cache_dir, render_page
-from ui.safe_text import emphasise, escape_markdown
+from ui.safe_text import emphasise, escape_markdown, redact
 
 VIEWER_PAGE = "app_pages/viewer.py"
 KIND_ICONS = {"document": ":material/description:", "page": ":material/article:",
@@ -34,6 +34,15 @@ def _page_png(pdf_path: str, version: tuple[int, int], index: int, passage: str,
     return img.png, img.highlights
 
 
+def _source_pdf(doc_id: str | None, file: str | None):
+    """The cited PDF in the source folder, or None with a warning when it is gone or changed."""
+    path = resolve_pdf_path(doc_id, file)
+    if path is None:
+        st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, or has "
+                   "changed since it was processed, so its page can't be shown.")
+    return path
+
+
 def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage: str, *, zoom: float = 1.0,
                        whole: bool = False) -> bool:
     """The page viewer's image: opened on the highlighted passage (the band of the page around it,
@@ -41,10 +50,8 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
     sharp enough for that zoom. False when the page is unavailable."""
     import base64
 
-    path = resolve_pdf_path(doc_id, file)
+    path = _source_pdf(doc_id, file)
     if path is None:
-        st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, or has "
-                   "changed since it was processed, so its page can't be shown.")
         return False
     try:
         stat = path.stat()
@@ -53,8 +60,8 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
         png, highlights = _page_png(str(path), version, index, passage, doc_id or "", bool(passage) and not whole, scale)
         if passage and not highlights and not whole:  # not found: the whole page, no band to show
             png, highlights = _page_png(str(path), version, index, passage, doc_id or "", False, scale)
-    except (IndexError, OSError, RuntimeError) as exc:
-        st.warning(f"Could not render the page: {escape_markdown(str(exc))}")
+    except Exception as exc:  # noqa: BLE001 - MuPDF raises plain Exception subclasses
+        st.warning(f"Could not render the page: {escape_markdown(redact(str(exc)))}")
         return False
     if passage and not highlights:
         st.caption("The cited passage could not be located exactly on this page image.")
@@ -73,10 +80,8 @@ def show_page_image(doc_id: str | None, file: str | None, index: int, *passages:
     """Render one PDF page (0-based `index`) with the first of `passages` that is found on it
     highlighted (the cited words, else the whole chunk). `crop`: show the band around the
     highlight first, the whole page in an expander. False when the page is unavailable."""
-    path = resolve_pdf_path(doc_id, file)
+    path = _source_pdf(doc_id, file)
     if path is None:
-        st.warning(f"The PDF {escape_markdown(file or doc_id or '')} is no longer in the source folder, or has "
-                   "changed since it was processed, so its page can't be shown.")
         return False
     try:
         stat = path.stat()
@@ -88,8 +93,8 @@ def show_page_image(doc_id: str | None, file: str | None, index: int, *passages:
             if highlights:
                 break
         whole = _page_png(str(path), version, index, used, doc_id or "")[0] if crop and highlights else None
-    except (IndexError, OSError, RuntimeError) as exc:
-        st.warning(f"Could not render the page: {escape_markdown(str(exc))}")
+    except Exception as exc:  # noqa: BLE001 - MuPDF raises plain Exception subclasses
+        st.warning(f"Could not render the page: {escape_markdown(redact(str(exc)))}")
         return False
     st.image(png, width=width)
     if any(passages) and not highlights:
