@@ -178,10 +178,3 @@ class ChatService:
     def load_messages(self, user_id: str, conversation_id: str) -> list[dict]:
         """Stored messages for display (the UI shows user and final AI messages with citations)."""
         return self.history.load_messages(user_id, conversation_id)
-
-
-def extractive_answer(doc_id: str, question: str) -> AnswerResult:
-    """One no-model answer over one processed PDF (no history, no web). bench/retrieval.py uses it
-    to report the share of answers citing an evidence page."""
-    context = AgentContext(llm=None, web=None, history=None, get_retriever=default_retriever_factory())
-    return run_turn(context, question, selected_doc_ids=[doc_id])

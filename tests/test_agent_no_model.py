@@ -14,7 +14,6 @@ import pytest
 
 from agent.citation_markers import iter_markers
 from agent.extractive import split_sentences
-from agent.service import extractive_answer
 from agent.graph import run_turn
 from agent.tools import WebSearch
 from storage.pdf_processing import load_page_texts
@@ -104,13 +103,6 @@ def test_split_sentences_rejoins_wrapped_lines_and_keeps_table_rows():
         "Another full sentence here.",
         "Revenue 412 380",
     ]
-
-
-def test_benchmark_hook_returns_an_extractive_answer(sample_pdf):
-    result = extractive_answer(sample_pdf.doc_id, "What dividend does the board propose?")
-    assert result.mode == "extractive"
-    assert_every_quote_is_on_its_cited_page(result, sample_pdf.doc_id)
-    assert "0.80 euros" in result.message
 
 
 def _cli(args, home, **env):
