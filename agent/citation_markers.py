@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator, Literal
+from typing import Callable, Iterator, Literal
 
 MarkerKind = Literal["document", "web", "page", "knowledge", "legacy"]
 
@@ -118,3 +118,14 @@ def iter_markers(text: str) -> Iterator[Marker]:
             for m in MARKER_RE.finditer(piece):
                 yield _marker_from_match(m, pos)
         pos += len(piece)
+
+
+def replace_markers(text: str, replacement: Callable[[Marker], str | None]) -> str:
+    """`text` with each marker (outside code) replaced by `replacement(marker)`; None keeps it."""
+    out, pos = [], 0
+    for mk in iter_markers(text):
+        new = replacement(mk)
+        if new is not None:
+            out += [text[pos:mk.start], new]
+            pos = mk.end
+    return "".join(out) + text[pos:]

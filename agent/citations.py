@@ -74,6 +74,7 @@ from agent.citation_markers import (
     Marker,
     iter_markers,
     map_prose,
+    replace_markers,
 )
 from agent.quotes import attach_quotes
 from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
@@ -378,18 +379,15 @@ class _AnswerBuilder:
         """Every marker citing a source already cited becomes that first marker's text, so the
         answer lists each source once and one badge always opens one thing."""
         first: dict[tuple, str] = {}
-        out, pos = [], 0
-        for mk in iter_markers(text):
+
+        def canonical(mk: Marker) -> str | None:
             key = self._source_of(mk)
             if key is None:
-                continue
-            canonical = first.setdefault(key, mk.text)
-            if canonical != mk.text:
-                out.append(text[pos:mk.start])
-                out.append(canonical)
-                pos = mk.end
-        out.append(text[pos:])
-        return "".join(out)
+                return None
+            text_of_first = first.setdefault(key, mk.text)
+            return text_of_first if text_of_first != mk.text else None
+
+        return replace_markers(text, canonical)
 
     def _citation(self, mk: Marker, text: str) -> Citation | None:
         sentence = citing_sentence(text[: mk.start])

@@ -31,7 +31,7 @@ from typing import Any, Mapping
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from agent.citation_ids import ROLE_IDS, Allocate, source_key
-from agent.citation_markers import iter_markers
+from agent.citation_markers import replace_markers
 from agent.context import load_history_messages
 from agent.tool_output import ToolOutput
 from storage.history import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError
@@ -103,12 +103,7 @@ def turn_record(state: Mapping[str, Any], answer: Mapping[str, Any]) -> dict:
 
 def _remap_text(text: str, mapping: Mapping[str, str]) -> str:
     """Replace citation ids in prose (never in code) all at once ([^1]->[^2] and [^2]->[^1] swap)."""
-    out, pos = [], 0
-    for mk in iter_markers(text):
-        if mk.text in mapping:
-            out += [text[pos:mk.start], mapping[mk.text]]
-            pos = mk.end
-    return "".join(out) + text[pos:]
+    return replace_markers(text, lambda mk: mapping.get(mk.text))
 
 
 def _label(source_id: str) -> str:

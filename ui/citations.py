@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from agent.citation_markers import iter_markers, map_prose
+from agent.citation_markers import iter_markers, map_prose, replace_markers
 from storage.config import get_settings
 from storage.schema import Citation, page_index as schema_page_index
 from ui.safe_text import safe_model_markdown
@@ -177,15 +177,7 @@ def answer_with_footnotes(text: str, citations: list[Citation]) -> str:
     brackets ("[1]", "[web 2]"), then one footnote per citation."""
     text = text or ""
     by_marker = {c.marker: c for c in citations if c.marker}
-    out, pos = [], 0
-    for m in iter_markers(text):
-        c = by_marker.get(m.text)
-        if c is None:
-            continue
-        out.append(text[pos: m.start] + f"[{citation_label(c)}]")
-        pos = m.end
-    out.append(text[pos:])
-    body = "".join(out).rstrip()
+    body = replace_markers(text, lambda m: f"[{citation_label(by_marker[m.text])}]" if m.text in by_marker else None).rstrip()
     if not citations:
         return body
     return body + "\n\n" + "\n".join(citation_footnote(c) for c in citations)
