@@ -70,7 +70,7 @@ class AgentContext:
     """
 
     def __init__(self, *, llm=None, web=None, get_retriever=None, history=None, turns=None, allocate_ids=None,
-                 rag_k: int = 8, max_tool_rounds: int = 4, on_event=None) -> None:
+                 rag_k: int = 8, max_tool_rounds: int = 4) -> None:
         self.llm = llm
         self.web = web
         self.get_retriever = get_retriever
@@ -83,20 +83,14 @@ class AgentContext:
         self.allocate_ids = allocate_ids
         self.rag_k = rag_k
         self.max_tool_rounds = max_tool_rounds
-        self.on_event = on_event
 
     def emit(self, event: str, **data: Any) -> None:
         """Progress for the UI ("searching documents…"): written to LangGraph's custom stream
-        (`stream_mode="custom"`, see `agent.graph.stream_turn`) as `{"event": ..., **data}`, and
-        passed to `on_event` when given. Progress never breaks a turn."""
+        (`stream_mode="custom"`, see `agent.graph.stream_turn`) as `{"event": ..., **data}`.
+        Progress never breaks a turn."""
         try:
             from langgraph.config import get_stream_writer
 
             get_stream_writer()({"event": event, **data})
         except Exception:  # noqa: BLE001 - outside a graph run (no writer) or a failing consumer
             pass
-        if self.on_event is not None:
-            try:
-                self.on_event(event, data)
-            except Exception:  # noqa: BLE001 - UI callbacks are best effort
-                pass

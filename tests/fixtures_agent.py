@@ -74,9 +74,8 @@ class FailingRetriever:
         return []
 
 
-def context(llm=None, web=None, retriever=HybridRetriever, history=None, events=None, **kw) -> AgentContext:
-    on_event = (lambda e, d: events.append((e, d))) if events is not None else None
-    return AgentContext(llm=llm, web=web, get_retriever=retriever, history=history, on_event=on_event, **kw)
+def context(llm=None, web=None, retriever=HybridRetriever, history=None, **kw) -> AgentContext:
+    return AgentContext(llm=llm, web=web, get_retriever=retriever, history=history, **kw)
 
 
 SAMPLE_PAGES = [

@@ -8,7 +8,7 @@ import json
 import pytest
 from langchain_core.messages import ToolMessage
 
-from agent.graph import run_turn
+from agent.graph import run_turn, stream_turn
 from agent.tools import WebSearch
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import FailingRetriever, call, context, grade, kind, say, scripted
@@ -93,9 +93,10 @@ def test_documents_loop_searches_twice_in_one_turn(sample_pdf):
         call("rag_search_tool", query="employees headcount year end"),
         say("Revenue was 412 million euros [^1]."),
     )
-    events = []
-    result = run_turn(context(llm, events=events), "Revenue and headcount?", selected_doc_ids=[sample_pdf.doc_id])
-    searches = [d["query"] for e, d in events if e == "searching_documents"]
+    events = list(stream_turn(context(llm), "Revenue and headcount?", selected_doc_ids=[sample_pdf.doc_id]))
+    searches = [d["query"] for kind, d in events if kind == "progress" and d["event"] == "searching_documents"]
+    kind, result = events[-1]
+    assert kind == "answer"
     assert searches == ["revenue 2023", "employees headcount year end"]
     # second search's tool output continued the numbering and the model saw both results
     tool_msgs = [m for m in llm.seen[-1] if isinstance(m, ToolMessage)]
