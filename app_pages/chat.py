@@ -10,7 +10,6 @@ go to is kept in this browser tab only, and the page says it is not saved.
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 
 import streamlit as st
 
@@ -78,7 +77,7 @@ def _queued_turns(cid: str | None, flush: bool = True) -> list[conv.ChatTurn]:
         pending = service.pending_messages(user_id, cid)
     except Exception:  # noqa: BLE001 - showing queued turns is best effort
         return []
-    return conv.load_turns(SimpleNamespace(load_messages=lambda *_: pending), user_id, cid) if pending else []
+    return conv.turns_of(pending)
 
 
 def _open(cid: str | None) -> None:

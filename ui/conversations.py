@@ -52,9 +52,14 @@ def delete_conversation(store, user_id: str, conversation_id: str) -> None:
 
 
 def load_turns(store, user_id: str, conversation_id: str) -> list[ChatTurn]:
-    """User and assistant messages (tool messages are the agent's business, not shown)."""
+    """A stored conversation's user and assistant messages (tool messages are not shown)."""
+    return turns_of(store.load_messages(user_id, conversation_id))
+
+
+def turns_of(messages: list) -> list[ChatTurn]:
+    """User and assistant messages as chat turns (tool messages are the agent's business, not shown)."""
     turns: list[ChatTurn] = []
-    for m in store.load_messages(user_id, conversation_id):
+    for m in messages:
         role = str(_get(m, "role") or _get(m, "type") or "")
         text = _get(m, "content") or _get(m, "text") or ""
         if role in ("human", "user"):
