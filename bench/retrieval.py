@@ -23,7 +23,8 @@ machine:
 On company/library selections the single-signal baselines score the whole selection
 (dense: one cosine ranking over all chunks; BM25: one corpus), and LangChain is not run.
 No-model answers (agent.graph.run_turn, no model) per selection: share citing an evidence page of
-the right filing, share citing only other filings; today's answer path (legacy ranking) as baseline.
+the right filing, share citing only other filings; today's answer path (legacy ranking) as baseline,
+and the shipped ranking without the primary-source preference (an ablation) on several filings.
 
 It also measures the semantic cache (false hits between different questions, hit rate of
 near-identical repeats, hit latency) and query latency on a >= 300-page filing made by joining
@@ -359,6 +360,8 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
             "ablation_no_doc_relevance": ablation(DOC_WEIGHT=0.0),
             "ablation_doc_relevance_mean_top3": ablation(DOC_SIGNAL="mean_top", DOC_WEIGHT=0.5),
             "ablation_no_recency": ablation(module=selection_prior, RECENT=0.0),
+            "ablation_no_primary_source": ablation(module=selection_prior, SECONDARY=1.0),
+            "ablation_secondary_0.5": ablation(module=selection_prior, SECONDARY=0.5),
             "ablation_prior_weight_1": ablation(PRIOR_WEIGHT=1.0),
             "ablation_prior_weight_3": ablation(PRIOR_WEIGHT=3.0),
             "ablation_doc_weight_0.5": ablation(DOC_WEIGHT=0.5),
@@ -484,20 +487,26 @@ def _no_model_answer_bench(questions: list[dict], docs: dict, selection_of) -> d
     filings; the same for today's answer path (legacy ranking) in the same run."""
     from agent.graph import run_turn
     from agent.state import AgentContext
+    from storage import selection_prior
     from storage.retrieval import HybridRetriever
     from storage.schema import page_index
 
+    several = any(len(selection_of(q["doc_name"])) > 1 for q in questions)
+    variants = [("project", "selection", {}), ("legacy_ranking", "legacy", {})]
+    if several:
+        variants.append(("ablation_no_primary_source", "selection", {"SECONDARY": 1.0}))
     out = {}
-    for label, ranking in (("project", "selection"), ("legacy_ranking", "legacy")):
+    for label, ranking, patch in variants:
         context = AgentContext(
             llm=None, web=None, history=None,
-            get_retriever=lambda ids, ranking=ranking: HybridRetriever(ids, ranking=ranking),
+            get_retriever=lambda ids, ranking=ranking: HybridRetriever(ids, use_cache=False, ranking=ranking),
         )
-        right, only_other, cited_any, latencies = 0, 0, 0, []
+        right, only_other, cited_any, latencies, misses = 0, 0, 0, [], []
         for q in tqdm(questions, desc=f"no-model answers ({label})", unit="q"):
             own = docs[q["doc_name"]]["doc_id"]
             t0 = time.perf_counter()
-            answer = run_turn(context, q["question"], selected_doc_ids=selection_of(q["doc_name"]))
+            with _patched(selection_prior, **patch):
+                answer = run_turn(context, q["question"], selected_doc_ids=selection_of(q["doc_name"]))
             latencies.append((time.perf_counter() - t0) * 1000)
             cited = [
                 (c.metadata.doc_id, page_index(c.metadata.page))
@@ -506,13 +515,18 @@ def _no_model_answer_bench(questions: list[dict], docs: dict, selection_of) -> d
             ]
             cited_any += bool(cited)
             right += any(d == own and p in _evidence_pages(q) for d, p in cited)
-            only_other += bool(cited) and all(d != own for d, _ in cited)
+            if cited and all(d != own for d, _ in cited):
+                only_other += 1
+                names = {v["doc_id"]: n for n, v in docs.items()}
+                misses.append({"question": q["question"][:100], "own": q["doc_name"],
+                               "cited": sorted({names.get(d, d) for d, _ in cited})})
         n = max(len(questions), 1)
         out[label] = {
             "share_citing_an_evidence_page": round(right / n, 3),
             "share_citing_only_other_filings": round(only_other / n, 3),
             "share_with_any_citation": round(cited_any / n, 3),
             "answer_ms_p50": round(statistics.median(latencies), 1),
+            "citing_only_other_filings": misses,
         }
     return out
 

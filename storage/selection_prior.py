@@ -16,7 +16,16 @@ there as a comparative (one year for quarterly documents): a weaker match. The p
 named periods is their mean, so the filing that holds all of them wins ("FY2023 vs FY2022" ->
 the FY2023 10-K, which prints both). An issuer named in the question is decisive: another
 issuer's filing gets 0, the issuer's filings of other periods half. A question that names no
-period is taken to ask about the present: each issuer's latest period (not an 8-K) matches partly.
+period is taken to ask about the present: each issuer's latest annual report and anything later
+(not an 8-K) match weakly.
+
+Primary sources: when the question names no form, a periodic report (10-K, 10-Q, annual report)
+covering the named period is preferred to the same issuer's earnings release or 8-K covering it
+as well: those are furnished, unaudited restatements of the figures the periodic report files,
+and the periodic report is what an analyst cites. It is a discount on the release's period
+match, so it only breaks ties between documents of the same period; content still decides when
+only the release prints what is asked (a non-GAAP measure, say), and a release with no periodic
+report of its period beside it keeps its full match.
 """
 
 from __future__ import annotations
@@ -29,7 +38,9 @@ from storage.doc_metadata import DATE_RE, document_years, name_words, parse_date
 from storage.schema import DocumentInfo
 
 EXACT, PARTIAL, COMPARATIVE, OTHER_QUARTER, OUTLOOK = 1.0, 0.5, 0.4, 0.25, 0.25
-RECENT = 0.25  # no period named: the issuer's latest period, a weak preference
+RECENT = 0.25  # no period named: the issuer's present (latest annual report and later), a weak preference
+SECONDARY = 0.75  # period match of a release / 8-K / other document when the question names no form
+PRIMARY_FORMS = ("10-K", "10-Q", "annual report")
 ISSUER_SHARE = 0.5  # with an issuer named, matching it earns half the prior, the period etc. the rest
 ANNUAL_FORMS = ("10-K", "annual report")
 
@@ -164,20 +175,56 @@ def _period_end(info: DocumentInfo) -> str:
     return info.period_end or info.date or ""
 
 
-def _components(c: Constraints, info: DocumentInfo, latest: dict[str | None, str]) -> dict[str, float]:
+def _present(info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]]) -> bool:
+    """The document is the issuer's latest annual report or later than it (not an 8-K); for an
+    issuer without an annual report selected, of its latest period."""
+    end = _period_end(info)
+    anchor, annual = anchors.get(info.issuer, ("", False))
+    if not end or info.form == "8-K":
+        return False
+    return end > anchor or (end == anchor and (info.form in ANNUAL_FORMS or not annual))
+
+
+def _anchors(infos: list[DocumentInfo]) -> dict[str | None, tuple[str, bool]]:
+    """issuer -> (period end where its present starts, whether that is an annual report's)."""
+    annual: dict[str | None, str] = {}
+    latest: dict[str | None, str] = {}
+    for i in infos:
+        end = _period_end(i)
+        if i.form in ANNUAL_FORMS and end > annual.get(i.issuer, ""):
+            annual[i.issuer] = end
+        if i.form != "8-K" and end > latest.get(i.issuer, ""):
+            latest[i.issuer] = end
+    return {issuer: (annual[issuer], True) if issuer in annual else (end, False) for issuer, end in latest.items()}
+
+
+def _components(c: Constraints, info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]]) -> dict[str, float]:
     out: dict[str, float] = {}
     out["issuer"] = 1.0 if issuer_mentioned(info, c.question_words) else 0.0
     if c.periods:
         out["period"] = sum(period_match(y, q, info) for y, q in c.periods) / len(c.periods)
     elif not c.dates and _period_end(info):
-        # no period named: the question is about the present, i.e. the issuer's latest period
-        out["period"] = RECENT if _period_end(info) == latest.get(info.issuer) else 0.0
+        # no period named: the question is about the present (the latest annual report and what followed it)
+        out["period"] = RECENT if _present(info, anchors) else 0.0
     if c.dates:
         own = {info.date, info.period_end} - {None}
         out["date"] = 1.0 if any(d.isoformat() in own for d in c.dates) else 0.0
     if c.forms:
         out["form"] = 1.0 if info.form in c.forms else 0.0
     return out
+
+
+def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str, DocumentInfo]) -> None:
+    """Discount the period match of a release / 8-K when a periodic report of the same issuer
+    covers the period at least as well (a release stays the primary source of what nothing else files)."""
+    best_primary: dict[str | None, float] = {}
+    for d, i in infos.items():
+        if i.form in PRIMARY_FORMS:
+            best_primary[i.issuer] = max(best_primary.get(i.issuer, 0.0), parts[d].get("period", 0.0))
+    for d, i in infos.items():
+        own = parts[d].get("period", 0.0)
+        if i.form not in PRIMARY_FORMS and own > 0 and best_primary.get(i.issuer, 0.0) >= own:
+            parts[d]["period"] = own * SECONDARY
 
 
 def selection_prior(question: str, infos: dict[str, DocumentInfo | None]) -> dict[str, float]:
@@ -187,11 +234,10 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None]) -> dic
     known = {d: i for d, i in infos.items() if i is not None}
     if len(infos) < 2 or not known:
         return priors
-    latest: dict[str | None, str] = {}
-    for i in known.values():
-        if i.form != "8-K" and _period_end(i) > latest.get(i.issuer, ""):
-            latest[i.issuer] = _period_end(i)
-    parts = {d: _components(c, i, latest) for d, i in known.items()}
+    anchors = _anchors(list(known.values()))
+    parts = {d: _components(c, i, anchors) for d, i in known.items()}
+    if not c.forms:
+        _prefer_primary_sources(parts, known)
     # a component counts only if some selected document matches it and not all match it equally
     active = [
         name
