@@ -40,8 +40,10 @@ harness with the same chunker, tokenizer and fusion code, exact dense scores):
   the gain is flat over dense 0.5-0.8 x page 0.2-0.5 (@5 .79-.89, @10 .96-1.0): not a fitted point.
 Selections of several filings (company folder / whole library, @5; ablations in this file):
   legacy ranking .321 / .107; one-corpus BM25 idf alone .500 / .214; + period/form/issuer prior
-  (weight 2) + document relevance by page votes: .786 / .750. Prior weight 1-3: .714-.786 /
-  .679-.786; document weight 0-2: .714-.786 / .750.
+  (weight 2) + document relevance by page votes: .786 / .750; + periodic reports as the primary
+  source of their period, "no period" = latest annual report and later: .786 / .821 (no-model
+  answers citing only other filings .107 / .107 -> 0 / 0). Prior weight 1-3: .786 / .714-.821;
+  document weight 0-2: .786 / .821.
 """
 
 from __future__ import annotations
