@@ -10,7 +10,8 @@ from storage import pdf_processing, retrieval
 from storage.bm25_index import bm25_scores, build_bm25_model, selection_bm25_scores
 from storage.retrieval import HybridRetriever
 from storage.schema import DocumentInfo
-from storage.selection_prior import RECENT, parse_constraints, period_match, selection_prior
+from storage.question_scope import question_scope
+from storage.selection_prior import RECENT, period_match, selection_prior
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
 
 
@@ -85,12 +86,12 @@ def test_issuer_named_in_the_question_is_preferred():
 
 
 def test_question_constraints():
-    c = parse_constraints("Was there any change in stores between Q2 of FY2024 and FY2023 in the 10-Q?")
+    c = question_scope("Was there any change in stores between Q2 of FY2024 and FY2023 in the 10-Q?")
     assert c.periods == [(2024, 2), (2023, None)] and c.forms == {"10-Q"}
-    assert parse_constraints("3 year average for FY2015 - FY2017").periods == [(2015, None), (2016, None), (2017, None)]
-    assert parse_constraints("What was in the 8k dated 1st July 2022?").dates[0].isoformat() == "2022-07-01"
-    assert parse_constraints("Q4 FY23 results").periods == [(2023, 4)]
-    assert parse_constraints("What industry is it in?").empty
+    assert question_scope("3 year average for FY2015 - FY2017").periods == [(2015, None), (2016, None), (2017, None)]
+    assert question_scope("What was in the 8k dated 1st July 2022?").dates[0].isoformat() == "2022-07-01"
+    assert question_scope("Q4 FY23 results").periods == [(2023, 4)]
+    assert question_scope("What industry is it in?").empty
 
 
 def test_period_match_exact_beats_comparative_beats_nothing():

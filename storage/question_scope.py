@@ -1,0 +1,89 @@
+"""What a question names about time and documents: fiscal periods, dates and forms.
+
+One parser for everything that reads a period out of a question: the selection prior (which
+documents a question is about, storage/selection_prior.py) and the figure answers (which table
+column to state, agent/figures.py) must agree on what "FY2015 - FY2017", "Q2 of FY2024",
+"second fiscal quarter 2023" or "FY23" mean. Issuers are not parsed here: they are matched
+against the selected documents' own issuers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from storage.doc_metadata import DATE_RE, parse_date
+
+_YEAR = r"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d))"
+_YEAR_RE = re.compile(rf"\b{_YEAR}\b", re.IGNORECASE)
+_RANGE_RE = re.compile(rf"\b{_YEAR}\s*(?:-|–|—|to|through|thru)\s*{_YEAR}\b", re.IGNORECASE)
+_QUARTER_RE = re.compile(
+    r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
+)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_FORMS = [
+    (re.compile(r"\b10\s?-?\s?k\b|\bannual\s+report\b", re.IGNORECASE), {"10-K", "annual report"}),
+    (re.compile(r"\b10\s?-?\s?q\b|\bquarterly\s+report\b", re.IGNORECASE), {"10-Q"}),
+    (re.compile(r"\b8\s?-?\s?k\b|\bcurrent\s+report\b", re.IGNORECASE), {"8-K"}),
+    (re.compile(r"\b(?:earnings|press)\s+(?:release|report|call)\b|\bresults\s+announcement\b", re.IGNORECASE),
+     {"earnings release"}),
+]
+
+
+@dataclass
+class QuestionScope:
+    periods: list[tuple[int | None, int | None]] = field(default_factory=list)  # (year, quarter)
+    dates: list[date] = field(default_factory=list)
+    forms: set[str] = field(default_factory=set)
+    question_words: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.periods or self.dates or self.forms)
+
+
+def _year(raw: str) -> int:
+    return int(raw) if len(raw) == 4 else 2000 + int(raw)
+
+
+def question_scope(question: str) -> QuestionScope:
+    """Periods (year, quarter), dates and forms named in a question, in the order named."""
+    text = question or ""
+    c = QuestionScope()
+    c.question_words = re.findall(r"[a-z0-9&]+", re.sub(r"['’]s\b", "", text.lower()))
+    for pattern, forms in _FORMS:
+        if pattern.search(text):
+            c.forms |= forms
+    for m in DATE_RE.finditer(text):
+        d = parse_date(m.group(0))
+        if d:
+            c.dates.append(d)
+    years: list[tuple[int, int, int]] = []  # (start, end, year) of each year mention
+    for m in _RANGE_RE.finditer(text):
+        a, b = _year(m.group(1) or m.group(2)), _year(m.group(3) or m.group(4))
+        if 0 < b - a <= 5:
+            years.extend((m.start(), m.end(), y) for y in range(a, b + 1))
+    covered = [(s, e) for s, e, _ in years]
+    for m in _YEAR_RE.finditer(text):
+        if not any(s <= m.start() < e for s, e in covered):
+            years.append((m.start(), m.end(), _year(m.group(1) or m.group(2))))
+    quarters = [
+        (m.start(), m.end(), int(m.group(1) or m.group(2) or _ORDINAL[(m.group(3) or "").lower()]))
+        for m in _QUARTER_RE.finditer(text)
+    ]
+    used_quarters: set[int] = set()
+    for start, end, year in sorted(years):
+        q = None
+        for i, (qs, qe, quarter) in enumerate(quarters):
+            # "Q2 of FY2024", "second quarter of fiscal 2024", "FY2024 Q2", "2Q 2023"
+            if i not in used_quarters and (0 <= start - qe <= 15 or 0 <= qs - end <= 3):
+                q = quarter
+                used_quarters.add(i)
+                break
+        if (year, q) not in c.periods:
+            c.periods.append((year, q))
+    for i, (_, _, quarter) in enumerate(quarters):
+        if i not in used_quarters and (None, quarter) not in c.periods:
+            c.periods.append((None, quarter))
+    return c
