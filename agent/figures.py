@@ -168,7 +168,7 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
         if not text:
             continue
         passage = _squash(src.get("text") or "")
-        for unit in page_units(text):
+        for unit in page_units(text, one_line_rows=True):
             cells = row_cells(unit)
             if not cells:
                 continue
