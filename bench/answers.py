@@ -54,6 +54,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 YEAR = re.compile(r"^(?:19|20)\d\d,?$")
 AMOUNT = re.compile(r"^\$?\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\$?\(?\d+(?:\.\d+)?\)?%?$")
 DASH = re.compile(r"^[—–-]+$")
@@ -255,6 +257,24 @@ def retrieve(doc_ids: list[str], query: str, k: int | None = None, ranking: str 
     return dumps
 
 
+class _MemoEmbedder:
+    """The project's embedder, remembering each text's vector: the answer paths embed the same
+    sentences of the same pages again and again (the answers are unchanged, only faster)."""
+
+    def __init__(self, embedder) -> None:
+        self._embedder = embedder
+        self._memo: dict[str, np.ndarray] = {}
+
+    def embed(self, texts):
+        missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
+        if missing:
+            self._memo.update(zip(missing, self._embedder.embed(missing)))
+        return np.stack([self._memo[t] for t in texts]) if texts else self._embedder.embed([])
+
+    def embed_query(self, text: str):
+        return self.embed([text])[0]
+
+
 def _lead_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if re.match(r"^- [^“].*\(.*\): ", line)]
 
@@ -285,12 +305,14 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
     from bench.selections import selected_ids
     from storage.embeddings import get_embedder
 
-    embedder = get_embedder()
+    embedder = _MemoEmbedder(get_embedder())
     page_text = extractive.page_text_lookup()
     several = selection != "single"
     rankings = ("selection", "legacy") if several else ("selection",)
 
     figure = {p: 0 for p in PATHS}
+    figure_any = {p: 0 for p in PATHS}
+    by_form: dict[str, dict[str, list[bool]]] = {}
     with_period = {p: 0 for p in PATHS}
     hits = {r: 0 for r in rankings}
     lead = {"with_lead": 0, "lead_correct": 0, "lead_wrong_period": 0, "lead_from_own_filing": 0}
@@ -318,7 +340,11 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
                 "baseline_composer": sources["selection"]}
         years = list(asked_period(question).years)
         for path, text in answers.items():
-            figure[path] += contains_figure(text, item["figure"])
+            ok = contains_figure(text, item["figure"])
+            figure[path] += ok
+            by_form.setdefault(item.get("form") or "?", {p: [] for p in PATHS})[path].append(ok)
+            alternatives = item.get("company_values", []) if several else []
+            figure_any[path] += ok or any(contains_figure(text, v) for v in alternatives)
             with_period[path] += bool(years) and states_with_period(text, item["figure"], years)
             cited = _cited_docs(text, used[path])
             cites_only_other[path] += bool(cited) and own not in cited
@@ -341,7 +367,10 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
         "selection": selection,
         "questions": len(items),
         "paths": {p: {"with_figure": share(figure[p]), "with_figure_and_period": share(with_period[p]),
+                      "with_figure_any_filing": share(figure_any[p]),
                       "cites_only_other_filings": share(cites_only_other[p])} for p in PATHS},
+        "with_figure_by_form": {form: {"questions": len(v["new"]), **{p: round(sum(v[p]) / len(v[p]), 3) for p in PATHS}}
+                                for form, v in sorted(by_form.items())},
         "retrieval_page_hit@5": {r: share(hits[r]) for r in rankings},
         "new_lead": {k: share(v) for k, v in lead.items()},
         "compose_ms_p50": {k: round(statistics.median(v), 1) if v else None for k, v in ms.items()},
@@ -369,6 +398,7 @@ def name_companies(items: list[dict], docs: dict[str, str]) -> None:
         info = infos.get(docs[item["doc_name"]])
         if info is None or not info.issuer:
             continue
+        item["form"] = info.form
         label = item["label"]
         first = label.split()[0]
         if not first.isupper() and not any(c.isdigit() for c in first):
@@ -541,6 +571,14 @@ def main(argv: list[str] | None = None) -> int:
     for s in statements:  # the same row's other columns: what a neighbour-column mistake would state
         s["other_values"] = [v for v in by_row.get((s["doc_name"], s["label"].lower()), []) if v != s["figure"]]
     name_companies(statements, docs)
+    if set(selections) - {"single"}:
+        from bench.selections import company
+
+        printed: dict[tuple, set] = {}  # (company, row label, year) -> values printed in any of its filings
+        for s in statement_questions(pdfs + library, per_filing=10**6):
+            printed.setdefault((company(s["doc_name"]), s["label"].lower(), s["year"]), set()).add(s["figure"])
+        for s in statements:
+            s["company_values"] = sorted(printed.get((company(s["doc_name"]), s["label"].lower(), s["year"]), set()))
     for kind in selections:
         report.setdefault("a_dev_figure_questions", {})[kind] = answer_figures(figs, docs, "dev figure questions", kind)
         report.setdefault("b_generated_statement_questions", {})[kind] = answer_figures(
@@ -562,7 +600,12 @@ def _print(report: dict) -> None:
     print(f"\n{report['filings']} filings ingested; answer paths: new = selection-aware ranking + agent/extractive.py, "
           "today = legacy ranking + bench/extractive_baseline.py, baseline_composer = selection-aware ranking + "
           "bench/extractive_baseline.py (with one filing, today = baseline_composer)")
-    head = f"{'set':24s}{'selection':>10s}{'n':>5s}{'path':>19s}{'figure':>8s}{'+period':>9s}{'only other':>11s}{'hit@5':>7s}"
+    print("columns: figure = the answer contains the figure as printed in the question's filing; +period = on one line "
+          "with the asked year; any filing = or the value printed for that row and year in another filing of the company "
+          "(restated, or a 10-K's full year for a 10-Q's column); only other = cites only other filings; hit@5 = "
+          "retrieval, evidence page of the own filing in the top 5 (legacy ranking for `today`)")
+    head = (f"{'set':24s}{'selection':>10s}{'n':>5s}{'path':>19s}{'figure':>8s}{'+period':>9s}{'any filing':>11s}"
+            f"{'only other':>11s}{'hit@5':>7s}")
     for name, title in (("a_dev_figure_questions", "dev figure questions"),
                         ("b_generated_statement_questions", "generated statements")):
         print("\n" + head)
@@ -570,12 +613,15 @@ def _print(report: dict) -> None:
             for path, v in r["paths"].items():
                 ranking = "legacy" if path == "today" and "legacy" in r["retrieval_page_hit@5"] else "selection"
                 print(f"{title:24s}{kind:>10s}{r['questions']:>5d}{path:>19s}{v['with_figure']:>8.3f}"
-                      f"{v['with_figure_and_period']:>9.3f}{v['cites_only_other_filings']:>11.3f}"
+                      f"{v['with_figure_and_period']:>9.3f}{v['with_figure_any_filing']:>11.3f}{v['cites_only_other_filings']:>11.3f}"
                       f"{r['retrieval_page_hit@5'][ranking]:>7.3f}")
             today = r["paths"]["today"]["with_figure"]
             ratio = f"{r['paths']['new']['with_figure'] / today:.2f}x" if today else "inf"
             lead = ", ".join(f"{k} {v}" for k, v in r["new_lead"].items())
-            print(f"{'':34s}new / today {ratio}; new path: {lead}; compose ms p50 {r['compose_ms_p50']}")
+            print(f"{'':34s}new / today {ratio}; new path: {lead}; compose ms p50 (memoised embeddings) {r['compose_ms_p50']}")
+            forms = "; ".join(f"{form} ({v['questions']}): " + " / ".join(f"{v[p]:.3f}" for p in PATHS)
+                              for form, v in r["with_figure_by_form"].items())
+            print(f"{'':34s}figure by form, {' / '.join(PATHS)}: {forms}")
     print(f"\ndev questions, single filing, page_hit@5 with these chunks: {report['dev_single_filing_page_hit@5']}")
     if "c_followups" in report:
         c = report["c_followups"]
