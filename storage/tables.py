@@ -90,8 +90,13 @@ def clean_line(line: str) -> str:
 
 def split_row(text: str) -> tuple[str, list[str]]:
     """(row label, value cells) of a row's text. A "$" printed apart from its number is glued back
-    ("$ 1,980" -> "$1,980"), a "%" likewise ("100.0 %" -> "100.0%")."""
-    tokens = text.split()
+    ("$ 1,980" -> "$1,980"), a "%" likewise ("100.0 %" -> "100.0%"), and a ")" ("(353 )" -> "(353)")."""
+    tokens = []
+    for tok in text.split():  # "(353 )": a negative value printed with a space before its ")"
+        if tok == ")" and tokens and re.fullmatch(r"\([-–—]?\$?\d[\d,]*(?:\.\d+)?%?", tokens[-1]):
+            tokens[-1] += ")"
+        else:
+            tokens.append(tok)
     i = len(tokens)
     while i > 0 and _VALUE_CELL.match(tokens[i - 1]):
         i -= 1
@@ -314,6 +319,9 @@ def row_cells(unit: Unit) -> list[Cell]:
         return []
     label, values = split_row(unit.text)
     columns = unit.header.columns
+    if len(values) > len(columns):  # footnote marks printed among the values: "Long-lived assets $ 3,646 $ 3,761 (1)"
+        kept = [v for v in values if not _FOOTNOTE_CELL.fullmatch(v)]
+        values = kept if len(kept) == len(columns) else values
     if not label or not values or len(values) != len(columns):
         return []
     return [Cell(label, col, val, unit.text, unit.header, i) for i, (col, val) in enumerate(zip(columns, values))]
