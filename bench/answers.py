@@ -318,7 +318,7 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
     lead = {"with_lead": 0, "lead_correct": 0, "lead_wrong_period": 0, "lead_from_own_filing": 0}
     cites_only_other = {p: 0 for p in PATHS}
     ms: dict[str, list[float]] = {"new": [], "baseline": []}
-    examples = []
+    examples, per_question = [], []
     for item in tqdm(items, desc=f"{label} ({selection})", unit="q", file=sys.stderr):
         own = docs[item["doc_name"]]
         question = item.get("question_named", item["question"]) if several else item["question"]
@@ -348,6 +348,8 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
             with_period[path] += bool(years) and states_with_period(text, item["figure"], years)
             cited = _cited_docs(text, used[path])
             cites_only_other[path] += bool(cited) and own not in cited
+        per_question.append({"doc_name": item["doc_name"], "question": question, "figure": item["figure"],
+                             **{p: contains_figure(t, item["figure"]) for p, t in answers.items()}})
         leads = _lead_lines(new)
         if leads:
             lead["with_lead"] += 1
@@ -375,6 +377,7 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
         "new_lead": {k: share(v) for k, v in lead.items()},
         "compose_ms_p50": {k: round(statistics.median(v), 1) if v else None for k, v in ms.items()},
         "examples": examples,
+        "per_question": per_question,
     }
     if "year" not in (items[0] if items else {}):
         del out["new_lead"]["lead_wrong_period"]
