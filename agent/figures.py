@@ -1,8 +1,9 @@
 """No-model figure answers: the table cell that answers "what was <line item> in <period>".
 
-The cited pages are parsed with storage/tables.py (rows with their period headers). A row is
-matched to the question by its label (idf-free term overlap with the question and with the
-filing vocabulary of storage/query_expansion.py, plus MiniLM similarity), and the column by the
+The cited pages are parsed with storage/tables.py (rows with their period headers; rows printed
+on one text line too). A row is matched to the question by its label (idf-free term overlap with
+the question and with the filing vocabulary of storage/query_expansion.py, the table's caption
+for a segment the label does not name, plus MiniLM similarity), and the column by the
 period the question names (its years, quarter, "six months"), or, when it names none, the most
 recent period. Only rows printed on the cited page are used (those of the cited passage first),
 so the figure line is as verifiable as a quoted sentence.
