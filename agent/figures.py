@@ -1,8 +1,9 @@
 """No-model figure answers: the table cell that answers "what was <line item> in <period>".
 
-The cited pages are parsed with storage/tables.py (rows with their period headers). A row is
-matched to the question by its label (idf-free term overlap with the question and with the
-filing vocabulary of storage/query_expansion.py, plus MiniLM similarity), and the column by the
+The cited pages are parsed with storage/tables.py (rows with their period headers; rows printed
+on one text line too). A row is matched to the question by its label (idf-free term overlap with
+the question and with the filing vocabulary of storage/query_expansion.py, the table's caption
+for a segment the label does not name, plus MiniLM similarity), and the column by the
 period the question names (its years, quarter, "six months"), or, when it names none, the most
 recent period. Only rows printed on the cited page are used (those of the cited passage first),
 so the figure line is as verifiable as a quoted sentence.
@@ -17,12 +18,14 @@ import re
 from dataclasses import dataclass
 
 from storage.bm25_index import tokenize
-from storage.tables import Cell, page_units, row_cells
+from storage.tables import Cell, Unit, is_period_line, page_units, row_cells, split_row
 
 MIN_ROW_SCORE = 0.5  # below this no row leads the answer (the sentences alone answer)
 SEMANTIC_WEIGHT = 0.5
 RANK_PENALTY = 0.02  # per retrieval rank of the source the row comes from
 MAX_FIGURES = 3
+CAPTION_WEIGHT = 0.5  # a question word said by the table's caption, not the row label, counts this much
+MAX_CAPTION_WORDS = 8
 SPAN_PENALTY = 0.15  # a quarter's column for a full-year question (or the reverse)
 OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower  # cells stated (one per period the question names)
 
@@ -160,7 +163,7 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
     own, glossary = _line_item_terms(question, sources)
     if not own:
         return None
-    candidates: list[tuple[list[Cell], dict, int]] = []
+    candidates: list[tuple[list[Cell], dict, int, set[str]]] = []
     seen: set[tuple] = set()
     used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:max_sources]
     for rank, src in enumerate(used):
@@ -168,7 +171,9 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
         if not text:
             continue
         passage = _squash(src.get("text") or "")
-        for unit in page_units(text):
+        units = page_units(text, one_line_rows=True)
+        captions = table_captions(units)
+        for unit in units:
             cells = row_cells(unit)
             if not cells:
                 continue
@@ -179,30 +184,53 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
                 # a row of the cited page outside the cited passage is still verifiable on the page
                 # (the preview highlights it there), but the passage's own rows come first
                 outside = _squash(unit.text) not in passage
-                candidates.append((picked, src, rank + OUTSIDE_PASSAGE_RANKS * outside))
+                caption = set(tokenize(captions.get(id(unit.header), ""))) - _PERIOD_WORDS
+                candidates.append((picked, src, rank + OUTSIDE_PASSAGE_RANKS * outside, caption))
     if not candidates:
         return None
     labels = [c[0][0].label for c in candidates]
     vectors = embedder.embed([_without_periods(question), *labels])
     cosines = vectors[1:] @ vectors[0]
     best: FigureMatch | None = None
-    for (cells, src, rank), label, cos in zip(candidates, labels, cosines):
+    for (cells, src, rank, caption), label, cos in zip(candidates, labels, cosines):
         terms = set(tokenize(label)) - _PERIOD_WORDS
         if not terms:
             continue
         hit = terms & own
+        # the question's words that only the table's caption says ("Domestic" of "Domestic Segment
+        # Performance Summary" for its "Revenue" row) count half
+        in_caption = (own & caption) - hit
         # how much of the label the question (or its filing vocabulary) says, and how much of
         # the question's line item the label covers
         label_cover = (len(hit) + 0.7 * len(terms & glossary)) / len(terms)
         # the glossary stands for the question's words that triggered it ("capital expenditure" ->
         # "purchases of property, plant and equipment")
-        question_cover = max(len(hit) / len(own), 0.8 * len(terms & glossary) / len(glossary) if glossary else 0.0)
+        question_cover = max((len(hit) + CAPTION_WEIGHT * len(in_caption)) / len(own),
+                             0.8 * len(terms & glossary) / len(glossary) if glossary else 0.0)
         lexical = 0.5 * min(label_cover, 1.0) + 0.5 * question_cover
         score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * lexical - RANK_PENALTY * rank
         score -= SPAN_PENALTY * max(span_mismatch(c, asked) for c in cells)
         if best is None or score > best.score:
             best = FigureMatch(score, cells, src)
     return best if best is not None and best.score >= MIN_ROW_SCORE else None
+
+
+def table_captions(units: list[Unit]) -> dict[int, str]:
+    """id(table header) -> the words that title its table: a caption printed left of the header's
+    periods ("Domestic Segment Performance Summary 2018 2017"), else the short line just above the
+    header ("International Segment", not a sentence)."""
+    captions: dict[int, str] = {}
+    above = ""
+    for unit in units:
+        if unit.is_header and unit.header is not None:
+            label = split_row(unit.text)[0]
+            own = label if re.search(r"[A-Za-z]{3}", label) and not is_period_line(label) else ""
+            if own or id(unit.header) not in captions:
+                captions[id(unit.header)] = own or captions.get(id(unit.header)) or above
+        elif not unit.is_table_row:
+            words = len(unit.text.split())
+            above = unit.text if 0 < words <= MAX_CAPTION_WORDS and unit.text[-1:] not in ".;:" else ""
+    return captions
 
 
 def _without_periods(question: str) -> str:

@@ -1,24 +1,35 @@
 """Answer benchmark (issue 10 parts 3-5): figures stated in no-model answers, follow-ups resolved.
 
-    python -m bench.answers --data ../shared/bench/financebench-dev --work /work/benchcache/answers [--out a.json]
+    python -m bench.answers --data ../shared/bench/financebench-dev --work /work/benchcache/answers \
+        [--selections single,company,library] [--out a.json]
 
-Each question is asked of its own filing (single-filing selection); both answer paths compose
-their answer from the same retrieved sources, in the same run:
-- `new`       agent/extractive.py as shipped (table cell with its period first, then sentences)
-- `baseline`  today's path before this change, frozen in bench/extractive_baseline.py
+Each question is asked with each selection of `--selections` (bench/selections.py; default
+single,company): its own filing only; every filing of its company (pdfs/ + library/); all filings.
+Three answer paths, in the same run:
+- `new`                selection-aware ranking (HybridRetriever as shipped) + agent/extractive.py
+                       (table cell with its period first, then sentences)
+- `today`              legacy ranking (HybridRetriever(ranking="legacy")) + the answer composer
+                       before this change, frozen in bench/extractive_baseline.py: today's path
+- `baseline_composer`  selection-aware ranking + the frozen composer (the composer's share alone)
+With one filing selected the ranking makes no difference, so `today` is `baseline_composer` there.
+Retrieval page_hit@5 counts a result on an evidence page of the question's own filing.
 
 (a) `figure_questions`: the dev questions whose gold answer is one number that the evidence text
     prints in some scale ("$5409.00" <-> "5,409", "$2,018mn" <-> "2,018"). Score: the share of
     answers whose text contains the figure as printed.
 (b) `statement_questions`: generated from the dev filings' own statements: row label + period ->
-    the value as printed, asked "What was <row label> in fiscal <year>?". Built from PyMuPDF word
+    the value as printed, asked "What was <row label> in fiscal <year>?" of its own filing and,
+    with several filings selected, naming the company as an analyst would ("What was Best Buy's
+    net earnings in fiscal 2019?", the issuer of the filing's document info). Built from PyMuPDF word
     *positions* (a value belongs to the year column whose header it sits under), independently of
     storage/tables.py, which the answers use and which reads only the text order of the lines
     and never coordinates: a parser bug on one side shows up as a miss, not as a matching error.
-    Also scored, for both paths: the figure stated on one line with the asked period's year (a
-    table row quoted without its header leaves the number unlabelled); for the new path:
-    `lead_correct` (the first figure line states the asked period's value) and
-    `lead_wrong_period` (it states another column's value of the same row).
+    Also scored, for every path: the figure stated on one line with the asked period's year (a
+    table row quoted without its header leaves the number unlabelled), and the share of answers
+    citing only other filings; for the new path: `lead_correct` (the first figure line states the
+    asked period's value), `lead_wrong_period` (it states another column's value of the same
+    row) and `lead_from_own_filing`. With several filings selected an earlier column's year is
+    often printed by an earlier filing too (restated or not): the figure counts as printed here.
 (c) `followup_cases`: follow-ups written from the dev questions (period shift on the statement
     questions and on dev questions naming a year, whose evidence page prints the shifted year;
     company shift between dev questions on the same topic, both filings selected). Score:
@@ -42,6 +53,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 YEAR = re.compile(r"^(?:19|20)\d\d,?$")
 AMOUNT = re.compile(r"^\$?\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\$?\(?\d+(?:\.\d+)?\)?%?$")
@@ -222,14 +235,19 @@ def statement_questions(pdfs: list[Path], per_filing: int = 20, seed: int = 0) -
 
 # ---------------------------------------------------------------- answering
 
+PATHS = ("new", "today", "baseline_composer")
 
-def retrieve(doc_ids: list[str], query: str, k: int | None = None) -> list[dict]:
-    """The sources the no-model agent gets for `query` (agent/tools.search_documents), with ids."""
+
+def retrieve(doc_ids: list[str], query: str, k: int | None = None, ranking: str = "selection") -> list[dict]:
+    """The sources the no-model agent gets for `query` (agent/tools.search_documents), with ids.
+    `ranking="legacy"`: the ranking before selection awareness (today's path). No semantic cache,
+    so each question's sources come from its own ranking."""
     from agent.state import AgentContext
     from agent.tools import search_documents
     from storage.retrieval import HybridRetriever
 
-    ctx = AgentContext(llm=None, web=None, history=None, get_retriever=HybridRetriever)
+    ctx = AgentContext(llm=None, web=None, history=None,
+                       get_retriever=lambda ids: HybridRetriever(ids, use_cache=False, ranking=ranking))
     if k is not None:
         ctx.rag_k = k
     sources, _, _ = search_documents(ctx, {"selected_doc_ids": doc_ids}, query)
@@ -239,77 +257,156 @@ def retrieve(doc_ids: list[str], query: str, k: int | None = None) -> list[dict]
     return dumps
 
 
+class _MemoEmbedder:
+    """The project's embedder, remembering each text's vector: the answer paths embed the same
+    sentences of the same pages again and again (the answers are unchanged, only faster)."""
+
+    def __init__(self, embedder) -> None:
+        self._embedder = embedder
+        self._memo: dict[str, np.ndarray] = {}
+
+    def embed(self, texts):
+        missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
+        if missing:
+            self._memo.update(zip(missing, self._embedder.embed(missing)))
+        return np.stack([self._memo[t] for t in texts]) if texts else self._embedder.embed([])
+
+    def embed_query(self, text: str):
+        return self.embed([text])[0]
+
+
 def _lead_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if re.match(r"^- [^“].*\(.*\): ", line)]
 
 
-def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figures", max_examples: int = 8) -> dict:
-    """Both answer paths on each item (`question`, `doc_name`, `figure`, `pages`): shares of answers
-    containing the figure as printed; for the new path also whether its lead states it."""
+def _cited_docs(text: str, sources: list[dict]) -> set[str]:
+    by_id = {s["source_id"]: s.get("doc_id") for s in sources}
+    return {by_id[m] for m in re.findall(r"\[\^\d+\]", text) if by_id.get(m)}
+
+
+def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figures", selection: str = "single",
+                   max_examples: int = 8) -> dict:
+    """The answer paths on each item (`question`, `doc_name`, `figure`, `pages`; `question_named`
+    when the question must name its company) with `selection` selected (bench/selections.py):
+
+    - `new`                selection-aware ranking + agent/extractive.py (shipped)
+    - `today`              legacy ranking + bench/extractive_baseline.py (today's answer path)
+    - `baseline_composer`  selection-aware ranking + bench/extractive_baseline.py
+
+    With one filing selected the ranking makes no difference: `today` is `baseline_composer`.
+    Shares of answers containing the figure as printed, and stating it on one line with the asked
+    period; retrieval page_hit@5 on the question's own filing per ranking; for the new path whether
+    its table lead states the figure, another column of the row, and comes from the own filing."""
     from tqdm import tqdm
 
     from agent import extractive
+    from agent.figures import asked_period
     from bench import extractive_baseline
+    from bench.selections import selected_ids
     from storage.embeddings import get_embedder
 
-    embedder = get_embedder()
+    embedder = _MemoEmbedder(get_embedder())
     page_text = extractive.page_text_lookup()
-    from agent.figures import asked_period
+    several = selection != "single"
+    rankings = ("selection", "legacy") if several else ("selection",)
 
-    counts = {"new_with_period": 0, "baseline_with_period": 0, "new": 0, "baseline": 0, "lead_correct": 0, "lead_wrong_period": 0, "with_lead": 0, "page_hit@5": 0}
-    ms = {"new": [], "baseline": []}
-    examples = []
-    for item in tqdm(items, desc=label, unit="q", file=sys.stderr):
-        sources = retrieve([docs[item["doc_name"]]], item["question"])
-        docs_only = [s for s in sources if s["kind"] == "document"]
-        counts["page_hit@5"] += any(s["page_number"] in item["pages"] for s in docs_only[:5])
+    figure = {p: 0 for p in PATHS}
+    figure_any = {p: 0 for p in PATHS}
+    by_form: dict[str, dict[str, list[bool]]] = {}
+    with_period = {p: 0 for p in PATHS}
+    hits = {r: 0 for r in rankings}
+    lead = {"with_lead": 0, "lead_correct": 0, "lead_wrong_period": 0, "lead_from_own_filing": 0}
+    cites_only_other = {p: 0 for p in PATHS}
+    ms: dict[str, list[float]] = {"new": [], "baseline": []}
+    examples, per_question = [], []
+    for item in tqdm(items, desc=f"{label} ({selection})", unit="q", file=sys.stderr):
+        own = docs[item["doc_name"]]
+        question = item.get("question_named", item["question"]) if several else item["question"]
+        ids = selected_ids(selection, item["doc_name"], docs)
+        sources = {r: retrieve(ids, question, ranking=r) for r in rankings}
+        for r, srcs in sources.items():
+            top = [s for s in srcs if s["kind"] == "document"][:5]
+            hits[r] += any(s["doc_id"] == own and s["page_number"] in item["pages"] for s in top)
         t0 = time.perf_counter()
-        new, _ = extractive.compose_extractive_answer(item["question"], sources, page_text, embedder)
+        new, _ = extractive.compose_extractive_answer(question, sources["selection"], page_text, embedder)
         t1 = time.perf_counter()
-        base, _ = extractive_baseline.compose_extractive_answer(item["question"], sources, page_text, embedder)
-        t2 = time.perf_counter()
+        base, _ = extractive_baseline.compose_extractive_answer(question, sources["selection"], page_text, embedder)
         ms["new"].append((t1 - t0) * 1000)
-        ms["baseline"].append((t2 - t1) * 1000)
-        ok_new, ok_base = contains_figure(new, item["figure"]), contains_figure(base, item["figure"])
-        counts["new"] += ok_new
-        counts["baseline"] += ok_base
-        years = list(asked_period(item["question"]).years)
-        if years:
-            counts["new_with_period"] += states_with_period(new, item["figure"], years)
-            counts["baseline_with_period"] += states_with_period(base, item["figure"], years)
+        ms["baseline"].append((time.perf_counter() - t1) * 1000)
+        today = (extractive_baseline.compose_extractive_answer(question, sources["legacy"], page_text, embedder)[0]
+                 if several else base)
+        answers = {"new": new, "today": today, "baseline_composer": base}
+        used = {"new": sources["selection"], "today": sources.get("legacy", sources["selection"]),
+                "baseline_composer": sources["selection"]}
+        years = list(asked_period(question).years)
+        for path, text in answers.items():
+            ok = contains_figure(text, item["figure"])
+            figure[path] += ok
+            by_form.setdefault(item.get("form") or "?", {p: [] for p in PATHS})[path].append(ok)
+            alternatives = item.get("company_values", []) if several else []
+            figure_any[path] += ok or any(contains_figure(text, v) for v in alternatives)
+            with_period[path] += bool(years) and states_with_period(text, item["figure"], years)
+            cited = _cited_docs(text, used[path])
+            cites_only_other[path] += bool(cited) and own not in cited
+        per_question.append({"doc_name": item["doc_name"], "question": question, "figure": item["figure"],
+                             **{p: contains_figure(t, item["figure"]) for p, t in answers.items()}})
         leads = _lead_lines(new)
         if leads:
-            counts["with_lead"] += 1
-            counts["lead_correct"] += contains_figure(leads[0], item["figure"])
-            if not contains_figure(leads[0], item["figure"]) and "year" in item:
-                counts["lead_wrong_period"] += _states_other_period(leads[0], item)
-        if len(examples) < max_examples and not ok_new:
-            examples.append({"question": item["question"], "figure": item["figure"], "page": item["pages"],
-                             "new_lead": leads[:1], "cited_pages": sorted({s["page_number"] for s in docs_only[:6]}),
-                             "baseline_ok": ok_base})
+            lead["with_lead"] += 1
+            lead["lead_correct"] += contains_figure(leads[0], item["figure"])
+            lead["lead_from_own_filing"] += _cited_docs(leads[0], sources["selection"]) == {own}
+            if not contains_figure(leads[0], item["figure"]):
+                lead["lead_wrong_period"] += _states_other_period(leads[0], item)
+        if len(examples) < max_examples and not contains_figure(new, item["figure"]):
+            top = [s for s in sources["selection"] if s["kind"] == "document"][:5]
+            examples.append({"question": question, "doc_name": item["doc_name"], "figure": item["figure"],
+                             "pages": item["pages"], "new_lead": leads[:1],
+                             "top5": [(s["doc_id"] == own and "own" or s["doc_id"][:24], s["page_number"]) for s in top],
+                             "today_ok": contains_figure(today, item["figure"])})
     n = len(items) or 1
+    share = lambda x: round(x / n, 3)  # noqa: E731
     out = {
+        "selection": selection,
         "questions": len(items),
-        "share_with_figure_new": round(counts["new"] / n, 3),
-        "share_with_figure_baseline": round(counts["baseline"] / n, 3),
-        "share_with_figure_and_period_new": round(counts["new_with_period"] / n, 3),
-        "share_with_figure_and_period_baseline": round(counts["baseline_with_period"] / n, 3),
-        "share_with_table_lead": round(counts["with_lead"] / n, 3),
-        "lead_correct": round(counts["lead_correct"] / n, 3),
-        "retrieval_page_hit@5": round(counts["page_hit@5"] / n, 3),
-        "compose_ms_p50_new": round(statistics.median(ms["new"]), 1) if ms["new"] else None,
-        "compose_ms_p50_baseline": round(statistics.median(ms["baseline"]), 1) if ms["baseline"] else None,
+        "paths": {p: {"with_figure": share(figure[p]), "with_figure_and_period": share(with_period[p]),
+                      "with_figure_any_filing": share(figure_any[p]),
+                      "cites_only_other_filings": share(cites_only_other[p])} for p in PATHS},
+        "with_figure_by_form": {form: {"questions": len(v["new"]), **{p: round(sum(v[p]) / len(v[p]), 3) for p in PATHS}}
+                                for form, v in sorted(by_form.items())},
+        "retrieval_page_hit@5": {r: share(hits[r]) for r in rankings},
+        "new_lead": {k: share(v) for k, v in lead.items()},
+        "compose_ms_p50": {k: round(statistics.median(v), 1) if v else None for k, v in ms.items()},
         "examples": examples,
+        "per_question": per_question,
     }
-    if any("year" in i for i in items):
-        out["lead_wrong_period"] = round(counts["lead_wrong_period"] / n, 3)
+    if "year" not in (items[0] if items else {}):
+        del out["new_lead"]["lead_wrong_period"]
     return out
-
 
 
 def _states_other_period(lead: str, item: dict) -> bool:
     """The lead states the value of another year of the same row (a neighbour column)."""
     return any(contains_figure(lead, v) for v in item.get("other_values", []))
+
+
+def name_companies(items: list[dict], docs: dict[str, str]) -> None:
+    """Give each generated question `question_named`, naming the filing's issuer as an analyst with
+    several companies' filings would ("What was Best Buy's net earnings in fiscal 2019?"): the
+    issuer's short name from the filing's document info (storage.doc_metadata.short_name)."""
+    from storage.doc_metadata import short_name
+    from storage.retrieval import documents_of
+
+    infos = documents_of(sorted({docs[i["doc_name"]] for i in items}))
+    for item in items:
+        info = infos.get(docs[item["doc_name"]])
+        if info is None or not info.issuer:
+            continue
+        item["form"] = info.form
+        label = item["label"]
+        first = label.split()[0]
+        if not first.isupper() and not any(c.isdigit() for c in first):
+            label = label[:1].lower() + label[1:]  # "Net earnings" -> "net earnings", "SG&A" stays
+        item["question_named"] = f"What was {short_name(info.issuer)}'s {label} in fiscal {item['year']}?"
 
 
 # ---------------------------------------------------------------- follow-ups
@@ -438,13 +535,20 @@ def table_parsers(pdfs: list[Path], with_find_tables: bool = True) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bench.selections import SELECTIONS, library_pdfs
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, required=True, help="folder with pdfs/ and questions.jsonl")
+    parser.add_argument("--data", type=Path, required=True, help="folder with pdfs/ and questions.jsonl (and library/)")
     parser.add_argument("--work", type=Path, required=True, help="ingestion work folder (reused between runs)")
     parser.add_argument("--out", type=Path, help="write the figures as JSON here too")
+    parser.add_argument("--selections", default="single,company", help=f"comma list of {','.join(SELECTIONS)}")
     parser.add_argument("--per-filing", type=int, default=20, help="generated statement questions per filing")
+    parser.add_argument("--no-followups", action="store_true", help="skip the follow-up measurement")
     parser.add_argument("--tables", action="store_true", help="also compare the table parsers (find_tables is slow)")
     args = parser.parse_args(argv)
+    selections = [x for x in args.selections.split(",") if x]
+    if not selections or set(selections) - set(SELECTIONS):
+        sys.exit(f"error: --selections must be among {','.join(SELECTIONS)}")
 
     data = args.data.resolve()
     qpath = data / "questions.jsonl"
@@ -452,25 +556,39 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"error: {qpath} not found (DIR must hold pdfs/ and questions.jsonl)")
     questions = [json.loads(line) for line in qpath.read_text("utf-8").splitlines() if line.strip()]
     pdfs = sorted((data / "pdfs").glob("*.pdf"))
+    library = library_pdfs(data, pdfs) if set(selections) - {"single"} else []
     use_work_dir(args.work.resolve())
     import logging
 
     logging.disable(logging.WARNING)
     started = time.perf_counter()
-    docs = ingest(pdfs, args.work.resolve())
+    docs = ingest(pdfs + library, args.work.resolve())
 
-    report: dict = {"dev_single_filing_page_hit@5": dev_page_hits(questions, docs)}
+    report: dict = {"selections": selections, "filings": len(docs),
+                    "dev_single_filing_page_hit@5": dev_page_hits(questions, docs)}
     figs = figure_questions(questions)
-    report["a_dev_figure_questions"] = answer_figures(figs, docs, "dev figure questions")
     statements = statement_questions(pdfs, args.per_filing)
     by_row: dict[tuple, list] = {}
     for s in statement_questions(pdfs, per_filing=10**6):
         by_row.setdefault((s["doc_name"], s["label"].lower()), []).append(s["figure"])
     for s in statements:  # the same row's other columns: what a neighbour-column mistake would state
         s["other_values"] = [v for v in by_row.get((s["doc_name"], s["label"].lower()), []) if v != s["figure"]]
-    report["b_generated_statement_questions"] = answer_figures(statements, docs, "statement questions")
-    cases = followup_cases(questions, statements, {p.stem: p for p in pdfs})
-    report["c_followups"] = followup_hits(cases, docs)
+    name_companies(statements, docs)
+    if set(selections) - {"single"}:
+        from bench.selections import company
+
+        printed: dict[tuple, set] = {}  # (company, row label, year) -> values printed in any of its filings
+        for s in statement_questions(pdfs + library, per_filing=10**6):
+            printed.setdefault((company(s["doc_name"]), s["label"].lower(), s["year"]), set()).add(s["figure"])
+        for s in statements:
+            s["company_values"] = sorted(printed.get((company(s["doc_name"]), s["label"].lower(), s["year"]), set()))
+    for kind in selections:
+        report.setdefault("a_dev_figure_questions", {})[kind] = answer_figures(figs, docs, "dev figure questions", kind)
+        report.setdefault("b_generated_statement_questions", {})[kind] = answer_figures(
+            statements, docs, "statement questions", kind)
+    if not args.no_followups:
+        cases = followup_cases(questions, statements, {p.stem: p for p in pdfs})
+        report["c_followups"] = followup_hits(cases, docs)
     if args.tables:
         report["table_parsers"] = table_parsers([p for p in pdfs if "10K" in p.name][:3])
     report["seconds"] = round(time.perf_counter() - started, 1)
@@ -482,21 +600,37 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print(report: dict) -> None:
-    for name in ("a_dev_figure_questions", "b_generated_statement_questions"):
-        r = report[name]
-        print(f"\n{name}: {r['questions']} questions (retrieval page_hit@5 {r['retrieval_page_hit@5']})")
-        print(f"  answers containing the figure as printed: new {r['share_with_figure_new']}  "
-              f"baseline {r['share_with_figure_baseline']}")
-        print(f"  ... on one line with the asked period: new {r['share_with_figure_and_period_new']}  "
-              f"baseline {r['share_with_figure_and_period_baseline']}")
-        print(f"  new path: table lead in {r['share_with_table_lead']}, lead states the figure {r['lead_correct']}"
-              + (f", lead states a neighbour period {r['lead_wrong_period']}" if "lead_wrong_period" in r else ""))
-        print(f"  compose ms p50: new {r['compose_ms_p50_new']}  baseline {r['compose_ms_p50_baseline']}")
+    print(f"\n{report['filings']} filings ingested; answer paths: new = selection-aware ranking + agent/extractive.py, "
+          "today = legacy ranking + bench/extractive_baseline.py, baseline_composer = selection-aware ranking + "
+          "bench/extractive_baseline.py (with one filing, today = baseline_composer)")
+    print("columns: figure = the answer contains the figure as printed in the question's filing; +period = on one line "
+          "with the asked year; any filing = or the value printed for that row and year in another filing of the company "
+          "(restated, or a 10-K's full year for a 10-Q's column); only other = cites only other filings; hit@5 = "
+          "retrieval, evidence page of the own filing in the top 5 (legacy ranking for `today`)")
+    head = (f"{'set':24s}{'selection':>10s}{'n':>5s}{'path':>19s}{'figure':>8s}{'+period':>9s}{'any filing':>11s}"
+            f"{'only other':>11s}{'hit@5':>7s}")
+    for name, title in (("a_dev_figure_questions", "dev figure questions"),
+                        ("b_generated_statement_questions", "generated statements")):
+        print("\n" + head)
+        for kind, r in report[name].items():
+            for path, v in r["paths"].items():
+                ranking = "legacy" if path == "today" and "legacy" in r["retrieval_page_hit@5"] else "selection"
+                print(f"{title:24s}{kind:>10s}{r['questions']:>5d}{path:>19s}{v['with_figure']:>8.3f}"
+                      f"{v['with_figure_and_period']:>9.3f}{v['with_figure_any_filing']:>11.3f}{v['cites_only_other_filings']:>11.3f}"
+                      f"{r['retrieval_page_hit@5'][ranking]:>7.3f}")
+            today = r["paths"]["today"]["with_figure"]
+            ratio = f"{r['paths']['new']['with_figure'] / today:.2f}x" if today else "inf"
+            lead = ", ".join(f"{k} {v}" for k, v in r["new_lead"].items())
+            print(f"{'':34s}new / today {ratio}; new path: {lead}; compose ms p50 (memoised embeddings) {r['compose_ms_p50']}")
+            forms = "; ".join(f"{form} ({v['questions']}): " + " / ".join(f"{v[p]:.3f}" for p in PATHS)
+                              for form, v in r["with_figure_by_form"].items())
+            print(f"{'':34s}figure by form, {' / '.join(PATHS)}: {forms}")
     print(f"\ndev questions, single filing, page_hit@5 with these chunks: {report['dev_single_filing_page_hit@5']}")
-    c = report["c_followups"]
-    print(f"\nc_followups: {c['cases']} cases  page_hit@5 resolved {c['page_hit@5_resolved']}  raw {c['page_hit@5_raw']}")
-    for kind, v in c["by_kind"].items():
-        print(f"  {kind}: {v['cases']} cases  resolved {v['resolved']}  raw {v['raw']}")
+    if "c_followups" in report:
+        c = report["c_followups"]
+        print(f"\nc_followups: {c['cases']} cases  page_hit@5 resolved {c['page_hit@5_resolved']}  raw {c['page_hit@5_raw']}")
+        for kind, v in c["by_kind"].items():
+            print(f"  {kind}: {v['cases']} cases  resolved {v['resolved']}  raw {v['raw']}")
     if "table_parsers" in report:
         t = report["table_parsers"]
         print(f"\ntable pages {t['pages']}: period header found by storage/tables.py {t['tables_py_header']} "

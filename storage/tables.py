@@ -90,8 +90,13 @@ def clean_line(line: str) -> str:
 
 def split_row(text: str) -> tuple[str, list[str]]:
     """(row label, value cells) of a row's text. A "$" printed apart from its number is glued back
-    ("$ 1,980" -> "$1,980"), a "%" likewise ("100.0 %" -> "100.0%")."""
-    tokens = text.split()
+    ("$ 1,980" -> "$1,980"), a "%" likewise ("100.0 %" -> "100.0%"), and a ")" ("(353 )" -> "(353)")."""
+    tokens = []
+    for tok in text.split():  # "(353 )": a negative value printed with a space before its ")"
+        if tok == ")" and tokens and re.fullmatch(r"\([-–—]?\$?\d[\d,]*(?:\.\d+)?%?", tokens[-1]):
+            tokens[-1] += ")"
+        else:
+            tokens.append(tok)
     i = len(tokens)
     while i > 0 and _VALUE_CELL.match(tokens[i - 1]):
         i -= 1
@@ -155,7 +160,30 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
     return TableHeader(" ".join(lines), tuple(columns))
 
 
-def _rebuild_rows(text: str) -> list[Unit]:
+_YEAR_CELL = re.compile(rf"\(?{_YEAR}\)?,?")
+_FOOTNOTE_CELL = re.compile(r"\(\d\)")  # "(1)": a footnote mark
+
+
+def is_one_line_row(line: str) -> bool:
+    """A row printed on one text line, label and values together ("Net sales $ 1,234 $ 1,100"), as
+    generated PDFs and some filings lay tables out: a label that starts like a row label (capital
+    or "(") and is no sentence, then two or more value cells, none of them a year or a footnote
+    mark, not all single digits ("Level 1 Level 2 Level 3", "Directors (2015)", "Impairment (1)",
+    "Category 1 2 3" are not rows). Whether the values fit a header is row_cells's business."""
+    label, values = split_row(line)
+    return (
+        len(values) >= 2
+        and not any(_YEAR_CELL.fullmatch(v) or _FOOTNOTE_CELL.fullmatch(v) for v in values)
+        and not all(re.fullmatch(r"\d", v) for v in values)  # "Category 1 2 3": column numbers
+        and bool(re.search(r"[A-Za-z]{2}", label))
+        and (label[:1].isupper() or label[:1] == "(")
+        and len(label.split()) <= _LONG_PROSE_WORDS
+        and not re.search(r"[.!?;]$|[.!?;:]\s", label)
+        and not is_period_line(line)  # "Years ended June 30," "March 9, 2023": header or date lines
+    )
+
+
+def _rebuild_rows(text: str, one_line_rows: bool = False) -> list[Unit]:
     lines = [clean_line(line) for line in text.splitlines()]
     lines = [line for line in lines if line]
     units: list[Unit] = []
@@ -165,7 +193,7 @@ def _rebuild_rows(text: str) -> list[Unit]:
         j = i + 1
         while j < len(lines) and is_value_cell(lines[j]):
             j += 1
-        if j > i + 1 or is_value_cell(line):
+        if j > i + 1 or is_value_cell(line) or (one_line_rows and is_one_line_row(line)):
             units.append(Unit(" ".join(lines[i:j]), True))  # label (or a bare value line) + cells: one row
         else:
             units.append(Unit(line, False))
@@ -264,10 +292,14 @@ def _is_paragraph(text: str) -> bool:
     return (words >= _LONG_PROSE_WORDS and text.rstrip()[-1:] in ".!?") or words >= 2 * _LONG_PROSE_WORDS
 
 
-def page_units(text: str, max_chars: int = 1000) -> list[Unit]:
+def page_units(text: str, max_chars: int = 1000, one_line_rows: bool = False) -> list[Unit]:
     """A page's text as prose lines and table rows (label + its value cells on one line), each
-    row with the period header of its table."""
-    units = _merge_wrapped_labels(_rebuild_rows(text))
+    row with the period header of its table.
+
+    `one_line_rows`: also read a row printed on one text line (label and values together, and a
+    header like "Years ended December 31, 2019 2018") as a table row. Off for chunking (the
+    chunks' text stays as ingested); on for answering (agent/figures.py)."""
+    units = _merge_wrapped_labels(_rebuild_rows(text, one_line_rows))
     return attach_headers(_merge_value_only_rows(units, max_chars))
 
 
@@ -287,6 +319,9 @@ def row_cells(unit: Unit) -> list[Cell]:
         return []
     label, values = split_row(unit.text)
     columns = unit.header.columns
+    if len(values) > len(columns):  # footnote marks printed among the values: "Long-lived assets $ 3,646 $ 3,761 (1)"
+        kept = [v for v in values if not _FOOTNOTE_CELL.fullmatch(v)]
+        values = kept if len(kept) == len(columns) else values
     if not label or not values or len(values) != len(columns):
         return []
     return [Cell(label, col, val, unit.text, unit.header, i) for i, (col, val) in enumerate(zip(columns, values))]
