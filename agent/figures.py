@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from storage.bm25_index import tokenize
+from storage.question_scope import question_scope, without_periods
 from storage.tables import Cell, Unit, is_period_line, page_units, row_cells, split_row
 
 MIN_ROW_SCORE = 0.5  # below this no row leads the answer (the sentences alone answer)
@@ -37,11 +38,7 @@ _FIGURE_ASK = re.compile(
 )
 _NOT_FIGURE = re.compile(r"^\s*(?:why|explain|describe|summari[sz]e|who|where|list|what (?:drove|caused|are the (?:main|key|major))|"
                          r"what (?:industry|business|risks?)|is\b|are\b|does\b|do\b|did\b|has\b|have\b|was there)", re.IGNORECASE)
-_YEAR = re.compile(r"(?<!\d)(?:FY\s*'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)(?!\d)", re.IGNORECASE)
-_SHORT_FY = re.compile(r"\bFY\s*'?(\d\d)\b", re.IGNORECASE)
-_QUARTER = re.compile(r"\b(?:Q([1-4])|(first|second|third|fourth) quarter)\b", re.IGNORECASE)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
 # words that name a period, not a line item (left out of row matching)
 _PERIOD_WORDS = set(tokenize(
@@ -62,12 +59,11 @@ class AskedPeriod:
 
 
 def asked_period(question: str) -> AskedPeriod:
-    """The period(s) a question names: "FY2018", "fiscal 2018", "in 2021", "Q2 of FY2024", "FY23"."""
-    years = [int(m.group(1)) for m in _YEAR.finditer(question)]
-    years += [2000 + int(m.group(1)) for m in _SHORT_FY.finditer(question)]
-    quarter = None
-    if m := _QUARTER.search(question):
-        quarter = int(m.group(1)) if m.group(1) else _ORDINAL[m.group(2).lower()]
+    """The period(s) a question names: "FY2018", "fiscal 2018", "in 2021", "Q2 of FY2024", "FY23",
+    "FY2015 - FY2017" (storage/question_scope.py, the parser the selection prior uses too)."""
+    periods = question_scope(question).periods
+    years = [y for y, _ in periods if y is not None]
+    quarter = next((q for _, q in periods if q), None)
     months = None
     if m := _MONTHS.search(question):
         months = _MONTH_WORDS.get((m.group(1) or "").lower(), 6)
@@ -235,8 +231,7 @@ def table_captions(units: list[Unit]) -> dict[int, str]:
 
 def _without_periods(question: str) -> str:
     """The question without its period words, so similarity is about the line item."""
-    text = _YEAR.sub(" ", _SHORT_FY.sub(" ", _QUARTER.sub(" ", question)))
-    return " ".join(text.split())
+    return without_periods(question)
 
 
 def figure_line(cell: Cell, source_id: str) -> str:

@@ -61,6 +61,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from bench.selections import SELECTIONS, selected_ids
+
 KS = (1, 3, 5, 10)
 DEFAULT_WORK = Path(__file__).resolve().parent / "results" / "work"
 
@@ -74,10 +76,6 @@ def _load_questions(data: Path) -> list[dict]:
     if missing:
         sys.exit(f"error: PDFs missing under {data / 'pdfs'}: {', '.join(missing)}")
     return questions
-
-
-def _company(doc_name: str) -> str:
-    return doc_name.split("_", 1)[0]
 
 
 def _evidence_pages(q: dict) -> set[int]:
@@ -139,7 +137,6 @@ def _make_long_filing(pdfs: list[Path], out: Path, min_pages: int = 300) -> Path
     return out
 
 
-SELECTIONS = ("single", "company", "library")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -217,11 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         return round(sum(p for _, p in keys) / max(sum(timings[k] for k, _ in keys), 1e-9), 2)
 
     def selection_of(kind: str, name: str) -> list[str]:
-        if kind == "single":
-            return [docs[name]["doc_id"]]
-        if kind == "company":
-            return [d["doc_id"] for n, d in docs.items() if _company(n) == _company(name)]
-        return [d["doc_id"] for d in docs.values()]
+        return selected_ids(kind, name, {n: d["doc_id"] for n, d in docs.items()})
 
     for d in docs.values():  # load indexes before timing (a real session keeps them loaded too)
         retrieval.get_doc_index(d["doc_id"])

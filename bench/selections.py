@@ -1,5 +1,5 @@
-"""Which filings are selected when a benchmark question is asked (bench/answers.py; the same notion
-as bench/retrieval.py's `selection_of`):
+"""Which filings are selected when a benchmark question is asked (bench/answers.py and
+bench/retrieval.py):
 
   single   the question's own filing only;
   company  every filing of its company: the file-name prefix before the first "_" (pdfs/ + library/);

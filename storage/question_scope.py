@@ -87,3 +87,8 @@ def question_scope(question: str) -> QuestionScope:
         if i not in used_quarters and (None, quarter) not in c.periods:
             c.periods.append((None, quarter))
     return c
+
+
+def without_periods(text: str) -> str:
+    """`text` without the years and quarters it names ("What was capex in Q2 FY2024?" -> "What was capex in ?")."""
+    return " ".join(_QUARTER_RE.sub(" ", _YEAR_RE.sub(" ", text or "")).split())

@@ -10,7 +10,7 @@ import pytest
 
 from agent.citations import build_answer
 from agent.extractive import compose_extractive_answer, ends_at_boundary, is_complete
-from agent.figures import asked_period, is_figure_question
+from agent.figures import AskedPeriod, asked_period, is_figure_question
 from agent.graph import run_turn
 from agent.quotes import quotes_by_marker
 from storage.pdf_processing import process_and_index_pdf
@@ -68,6 +68,9 @@ def test_question_periods_and_kinds():
     assert asked_period("What is the FY2018 capital expenditure?").years == (2018,)
     assert asked_period("Was there any drop between FY 2023 and Q2 of FY2024?").quarter == 2
     assert asked_period("and in fiscal year 2021 vs 2020?").years == (2021, 2020)
+    # the selection prior's parser: a range names every year in it, "second fiscal quarter" a quarter
+    assert asked_period("3 year average net profit margin for FY2015 - FY2017").years == (2015, 2016, 2017)
+    assert asked_period("Net sales in the second fiscal quarter of 2023?") == AskedPeriod((2023,), 2, 3)
     assert is_figure_question("How much was the Real change in Sales for AMCOR in FY 2023?")
     assert not is_figure_question("Why did operating margin fall in 2022?")
     assert not is_figure_question("Is Boeing's business subject to cyclicality?")
