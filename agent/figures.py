@@ -24,11 +24,11 @@ from storage.tables import Cell, Unit, is_period_line, page_units, row_cells, sp
 MIN_ROW_SCORE = 0.5  # below this no row leads the answer (the sentences alone answer)
 SEMANTIC_WEIGHT = 0.5
 RANK_PENALTY = 0.02  # per retrieval rank of the source the row comes from
-MAX_FIGURES = 3
+MAX_FIGURES = 3  # cells stated (one per period the question names)
 CAPTION_WEIGHT = 0.5  # a question word said by the table's caption, not the row label, counts this much
 MAX_CAPTION_WORDS = 8
 SPAN_PENALTY = 0.15  # a quarter's column for a full-year question (or the reverse)
-OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower  # cells stated (one per period the question names)
+OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -185,7 +185,7 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
     if not candidates:
         return None
     labels = [c[0][0].label for c in candidates]
-    vectors = embedder.embed([_without_periods(question), *labels])
+    vectors = embedder.embed([without_periods(question), *labels])  # similarity is about the line item
     cosines = vectors[1:] @ vectors[0]
     best: FigureMatch | None = None
     for (cells, src, rank, caption), label, cos in zip(candidates, labels, cosines):
@@ -227,11 +227,6 @@ def table_captions(units: list[Unit]) -> dict[int, str]:
             words = len(unit.text.split())
             above = unit.text if 0 < words <= MAX_CAPTION_WORDS and unit.text[-1:] not in ".;:" else ""
     return captions
-
-
-def _without_periods(question: str) -> str:
-    """The question without its period words, so similarity is about the line item."""
-    return without_periods(question)
 
 
 def figure_line(cell: Cell, source_id: str) -> str:
