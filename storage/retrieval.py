@@ -64,7 +64,7 @@ DOC_VOTE_PAGES = 20  # (or "mean_top": mean score of its best DOC_TOP_PAGES page
 DOC_TOP_PAGES = 3
 DOC_WEIGHT = 1.0  # page score += DOC_WEIGHT * spread * (its PDF's share - the best PDF's share)
 PRIOR_WEIGHT = 2.0  # page score += PRIOR_WEIGHT * spread * prior of its PDF (0..1, storage.selection_prior)
-RETRIEVER_VERSION = 2  # part of the cache fingerprint: bump when ranking changes
+RETRIEVER_VERSION = 3  # part of the cache fingerprint: bump when ranking changes (3: primary sources)
 
 
 class RetrievalError(Exception):
