@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storage import pdf_processing as pp
-from storage import retrieval, vector_store
+from storage import vector_store
 from storage.config import get_settings
 from storage.retrieval import HybridRetriever
 from tests.fixtures_pdfs import make_encrypted_pdf, make_text_pdf
@@ -29,12 +29,6 @@ def chroma_accepts(name: str) -> bool:
         pass
     return bool(re.fullmatch(r"[a-zA-Z0-9][a-zA-Z0-9._-]{1,510}[a-zA-Z0-9]", name)) and ".." not in name
 
-
-@pytest.fixture(autouse=True)
-def _fresh_indexes():
-    retrieval.clear_loaded_indexes()
-    yield
-    retrieval.clear_loaded_indexes()
 
 
 @pytest.mark.parametrize("name", [

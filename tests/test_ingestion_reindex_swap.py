@@ -40,12 +40,6 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.fixture(autouse=True)
-def _fresh_indexes():
-    retrieval.clear_loaded_indexes()
-    yield
-    retrieval.clear_loaded_indexes()
-
 
 def _leftovers(doc_id: str) -> list[str]:
     """Everything of this PDF that its manifest does not name."""

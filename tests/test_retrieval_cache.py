@@ -12,13 +12,6 @@ from storage.retrieval_cache import RetrievalCache, normalise_query
 from tests.fixtures_retrieval import REPORT_PAGES, ingest
 
 
-@pytest.fixture(autouse=True)
-def _fresh_indexes():
-    retrieval.clear_loaded_indexes()
-    yield
-    retrieval.clear_loaded_indexes()
-
-
 @pytest.fixture
 def count_rankings(monkeypatch):
     calls = []

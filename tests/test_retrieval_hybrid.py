@@ -12,13 +12,6 @@ from storage.schema import Chunk
 from tests.fixtures_retrieval import REPORT_PAGES, ingest
 
 
-@pytest.fixture(autouse=True)
-def _fresh_indexes():
-    retrieval.clear_loaded_indexes()
-    yield
-    retrieval.clear_loaded_indexes()
-
-
 def test_single_pdf_finds_the_right_page():
     pdf = ingest("acme_2022.pdf", REPORT_PAGES)
     hits = load_pdf_for_retrieval(pdf.doc_id).search("What were total revenues and cost of sales?", k=3)

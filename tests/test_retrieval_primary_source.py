@@ -21,12 +21,6 @@ BALANCE = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _fresh_indexes():
-    retrieval.clear_loaded_indexes()
-    yield
-    retrieval.clear_loaded_indexes()
-
 
 @pytest.fixture
 def quarter_pair():

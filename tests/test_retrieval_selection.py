@@ -6,20 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from storage import pdf_processing, retrieval
+from storage import pdf_processing
 from storage.bm25_index import bm25_scores, build_bm25_model, selection_bm25_scores
+from storage.question_scope import question_scope
 from storage.retrieval import HybridRetriever
 from storage.schema import DocumentInfo
-from storage.question_scope import question_scope
 from storage.selection_prior import RECENT, period_match, selection_prior
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
-
-
-@pytest.fixture(autouse=True)
-def _fresh_indexes():
-    retrieval.clear_loaded_indexes()
-    yield
-    retrieval.clear_loaded_indexes()
 
 
 @pytest.fixture
