@@ -33,6 +33,8 @@ _FORMS = [
 
 @dataclass
 class QuestionScope:
+    """What a question names: periods, dates and forms, plus its words (issuers are matched on them)."""
+
     periods: list[tuple[int | None, int | None]] = field(default_factory=list)  # (year, quarter)
     dates: list[date] = field(default_factory=list)
     forms: set[str] = field(default_factory=set)

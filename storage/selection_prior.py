@@ -38,7 +38,7 @@ from storage.schema import DocumentInfo
 
 EXACT, PARTIAL, COMPARATIVE, OTHER_QUARTER, OUTLOOK = 1.0, 0.5, 0.4, 0.25, 0.25
 RECENT = 0.25  # no period named: the issuer's present (latest annual report and later), a weak preference
-SECONDARY = 0.75  # period match of a release / 8-K / other document when the question names no form
+SECONDARY = 0.75  # share of its period match a release / 8-K keeps beside a periodic report of that period (no form named)
 PRIMARY_FORMS = ("10-K", "10-Q", "annual report")
 ISSUER_SHARE = 0.5  # with an issuer named, matching it earns half the prior, the period etc. the rest
 ANNUAL_FORMS = ("10-K", "annual report")
