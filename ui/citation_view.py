@@ -3,6 +3,8 @@ citation that opens a preview dialog, and a "Sources" list under the answer."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from storage.schema import Citation
@@ -34,6 +36,12 @@ def _page_png(pdf_path: str, version: tuple[int, int], index: int, passage: str,
     return img.png, img.highlights
 
 
+def _render(path: Path, index: int, passage: str, doc_id: str | None, crop: bool = False, scale: float = 1.5) -> tuple[bytes, int]:
+    """(PNG, highlight count) of a page, cached by the PDF's current size and mtime."""
+    stat = path.stat()
+    return _page_png(str(path), (stat.st_size, stat.st_mtime_ns), index, passage, doc_id or "", crop, scale)
+
+
 def _source_pdf(doc_id: str | None, file: str | None):
     """The cited PDF in the source folder, or None with a warning when it is gone or changed."""
     path = resolve_pdf_path(doc_id, file)
@@ -54,12 +62,10 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
     if path is None:
         return False
     try:
-        stat = path.stat()
-        version = (stat.st_size, stat.st_mtime_ns)
         scale = 1.5 * max(zoom, 1.0)
-        png, highlights = _page_png(str(path), version, index, passage, doc_id or "", bool(passage) and not whole, scale)
+        png, highlights = _render(path, index, passage, doc_id, bool(passage) and not whole, scale)
         if passage and not highlights and not whole:  # not found: the whole page, no band to show
-            png, highlights = _page_png(str(path), version, index, passage, doc_id or "", False, scale)
+            png, highlights = _render(path, index, passage, doc_id, False, scale)
     except Exception as exc:  # noqa: BLE001 - MuPDF raises plain Exception subclasses
         st.warning(f"Could not render the page: {escape_markdown(redact(str(exc)))}")
         return False
@@ -84,15 +90,13 @@ def show_page_image(doc_id: str | None, file: str | None, index: int, *passages:
     if path is None:
         return False
     try:
-        stat = path.stat()
-        version = (stat.st_size, stat.st_mtime_ns)
         png, highlights, used = b"", 0, ""
         for passage in [p for p in passages if p] or [""]:
-            png, highlights = _page_png(str(path), version, index, passage, doc_id or "", crop)
+            png, highlights = _render(path, index, passage, doc_id, crop)
             used = passage
             if highlights:
                 break
-        whole = _page_png(str(path), version, index, used, doc_id or "")[0] if crop and highlights else None
+        whole = _render(path, index, used, doc_id)[0] if crop and highlights else None
     except Exception as exc:  # noqa: BLE001 - MuPDF raises plain Exception subclasses
         st.warning(f"Could not render the page: {escape_markdown(redact(str(exc)))}")
         return False
