@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from storage.bm25_index import tokenize
 from storage.question_scope import question_scope, without_periods
-from storage.tables import Cell, Unit, is_period_line, page_units, row_cells, split_row
+from storage.page_tables import table_units
+from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
 
 MIN_ROW_SCORE = 0.5  # below this no row leads the answer (the sentences alone answer)
 SEMANTIC_WEIGHT = 0.5
@@ -167,7 +168,7 @@ def match_figures(question: str, sources: list[dict], page_text, embedder, max_s
         if not text:
             continue
         passage = _squash(src.get("text") or "")
-        units = page_units(text, one_line_rows=True)
+        units = table_units(src.get("doc_id"), src.get("page_number"), text)
         captions = table_captions(units)
         for unit in units:
             cells = row_cells(unit)

@@ -74,6 +74,8 @@ class Unit:
     is_table_row: bool
     header: TableHeader | None = None  # for table rows: the period header of their table
     is_header: bool = False  # a header line itself
+    section: str = ""  # for table rows: the section label above them ("Current liabilities")
+    unit: str = ""  # for table rows: the table's unit caption ("in millions, except per share data")
 
 
 def is_value_cell(line: str) -> bool:
@@ -311,6 +313,8 @@ class Cell:
     row: str  # the whole row as printed
     header: TableHeader
     column: int
+    section: str = ""  # the row's section ("Current liabilities"), "" when unknown
+    unit: str = ""  # the table's unit caption ("in millions, except per share data"), "" when unknown
 
 
 def row_cells(unit: Unit) -> list[Cell]:
@@ -324,4 +328,5 @@ def row_cells(unit: Unit) -> list[Cell]:
         values = kept if len(kept) == len(columns) else values
     if not label or not values or len(values) != len(columns):
         return []
-    return [Cell(label, col, val, unit.text, unit.header, i) for i, (col, val) in enumerate(zip(columns, values))]
+    return [Cell(label, col, val, unit.text, unit.header, i, unit.section, unit.unit)
+            for i, (col, val) in enumerate(zip(columns, values))]
