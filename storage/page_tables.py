@@ -1,15 +1,69 @@
 """The table rows of a cited page, for answering: one entry point for agent/figures.py.
 
 `table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/tables.py
-`Unit`s, each row with its period header). Today it reads the page's text layer (`page_units` with
-one-line rows); the layout reader (issue 19) plugs in here without the answer code changing.
+`Unit`s, each row with its period header). A page with a text layer is read by layout from the source
+PDF (storage/table_layout.py: each value under its period column, with the table's unit caption and the
+row's section); an OCR page, a page whose layout read finds no table, or a source PDF that is gone
+falls back to the text parser (`page_units` with one-line rows).
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import pymupdf
+
+from storage.table_layout import has_table, layout_units
 from storage.tables import Unit, page_units
+
+log = logging.getLogger(__name__)
+_lock = threading.Lock()  # PyMuPDF documents are not thread-safe
 
 
 def table_units(doc_id: str | None, page_index: int | None, text: str | None) -> list[Unit]:
     """The page's units for figure answers (rows with their headers, units and sections)."""
+    units = _layout_units_of(doc_id, page_index) if doc_id and page_index is not None else None
+    if units and has_table(units):
+        return units
     return page_units(text or "", one_line_rows=True)
+
+
+def _layout_units_of(doc_id: str, page_index: int) -> list[Unit] | None:
+    from storage.pdf_processing import load_manifest
+
+    try:
+        manifest = load_manifest(doc_id)
+    except (OSError, ValueError) as exc:
+        log.debug("no manifest for %s: %s", doc_id, exc)
+        return None
+    if page_index in set(manifest.ocr_pages or []):
+        return None  # OCR text has no word boxes of its own: the text parser reads it
+    path = Path(manifest.source_path)
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _page_layout(str(path), stat.st_mtime_ns, stat.st_size, page_index)
+
+
+@lru_cache(maxsize=512)
+def _page_layout(path: str, mtime_ns: int, size: int, page_index: int) -> list[Unit] | None:
+    """Layout units of one page, cached per file version (path, mtime, size)."""
+    with _lock:
+        try:
+            doc = _open(path, mtime_ns, size)
+            if not 0 <= page_index < doc.page_count:
+                return None
+            words = doc[page_index].get_text("words")
+        except (RuntimeError, ValueError, pymupdf.FileDataError) as exc:
+            log.info("layout read of %s page %d failed: %s", path, page_index, exc)
+            return None
+    return layout_units(words)
+
+
+@lru_cache(maxsize=8)
+def _open(path: str, mtime_ns: int, size: int) -> pymupdf.Document:
+    return pymupdf.open(path)

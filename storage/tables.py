@@ -76,6 +76,9 @@ class Unit:
     is_header: bool = False  # a header line itself
     section: str = ""  # for table rows: the section label above them ("Current liabilities")
     unit: str = ""  # for table rows: the table's unit caption ("in millions, except per share data")
+    # for rows read by layout (storage/table_layout.py): (column index, value) of each value, and the label
+    cells: tuple[tuple[int, str], ...] | None = None
+    label: str = ""
 
 
 def is_value_cell(line: str) -> bool:
@@ -321,6 +324,10 @@ def row_cells(unit: Unit) -> list[Cell]:
     """The (label, period, value) cells of a table row whose value count matches its header."""
     if not unit.is_table_row or unit.header is None or unit.is_header or " | " in unit.text:
         return []
+    if unit.cells is not None:  # read by layout: each value's column is known
+        columns = unit.header.columns
+        return [Cell(unit.label, columns[i], value, unit.text, unit.header, i, unit.section, unit.unit)
+                for i, value in unit.cells if i < len(columns) and unit.label]
     label, values = split_row(unit.text)
     columns = unit.header.columns
     if len(values) > len(columns):  # footnote marks printed among the values: "Long-lived assets $ 3,646 $ 3,761 (1)"

@@ -1,0 +1,372 @@
+"""Financial tables read by layout: each value belongs to the period column it sits under.
+
+storage/tables.py reads a page's text in line order and guesses which period a value belongs to
+from how many values and header tokens there are; a header sentence above the year row ("Fiscal
+years ended December 31, 2022, December 25, 2021 and December 26, 2020" / "2022 2021 2020") or a
+row with an empty cell defeats it. This module reads the page's words with their boxes
+(`pymupdf.Page.get_text("words")`) instead:
+
+1. words are grouped into visual lines (by their vertical centre), and each line into a label
+   (the text at its left) and value cells at its right ("$" and "%" printed apart are glued to
+   their number, "(353 )" is one cell, a footnote mark or year that touches the label is label);
+2. a table is a run of value lines under its header lines (period lines: "Years ended",
+   "September 24,", "2022", "Three Months Ended"); its columns are the clusters of the value
+   cells' right edges (figures are right-aligned);
+3. each header segment (words separated by wide gaps) labels the columns it stands over: one
+   column (its own "2022"), or several (a spanning "Three Months Ended" or a header sentence that
+   lists the dates, whose date with the column's year becomes the column's date);
+4. every row keeps the unit caption printed above its table ("In millions, except per share
+   amounts") and its section (the last label-only line above it: "Current liabilities:").
+
+Rows come out as `storage.tables.Unit`s whose `cells` say which column each value is in, so a row
+with an empty cell still gives each value its own period (`storage.tables.row_cells`).
+
+Why not `pymupdf.Page.find_tables()` or pdfplumber: on the dev 10-Ks find_tables found a period
+header on 63 of 137 table pages at ~0.9 s a page (bench.answers --tables), and neither assigns
+a spanning header or a header sentence to columns; `python -m bench.table_coverage` measures the
+share of statement rows whose every value gets a period, this reader against the text parser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
+
+_YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
+_NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
+_DASH = re.compile(r"^[-–—]+$")
+_FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
+_UNIT_CAPTION = re.compile(
+    r"\b(?:in|dollars in|amounts in|\$ in|usd in)\s+(?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
+LINE_TOLERANCE = 0.45  # words whose vertical centres differ by less than this share of their height share a line
+SEGMENT_GAP = 2.2  # a gap wider than this many average character widths separates two segments of a line
+COLUMN_GAP = 6.0  # value cells whose right edges are within this many points are one column
+LONG_PROSE_WORDS = 12
+MAX_HEADER_LINES = 6
+MAX_SECTION_WORDS = 8
+
+
+@dataclass
+class Word:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+
+
+@dataclass
+class Segment:
+    """Words of one line with no wide gap between them."""
+
+    words: list[Word]
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.words[-1].x1
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    label: str = ""
+    values: list[tuple[str, float, float]] = field(default_factory=list)  # (cell as printed, x0, x1)
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+def visual_lines(words: list[Word]) -> list[Line]:
+    """Words grouped into lines by their vertical centre, each line read left to right."""
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: ((w.y0 + w.y1) / 2, w.x0)):
+        centre, height = (w.y0 + w.y1) / 2, max(w.y1 - w.y0, 1.0)
+        if lines:
+            last = lines[-1]
+            last_centre = sum((v.y0 + v.y1) / 2 for v in last) / len(last)
+            if abs(centre - last_centre) < LINE_TOLERANCE * height:
+                last.append(w)
+                continue
+        lines.append([w])
+    return [Line(sorted(ws, key=lambda w: w.x0)) for ws in lines]
+
+
+def _char_width(words: list[Word]) -> float:
+    chars = sum(len(w.text) for w in words) or 1
+    return max(sum(w.x1 - w.x0 for w in words) / chars, 1.0)
+
+
+def segments(line: Line, char_width: float) -> list[Segment]:
+    out: list[Segment] = []
+    for w in line.words:
+        if out and w.x0 - out[-1].x1 <= SEGMENT_GAP * char_width:
+            out[-1].words.append(w)
+        else:
+            out.append(Segment([w]))
+    return out
+
+
+_SUFFIX = ("%", ")", "bp", "bps", "pts", "ppt", "ppts", "x")  # printed apart after a value: "2.5 %", "(390 ) bp"
+
+
+def _is_value_token(text: str) -> bool:
+    return bool(_NUMBER.match(text) or _DASH.match(text) or text in ("$", "(", "$(") or text.lower() in _SUFFIX)
+
+
+def split_label_values(line: Line, char_width: float) -> None:
+    """Fill `line.label` and `line.values`: the value tokens at the line's right, glued into cells."""
+    words = line.words
+    i = len(words)
+    while i > 0 and _is_value_token(words[i - 1].text):
+        i -= 1
+    # a year or footnote mark that touches the label is part of it ("Notes due 2025", "Other (1)")
+    while i < len(words) and i > 0 and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width \
+            and re.search(r"[A-Za-z]", words[i - 1].text) and not words[i].text.startswith("$"):
+        i += 1
+    line.label = " ".join(w.text for w in words[:i]).strip()
+    cells: list[list[Word]] = []
+    pending_dollar: Word | None = None
+    for w in words[i:]:
+        t = w.text
+        if t in ("$", "$(", "("):
+            pending_dollar = w if pending_dollar is None else pending_dollar
+            continue
+        if t.lower() in _SUFFIX and cells:
+            cells[-1].append(w)
+            continue
+        if _FOOTNOTE.match(t) and cells and w.x0 - cells[-1][-1].x1 <= SEGMENT_GAP * char_width:
+            continue  # a footnote mark printed right after a value
+        cells.append(([pending_dollar] if pending_dollar else []) + [w])
+        pending_dollar = None
+    line.values = []
+    for cell in cells:
+        text = "".join(w.text for w in cell)
+        if text.startswith("$(") or (text.startswith("$") and "(" in text[:2]):
+            text = "(" + text.replace("(", "", 1).replace("$", "$", 1)
+        number = [w for w in cell if w.text not in ("$", "$(", "(") and w.text.lower() not in _SUFFIX] or cell
+        line.values.append((text, number[0].x0, number[-1].x1))
+
+
+def _is_header_line(line: Line) -> bool:
+    """A period line ("Years ended", "September 24,", "2022 2021 2020", "Three Months Ended")."""
+    text = line.text
+    if line.label and line.values:  # "2019 2018 2017" after a period phrase or a short caption
+        return all(_YEAR.match(v[0]) for v in line.values) and (
+            is_period_line(line.label) or len(line.label.split()) <= MAX_SECTION_WORDS)
+    return is_period_line(text) or (bool(line.values) and all(_YEAR.match(v[0]) for v in line.values))
+
+
+def _is_row(line: Line) -> bool:
+    if not line.label and all(_FOOTNOTE.match(v[0]) for v in line.values):
+        return False  # a footnote mark printed on a line of its own (a superscript)
+    return bool(line.values) and not all(_YEAR.match(v[0]) for v in line.values) and (
+        not line.label or len(line.label.split()) <= 2 * LONG_PROSE_WORDS)
+
+
+def _is_section(line: Line) -> bool:
+    """A short label-only line inside a table ("Current liabilities:", "Net sales:")."""
+    return not line.values and 0 < len(line.text.split()) <= MAX_SECTION_WORDS and not is_period_line(line.text) \
+        and not _unit_caption(line)
+
+
+def _is_paragraph(line: Line) -> bool:
+    """Prose: a long line with no values, not a label introducing rows ("Adjustments to reconcile
+    net earnings to total cash provided by operating activities:")."""
+    return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS and not line.text.rstrip().endswith(":")
+
+
+@dataclass
+class Column:
+    x0: float
+    x1: float
+
+
+def columns_of(rows: list[Line]) -> list[Column]:
+    """Columns from the right edges of the rows' value cells (figures are right-aligned)."""
+    edges = sorted((x1, x0) for row in rows for _, x0, x1 in row.values)
+    cols: list[Column] = []
+    support: list[int] = []
+    for x1, x0 in edges:
+        if cols and x1 - cols[-1].x1 <= COLUMN_GAP:
+            cols[-1].x0, cols[-1].x1 = min(cols[-1].x0, x0), max(cols[-1].x1, x1)
+            support[-1] += 1
+        else:
+            cols.append(Column(x0, x1))
+            support.append(1)
+    # a value standing alone at its position (a page number, a note reference) makes no column
+    # when real columns hold several rows each
+    if max(support, default=0) >= 3:
+        cols = [c for c, n in zip(cols, support) if n >= 2]
+    return cols
+
+
+def _column_of(x0: float, x1: float, cols: list[Column]) -> int | None:
+    best, dist = None, None
+    for i, c in enumerate(cols):
+        d = abs(x1 - c.x1)
+        if (c.x0 - 2 <= x1 and x0 <= c.x1 + 2 or d <= COLUMN_GAP) and (dist is None or d < dist):
+            best, dist = i, d
+    return best
+
+
+def _date_with_year(text: str, year: str) -> str | None:
+    for m in PERIOD_TOKEN.finditer(text):
+        tok = " ".join(m.group(0).split())
+        if year in tok and not re.fullmatch(r"(?:19|20)\d\d", tok):
+            return tok
+    return None
+
+
+def _phrase(text: str) -> str:
+    """A header segment without its period tokens ("Fiscal years ended")."""
+    rest = PERIOD_TOKEN.sub(" ", text)
+    rest = re.sub(r"\s*,\s*(?:and\s*)?(?=,|$)|\band\s*$", " ", rest)
+    return " ".join(rest.replace(" ,", ",").split()).strip(" ,")
+
+
+def header_for(lines: list[Line], cols: list[Column], char_width: float) -> TableHeader | None:
+    """One period label per column from the header lines standing over the columns.
+
+    On each header line, every column takes the nearest segment (by horizontal centre): its own
+    "2022" or "September 24,", or a segment centred over several columns ("Years ended", "Three
+    Months Ended", "December 31,"), often narrower than the columns it heads. A segment narrower
+    than the column pitch only labels columns within 0.6 pitch of it (a "% Change" column takes no
+    year); a caption left of the columns labels none. A header sentence listing the dates gives
+    each column the date with its year."""
+    if not cols:
+        return None
+    centres = [(c.x0 + c.x1) / 2 for c in cols]
+    gaps = [b - a for a, b in zip(centres, centres[1:])]
+    pitch = sorted(gaps)[len(gaps) // 2] if gaps else 8 * max(char_width, 1.0) * 4
+    parts: list[list[str]] = [[] for _ in cols]
+    for line in lines:
+        segs = [s for s in segments(line, char_width)
+                if s.x1 >= cols[0].x0 - pitch / 2 and not _UNIT_CAPTION.search(s.text)]
+        if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
+            for p in parts:  # the line's one phrase heads every column ("Years ended", "December 31,")
+                p.append(segs[0].text)
+            continue
+        for i, centre in enumerate(centres):
+            if not segs:
+                break
+            seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre))
+            narrow = seg.x1 - seg.x0 < 0.8 * pitch
+            if narrow and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
+                continue
+            parts[i].append(seg.text)
+    labels = [_column_label(p) for p in parts]
+    if not any(re.search(r"(?:19|20)\d\d", lab) for lab in labels):
+        return None
+    return TableHeader(" ".join(line.text for line in lines), tuple(labels))
+
+
+def _column_label(parts: list[str]) -> str:
+    """A column's header parts, top to bottom, as one label ("Years ended September 24, 2022")."""
+    year = next((m.group(0) for p in parts if len(PERIOD_TOKEN.findall(p)) <= 1
+                 for m in re.finditer(r"(?:19|20)\d\d", p)), None)
+    out: list[str] = []
+    for part in parts:
+        date = _date_with_year(part, year) if year and len(PERIOD_TOKEN.findall(part)) > 1 else None
+        if date:  # a header sentence listing the dates: its words, then the column's own date
+            out.append(f"{_phrase(part)} {date}")
+            out = [p for p in out if not re.fullmatch(r"\(?(?:19|20)\d\d\)?,?", p.strip())]
+        elif not (out and year and date is None and re.fullmatch(r"\(?(?:19|20)\d\d\)?,?", part.strip())
+                  and any(year in p for p in out)):
+            out.append(part)
+    label = " ".join(" ".join(out).split())
+    return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)\b", r"\1, \2", label)
+
+
+def _unit_caption(line: Line) -> str | None:
+    m = _UNIT_CAPTION.search(line.text)
+    return m.group(0).strip(" ()") if m else None
+
+
+def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
+    """(first header line, first row, end) of each table: header lines, then rows until a
+    paragraph, the next table's header or the page's end."""
+    blocks = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not _is_row(lines[i]):
+            i += 1
+            continue
+        start = i
+        h = i
+        while h > 0 and i - h < MAX_HEADER_LINES and (_is_header_line(lines[h - 1]) or _unit_caption(lines[h - 1])
+                                                          or lines[h - 1].text.strip() in ("$", "%")
+                                                          or _is_section(lines[h - 1])):
+            h -= 1
+        while h < i and _is_section(lines[h]):  # a section label above the header is not part of the table
+            h += 1
+        j = i
+        while j < n and not _is_paragraph(lines[j]):
+            if j > i and _is_header_line(lines[j]) and not _is_row(lines[j]):
+                break
+            j += 1
+        blocks.append((h, start, j))
+        i = j if j > i else i + 1
+    return blocks
+
+
+def layout_units(words: list[tuple]) -> list[Unit]:
+    """A page's lines as `Unit`s, table rows with their header, cells, section and unit caption.
+
+    `words`: `pymupdf.Page.get_text("words")` tuples (x0, y0, x1, y1, text, ...)."""
+    ws = [Word(*map(float, w[:4]), str(w[4])) for w in words if str(w[4]).strip()]
+    if not ws:
+        return []
+    cw = _char_width(ws)
+    lines = visual_lines(ws)
+    for line in lines:
+        split_label_values(line, cw)
+    kinds: list[Unit | None] = [None] * len(lines)
+    unit_caption = ""
+    blocks = _table_blocks(lines)
+    for h, start, end in blocks:
+        for k in range(0, h):
+            unit_caption = _unit_caption(lines[k]) or unit_caption
+        header_lines = [ln for ln in lines[h:start] if _is_header_line(ln)]
+        for ln in lines[h:start]:
+            unit_caption = _unit_caption(ln) or unit_caption
+        rows = [ln for ln in lines[start:end] if _is_row(ln)]
+        cols = columns_of(rows)
+        header = header_for(header_lines, cols, cw) if header_lines else None
+        for k in range(h, start):
+            if _is_header_line(lines[k]) and header is not None:
+                kinds[k] = Unit(lines[k].text, False, header, is_header=True)
+        section = ""
+        for k in range(h, end):
+            ln = lines[k]
+            if not _is_row(ln):
+                if k >= start or not _is_header_line(ln):
+                    section = ln.text.rstrip(":").strip() if _is_section(ln) else section
+                continue
+            cells = []
+            for value, x0, x1 in ln.values:
+                col = _column_of(x0, x1, cols)
+                if col is not None and all(c != col for c, _ in cells):
+                    cells.append((col, value))
+            text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
+            kinds[k] = Unit(text, True, header, section=section, unit=unit_caption,
+                            cells=tuple(cells) if header is not None and len(cells) == len(ln.values) else None,
+                            label=ln.label)
+            if ln.label.lower().startswith("total"):
+                section = ""  # "Total current liabilities" closes its section
+    return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)]
+
+
+def has_table(units: list[Unit]) -> bool:
+    """Whether the layout read found at least one row with every value under a period."""
+    return any(u.cells for u in units)
