@@ -37,6 +37,7 @@ from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
 _NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 _DASH = re.compile(r"^[-–—]+$")
+_FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
 _FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
 _UNIT_CAPTION = re.compile(
     r"\b(?:in|dollars in|amounts in|\$ in|usd in)\s+(?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
@@ -134,7 +135,7 @@ def split_label_values(line: Line, char_width: float) -> None:
     while i < len(words) and i > 0 and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width \
             and re.search(r"[A-Za-z]", words[i - 1].text) and not words[i].text.startswith("$"):
         i += 1
-    line.label = " ".join(w.text for w in words[:i]).strip()
+    line.label = _FOOTNOTE_AFTER_LABEL.sub("", " ".join(w.text for w in words[:i])).strip()
     cells: list[list[Word]] = []
     pending_dollar: Word | None = None
     for w in words[i:]:
@@ -155,7 +156,13 @@ def split_label_values(line: Line, char_width: float) -> None:
         if text.startswith("$(") or (text.startswith("$") and "(" in text[:2]):
             text = "(" + text.replace("(", "", 1).replace("$", "$", 1)
         number = [w for w in cell if w.text not in ("$", "$(", "(") and w.text.lower() not in _SUFFIX] or cell
-        line.values.append((text, number[0].x0, number[-1].x1))
+        last = number[-1]
+        # the digits' right edge: "(10.91)%" and "3.77 %" are one column
+        trailing = len(last.text) - len(last.text.rstrip("%)*"))
+        x1 = last.x1 - trailing * (last.x1 - last.x0) / max(len(last.text), 1)
+        line.values.append((text, number[0].x0, x1))
+    if not any(re.search(r"\d|^[-–—]+$", v[0].strip("$")) for v in line.values):
+        line.label, line.values = line.text, []  # "Increase/  %": a column title, no value
 
 
 def _is_header_line(line: Line) -> bool:
@@ -265,6 +272,12 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
             if narrow and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
                 continue
             parts[i].append(seg.text)
+    years = {m for line in lines for m in re.findall(r"(?:19|20)\d\d", line.text)}
+    if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
+        date = next(iter(years))
+        for p in parts:
+            if not any(date in x for x in p):
+                p.insert(0, date)
     labels = [_column_label(p) for p in parts]
     if not any(re.search(r"(?:19|20)\d\d", lab) for lab in labels):
         return None
@@ -288,6 +301,16 @@ def _column_label(parts: list[str]) -> str:
     return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)\b", r"\1, \2", label)
 
 
+def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool:
+    """A line of column titles ("Adjusted Cost  Unrealized Gains  Fair Value"): no values, two or
+    more segments, all of them over the columns."""
+    if line.values or not cols:
+        return False
+    segs = segments(line, char_width)
+    return len(segs) >= 2 and all(s.x0 >= cols[0].x0 - 4 * char_width and s.x1 <= cols[-1].x1 + 4 * char_width
+                                  for s in segs)
+
+
 def _unit_caption(line: Line) -> str | None:
     m = _UNIT_CAPTION.search(line.text)
     return m.group(0).strip(" ()") if m else None
@@ -306,12 +329,14 @@ def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
         h = i
         while h > 0 and i - h < MAX_HEADER_LINES and (_is_header_line(lines[h - 1]) or _unit_caption(lines[h - 1])
                                                           or lines[h - 1].text.strip() in ("$", "%")
-                                                          or _is_section(lines[h - 1])):
+                                                          or _is_section(lines[h - 1])
+                                                          or (not lines[h - 1].values and not _is_paragraph(lines[h - 1]))):
             h -= 1
         while h < i and _is_section(lines[h]):  # a section label above the header is not part of the table
             h += 1
         j = i
-        while j < n and not _is_paragraph(lines[j]):
+        # a long label-only line followed by a row is a wrapped row label, not prose
+        while j < n and not (_is_paragraph(lines[j]) and (j + 1 == n or not _is_row(lines[j + 1]))):
             if j > i and _is_header_line(lines[j]) and not _is_row(lines[j]):
                 break
             j += 1
@@ -334,15 +359,20 @@ def layout_units(words: list[tuple]) -> list[Unit]:
     kinds: list[Unit | None] = [None] * len(lines)
     unit_caption = ""
     blocks = _table_blocks(lines)
+    previous: tuple[list[Column], TableHeader] | None = None
     for h, start, end in blocks:
         for k in range(0, h):
             unit_caption = _unit_caption(lines[k]) or unit_caption
-        header_lines = [ln for ln in lines[h:start] if _is_header_line(ln)]
-        for ln in lines[h:start]:
-            unit_caption = _unit_caption(ln) or unit_caption
         rows = [ln for ln in lines[start:end] if _is_row(ln)]
         cols = columns_of(rows)
+        header_lines = [ln for ln in lines[h:start] if _is_header_line(ln) or _is_column_titles(ln, cols, cw)]
+        for ln in lines[h:start]:
+            unit_caption = _unit_caption(ln) or unit_caption
         header = header_for(header_lines, cols, cw) if header_lines else None
+        if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
+            header = previous[1]  # the table goes on after a note printed inside it
+        if header is not None:
+            previous = (cols, header)
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
@@ -353,6 +383,10 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                 if k >= start or not _is_header_line(ln):
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
+            before = lines[k - 1] if k > start else None
+            if before is not None and not before.values and not before.text.rstrip().endswith(":") \
+                    and ln.label[:1].islower() or (before is not None and not before.values and ln.label[:1].isdigit()):
+                ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
             cells = []
             for value, x0, x1 in ln.values:
                 col = _column_of(x0, x1, cols)
@@ -365,6 +399,10 @@ def layout_units(words: list[tuple]) -> list[Unit]:
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
     return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)]
+
+
+def _same_columns(a: list[Column], b: list[Column]) -> bool:
+    return len(a) == len(b) and all(abs(x.x1 - y.x1) <= 2 * COLUMN_GAP for x, y in zip(a, b))
 
 
 def has_table(units: list[Unit]) -> bool:
