@@ -13,7 +13,7 @@ layout reader's line grouping):
 - a *statement page*: a page with 8 or more statement rows (a table of contents, a list of store
   counts by state or a share-award table without years is not one).
 A statement row is *covered* by a parser when the parser returns a table row with the same label (first 60
-letters and digits, case-folded) whose cells give a labelled column to as many values as the visual
+letters and digits, case-folded; or a label wrapped over lines that ends with the row's) whose cells give a labelled column to as many values as the visual
 row prints. Coverage = covered rows / rows, over statement pages; reported for the layout reader
 (storage/table_layout.py, what figure answers use) and the text parser (storage/tables.py
 `page_units(text, one_line_rows=True)`, today's path), in the same run, with time per page.
@@ -72,7 +72,16 @@ def visual_rows(words: list[tuple]) -> list[dict]:
 
 
 def _covered(rows: list[dict], cells_by_label: dict[str, list[int]]) -> int:
-    return sum(len(r["values"]) in cells_by_label.get(_key(r["label"]), []) for r in rows)
+    """Rows a parser row matches: same label, or a label wrapped over lines that ends with it."""
+    def counts(label: str) -> list[int]:
+        key = _full_key(label)
+        return cells_by_label.get(_key(label), []) + [n for k, ns in cells_by_label.items()
+                                                       if len(key) >= 6 and k.endswith(key) for n in ns]
+    return sum(len(r["values"]) in counts(r["label"]) for r in rows)
+
+
+def _full_key(label: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", label.lower())
 
 
 def _cells_by_label(units) -> tuple[dict[str, list[int]], list]:
@@ -82,6 +91,7 @@ def _cells_by_label(units) -> tuple[dict[str, list[int]], list]:
         cells = row_cells(u)
         if cells and all(c.period for c in cells):  # every value under a labelled column
             out.setdefault(_key(cells[0].label), []).append(len(cells))
+            out.setdefault(_full_key(cells[0].label), []).append(len(cells))
             cells_all.append((u, cells))
     return out, cells_all
 

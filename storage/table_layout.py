@@ -169,8 +169,9 @@ def _is_header_line(line: Line) -> bool:
     """A period line ("Years ended", "September 24,", "2022 2021 2020", "Three Months Ended")."""
     text = line.text
     if line.label and line.values:  # "2019 2018 2017" after a period phrase or a short caption
+        label = " ".join(re.sub(r"\([^)]*\)", " ", line.label).split())  # "($ in millions) December 31,"
         return all(_YEAR.match(v[0]) for v in line.values) and (
-            is_period_line(line.label) or len(line.label.split()) <= MAX_SECTION_WORDS)
+            not label or is_period_line(label) or len(label.split()) <= MAX_SECTION_WORDS)
     return is_period_line(text) or (bool(line.values) and all(_YEAR.match(v[0]) for v in line.values))
 
 
