@@ -237,10 +237,9 @@ def _date_with_year(text: str, year: str) -> str | None:
 
 
 def _phrase(text: str) -> str:
-    """A header segment without its period tokens ("Fiscal years ended")."""
-    rest = PERIOD_TOKEN.sub(" ", text)
-    rest = re.sub(r"\s*,\s*(?:and\s*)?(?=,|$)|\band\s*$", " ", rest)
-    return " ".join(rest.replace(" ,", ",").split()).strip(" ,")
+    """The words of a header sentence before its first period ("Fiscal years ended")."""
+    m = PERIOD_TOKEN.search(text)
+    return (text[:m.start()] if m else text).strip(" ,")
 
 
 def header_for(lines: list[Line], cols: list[Column], char_width: float) -> TableHeader | None:
@@ -259,8 +258,10 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     pitch = sorted(gaps)[len(gaps) // 2] if gaps else 8 * max(char_width, 1.0) * 4
     parts: list[list[str]] = [[] for _ in cols]
     for line in lines:
+        # a caption left of the columns labels none, unless it is a header sentence listing the dates
         segs = [s for s in segments(line, char_width)
-                if s.x1 >= cols[0].x0 - pitch / 2 and not _UNIT_CAPTION.search(s.text)]
+                if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
+                and not _UNIT_CAPTION.search(s.text)]
         if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
             for p in parts:  # the line's one phrase heads every column ("Years ended", "December 31,")
                 p.append(segs[0].text)
@@ -280,8 +281,10 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
             if not any(date in x for x in p):
                 p.insert(0, date)
     labels = [_column_label(p) for p in parts]
-    if not any(re.search(r"(?:19|20)\d\d", lab) for lab in labels):
-        return None
+    dated = [lab for lab in labels if re.search(r"(?:19|20)\d\d", lab)]
+    glued = [lab for lab in dated if len(set(re.findall(r"(?:19|20)\d\d", lab))) > 1]
+    if not dated or len(set(glued)) < len(glued):
+        return None  # no period, or columns sharing one run of years: the header is not laid out by column
     return TableHeader(" ".join(line.text for line in lines), tuple(labels))
 
 
