@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
 
 from agent import line_items
 from agent.figure_periods import AskedPeriod, column_years
@@ -197,8 +198,10 @@ def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
 
 
 def _fmt(value: float, places: int) -> str:
-    text = f"{abs(value):,.{places}f}"
-    return f"-{text}" if value < 0 else text
+    """`value` rounded half up (as analysts round, not to the float's binary neighbour) with separators."""
+    rounded = Decimal(repr(abs(value))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{rounded:,.{places}f}"
+    return f"-{text}" if value < 0 and rounded else text
 
 
 def _places(question: str, default: int) -> int:
@@ -295,7 +298,7 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         result = _fmt((values[1] - values[0]) / abs(values[0]) * 100, _places(question, 1))
         line = f"- {title} = ({shown[1]} − {shown[0]}) / {shown[0]} = {result}% (computed) {marker}"
     else:
-        result = _fmt(sum(values) / len(values), _places(question, places + 1))
+        result = _fmt(sum(values) / len(values), _places(question, places))
         line = f"- {title} = ({' + '.join(shown)}) / {len(values)} = {result} (computed) {marker}"
     inputs = [Input(name, FigureMatch(1.0, [cells[y]], match.source, match.row)) for y in years]
     return [line, *_input_lines(inputs)]

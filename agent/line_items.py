@@ -206,12 +206,13 @@ _QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used i
 
 def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
-    a leading "GAAP" (it confirms what the row is) dropped: "Net income (loss) (2)" -> "net income"."""
+    a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
     text = label.lower().replace("&", " and ").replace("’", "'")
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
     text = re.sub(r"\s+", " ", text).strip(" :;,.-—–")
-    text = re.sub(r"^(?:u\.s\. )?gaap ", "", text)
-    return text
+    # "GAAP" confirms what the row is; "Adjusted" / "Non-GAAP" qualify the same line item (whether
+    # an adjusted row answers is agent/figure_rows.py's business)
+    return re.sub(r"^(?:(?:u\.s\. )?gaap|non-gaap|adjusted|organic) ", "", text)
 
 
 def row_item(label: str, section: str = "") -> LineItem | None:

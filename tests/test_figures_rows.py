@@ -1,0 +1,151 @@
+"""The right row or none: a figure line leads only when its row (the asked line item, by the
+US-GAAP taxonomy's names), its section (segment, GAAP or adjusted, current or non-current) and
+its column (quarter, full year, as-of date) mean what the question asks; figures said with their
+unit and period; a total no row prints is said to be missing, with its printed components."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent.figures import INTRO, figure_block
+from agent.line_items import asked_items, row_item
+from agent.quotes import quotes_by_marker
+from storage.embeddings import get_embedder
+from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table, pages  # noqa: F401
+
+LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+)(?: — (?P<said>.+?))? (?P<marker>\[\^\d+\])$")
+
+
+def _block(question, sources, page_text):
+    return figure_block(question, sources, page_text, get_embedder())
+
+
+def _lead(block) -> re.Match:
+    assert block and block[0] == INTRO, block
+    m = LINE.match(block[1])
+    assert m, block
+    return m
+
+
+@pytest.mark.parametrize("question, label, value", [
+    ("What was net revenue in fiscal 2022?", "Net sales", "$52,417"),
+    ("What were total revenues in 2021?", "Net sales", "$48,300"),
+    ("What were capital expenditures in fiscal 2022?", "Purchases of property and equipment", "(2,130)"),
+    ("How much was capital spending in 2021?", "Purchases of property and equipment", "(1,877)"),
+    ("What was cash from operations in FY2022?", "Net cash provided by operating activities", "7,245"),
+    ("What was diluted EPS in 2022?", "Diluted", "$6.11"),
+])
+def test_synonyms_of_the_taxonomy_find_the_printed_row(pages, question, label, value):
+    sources, text = pages({3: [INCOME], 5: [CASH_FLOW]})
+    lead = _lead(_block(question, sources, text))
+    assert (lead["label"], lead["value"]) == (label, value)
+
+
+def test_line_items_read_as_concepts():
+    assert row_item("Total net sales (4)").concept == "Revenues"
+    assert row_item("Net revenues").concept == row_item("Total revenues").concept == "Revenues"
+    assert row_item("Additions to property, plant and equipment").concept == "PaymentsToAcquirePropertyPlantAndEquipment"
+    assert row_item("Diluted", "Earnings per share:").concept == "EarningsPerShareDiluted"
+    assert row_item("Diluted", "Shares used in computing earnings per share:") is None  # a share count
+    assert row_item("Diluted") is None  # alone it could be either
+    assert row_item("Americas") is None and row_item("Americas net sales") is None  # a segment's, not the item
+    # the same line item, adjusted: told apart by the adjusted rule, not the concept
+    assert row_item("Non-GAAP operating income").concept == row_item("GAAP operating income").concept
+    assert [a.item.concept for a in asked_items("current portion of long-term debt and cost of sales")] == [
+        "LongTermDebtCurrent", "CostOfRevenue"]  # the longest phrase, not "long-term debt" nor "sales"
+
+
+def test_said_with_unit_and_period(pages):
+    sources, text = pages({3: [INCOME], 7: [BALANCE_SHEET]})
+    assert _lead(_block("What was net revenue in fiscal 2022?", sources, text))["said"] == "$52,417 million in fiscal 2022"
+    assert _lead(_block("What was diluted EPS in 2022?", sources, text))["said"] == "$6.11 per share in fiscal 2022"
+    lead = _lead(_block("What were total assets at December 31, 2021?", sources, text))
+    assert (lead["value"], lead["said"]) == ("$58,500", "$58,500 million as of December 31, 2021")
+    # the preview still highlights the printed label and value, not the figure as said
+    line = _block("What was net revenue in fiscal 2022?", sources, text)[1]
+    assert quotes_by_marker(line) == {"[^1]": ["Net sales … $52,417"]}
+
+
+SEGMENTS = Table(YEARS, [("Net sales", "$ 20,100", "$ 18,000"), ("Operating income", "2,950", "2,400")],
+                 caption="Americas Segment")
+
+
+def test_a_segment_row_is_not_the_company_total(pages):
+    sources, text = pages({2: [SEGMENTS], 3: [INCOME]})  # the segment's page ranks first
+    lead = _lead(_block("What was net revenue in fiscal 2022?", sources, text))
+    assert (lead["value"], lead["marker"]) == ("$52,417", "[^2]")
+    lead = _lead(_block("What were Americas segment net sales in fiscal 2022?", sources, text))
+    assert (lead["value"], lead["marker"]) == ("$20,100", "[^1]")
+    # only the segment's table on the cited pages: no figure for the company total
+    sources, text = pages({2: [SEGMENTS]})
+    assert _block("What was operating income in fiscal 2022?", sources, text) is None
+
+
+ADJUSTED = Table(YEARS, [("Adjusted operating income", "7,400", "6,300"), ("Non-GAAP net income", "5,600", "4,900")],
+                 caption="Reconciliation of GAAP to non-GAAP measures")
+
+
+def test_adjusted_rows_are_not_gaap_answers(pages):
+    sources, text = pages({1: [ADJUSTED], 3: [INCOME]})
+    assert _lead(_block("What was operating income in 2022?", sources, text))["value"] == "6,912"
+    assert _lead(_block("What was adjusted operating income in 2022?", sources, text))["value"] == "7,400"
+    assert _lead(_block("What was non-GAAP net income in 2021?", sources, text))["value"] == "4,900"
+    sources, text = pages({1: [ADJUSTED]})
+    assert _block("What was net income in 2022?", sources, text) is None
+
+
+def test_current_portion_is_not_long_term_debt(pages):
+    sources, text = pages({7: [BALANCE_SHEET]})
+    lead = _lead(_block("What was long-term debt at December 31, 2022?", sources, text))
+    assert (lead["label"], lead["value"]) == ("Long-term debt, net of current portion", "30,512")
+    assert _lead(_block("What was the current portion of long-term debt in 2022?", sources, text))["value"] == "3,096"
+    # a "Long-term debt" row printed in the current liabilities section is the current portion
+    current_only = Table(BALANCE, [("Accounts payable", "2,000", "1,900"), ("Long-term debt", "3,096", "2,750")],
+                         sections={0: "Current liabilities"})
+    sources, text = pages({7: [current_only]})
+    assert _block("What was long-term debt at December 31, 2022?", sources, text) is None
+
+
+def test_the_years_change_is_not_the_balance(pages):
+    sources, text = pages({5: [CASH_FLOW]})
+    assert _lead(_block("What was cash and cash equivalents in 2022?", sources, text))["value"] == "$4,950"
+    assert _lead(_block("What was the net increase in cash in 2022?", sources, text))["value"] == "812"
+
+
+QUARTERS = ("Three Months Ended December 31, 2022", "Three Months Ended December 31, 2021")
+FULL = ("Twelve Months Ended December 31, 2022", "Twelve Months Ended December 31, 2021")
+RELEASE = Table((*QUARTERS, *FULL), [("Net revenues", "$ 14,100", "$ 12,900", "$ 52,417", "$ 48,300")])
+
+
+def test_quarter_and_full_year_columns(pages):
+    sources, text = pages({0: [RELEASE]})
+    lead = _lead(_block("What were net revenues in fiscal 2022?", sources, text))
+    assert (lead["value"], lead["said"]) == ("$52,417", "$52,417 million in fiscal 2022")
+    lead = _lead(_block("What were net revenues in the fourth quarter of 2022?", sources, text))
+    assert (lead["value"], lead["said"]) == ("$14,100", "$14,100 million in the three months ended December 31, 2022")
+    quarter_only = Table(QUARTERS, [("Net revenues", "$ 14,100", "$ 12,900")])
+    sources, text = pages({0: [quarter_only]})
+    assert _block("What were net revenues in fiscal 2022?", sources, text) is None
+
+
+def test_total_debt_not_printed_lists_its_components(pages):
+    sources, text = pages({7: [BALANCE_SHEET]})
+    block = _block("What was total debt at December 31, 2022?", sources, text)
+    assert block[0] != INTRO and "Total debt is not printed as one row" in block[0]
+    parts = [LINE.match(line) for line in block[1:4]]
+    assert [(p["label"], p["value"]) for p in parts] == [
+        ("Short-term borrowings", "1,000"), ("Current portion of long-term debt", "3,096"),
+        ("Long-term debt, net of current portion", "30,512")]
+    assert block[4] == "Sum of the printed components (computed, not printed): 1,000 + 3,096 + 30,512 = 34,608 [^1]"
+    # printed as one row: that row is the answer
+    with_total = Table(BALANCE, [*BALANCE_SHEET.rows, ("Total debt", "34,608", "34,690")])
+    sources, text = pages({7: [with_total]})
+    assert _lead(_block("What was total debt at December 31, 2022?", sources, text))["value"] == "34,608"
+
+
+def test_no_row_of_the_asked_item_no_figure(pages):
+    sources, text = pages({5: [CASH_FLOW]})
+    assert _block("What was research and development expense in 2022?", sources, text) is None
+    assert _block("What was net revenue in fiscal 2019?", sources, text) is None  # no such column
