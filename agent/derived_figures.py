@@ -149,6 +149,8 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
                               Node("/", parse_formula(a), parse_formula(b)), named or percent)
         except FormulaError:
             return None
+    if re.search(r"\b(?:adjusted|non[- ]?gaap|organic)\b", question, re.I):
+        return None  # an adjusted ratio is the filing's own measure: stated when printed, never computed here
     for asked in line_items.asked_items(question):
         item = asked.item
         if item.formula and not _printed(item, question, rows, sources, period, embedder):

@@ -78,16 +78,19 @@ def span_mismatch(cell: Cell, asked: AskedPeriod) -> int:
 def pick_cells(cells: list[Cell], asked: AskedPeriod) -> list[Cell]:
     """The row's cells for the asked period(s); without one, the most recent period's cell. Only
     columns whose span is the asked one (span_mismatch): none when the row has no such column."""
-    fitting = [c for c in cells if not span_mismatch(c, asked)]
-    if asked.years:
-        out = []
-        for year in asked.years[:MAX_FIGURES]:
-            matching = [c for c in fitting if year in column_years(c.period)]
-            if matching:
-                out.append(min(matching, key=lambda c: c.column))
-        return out
-    dated = [c for c in fitting if column_years(c.period)]
-    if not dated:
-        return []
-    latest = max(max(column_years(c.period)) for c in dated)
-    return [min((c for c in dated if latest in column_years(c.period)), key=lambda c: c.column)]
+    # a dash or text is not a figure to state; a column not of the asked span is not the asked period
+    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked)]
+    years = asked.years[:MAX_FIGURES]
+    if not years:  # no year named: the most recent
+        dated = [y for c in fitting for y in column_years(c.period)]
+        years = (max(dated),) if dated else ()
+    out = []
+    for year in years:
+        matching = [c for c in fitting if year in column_years(c.period)]
+        # two columns of the year that their headers do not tell apart (a quarter's and a year to
+        # date's, headers read without their spans): which one is asked is unknown
+        if len(matching) > 1 and len({c.period for c in matching}) < len(matching):
+            continue
+        if matching:
+            out.append(min(matching, key=lambda c: c.column))
+    return out

@@ -22,7 +22,7 @@ section and column rules. No row that passes -> no figure (a missing figure beat
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent import line_items
 from agent.figure_periods import AskedPeriod, pick_cells, span_mismatch
@@ -46,6 +46,16 @@ _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
 _SEGMENT = re.compile(r"\b(?:segments?|regions?|regional|geograph\w*|divisions?|reportable|business units?|"
                       r"by (?:product|category|geography|region))\b", re.I)
 _CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
+# the sections statements are made of: they say where a row stands, not whose part it is
+_STATEMENT_SECTION = re.compile(
+    r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
+    r"shareholders'?|owners'?) equity(?: \(deficit\))?)?|(?:stockholders'?|shareholders'?) equity(?: \(deficit\))?|"
+    r"(?:cash flows? (?:from|provided by|used in) |net cash (?:from|provided by|used in) )?(?:operating|investing|"
+    r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
+    r"revenues?)|other (?:income|expense)(?:,? net)?(?: \(expense\))?|(?:net )?(?:earnings|income) per (?:common )?"
+    r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
+    r"adjustments to reconcile.*|changes in operating assets and liabilities.*|supplemental.*|"
+    r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|consolidated", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
@@ -125,7 +135,8 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             header_caption = unit.header.text if scale_word(unit.header.text) else ""  # "ended May 31 (in millions):"
             rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
-                            id(unit.header) in dollar_tables, line_items.row_item(cells[0].label, cells[0].section)))
+                            id(unit.header) in dollar_tables,
+                            line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells))))
     return rows
 
 
@@ -202,7 +213,19 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     if named and not named <= where:
         return False
     is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(label))
-    return not is_segment or bool(ask.residue & where)
+    if is_segment and not ask.residue & where:
+        return False
+    # a section that qualifies the row ("Finance leases:" over "Long-term debt, less current
+    # portion"): the row is that part's figure unless the question names it
+    section = row.cells[0].section
+    return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
+        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)
+
+
+def _names_item(section: str, item: LineItem) -> bool:
+    """The section is the row's own line item ("Earnings per share:" over "Diluted")."""
+    return line_items.row_item(section) is item or line_items.row_item(f"{section} x") is item \
+        or bool(line_items.asked_items(section)) and line_items.asked_items(section)[0].item is item
 
 
 def segment_words(rows: list[Row]) -> set[str]:
@@ -226,10 +249,19 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             # then the retriever's order
             r, cells = max(by_item, key=lambda rc: (len(ask.residue & _words(f"{rc[0].label} {rc[0].context}")),
                                                      -rc[0].rank))
-            return FigureMatch(1.0, cells, r.source, r)
+            return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
         # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
     return _by_label(ask, fitting, embedder)
+
+
+def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:
+    """The same label printed twice on the page with other values and nothing (no section) telling
+    them apart ("Term debt" under current and under non-current liabilities, sections unread)."""
+    page = (row.source.get("doc_id"), row.source.get("page_number"))
+    return any((o.source.get("doc_id"), o.source.get("page_number")) == page and o is not row
+               and o.label == row.label and o.cells[0].section == row.cells[0].section
+               and [c.value for c in oc] != [c.value for c in cells] for o, oc in others)
 
 
 def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> FigureMatch | None:
@@ -259,19 +291,22 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> Figu
 
 
 def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[Row, Cell]]:
-    """For a total not printed as one row: its printed components (the taxonomy's composition),
-    each with the cell of the asked period, in the composition's order."""
+    """For a total not printed as one row: its printed components (the taxonomy's composition of
+    the concept), each with the cell of the asked period, all from the one page that prints most
+    of them (a note repeating a balance sheet row is not another component), in printed order."""
     segments = segment_words(rows)
-    out: list[tuple[Row, Cell]] = []
-    for concept in item.components:
-        part = line_items.BY_CONCEPT[concept]
-        sub = Ask(ask.text, ask.period, (part,), ask.residue, ask.own, ask.glossary, ask.adjusted, ask.opening)
-        found = [(r, cells) for r in rows if r.item is not None and r.item.concept == concept
-                 and (cells := pick_cells(r.cells, ask.period)) and row_fits(r, sub, segments)]
-        if found:
-            r, cells = min(found, key=lambda rc: rc[0].rank)
-            out.append((r, cells[0]))
-    return out
+    found: dict[tuple, list[tuple[Row, Cell]]] = {}
+    for r in rows:
+        if r.item is None or r.item.concept not in item.components:
+            continue
+        sub = replace(ask, items=(r.item,))
+        if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, sub, segments):
+            found.setdefault((r.source.get("doc_id"), r.source.get("page_number")), []).append((r, cells[0]))
+    if not found:
+        return []
+    best = max(found.values(), key=lambda parts: (len({r.item.concept for r, _ in parts}), -min(r.rank for r, _ in parts)))
+    seen: set[str] = set()
+    return [(r, c) for r, c in best if not (r.cells[0].row in seen or seen.add(r.cells[0].row))]
 
 
 __all__ = ["FigureMatch", "Row", "Ask", "make_ask", "collect_rows", "best_row", "components_printed",

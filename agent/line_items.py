@@ -99,7 +99,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"capital (?:expenditures?|spending|investments?)|capex|purchases? of property(?:,? plant)?(?:,? and "
              r"equipment)?|additions to property(?:,? plant)?(?: and equipment)?",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
-             r"(?:of|to|for) (?:the acquisition of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
+             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:cash )?dividends? paid(?: to (?:common )?"
              r"(?:stock|share)holders)?|payments? of (?:cash )?dividends?"),
@@ -137,7 +137,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
              r"long[- ]term (?:debt|borrowings?)",
-             r"(?:total )?long[- ]term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
+             r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
              r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"
              r"maturities)))*"),
     LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",
@@ -215,15 +215,22 @@ def normalize_label(label: str) -> str:
     return re.sub(r"^(?:(?:u\.s\. )?gaap|non-gaap|adjusted|organic) ", "", text)
 
 
-def row_item(label: str, section: str = "") -> LineItem | None:
+_CURRENT_LIABILITIES = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
+
+
+def row_item(label: str, section: str = "", percent: bool = False) -> LineItem | None:
     """The line item a printed row is, by its label in full ("Diluted" under the section "Earnings
-    per share" is diluted EPS); None when the label names something else or more."""
+    per share" is diluted EPS; "Term debt" under "Current liabilities" is the current portion);
+    None when the label names something else or more. `percent`: the row prints percentages, so
+    it is a ratio ("Gross margin 43.3%"), never an amount ("Gross margin $170,782")."""
     text = normalize_label(label)
     for candidate in (text, f"{normalize_label(section)} {text}".strip() if section else ""):
         if not candidate:
             continue
         for item, rx in _PRINTED:
-            if rx.fullmatch(candidate):
+            if item.percent == percent and rx.fullmatch(candidate):
+                if item.concept == "LongTermDebtNoncurrent" and _CURRENT_LIABILITIES.search(section):
+                    return BY_CONCEPT["LongTermDebtCurrent"]
                 return item
     return None
 

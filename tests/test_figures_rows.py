@@ -149,3 +149,46 @@ def test_no_row_of_the_asked_item_no_figure(pages):
     sources, text = pages({5: [CASH_FLOW]})
     assert _block("What was research and development expense in 2022?", sources, text) is None
     assert _block("What was net revenue in fiscal 2019?", sources, text) is None  # no such column
+
+
+def test_a_section_naming_another_part_qualifies_its_rows(pages):
+    leases = Table(BALANCE, [("Operating lease liabilities", "15,363", "14,487"), ("Current portion of long-term debt", "75", "32"),
+                             ("Long-term debt, less current portion", "725", "436")], sections={1: "Finance leases:"})
+    sources, text = pages({9: [leases]})
+    assert _block("What was long-term debt at December 31, 2022?", sources, text) is None
+    assert _lead(_block("What was the long-term debt of finance leases in 2022?", sources, text))["value"] == "725"
+
+
+def test_the_same_label_twice_without_sections_is_not_guessed(pages):
+    # "Term debt" under current and under non-current liabilities, the sections unread
+    unsectioned = Table(BALANCE, [("Commercial paper", "9,982", "6,000"), ("Term debt", "11,128", "9,613"),
+                                  ("Total current liabilities", "153,982", "125,481"), ("Term debt", "98,959", "109,106")])
+    sources, text = pages({4: [unsectioned]})
+    assert _block("What was long-term debt in 2022?", sources, text) is None
+    # the sections read: the non-current one is long-term debt
+    sectioned = Table(unsectioned.columns, unsectioned.rows, sections={0: "Current liabilities:", 3: "Non-current liabilities:"})
+    sources, text = pages({4: [sectioned]})
+    assert _lead(_block("What was long-term debt in 2022?", sources, text))["value"] == "98,959"
+    block = _block("What was total debt in 2022?", sources, text)
+    assert [LINE.match(line)["value"] for line in block[1:4]] == ["9,982", "11,128", "98,959"]
+    assert block[4].endswith("9,982 + 11,128 + 98,959 = 120,069 [^1]")
+
+
+def test_columns_their_headers_do_not_tell_apart_are_not_guessed(pages):
+    # a quarter's and a half year's columns whose span words were not read: both "June 30, 2023"
+    release = Table(("June 30, 2023", "June 30, 2022", "June 30, 2023", "June 30, 2022"),
+                    [("Net revenues", "$ 2,540", "$ 2,420", "$ 5,050", "$ 4,903")])
+    sources, text = pages({1: [release]})
+    assert _block("What were net revenues for the six months ended June 30, 2023?", sources, text) is None
+
+
+def test_a_percentage_row_is_a_ratio_and_a_dash_no_figure(pages):
+    table = Table(YEARS, [("Net sales", "$ 52,417", "$ 48,300"), ("Gross margin", "42.6%", "44.1%"),
+                          ("Goodwill impairment", "—", "—")])
+    sources, text = pages({3: [table]})
+    assert row_item("Gross margin", percent=True).concept == "GrossMargin"
+    assert row_item("Gross margin").concept == "GrossProfit"  # an amount ("Gross margin $170,782")
+    lead = _lead(_block("What was the gross margin in 2021?", sources, text))
+    assert (lead["value"], lead["said"]) == ("44.1%", "44.1% in fiscal 2021")
+    assert _block("What was gross profit in 2021?", sources, text) is None  # the % row is not the amount
+    assert _block("What was the goodwill impairment in 2022?", sources, text) is None
