@@ -242,9 +242,9 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
         inputs = {n: Input(n, _resolve(n, at, rows, sources, embedder) if year else None) for n in names}
         missing = [_said_name(n) for n, i in inputs.items() if i.value is None]
         if missing:
-            when = f"fiscal {year}" if year else "the asked period"
-            lines.append(f"- {d.name}, {when}: not computed — {', '.join(missing)} "
-                         f"{'is' if len(missing) == 1 else 'are'} not printed on the cited pages for that period.")
+            when = (f"Q{period.quarter} {year}" if period.quarter else f"fiscal {year}") if year else "the asked period"
+            lines.append(f"- {d.name}, {when}: not computed — {', '.join(missing)}: no row for that period "
+                         "found on the cited pages.")
             continue
         first = next(iter(inputs.values())).match
         when = said_period(first.cells[0].period, first.row.instant)
@@ -289,7 +289,7 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     missing = [str(y) for y in years if y not in cells]
     title = f"{name[:1].upper()}{name[1:]} {'growth' if kind == 'growth' else 'average'}, {years[0]}–{years[-1]}"
     if missing:
-        return [f"- {title}: not computed — {name} for {', '.join(missing)} is not printed on the cited pages."]
+        return [f"- {title}: not computed — {name}: no row for {', '.join(missing)} found on the cited pages."]
     values = [parse_number(cells[y].value) for y in years]
     if any(v is None for v in values) or kind == "growth" and not values[0]:
         return None

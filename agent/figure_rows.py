@@ -55,7 +55,8 @@ _STATEMENT_SECTION = re.compile(
     r"revenues?)|other (?:income|expense)(?:,? net)?(?: \(expense\))?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
     r"adjustments to reconcile.*|changes in operating assets and liabilities.*|supplemental.*|"
-    r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|consolidated", re.I)
+    r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
+    r"consolidated", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(

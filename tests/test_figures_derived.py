@@ -81,8 +81,8 @@ def test_a_missing_input_is_named_and_no_value_given(pages):
     question = "The operating cash flow ratio is defined as cash from operations / total current liabilities. What was it in 2022?"
     block = _block(question, sources, text)
     assert block[0] == INTRO_NOT_COMPUTED
-    assert block[1:] == ["- The operating cash flow ratio, fiscal 2022: not computed — total current liabilities is not "
-                         "printed on the cited pages for that period."]
+    assert block[1:] == ["- The operating cash flow ratio, fiscal 2022: not computed — total current liabilities: no row "
+                         "for that period found on the cited pages."]
     assert not any(re.search(r"= [\d,.]+%? \(computed\)", line) for line in block)
     block = _block("What was the gross margin in fiscal 2020?", *pages({3: [INCOME]}))  # no 2020 column
     assert "(computed)" not in "\n".join(block) and "not computed" in block[1]
