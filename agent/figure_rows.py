@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from agent import line_items
 from agent.figure_periods import AskedPeriod, pick_cells, span_mismatch
-from agent.figure_words import figure_line, scale_word
+from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
 from storage.bm25_index import tokenize
 from storage.page_tables import table_units
@@ -46,6 +46,9 @@ _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
 _SEGMENT = re.compile(r"\b(?:segments?|regions?|regional|geograph\w*|divisions?|reportable|business units?|"
                       r"by (?:product|category|geography|region))\b", re.I)
 _CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
+_STATEMENT_NAME = re.compile(
+    r"\b(?:(?:condensed )?consolidated )?(?:income statements?|balance sheets?|cash ?flows? statements?|statements? of "
+    r"(?:cash ?flows|operations|income|earnings|financial (?:position|condition)|comprehensive income))\b", re.I)
 # the sections statements are made of: they say where a row stands, not whose part it is
 _STATEMENT_SECTION = re.compile(
     r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
@@ -63,7 +66,9 @@ _PERIOD_WORDS = set(tokenize(
     "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
     "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
-    "income cash flow flows operations level state stated printed record recorded"
+    "level state stated printed record recorded full calendar reporting disclosed "
+    "latest recent last million billion thousand dollar january february march april may june july august september "
+    "october november december jan feb mar apr jun jul aug sep sept oct nov dec"
 ))
 
 
@@ -184,9 +189,10 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
         glossary_words = expand_query(question).expansion
     except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
         glossary_words = ""
+    question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
     name_terms = set(tokenize(names))
-    own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not t.isdigit()
+    own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
            and t not in name_terms and not (len(t) > 3 and t in names)}
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
@@ -244,25 +250,31 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     segments = segment_words(rows)
     fitting = [(r, cells) for r in rows if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, ask, segments)]
     if ask.items:
-        by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])]
+        # rows of the asked item that also say the question's other line-item words ("other" of
+        # "other current assets" is not "Total current assets"; "International" may be the caption)
+        by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
+                   and ask.residue <= _words(f"{r.label} {r.context}")]
         if by_item:
-            # the question's own words the row's label or context says (a segment it names) first,
-            # then the retriever's order
-            r, cells = max(by_item, key=lambda rc: (len(ask.residue & _words(f"{rc[0].label} {rc[0].context}")),
-                                                     -rc[0].rank))
+            # the label closest to the question's words first, then the retriever's order
+            r, cells = max(by_item, key=lambda rc: (len(ask.own & _words(rc[0].label)), -rc[0].rank))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
         # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
-    return _by_label(ask, fitting, embedder)
+    else:
+        # a row that is a known line item answers questions asking that item, or saying all its words
+        fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
+    match = _by_label(ask, fitting, embedder)
+    return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
 
 
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:
-    """The same label printed twice on the page with other values and nothing (no section) telling
-    them apart ("Term debt" under current and under non-current liabilities, sections unread)."""
-    page = (row.source.get("doc_id"), row.source.get("page_number"))
-    return any((o.source.get("doc_id"), o.source.get("page_number")) == page and o is not row
-               and o.label == row.label and o.cells[0].section == row.cells[0].section
-               and [c.value for c in oc] != [c.value for c in cells] for o, oc in others)
+    """The same label printed twice in the filing with other values for the asked period and nothing
+    (section, caption) telling them apart: "Term debt" under current and under non-current
+    liabilities with the sections unread, "Revenues" of each business's table without captions."""
+    label = line_items.normalize_label(row.label)
+    return any(o is not row and o.source.get("doc_id") == row.source.get("doc_id")
+               and line_items.normalize_label(o.label) == label and o.context == row.context
+               and [parse_number(c.value) for c in oc] != [parse_number(c.value) for c in cells] for o, oc in others)
 
 
 def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> FigureMatch | None:

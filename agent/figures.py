@@ -76,13 +76,20 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
     if derived:
         computed = any("(computed)" in line for line in derived)
         return [INTRO_COMPUTED if computed else INTRO_NOT_COMPUTED, *derived]
-    if asks_beyond_items(DERIVED_ASK, question):
-        return None  # a computation the question asks that could not be read: a printed row is not its answer
     match = best_row(ask, rows, embedder)
+    if match is not None and asks_beyond_items(DERIVED_ASK, question) and not _states_computation(question, match):
+        return None  # a computation the question asks that could not be read: a printed row is not its answer
     if match is not None:
         return [INTRO, *(f"- {match.row.line(c)}" for c in match.cells)]
     total = next((i for i in ask.items[:1] if i.components), None)
     return _components_block(total, ask, rows) if total else None
+
+
+def _states_computation(question: str, match: FigureMatch) -> bool:
+    """The row's label itself says the computed measure asked ("Return on invested capital",
+    "Weighted average shares outstanding"): the printed row answers it."""
+    label = match.row.label.lower()
+    return all(m.group(0).lower() in label for m in DERIVED_ASK.finditer(question))
 
 
 def _components_block(total, ask, rows) -> list[str] | None:
