@@ -289,7 +289,9 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> Figu
     own, glossary = ask.own, ask.glossary
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
-        if not terms:
+        # the question's line-item words must be printed with the row (label, caption or section),
+        # all but one in four: "return on equity" is not "Return on invested capital"
+        if not terms or len(own - _words(f"{row.label} {row.context}")) > len(own) // 4:
             continue
         hit = terms & own
         in_caption = (own & _words(row.caption)) - hit

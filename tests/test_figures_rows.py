@@ -192,3 +192,31 @@ def test_a_percentage_row_is_a_ratio_and_a_dash_no_figure(pages):
     assert (lead["value"], lead["said"]) == ("44.1%", "44.1% in fiscal 2021")
     assert _block("What was gross profit in 2021?", sources, text) is None  # the % row is not the amount
     assert _block("What was the goodwill impairment in 2022?", sources, text) is None
+
+
+def test_the_questions_other_words_pick_the_sub_item(pages):
+    balance = Table(BALANCE, [("Prepaid expenses", "500", "450"), ("Other current assets", "796", "700"),
+                              ("Total current assets", "14,200", "13,100"), ("Goodwill", "2,900", "2,800")])
+    sources, text = pages({7: [balance]})
+    assert _lead(_block("What were other current assets in 2022?", sources, text))["value"] == "796"
+    assert _lead(_block("What were current assets in 2022?", sources, text))["value"] == "14,200"
+    # a row that is a known line item does not answer a question about something else
+    assert _block("What was goodwill impairment in 2022?", sources, text) is None
+
+
+def test_the_same_label_on_two_pages_with_other_values_is_not_guessed(pages):
+    business = Table(YEARS, [("Revenues", "$ 41,086", "$ 36,052"), ("Margin", "26,126", "24,083")])
+    totals = Table(YEARS, [("Revenues", "$ 49,954", "$ 42,440"), ("Margin", "29,162", "26,627")])
+    sources, text = pages({1: [business], 2: [totals]})
+    assert _block("What were revenues in fiscal 2022?", sources, text) is None
+    # the sections read ("Cloud and license:", "Totals:"): the total is the answer
+    business.sections, totals.sections = {0: "Cloud and license:"}, {0: "Totals:"}
+    assert _lead(_block("What were revenues in fiscal 2022?", sources, text))["value"] == "$49,954"
+
+
+def test_a_printed_measure_answers_a_question_naming_a_computation(pages):
+    table = Table(YEARS, [("Average invested capital", "38,964.9", "38,705.9"), ("Return on invested capital", "22.6%", "21.5%")])
+    sources, text = pages({4: [table]})
+    assert _lead(_block("What was return on invested capital in 2021?", sources, text))["value"] == "21.5%"
+    # a ratio no row prints and no formula defines: no printed row stands in for it
+    assert _block("What was the return on equity in 2021?", sources, text) is None
