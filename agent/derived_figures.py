@@ -82,22 +82,22 @@ def parse_formula(expr: str) -> Node:
     return node
 
 
-def _expr(tokens: list[str]) -> tuple[Node, list[str]]:
-    node, tokens = _term(tokens)
-    while tokens and tokens[0] in "+-":
+def _binary(tokens: list[str], ops: tuple[str, ...], operand) -> tuple[Node, list[str]]:
+    """operand (op operand)*, left-associative."""
+    node, tokens = operand(tokens)
+    while tokens and tokens[0] in ops:
         op = tokens[0]
-        right, tokens = _term(tokens[1:])
+        right, tokens = operand(tokens[1:])
         node = Node(op, node, right)
     return node, tokens
+
+
+def _expr(tokens: list[str]) -> tuple[Node, list[str]]:
+    return _binary(tokens, ("+", "-"), _term)
 
 
 def _term(tokens: list[str]) -> tuple[Node, list[str]]:
-    node, tokens = _factor(tokens)
-    while tokens and tokens[0] in "*/":
-        op = tokens[0]
-        right, tokens = _factor(tokens[1:])
-        node = Node(op, node, right)
-    return node, tokens
+    return _binary(tokens, ("*", "/"), _factor)
 
 
 def _factor(tokens: list[str]) -> tuple[Node, list[str]]:
@@ -109,7 +109,7 @@ def _factor(tokens: list[str]) -> tuple[Node, list[str]]:
         if not rest or rest[0] != ")":
             raise FormulaError("unclosed parenthesis")
         return node, rest[1:]
-    if tok in "+-*/)":
+    if tok in ("+", "-", "*", "/", ")"):
         raise FormulaError(f"unexpected {tok!r}")
     if re.fullmatch(r"\d+(?:\.\d+)?", tok):
         return Node("num", text=tok), rest
