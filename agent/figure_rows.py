@@ -191,14 +191,21 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
         glossary_words = ""
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
-    name_terms = set(tokenize(names))
+    name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
-           and t not in name_terms and not (len(t) > 3 and t in names)}
+           and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(own - item_terms), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
                bool(_OPENING.search(question)))
+
+
+def _name_pieces(names: str) -> set[str]:
+    """The words of issuers' and file names, and runs of 2-3 of them joined ("PG_E_2022_10K.pdf" ->
+    "pg", "e", "pge", ...), so "PG&E" in a question is the company, not a line item."""
+    pieces = [p for p in re.split(r"[^a-z0-9]+", names.lower()) if p]
+    return {"".join(pieces[i:i + n]) for n in (1, 2, 3) for i in range(len(pieces) - n + 1)}
 
 
 def _words(text: str) -> set[str]:
