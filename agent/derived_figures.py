@@ -39,9 +39,14 @@ _DEFINED = re.compile(
     r"(?P<name>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|be|was)?\s*(?:defined|calculated|computed|measured|given)\s+"
     r"(?:as|by)\s*:?\s*(?:the\s+)?(?P<expr>[^.?;]+)|(?P<name2>[A-Za-z][\w&'’-]*(?:\s[\w&'’-]+){0,5})\s*=\s*(?P<expr2>[^.?;=]+)",
     re.I)
-_RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+?)(?=\s+(?:in|for|at|as of|during|of)\s+(?:fy|fiscal|\d)|[?.;]|$)"
-                       r"|\b(?P<c>[a-z][\w ,&'-]+?) as an? (?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+?)"
-                       r"(?=\s+(?:in|for|at|as of|during)\s+(?:fy|fiscal|\d)|[?.;]|$)", re.I)
+_RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
+                       r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
+# where a row name ends: the period or place phrase after it ("... to total current liabilities at the end of fiscal 2022")
+_NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the\s+)?(?:end|fy|fiscal|year|quarter|"
+                        r"first|second|third|fourth|q[1-4]|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
+                        re.I)
+_POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s+)?(?:the\s+)?"
+                         r"(?:(?:[A-Z][\w&.-]*\s+){0,3}?[A-Z][\w&.-]*['’]s\s+)?", re.I)  # "What was Apple's"
 _GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
 _PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b", re.I)
@@ -143,9 +148,11 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
             return None
     if m := _RATIO_OF.search(question):
         a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
+        a, b = (_POSSESSIVE.sub("", _NAME_TAIL.sub("", x.strip())) for x in (a, b))
         named = bool(m.group("c"))
         try:
-            return Derivation(f"{a.strip()} {'as a percentage of' if named else 'to'} {b.strip()}",
+            name = f"{a} {'as a percentage of' if named else 'to'} {b}"
+            return Derivation(name[:1].upper() + name[1:],
                               Node("/", parse_formula(a), parse_formula(b)), named or percent)
         except FormulaError:
             return None

@@ -280,8 +280,19 @@ def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]
     liabilities with the sections unread, "Revenues" of each business's table without captions."""
     label = line_items.normalize_label(row.label)
     return any(o is not row and o.source.get("doc_id") == row.source.get("doc_id")
-               and line_items.normalize_label(o.label) == label and o.context == row.context
+               and line_items.normalize_label(o.label) == label and _qualifier(o) == _qualifier(row)
                and [parse_number(c.value) for c in oc] != [parse_number(c.value) for c in cells] for o, oc in others)
+
+
+_GENERIC_CAPTION = re.compile(r"^\(?(?:in|dollars in|amounts in|\$ in|unaudited)\b|\bstatements? of\b|\bbalance sheets?\b|"
+                              r"^\(?consolidated\b", re.I)
+
+
+def _qualifier(row: Row) -> str:
+    """What tells a row apart from another of the same label: its section, and its caption unless
+    that only names the statement or the unit ("Consolidated Statement of Cash Flows", "In millions")."""
+    caption = "" if _GENERIC_CAPTION.search(row.caption) else row.caption
+    return f"{caption} {row.cells[0].section}".strip().lower()
 
 
 def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> FigureMatch | None:

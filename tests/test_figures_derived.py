@@ -60,6 +60,17 @@ def test_ebitda_defined_in_the_question_and_precision_asked(pages):
                         "liabilities 9,880 = 1.437 (computed) [^1]")
 
 
+def test_ratios_and_percentages_of_two_named_rows(pages):
+    sources, text = pages({3: [INCOME], 7: [BALANCE_SHEET]})
+    block = _block("What was the ratio of Acme's total current assets to total current liabilities at the end of fiscal "
+                   "2022?", sources, text)
+    assert block[1] == ("- Total current assets to total current liabilities, as of December 31, 2022 = total current "
+                        "assets 14,200 / total current liabilities 9,880 = 1.44 (computed) [^2]")
+    block = _block("What was cost of sales as a percentage of net sales in 2021?", sources, text)
+    assert block[1] == ("- Cost of sales as a percentage of net sales, fiscal 2021 = cost of sales 27,000 / net sales "
+                        "48,300 = 55.9% (computed) [^1]")
+
+
 def test_free_cash_flow_subtracts_the_capex_spent(pages):
     sources, text = pages({5: [CASH_FLOW]})
     block = _block("What was free cash flow in 2022?", sources, text)
