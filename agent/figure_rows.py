@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, replace
 
 from agent import line_items
-from agent.figure_periods import AskedPeriod, pick_cells, span_mismatch
+from agent.figure_periods import AskedPeriod, column_years, pick_cells, span_mismatch
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
 from storage.bm25_index import tokenize
@@ -55,6 +55,7 @@ _STATEMENT_SECTION = re.compile(
     r"shareholders'?|owners'?) equity(?: \(deficit\))?)?|(?:stockholders'?|shareholders'?) equity(?: \(deficit\))?|"
     r"(?:cash flows? (?:from|provided by|used in) |net cash (?:from|provided by|used in) )?(?:operating|investing|"
     r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
+    r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|costs? of (?:sales|"
     r"revenues?)|other (?:income|expense)(?:,? net)?(?: \(expense\))?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
     r"adjustments to reconcile.*|changes in operating assets and liabilities.*|supplemental.*|"
@@ -281,7 +282,13 @@ def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]
     label = line_items.normalize_label(row.label)
     return any(o is not row and o.source.get("doc_id") == row.source.get("doc_id")
                and line_items.normalize_label(o.label) == label and _qualifier(o) == _qualifier(row)
-               and [parse_number(c.value) for c in oc] != [parse_number(c.value) for c in cells] for o, oc in others)
+               and _conflict(cells, oc) for o, oc in others)
+
+
+def _conflict(cells: list[Cell], other: list[Cell]) -> bool:
+    """Some period both rows print has other values in them."""
+    mine = {tuple(column_years(c.period)): parse_number(c.value) for c in cells}
+    return any(mine.get(tuple(column_years(c.period)), parse_number(c.value)) != parse_number(c.value) for c in other)
 
 
 _GENERIC_CAPTION = re.compile(r"^\(?(?:in|dollars in|amounts in|\$ in|unaudited)\b|\bstatements? of\b|\bbalance sheets?\b|"

@@ -220,3 +220,12 @@ def test_a_printed_measure_answers_a_question_naming_a_computation(pages):
     assert _lead(_block("What was return on invested capital in 2021?", sources, text))["value"] == "21.5%"
     # a ratio no row prints and no formula defines: no printed row stands in for it
     assert _block("What was the return on equity in 2021?", sources, text) is None
+
+
+@pytest.mark.parametrize("section", ["Current liabilities:", "LIABILITIES AND SHAREHOLDERS’ EQUITY", "Costs and expenses:",
+                                     "Other income (expense):", "Nonoperating income (expense)", "Operating activities:",
+                                     "Totals:", "Revenues:"])
+def test_statement_sections_say_where_not_whose(pages, section):
+    table = Table(YEARS, [("Interest expense", "(310)", "(280)"), ("Net sales", "$ 52,417", "$ 48,300")], sections={0: section})
+    sources, text = pages({3: [table]})
+    assert _lead(_block("What was interest expense in 2022?", sources, text))["value"] == "(310)"
