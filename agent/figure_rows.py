@@ -11,12 +11,19 @@ spending") is answered only by a row printing that item (its label read as a US-
   not the segment's;
 - an adjusted / non-GAAP / organic row is not the GAAP figure, unless asked (and the reverse);
 - a row in the "Current liabilities" section is not long-term debt; an opening balance is not a
-  balance asked;
-- the column's span is the asked one (agent/figure_periods.py).
+  balance asked; a row under a section that names a part ("Finance leases:", "Cloud and
+  license:") is that part's, unless the question names it (statement sections such as "Current
+  assets" or "Operating activities" only say where a row stands);
+- the question's other line-item words must be printed with the row ("other current assets" is
+  not "Total current assets");
+- the column's span is the asked one (agent/figure_periods.py);
+- the same label printed with other values for the asked period, with nothing telling the rows
+  apart (sections unread, captions that only name the statement), is not guessed.
 
 A question naming no known item falls back to label matching (term overlap with the question and
-the filing vocabulary of storage/query_expansion.py, plus MiniLM similarity), with the same
-section and column rules. No row that passes -> no figure (a missing figure beats a wrong one).
+the filing vocabulary of storage/query_expansion.py, plus MiniLM similarity) among rows of no
+known item, with the same rules and the question's line-item words printed with the row. No row
+that passes -> no figure (a missing figure beats a wrong one).
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import re
 from dataclasses import dataclass, replace
 
 from agent import line_items
-from agent.figure_periods import AskedPeriod, column_years, pick_cells, span_mismatch
+from agent.figure_periods import AskedPeriod, column_years, pick_cells
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
 from storage.bm25_index import tokenize
@@ -55,8 +62,7 @@ _STATEMENT_SECTION = re.compile(
     r"shareholders'?|owners'?) equity(?: \(deficit\))?)?|(?:stockholders'?|shareholders'?) equity(?: \(deficit\))?|"
     r"(?:cash flows? (?:from|provided by|used in) |net cash (?:from|provided by|used in) )?(?:operating|investing|"
     r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
-    r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|costs? of (?:sales|"
-    r"revenues?)|other (?:income|expense)(?:,? net)?(?: \(expense\))?|(?:net )?(?:earnings|income) per (?:common )?"
+    r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
     r"adjustments to reconcile.*|changes in operating assets and liabilities.*|supplemental.*|"
     r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
@@ -348,6 +354,3 @@ def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[
     seen: set[str] = set()
     return [(r, c) for r, c in best if not (r.cells[0].row in seen or seen.add(r.cells[0].row))]
 
-
-__all__ = ["FigureMatch", "Row", "Ask", "make_ask", "collect_rows", "best_row", "components_printed",
-           "table_captions", "span_mismatch"]
