@@ -192,8 +192,7 @@ def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
         return float(node.text), node.text
     if node.op == "row":
         inp = inputs[node.text]
-        label = inp.match.row.label
-        return inp.value, f"{label[:1].lower()}{label[1:]} {_fmt(inp.value, decimals(inp.match.cells[0].value))}"
+        return inp.value, f"{_in_sentence(inp.match.row.label)} {_fmt(inp.value, decimals(inp.match.cells[0].value))}"
     a, left = _evaluate(node.left, inputs)
     b, right = _evaluate(node.right, inputs)
     if node.right.op in "+-" and node.op in "*/-" or node.right.op in "*/" and node.op == "/":
@@ -204,6 +203,14 @@ def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
         raise ZeroDivisionError(right)
     value = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[node.op]
     return value, f"{left} {dict(zip('+-*/', '+−×/'))[node.op]} {right}"
+
+
+def _in_sentence(label: str) -> str:
+    """A row label inside a sentence: "Net sales" -> "net sales", "OPERATING INCOME" -> "operating
+    income", "EBITDA" and "SG&A expenses" stay."""
+    if label.isupper() and len(label.split()) > 1:
+        return label.lower()
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
 
 
 def _fmt(value: float, places: int) -> str:
@@ -324,6 +331,11 @@ def derived_block(question: str, rows: list[Row], sources: list[dict], period: A
     if asks_beyond_items(_GROWTH, question):
         return _series_lines("growth", question, period, rows, sources, embedder)
     return None
+
+
+def defines_formula(question: str) -> bool:
+    """The question defines the figure it asks ("X is defined as A / B", "EBITDA = A + B")."""
+    return bool(_DEFINED.search(question))
 
 
 def asks_beyond_items(rx: re.Pattern, question: str) -> bool:

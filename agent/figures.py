@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from agent.derived_figures import DERIVED_ASK, asks_beyond_items, derived_block
+from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
 from agent.figure_rows import FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
 from agent.figure_words import figure_line as _figure_line
@@ -72,15 +72,18 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
         return None
     period = asked_period(question)
     ask = make_ask(question, period, sources)
+    match = best_row(ask, rows, embedder)
+    computation = asks_beyond_items(DERIVED_ASK, question)
+    # a printed row that says the computation asked ("Increase in deferred revenues", "Return on
+    # invested capital") is the answer; otherwise the computation, when the question asks one
+    if match is not None and not defines_formula(question) and (not computation or _states_computation(question, match)):
+        return [INTRO, *(f"- {match.row.line(c)}" for c in match.cells)]
     derived = derived_block(question, rows, sources, period, embedder)
     if derived:
         computed = any("(computed)" in line for line in derived)
         return [INTRO_COMPUTED if computed else INTRO_NOT_COMPUTED, *derived]
-    match = best_row(ask, rows, embedder)
-    if match is not None and asks_beyond_items(DERIVED_ASK, question) and not _states_computation(question, match):
-        return None  # a computation the question asks that could not be read: a printed row is not its answer
-    if match is not None:
-        return [INTRO, *(f"- {match.row.line(c)}" for c in match.cells)]
+    if computation:
+        return None  # a computation that could not be read: a printed row is not its answer
     total = next((i for i in ask.items[:1] if i.components), None)
     return _components_block(total, ask, rows) if total else None
 

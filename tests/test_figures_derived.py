@@ -108,3 +108,11 @@ def test_the_grammar_reads_words_and_symbols_without_eval():
     for bad in ("net sales /", "(gross profit / net sales", "__import__('os') )"):
         with pytest.raises(FormulaError):
             parse_formula(bad)
+
+
+def test_a_printed_row_naming_the_change_is_not_recomputed(pages):
+    cash_flow = Table(YEARS, [*CASH_FLOW.rows, ("Increase in deferred revenues", "781", "1,009")])
+    sources, text = pages({3: [INCOME], 5: [cash_flow]})
+    block = _block("What was the increase in deferred revenues in fiscal 2022?", sources, text)
+    assert block[1].startswith("- Increase in deferred revenues (Years Ended December 31, 2022): 781 — ")
+    assert "(computed)" not in "\n".join(block)  # not the growth of revenues
