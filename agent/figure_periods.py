@@ -64,10 +64,23 @@ def column_months(period: str) -> int | None:
     return None
 
 
+_QUARTER_NAME = re.compile(r"(?i)\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4]))\b")
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+
+
+def column_quarter(period: str) -> int | None:
+    """The quarter a column names ("Fourth Quarter 2022", "Q2 FY24"), None when it names none."""
+    m = _QUARTER_NAME.search(period)
+    return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None
+
+
 def span_mismatch(cell: Cell, asked: AskedPeriod) -> int:
     """1 when the column's span is known and is not the one asked (a full year unless the question
     names a quarter or a number of months), else 0."""
     months = column_months(cell.period)
+    quarter = column_quarter(cell.period)
+    if quarter is not None and asked.quarter and quarter != asked.quarter:
+        return 1
     if months is None:
         return 0
     if asked.months:
@@ -90,6 +103,10 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod) -> list[Cell]:
         # two columns of the year that their headers do not tell apart (a quarter's and a year to
         # date's, headers read without their spans): which one is asked is unknown
         if len(matching) > 1 and len({c.period for c in matching}) < len(matching):
+            continue
+        # a quarter asked among several quarters' columns of the year that do not name theirs
+        # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
+        if asked.quarter and len(matching) > 1 and not any(column_quarter(c.period) for c in matching):
             continue
         if matching:
             out.append(min(matching, key=lambda c: c.column))

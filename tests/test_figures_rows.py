@@ -229,3 +229,14 @@ def test_statement_sections_say_where_not_whose(pages, section):
     table = Table(YEARS, [("Interest expense", "(310)", "(280)"), ("Net sales", "$ 52,417", "$ 48,300")], sections={0: section})
     sources, text = pages({3: [table]})
     assert _lead(_block("What was interest expense in 2022?", sources, text))["value"] == "(310)"
+
+
+def test_the_asked_quarter_among_quarter_columns(pages):
+    quarterly = Table(("First Quarter 2022", "Second Quarter 2022", "Third Quarter 2022", "Fourth Quarter 2022"),
+                      [("Net sales", "$ 12,000", "$ 12,900", "$ 13,417", "$ 14,100")])
+    sources, text = pages({9: [quarterly]})
+    assert _lead(_block("What were net sales in Q2 2022?", sources, text))["value"] == "$12,900"
+    unnamed = Table(("Three Months Ended March 31, 2022", "Three Months Ended June 30, 2022"),
+                    [("Net sales", "$ 12,000", "$ 12,900")])
+    sources, text = pages({9: [unnamed]})
+    assert _block("What were net sales in the second quarter of 2022?", sources, text) is None  # fiscal year unknown
