@@ -47,6 +47,8 @@ CAPTION_WEIGHT = 0.5  # a question word said by the table's caption, not the row
 MAX_CAPTION_WORDS = 8
 OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower
 MAX_SOURCES = 6
+TOTAL_BONUS = 0.05
+_TOTAL = re.compile(r"\btotal\b", re.I)
 
 _ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
 _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
@@ -56,6 +58,7 @@ _CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
 _STATEMENT_NAME = re.compile(
     r"\b(?:(?:condensed )?consolidated )?(?:income statements?|balance sheets?|cash ?flows? statements?|statements? of "
     r"(?:cash ?flows|operations|income|earnings|financial (?:position|condition)|comprehensive income))\b", re.I)
+_NOT_DISTINCTIVE = set(tokenize("net"))  # "Property and equipment, net": the item, not another one
 # the sections statements are made of: they say where a row stands, not whose part it is
 _STATEMENT_SECTION = re.compile(
     r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
@@ -203,7 +206,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
-    return Ask(question, period, tuple(a.item for a in asked), frozenset(own - item_terms), frozenset(own),
+    residue = own - item_terms - _NOT_DISTINCTIVE
+    return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
                bool(_OPENING.search(question)))
 
@@ -254,7 +258,7 @@ def segment_words(rows: list[Row]) -> set[str]:
     out: set[str] = set()
     for row in rows:
         if _SEGMENT.search(row.context):
-            out |= _words(row.context) - set(tokenize("segment segments region regional geographic division "
+            out |= {w for w in _words(row.context) if not any(ch.isdigit() for ch in w)} - set(tokenize("segment segments region regional geographic division "
                                                       "reportable business unit summary performance data results"))
     return out
 
@@ -320,9 +324,9 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> Figu
     own, glossary = ask.own, ask.glossary
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
-        # the question's line-item words must be printed with the row (label, caption or section),
-        # all but one in four: "return on equity" is not "Return on invested capital"
-        if not terms or len(own - _words(f"{row.label} {row.context}")) > len(own) // 4:
+        # the question's line-item words must all be printed with the row (label, caption or
+        # section): "return on equity" is not "Return on invested capital"
+        if not terms or own - _words(f"{row.label} {row.context}"):
             continue
         hit = terms & own
         in_caption = (own & _words(row.caption)) - hit
@@ -331,6 +335,8 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> Figu
                              0.8 * len(terms & glossary) / len(glossary) if glossary else 0.0)
         lexical = 0.5 * min(label_cover, 1.0) + 0.5 * question_cover
         score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * lexical - RANK_PENALTY * row.rank
+        # "total" is no line-item word, but it tells "Total lease liabilities" from "Lease liabilities"
+        score += TOTAL_BONUS * (bool(_TOTAL.search(ask.text)) == bool(_TOTAL.search(row.label)))
         if best is None or score > best.score:
             best = FigureMatch(score, cells, row.source, row)
     return best if best is not None and best.score >= MIN_ROW_SCORE else None

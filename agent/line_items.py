@@ -107,7 +107,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)",
              r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased"),
     LineItem("CashAndCashEquivalentsPeriodIncreaseDecrease", "Cash and Cash Equivalents, Period Increase (Decrease)",
-             r"(?:net )?(?:increase|decrease|change) in cash",
+             r"(?:net )?(?:\(?(?:increase|decrease)\)? ?)+in cash(?:, cash equivalents(?:,? and restricted cash)?| and cash "
+             r"equivalents(?:,? and restricted cash)?)?|(?:net )?change in cash(?: and cash equivalents)?",
              r"(?:net )?(?:increase|decrease|change) in cash(?:, cash equivalents(?:,? and restricted cash)?| and "
              r"cash equivalents(?:,? and restricted cash)?)?"),
     LineItem("CashAndCashEquivalentsAtCarryingValue", "Cash and Cash Equivalents",
