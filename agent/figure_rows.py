@@ -301,14 +301,15 @@ def _conflict(cells: list[Cell], other: list[Cell]) -> bool:
     return any(mine.get(tuple(column_years(c.period)), parse_number(c.value)) != parse_number(c.value) for c in other)
 
 
-_GENERIC_CAPTION = re.compile(r"^\(?(?:in|dollars in|amounts in|\$ in|unaudited)\b|\bstatements? of\b|\bbalance sheets?\b|"
-                              r"^\(?consolidated\b", re.I)
+_GENERIC_CAPTION = re.compile(  # a unit caption or a statement's title, nothing that qualifies the rows
+    r"\(?(?:in|dollars in|amounts in|\$ in|unaudited)\b.*|(?:condensed )?(?:consolidated )?(?:statements? of [\w ,'’()]+|"
+    r"balance sheets?)(?: \(continued\))?(?: \(unaudited\))?", re.I)
 
 
 def _qualifier(row: Row) -> str:
     """What tells a row apart from another of the same label: its section, and its caption unless
     that only names the statement or the unit ("Consolidated Statement of Cash Flows", "In millions")."""
-    caption = "" if _GENERIC_CAPTION.search(row.caption) else row.caption
+    caption = "" if _GENERIC_CAPTION.fullmatch(row.caption.strip()) else row.caption
     return f"{caption} {row.cells[0].section}".strip().lower()
 
 
