@@ -37,7 +37,10 @@ _OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"), (re.compile(r"
 _OP_MARK = {"/": "\x01", "*": "\x02", "+": "\x03", "-": "\x04", "(": "\x05", ")": "\x06"}
 _DEFINED = re.compile(
     r"(?P<name>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|be|was)?\s*(?:defined|calculated|computed|measured|given)\s+"
-    r"(?:as|by)\s*:?\s*(?:the\s+)?(?P<expr>[^.?;]+)|(?P<name2>[A-Za-z][\w&'’-]*(?:\s[\w&'’-]+){0,5})\s*=\s*(?P<expr2>[^.?;=]+)",
+    r"(?:as|by)\s*:?\s*(?:the\s+)?(?P<expr>[^.?;]+)|(?P<name2>[A-Za-z][\w&'’-]*(?:\s[\w&'’-]+){0,5})\s*=\s*(?P<expr2>[^.?;=]+)"
+    # "the operating cash flow ratio (cash from operations / total current liabilities)"
+    r"|(?P<name3>[A-Za-z][\w&'’ -]{1,60}?)\s*\((?:i\.e\.,?\s*|calculated as\s*|defined as\s*)?(?P<expr3>[^()]*?"
+    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b)[^()]*)\)",
     re.I)
 _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
                        r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
@@ -47,6 +50,7 @@ _NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the
                         re.I)
 _POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s+)?(?:the\s+)?"
                          r"(?:(?:[A-Z][\w&.-]*\s+){0,3}?[A-Z][\w&.-]*['’]s\s+)?", re.I)  # "What was Apple's"
+_AVERAGE_OF = re.compile(r"(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+)", re.I)
 _GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
 _PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b", re.I)
@@ -140,12 +144,14 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
     rows, or a named ratio (line_items formulas) that no cited row prints."""
     percent = bool(_PERCENT_ASK.search(question))
     if m := _DEFINED.search(question):
-        name = (m.group("name") or m.group("name2")).strip()
+        name = (m.group("name") or m.group("name2") or m.group("name3")).strip()
         name = re.sub(r"^.*\b(?:if|where|given that|assume|note that)\s+(?:the\s+)?", "", name, flags=re.I)
+        name = _POSSESSIVE.sub("", name)
         try:
-            return Derivation(name, parse_formula(m.group("expr") or m.group("expr2")), bool(_PERCENT_ASK.search(name)) or percent)
+            formula = parse_formula(m.group("expr") or m.group("expr2") or m.group("expr3"))
         except FormulaError:
             return None
+        return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)
     if m := _RATIO_OF.search(question):
         a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         a, b = (_POSSESSIVE.sub("", _NAME_TAIL.sub("", x.strip())) for x in (a, b))
@@ -177,13 +183,25 @@ class Input:
     match: FigureMatch | None  # the row and its cell, None when not printed on the cited pages
 
     @property
-    def value(self) -> float | None:
+    def numbers(self) -> list[float] | None:
+        """The input's printed values (two for an average of a year and the year before)."""
         if self.match is None:
             return None
-        number = parse_number(self.match.cells[0].value)
+        numbers = [parse_number(c.value) for c in self.match.cells]
+        if any(n is None for n in numbers):
+            return None
         item = self.match.row.item if self.match.row else None
         # an outflow printed in parentheses ("(1,577)" capex) is subtracted as the amount spent
-        return abs(number) if number is not None and item is not None and _OUTFLOW.match(item.concept) else number
+        return [abs(n) for n in numbers] if item is not None and _OUTFLOW.match(item.concept) else numbers
+
+    @property
+    def value(self) -> float | None:
+        numbers = self.numbers
+        return sum(numbers) / len(numbers) if numbers else None
+
+    @property
+    def places(self) -> int:
+        return max(decimals(c.value) for c in self.match.cells)
 
 
 def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
@@ -192,7 +210,11 @@ def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
         return float(node.text), node.text
     if node.op == "row":
         inp = inputs[node.text]
-        return inp.value, f"{_in_sentence(inp.match.row.label)} {_fmt(inp.value, decimals(inp.match.cells[0].value))}"
+        label, numbers = _in_sentence(inp.match.row.label), inp.numbers
+        if len(numbers) > 1:  # an average of the year's and the year before's balance
+            shown = " + ".join(_fmt(n, inp.places) for n in numbers)
+            return inp.value, f"average {label} {_fmt(inp.value, inp.places + 1)} [({shown}) / {len(numbers)}]"
+        return inp.value, f"{label} {_fmt(inp.value, inp.places)}"
     a, left = _evaluate(node.left, inputs)
     b, right = _evaluate(node.right, inputs)
     if node.right.op in "+-" and node.op in "*/-" or node.right.op in "*/" and node.op == "/":
@@ -229,6 +251,11 @@ def _places(question: str, default: int) -> int:
 
 def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[dict], embedder) -> FigureMatch | None:
     """The printed row an operand names ("cash from operations", "concept:GrossProfit")."""
+    if (m := _AVERAGE_OF.match(name)) and len(period.years) == 1:
+        # "average inventory": the balance at the year's end and at the year before's
+        year = period.years[0]
+        match = _resolve(m.group(1), replace(period, years=(year, year - 1)), rows, sources, embedder)
+        return match if match is not None and len(match.cells) == 2 else None
     if name.startswith("concept:"):
         item = line_items.BY_CONCEPT[name.split(":", 1)[1]]
         ask = replace(make_ask(item.label, period, sources), items=(item,), residue=frozenset())
@@ -268,8 +295,7 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
             lines.append(f"- {d.name}, {when}: not computed — the divisor is zero.")
             continue
         percent = d.percent and not re.search(r"×\s*100\b", arithmetic)
-        places = _places(question, 1 if percent else 2 if "/" in arithmetic else
-                         max(decimals(i.match.cells[0].value) for i in inputs.values()))
+        places = _places(question, 1 if percent else 2 if "/" in arithmetic else max(i.places for i in inputs.values()))
         result = f"{_fmt(value * 100 if percent else value, places)}{'%' if percent else ''}"
         lines.append(f"- {d.name}, {when} = {arithmetic} = {result} (computed) {_markers(list(inputs.values()))}")
         shown.extend(i for i in inputs.values() if i not in shown)
@@ -279,11 +305,11 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
 def _input_lines(inputs: list[Input]) -> list[str]:
     seen, out = set(), []
     for i in inputs:
-        cell = i.match.cells[0]
-        key = (cell.row, cell.period, i.match.source["source_id"])
-        if key not in seen:
-            seen.add(key)
-            out.append(f"- {i.match.row.line(cell)}")
+        for cell in i.match.cells:
+            key = (cell.row, cell.period, i.match.source["source_id"])
+            if key not in seen:
+                seen.add(key)
+                out.append(f"- {i.match.row.line(cell)}")
     return ["Inputs, as printed:", *out] if out else []
 
 

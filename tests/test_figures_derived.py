@@ -12,7 +12,7 @@ from agent.derived_figures import FormulaError, parse_formula
 from agent.figures import INTRO_COMPUTED, INTRO_NOT_COMPUTED, figure_block
 from agent.quotes import quotes_by_marker
 from storage.embeddings import get_embedder
-from tests.fixtures_figures import BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table, pages  # noqa: F401
+from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table, pages  # noqa: F401
 
 
 def _block(question, sources, page_text):
@@ -42,7 +42,7 @@ def test_a_formula_the_question_defines_across_two_pages(pages):
     question = ("The operating cash flow ratio is defined as cash from operations / total current liabilities. "
                 "What was it in fiscal 2022?")
     block = _block(question, sources, text)
-    assert block[1] == ("- The operating cash flow ratio, fiscal 2022 = net cash provided by operating activities 7,245 / "
+    assert block[1] == ("- Operating cash flow ratio, fiscal 2022 = net cash provided by operating activities 7,245 / "
                         "total current liabilities 9,880 = 0.73 (computed) [^1][^2]")
     cited = quotes_by_marker("\n".join(block))
     assert cited == {"[^1]": ["Net cash provided by operating activities … 7,245"],
@@ -92,7 +92,7 @@ def test_a_missing_input_is_named_and_no_value_given(pages):
     question = "The operating cash flow ratio is defined as cash from operations / total current liabilities. What was it in 2022?"
     block = _block(question, sources, text)
     assert block[0] == INTRO_NOT_COMPUTED
-    assert block[1:] == ["- The operating cash flow ratio, fiscal 2022: not computed — total current liabilities: no row "
+    assert block[1:] == ["- Operating cash flow ratio, fiscal 2022: not computed — total current liabilities: no row "
                          "for that period found on the cited pages."]
     assert not any(re.search(r"= [\d,.]+%? \(computed\)", line) for line in block)
     block = _block("What was the gross margin in fiscal 2020?", *pages({3: [INCOME]}))  # no 2020 column
@@ -116,3 +116,15 @@ def test_a_printed_row_naming_the_change_is_not_recomputed(pages):
     block = _block("What was the increase in deferred revenues in fiscal 2022?", sources, text)
     assert block[1].startswith("- Increase in deferred revenues (Years Ended December 31, 2022): 781 — ")
     assert "(computed)" not in "\n".join(block)  # not the growth of revenues
+
+
+def test_a_formula_in_parentheses_with_an_average_balance(pages):
+    balance = Table(BALANCE, [("Inventories", "4,946", "6,580"), *BALANCE_SHEET.rows])
+    sources, text = pages({3: [INCOME], 7: [balance]})
+    block = _block("What was the inventory turnover (cost of sales / average inventories) in fiscal 2022?", sources, text)
+    assert block[1] == ("- Inventory turnover, fiscal 2022 = cost of sales 30,100 / average inventories 5,763.0 "
+                        "[(4,946 + 6,580) / 2] = 5.22 (computed) [^1][^2]")
+    assert [line.split(" (")[0] for line in block[3:]] == ["- Cost of sales", "- Inventories", "- Inventories"]
+    # the year before's balance is not printed: no average, no value
+    block = _block("What was the inventory turnover (cost of sales / average inventories) in fiscal 2021?", sources, text)
+    assert "not computed — average inventories" in block[1]
