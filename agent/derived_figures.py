@@ -319,7 +319,7 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     if not asked:
         return None
     name = question[asked[0].start:asked[0].end]
-    years = sorted(period.years)
+    years = sorted(period.years) or _latest_years(kind, question, name, period, rows, sources, embedder)
     if kind == "growth" and len(years) == 1:
         years = [years[0] - 1, years[0]]
     if kind == "average" and len(years) < 2 or kind == "growth" and len(years) != 2:
@@ -344,6 +344,23 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         line = f"- {title} = ({' + '.join(shown)}) / {len(values)} = {result} (computed) {marker}"
     inputs = [Input(name, FigureMatch(1.0, [cells[y]], match.source, match.row)) for y in years]
     return [line, *_input_lines(inputs)]
+
+
+_LAST_YEARS = re.compile(r"\b(?:(\d|two|three|four|five)[- ](?:fiscal[- ])?years?|(?:last|past|latest) (\d|two|three|four|"
+                         r"five) (?:fiscal )?years)\b", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _latest_years(kind, question, name, period, rows, sources, embedder) -> list[int]:
+    """No year named: the latest N years the row prints for "the 3-year average" / "the last two
+    years", the latest two for "year-over-year growth"."""
+    m = _LAST_YEARS.search(question)
+    count = (int(w) if (w := m.group(1) or m.group(2)).isdigit() else _NUMBER_WORDS[w.lower()]) if m else 2 * (kind == "growth")
+    match = _resolve(name, AskedPeriod(months=period.months), rows, sources, embedder) if count >= 2 else None
+    if match is None:
+        return []
+    latest = max((y for c in match.row.cells for y in column_years(c.period)), default=None)
+    return list(range(latest - count + 1, latest + 1)) if latest else []  # years not printed are said missing
 
 
 def derived_block(question: str, rows: list[Row], sources: list[dict], period: AskedPeriod, embedder) -> list[str] | None:

@@ -128,3 +128,13 @@ def test_a_formula_in_parentheses_with_an_average_balance(pages):
     # the year before's balance is not printed: no average, no value
     block = _block("What was the inventory turnover (cost of sales / average inventories) in fiscal 2021?", sources, text)
     assert "not computed — average inventories" in block[1]
+
+
+def test_averages_and_growth_over_the_latest_printed_years(pages):
+    sources, text = pages({3: [INCOME]})
+    block = _block("What was the two-year average of net sales?", sources, text)
+    assert block[1] == "- Net sales average, 2021–2022 = (48,300 + 52,417) / 2 = 50,359 (computed) [^1]"
+    block = _block("What was the year-over-year growth of operating income?", sources, text)
+    assert block[1] == "- Operating income growth, 2021–2022 = (6,912 − 6,010) / 6,010 = 15.0% (computed) [^1]"
+    block = _block("What was the 3-year average of net sales?", sources, text)  # two years printed
+    assert block[1:] == ["- Net sales average, 2020–2022: not computed — net sales: no row for 2020 found on the cited pages."]
