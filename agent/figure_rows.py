@@ -253,13 +253,18 @@ def _names_item(section: str, item: LineItem) -> bool:
         or bool(line_items.asked_items(section)) and line_items.asked_items(section)[0].item is item
 
 
+_NOT_SEGMENT_NAMES = set(tokenize("segment segments region regional geographic geography division reportable business unit "
+                                   "summary performance data results information operating"))
+
+
 def segment_words(rows: list[Row]) -> set[str]:
-    """Words that name a segment on these pages: the captions and sections of segment tables."""
+    """Words that name a segment on these pages: the short captions and sections of segment tables
+    ("Americas Segment", "International segment results"), not a sentence that mentions segments."""
     out: set[str] = set()
     for row in rows:
-        if _SEGMENT.search(row.context):
-            out |= {w for w in _words(row.context) if not any(ch.isdigit() for ch in w)} - set(tokenize("segment segments region regional geographic division "
-                                                      "reportable business unit summary performance data results"))
+        for context in (row.caption, row.cells[0].section):
+            if _SEGMENT.search(context) and len(context.split()) <= MAX_CAPTION_WORDS:
+                out |= {w for w in _words(context) if not any(ch.isdigit() for ch in w)} - _NOT_SEGMENT_NAMES
     return out
 
 

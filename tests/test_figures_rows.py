@@ -240,3 +240,11 @@ def test_the_asked_quarter_among_quarter_columns(pages):
                     [("Net sales", "$ 12,000", "$ 12,900")])
     sources, text = pages({9: [unnamed]})
     assert _block("What were net sales in the second quarter of 2022?", sources, text) is None  # fiscal year unknown
+
+
+def test_a_sentence_about_segments_names_no_segment(pages):
+    by_segment = Table(YEARS, [("Operating income", "2,950", "2,400")],
+                       caption="The following table shows information by reportable segment")
+    totals = Table(YEARS, [("Total operating income", "6,912", "6,010")], caption="The following table shows totals")
+    sources, text = pages({2: [by_segment], 3: [totals]})
+    assert _lead(_block("What was operating income in fiscal 2022?", sources, text))["value"] == "6,912"
