@@ -253,6 +253,8 @@ def _names_item(section: str, item: LineItem) -> bool:
         or bool(line_items.asked_items(section)) and line_items.asked_items(section)[0].item is item
 
 
+MAX_SEGMENT_NAME_WORDS = 5
+_SENTENCE_START = re.compile(r"\s*(?:the|this|these|following|our|we|in|for|as)\b", re.I)
 _NOT_SEGMENT_NAMES = set(tokenize("segment segments region regional geographic geography division reportable business unit "
                                    "summary performance data results information operating"))
 
@@ -263,7 +265,7 @@ def segment_words(rows: list[Row]) -> set[str]:
     out: set[str] = set()
     for row in rows:
         for context in (row.caption, row.cells[0].section):
-            if _SEGMENT.search(context) and len(context.split()) <= MAX_CAPTION_WORDS:
+            if _SEGMENT.search(context) and len(context.split()) <= MAX_SEGMENT_NAME_WORDS and not _SENTENCE_START.match(context):
                 out |= {w for w in _words(context) if not any(ch.isdigit() for ch in w)} - _NOT_SEGMENT_NAMES
     return out
 
