@@ -280,7 +280,7 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
     lines, shown = [], []
     for year in years[:3] or [None]:
         at = AskedPeriod((year,), period.quarter, period.months)
-        inputs = {n: Input(n, _resolve(n, at, rows, sources, embedder) if year else None) for n in names}
+        inputs = _inputs_of_one_filing(names, at, rows, sources, embedder) if year else {n: Input(n, None) for n in names}
         missing = [_said_name(n) for n, i in inputs.items() if i.value is None]
         if missing:
             when = (f"Q{period.quarter} {year}" if period.quarter else f"fiscal {year}") if year else "the asked period"
@@ -300,6 +300,20 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
         lines.append(f"- {d.name}, {when} = {arithmetic} = {result} (computed) {_markers(list(inputs.values()))}")
         shown.extend(i for i in inputs.values() if i not in shown)
     return lines + _input_lines(shown)
+
+
+def _inputs_of_one_filing(names: list[str], at: AskedPeriod, rows: list[Row], sources, embedder) -> dict[str, Input]:
+    """The inputs resolved within one filing (the first, in retrieval order, that prints them all;
+    else the first filing's, with what it misses): never a ratio of two filings' rows."""
+    docs = list(dict.fromkeys(r.source.get("doc_id") for r in sorted(rows, key=lambda r: r.rank)))
+    first: dict[str, Input] | None = None
+    for doc in docs:
+        own = [r for r in rows if r.source.get("doc_id") == doc]
+        inputs = {n: Input(n, _resolve(n, at, own, sources, embedder)) for n in names}
+        if all(i.value is not None for i in inputs.values()):
+            return inputs
+        first = first or inputs
+    return first or {n: Input(n, None) for n in names}
 
 
 def _input_lines(inputs: list[Input]) -> list[str]:

@@ -44,12 +44,13 @@ def page_text(tables: list[Table]) -> str:
 
 @pytest.fixture
 def pages(monkeypatch):
-    """`pages({page_number: [Table, ...]})` -> (sources in page order, page_text lookup); the figure
-    code reads each page's units from the tables."""
-    def make(by_page: dict[int, list[Table]]):
+    """`pages({page_number: [Table, ...]}, docs={page_number: doc_id})` -> (sources in page order,
+    page_text lookup); the figure code reads each page's units from the tables."""
+    def make(by_page: dict[int, list[Table]], docs: dict[int, str] | None = None):
         monkeypatch.setattr("agent.figure_rows.table_units",
                             lambda doc_id, page, text: units_of(by_page[page]))
-        sources = [{"source_id": f"[^{i}]", "kind": "document", "doc_id": "acme-10k", "page_number": p,
+        docs = docs or {}
+        sources = [{"source_id": f"[^{i}]", "kind": "document", "doc_id": docs.get(p, "acme-10k"), "page_number": p,
                     "source_file": "ACME_2022_10K.pdf", "text": page_text(tables)}
                    for i, (p, tables) in enumerate(by_page.items(), 1)]
         return sources, lambda src: page_text(by_page[src["page_number"]])

@@ -138,3 +138,14 @@ def test_averages_and_growth_over_the_latest_printed_years(pages):
     assert block[1] == "- Operating income growth, 2021–2022 = (6,912 − 6,010) / 6,010 = 15.0% (computed) [^1]"
     block = _block("What was the 3-year average of net sales?", sources, text)  # two years printed
     assert block[1:] == ["- Net sales average, 2020–2022: not computed — net sales: no row for 2020 found on the cited pages."]
+
+
+def test_inputs_come_from_one_filing(pages):
+    gross_only = Table(YEARS, [("Gross profit", "22,317", "21,300")])
+    sales_only = Table(YEARS, [("Net sales", "$ 50,000", "$ 48,300")])
+    sources, text = pages({1: [gross_only], 2: [sales_only]}, docs={1: "acme-10k", 2: "acme-2023-q1"})
+    block = _block("What was the gross margin in fiscal 2022?", sources, text)
+    assert "(computed)" not in "\n".join(block) and "not computed — revenues" in block[1]
+    sources, text = pages({1: [gross_only], 2: [sales_only], 3: [INCOME]}, docs={1: "acme-10k", 2: "acme-2023-q1"})
+    block = _block("What was the gross margin in fiscal 2022?", sources, text)
+    assert block[1] == "- Gross margin, fiscal 2022 = gross profit 22,317 / net sales 52,417 = 42.6% (computed) [^1][^3]"
