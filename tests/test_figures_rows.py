@@ -248,3 +248,11 @@ def test_a_sentence_about_segments_names_no_segment(pages):
     totals = Table(YEARS, [("Total operating income", "6,912", "6,010")], caption="The following table shows totals")
     sources, text = pages({2: [by_segment], 3: [totals]})
     assert _lead(_block("What was operating income in fiscal 2022?", sources, text))["value"] == "6,912"
+
+
+def test_the_plain_item_before_its_attributions(pages):
+    table = Table(YEARS, [("Net income attributable to noncontrolling interests", "121", "98"),
+                          ("Net income", "5,142", "4,498"), ("Net income attributable to Acme", "5,021", "4,400")])
+    sources, text = pages({3: [table]})
+    assert _lead(_block("What was net income in 2022?", sources, text))["value"] == "5,142"
+    assert _lead(_block("What was net income attributable to noncontrolling interests in 2022?", sources, text))["value"] == "121"
