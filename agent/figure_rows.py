@@ -280,10 +280,10 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
                    and ask.residue <= _words(f"{r.label} {r.context}")]
         if by_item:
-            # the label closest to the question's words first ("Net income", not "Net income
-            # attributable to noncontrolling interests"), then the retriever's order
-            r, cells = max(by_item, key=lambda rc: (len(ask.own & _words(rc[0].label)),
-                                                     -len(_words(rc[0].label) - ask.own), -rc[0].rank))
+            # the label saying most of the question's words first, then the retriever's order, then
+            # the plainest label ("Net income", not "Net income attributable to noncontrolling interests")
+            r, cells = max(by_item, key=lambda rc: (len(ask.own & _words(rc[0].label)), -rc[0].rank,
+                                                     -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
         # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
