@@ -225,19 +225,19 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
     the question (a resolved follow-up), said at the top."""
     page_text = page_text or page_text_lookup()
     embedder = _embedder(embedder)
-    figure = figures.match_figures(question, sources, page_text, embedder)
+    block = figures.figure_block(question, sources, page_text, embedder)
     picked = pick_sentences(question, sources, page_text, embedder=embedder)
     best = max((score for score, _, _ in picked), default=0.0)
-    if best < MIN_SCORE and figure is None:
+    if best < MIN_SCORE and block is None:
         return NOT_FOUND_IN_DOCUMENTS, False
     floor = max(MIN_SCORE * 0.8, best * 0.6)
     lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked if score >= floor]
     parts = []
     if searched_for:
         parts.append(f"Searched for: “{searched_for}”")
-    if figure is not None:
-        parts.append("No language model is configured; the table row of your PDFs that matches the question:")
-        parts.append("\n".join(f"- {figures.figure_line(cell, figure.source['source_id'])}" for cell in figure.cells))
+    if block is not None:
+        parts.append(block[0])  # the block's own intro ("the table row ... that matches", "computed from ...")
+        parts.append("\n".join(block[1:]))
         if lines:
             parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
     else:

@@ -4,7 +4,10 @@ Two forms are read back before a marker (in either mode, the model is asked for 
 
     “Revenue grew 12% to $4.1 billion.” [^3]                     -> "Revenue grew 12% to $4.1 billion."
     Purchases of property, plant and equipment (2018): (1,577) [^3]
+    Purchases of property, plant and equipment (2018): (1,577) — -$1,577 million in fiscal 2018 [^3]
                                                                   -> "Purchases of property, plant and equipment … (1,577)"
+
+(the figure as said after " — " is not on the page: the value as printed before it is highlighted).
 
 A table cell is quoted as "<row label> … <value>": the label and the value on the same printed
 row (ui/page_images.py finds them there, not a same-looking number elsewhere on the page).
@@ -23,7 +26,7 @@ ROW_GAP = " … "  # between a row label and its value in a cell quote
 _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$")
 _CELL = re.compile(
     r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>[$€£]?\s?\(?[\d.,]+\)?%?)"
-    r"(?:\s+(?:million|billion|thousand)s?)?\s*$",
+    r"(?:\s+(?:million|billion|thousand)s?)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-•*]\s+|\d+\.\s+)?(?:\*\*)?")

@@ -20,7 +20,9 @@ from tests.fixtures_statements import make_statement_pdf
 from ui.citations import cited_words
 from ui.page_images import find_passage_rects
 
-FIGURE_LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+) (?P<marker>\[\^\d+\])$", re.M)
+# `<label> (<column>): <value as printed> — <the figure as said> [^n]`
+FIGURE_LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+)(?: — (?P<said>[^\n]+?))? "
+                         r"(?P<marker>\[\^\d+\])$", re.M)
 
 
 @pytest.fixture
@@ -51,6 +53,8 @@ def test_figure_question_is_answered_with_row_and_period(statement, question, pe
     result = run_turn(context(), question, selected_doc_ids=[statement.doc_id])
     lead = _lead(result)
     assert (lead["period"], lead["value"]) == (period, value)
+    # said with the table's unit caption ("(Dollars in millions)") and the column's year
+    assert lead["said"] == f"-${value.strip('()')} million in fiscal {period[-4:]}"
     assert result.message.index(lead.group(0)) < result.message.find("“") or "“" not in result.message  # figure first
     citation = next(c for c in result.citations if c.marker == lead["marker"])
     assert citation.metadata.page == 1 and citation.metadata.doc_id == statement.doc_id
@@ -123,7 +127,8 @@ def test_preview_highlights_exactly_the_quoted_cell_not_the_same_number_elsewher
 
 
 def test_quotes_by_marker_reads_both_forms():
-    text = ("Searched for: “x”\n\n- Other income (expense), net (Years ended December 31, 2018): $1,980 [^3]\n"
+    text = ("Searched for: “x”\n\n- Other income (expense), net (Years ended December 31, 2018): $1,980 — $1,980 million "
+            "in fiscal 2018 [^3]\n"
             "- “Revenue grew 12% to $4.1 billion.” [^3]\nRevenue (FY2023): **$14,694** million [^5]")
     assert quotes_by_marker(text) == {
         "[^3]": ["Other income (expense), net … $1,980", "Revenue grew 12% to $4.1 billion."],

@@ -1,0 +1,402 @@
+"""Figures computed from printed rows, with the arithmetic shown and every input row cited.
+
+    Gross margin, fiscal 2022 = gross profit 170,782 / net sales 394,328 = 43.3% (computed) [^1][^2]
+
+What is computed:
+- formulas the question defines: "the operating cash flow ratio is defined as cash from operations
+  / total current liabilities", "EBITDA = operating income + D&A", "ratio of A to B", "A as a
+  percentage of B";
+- ratios analysts name (agent/line_items.py entries with a `formula`: gross / operating / net
+  margin, current ratio, free cash flow, EBITDA) when the filing prints no row for them;
+- growth between two years' columns of one row ("year over year", "from 2021 to 2022");
+- averages of one row over the years the question names ("3-year average ... FY2020-FY2022").
+
+Formulas are read by a small grammar (no eval): expr := term (("+" | "-") term)*, term := factor
+(("*" | "/") factor)*, factor := number | "(" expr ")" | row name; "plus", "minus", "less",
+"divided by", "over", "times", "÷", "×" are the operators in words. Each row name is resolved like
+a question of its own (agent/figure_rows.py: the right row or none), on any cited page of the
+selection (different statements of the same filing). When an input is missing the answer says
+which one and gives no value. Results are rounded as the question asks ("to two decimal places"),
+else as the inputs imply (percentages and ratios to one or two decimals, sums to the inputs').
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
+
+from agent import line_items
+from agent.figure_periods import AskedPeriod, column_years
+from agent.figure_rows import FigureMatch, Row, best_row, make_ask
+from agent.figure_words import decimals, parse_number, said_period
+from agent.line_items import LineItem
+
+_OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"), (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*", re.I), "*"),
+        (re.compile(r"\bplus\b|\+", re.I), "+"), (re.compile(r"\bminus\b|\bless\b|(?<=\s)[-–—−](?=\s)", re.I), "-")]
+_OP_MARK = {"/": "\x01", "*": "\x02", "+": "\x03", "-": "\x04", "(": "\x05", ")": "\x06"}
+_DEFINED = re.compile(
+    r"(?P<name>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|be|was)?\s*(?:defined|calculated|computed|measured|given)\s+"
+    r"(?:as|by)\s*:?\s*(?:the\s+)?(?P<expr>[^.?;]+)|(?P<name2>[A-Za-z][\w&'’-]*(?:\s[\w&'’-]+){0,5})\s*=\s*(?P<expr2>[^.?;=]+)"
+    # "the operating cash flow ratio (cash from operations / total current liabilities)"
+    r"|(?P<name3>[A-Za-z][\w&'’ -]{1,60}?)\s*\((?:i\.e\.,?\s*|calculated as\s*|defined as\s*)?(?P<expr3>[^()]*?"
+    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b)[^()]*)\)",
+    re.I)
+_RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
+                       r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
+# where a row name ends: the period or place phrase after it ("... to total current liabilities at the end of fiscal 2022")
+_NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the\s+)?(?:end|fy|fiscal|year|quarter|"
+                        r"first|second|third|fourth|q[1-4]|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
+                        re.I)
+_POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s+)?(?:the\s+)?"
+                         r"(?:(?:[A-Z][\w&.-]*\s+){0,3}?[A-Z][\w&.-]*['’]s\s+)?", re.I)  # "What was Apple's"
+_AVERAGE_OF = re.compile(r"(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+)", re.I)
+_GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
+_AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
+_PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b", re.I)
+_ROUND = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:to\s+)?(?:the\s+)?(?:(\d|one|two|three|four) decimal|nearest "
+                    r"(whole|tenth|hundredth|thousandth|integer))", re.I)
+_WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4, "whole": 0, "integer": 0, "tenth": 1, "hundredth": 2, "thousandth": 3}
+# what is subtracted as a magnitude: outflows printed in parentheses on the cash flow statement
+_OUTFLOW = re.compile(r"^Payments")
+# a question asking for a computed figure; a printed row of the line item alone does not answer it
+DERIVED_ASK = re.compile(r"\b(?:ratio|margin|growth|grew|change|increase|decrease|decline|percent(?:age)?|average|"
+                         r"proportion|share of|coverage|return on|year[- ]over[- ]year|yoy)\b|%", re.I)
+
+
+class FormulaError(ValueError):
+    """A formula the grammar cannot read."""
+
+
+@dataclass(frozen=True)
+class Node:
+    op: str  # "+", "-", "*", "/", "num", "row"
+    left: Node | None = None
+    right: Node | None = None
+    text: str = ""  # the number or the row name
+
+
+def parse_formula(expr: str) -> Node:
+    """`expr` as a tree: "cash from operations / total current liabilities" -> (/ row row). A hyphen
+    is an operator only between spaces ("long-term debt" is one name)."""
+    text = re.sub(r"(?<=\s)\(|^\(", _OP_MARK["("], expr.strip())
+    text = re.sub(r"\)(?=\s|$)", _OP_MARK[")"], text)
+    for rx, op in _OPS:
+        text = rx.sub(f" {_OP_MARK[op]} ", text)
+    back = {v: k for k, v in _OP_MARK.items()}
+    tokens = [back.get(t, t).strip() for t in re.split(r"([\x01-\x06])", text) if t.strip()]
+    node, rest = _expr(tokens)
+    if rest:
+        raise FormulaError(f"unexpected {' '.join(rest)!r} in formula {expr!r}")
+    return node
+
+
+def _binary(tokens: list[str], ops: tuple[str, ...], operand) -> tuple[Node, list[str]]:
+    """operand (op operand)*, left-associative."""
+    node, tokens = operand(tokens)
+    while tokens and tokens[0] in ops:
+        op = tokens[0]
+        right, tokens = operand(tokens[1:])
+        node = Node(op, node, right)
+    return node, tokens
+
+
+def _expr(tokens: list[str]) -> tuple[Node, list[str]]:
+    return _binary(tokens, ("+", "-"), _term)
+
+
+def _term(tokens: list[str]) -> tuple[Node, list[str]]:
+    return _binary(tokens, ("*", "/"), _factor)
+
+
+def _factor(tokens: list[str]) -> tuple[Node, list[str]]:
+    if not tokens:
+        raise FormulaError("formula ends early")
+    tok, rest = tokens[0], tokens[1:]
+    if tok == "(":
+        node, rest = _expr(rest)
+        if not rest or rest[0] != ")":
+            raise FormulaError("unclosed parenthesis")
+        return node, rest[1:]
+    if tok in ("+", "-", "*", "/", ")"):
+        raise FormulaError(f"unexpected {tok!r}")
+    if re.fullmatch(r"\d+(?:\.\d+)?", tok):
+        return Node("num", text=tok), rest
+    name = re.sub(r"^(?:the|a|an|its|their|company's)\s+", "", tok.strip(" ,:"), flags=re.I)
+    return Node("row", text=name), rest
+
+
+def operands(node: Node) -> list[str]:
+    if node.op == "row":
+        return [node.text]
+    return [*(operands(node.left) if node.left else []), *(operands(node.right) if node.right else [])]
+
+
+@dataclass
+class Derivation:
+    name: str
+    formula: Node
+    percent: bool
+
+
+def derivation(question: str, rows: list[Row], sources: list[dict], period: AskedPeriod, embedder) -> Derivation | None:
+    """The formula a question asks to compute, or None: defined in the question, a ratio of two
+    rows, or a named ratio (line_items formulas) that no cited row prints."""
+    percent = bool(_PERCENT_ASK.search(question))
+    if m := _DEFINED.search(question):
+        name = (m.group("name") or m.group("name2") or m.group("name3")).strip()
+        name = re.sub(r"^.*\b(?:if|where|given that|assume|note that)\s+(?:the\s+)?", "", name, flags=re.I)
+        name = _POSSESSIVE.sub("", name)
+        try:
+            formula = parse_formula(m.group("expr") or m.group("expr2") or m.group("expr3"))
+        except FormulaError:
+            return None
+        return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)
+    if m := _RATIO_OF.search(question):
+        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
+        a, b = (_POSSESSIVE.sub("", _NAME_TAIL.sub("", x.strip())) for x in (a, b))
+        named = bool(m.group("c"))
+        try:
+            name = f"{a} {'as a percentage of' if named else 'to'} {b}"
+            return Derivation(name[:1].upper() + name[1:],
+                              Node("/", parse_formula(a), parse_formula(b)), named or percent)
+        except FormulaError:
+            return None
+    if re.search(r"\b(?:adjusted|non[- ]?gaap|organic)\b", question, re.I):
+        return None  # an adjusted ratio is the filing's own measure: stated when printed, never computed here
+    for asked in line_items.asked_items(question):
+        item = asked.item
+        if item.formula and not _printed(item, question, rows, sources, period, embedder):
+            formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", item.formula)
+            return Derivation(item.label, parse_formula(formula), item.percent)
+    return None
+
+
+def _printed(item: LineItem, question: str, rows: list[Row], sources, period, embedder) -> bool:
+    match = best_row(make_ask(question, period, sources), rows, embedder)
+    return match is not None and match.row is not None and match.row.item is item
+
+
+@dataclass
+class Input:
+    name: str
+    match: FigureMatch | None  # the row and its cell, None when not printed on the cited pages
+
+    @property
+    def numbers(self) -> list[float] | None:
+        """The input's printed values (two for an average of a year and the year before)."""
+        if self.match is None:
+            return None
+        numbers = [parse_number(c.value) for c in self.match.cells]
+        if any(n is None for n in numbers):
+            return None
+        item = self.match.row.item if self.match.row else None
+        # an outflow printed in parentheses ("(1,577)" capex) is subtracted as the amount spent
+        return [abs(n) for n in numbers] if item is not None and _OUTFLOW.match(item.concept) else numbers
+
+    @property
+    def value(self) -> float | None:
+        numbers = self.numbers
+        return sum(numbers) / len(numbers) if numbers else None
+
+    @property
+    def places(self) -> int:
+        return max(decimals(c.value) for c in self.match.cells)
+
+
+def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
+    """(value, arithmetic as written) of a tree whose inputs are all present."""
+    if node.op == "num":
+        return float(node.text), node.text
+    if node.op == "row":
+        inp = inputs[node.text]
+        label, numbers = _in_sentence(inp.match.row.label), inp.numbers
+        if len(numbers) > 1:  # an average of the year's and the year before's balance
+            shown = " + ".join(_fmt(n, inp.places) for n in numbers)
+            return inp.value, f"average {label} {_fmt(inp.value, inp.places + 1)} [({shown}) / {len(numbers)}]"
+        return inp.value, f"{label} {_fmt(inp.value, inp.places)}"
+    a, left = _evaluate(node.left, inputs)
+    b, right = _evaluate(node.right, inputs)
+    if node.right.op in "+-" and node.op in "*/-" or node.right.op in "*/" and node.op == "/":
+        right = f"({right})"
+    if node.left.op in "+-" and node.op in "*/":
+        left = f"({left})"
+    if node.op == "/" and b == 0:
+        raise ZeroDivisionError(right)
+    value = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[node.op]
+    return value, f"{left} {dict(zip('+-*/', '+−×/'))[node.op]} {right}"
+
+
+def _in_sentence(label: str) -> str:
+    """A row label inside a sentence: "Net sales" -> "net sales", "OPERATING INCOME" -> "operating
+    income", "EBITDA" and "SG&A expenses" stay."""
+    if label.isupper() and len(label.split()) > 1:
+        return label.lower()
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
+
+
+def _fmt(value: float, places: int) -> str:
+    """`value` rounded half up (as analysts round, not to the float's binary neighbour) with separators."""
+    rounded = Decimal(repr(abs(value))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{rounded:,.{places}f}"
+    return f"-{text}" if value < 0 and rounded else text
+
+
+def _places(question: str, default: int) -> int:
+    if m := _ROUND.search(question):
+        word = (m.group(1) or m.group(2)).lower()
+        return int(word) if word.isdigit() else _WORD_DIGITS[word]
+    return default
+
+
+def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[dict], embedder) -> FigureMatch | None:
+    """The printed row an operand names ("cash from operations", "concept:GrossProfit")."""
+    if (m := _AVERAGE_OF.match(name)) and len(period.years) == 1:
+        # "average inventory": the balance at the year's end and at the year before's
+        year = period.years[0]
+        match = _resolve(m.group(1), replace(period, years=(year, year - 1)), rows, sources, embedder)
+        return match if match is not None and len(match.cells) == 2 else None
+    if name.startswith("concept:"):
+        item = line_items.BY_CONCEPT[name.split(":", 1)[1]]
+        ask = replace(make_ask(item.label, period, sources), items=(item,), residue=frozenset())
+        return best_row(ask, rows, embedder)
+    return best_row(make_ask(name, period, sources), rows, embedder)
+
+
+def _markers(inputs: list[Input]) -> str:
+    return "".join(dict.fromkeys(i.match.source["source_id"] for i in inputs if i.match))
+
+
+def _said_name(name: str) -> str:
+    return line_items.BY_CONCEPT[name[8:]].label.lower() if name.startswith("concept:") else name
+
+
+def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str]:
+    names = list(dict.fromkeys(operands(d.formula)))
+    years = list(period.years)
+    if not years:  # no year named: the latest year the first input prints
+        first = _resolve(names[0], AskedPeriod(months=period.months), rows, sources, embedder)
+        years = column_years(first.cells[0].period)[-1:] if first else []
+    lines, shown = [], []
+    for year in years[:3] or [None]:
+        at = AskedPeriod((year,), period.quarter, period.months)
+        inputs = _inputs_of_one_filing(names, at, rows, sources, embedder) if year else {n: Input(n, None) for n in names}
+        missing = [_said_name(n) for n, i in inputs.items() if i.value is None]
+        if missing:
+            when = (f"Q{period.quarter} {year}" if period.quarter else f"fiscal {year}") if year else "the asked period"
+            lines.append(f"- {d.name}, {when}: not computed — {', '.join(missing)}: no row for that period "
+                         "found on the cited pages.")
+            continue
+        first = next(iter(inputs.values())).match
+        when = said_period(first.cells[0].period, first.row.instant)
+        try:
+            value, arithmetic = _evaluate(d.formula, inputs)
+        except ZeroDivisionError:
+            lines.append(f"- {d.name}, {when}: not computed — the divisor is zero.")
+            continue
+        percent = d.percent and not re.search(r"×\s*100\b", arithmetic)
+        places = _places(question, 1 if percent else 2 if "/" in arithmetic else max(i.places for i in inputs.values()))
+        result = f"{_fmt(value * 100 if percent else value, places)}{'%' if percent else ''}"
+        lines.append(f"- {d.name}, {when} = {arithmetic} = {result} (computed) {_markers(list(inputs.values()))}")
+        shown.extend(i for i in inputs.values() if i not in shown)
+    return lines + _input_lines(shown)
+
+
+def _inputs_of_one_filing(names: list[str], at: AskedPeriod, rows: list[Row], sources, embedder) -> dict[str, Input]:
+    """The inputs resolved within one filing (the first, in retrieval order, that prints them all;
+    else the first filing's, with what it misses): never a ratio of two filings' rows."""
+    docs = list(dict.fromkeys(r.source.get("doc_id") for r in sorted(rows, key=lambda r: r.rank)))
+    first: dict[str, Input] | None = None
+    for doc in docs:
+        own = [r for r in rows if r.source.get("doc_id") == doc]
+        inputs = {n: Input(n, _resolve(n, at, own, sources, embedder)) for n in names}
+        if all(i.value is not None for i in inputs.values()):
+            return inputs
+        first = first or inputs
+    return first or {n: Input(n, None) for n in names}
+
+
+def _input_lines(inputs: list[Input]) -> list[str]:
+    seen, out = set(), []
+    for i in inputs:
+        for cell in i.match.cells:
+            key = (cell.row, cell.period, i.match.source["source_id"])
+            if key not in seen:
+                seen.add(key)
+                out.append(f"- {i.match.row.line(cell)}")
+    return ["Inputs, as printed:", *out] if out else []
+
+
+def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str] | None:
+    """Growth between two years, or the average over the named years, of the one item asked."""
+    asked = [a for a in line_items.asked_items(question) if not a.item.formula]
+    if not asked:
+        return None
+    name = question[asked[0].start:asked[0].end]
+    years = sorted(period.years) or _latest_years(kind, question, name, period, rows, sources, embedder)
+    if kind == "growth" and len(years) == 1:
+        years = [years[0] - 1, years[0]]
+    if kind == "average" and len(years) < 2 or kind == "growth" and len(years) != 2:
+        return None
+    match = _resolve(name, AskedPeriod(tuple(years), period.quarter, period.months), rows, sources, embedder)
+    cells = {column_years(c.period)[-1]: c for c in (match.cells if match else [])}
+    missing = [str(y) for y in years if y not in cells]
+    title = f"{name[:1].upper()}{name[1:]} {'growth' if kind == 'growth' else 'average'}, {years[0]}–{years[-1]}"
+    if missing:
+        return [f"- {title}: not computed — {name}: no row for {', '.join(missing)} found on the cited pages."]
+    values = [parse_number(cells[y].value) for y in years]
+    if any(v is None for v in values) or kind == "growth" and not values[0]:
+        return None
+    places = max(decimals(cells[y].value) for y in years)
+    shown = [_fmt(v, places) for v in values]
+    marker = match.source["source_id"]
+    if kind == "growth":
+        result = _fmt((values[1] - values[0]) / abs(values[0]) * 100, _places(question, 1))
+        line = f"- {title} = ({shown[1]} − {shown[0]}) / {shown[0]} = {result}% (computed) {marker}"
+    else:
+        result = _fmt(sum(values) / len(values), _places(question, places))
+        line = f"- {title} = ({' + '.join(shown)}) / {len(values)} = {result} (computed) {marker}"
+    inputs = [Input(name, FigureMatch(1.0, [cells[y]], match.source, match.row)) for y in years]
+    return [line, *_input_lines(inputs)]
+
+
+_LAST_YEARS = re.compile(r"\b(?:(\d|two|three|four|five)[- ](?:fiscal[- ])?years?|(?:last|past|latest) (\d|two|three|four|"
+                         r"five) (?:fiscal )?years)\b", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _latest_years(kind, question, name, period, rows, sources, embedder) -> list[int]:
+    """No year named: the latest N years the row prints for "the 3-year average" / "the last two
+    years", the latest two for "year-over-year growth"."""
+    m = _LAST_YEARS.search(question)
+    count = (int(w) if (w := m.group(1) or m.group(2)).isdigit() else _NUMBER_WORDS[w.lower()]) if m else 2 * (kind == "growth")
+    match = _resolve(name, AskedPeriod(months=period.months), rows, sources, embedder) if count >= 2 else None
+    if match is None:
+        return []
+    latest = max((y for c in match.row.cells for y in column_years(c.period)), default=None)
+    return list(range(latest - count + 1, latest + 1)) if latest else []  # years not printed are said missing
+
+
+def derived_block(question: str, rows: list[Row], sources: list[dict], period: AskedPeriod, embedder) -> list[str] | None:
+    """The computed figure's lines (the result with its arithmetic and citations, then each input
+    as printed), or a line saying which input is missing; None when the question asks no computation."""
+    d = derivation(question, rows, sources, period, embedder)
+    if d is not None:
+        return _formula_lines(d, question, period, rows, sources, embedder)
+    if asks_beyond_items(_AVERAGE, question):
+        return _series_lines("average", question, period, rows, sources, embedder)
+    if asks_beyond_items(_GROWTH, question):
+        return _series_lines("growth", question, period, rows, sources, embedder)
+    return None
+
+
+def defines_formula(question: str) -> bool:
+    """The question defines the figure it asks ("X is defined as A / B", "EBITDA = A + B")."""
+    return bool(_DEFINED.search(question))
+
+
+def asks_beyond_items(rx: re.Pattern, question: str) -> bool:
+    """`rx` matches the question outside the line items it names ("increase" of "net increase in
+    cash" is the item, not a growth asked)."""
+    spans = [(a.start, a.end) for a in line_items.asked_items(question)]
+    return any(not any(s <= m.start() < e for s, e in spans) for m in rx.finditer(question))

@@ -1,0 +1,113 @@
+"""Which table column a figure question asks for: its years, quarter or span ("six months"), and
+whether a column's span (quarter, year to date, full year) is the one asked.
+
+A quarter's column never answers a full-year question and a full year's never a quarter's: the
+column headers say their span ("Three Months Ended", "Six Months Ended", "Years Ended"); a
+column without a span (a bare year, a balance sheet date) fits any.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from storage.question_scope import question_scope
+from storage.tables import Cell
+
+MAX_FIGURES = 3  # cells stated (one per period the question names)
+_MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
+_YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
+_MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
+
+
+@dataclass(frozen=True)
+class AskedPeriod:
+    years: tuple[int, ...] = ()  # in the order the question names them
+    quarter: int | None = None
+    months: int | None = None  # 3 for a quarter, 6 for a half year ...
+
+    def __bool__(self) -> bool:
+        return bool(self.years or self.quarter or self.months)
+
+
+def asked_period(question: str) -> AskedPeriod:
+    """The period(s) a question names: "FY2018", "fiscal 2018", "in 2021", "Q2 of FY2024", "FY23",
+    "FY2015 - FY2017" (storage/question_scope.py, the parser the selection prior uses too); "year
+    to date" with a quarter is that many quarters' months."""
+    periods = question_scope(question).periods
+    years = [y for y, _ in periods if y is not None]
+    quarter = next((q for _, q in periods if q), None)
+    months = None
+    if m := _MONTHS.search(question):
+        months = _MONTH_WORDS.get((m.group(1) or "").lower(), 6)
+    elif quarter and _YEAR_TO_DATE.search(question):
+        months = 3 * quarter
+    elif quarter:
+        months = 3
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months)
+
+
+def column_years(period: str) -> list[int]:
+    return [int(y) for y in re.findall(r"(?<!\d)((?:19|20)\d\d)(?!\d)", period)]
+
+
+def column_months(period: str) -> int | None:
+    """The span a column header names in months (3 for "Three Months Ended" or "Quarter", 12 for
+    "Twelve Months" / "Year(s) Ended" / "Fiscal"), None when it names none."""
+    m = re.search(r"(?i)\b(three|six|nine|twelve)\s+months\b|\bquarter\b|\b(13|26|39|52|53) weeks\b", period)
+    if m:
+        if m.group(2):
+            return {13: 3, 26: 6, 39: 9}.get(int(m.group(2)), 12)
+        return _MONTH_WORDS.get((m.group(1) or "").lower(), 3)
+    if re.search(r"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?(?:19|20)\d\d|\bfull[- ]year\b|\bannual\b", period):
+        return 12
+    return None
+
+
+_QUARTER_NAME = re.compile(r"(?i)\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4]))\b")
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+
+
+def column_quarter(period: str) -> int | None:
+    """The quarter a column names ("Fourth Quarter 2022", "Q2 FY24"), None when it names none."""
+    m = _QUARTER_NAME.search(period)
+    return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None
+
+
+def span_mismatch(cell: Cell, asked: AskedPeriod) -> int:
+    """1 when the column's span is known and is not the one asked (a full year unless the question
+    names a quarter or a number of months), else 0."""
+    months = column_months(cell.period)
+    quarter = column_quarter(cell.period)
+    if quarter is not None and asked.quarter and quarter != asked.quarter:
+        return 1
+    if months is None:
+        return 0
+    if asked.months:
+        return 0 if months == asked.months else 1
+    return 0 if months == 12 else 1
+
+
+def pick_cells(cells: list[Cell], asked: AskedPeriod) -> list[Cell]:
+    """The row's cells for the asked period(s); without one, the most recent period's cell. Only
+    columns whose span is the asked one (span_mismatch): none when the row has no such column."""
+    # a dash or text is not a figure to state; a column not of the asked span is not the asked period
+    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked)]
+    years = asked.years[:MAX_FIGURES]
+    if not years:  # no year named: the most recent
+        dated = [y for c in fitting for y in column_years(c.period)]
+        years = (max(dated),) if dated else ()
+    out = []
+    for year in years:
+        matching = [c for c in fitting if year in column_years(c.period)]
+        # two columns of the year that their headers do not tell apart (a quarter's and a year to
+        # date's, headers read without their spans): which one is asked is unknown
+        if len(matching) > 1 and len({c.period for c in matching}) < len(matching):
+            continue
+        # a quarter asked among several quarters' columns of the year that do not name theirs
+        # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
+        if asked.quarter and len(matching) > 1 and not any(column_quarter(c.period) for c in matching):
+            continue
+        if matching:
+            out.append(min(matching, key=lambda c: c.column))
+    return out

@@ -1,0 +1,372 @@
+"""The table row that answers a figure question, or none: its line item, its section and its
+column must mean what the question asks.
+
+Rows come from the cited pages (storage/page_tables.py `table_units` -> storage/tables.py
+`row_cells`). A question naming a line item of agent/line_items.py ("net revenue", "capital
+spending") is answered only by a row printing that item (its label read as a US-GAAP concept:
+"Net sales", "Purchases of property and equipment"); then
+
+- a segment's row (a table captioned or sectioned by a segment or region) is not the company
+  total, unless the question names that segment; a row the question's segment does not name is
+  not the segment's;
+- an adjusted / non-GAAP / organic row is not the GAAP figure, unless asked (and the reverse);
+- a row in the "Current liabilities" section is not long-term debt; an opening balance is not a
+  balance asked; a row under a section that names a part ("Finance leases:", "Cloud and
+  license:") is that part's, unless the question names it (statement sections such as "Current
+  assets" or "Operating activities" only say where a row stands);
+- the question's other line-item words must be printed with the row ("other current assets" is
+  not "Total current assets");
+- the column's span is the asked one (agent/figure_periods.py);
+- the same label printed with other values for the asked period, with nothing telling the rows
+  apart (sections unread, captions that only name the statement), is not guessed.
+
+A question naming no known item falls back to label matching (term overlap with the question and
+the filing vocabulary of storage/query_expansion.py, plus MiniLM similarity) among rows of no
+known item, with the same rules and the question's line-item words printed with the row. No row
+that passes -> no figure (a missing figure beats a wrong one).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from agent import line_items
+from agent.figure_periods import AskedPeriod, column_years, pick_cells
+from agent.figure_words import figure_line, parse_number, scale_word
+from agent.line_items import LineItem
+from storage.bm25_index import tokenize
+from storage.page_tables import table_units
+from storage.question_scope import without_periods
+from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
+
+MIN_ROW_SCORE = 0.5  # below this no label-matched row leads the answer (the sentences alone answer)
+SEMANTIC_WEIGHT = 0.5
+RANK_PENALTY = 0.02  # per retrieval rank of the source the row comes from
+CAPTION_WEIGHT = 0.5  # a question word said by the table's caption, not the row label, counts this much
+MAX_CAPTION_WORDS = 8
+OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower
+MAX_SOURCES = 6
+TOTAL_BONUS = 0.05
+_TOTAL = re.compile(r"\btotal\b", re.I)
+
+_ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
+_GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
+_SEGMENT = re.compile(r"\b(?:segments?|regions?|regional|geograph\w*|divisions?|reportable|business units?|"
+                      r"by (?:product|category|geography|region))\b", re.I)
+_CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
+_STATEMENT_NAME = re.compile(
+    r"\b(?:(?:condensed )?consolidated )?(?:income statements?|balance sheets?|cash ?flows? statements?|statements? of "
+    r"(?:cash ?flows|operations|income|earnings|financial (?:position|condition)|comprehensive income))\b", re.I)
+_NOT_DISTINCTIVE = set(tokenize("net"))  # "Property and equipment, net": the item, not another one
+# the sections statements are made of: they say where a row stands, not whose part it is
+_STATEMENT_SECTION = re.compile(
+    r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
+    r"shareholders'?|owners'?) equity(?: \(deficit\))?)?|(?:stockholders'?|shareholders'?) equity(?: \(deficit\))?|"
+    r"(?:cash flows? (?:from|provided by|used in) |net cash (?:from|provided by|used in) )?(?:operating|investing|"
+    r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
+    r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
+    r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
+    r"adjustments to reconcile.*|changes in operating assets and liabilities.*|supplemental.*|"
+    r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
+    r"consolidated", re.I)
+_OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
+# words that name a period, an amount or the asking, not a line item or a segment
+_PERIOD_WORDS = set(tokenize(
+    "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
+    "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
+    "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
+    "level state stated printed record recorded full calendar reporting disclosed "
+    "latest recent last million billion thousand dollar january february march april may june july august september "
+    "october november december jan feb mar apr jun jul aug sep sept oct nov dec"
+))
+
+
+@dataclass
+class Row:
+    cells: list[Cell]
+    source: dict
+    rank: int
+    caption: str  # the table's caption ("International Segment"), "" when none
+    unit_caption: str  # "in millions, except per share data" (the cell's unit, else the page's caption above)
+    table_has_dollar: bool
+    item: LineItem | None  # the line item the label prints (agent/line_items.py), None when unknown
+
+    @property
+    def label(self) -> str:
+        return self.cells[0].label
+
+    @property
+    def instant(self) -> bool | None:
+        return line_items.is_instant(self.item)
+
+    def line(self, cell: Cell) -> str:
+        """The cell's figure line (agent/figure_words.py), without its list bullet."""
+        return figure_line(cell, self.source["source_id"], self.unit_caption, self.table_has_dollar, self.instant)
+
+    @property
+    def context(self) -> str:
+        """The words around the label that say whose or which figure it is: caption and section."""
+        return f"{self.caption} {self.cells[0].section}".strip()
+
+
+@dataclass
+class FigureMatch:
+    score: float
+    cells: list[Cell]
+    source: dict
+    row: Row | None = None
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:
+    """Every table row with cells on the pages the first `max_sources` document sources cite (each
+    printed row once, at its best rank)."""
+    rows: list[Row] = []
+    seen: set[tuple] = set()
+    used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:max_sources]
+    for rank, src in enumerate(used):
+        text = page_text(src)
+        if not text:
+            continue
+        passage = _squash(src.get("text") or "")
+        units = table_units(src.get("doc_id"), src.get("page_number"), text)
+        captions = table_captions(units)
+        page_caption = ""
+        dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
+        for unit in units:
+            if not unit.is_table_row and re.search(r"\bin (?:millions|thousands|billions)\b", unit.text, re.I):
+                page_caption = unit.text
+            cells = row_cells(unit)
+            key = (src.get("doc_id"), src.get("page_number"), unit.text)
+            if not cells or key in seen:
+                continue
+            seen.add(key)
+            # a row of the cited page outside the cited passage is still verifiable on the page
+            # (the preview highlights it there), but the passage's own rows come first
+            outside = _squash(unit.text) not in passage
+            header_caption = unit.header.text if scale_word(unit.header.text) else ""  # "ended May 31 (in millions):"
+            rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
+                            cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
+                            id(unit.header) in dollar_tables,
+                            line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells))))
+    return rows
+
+
+def table_captions(units: list[Unit]) -> dict[int, str]:
+    """id(table header) -> the words that title its table: a caption printed left of the header's
+    periods ("Domestic Segment Performance Summary 2018 2017"), else the short line just above the
+    header ("International Segment", not a sentence)."""
+    captions: dict[int, str] = {}
+    above = ""
+    for unit in units:
+        if unit.is_header and unit.header is not None:
+            label = split_row(unit.text)[0]
+            own = label if re.search(r"[A-Za-z]{3}", label) and not is_period_line(label) else ""
+            if own or id(unit.header) not in captions:
+                captions[id(unit.header)] = own or captions.get(id(unit.header)) or above
+        elif not unit.is_table_row:
+            words = len(unit.text.split())
+            above = unit.text if 0 < words <= MAX_CAPTION_WORDS and unit.text[-1:] not in ".;:" else ""
+    return captions
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a question (or a formula's operand) asks of a row."""
+
+    text: str
+    period: AskedPeriod
+    items: tuple[LineItem, ...]  # the line items it names (agent/line_items.py)
+    residue: frozenset[str]  # its other line-item words: a segment or sub-item it names ("international")
+    own: frozenset[str]  # all its line-item terms
+    glossary: frozenset[str]  # filing words for them (storage/query_expansion.py)
+    adjusted: bool
+    opening: bool
+
+
+def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
+    """The question's line items, its other line-item words, and its qualifiers. Answer-format
+    instructions ("Answer in USD millions") and the company's name (the sources' issuer or file
+    names) are not part of the line item."""
+    try:
+        from storage.query_expansion import expand_query, strip_instructions
+
+        question = strip_instructions(question)
+        glossary_words = expand_query(question).expansion
+    except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
+        glossary_words = ""
+    question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
+    names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
+    name_terms = set(tokenize(names)) | _name_pieces(names)
+    own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
+           and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
+    asked = line_items.asked_items(question)
+    item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
+    residue = own - item_terms - _NOT_DISTINCTIVE
+    return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
+               frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
+               bool(_OPENING.search(question)))
+
+
+def _name_pieces(names: str) -> set[str]:
+    """The words of issuers' and file names, and runs of 2-3 of them joined ("PG_E_2022_10K.pdf" ->
+    "pg", "e", "pge", ...), so "PG&E" in a question is the company, not a line item."""
+    pieces = [p for p in re.split(r"[^a-z0-9]+", names.lower()) if p]
+    return {"".join(pieces[i:i + n]) for n in (1, 2, 3) for i in range(len(pieces) - n + 1)}
+
+
+def _words(text: str) -> set[str]:
+    return set(tokenize(text)) - _PERIOD_WORDS
+
+
+def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
+    """The row's section and qualifiers mean what the question asks (see the module doc)."""
+    label, context = row.label, row.context
+    adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(context)) and not _GAAP.search(label))
+    if adjusted != ask.adjusted:
+        return False
+    if bool(_OPENING.search(label)) != ask.opening:
+        return False
+    if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section):
+        return False
+    named = ask.residue & segment_words  # the segment the question names, if any
+    where = _words(f"{label} {context}")
+    if named and not named <= where:
+        return False
+    is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(label))
+    if is_segment and not ask.residue & where:
+        return False
+    # a section that qualifies the row ("Finance leases:" over "Long-term debt, less current
+    # portion"): the row is that part's figure unless the question names it
+    section = row.cells[0].section
+    return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
+        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)
+
+
+def _names_item(section: str, item: LineItem) -> bool:
+    """The section is the row's own line item ("Earnings per share:" over "Diluted")."""
+    return line_items.row_item(section) is item or line_items.row_item(f"{section} x") is item \
+        or bool(line_items.asked_items(section)) and line_items.asked_items(section)[0].item is item
+
+
+MAX_SEGMENT_NAME_WORDS = 5
+_SENTENCE_START = re.compile(r"\s*(?:the|this|these|following|our|we|in|for|as)\b", re.I)
+_NOT_SEGMENT_NAMES = set(tokenize("segment segments region regional geographic geography division reportable business unit "
+                                   "summary performance data results information operating"))
+
+
+def segment_words(rows: list[Row]) -> set[str]:
+    """Words that name a segment on these pages: the short captions and sections of segment tables
+    ("Americas Segment", "International segment results"), not a sentence that mentions segments."""
+    out: set[str] = set()
+    for row in rows:
+        for context in (row.caption, row.cells[0].section):
+            if _SEGMENT.search(context) and len(context.split()) <= MAX_SEGMENT_NAME_WORDS and not _SENTENCE_START.match(context):
+                out |= {w for w in _words(context) if not any(ch.isdigit() for ch in w)} - _NOT_SEGMENT_NAMES
+    return out
+
+
+def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
+    """The row answering `ask` with its cell(s) for the asked period, or None."""
+    segments = segment_words(rows)
+    fitting = [(r, cells) for r in rows if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, ask, segments)]
+    if ask.items:
+        # rows of the asked item that also say the question's other line-item words ("other" of
+        # "other current assets" is not "Total current assets"; "International" may be the caption)
+        by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
+                   and ask.residue <= _words(f"{r.label} {r.context}")]
+        if by_item:
+            # the label saying most of the question's words first, then the retriever's order, then
+            # the plainest label ("Net income", not "Net income attributable to noncontrolling interests")
+            r, cells = max(by_item, key=lambda rc: (len(ask.own & _words(rc[0].label)), -rc[0].rank,
+                                                     -len(_words(rc[0].label) - ask.own)))
+            return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
+        # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item
+        fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
+    else:
+        # a row that is a known line item answers questions asking that item, or saying all its words
+        fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
+    match = _by_label(ask, fitting, embedder)
+    return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:
+    """The same label printed twice in the filing with other values for the asked period and nothing
+    (section, caption) telling them apart: "Term debt" under current and under non-current
+    liabilities with the sections unread, "Revenues" of each business's table without captions."""
+    label = line_items.normalize_label(row.label)
+    return any(o is not row and o.source.get("doc_id") == row.source.get("doc_id")
+               and line_items.normalize_label(o.label) == label and _qualifier(o) == _qualifier(row)
+               and _conflict(cells, oc) for o, oc in others)
+
+
+def _conflict(cells: list[Cell], other: list[Cell]) -> bool:
+    """Some period both rows print has other values in them."""
+    mine = {tuple(column_years(c.period)): parse_number(c.value) for c in cells}
+    return any(mine.get(tuple(column_years(c.period)), parse_number(c.value)) != parse_number(c.value) for c in other)
+
+
+_GENERIC_CAPTION = re.compile(  # a unit caption or a statement's title, nothing that qualifies the rows
+    r"\(?(?:in|dollars in|amounts in|\$ in|unaudited)\b.*|(?:condensed )?(?:consolidated )?(?:statements? of [\w ,'’()]+|"
+    r"balance sheets?)(?: \(continued\))?(?: \(unaudited\))?", re.I)
+
+
+def _qualifier(row: Row) -> str:
+    """What tells a row apart from another of the same label: its section, and its caption unless
+    that only names the statement or the unit ("Consolidated Statement of Cash Flows", "In millions")."""
+    caption = "" if _GENERIC_CAPTION.fullmatch(row.caption.strip()) else row.caption
+    return f"{caption} {row.cells[0].section}".strip().lower()
+
+
+def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> FigureMatch | None:
+    """Label matching for rows of no known line item: idf-free term overlap (the caption's words
+    count half) mixed with MiniLM similarity of the question's line item and the label."""
+    if not fitting or not ask.own:
+        return None
+    labels = [r.label for r, _ in fitting]
+    vectors = embedder.embed([without_periods(ask.text), *labels])  # similarity is about the line item
+    cosines = vectors[1:] @ vectors[0]
+    best: FigureMatch | None = None
+    own, glossary = ask.own, ask.glossary
+    for (row, cells), cos in zip(fitting, cosines):
+        terms = _words(row.label)
+        # the question's line-item words must all be printed with the row (label, caption or
+        # section): "return on equity" is not "Return on invested capital"
+        if not terms or own - _words(f"{row.label} {row.context}"):
+            continue
+        hit = terms & own
+        in_caption = (own & _words(row.caption)) - hit
+        label_cover = (len(hit) + 0.7 * len(terms & glossary)) / len(terms)
+        question_cover = max((len(hit) + CAPTION_WEIGHT * len(in_caption)) / len(own),
+                             0.8 * len(terms & glossary) / len(glossary) if glossary else 0.0)
+        lexical = 0.5 * min(label_cover, 1.0) + 0.5 * question_cover
+        score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * lexical - RANK_PENALTY * row.rank
+        # "total" is no line-item word, but it tells "Total lease liabilities" from "Lease liabilities"
+        score += TOTAL_BONUS * (bool(_TOTAL.search(ask.text)) == bool(_TOTAL.search(row.label)))
+        if best is None or score > best.score:
+            best = FigureMatch(score, cells, row.source, row)
+    return best if best is not None and best.score >= MIN_ROW_SCORE else None
+
+
+def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[Row, Cell]]:
+    """For a total not printed as one row: its printed components (the taxonomy's composition of
+    the concept), each with the cell of the asked period, all from the one page that prints most
+    of them (a note repeating a balance sheet row is not another component), in printed order."""
+    segments = segment_words(rows)
+    found: dict[tuple, list[tuple[Row, Cell]]] = {}
+    for r in rows:
+        if r.item is None or r.item.concept not in item.components:
+            continue
+        sub = replace(ask, items=(r.item,))
+        if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, sub, segments):
+            found.setdefault((r.source.get("doc_id"), r.source.get("page_number")), []).append((r, cells[0]))
+    if not found:
+        return []
+    best = max(found.values(), key=lambda parts: (len({r.item.concept for r, _ in parts}), -min(r.rank for r, _ in parts)))
+    seen: set[str] = set()
+    return [(r, c) for r, c in best if not (r.cells[0].row in seen or seen.add(r.cells[0].row))]
+

@@ -1,0 +1,112 @@
+"""Figures said as people say them: "$52,417 million in fiscal 2022", from a printed cell, its
+column's period and its table's unit caption ("in millions, except per share data").
+
+The printed value stays in the figure line (agent/figures.py) so the claim is checkable on the
+page; this module only adds the spoken form and reads printed numbers ("(1,577)" = -1577).
+"""
+
+from __future__ import annotations
+
+import re
+
+_SCALE = re.compile(r"\b(?:in|dollars in|amounts in|\$ in|€ in|£ in)\s+(millions|thousands|billions)\b", re.IGNORECASE)
+_CURRENCY = re.compile(r"[$€£]")
+_MONTH_DAY_YEAR = re.compile(r"[A-Z][a-z]{2,8}\.? \d{1,2},? (?:19|20)\d\d")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three) (months|weeks)\b|\bquarter\b",
+                   re.IGNORECASE)
+_FULL_YEAR = re.compile(r"\b(?:years?|fiscal|twelve months|52 weeks|53 weeks|fifty[- ]?(?:two|three) weeks)\b",
+                        re.IGNORECASE)
+
+
+def parse_number(printed: str) -> float | None:
+    """The number a cell prints: "(1,577)" -> -1577.0, "$7,637" -> 7637.0, "43.3%" -> 43.3; None for
+    dashes and text."""
+    text = printed.strip().replace("−", "-").replace("–", "-")
+    negative = text.startswith("(") and text.endswith(")") or text.startswith("-") or text.startswith("($")
+    digits = re.sub(r"[^\d.]", "", text)
+    if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
+        return None
+    value = float(digits)
+    return -value if negative else value
+
+
+def decimals(printed: str) -> int:
+    m = re.search(r"\.(\d+)", printed)
+    return len(m.group(1)) if m else 0
+
+
+def scale_word(caption: str) -> str:
+    """"million" for a table "in millions" ("(Dollars in millions)", "in millions, except per share
+    data"), "" when the caption says no scale."""
+    m = _SCALE.search(caption or "")
+    return m.group(1).lower().rstrip("s") if m else ""
+
+
+def currency_of(printed: str, caption: str, table_has_dollar: bool) -> str:
+    """The currency symbol a figure is in: printed with the value, in its table, or in the caption
+    ("Dollars in millions")."""
+    if m := _CURRENCY.search(printed):
+        return m.group(0)
+    if table_has_dollar or re.search(r"\bdollars\b|\$", caption or "", re.IGNORECASE):
+        return "$"
+    if m := _CURRENCY.search(caption or ""):
+        return m.group(0)
+    return ""
+
+
+def said_period(period: str, instant: bool | None = None) -> str:
+    """A column's period as said: "fiscal 2022" (a year's column), "the three months ended June 30,
+    2023"; a date without a span: "as of December 31, 2022" for a balance (`instant`), "the period
+    ended June 30, 2023" for a flow, "at ..." when unknown; else "in 2023"."""
+    period = " ".join(period.split())
+    years = _YEAR.findall(period)
+    date = _MONTH_DAY_YEAR.search(period)
+    if (m := _SPAN.search(period)) and not re.match(r"(?i)twelve|fifty|52|53", m.group(0)):
+        span = m.group(0).lower()
+        return f"the {span} ended {date.group(0)}" if date else f"the {span} of {years[-1]}" if years else period
+    if _FULL_YEAR.search(period) and years:
+        return f"the end of fiscal {years[-1]}" if instant else f"fiscal {years[-1]}"
+    if date:
+        return f"as of {date.group(0)}" if instant else "the period ended " + date.group(0) if instant is False \
+            else f"at {date.group(0)}"
+    if re.fullmatch(r"(?:FY\s*)?(?:19|20)\d\d", period, re.IGNORECASE):
+        return f"the end of fiscal {years[-1]}" if instant else f"fiscal {years[-1]}"
+    return years[-1] if years else period
+
+
+def said_value(printed: str, label: str, caption: str, table_has_dollar: bool) -> str:
+    """"$52,417 million", "-$1,577 million", "$6.11 per share", "20.4%", or the printed value when
+    it is not a number."""
+    number = parse_number(printed)
+    if number is None:
+        return printed
+    core = re.sub(r"[^\d.,]", "", printed)
+    sign = "-" if number < 0 else ""
+    if "%" in printed:
+        return f"{sign}{core}%"
+    currency = currency_of(printed, caption, table_has_dollar)
+    if re.search(r"per (?:common |diluted |basic )?share|\beps\b|\bdiluted\b|\bbasic\b", label, re.IGNORECASE) \
+            and not re.search(r"\bshares? (?:used|outstanding)|weighted", label, re.IGNORECASE):
+        return f"{sign}{currency}{core} per share"
+    scale = scale_word(caption)
+    if re.search(r"\bshares\b|\bemployees\b|\bheadcount\b", label, re.IGNORECASE):
+        currency = ""
+    unit = f" {scale}" if scale else ""
+    return f"{sign}{currency}{core}{unit}"
+
+
+def said(printed: str, period: str, label: str, caption: str, table_has_dollar: bool, instant: bool | None = None) -> str:
+    """"$52,417 million in fiscal 2022" ("as of December 31, 2022" for a balance)."""
+    when = said_period(period, instant)
+    joiner = " " if when.startswith(("as of", "at ")) else " at " if when.startswith("the end") else " in "
+    return f"{said_value(printed, label, caption, table_has_dollar)}{joiner}{when}"
+
+
+def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None) -> str:
+    """`Net sales (Years ended December 31, 2022): 52,417 — $52,417 million in fiscal 2022 [^1]`:
+    the row label, the column and the value as printed (checkable on the page; agent/quotes.py
+    reads this part back to highlight it), then the figure as said."""
+    spoken = said(cell.value, cell.period, cell.label, caption, table_has_dollar, instant)
+    tail = f" — {spoken}" if spoken != cell.value else ""
+    return f"{cell.label} ({cell.period}): {cell.value}{tail} {source_id}"

@@ -1,0 +1,241 @@
+"""Line items of financial statements, named as the US-GAAP taxonomy names them.
+
+Each `LineItem` is one US-GAAP concept (its element name and standard label, e.g.
+`PaymentsToAcquirePropertyPlantAndEquipment`, "Payments to Acquire Property, Plant, and
+Equipment") with the words analysts ask it by (`asked`: "capital expenditures", "capex",
+"capital spending") and the row labels filings print for it (`printed`: "Purchases of property
+and equipment", "Additions to property, plant and equipment"). A question's line item and a
+printed row's line item are then compared as concepts: "net revenue" asked = "Net sales" printed
+(both `Revenues`), while "Current portion of long-term debt" (`LongTermDebtCurrent`) is never
+the answer to "long-term debt" (`LongTermDebtNoncurrent`).
+
+A few entries are ratios every analyst names (gross / operating / net margin, current ratio, free
+cash flow, EBITDA): not US-GAAP elements, they carry the `formula` over concepts that
+agent/derived_figures.py computes when the filing does not print them. A total the taxonomy
+composes from other concepts (`DebtLongtermAndShorttermCombinedAmount` = current + noncurrent
+debt + short-term borrowings) carries its `components`, listed when the total is not printed.
+
+The vocabulary is general accounting language (the taxonomy's labels and the usual printed
+variants), never one filing's wording. The retrieval glossary (storage/query_expansion.py) adds
+search words for the same terms; this module decides whether a row *is* the asked item.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LineItem:
+    concept: str  # US-GAAP element name (or a ratio's name, for the few non-GAAP measures below)
+    label: str  # the taxonomy's standard label, as said in answers
+    asked: str  # regex: how questions name it
+    printed: str  # regex: printed row labels (matched in full against normalize_label's output)
+    formula: str = ""  # for ratios: a formula over other items' concepts (agent/derived_figures.py)
+    components: tuple[str, ...] = ()  # concepts that make up the total when it is not printed
+    per_share: bool = False
+    percent: bool = False
+
+
+_CUR = r"(?:current|short[- ]term)"
+ITEMS: tuple[LineItem, ...] = (
+    LineItem("Revenues", "Revenues",
+             r"(?:total |net |operating )*(?:revenues?|sales)|top[- ]line|turnover",
+             r"(?:total )?(?:net )?(?:operating )?(?:revenues?|sales)(?:, net)?|(?:total )?net sales and (?:other )?"
+             r"(?:operating )?revenues?|(?:total )?revenues? from contracts? with customers|(?:total )?sales and "
+             r"(?:other )?(?:operating )?revenues?"),
+    LineItem("CostOfRevenue", "Cost of Revenue",
+             r"cost of (?:goods |products )?(?:sold|sales|revenues?)|cogs",
+             r"(?:total )?cost of (?:goods |products |merchandise )?(?:sold|sales|revenues?)"),
+    LineItem("GrossProfit", "Gross Profit", r"gross profit", r"gross (?:profit|margin)"),
+    LineItem("OperatingExpenses", "Operating Expenses", r"(?:total )?operating expenses|opex",
+             r"(?:total )?operating (?:costs and )?expenses"),
+    LineItem("ResearchAndDevelopmentExpense", "Research and Development Expense",
+             r"r ?& ?d|research and development", r"research and development(?: expenses?| costs?)?"),
+    LineItem("SellingGeneralAndAdministrativeExpense", "Selling, General and Administrative Expense",
+             r"sg ?& ?a|selling,? general,? and administrative(?: expenses?)?",
+             r"selling,? general,? and administrative(?: expenses?)?"),
+    LineItem("SellingAndMarketingExpense", "Selling and Marketing Expense", r"(?:sales|selling) and marketing",
+             r"(?:sales|selling) and marketing(?: expenses?)?"),
+    LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
+             r"operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations|\bebit\b",
+             r"(?:total )?operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations"),
+    LineItem("IncomeLossBeforeIncomeTaxes", "Income (Loss) before Income Taxes",
+             r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:income )?taxes",
+             r"(?:income|earnings|profit) (?:from continuing operations )?before (?:provision for )?(?:income )?taxes"),
+    LineItem("IncomeTaxExpenseBenefit", "Income Tax Expense (Benefit)",
+             r"(?:income )?tax (?:expense|provision)|provision for (?:income )?taxes",
+             r"(?:provision for|benefit from) (?:income )?taxes|income tax(?:es)?(?: expense| provision)?"),
+    LineItem("InterestExpense", "Interest Expense", r"interest expense", r"interest expense(?:, net)?"),
+    LineItem("NetIncomeLoss", "Net Income (Loss)",
+             r"net (?:income|earnings|profit)|bottom[- ]line",
+             r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
+             r"[a-z.' ]{2,40}))?"),
+    LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
+             r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
+             r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
+             r"(?:net )?(?:income|earnings) per (?:common )?share", per_share=True),
+    LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
+             r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common )?share)|(?:eps|earnings per share),? basic",
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
+             r"(?:net )?(?:income|earnings) per (?:common )?share", per_share=True),
+    LineItem("DepreciationDepletionAndAmortization", "Depreciation, Depletion and Amortization",
+             r"d ?& ?a|depreciation(?:,? depletion)? and amortization|depreciation",
+             r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?"),
+    LineItem("NetCashProvidedByUsedInOperatingActivities", "Net Cash Provided by (Used in) Operating Activities",
+             r"(?:net )?cash (?:provided by|from|generated (?:by|from)|flows? from) operati\w+(?: activities)?|"
+             r"operating cash ?flows?|cash ?flows? from operations|cfo",
+             r"(?:net )?cash (?:provided by|from|generated (?:by|from))? ?operating activities|(?:net )?cash "
+             r"(?:provided by|from|generated (?:by|from)) operations"),
+    LineItem("NetCashProvidedByUsedInInvestingActivities", "Net Cash Provided by (Used in) Investing Activities",
+             r"(?:net )?cash (?:used (?:in|for)|provided by|from) investing(?: activities)?|investing cash ?flows?",
+             r"(?:net )?cash (?:provided by|used in|used for|from)? ?investing activities"),
+    LineItem("NetCashProvidedByUsedInFinancingActivities", "Net Cash Provided by (Used in) Financing Activities",
+             r"(?:net )?cash (?:used (?:in|for)|provided by|from) financing(?: activities)?|financing cash ?flows?",
+             r"(?:net )?cash (?:provided by|used in|used for|from)? ?financing activities"),
+    LineItem("PaymentsToAcquirePropertyPlantAndEquipment", "Payments to Acquire Property, Plant, and Equipment",
+             r"capital (?:expenditures?|spending|investments?)|capex|purchases? of property(?:,? plant)?(?:,? and "
+             r"equipment)?|additions to property(?:,? plant)?(?: and equipment)?",
+             r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
+             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
+    LineItem("PaymentsOfDividends", "Payments of Dividends",
+             r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:cash )?dividends? paid(?: to (?:common )?"
+             r"(?:stock|share)holders)?|payments? of (?:cash )?dividends?"),
+    LineItem("PaymentsForRepurchaseOfCommonStock", "Payments for Repurchase of Common Stock",
+             r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)",
+             r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased"),
+    LineItem("CashAndCashEquivalentsPeriodIncreaseDecrease", "Cash and Cash Equivalents, Period Increase (Decrease)",
+             r"(?:net )?(?:\(?(?:increase|decrease)\)? ?)+in cash(?:, cash equivalents(?:,? and restricted cash)?| and cash "
+             r"equivalents(?:,? and restricted cash)?)?|(?:net )?change in cash(?: and cash equivalents)?",
+             r"(?:net )?(?:increase|decrease|change) in cash(?:, cash equivalents(?:,? and restricted cash)?| and "
+             r"cash equivalents(?:,? and restricted cash)?)?"),
+    LineItem("CashAndCashEquivalentsAtCarryingValue", "Cash and Cash Equivalents",
+             r"cash(?:,)? (?:and )?cash equivalents|cash balance|cash on hand",
+             r"(?:total )?cash(?:,)? (?:and )?cash equivalents(?:,? and restricted cash)?(?:,? (?:at )?end of "
+             r"(?:the )?(?:year|period))?|cash(?:,)? cash equivalents,? and restricted cash(?:,? (?:at )?end of "
+             r"(?:the )?(?:year|period))?"),
+    LineItem("AccountsReceivableNetCurrent", "Accounts Receivable, Net",
+             r"(?:accounts |trade )?receivables?", r"(?:accounts |trade )?receivables?(?:, net| net)?(?: of allowances?.*)?"),
+    LineItem("InventoryNet", "Inventory, Net", r"inventor(?:y|ies)", r"(?:merchandise )?inventor(?:y|ies)(?:, net)?"),
+    LineItem("AssetsCurrent", "Assets, Current", r"(?:total )?current assets", r"total current assets"),
+    LineItem("PropertyPlantAndEquipmentNet", "Property, Plant and Equipment, Net",
+             r"(?:net )?(?:pp ?& ?e|property(?:,? plant)?,? (?:and|&) equipment|fixed assets)",
+             r"(?:total )?property(?:,? plant)?,? (?:and|&) equipment(?:, net| net)?"),
+    LineItem("Goodwill", "Goodwill", r"goodwill", r"goodwill"),
+    LineItem("Assets", "Assets", r"total assets", r"total assets"),
+    LineItem("AccountsPayableCurrent", "Accounts Payable, Current", r"accounts payable|trade payables",
+             r"(?:accounts|trade) payables?"),
+    LineItem("LiabilitiesCurrent", "Liabilities, Current", r"(?:total )?current liabilities", r"total current liabilities"),
+    LineItem("ShortTermBorrowings", "Short-term Borrowings",
+             r"short[- ]term (?:debt|borrowings?)|commercial paper|notes payable",
+             r"short[- ]term (?:debt|borrowings?)|commercial paper|(?:short[- ]term )?notes payable(?: and "
+             r"commercial paper)?"),
+    LineItem("LongTermDebtCurrent", "Long-term Debt, Current Maturities",
+             rf"{_CUR} (?:portion|maturities) of (?:long[- ]term )?debt",
+             rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
+             r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
+    LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
+             r"long[- ]term (?:debt|borrowings?)",
+             r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
+             r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"
+             r"maturities)))*"),
+    LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",
+             r"total (?:debt|borrowings)|(?:gross |overall )?debt(?: outstanding)?|borrowings",
+             r"total (?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
+             components=("ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent")),
+    LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
+    LineItem("StockholdersEquity", "Stockholders' Equity",
+             r"(?:total )?(?:stock|share)holders'? equity|(?:total )?equity|book value",
+             r"total (?:stock|share)holders'? equity(?: \(deficit\))?|total equity"),
+    # ratios analysts name: printed by some filings, computed from their formula otherwise
+    LineItem("GrossMargin", "Gross margin", r"gross (?:profit )?margin", r"gross (?:profit )?margin(?: percentage| %)?",
+             formula="GrossProfit / Revenues", percent=True),
+    LineItem("OperatingMargin", "Operating margin", r"operating (?:profit )?margin",
+             r"operating (?:profit )?margin(?: percentage| %)?", formula="OperatingIncomeLoss / Revenues", percent=True),
+    LineItem("NetMargin", "Net margin", r"(?:net )?profit margin|net (?:income )?margin",
+             r"net (?:profit |income )?margin", formula="NetIncomeLoss / Revenues", percent=True),
+    LineItem("CurrentRatio", "Current ratio", r"current ratio", r"current ratio",
+             formula="AssetsCurrent / LiabilitiesCurrent"),
+    LineItem("FreeCashFlow", "Free cash flow", r"free cash ?flow", r"free cash ?flow",
+             formula="NetCashProvidedByUsedInOperatingActivities - PaymentsToAcquirePropertyPlantAndEquipment"),
+    LineItem("EBITDA", "EBITDA", r"\bebitda\b", r"ebitda",
+             formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization"),
+)
+BY_CONCEPT = {item.concept: item for item in ITEMS}
+# balances (the taxonomy's instant concepts: said "as of" a date); the others are flows over a period
+INSTANT = frozenset({
+    "CashAndCashEquivalentsAtCarryingValue", "AccountsReceivableNetCurrent", "InventoryNet", "AssetsCurrent",
+    "PropertyPlantAndEquipmentNet", "Goodwill", "Assets", "AccountsPayableCurrent", "LiabilitiesCurrent",
+    "ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent", "DebtLongtermAndShorttermCombinedAmount",
+    "Liabilities", "StockholdersEquity", "CurrentRatio",
+})
+
+
+def is_instant(item: LineItem | None) -> bool | None:
+    """True for a balance, False for a flow, None for a row of no known line item."""
+    return None if item is None else item.concept in INSTANT
+_ASKED = [(item, re.compile(rf"\b(?:{item.asked})\b", re.IGNORECASE)) for item in ITEMS]
+_PRINTED = [(item, re.compile(item.printed)) for item in ITEMS]
+# "long-term debt" asked also takes the row that includes the current portion ("Total long-term debt")
+ALSO_ANSWERS = {"LongTermDebtNoncurrent": ("DebtLongtermAndShorttermCombinedAmount",)}
+
+
+@dataclass(frozen=True)
+class AskedItem:
+    item: LineItem
+    start: int
+    end: int  # the span of the question that names it
+
+
+def asked_items(question: str) -> list[AskedItem]:
+    """The line items a question names, longest phrases first and without overlaps ("current portion
+    of long-term debt" is one item, not also "long-term debt"; "cost of sales" is not "sales")."""
+    found = [AskedItem(item, m.start(), m.end()) for item, rx in _ASKED for m in rx.finditer(question)]
+    found.sort(key=lambda a: (-(a.end - a.start), a.start))
+    kept: list[AskedItem] = []
+    for a in found:
+        if all(a.end <= k.start or a.start >= k.end for k in kept):
+            kept.append(a)
+    return sorted(kept, key=lambda a: a.start)
+
+
+_FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+|\s\d$")
+_QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used in|used for|decrease|gain)\)")
+
+
+def normalize_label(label: str) -> str:
+    """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
+    a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
+    text = label.lower().replace("&", " and ").replace("’", "'")
+    text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
+    text = re.sub(r"\s+", " ", text).strip(" :;,.-—–")
+    # "GAAP" confirms what the row is; "Adjusted" / "Non-GAAP" qualify the same line item (whether
+    # an adjusted row answers is agent/figure_rows.py's business)
+    return re.sub(r"^(?:(?:u\.s\. )?gaap|non-gaap|adjusted|organic) ", "", text)
+
+
+_CURRENT_LIABILITIES = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
+
+
+def row_item(label: str, section: str = "", percent: bool = False) -> LineItem | None:
+    """The line item a printed row is, by its label in full ("Diluted" under the section "Earnings
+    per share" is diluted EPS; "Term debt" under "Current liabilities" is the current portion);
+    None when the label names something else or more. `percent`: the row prints percentages, so
+    it is a ratio ("Gross margin 43.3%"), never an amount ("Gross margin $170,782")."""
+    text = normalize_label(label)
+    for candidate in (text, f"{normalize_label(section)} {text}".strip() if section else ""):
+        if not candidate:
+            continue
+        for item, rx in _PRINTED:
+            if item.percent == percent and rx.fullmatch(candidate):
+                if item.concept == "LongTermDebtNoncurrent" and _CURRENT_LIABILITIES.search(section):
+                    return BY_CONCEPT["LongTermDebtCurrent"]
+                return item
+    return None
+
+
+def answers(row: LineItem | None, asked: LineItem) -> bool:
+    """A row of line item `row` answers a question asking `asked`."""
+    return row is not None and (row.concept == asked.concept or row.concept in ALSO_ANSWERS.get(asked.concept, ()))
