@@ -263,8 +263,13 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                 if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
                 and not _UNIT_CAPTION.search(s.text)]
         if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
-            for p in parts:  # the line's one phrase heads every column ("Years ended", "December 31,")
-                p.append(segs[0].text)
+            # the line's one phrase heads the columns it is centred over ("Years ended", "December
+            # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns)
+            seg = segs[0]
+            mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
+            for p, centre in zip(parts, centres):
+                if abs(centre - mid) <= reach:
+                    p.append(seg.text)
             continue
         for i, centre in enumerate(centres):
             if not segs:
