@@ -23,7 +23,7 @@ def parse_number(printed: str) -> float | None:
     """The number a cell prints: "(1,577)" -> -1577.0, "$7,637" -> 7637.0, "43.3%" -> 43.3; None for
     dashes and text."""
     text = printed.strip().replace("−", "-").replace("–", "-")
-    negative = text.startswith("(") and text.endswith(")") or text.startswith("-") or text.startswith("($")
+    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith("-")
     digits = re.sub(r"[^\d.]", "", text)
     if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
         return None
