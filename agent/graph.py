@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import extractive, followup, prompts
+from agent import conversation, extractive, followup, prompts
 from agent.citations import build_answer, cite_sources
 from agent.routing import (
     QueryKind,
@@ -89,7 +89,9 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     base = {"web_available": ctx.web is not None, "command_reply": "", "fallback_reason": ""}
     if (cmd := parse_command(text)) is not None:
         return {**base, **_command_update(cmd)}
-    if ctx.llm is None:
+    if conversation.is_conversation(text):  # greetings, thanks, questions about the app: no search, any mode
+        route, web_query = "conversation", ""
+    elif ctx.llm is None:
         route, web_query = extractive.route_without_model(text, state.get("selected_doc_ids") or [], ctx.web is not None), ""
     else:
         route, web_query = _judge_route(state, ctx)
@@ -222,7 +224,8 @@ def _history_note() -> str:
 def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     question = _question(state)
     # a short follow-up ("and in the year before?") is searched as the previous question, shifted
-    earlier = [_text(m) for m in (state.get("messages") or [])[: state.get("turn_start") or 0] if isinstance(m, HumanMessage)]
+    earlier = [_text(m) for m in (state.get("messages") or [])[: state.get("turn_start") or 0]
+               if isinstance(m, HumanMessage) and not conversation.is_conversation(_text(m))]
     resolved = followup.resolve_followup(question, earlier)
     searches = turn_tool_results(state, RAG_TOOL)
     if not searches:
@@ -280,11 +283,21 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if reply := state.get("command_reply"):
         return {"messages": [AIMessage(content=reply)]}
     if ctx.llm is None:
-        return {"messages": [AIMessage(content=_with_knowledge_quotes(extractive.NO_MODEL_CONVERSATION, _question(state)))]}
+        question = _question(state)
+        if (kind := conversation.kind(question)) is not None:
+            return {"messages": [AIMessage(content=conversation.reply_without_model(kind, _selected_titles(state)))]}
+        return {"messages": [AIMessage(content=_with_knowledge_quotes(extractive.NO_MODEL_CONVERSATION, question))]}
     system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state), web_note="" if ctx.web else prompts.NO_WEB_NOTE)
     system += _knowledge_note(_question(state))
     response = ctx.llm.invoke([SystemMessage(system), *_recent_dialogue(state)])
     return {"messages": [AIMessage(content=_text(response))]}
+
+
+def _selected_titles(state: AgentState) -> list[str]:
+    from storage.pdf_processing import library_infos
+
+    infos = library_infos()
+    return [infos[d].title for d in state.get("selected_doc_ids") or [] if d in infos]
 
 
 def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:

@@ -264,11 +264,12 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                 and not _UNIT_CAPTION.search(s.text)]
         if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
             # the line's one phrase heads the columns it is centred over ("Years ended", "December
-            # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns)
+            # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
+            # one printed left of every column ("Years ended December 31,") heads them all
             seg = segs[0]
             mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
             for p, centre in zip(parts, centres):
-                if abs(centre - mid) <= reach:
+                if abs(centre - mid) <= reach or mid < centres[0]:
                     p.append(seg.text)
             continue
         for i, centre in enumerate(centres):

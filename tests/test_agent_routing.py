@@ -61,10 +61,11 @@ def test_maybe_counts_as_documents(sample_pdf):
 
 
 def test_unrelated_small_talk_is_conversational(sample_pdf):
-    llm = scripted(grade("no"), kind("conversational"), say("Hello! Ask me about your PDF."))
+    llm = scripted(say("Hello! Ask me about your PDF."))  # no relevance or kind judgement for a greeting
     result = run_turn(context(llm), "hi there", selected_doc_ids=[sample_pdf.doc_id])
     assert result.route == "conversation"
     assert result.message == "Hello! Ask me about your PDF." and result.citations == []
+    assert len(llm.seen) == 1  # one call: the reply
 
 
 def test_unrelated_fact_question_takes_the_web_path(sample_pdf, web_stub):
