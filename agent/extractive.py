@@ -216,23 +216,25 @@ def _embedder(embedder):
 
 
 def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None,
-                              searched_for: str | None = None) -> tuple[str, bool]:
+                              searched_for: str | None = None, scope_note: str | None = None) -> tuple[str, bool]:
     """(answer text, usable). Not usable when no table row matches and no sentence scores MIN_SCORE.
 
     A figure question is answered first by the matching table row's cell, stated with its period
     ("Purchases of property, plant and equipment (Years ended December 31, 2018): (1,577) [^3]"),
     then by the best sentences. `searched_for`: the query actually searched when it differs from
-    the question (a resolved follow-up), said at the top."""
+    the question (a resolved follow-up), said at the top. `scope_note` (agent/scope.py: the asked
+    period, issuer or form is not in the selection) comes first, and then no figure is stated: any
+    figure there is would be another period's or company's."""
     page_text = page_text or page_text_lookup()
     embedder = _embedder(embedder)
-    block = figures.figure_block(question, sources, page_text, embedder)
+    block = None if scope_note else figures.figure_block(question, sources, page_text, embedder)
     picked = pick_sentences(question, sources, page_text, embedder=embedder)
     best = max((score for score, _, _ in picked), default=0.0)
     if best < MIN_SCORE and block is None:
-        return NOT_FOUND_IN_DOCUMENTS, False
+        return (f"{scope_note}\n\n{NOT_FOUND_IN_DOCUMENTS}", True) if scope_note else (NOT_FOUND_IN_DOCUMENTS, False)
     floor = max(MIN_SCORE * 0.8, best * 0.6)
     lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked if score >= floor]
-    parts = []
+    parts = [scope_note] if scope_note else []
     if searched_for:
         parts.append(f"Searched for: “{searched_for}”")
     if block is not None:

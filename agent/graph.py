@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import conversation, extractive, followup, prompts
+from agent import conversation, extractive, followup, prompts, scope
 from agent.citations import build_answer, cite_sources
 from agent.routing import (
     QueryKind,
@@ -177,7 +177,7 @@ def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
             previous=f" The page viewed before, page {display_page(prev['page_number'])}, is [^Previous Page]." if prev else "",
         )
     system = prompts.AGENT_SYSTEM.format(summary=_summary(state), page_context=page_context, history_note=_history_note())
-    system += _knowledge_note(_question(state))
+    system += _knowledge_note(_question(state)) + _scope_note(state)
     messages = [SystemMessage(system), *state["messages"]]
     if rounds >= ctx.max_tool_rounds:
         response = ctx.llm.invoke([*messages, HumanMessage(prompts.FORCE_ANSWER_NOTE)])
@@ -185,6 +185,14 @@ def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ctx.emit("thinking", round=rounds + 1)
         response = ctx.llm.bind_tools(agent_tools()).invoke(messages)
     return {"messages": [response]}
+
+
+def _scope_note(state: AgentState) -> str:
+    """The model is told, as the no-model answer says, when the asked period, issuer or form is not
+    in the selection (agent/scope.py), judged on the passages retrieved so far."""
+    passages = [s.get("text") or "" for r in turn_tool_results(state, RAG_TOOL) for s in r.get("sources", [])]
+    note = scope.scope_note(_question(state), _selected_infos(state), passages)
+    return f"\n\n{prompts.SCOPE_NOTE.format(note=note)}\n" if note else ""
 
 
 def _knowledge_items(question: str) -> list:
@@ -231,8 +239,9 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     if not searches:
         return {"messages": [_tool_call(RAG_TOOL, resolved.query)]}
     sources = [s for r in searches for s in r.get("sources", [])]
+    note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
     text, usable = extractive.compose_extractive_answer(
-        resolved.query, sources, searched_for=resolved.query if resolved.is_followup else None)
+        resolved.query, sources, searched_for=resolved.query if resolved.is_followup else None, scope_note=note)
     if not usable and ctx.web is not None:
         return {"fallback_reason": "no passage in the selected PDFs matched the question"}
     return {"messages": [AIMessage(content=_with_knowledge_quotes(text, question))]}
@@ -293,11 +302,16 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return {"messages": [AIMessage(content=_text(response))]}
 
 
-def _selected_titles(state: AgentState) -> list[str]:
+def _selected_infos(state: AgentState) -> list:
+    """The selected documents' `DocumentInfo`s (issuer, form, period), in selection order."""
     from storage.pdf_processing import library_infos
 
     infos = library_infos()
-    return [infos[d].title for d in state.get("selected_doc_ids") or [] if d in infos]
+    return [infos[d] for d in state.get("selected_doc_ids") or [] if d in infos]
+
+
+def _selected_titles(state: AgentState) -> list[str]:
+    return [info.title for info in _selected_infos(state)]
 
 
 def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:

@@ -81,3 +81,9 @@ FORCE_ANSWER_NOTE = "You have used all tool calls for this turn. Answer now from
 COMMANDS_HELP = """Commands:
 - /ingest <file.pdf> — process a PDF from the source folder and chat with it
 - /help — this list"""
+
+SCOPE_NOTE = (
+    "Coverage check of the selected documents against the question: {note} Start your answer by saying "
+    "that the asked period, company or form is not in the selected documents (in those words), then offer "
+    "what is closest, with citations. Never present another period's or company's figure as the asked one."
+)

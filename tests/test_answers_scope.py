@@ -1,0 +1,69 @@
+"""'Not in these documents' (agent/scope.py): a question naming a period, company or form that the
+selected filings do not cover is answered with that first, and with no figure of another period
+or company; a year the filings print as a comparative column is not refused."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent.graph import run_turn
+from agent.scope import covered_years, scope_note
+from storage.pdf_processing import process_and_index_pdf
+from storage.schema import DocumentInfo
+from tests.fixtures_agent import *  # noqa: F401,F403
+from tests.fixtures_agent import context, grade, say, scripted
+from tests.fixtures_filings import cover_10k, write_pages
+
+NOT_THERE = re.compile(r"(?i)\bnot (?:among them|in the selected)")
+INCOME = (
+    "Fabrikam Corporation\nConsolidated Statements of Income\n(in millions)\n"
+    "Net revenue for fiscal 2022 was $52,417 million, compared with $48,902 million in fiscal 2021 and "
+    "$45,013 million in fiscal 2020. Operating income for fiscal 2022 was $7,105 million."
+)
+
+
+@pytest.fixture
+def fabrikam_10k(pdf_home):
+    path = write_pages(pdf_home / "source" / "fab.pdf", [cover_10k("Fabrikam Corporation", "December 31, 2022"), INCOME])
+    return process_and_index_pdf(path)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0]
+
+
+def test_a_10k_covers_its_year_and_the_two_before():
+    info = DocumentInfo(title="Fabrikam · 10-K · FY2022", issuer="Fabrikam Corporation", form="10-K", fiscal_year=2022)
+    assert covered_years(info) == {2020, 2021, 2022}
+    assert covered_years(DocumentInfo(title="x")) is None  # unknown period: nothing is refused on a guess
+
+
+@pytest.mark.parametrize("question", ["What was net revenue in fiscal 2024?", "What was Contoso's operating income in 2022?",
+                                      "What does the 10-Q say about net revenue?"])
+def test_an_uncovered_period_company_or_form_is_said_first(fabrikam_10k, question):
+    result = run_turn(context(), question, selected_doc_ids=[fabrikam_10k.doc_id])
+    assert NOT_THERE.search(_first_line(result.message)), result.message
+    assert "52,417" not in result.message.split("\n\n")[1]  # no figure is stated as the asked one
+
+
+@pytest.mark.parametrize("question", ["What was net revenue in fiscal 2021?", "What was Fabrikam's net revenue in 2022?",
+                                      "What was operating income?", "What does the 10-K say about net revenue?"])
+def test_covered_questions_are_not_refused(fabrikam_10k, question):
+    result = run_turn(context(), question, selected_doc_ids=[fabrikam_10k.doc_id])
+    assert not NOT_THERE.search(result.message), result.message
+
+
+def test_an_earlier_year_the_passages_print_is_covered():
+    info = DocumentInfo(title="Fabrikam · 10-K · FY2022", issuer="Fabrikam Corporation", form="10-K", fiscal_year=2022)
+    assert scope_note("What was revenue in 2015?", [info], ["Revenue grew every year since 2015."]) is None
+    assert NOT_THERE.search(scope_note("What was revenue in 2015?", [info], ["Revenue grew."]))
+    assert NOT_THERE.search(scope_note("What was revenue in 2023?", [info], ["We expect revenue in 2023 to grow."]))
+
+
+def test_the_model_is_told_the_period_is_not_covered(fabrikam_10k):
+    llm = scripted(grade("yes"), say("The selected filings do not cover fiscal 2024."))
+    run_turn(context(llm), "What was net revenue in fiscal 2024?", selected_doc_ids=[fabrikam_10k.doc_id])
+    system = llm.seen[-1][0].content
+    assert "not among them" in system and "fiscal 2024" not in system.split("Coverage check")[0]
