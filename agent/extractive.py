@@ -12,6 +12,8 @@ import math
 import re
 from typing import Literal
 
+from syntok import segmenter as syntok_segmenter
+
 from agent import figures
 from storage.bm25_index import tokenize
 from storage.tables import split_row
@@ -35,7 +37,6 @@ _SMALL_TALK = re.compile(
     re.I,
 )
 _FIGURE = re.compile(r"\d(?<!\b(?:19|20)\d\d)(?!\d)|\d[.,%]\d|\d%")  # a figure, not just a year like "2023"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9$€£])")
 
 NO_MODEL_CONVERSATION = (
     "No language model is configured, so I answer by quoting the passages of your PDFs that best match "
@@ -84,11 +85,19 @@ def _paragraphs(text: str) -> list[str]:
     return paras
 
 
+def segment(paragraph: str) -> list[str]:
+    """A paragraph's sentences by syntok, verbatim (spacing kept): on 400 paragraphs of filings' prose
+    it cut inside a sentence 2 times, against 17 for pysbd and 62 for a punctuation regex ("U.S." /
+    "Department of State"), at 0.4 ms a paragraph (`python -m bench.sentences`)."""
+    return ["".join(tok.spacing + tok.value for tok in sentence).strip()
+            for para in syntok_segmenter.analyze(paragraph) for sentence in para]
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of prose and single table rows / headings."""
     out = []
     for para in _paragraphs(text):
-        for sent in _SENTENCE_END.split(para):
+        for sent in segment(para):
             sent = sent.strip()
             # headings ("Risks and outlook") say nothing; short rows with figures ("Revenue 412 380") do
             informative = len(sent.split()) >= 4 or bool(_FIGURE.search(sent))
