@@ -162,6 +162,16 @@ def spoken(issuer: str) -> str:
     return rest or name
 
 
+def possessive(name: str | None) -> str:
+    """"Apple" -> "Apple's", "Boston Properties" -> "Boston Properties'", "McDONALD’S" unchanged;
+    no name -> "the company's"."""
+    if not name:
+        return "the company's"
+    if re.search(r"['’]s$", name, re.IGNORECASE):
+        return name
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def _spread(items: list, limit: int | None) -> list:
     """`limit` items spread over the list (every filing gets some), or all."""
     if not limit or limit >= len(items):
@@ -183,22 +193,22 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     for k, sel in enumerate(selections(sorted(infos))):
         got = [infos[s] for s in sel]
         own = next((spoken(i.issuer) for i in got if i.issuer), None)
-        whose = f"{own}'s " if own else ""
+        whose = possessive(own)
         words = {w for i in got if i.issuer for w in name_words(i.issuer)}
         years = sorted({i.fiscal_year for i in got if i.fiscal_year})
         forms = {i.form for i in got}
         asks = []
         if years:
-            asks.append(("period", f"What was {whose}total revenue in fiscal {years[-1] + 2}?"))
+            asks.append(("period", f"What was {whose} total revenue in fiscal {years[-1] + 2}?"))
             asks.append(("period", f"How much net income did {own or 'the company'} report for fiscal year {years[-1] + 3}?"))
         others = [n for n in issuers if not set(re.findall(r"[a-z0-9&]+", n.lower())) & words]
         if others:
             year = f" in fiscal {years[-1]}" if years else ""
-            asks.append(("issuer", f"What was {others[k % len(others)]}'s operating income{year}?"))
+            asks.append(("issuer", f"What was {possessive(others[k % len(others)])} operating income{year}?"))
         if years and forms <= {"10-K", "annual report"}:
-            asks.append(("form", f"What did {whose}10-Q for the second quarter of fiscal {years[-1]} report as net income?"))
+            asks.append(("form", f"What did {whose} 10-Q for the second quarter of fiscal {years[-1]} report as net income?"))
         elif years and "10-K" not in forms:
-            asks.append(("form", f"What total assets did {whose}10-K for fiscal {years[-1] + 1} report?"))
+            asks.append(("form", f"What total assets did {whose} 10-K for fiscal {years[-1] + 1} report?"))
         for kind, text in asks:
             out.append({"id": f"oos-{len(out)}", "set": "out_of_scope", "kind": kind, "question": text, "doc_names": sel})
     return out

@@ -16,6 +16,7 @@ from bench.figures_gold import (
     lead_line,
     load_gold,
     out_of_scope_questions,
+    possessive,
     refused,
     score_derived,
     score_figure,
@@ -108,6 +109,8 @@ def test_out_of_scope_questions_name_what_the_metadata_does_not_cover():
     release_form = next(q["question"] for q in qs if q["doc_names"] == ["EBAY_2023Q2_EARNINGS"] and q["kind"] == "form")
     assert "eBay's 10-K for fiscal 2024" in release_form
     assert spoken("Boston Properties, Inc. Boston Properties Limited Partnership") == "Boston Properties"
+    assert [possessive(n) for n in ("Boston Properties", "McDONALD’S", None)] == [
+        "Boston Properties'", "McDONALD’S", "the company's"]
 
 
 # ---------------------------------------------------------------- the gold itself
