@@ -9,9 +9,9 @@ no web search, the filing(s) selected):
            the page (value as printed, period as printed, 0-based page), asked in plain words; items
            with `value: null` ask a total that no row prints (`components` are the printed rows).
 - derived  bench/gold/statements_derived.jsonl: a formula over 2-4 printed rows; `answer` at `precision`.
-- out of scope  generated here from each selection's document info (issuer, form, fiscal year): a
-           period two or three years after the selection, another statements issuer, or a form not
-           selected. The gold questions above are the in-scope side of the mix.
+- out of scope  generated here from each selection's document info (issuer, form, fiscal year and
+           quarter): a period two or three years after the selection (a release: its quarter a year
+           later), another statements issuer, or a form not selected. The gold questions above are the in-scope side of the mix.
 - conversation  greetings, thanks and questions about the app, with one and with two filings selected.
 
 Scores (the lead figure line = the first answer line holding a `[^n]` marker and a number that is not a
@@ -37,6 +37,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -201,6 +202,10 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
         if years:
             asks.append(("period", f"What was {whose} total revenue in fiscal {years[-1] + 2}?"))
             asks.append(("period", f"How much net income did {own or 'the company'} report for fiscal year {years[-1] + 3}?"))
+        quarters = sorted({(i.fiscal_year, i.fiscal_quarter) for i in got if i.fiscal_year and i.fiscal_quarter})
+        if quarters:  # the same quarter a year later: no release prints it (guidance is not a result)
+            year, quarter = quarters[-1]
+            asks.append(("period", f"What was {whose} operating cash flow in Q{quarter} FY{year + 1}?"))
         others = [n for n in issuers if not set(re.findall(r"[a-z0-9&]+", n.lower())) & words]
         if others:
             year = f" in fiscal {years[-1]}" if years else ""
@@ -306,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="only the first N questions of each set (development)")
     parser.add_argument("--out", type=Path, help="write scores (and answers) as JSON here too")
     args = parser.parse_args(argv)
+    # a stopped run still removes its baseline worktree (subprocess.run kills the child on the way out)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     pdfs, work = args.pdfs.resolve(), args.work.resolve()
     stems = sorted(p.stem for p in pdfs.glob("*.pdf"))
     if not stems:

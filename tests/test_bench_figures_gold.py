@@ -108,6 +108,8 @@ def test_out_of_scope_questions_name_what_the_metadata_does_not_cover():
     assert "10-Q" in next(q["question"] for q in apple if q["kind"] == "form")
     release_form = next(q["question"] for q in qs if q["doc_names"] == ["EBAY_2023Q2_EARNINGS"] and q["kind"] == "form")
     assert "eBay's 10-K for fiscal 2024" in release_form
+    release_periods = [q["question"] for q in qs if q["doc_names"] == ["EBAY_2023Q2_EARNINGS"] and q["kind"] == "period"]
+    assert any("Q2 FY2024" in p for p in release_periods) and not any("2023" in p for p in release_periods)
     assert spoken("Boston Properties, Inc. Boston Properties Limited Partnership") == "Boston Properties"
     assert [possessive(n) for n in ("Boston Properties", "McDONALD’S", None)] == [
         "Boston Properties'", "McDONALD’S", "the company's"]
