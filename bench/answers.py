@@ -545,6 +545,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-filing", type=int, default=20, help="generated statement questions per filing")
     parser.add_argument("--no-followups", action="store_true", help="skip the follow-up measurement")
     parser.add_argument("--tables", action="store_true", help="also compare the table parsers (find_tables is slow)")
+    parser.add_argument("--gold", type=Path, metavar="WORK", help="also run bench.figures_gold (statements gold, "
+                        "its own process) with WORK as the statements work folder")
     args = parser.parse_args(argv)
     selections = [x for x in args.selections.split(",") if x]
     if not selections or set(selections) - set(SELECTIONS):
@@ -593,6 +595,12 @@ def main(argv: list[str] | None = None) -> int:
         report["table_parsers"] = table_parsers([p for p in pdfs if "10K" in p.name][:3])
     report["seconds"] = round(time.perf_counter() - started, 1)
     _print(report)
+    if args.gold:  # a process of its own: storage settings point at one work folder per process
+        import subprocess
+
+        gold_out = args.out.with_name(args.out.stem + "_gold.json") if args.out else None
+        subprocess.run([sys.executable, "-m", "bench.figures_gold", "--work", str(args.gold),
+                        *(["--out", str(gold_out)] if gold_out else [])], check=True, cwd=Path(__file__).resolve().parent.parent)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=2))

@@ -1,0 +1,392 @@
+"""Statements gold benchmark (issue 19): no-model answers scored against figures read off the pages.
+
+    python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements]
+        [--baseline-rev 921cd18 | --baseline-rev none] [--limit N] [--out f.json]
+
+Question sets, each asked as a fresh conversation through the real turn (bench/gold_turns.py: no model,
+no web search, the filing(s) selected):
+- figures  bench/gold/statements_figures.jsonl: one printed figure per question, read by a person off
+           the page (value as printed, period as printed, 0-based page), asked in plain words; items
+           with `value: null` ask a total that no row prints (`components` are the printed rows).
+- derived  bench/gold/statements_derived.jsonl: a formula over 2-4 printed rows; `answer` at `precision`.
+- out of scope  generated here from each selection's document info (issuer, form, fiscal year and
+           quarter): a period two or three years after the selection (a release: its quarter a year
+           later), another statements issuer, or a form not selected. The gold questions above are the in-scope side of the mix.
+- conversation  greetings, thanks and questions about the app, with one and with two filings selected.
+
+Scores (the lead figure line = the first answer line holding a `[^n]` marker and a number that is not a
+year, a date or a form name):
+- figure_correct  the lead line states the gold value (bench.answers.contains_figure) and a year of
+                  the gold period or of the question; `wrong_figure` = the lead line states another
+                  figure; `missing` = no lead line. Totals not printed: correct when the lead states
+                  their sum, or every component is listed and the lead is one of them; wrong otherwise.
+- derived_correct the lead line carries the answer within half a unit of its last printed digit.
+- out_of_scope_refused  the answer's first line matches REFUSAL (the contract with the answer path);
+  in_scope_refused the same over the gold questions.
+- conversation_no_search  route "conversation" and no retriever built.
+
+`--baseline-rev REV` answers the same questions with the code of REV (a temporary `git worktree`, run
+as a subprocess with PYTHONPATH set to it, the same interpreter, a copy of the work folder), so the
+table compares this tree with REV in one command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+from bench.answers import contains_figure, printed_forms
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLD = Path(__file__).resolve().parent / "gold"
+DEFAULT_BASELINE = "921cd18"
+REFUSAL = re.compile(r"(?i)\bnot (?:among them|in the selected)")
+MARKER = re.compile(r"\[\^[^\]]+\]")
+_MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_NOT_FIGURES = re.compile(
+    rf"\b{_MONTHS}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b"  # dates
+    r"|\b(?:FY|Q[1-4]|H[12])\s*'?\d{2,4}\b"  # period labels
+    r"|\b\d{1,2}-[KQ]\b",  # form names
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+PAIRS = [("EBAY_2022_10K", "EBAY_2023Q2_EARNINGS"), ("MCDONALDS_2022_10K", "MCDONALDS_2022Q4_EARNINGS"),
+         ("SALESFORCE_2023_10K", "SALESFORCE_2024Q2_EARNINGS")]
+CONVERSATION = [
+    "hi there!", "Hello", "hey", "good morning", "hello, how are you?", "thanks a lot", "thank you!",
+    "thanks, that's helpful", "great, thanks", "bye", "ok", "what can you do?", "how do I upload a PDF?",
+    "how does this app work?", "who are you?", "what is this tool for?", "can you help me?",
+    "how do citations work here?", "how do I select documents?", "what kind of questions can I ask?",
+    "good night", "cool, thanks!",
+]
+
+
+# ---------------------------------------------------------------- reading answers
+
+
+def _value(token: str) -> float | None:
+    t = token.strip()
+    negative = t.startswith("(") and t.endswith(")") or t.startswith("-")
+    try:
+        number = float(t.strip("()$%-").replace(",", "").replace("$", ""))
+    except ValueError:
+        return None
+    return -number if negative else number
+
+
+def figures_in(line: str) -> list[str]:
+    """Number tokens of `line` as printed, without citation markers, years, dates, period labels
+    ("Q2", "FY2024") and form names ("10-K")."""
+    text = _NOT_FIGURES.sub(" ", MARKER.sub(" ", line))
+    return [t for t in printed_forms(text) if not _YEAR.match(t.strip("()$,.")) and _value(t) is not None]
+
+
+def lead_line(answer: str) -> str | None:
+    """The first line holding a citation marker and a figure: what the reader takes as the answer."""
+    for line in answer.splitlines():
+        if MARKER.search(line) and figures_in(line):
+            return line
+    return None
+
+
+def years_of(*texts: str) -> set[str]:
+    return {y for t in texts for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", t)}
+
+
+def score_figure(item: dict, answer: str) -> str:
+    """"correct" | "value_no_period" | "wrong" | "missing" for one gold figure question."""
+    lead = lead_line(answer)
+    if lead is None:
+        return "missing"
+    if item["value"] is None:
+        return _score_total(item, answer, lead)
+    if not contains_figure(lead, item["value"]):
+        return "wrong"
+    years = years_of(item["period"], item["question"])
+    return "correct" if not years or any(y in lead for y in years) else "value_no_period"
+
+
+def _score_total(item: dict, answer: str, lead: str) -> str:
+    """A total no row prints: its sum in the lead, or every component listed on cited lines and the
+    lead being one of them (a list of the printed rows); one component alone as the answer is wrong."""
+    parts = [c["value"] for c in item["components"]]
+    total = sum(_value(p) for p in parts)
+    decimals = max(len(p.strip("()").partition(".")[2]) for p in parts)
+    if contains_figure(lead, f"{total:,.{decimals}f}"):
+        return "correct"
+    cited = [line for line in answer.splitlines() if MARKER.search(line)]
+    listed = all(any(contains_figure(line, p) for line in cited) for p in parts)
+    return "correct" if listed and any(contains_figure(lead, p) for p in parts) else "wrong"
+
+
+def score_derived(item: dict, answer: str) -> str:
+    """"correct" when the lead carries the answer within half a unit of its last printed digit."""
+    lead = lead_line(answer)
+    if lead is None:
+        return "missing"
+    tolerance = 0.5 * 10 ** -item["precision"] + 1e-9
+    values = [_value(t) for t in figures_in(lead)]
+    ok = any(v is not None and abs(abs(v) - abs(item["answer"])) <= tolerance for v in values)
+    return "correct" if ok else "wrong"
+
+
+def refused(answer: str) -> bool:
+    """The answer's first line says the selection does not cover what was asked."""
+    first = next((line for line in answer.splitlines() if line.strip()), "")
+    return REFUSAL.search(first) is not None
+
+
+# ---------------------------------------------------------------- question sets
+
+
+def load_gold(name: str) -> list[dict]:
+    return [json.loads(line) for line in (GOLD / name).read_text("utf-8").splitlines() if line.strip()]
+
+
+def spoken(issuer: str) -> str:
+    """An issuer as a question names it: short name, no leading all-caps banner ("NEWS RELEASE eBay"
+    -> "eBay"), first of several registrants ("Boston Properties, Inc. Boston Properties Limited
+    Partnership" -> "Boston Properties")."""
+    from storage.doc_metadata import short_name
+
+    name = re.split(r",|\bInc\b\.?", short_name(issuer))[0].strip() or short_name(issuer)
+    rest = re.sub(r"^(?:[A-Z&]{2,}\s+)+(?=\S*[a-z])", "", name)
+    return rest or name
+
+
+def possessive(name: str | None) -> str:
+    """"Apple" -> "Apple's", "Boston Properties" -> "Boston Properties'", "McDONALD’S" unchanged;
+    no name -> "the company's"."""
+    if not name:
+        return "the company's"
+    if re.search(r"['’]s$", name, re.IGNORECASE):
+        return name
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _spread(items: list, limit: int | None) -> list:
+    """`limit` items spread over the list (every filing gets some), or all."""
+    if not limit or limit >= len(items):
+        return items
+    return items[:: len(items) // limit][:limit]
+
+
+def selections(stems: list[str]) -> list[list[str]]:
+    """Each filing alone, and each issuer's 10-K with its earnings release."""
+    return [[s] for s in stems] + [list(p) for p in PAIRS if set(p) <= set(stems)]
+
+
+def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
+    """Questions naming what a selection's document info says it does not cover (stem -> DocumentInfo)."""
+    from storage.doc_metadata import name_words
+
+    issuers = sorted({spoken(i.issuer) for i in infos.values() if i.issuer and i.form == "10-K"})
+    out: list[dict] = []
+    for k, sel in enumerate(selections(sorted(infos))):
+        got = [infos[s] for s in sel]
+        own = next((spoken(i.issuer) for i in got if i.issuer), None)
+        whose = possessive(own)
+        words = {w for i in got if i.issuer for w in name_words(i.issuer)}
+        years = sorted({i.fiscal_year for i in got if i.fiscal_year})
+        forms = {i.form for i in got}
+        asks = []
+        if years:
+            asks.append(("period", f"What was {whose} total revenue in fiscal {years[-1] + 2}?"))
+            asks.append(("period", f"How much net income did {own or 'the company'} report for fiscal year {years[-1] + 3}?"))
+        quarters = sorted({(i.fiscal_year, i.fiscal_quarter) for i in got if i.fiscal_year and i.fiscal_quarter})
+        if quarters:  # the same quarter a year later: no release prints it (guidance is not a result)
+            year, quarter = quarters[-1]
+            asks.append(("period", f"What was {whose} operating cash flow in Q{quarter} FY{year + 1}?"))
+        others = [n for n in issuers if not set(re.findall(r"[a-z0-9&]+", n.lower())) & words]
+        if others:
+            year = f" in fiscal {years[-1]}" if years else ""
+            asks.append(("issuer", f"What was {possessive(others[k % len(others)])} operating income{year}?"))
+        if years and forms <= {"10-K", "annual report"}:
+            asks.append(("form", f"What did {whose} 10-Q for the second quarter of fiscal {years[-1]} report as net income?"))
+        elif years and "10-K" not in forms:
+            asks.append(("form", f"What total assets did {whose} 10-K for fiscal {years[-1] + 1} report?"))
+        for kind, text in asks:
+            out.append({"id": f"oos-{len(out)}", "set": "out_of_scope", "kind": kind, "question": text, "doc_names": sel})
+    return out
+
+
+def build_questions(stems: list[str], limit: int | None, infos: dict | None) -> list[dict]:
+    figures = _spread(load_gold("statements_figures.jsonl"), limit)
+    derived = _spread(load_gold("statements_derived.jsonl"), limit)
+    qs = [{**g, "id": f"fig-{i}", "set": "figures", "doc_names": [Path(g["file"]).stem]} for i, g in enumerate(figures)]
+    qs += [{**g, "id": f"der-{i}", "set": "derived", "doc_names": [Path(g["file"]).stem]} for i, g in enumerate(derived)]
+    qs += _spread(out_of_scope_questions(infos), limit) if infos else []
+    chats = [{"id": f"conv-{i}-{n}", "set": "conversation", "question": text, "doc_names": sel}
+             for i, text in enumerate(CONVERSATION)
+             for n, sel in ((1, ["APPLE_2022_10K"]), (2, ["EBAY_2022_10K", "EBAY_2023Q2_EARNINGS"]))
+             if set(sel) <= set(stems)]
+    return qs + _spread(chats, 2 * limit if limit else None)
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def score(questions: list[dict], answers: list[dict]) -> dict:
+    """Shares per measure, overall and per filing (the filing of a gold question; the first filing of
+    an out-of-scope selection)."""
+    by_id = {a["id"]: a for a in answers}
+    counts: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for q in questions:
+        a = by_id.get(q["id"], {})
+        text = a.get("message") or ""
+        file = q["doc_names"][0]
+        if q["set"] == "figures":
+            kind = "totals_not_printed" if q["value"] is None else "figures"
+            verdict = score_figure(q, text)
+            for key in (kind, f"{kind}@{file}"):
+                counts[key]["verdict"].append(verdict)
+        elif q["set"] == "derived":
+            for key in ("derived", f"derived@{file}"):
+                counts[key]["verdict"].append(score_derived(q, text))
+        elif q["set"] == "out_of_scope":
+            for key in ("out_of_scope", f"out_of_scope@{file}", f"out_of_scope:{q['kind']}"):
+                counts[key]["refused"].append(refused(text))
+        else:
+            counts["conversation"]["ok"].append(a.get("route") == "conversation" and a.get("retrievers") == 0)
+        if q["set"] in ("figures", "derived"):
+            counts["in_scope"]["refused"].append(refused(text))
+    share = lambda xs, v=True: round(sum(x == v for x in xs) / len(xs), 3) if xs else None  # noqa: E731
+    out = {}
+    for key, c in counts.items():
+        row = {"n": len(next(iter(c.values())))}
+        if "verdict" in c:
+            row.update({v: share(c["verdict"], v) for v in ("correct", "wrong", "missing", "value_no_period")})
+        for flag in ("refused", "ok"):
+            if flag in c:
+                row[flag] = share(c[flag])
+        out[key] = row
+    out["errors"] = sum(1 for a in answers if a.get("error"))
+    out["seconds_per_turn"] = round(sum(a.get("seconds", 0) for a in answers) / max(1, len(answers)), 2)
+    return out
+
+
+# ---------------------------------------------------------------- revisions
+
+
+def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: Path) -> list[dict]:
+    """The questions answered by the code of git revision `rev` (temporary worktree, subprocess)."""
+    tmp = Path(tempfile.mkdtemp(prefix="figures-gold-"))
+    tree = tmp / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True,
+                   capture_output=True, text=True)
+    try:
+        shutil.copytree(work, tmp / "work", symlinks=True)  # the revision may re-ingest in its own format
+        (tmp / "q.json").write_text(json.dumps(questions), "utf-8")
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        subprocess.run([sys.executable, str(Path(__file__).with_name("gold_turns.py")), "--work", str(tmp / "work"),
+                        "--pdfs", str(pdfs), "--questions", str(tmp / "q.json"), "--out", str(tmp / "a.json")],
+                       cwd=tree, env=env, check=True)
+        return json.loads((tmp / "a.json").read_text("utf-8"))
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _default_pdfs() -> Path:
+    for parent in ROOT.parents:
+        if (parent / "shared/bench/statements").is_dir():
+            return parent / "shared/bench/statements"
+    return ROOT.parent / "shared/bench/statements"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--work", type=Path, required=True, help="ingestion work folder of the statements filings")
+    parser.add_argument("--pdfs", type=Path, default=_default_pdfs(), help="the statements filings")
+    parser.add_argument("--baseline-rev", default=DEFAULT_BASELINE, help="git revision to compare with, or 'none'")
+    parser.add_argument("--limit", type=int, help="only the first N questions of each set (development)")
+    parser.add_argument("--out", type=Path, help="write scores (and answers) as JSON here too")
+    args = parser.parse_args(argv)
+    # a stopped run still removes its baseline worktree (subprocess.run kills the child on the way out)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    pdfs, work = args.pdfs.resolve(), args.work.resolve()
+    stems = sorted(p.stem for p in pdfs.glob("*.pdf"))
+    if not stems:
+        sys.exit(f"error: no PDFs in {pdfs}")
+    from bench.answers import ingest, use_work_dir
+
+    use_work_dir(work)
+    import logging
+
+    logging.disable(logging.WARNING)
+    docs = ingest([pdfs / f"{s}.pdf" for s in stems], work)
+    from storage.pdf_processing import document_info, load_manifest
+
+    infos = {s: document_info(load_manifest(docs[s])) for s in stems}
+    questions = build_questions(stems, args.limit, infos)
+    report: dict = {"questions": len(questions), "baseline_rev": None}
+    if args.baseline_rev.lower() != "none":
+        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline_rev], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        print(f"answering {len(questions)} questions with the code of {rev} ...", file=sys.stderr)
+        base = answers_at_revision(rev, questions, work, pdfs)
+        report.update(baseline_rev=rev, baseline=score(questions, base))
+    print(f"answering {len(questions)} questions with this tree ...", file=sys.stderr)
+    from bench.gold_turns import answer_all
+
+    new = answer_all(questions, work, pdfs)
+    report["new"] = score(questions, new)
+    _print(report, stems)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        report["answers"] = {"new": new, **({"baseline": base} if report["baseline_rev"] else {})}
+        report["question_set"] = questions
+        args.out.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+MEASURES = [  # (label, target, score key, field)
+    ("(b) lead = gold value and period", ">= .80", "figures", "correct"),
+    ("    wrong figure leads", "<= .05", "figures", "wrong"),
+    ("    no figure line", "", "figures", "missing"),
+    ("    gold value, period not said", "", "figures", "value_no_period"),
+    ("total not printed: sum or components", "", "totals_not_printed", "correct"),
+    ("    one component (or other) leads", "", "totals_not_printed", "wrong"),
+    ("derived at printed precision", ">= .70", "derived", "correct"),
+    ("out of scope said first", ">= .90", "out_of_scope", "refused"),
+    ("    period beyond the selection", "", "out_of_scope:period", "refused"),
+    ("    another issuer", "", "out_of_scope:issuer", "refused"),
+    ("    a form not selected", "", "out_of_scope:form", "refused"),
+    ("in scope wrongly refused", "<= .05", "in_scope", "refused"),
+    ("conversation without a search", "1.0", "conversation", "ok"),
+]
+
+
+def _cell(block: dict | None, key: str, field: str) -> str:
+    v = (block or {}).get(key, {}).get(field)
+    return "—" if v is None else f"{v:.3f}"
+
+
+def _print(report: dict, stems: list[str]) -> None:
+    new, base, rev = report["new"], report.get("baseline"), report["baseline_rev"] or "(none)"
+    print(f"\nstatements gold: {report['questions']} turns per path; new = this tree, {rev} = baseline revision")
+    print(f"{'measure':40s}{'n':>5s}{'target':>8s}{'new':>8s}{rev:>9s}")
+    for label, target, key, field in MEASURES:
+        n = new.get(key, {}).get("n", 0)
+        print(f"{label:40s}{n:>5d}{target:>8s}{_cell(new, key, field):>8s}{_cell(base, key, field):>9s}")
+    print(f"\nper filing (new / {rev}): figures correct, wrong; derived correct; out of scope said")
+    for s in stems:
+        cells = [f"{_cell(new, f'{k}@{s}', f)}/{_cell(base, f'{k}@{s}', f)}" for k, f in
+                 (("figures", "correct"), ("figures", "wrong"), ("derived", "correct"), ("out_of_scope", "refused"))]
+        n = new.get(f"figures@{s}", {}).get("n", 0)
+        print(f"  {s:28s} n={n:<3d}" + "  ".join(f"{c:>13s}" for c in cells))
+    print(f"\nturn errors: new {new['errors']}, {rev} {base['errors'] if base else '—'}; "
+          f"s/turn new {new['seconds_per_turn']}, {rev} {base['seconds_per_turn'] if base else '—'}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,169 @@
+"""bench.figures_gold: how answers are read and scored, the generated out-of-scope questions, and the
+gold itself (every value printed on its page of the statements filings)."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bench.figures_gold import (
+    figures_in,
+    lead_line,
+    load_gold,
+    out_of_scope_questions,
+    possessive,
+    refused,
+    score_derived,
+    score_figure,
+    spoken,
+)
+from storage.schema import DocumentInfo
+
+REVENUE = {"value": "394,328", "period": "Year ended September 24, 2022",
+           "question": "What was Apple's total revenue in fiscal 2022?"}
+CAPEX = {"value": "(10,708)", "period": "Year ended September 24, 2022",
+         "question": "What were Apple's capital expenditures in fiscal 2022?"}
+TOTAL_DEBT = {"value": None, "period": "September 24, 2022", "question": "What was Apple's total debt?",
+              "components": [{"line_item": "Commercial paper", "value": "9,982", "page": 33},
+                             {"line_item": "Term debt (current)", "value": "11,128", "page": 33},
+                             {"line_item": "Term debt (non-current)", "value": "98,959", "page": 33}]}
+
+
+def test_lead_line_skips_headings_years_dates_and_uncited_numbers():
+    answer = ("No language model is configured; the row that matches (fiscal 2022, 10-K):\n"
+              "Revenue was 394,328 in the table below.\n"  # no citation: not a lead
+              "- “Apple Inc. | 2022 Form 10-K” [^1]\n"  # only a year and a form name
+              "- Net sales (September 24, 2022, Q4 FY2022): $394,328 [^2]\n"
+              "- Net sales (2021): $365,817 [^2]")
+    assert lead_line(answer) == "- Net sales (September 24, 2022, Q4 FY2022): $394,328 [^2]"
+    assert lead_line("Nothing cited: 394,328") is None
+    assert figures_in("Net sales (September 24, 2022) in FY2022 [^12]: (1,577)") == ["(1,577)"]
+
+
+def test_figure_scores_value_with_period_neighbour_column_and_missing():
+    assert score_figure(REVENUE, "- Total net sales (2022): $394,328 million [^1]") == "correct"
+    assert score_figure(REVENUE, "- Total net sales: $394,328 [^1]") == "value_no_period"
+    assert score_figure(REVENUE, "- Total net sales (2021): $365,817 [^1]") == "wrong"
+    assert score_figure(REVENUE, "I could not find a passage in the selected PDFs.") == "missing"
+    # a negative printed in parentheses may be stated with a minus sign
+    assert score_figure(CAPEX, "- Payments for PP&E (fiscal 2022): -10,708 [^1]") == "correct"
+    assert score_figure(CAPEX, "- Payments for PP&E (2022): 10,7080 [^1]") == "wrong"
+
+
+def test_total_not_printed_one_component_is_wrong_sum_or_list_is_right():
+    one = "No model; the row that matches:\n- Term debt (September 24, 2022): 11,128 [^1]"
+    assert score_figure(TOTAL_DEBT, one) == "wrong"
+    summed = "- Total debt is not printed as one row; its printed parts sum to 120,069 [^1]"
+    assert score_figure(TOTAL_DEBT, summed) == "correct"
+    listed = ("Total debt is not printed as one row. Its printed components:\n"
+              "- Commercial paper: 9,982 [^1]\n- Term debt (current): 11,128 [^1]\n- Term debt (non-current): 98,959 [^1]")
+    assert score_figure(TOTAL_DEBT, listed) == "correct"
+    assert score_figure(TOTAL_DEBT, listed.rsplit("\n", 1)[0]) == "wrong"  # a component left out
+
+
+@pytest.mark.parametrize("lead, verdict", [
+    ("- Gross margin: 170,782 / 394,328 = 43.3% (fiscal 2022) [^1]", "correct"),
+    ("- Gross margin (2022): 43.31% [^1]", "correct"),  # more digits, within half a unit
+    ("- Gross margin (2022): 43% [^1]", "wrong"),  # rounded further than printed
+    ("- Gross margin (2022): 170,782 [^1]", "wrong"),  # an input row, not the computed figure
+    ("no figure here", "missing"),
+])
+def test_derived_is_checked_at_the_printed_precision(lead, verdict):
+    assert score_derived({"answer": 43.3, "precision": 1}, lead) == verdict
+
+
+def test_derived_sign_may_be_said_in_words():
+    assert score_derived({"answer": -3.6, "precision": 1}, "- Revenue decreased 3.6% in fiscal 2023 [^1]") == "correct"
+    assert score_derived({"answer": 0.88, "precision": 2}, "- Current ratio: 0.879 [^1]") == "correct"
+    assert score_derived({"answer": 0.88, "precision": 2}, "- Current ratio: 0.87 [^1]") == "wrong"
+
+
+def test_out_of_scope_is_read_on_the_first_line_only():
+    assert refused("The selected filings cover FY2021–FY2022; 2024 is not among them.\nClosest: ...")
+    assert refused("Oracle is not in the selected documents (they are Apple's 10-K).")
+    assert not refused("- Net sales (2022): 394,328 [^1]\nFiscal 2024 is not in the selected documents.")
+    assert not refused("This is not a figure the table prints.")
+
+
+def test_out_of_scope_questions_name_what_the_metadata_does_not_cover():
+    infos = {
+        "APPLE_2022_10K": DocumentInfo(title="Apple · 10-K · FY2022", issuer="Apple Inc.", form="10-K", fiscal_year=2022),
+        "EBAY_2023Q2_EARNINGS": DocumentInfo(title="eBay · release", issuer="NEWS RELEASE eBay Inc.",
+                                             form="earnings release", fiscal_year=2023, fiscal_quarter=2),
+        "ORACLE_2023_10K": DocumentInfo(title="Oracle · 10-K · FY2023", issuer="Oracle Corporation", form="10-K",
+                                        fiscal_year=2023),
+    }
+    qs = out_of_scope_questions(infos)
+    apple = [q for q in qs if q["doc_names"] == ["APPLE_2022_10K"]]
+    assert {q["kind"] for q in apple} == {"period", "issuer", "form"}
+    periods = [q["question"] for q in apple if q["kind"] == "period"]
+    assert all(re.search(r"\b202[45]\b", p) and "Apple" in p for p in periods)
+    issuer = next(q["question"] for q in apple if q["kind"] == "issuer")
+    assert "Oracle" in issuer and "Apple" not in issuer
+    assert "10-Q" in next(q["question"] for q in apple if q["kind"] == "form")
+    release_form = next(q["question"] for q in qs if q["doc_names"] == ["EBAY_2023Q2_EARNINGS"] and q["kind"] == "form")
+    assert "eBay's 10-K for fiscal 2024" in release_form
+    release_periods = [q["question"] for q in qs if q["doc_names"] == ["EBAY_2023Q2_EARNINGS"] and q["kind"] == "period"]
+    assert any("Q2 FY2024" in p for p in release_periods) and not any("2023" in p for p in release_periods)
+    assert spoken("Boston Properties, Inc. Boston Properties Limited Partnership") == "Boston Properties"
+    assert [possessive(n) for n in ("Boston Properties", "McDONALD’S", None)] == [
+        "Boston Properties'", "McDONALD’S", "the company's"]
+
+
+# ---------------------------------------------------------------- the gold itself
+
+
+def test_gold_covers_every_filing_statement_and_trap():
+    figures, derived = load_gold("statements_figures.jsonl"), load_gold("statements_derived.jsonl")
+    per_file = Counter(g["file"] for g in figures)
+    assert len(per_file) == 11 and min(per_file.values()) >= 10
+    assert {g["statement"] for g in figures} >= {"income", "balance", "cash_flow", "segment", "quarterly", "highlights"}
+    totals = [g for g in figures if g["value"] is None]
+    assert len(totals) >= 3 and all(len(g["components"]) >= 2 for g in totals)
+    assert len(derived) >= 20 and all(2 <= len(d["inputs"]) <= 4 for d in derived)
+    assert len({g["question"] for g in figures}) == len(figures)
+
+
+def _statements_dir() -> Path | None:
+    for parent in Path(__file__).resolve().parents:
+        if (parent / "shared/bench/statements").is_dir():
+            return parent / "shared/bench/statements"
+    return None
+
+
+def _page_text(doc, page: int, ocr: bool) -> str:
+    if not ocr:
+        return doc[page].get_text()
+    import pytesseract  # a text layer in a private font encoding: read the rendered page
+    from PIL import Image
+
+    return pytesseract.image_to_string(Image.open(io.BytesIO(doc[page].get_pixmap(dpi=300).tobytes("png"))))
+
+
+def test_every_gold_value_is_printed_on_its_page():
+    import pymupdf
+
+    folder = _statements_dir()
+    if folder is None:
+        pytest.skip("../shared/bench/statements is not on this machine (CI has it): the gold cannot be checked")
+    needs_ocr = any(g.get("text_layer") is False for g in load_gold("statements_figures.jsonl"))
+    if needs_ocr and shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed: the pages without a readable text layer cannot be checked")
+    checks = []
+    for g in load_gold("statements_figures.jsonl"):
+        parts = g.get("components") or [g]
+        checks += [(g["file"], p["page"], p["value"], g.get("text_layer") is False) for p in parts]
+    for d in load_gold("statements_derived.jsonl"):
+        checks += [(d["file"], i["page"], i["value"], d.get("text_layer") is False) for i in d["inputs"]]
+    docs, texts, missing = {}, {}, []
+    for file, page, value, ocr in checks:
+        doc = docs.setdefault(file, pymupdf.open(folder / file))
+        text = texts.get((file, page)) or texts.setdefault((file, page), _page_text(doc, page, ocr))
+        if re.search(rf"(?<![\d,.]){re.escape(value.strip('()$%'))}(?![\d]|[,.]\d)", text) is None:
+            missing.append((file, page, value))
+    assert not missing
