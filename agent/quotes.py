@@ -50,9 +50,38 @@ def quotes_by_marker(text: str) -> dict[str, list[str]]:
 
 
 def attach_quotes(text: str, citations: list[Citation]) -> None:
-    """Give each citation the quotes of its marker (metadata.quotes, and as its snippet)."""
+    """Give each citation the quotes of its marker (metadata.quotes, and as its snippet), and a
+    quoted table row the column headers of its table (metadata.columns), so its preview says which
+    period each number is."""
     quotes = quotes_by_marker(text)
     for c in citations:
         if q := quotes.get(c.marker):
             c.metadata.quotes = q
             c.snippet = "\n".join(q)
+            if c.kind in ("document", "page") and c.metadata.doc_id and c.metadata.page:
+                c.metadata.columns = row_columns(c.metadata.doc_id, c.metadata.page - 1, q)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.replace("$ ", "$").split()).lower()
+
+
+def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
+    """The column headers of the table row a quote is (a quoted row, or a "label … value" cell),
+    read from the page's tables (storage/page_tables.py); [] when no quote is a table row."""
+    from storage.page_tables import table_units
+    from storage.pdf_processing import load_page_texts
+
+    try:
+        pages = load_page_texts(doc_id)
+    except (OSError, ValueError):
+        return []
+    text = pages[page_index] if 0 <= page_index < len(pages) else ""
+    rows = [u for u in table_units(doc_id, page_index, text) if u.is_table_row and u.header is not None]
+    for quote in quotes:
+        label = quote.split(ROW_GAP)[0] if ROW_GAP in quote else None
+        for unit in rows:
+            if (label and _squash(unit.label or unit.text).startswith(_squash(label))) or \
+                    (not label and _squash(quote) in _squash(unit.text)):
+                return list(unit.header.columns)
+    return []

@@ -126,6 +126,7 @@ class CitationMetadata(BaseModel):
     disambiguated: bool = False
     candidates: list[str] = Field(default_factory=list)
     quotes: list[str] = Field(default_factory=list)  # what the answer quotes from this source (highlighted)
+    columns: list[str] = Field(default_factory=list)  # a quoted table row's column headers (its periods)
 
 
 class Citation(BaseModel):

@@ -168,3 +168,30 @@ def test_table_units_read_the_source_pdf_by_layout_and_fall_back_to_text(pdf_hom
     path.unlink()
     assert [c.value for u in table_units(processed.doc_id, 0, text) for c in row_cells(u)
             if c.label == "Net revenue"] == [c.value for c in by_text]
+
+
+def test_the_preview_of_a_row_citation_shows_its_columns(pdf_home):
+    """A figure answer's citation carries the column headers of its table row; the citation dialog
+    shows them above the quoted row."""
+    from streamlit.testing.v1 import AppTest
+
+    from agent.graph import run_turn
+    from agent.state import AgentContext
+    from storage.retrieval import HybridRetriever
+    from tests.fixtures_statements import make_statement_pdf
+
+    pdf = process_and_index_pdf(make_statement_pdf(pdf_home / "source" / "northwind_2019_10k.pdf"))
+    result = run_turn(AgentContext(llm=None, web=None, get_retriever=HybridRetriever, history=None),
+                      "What were purchases of property, plant and equipment in 2019?", selected_doc_ids=[pdf.doc_id])
+    cited = [c for c in result.citations if c.metadata.columns]
+    assert cited and cited[0].metadata.columns == ["Years ended December 31, 2019", "Years ended December 31, 2018"]
+
+    def dialog(citation_json: str) -> None:
+        from storage.schema import Citation
+        from ui.citation_view import citation_dialog
+
+        citation_dialog(Citation.model_validate_json(citation_json))
+
+    at = AppTest.from_function(dialog, args=(cited[0].model_dump_json(),), default_timeout=30).run()
+    assert not at.exception
+    assert any("Columns: Years ended December 31, 2019 | Years ended December 31, 2018" in c.value for c in at.caption)

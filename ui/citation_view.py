@@ -141,6 +141,8 @@ def citation_dialog(c: Citation) -> None:
         cited = cited_words(c)
         if cited:
             with st.container(border=True):
+                if m.columns:  # a table row: its columns say which period each number is
+                    st.caption("Columns: " + " | ".join(escape_markdown(col) for col in m.columns))
                 st.markdown(f"“{escape_markdown(cited)}”")
         if index is not None:
             passages = [cited, c.preview] if c.kind == "document" else []
