@@ -229,10 +229,17 @@ def _column_of(x0: float, x1: float, cols: list[Column]) -> int | None:
 
 
 def _date_with_year(text: str, year: str) -> str | None:
+    """The date of `year` in a header sentence: "December 25, 2021", or "May 31, 2022" from "May 31,
+    2023, 2022 and 2021" (a month and day printed once hold for every year after them)."""
+    month_day = None
     for m in PERIOD_TOKEN.finditer(text):
         tok = " ".join(m.group(0).split())
-        if year in tok and not re.fullmatch(r"(?:19|20)\d\d", tok):
-            return tok
+        if md := re.match(r"(.+\d{1,2}),?\s+(?:19|20)\d\d$", tok):
+            month_day = md.group(1)
+        if year in tok:
+            if not re.fullmatch(r"(?:19|20)\d\d", tok):
+                return tok
+            return f"{month_day}, {year}" if month_day else None
     return None
 
 
@@ -295,19 +302,22 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
 
 
 def _column_label(parts: list[str]) -> str:
-    """A column's header parts, top to bottom, as one label ("Years ended September 24, 2022")."""
-    year = next((m.group(0) for p in parts if len(PERIOD_TOKEN.findall(p)) <= 1
-                 for m in re.finditer(r"(?:19|20)\d\d", p)), None)
-    out: list[str] = []
-    for part in parts:
-        date = _date_with_year(part, year) if year and len(PERIOD_TOKEN.findall(part)) > 1 else None
-        if date:  # a header sentence listing the dates: its words, then the column's own date
-            out.append(f"{_phrase(part)} {date}")
-            out = [p for p in out if not re.fullmatch(r"\(?(?:19|20)\d\d\)?,?", p.strip())]
-        elif not (out and year and date is None and re.fullmatch(r"\(?(?:19|20)\d\d\)?,?", part.strip())
-                  and any(year in p for p in out)):
-            out.append(part)
-    label = " ".join(" ".join(out).split())
+    """A column's header parts, top to bottom, as one label ("Years ended September 24, 2022").
+
+    A header sentence listing several periods ("Fiscal years ended December 31, 2022, December 25,
+    2021 and ...") is never copied whole: it gives the column its words before the first period and
+    the date of the column's own year, unless the column's own parts already say a full period
+    ("Year Ended May 31," + "2023")."""
+    sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
+    own = [p for p in parts if p not in sentences]
+    year = next((m.group(0) for p in own for m in re.finditer(r"(?:19|20)\d\d", p)), None)
+    label = " ".join(" ".join(own).split())
+    if sentences and year and not re.search(r"[A-Za-z]{3}", label):  # own parts are only "2022"
+        date = _date_with_year(sentences[0], year)
+        label = f"{_phrase(sentences[0])} {date or label}"
+    elif sentences and not year:
+        label = " ".join([_phrase(sentences[0]), label]).strip()
+    label = " ".join(label.split())
     return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)\b", r"\1, \2", label)
 
 
