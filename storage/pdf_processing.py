@@ -443,6 +443,19 @@ def _ocr_images(
     return found
 
 
+UNREADABLE_SHARE = 0.03  # a page whose text layer is this much control characters is read with OCR (real text: 0)
+
+
+def unreadable_text_layer(text: str) -> bool:
+    """A text layer in a private font encoding: glyph numbers, not letters ("\\x00\\x01\\x02\\x03..."),
+    as in some earnings releases; PyMuPDF returns it as control characters, so the page is OCRed."""
+    chars = [c for c in text if not c.isspace()]
+    if len(chars) < MIN_TEXT_CHARS:
+        return False
+    control = sum(1 for c in chars if unicodedata.category(c) in ("Cc", "Co", "Cn"))
+    return control / len(chars) > UNREADABLE_SHARE
+
+
 def _extract(
     doc: pymupdf.Document, images_dir: Path, progress: ProgressCallback
 ) -> tuple[list[PageContent], list[tuple[int, str, str]], str | None, list[SkippedItem]]:
@@ -457,7 +470,7 @@ def _extract(
         page = doc[number]
         text = page.get_text("text", sort=False)
         has_images = bool(page.get_images())
-        needs_ocr = len(text.strip()) < MIN_TEXT_CHARS
+        needs_ocr = len(text.strip()) < MIN_TEXT_CHARS or unreadable_text_layer(text)
         if (needs_ocr or has_images) and not engine_loaded:
             engine, engine_loaded = get_ocr_engine(), True
         dpi = ocr_dpi(page) if needs_ocr and engine is not None else None

@@ -27,3 +27,14 @@ def test_engine_choice_follows_setting(monkeypatch):
         assert ocr.get_ocr_engine() is None
     finally:
         ocr.get_ocr_engine.cache_clear()
+
+
+def test_a_text_layer_of_glyph_numbers_is_read_with_ocr():
+    """A private font encoding gives PyMuPDF control characters, not letters (an earnings release in
+    ../shared/bench reads "\\x00\\x01\\x02\\x03\\x04\\x03\\x05..."): such a page is OCRed; real text never is."""
+    from storage.pdf_processing import unreadable_text_layer
+
+    glyphs = "\x00\x01\x02\x03\x04\x03\x05\x07\x07\x07\x08\t\x07\n\n\x0b\x0c\x07\r\x0e\x0e\x00\x0f\r\x10\x11" * 4
+    assert unreadable_text_layer(glyphs + ' !"# $&\'(\x1f)*+,(-')
+    assert not unreadable_text_layer("Net sales $ 394,328 $ 365,817\nCost of sales (223,546) (212,981)\n" * 3)
+    assert not unreadable_text_layer("\x0c")  # too short to judge
