@@ -51,8 +51,8 @@ _RULE = re.compile(
 )
 _QUESTION_SIGNS = re.compile(r"\d|\$|%|\b(?:fy|fiscal|quarter|revenue|income|sales|cash|debt|margin|eps)\b", re.I)
 MAX_WORDS = 10  # a longer message is a request, whatever its opening
-MIN_SIMILARITY = 0.55  # nearest conversational exemplar at least this close (cosine)
-MARGIN = 0.05  # and this much closer than the nearest document question
+MIN_SIMILARITY = 0.35  # nearest conversational exemplar at least this close (cosine)
+MARGIN = 0.1  # and this much closer than the nearest document question (the deciding signal)
 
 _lock = threading.Lock()
 _vectors: tuple[np.ndarray, list[str], np.ndarray] | None = None

@@ -27,6 +27,7 @@ from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mis
 from agent.figure_rows import FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
+from agent.line_items import asked_items
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -41,12 +42,22 @@ INTRO_COMPUTED = "No language model is configured; computed from the table rows 
 INTRO_NOT_COMPUTED = "No language model is configured; the figure asked is computed from table rows, and one is missing:"
 
 __all__ = ["AskedPeriod", "asked_period", "pick_cells", "span_mismatch", "table_captions", "match_figures",
-           "figure_block", "figure_line", "is_figure_question", "FigureMatch"]
+           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "statement_query"]
 
 
 def is_figure_question(question: str) -> bool:
     """The question asks for an amount, ratio or count (not a why / yes-no / description)."""
     return bool(_FIGURE_ASK.search(question)) and not _NOT_FIGURE.search(question)
+
+
+def statement_query(question: str) -> str | None:
+    """A second search for a figure question whose cited pages print no row for it: the question
+    with its line items as the taxonomy names them and "consolidated statements", so the statement
+    pages that print the row, not the prose about it, come first. None for other questions."""
+    items = asked_items(question)
+    if not is_figure_question(question) or not items:
+        return None
+    return f"{question.rstrip(' ?')} {' '.join(a.item.label for a in items)} consolidated statements"
 
 
 def match_figures(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> FigureMatch | None:

@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import conversation, extractive, followup, prompts, scope
+from agent import conversation, extractive, figures, followup, prompts, scope
 from agent.citations import build_answer, cite_sources
 from agent.routing import (
     QueryKind,
@@ -42,6 +42,7 @@ from agent.routing import (
 from agent.state import AgentContext, AgentState
 from agent.tools import RAG_TOOL, WEB_TOOL, agent_tools
 from agent.turns import turn_record
+from storage.embeddings import get_embedder
 from storage.schema import AnswerResult, display_page
 
 log = logging.getLogger(__name__)
@@ -240,6 +241,11 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
         return {"messages": [_tool_call(RAG_TOOL, resolved.query)]}
     sources = [s for r in searches for s in r.get("sources", [])]
     note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
+    if len(searches) == 1 and note is None and (again := figures.statement_query(resolved.query)) \
+            and figures.figure_block(resolved.query, sources, extractive.page_text_lookup(), get_embedder()) is None:
+        return {"messages": [_tool_call(RAG_TOOL, again)]}  # no row on the cited pages: search the statements
+    if len(searches) > 1:  # the statement pages of the second search are where the figure is looked for
+        sources = [s for r in reversed(searches) for s in r.get("sources", [])]
     text, usable = extractive.compose_extractive_answer(
         resolved.query, sources, searched_for=resolved.query if resolved.is_followup else None, scope_note=note)
     if not usable and ctx.web is not None:

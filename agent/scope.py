@@ -8,7 +8,7 @@ were the asked one.
 
 What a document covers, from its metadata: an annual report prints its fiscal year and the two
 before (income and cash-flow statements carry three years); a quarterly report or a release its
-period and the same period a year earlier; anything else its own year. A document whose period
+quarter, the quarters before it in its year and the year before; anything else its own year. A document whose period
 is unknown covers anything (nothing is refused on a guess). A year before that range still counts
 as covered when a retrieved passage prints it (a history, a five-year table); a later year never
 does (a forecast of 2024 is not 2024's figure).
@@ -23,8 +23,8 @@ from storage.schema import DocumentInfo
 
 _ANNUAL_FORMS = {"10-K", "annual report", "20-F"}
 # a company named as one: "eBay's", "Contoso Inc", "Procter & Gamble's" (a capital first or second: "eBay", "iRobot")
-_NAME = re.compile(r"\b((?:[A-Z]|[a-z][A-Z])[\w&.\-]*(?:\s+(?:&\s+)?[A-Z][\w&.\-]*){0,2})"
-                   r"(?:['’]s\b|\s+(?:Inc|Corp|Corporation|Co|Ltd|plc|LLC)\b)")
+_NAME = re.compile(r"\b((?:[A-Z]|[a-z][A-Z])[\w&.\-]*?(?:\s+(?:&\s+)?[A-Z][\w&.\-]*?){0,2})"
+                   r"(?:['’][sS]\b|(?<=s)['’](?=\s)|\s+(?:Inc|Corp|Corporation|Co|Ltd|plc|LLC)\b)")
 _NOT_NAMES = {"Q1", "Q2", "Q3", "Q4", "FY", "GAAP", "EPS", "EBITDA", "US", "U.S", "What", "How", "The"}
 
 
@@ -60,8 +60,13 @@ def uncovered_years(question: str, infos: list[DocumentInfo], passages: list[str
     if any(c is None for c in coverage):
         return []
     years = set().union(*coverage)
-    quarters = {(i.fiscal_year, i.fiscal_quarter) for i in infos if i.fiscal_quarter and i.fiscal_year}
-    quarters |= {(y - 1, q) for y, q in quarters}
+    # a quarterly document prints its quarter and the quarters before it (releases: trailing quarters)
+    latest = {}
+    for i in infos:
+        if i.fiscal_quarter and i.fiscal_year:
+            latest[i.fiscal_year] = max(latest.get(i.fiscal_year, 0), i.fiscal_quarter)
+    quarters = {(y, q) for y, last in latest.items() for q in range(1, last + 1)}
+    quarters |= {(y - 1, q) for y in latest for q in range(1, 5)}
     annual = {y for i, c in zip(infos, coverage) if i.form in _ANNUAL_FORMS and not i.fiscal_quarter for y in c}
     text = " ".join(passages)
     out = []
@@ -80,6 +85,8 @@ def uncovered_years(question: str, infos: list[DocumentInfo], passages: list[str
 def uncovered_issuers(question: str, infos: list[DocumentInfo], passages: list[str]) -> list[str]:
     """Companies the question names ("eBay's", "Contoso Inc") that are neither a selected issuer
     nor printed in any retrieved passage."""
+    if any(not i.issuer for i in infos):
+        return []  # a selected document of unknown issuer may be the company named
     issuers = " ".join(f"{i.issuer or ''} {i.title}" for i in infos).lower()
     text = " ".join(passages).lower()
     out = []
