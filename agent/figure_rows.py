@@ -91,6 +91,7 @@ class Row:
     unit_caption: str  # "in millions, except per share data" (the cell's unit, else the page's caption above)
     table_has_dollar: bool
     item: LineItem | None  # the line item the label prints (agent/line_items.py), None when unknown
+    primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
 
     @property
     def label(self) -> str:
@@ -122,6 +123,20 @@ def _squash(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+_PRIMARY_TITLE = re.compile(
+    r"^(?:[\w.,&'’ ]{0,60}\s)?(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|"
+    r"comprehensive\s+(?:income|loss)|cash\s+flows|financial\s+position)|balance\s+sheets?)\b[\w ,()’'-]{0,40}$", re.I)
+TITLE_LINES = 8  # a statement's title stands in the page's first lines
+
+
+def is_primary_statement(page_text: str) -> bool:
+    """A page of a primary financial statement: one of its first lines is the statement's title
+    ("CONSOLIDATED STATEMENTS OF OPERATIONS", "Condensed Consolidated Balance Sheets (Unaudited)"),
+    not a note that mentions one."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
+
+
 def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:
     """Every table row with cells on the pages the first `max_sources` document sources cite (each
     printed row once, at its best rank)."""
@@ -134,6 +149,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             continue
         passage = _squash(src.get("text") or "")
         units = table_units(src.get("doc_id"), src.get("page_number"), text)
+        primary = is_primary_statement(text)
         captions = table_captions(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
@@ -152,7 +168,8 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
-                            line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells))))
+                            line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells)),
+                            primary))
     return rows
 
 
@@ -279,6 +296,10 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # "other current assets" is not "Total current assets"; "International" may be the caption)
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
                    and ask.residue <= _words(f"{r.label} {r.context}")]
+        # the primary statement is the record of a company-level line item: its row, not a note's or
+        # a segment table's, answers (a question naming a segment keeps its words in `residue`)
+        if any(r.primary for r, _ in by_item) and not ask.residue:
+            by_item = [(r, c) for r, c in by_item if r.primary]
         if by_item:
             # the label saying most of the question's words first, then the retriever's order, then
             # the plainest label ("Net income", not "Net income attributable to noncontrolling interests")
