@@ -41,6 +41,7 @@ _FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sa
 _FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
 _UNIT_CAPTION = re.compile(
     r"\b(?:in|dollars in|amounts in|\$ in|usd in)\s+(?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
+_SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)
 LINE_TOLERANCE = 0.45  # words whose vertical centres differ by less than this share of their height share a line
 SEGMENT_GAP = 2.2  # a gap wider than this many average character widths separates two segments of a line
 COLUMN_GAP = 6.0  # value cells whose right edges are within this many points are one column
@@ -272,11 +273,12 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
         if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
             # the line's one phrase heads the columns it is centred over ("Years ended", "December
             # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
-            # one printed left of every column ("Years ended December 31,") heads them all
+            # one naming a span of time ("Three Months Ended") or printed left of every column heads them all
             seg = segs[0]
             mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
+            spans_all = bool(_SPAN_WORDS.search(seg.text)) or mid < centres[0]
             for p, centre in zip(parts, centres):
-                if abs(centre - mid) <= reach or mid < centres[0]:
+                if spans_all or abs(centre - mid) <= reach:
                     p.append(seg.text)
             continue
         for i, centre in enumerate(centres):

@@ -195,3 +195,32 @@ def test_the_preview_of_a_row_citation_shows_its_columns(pdf_home):
     at = AppTest.from_function(dialog, args=(cited[0].model_dump_json(),), default_timeout=30).run()
     assert not at.exception
     assert any("Columns: Years ended December 31, 2019 | Years ended December 31, 2018" in c.value for c in at.caption)
+
+
+def test_a_lone_span_phrase_heads_every_column_and_another_only_its_own():
+    """"Three Months Ended" centred over five trailing quarters heads all five; "Percent Change"
+    centred over two of four columns heads only those two."""
+    edges = (330, 395, 460, 525, 590)
+
+    def quarters(page):
+        _centre(page, 460, 90, "Three Months Ended")
+        for x1, label in zip(edges, ("June 30, 2023", "March 31, 2023", "December 31, 2022", "September 30, 2022",
+                                     "June 30, 2022")):
+            _right(page, x1, 102, label, 7)
+        page.insert_text((56, 120), "Net revenues", fontsize=9)
+        for x1, v in zip(edges, ("2,540", "2,510", "2,510", "2,380", "2,422")):
+            _right(page, x1, 120, v)
+
+    assert _cells(_page_with(quarters))["Net revenues"]["Three Months Ended June 30, 2022"] == "2,422"
+
+    def change(page):
+        _centre(page, (RIGHT_EDGES[1] + RIGHT_EDGES[2]) / 2 - 15, 90, "Percent Change")
+        for x1, label in zip(RIGHT_EDGES, ("2023", "Actual", "Constant", "2022")):
+            _right(page, x1, 102, label)
+        page.insert_text((56, 120), "Total revenues", fontsize=9)
+        for x1, v in zip(RIGHT_EDGES, ("49,954", "18%", "22%", "42,440")):
+            _right(page, x1, 120, v)
+
+    cells = _cells(_page_with(change))["Total revenues"]
+    assert cells["2023"] == "49,954" and cells["2022"] == "42,440"
+    assert cells["Percent Change Actual"] == "18%"
