@@ -154,8 +154,8 @@ def split_label_values(line: Line, char_width: float) -> None:
     line.values = []
     for cell in cells:
         text = "".join(w.text for w in cell)
-        if text.startswith("$(") or (text.startswith("$") and "(" in text[:2]):
-            text = "(" + text.replace("(", "", 1).replace("$", "$", 1)
+        if text.startswith("$("):  # "$ (1,577)" printed apart: the negative is "($1,577)"
+            text = "($" + text[2:]
         number = [w for w in cell if w.text not in ("$", "$(", "(") and w.text.lower() not in _SUFFIX] or cell
         last = number[-1]
         # the digits' right edge: "(10.91)%" and "3.77 %" are one column
@@ -406,8 +406,8 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
             before = lines[k - 1] if k > start else None
-            if before is not None and not before.values and not before.text.rstrip().endswith(":") \
-                    and ln.label[:1].islower() or (before is not None and not before.values and ln.label[:1].isdigit()):
+            if before is not None and not before.values and (
+                    (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
                 ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
             cells = []
             for value, x0, x1 in ln.values:
