@@ -24,7 +24,8 @@ import re
 
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
-from agent.figure_rows import FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
+from agent.figure_rows import (FigureMatch, best_row, collect_rows, components_printed, is_primary_statement, make_ask,
+                               table_captions)
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
 from agent.line_items import asked_items
@@ -42,7 +43,8 @@ INTRO_COMPUTED = "No language model is configured; computed from the table rows 
 INTRO_NOT_COMPUTED = "No language model is configured; the figure asked is computed from table rows, and one is missing:"
 
 __all__ = ["AskedPeriod", "asked_period", "pick_cells", "span_mismatch", "table_captions", "match_figures",
-           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "statement_query"]
+           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "statement_query",
+           "statements_first"]
 
 
 def is_figure_question(question: str) -> bool:
@@ -58,6 +60,12 @@ def statement_query(question: str) -> str | None:
     if not is_figure_question(question) or not items:
         return None
     return f"{question.rstrip(' ?')} {' '.join(a.item.label for a in items)} consolidated statements"
+
+
+def statements_first(sources: list[dict], page_text) -> list[dict]:
+    """`sources` with the pages of primary statements first (stable): where the statement search's
+    figure is printed, whatever rank the retriever gave the page among notes that discuss it."""
+    return sorted(sources, key=lambda s: not is_primary_statement(page_text(s) or ""))
 
 
 def match_figures(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> FigureMatch | None:

@@ -245,7 +245,8 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
             and figures.figure_block(resolved.query, sources, extractive.page_text_lookup(), get_embedder()) is None:
         return {"messages": [_tool_call(RAG_TOOL, again)]}  # no row on the cited pages: search the statements
     if len(searches) > 1:  # the statement pages of the second search are where the figure is looked for
-        sources = [s for r in reversed(searches) for s in r.get("sources", [])]
+        again_found = figures.statements_first(searches[-1].get("sources", []), extractive.page_text_lookup())
+        sources = again_found + [s for r in searches[:-1] for s in r.get("sources", [])]
     text, usable = extractive.compose_extractive_answer(
         resolved.query, sources, searched_for=resolved.query if resolved.is_followup else None, scope_note=note)
     if not usable and ctx.web is not None:

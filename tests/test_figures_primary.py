@@ -55,3 +55,14 @@ def test_the_income_statement_row_answers_not_the_investee_note(pdf_home):
     result = run_turn(context(), "What was gross profit in 2021?", selected_doc_ids=[processed.doc_id])
     lead = next(line for line in result.message.splitlines() if line.startswith("- "))
     assert "7,770" in lead and "147" not in lead, result.message
+
+
+def test_a_figure_question_gets_a_statement_search_and_statement_pages_first():
+    from agent.figures import statement_query, statements_first
+
+    query = statement_query("What were capital expenditures in 2022?")
+    assert "Payments to Acquire Property, Plant, and Equipment" in query and "2022" in query
+    assert statement_query("Why did margins fall?") is None  # not a figure question
+    pages = {1: "Note 9\nCapital expenditures were higher in 2022.", 2: "CONSOLIDATED STATEMENTS OF CASH FLOWS\nx 1 2"}
+    sources = [{"page_number": 1}, {"page_number": 2}]
+    assert [s["page_number"] for s in statements_first(sources, lambda s: pages[s["page_number"]])] == [2, 1]
