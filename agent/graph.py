@@ -20,7 +20,7 @@ import logging
 import uuid
 from typing import Any, Iterator
 
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
@@ -48,6 +48,7 @@ from storage.schema import AnswerResult, display_page
 log = logging.getLogger(__name__)
 
 ROUTER_HISTORY = 6  # recent messages the router sees (follow-ups need the previous turn)
+MAX_TOOL_FAILURES = 2  # a no-model turn whose search fails this often ends with the error, not a retry loop
 
 
 def _text(msg) -> str:
@@ -238,6 +239,11 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     resolved = followup.resolve_followup(question, earlier)
     searches = turn_tool_results(state, RAG_TOOL)
     if not searches:
+        failed = [m for m in turn_messages(state) if isinstance(m, ToolMessage) and m.status == "error"]
+        if len(failed) >= MAX_TOOL_FAILURES:  # the same search failing again would only fail again
+            reason = " ".join(str(failed[-1].content).encode("utf-8", "replace").decode("utf-8").split())[:200]
+            return {"messages": [AIMessage(content=f"The document search failed {len(failed)} times ({reason}), so this "
+                                                   "turn ends here. Rephrase the question and ask again.")]}
         return {"messages": [_tool_call(RAG_TOOL, resolved.query)]}
     sources = [s for r in searches for s in r.get("sources", [])]
     note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])

@@ -38,6 +38,11 @@ def default_retriever_factory() -> Callable[[list[str]], object]:
     return HybridRetriever
 
 
+def unreadable_characters(text: str) -> bool:
+    """Text holding lone UTF-16 surrogates, which no encoder, tokenizer or database accepts."""
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
 class ChatService:
     """One per process (Streamlit: `st.cache_resource`); thread-safe."""
 
@@ -82,6 +87,9 @@ class ChatService:
             raise ValueError(f"The question is {len(text):,} characters long; the limit is {limit:,}. "
                              "Shorten it (quote only the passage you need) and ask again.")
         text = (text or "").strip()
+        if unreadable_characters(text):
+            raise ValueError("The question holds characters that cannot be read (a lone surrogate, as a broken "
+                             "clipboard paste leaves): retype or paste it again.")
         if not text:
             raise ValueError("The question is empty: type a question or a command such as /help.")
         turns, loaded, load_error, allocate = self.turns, LoadedHistory(), None, None

@@ -10,6 +10,7 @@ from agent.service import ChatService
 from storage.config import get_settings
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures: the session's history server)
 from tests.fixtures_ui import new_app
+from tests.fixtures_agent import sample_pdf  # noqa: F401  (fixture)
 
 
 class MustNotRun:
@@ -44,3 +45,20 @@ def test_the_chat_input_carries_the_limit(ui_env, monkeypatch):
     monkeypatch.setenv("PDF_CHAT_MAX_QUESTION_CHARS", "1234")
     at = new_app().run()
     assert at.chat_input[0].max_chars == 1234
+
+
+def test_a_lone_surrogate_is_refused_once_with_a_clear_message():
+    """A broken clipboard paste (a lone UTF-16 surrogate) used to end in GraphRecursionError after 40
+    retries of a failing search."""
+    service = ChatService(llm=MustNotRun(), web=None, history=None, get_retriever=MustNotRun())
+    with pytest.raises(ValueError, match="cannot be read"):
+        service.ask("u", None, "What was revenue \ud800 in 2022?", ["some-doc-0123456789ab"])
+
+
+def test_a_search_that_fails_twice_ends_the_turn(sample_pdf):
+    """Past the service (the CLI, benchmarks), the graph stops a no-model search that keeps failing."""
+    from agent.graph import run_turn
+    from tests.fixtures_agent import context
+
+    result = run_turn(context(), "What was revenue \ud800 in 2022?", selected_doc_ids=[sample_pdf.doc_id])
+    assert "failed 2 times" in result.message and "\ud800" not in result.message
