@@ -21,11 +21,12 @@ def test_service_persists_the_turn_and_continues_numbering(sample_pdf, nx_server
     first = service.ask("alice", conv, "What was total revenue in fiscal 2023?", [sample_pdf.doc_id])
     assert first.saved and first.error is None and first.citations
     stored = store.load_messages("alice", conv)
-    assert [m["role"] for m in stored] == ["user", "ai", "tool", "ai"]
+    # a figure question whose pages print no table row gets a second, statement-directed search
+    assert [m["role"] for m in stored] in (["user", "ai", "tool", "ai"], ["user", "ai", "tool", "ai", "tool", "ai"])
     assert stored[1]["tool_calls"][0]["name"] == "rag_search_tool"
     assert stored[2]["tool_name"] == "rag_search_tool" and stored[2]["sources"][0]["source_id"] == "[^1]"
-    assert stored[3]["content"] == first.message and stored[3]["citations"][0]["marker"] == first.citations[0].marker
-    assert stored[3]["mode"] == "extractive" and stored[3]["route"] == "documents"
+    assert stored[-1]["content"] == first.message and stored[-1]["citations"][0]["marker"] == first.citations[0].marker
+    assert stored[-1]["mode"] == "extractive" and stored[-1]["route"] == "documents"
     state = store.get_state("alice", conv)
     assert state["rag_counter"] >= 1 and "[^1]" in state["sources"]
     assert service.list_conversations("alice")[0]["title"].startswith("What was total revenue")
@@ -37,7 +38,7 @@ def test_service_persists_the_turn_and_continues_numbering(sample_pdf, nx_server
     known = {(s["doc_id"], s["chunk_id"]): sid for sid, s in state["sources"].items()}
     expected = known.get((sample_pdf.doc_id, cited.metadata.chunk_id), f"[^{state['rag_counter'] + 1}]")
     assert cited.marker == expected
-    assert len(store.load_messages("alice", conv)) == 8
+    assert len(store.load_messages("alice", conv)) >= len(stored) + 4  # the second turn is stored whole
     store.close()
 
 
