@@ -28,7 +28,7 @@ from agent.figure_rows import (FigureMatch, best_row, collect_rows, components_p
                                table_captions)
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
-from agent.line_items import asked_items
+from agent.line_items import asked_items, is_instant
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -59,7 +59,20 @@ def statement_query(question: str) -> str | None:
     items = asked_items(question)
     if not is_figure_question(question) or not items:
         return None
-    return f"{question.rstrip(' ?')} {' '.join(a.item.label for a in items)} consolidated statements"
+    return f"{question.rstrip(' ?')} {items[0].item.label} {statement_title(items[0].item)}"
+
+
+_CASH_FLOW_CONCEPT = re.compile(r"^(?:Payments|Proceeds|Repayments|NetCash|CashAndCashEquivalentsPeriod|Depreciation)")
+
+
+def statement_title(item) -> str:
+    """The primary statement that prints a line item, by its title's words (a balance for an
+    instant item, cash flows for payments and proceeds, else income)."""
+    if _CASH_FLOW_CONCEPT.match(item.concept):
+        return "consolidated statements of cash flows"
+    if is_instant(item):
+        return "consolidated balance sheets"
+    return "consolidated statements of operations income"
 
 
 def statements_first(sources: list[dict], page_text) -> list[dict]:
