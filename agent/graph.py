@@ -307,7 +307,8 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if ctx.llm is None:
         question = _question(state)
         if (kind := conversation.kind(question)) is not None:
-            return {"messages": [AIMessage(content=conversation.reply_without_model(kind, _selected_titles(state)))]}
+            reply = conversation.reply_without_model(kind, _selected_titles(state))
+            return {"messages": [AIMessage(content=_with_knowledge_quotes(reply, question))]}
         return {"messages": [AIMessage(content=_with_knowledge_quotes(extractive.NO_MODEL_CONVERSATION, question))]}
     system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state), web_note="" if ctx.web else prompts.NO_WEB_NOTE)
     system += _knowledge_note(_question(state))
