@@ -246,15 +246,17 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
                                                    "turn ends here. Rephrase the question and ask again.")]}
         return {"messages": [_tool_call(RAG_TOOL, resolved.query)]}
     sources = [s for r in searches for s in r.get("sources", [])]
+    page_text = extractive.page_text_lookup()  # each PDF's pages read once for the whole step
     note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
     if len(searches) == 1 and note is None and (again := figures.statement_query(resolved.query)) \
-            and figures.figure_block(resolved.query, sources, extractive.page_text_lookup(), get_embedder()) is None:
+            and figures.figure_block(resolved.query, sources, page_text, get_embedder()) is None:
         return {"messages": [_tool_call(RAG_TOOL, again)]}  # no row on the cited pages: search the statements
     if len(searches) > 1:  # the statement pages of the second search are where the figure is looked for
-        again_found = figures.statements_first(searches[-1].get("sources", []), extractive.page_text_lookup())
+        again_found = figures.statements_first(searches[-1].get("sources", []), page_text)
         sources = again_found + [s for r in searches[:-1] for s in r.get("sources", [])]
     text, usable = extractive.compose_extractive_answer(
-        resolved.query, sources, searched_for=resolved.query if resolved.is_followup else None, scope_note=note)
+        resolved.query, sources, page_text=page_text, searched_for=resolved.query if resolved.is_followup else None,
+        scope_note=note)
     if not usable and ctx.web is not None:
         return {"fallback_reason": "no passage in the selected PDFs matched the question"}
     return {"messages": [AIMessage(content=_with_knowledge_quotes(text, question))]}
