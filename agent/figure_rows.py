@@ -36,7 +36,7 @@ from agent.figure_periods import AskedPeriod, column_years, pick_cells
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
 from storage.bm25_index import tokenize
-from storage.page_tables import table_units
+from storage.page_tables import is_primary_statement, table_units
 from storage.question_scope import without_periods
 from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
 
@@ -121,20 +121,6 @@ class FigureMatch:
 
 def _squash(text: str) -> str:
     return " ".join(text.split()).lower()
-
-
-_PRIMARY_TITLE = re.compile(
-    r"^(?:[\w.,&'’ ]{0,60}\s)?(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|"
-    r"comprehensive\s+(?:income|loss)|cash\s+flows|financial\s+position)|balance\s+sheets?)\b[\w ,()’'-]{0,40}$", re.I)
-TITLE_LINES = 8  # a statement's title stands in the page's first lines
-
-
-def is_primary_statement(page_text: str) -> bool:
-    """A page of a primary financial statement: one of its first lines is the statement's title
-    ("CONSOLIDATED STATEMENTS OF OPERATIONS", "Condensed Consolidated Balance Sheets (Unaudited)"),
-    not a note that mentions one."""
-    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
-    return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
 
 
 def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:

@@ -24,11 +24,9 @@ import re
 
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
-from agent.figure_rows import (FigureMatch, best_row, collect_rows, components_printed, is_primary_statement, make_ask,
-                               table_captions)
+from agent.figure_rows import FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
-from agent.line_items import asked_items, is_instant
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -43,42 +41,12 @@ INTRO_COMPUTED = "No language model is configured; computed from the table rows 
 INTRO_NOT_COMPUTED = "No language model is configured; the figure asked is computed from table rows, and one is missing:"
 
 __all__ = ["AskedPeriod", "asked_period", "pick_cells", "span_mismatch", "table_captions", "match_figures",
-           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "statement_query",
-           "statements_first"]
+           "figure_block", "figure_line", "is_figure_question", "FigureMatch"]
 
 
 def is_figure_question(question: str) -> bool:
     """The question asks for an amount, ratio or count (not a why / yes-no / description)."""
     return bool(_FIGURE_ASK.search(question)) and not _NOT_FIGURE.search(question)
-
-
-def statement_query(question: str) -> str | None:
-    """A second search for a figure question whose cited pages print no row for it: the question
-    with its line items as the taxonomy names them and "consolidated statements", so the statement
-    pages that print the row, not the prose about it, come first. None for other questions."""
-    items = asked_items(question)
-    if not is_figure_question(question) or not items:
-        return None
-    return f"{question.rstrip(' ?')} {items[0].item.label} {statement_title(items[0].item)}"
-
-
-_CASH_FLOW_CONCEPT = re.compile(r"^(?:Payments|Proceeds|Repayments|NetCash|CashAndCashEquivalentsPeriod|Depreciation)")
-
-
-def statement_title(item) -> str:
-    """The primary statement that prints a line item, by its title's words (a balance for an
-    instant item, cash flows for payments and proceeds, else income)."""
-    if _CASH_FLOW_CONCEPT.match(item.concept):
-        return "consolidated statements of cash flows"
-    if is_instant(item):
-        return "consolidated balance sheets"
-    return "consolidated statements of operations income"
-
-
-def statements_first(sources: list[dict], page_text) -> list[dict]:
-    """`sources` with the pages of primary statements first (stable): where the statement search's
-    figure is printed, whatever rank the retriever gave the page among notes that discuss it."""
-    return sorted(sources, key=lambda s: not is_primary_statement(page_text(s) or ""))
 
 
 def match_figures(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> FigureMatch | None:

@@ -40,7 +40,7 @@ from agent.routing import (
     unknown_command_reply,
 )
 from agent.state import AgentContext, AgentState
-from agent.tools import RAG_TOOL, WEB_TOOL, agent_tools
+from agent.tools import RAG_TOOL, STATEMENTS_TOOL, WEB_TOOL, agent_tools
 from agent.turns import turn_record
 from storage.embeddings import get_embedder
 from storage.schema import AnswerResult, display_page
@@ -73,8 +73,8 @@ def _recent_dialogue(state: AgentState) -> list:
     return keep[-ROUTER_HISTORY:]
 
 
-def _tool_call(name: str, query: str) -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": name, "args": {"query": query}, "id": f"call_{uuid.uuid4().hex[:12]}"}])
+def _tool_call(name: str, query: str, arg: str = "query") -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": {arg: query}, "id": f"call_{uuid.uuid4().hex[:12]}"}])
 
 
 # ---------------------------------------------------------------- nodes
@@ -248,12 +248,12 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     sources = [s for r in searches for s in r.get("sources", [])]
     page_text = extractive.page_text_lookup()  # each PDF's pages read once for the whole step
     note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
-    if len(searches) == 1 and note is None and (again := figures.statement_query(resolved.query)) \
+    statements = turn_tool_results(state, STATEMENTS_TOOL)
+    if not statements and note is None and figures.is_figure_question(resolved.query) \
             and figures.figure_block(resolved.query, sources, page_text, get_embedder()) is None:
-        return {"messages": [_tool_call(RAG_TOOL, again)]}  # no row on the cited pages: search the statements
-    if len(searches) > 1:  # the statement pages of the second search are where the figure is looked for
-        again_found = figures.statements_first(searches[-1].get("sources", []), page_text)
-        sources = again_found + [s for r in searches[:-1] for s in r.get("sources", [])]
+        # no row on the cited pages: read the statement pages that print the line item
+        return {"messages": [_tool_call(STATEMENTS_TOOL, resolved.query, arg="question")]}
+    sources = [s for r in statements for s in r.get("sources", [])] + sources  # the pages of record first
     text, usable = extractive.compose_extractive_answer(
         resolved.query, sources, page_text=page_text, searched_for=resolved.query if resolved.is_followup else None,
         scope_note=note)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from typing import Any
 
 from langchain_core.tools import tool
@@ -25,6 +26,9 @@ from storage.schema import RetrievedChunk, Source, display_page
 log = logging.getLogger(__name__)
 
 RAG_TOOL = "rag_search_tool"
+STATEMENTS_TOOL = "statement_pages_tool"
+MAX_STATEMENT_PAGES = 3
+STATEMENT_TEXT_LIMIT = 8000  # a statement page's text handed to the model (its rows are read from the PDF)
 WEB_TOOL = "web_search_tool"
 PAGE_TEXT_LIMIT = 4000  # characters of a viewed page handed to the model
 WEB_MAX_RESULTS = 5
@@ -133,6 +137,55 @@ def rag_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, To
     return ToolOutput(tool=RAG_TOOL, sources=sources, message=message, success=ok).as_tool_response()
 
 
+def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bool]:
+    """The primary statement pages (income, balance sheet, cash flows: by their titles) of the
+    selected PDFs that print the line item a figure question asks, as `page` sources: the pages of
+    record for a figure, whatever rank a passage search gives them among the notes that discuss it.
+    Pages printing the item's label first, then the documents the question's period and form point
+    to (storage/selection_prior.py), then the question's words on the page."""
+    from agent.line_items import asked_items
+    from storage.bm25_index import tokenize
+    from storage.page_tables import statement_pages
+    from storage.pdf_processing import library_infos, load_manifest, load_page_texts
+    from storage.selection_prior import selection_prior
+
+    doc_ids = list(state.get("selected_doc_ids") or [])
+    labels = [re.compile(rf"(?im)^\s*(?:{a.item.printed})\b") for a in asked_items(question)]
+    if not doc_ids or not labels:
+        return [], "No selected PDF, or the question names no statement line item.", False
+    infos = library_infos()
+    prior = selection_prior(question, {d: infos.get(d) for d in doc_ids})
+    words = set(tokenize(question))
+    scored = []
+    for doc_id in doc_ids:
+        try:
+            texts, manifest = load_page_texts(doc_id), load_manifest(doc_id)
+        except (OSError, ValueError) as exc:
+            log.warning("statement pages of %s unavailable: %s", doc_id, exc)
+            continue
+        for page in statement_pages(doc_id):
+            text = texts[page]
+            if any(rx.search(text) for rx in labels):
+                scored.append((prior.get(doc_id, 0.0), len(words & set(tokenize(text))), manifest.source_file, doc_id, page, text))
+    scored.sort(key=lambda x: (-x[0], -x[1]))
+    sources = [Source(kind="page", text=text[:STATEMENT_TEXT_LIMIT], title=f"{file}, page {display_page(page)}",
+                      doc_id=doc_id, source_file=file, page_number=page, extra={"statement": True})
+               for _, _, file, doc_id, page, text in scored[:MAX_STATEMENT_PAGES]]
+    if not sources:
+        return [], "No primary statement page of the selected PDFs prints this line item.", False
+    return sources, f"{len(sources)} statement page(s) printing the line item.", True
+
+
+@tool(STATEMENTS_TOOL, response_format="content_and_artifact")
+def statement_pages_tool(question: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, ToolOutput]:
+    """The primary financial statement pages (income statement, balance sheet, cash flows) of the
+    selected PDFs that print the line item a figure question asks for. Use it when a search did not
+    bring the statement row itself. Each page has a source_id to cite."""
+    runtime.context.emit("searching_documents", query=question)
+    sources, message, ok = statement_sources(runtime.state, question)
+    return ToolOutput(tool=STATEMENTS_TOOL, sources=sources, message=message, success=ok).as_tool_response()
+
+
 def search_web(context, query: str) -> tuple[list[Source], str, bool]:
     if context.web is None:
         return [], "Web search is not configured (no TAVILY_API_KEY).", False
@@ -159,4 +212,4 @@ def web_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, To
 
 def agent_tools() -> list:
     """The documents-path tools, bound to the model and run by the graph's ToolNode (then numbered by `cite_sources`)."""
-    return [rag_search_tool, web_search_tool, retrieve_previous_sources]
+    return [rag_search_tool, statement_pages_tool, web_search_tool, retrieve_previous_sources]

@@ -1,15 +1,17 @@
 """The table rows of a cited page, for answering: one entry point for agent/figures.py.
 
 `table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/tables.py
-`Unit`s, each row with its period header). A page with a text layer is read by layout from the source
-PDF (storage/table_layout.py: each value under its period column, with the table's unit caption and the
-row's section); an OCR page, a page whose layout read finds no table, or a source PDF that is gone
-falls back to the text parser (`page_units` with one-line rows).
+`Unit`s, each row with its period header); `statement_pages(doc_id)` which pages are primary statements.
+A page with a text layer is read by layout from the source PDF (storage/table_layout.py: each value
+under its period column, with the table's unit caption and the row's section); an OCR page, a page
+whose layout read finds no table, or a source PDF that is gone falls back to the text parser
+(`page_units` with one-line rows).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +23,38 @@ from storage.tables import Unit, page_units
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()  # PyMuPDF documents are not thread-safe
+
+
+_PRIMARY_TITLE = re.compile(
+    r"^(?:[\w.,&'’ ]{0,60}\s)?(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|"
+    r"comprehensive\s+(?:income|loss)|cash\s+flows|financial\s+position)|balance\s+sheets?)\b[\w ,()’'-]{0,40}$", re.I)
+TITLE_LINES = 8  # a statement's title stands in the page's first lines
+
+
+def is_primary_statement(page_text: str) -> bool:
+    """A page of a primary financial statement: one of its first lines is the statement's title
+    ("CONSOLIDATED STATEMENTS OF OPERATIONS", "Condensed Consolidated Balance Sheets (Unaudited)"),
+    not a note that mentions one."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
+
+
+def statement_pages(doc_id: str) -> list[int]:
+    """0-based pages of a processed PDF that are primary statements (by their titles), cached per build."""
+    from storage.pdf_processing import load_manifest
+
+    try:
+        manifest = load_manifest(doc_id)
+    except (OSError, ValueError):
+        return []
+    return list(_statement_pages(doc_id, manifest.build or "", manifest.processed_at or ""))
+
+
+@lru_cache(maxsize=256)
+def _statement_pages(doc_id: str, build: str, processed_at: str) -> tuple[int, ...]:
+    from storage.pdf_processing import load_page_texts
+
+    return tuple(i for i, text in enumerate(load_page_texts(doc_id)) if is_primary_statement(text))
 
 
 def table_units(doc_id: str | None, page_index: int | None, text: str | None) -> list[Unit]:

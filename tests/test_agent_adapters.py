@@ -55,9 +55,9 @@ def test_gemini_adapter_runs_the_documents_loop_with_a_tool_call(sample_pdf, gem
     # structured routing: a JSON-schema response naming the three grades
     assert grade_req["generationConfig"]["responseMimeType"] == "application/json"
     assert "maybe" in json.dumps(grade_req["generationConfig"])
-    # the tool loop: our three tools declared, then the tool's numbered output sent back
+    # the tool loop: our tools declared, then the tool's numbered output sent back
     declared = {f["name"] for t in tools_req["tools"] for f in t.get("functionDeclarations", [])}
-    assert declared == {"rag_search_tool", "web_search_tool", "retrieve_previous_sources"}
+    assert declared == {"rag_search_tool", "statement_pages_tool", "web_search_tool", "retrieve_previous_sources"}
     responses = [p["functionResponse"] for p in _parts(answer_req) if "functionResponse" in p]
     assert responses and responses[0]["name"] == "rag_search_tool"
     assert "[^1]" in json.dumps(responses[0]["response"]) and "412 million" in json.dumps(responses[0]["response"])

@@ -111,7 +111,7 @@ def test_documents_loop_searches_twice_in_one_turn(sample_pdf):
     staff = next(s for s in second if "1,240" in s["text"])
     assert staff["page_number"] == 3
     assert {c.marker: c.metadata.page for c in result.citations}["[^1]"] == 2
-    assert llm.bound_tools[1] == ["rag_search_tool", "web_search_tool", "retrieve_previous_sources"]
+    assert llm.bound_tools[1] == ["rag_search_tool", "statement_pages_tool", "web_search_tool", "retrieve_previous_sources"]
 
 
 def test_wrong_markers_from_the_model_are_dropped(sample_pdf):

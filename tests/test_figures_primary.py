@@ -57,12 +57,13 @@ def test_the_income_statement_row_answers_not_the_investee_note(pdf_home):
     assert "7,770" in lead and "147" not in lead, result.message
 
 
-def test_a_figure_question_gets_a_statement_search_and_statement_pages_first():
-    from agent.figures import statement_query, statements_first
+def test_the_statement_pages_tool_returns_the_page_of_record(pdf_home):
+    """The tool a figure question falls back on when its cited pages print no row: the primary
+    statement pages that print the asked line item, as citable page sources; none for a note."""
+    from agent.tools import statement_sources
 
-    query = statement_query("What were capital expenditures in 2022?")
-    assert "Payments to Acquire Property, Plant, and Equipment" in query and "2022" in query
-    assert statement_query("Why did margins fall?") is None  # not a figure question
-    pages = {1: "Note 9\nCapital expenditures were higher in 2022.", 2: "CONSOLIDATED STATEMENTS OF CASH FLOWS\nx 1 2"}
-    sources = [{"page_number": 1}, {"page_number": 2}]
-    assert [s["page_number"] for s in statements_first(sources, lambda s: pages[s["page_number"]])] == [2, 1]
+    processed = process_and_index_pdf(_filing(pdf_home / "source" / "fabrikam_2022_10k.pdf"))
+    state = {"selected_doc_ids": [processed.doc_id]}
+    sources, _, ok = statement_sources(state, "What was gross profit in 2021?")
+    assert ok and [(s.kind, s.page_number) for s in sources] == [("page", 1)]  # the income statement, not the note
+    assert statement_sources(state, "What was the dividend per share?")[2] is False  # printed by no statement page
