@@ -5,7 +5,7 @@
                           ├─ web ───────> web_search -> tools -> cite_sources -> summarize_web ┤
                           └─ conversation / command reply -> respond ───────────┤
                                         agent (final answer) ──────────────────> finalize_answer
-                                                                 -> update_history_and_profile -> END
+                                              -> check_claims -> update_history_and_profile -> END
 
 `tools` is LangGraph's standard `ToolNode`; `cite_sources` (agent/citation_ids.py) then gives every
 source its id and swaps the numbered ToolMessages in by id. Dependencies (model, web search,
@@ -27,6 +27,7 @@ from langgraph.runtime import Runtime
 
 from agent import conversation, extractive, figures, followup, prompts, scope
 from agent.citations import build_answer, cite_sources
+from agent.claim_check import check_turn
 from agent.routing import (
     QueryKind,
     RelevanceGrade,
@@ -349,6 +350,18 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     }
 
 
+def check_claims(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Check every cited sentence of the final answer against the text of the sources it cites
+    (agent/claim_check.py): the result is stored with the answer, and the UI marks what fails."""
+    answer = AnswerResult.model_validate(state["final_answer"])
+    if not answer.citations:
+        return {}
+    registry = dict(state.get("sources") or {})
+    registry.update({role: registry[sid] for role, sid in (state.get("page_roles") or {}).items() if sid in registry})
+    claims = check_turn(answer, registry, extractive.page_text_lookup())
+    return {"final_answer": {**state["final_answer"], "claims": [c.model_dump() for c in claims]}}
+
+
 def update_history_and_profile(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Persist the whole turn (every path) through its one owner, `AgentContext.turns`
     (agent/turns.py): stored whole or not at all, queued on disk while the history is down. The
@@ -378,6 +391,7 @@ def build_graph(tools: list | None = None):
     builder.add_node(summarize_web)
     builder.add_node(respond)
     builder.add_node(finalize_answer)
+    builder.add_node(check_claims)
     builder.add_node(update_history_and_profile)
 
     builder.add_edge(START, "route_query")
@@ -389,7 +403,8 @@ def build_graph(tools: list | None = None):
     builder.add_edge("web_search", "tools")
     builder.add_edge("summarize_web", "finalize_answer")
     builder.add_edge("respond", "finalize_answer")
-    builder.add_edge("finalize_answer", "update_history_and_profile")
+    builder.add_edge("finalize_answer", "check_claims")
+    builder.add_edge("check_claims", "update_history_and_profile")
     builder.add_edge("update_history_and_profile", END)
     return builder.compile(name="pdf_chat_agent")
 
