@@ -32,6 +32,7 @@ from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
 SAYS_CHARS = 300
 _QUOTE = re.compile(r"“([^“”\n]+)”|\"([^\"\n]+)\"")
 _PROSE = re.compile(r"[A-Za-z0-9$€£%]")
+_MARKER_GAP = re.compile(r"[ \t]*(?:" + MARKER_RE.pattern + ")")  # a marker with the blanks before it
 
 
 @dataclass
@@ -93,7 +94,7 @@ def cited_sentences(text: str) -> list[tuple[str, CitedSentence]]:
         units[k].last_index = i
     out = []
     for u in units:
-        words = re.sub(r"\s+([.,;:!?])", r"\1", " ".join(MARKER_RE.sub(" ", text[u.start:u.end]).split()))
+        words = " ".join(_MARKER_GAP.sub("", text[u.start:u.end]).split())
         if u.markers and _PROSE.search(words):
             out.append((words, u))
     return out
