@@ -4,7 +4,7 @@ cited sources (checked like any figure) and the arithmetic written beside it hol
     "Gross margin, fiscal 2022 = gross profit 170,782 / net sales 394,328 = 43.3% (computed)"
     "average net sales 1,234.5 [(1,200 + 1,269) / 2]"
 
-`check_arithmetic(sentence) -> (result spans that hold, [arithmetic that does not])`. Words between
+`check_arithmetic(sentence) -> (result spans that hold, [(arithmetic that does not, its result's span)])`. Words between
 the numbers are labels and ignored ("gross profit 170,782"); of two numbers with no operator
 between them the first is part of a label ("notes due 2026 1,000"). Operators: + − - × * / ÷ and
 parentheses or brackets; a percentage result holds when the value, or 100 times it, rounds to it.
@@ -19,6 +19,7 @@ _TOKEN = re.compile(
     r"|(?P<op>[+−×÷/*])|(?<=\s)(?P<minus>-)(?=\s)|(?P<open>[(\[])|(?P<close>[)\]])"
 )
 _BRACKETED = re.compile(r"(?P<result>-?\d[\d,]*(?:\.\d+)?%?)\s*\[(?P<expr>[^\]]+)\]")
+_COUNT = re.compile(r"\)\s*/\s*(\d{1,2})(?![\d.,])")
 _OPS = {"+": "+", "−": "-", "-": "-", "×": "*", "*": "*", "/": "/", "÷": "/"}
 
 
@@ -100,28 +101,30 @@ def _first_number(text: str) -> re.Match | None:
     return re.search(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?%?", text)
 
 
-def check_arithmetic(sentence: str) -> tuple[list[tuple[int, int]], list[str]]:
-    """(spans of results whose shown arithmetic holds, the arithmetic that does not hold)."""
+def check_arithmetic(sentence: str) -> tuple[list[tuple[int, int]], list[tuple[str, tuple[int, int]]]]:
+    """(spans of results whose shown arithmetic holds, [(arithmetic that does not hold, its result's span)])."""
     held: list[tuple[int, int]] = []
-    wrong: list[str] = []
+    wrong: list[tuple[str, tuple[int, int]]] = []
 
-    def verdict(expr: str, result: str, span: tuple[int, int]) -> None:
+    def verdict(expr: str, result: str, span: tuple[int, int], shown: tuple[int, int]) -> None:
         try:
             value = evaluate(expr)
         except ValueError:
             return
         if _holds(value, result):
             held.append(span)
+            # the count an average divides by ("(a + b + c) / 3") is no printed figure
+            held.extend((shown[0] + d.start(1), shown[0] + d.end(1)) for d in _COUNT.finditer(sentence[shown[0]:shown[1]]))
         else:
-            wrong.append(f"{' '.join(expr.split())} = {result}")
+            wrong.append((f"{' '.join(expr.split())} = {result}", span))
 
     for m in _BRACKETED.finditer(sentence):
-        verdict(m.group("expr"), m.group("result"), m.span("result"))
+        verdict(m.group("expr"), m.group("result"), m.span("result"), m.span("expr"))
     bounds = [0] + [m.end() for m in re.finditer("=", sentence)]
     segments = [(bounds[i], (bounds[i + 1] - 1) if i + 1 < len(bounds) else len(sentence)) for i in range(len(bounds))]
     for (s1, e1), (s2, e2) in zip(segments, segments[1:]):
         result = _first_number(sentence[s2:e2])
         expr = _BRACKETED.sub(lambda b: b.group("result"), sentence[s1:e1])
         if result is not None:
-            verdict(expr, result.group(0), (s2 + result.start(), s2 + result.end()))
+            verdict(expr, result.group(0), (s2 + result.start(), s2 + result.end()), (s1, e1))
     return held, wrong

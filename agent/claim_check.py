@@ -118,9 +118,10 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource]) -> lis
         if not any(s.prints(label) for s in sources):
             problems.append(ClaimProblem(kind="quote", text=label))
     held, wrong = check_arithmetic(sentence)
-    problems += [ClaimProblem(kind="arithmetic", text=w) for w in wrong]
+    problems += [ClaimProblem(kind="arithmetic", text=w) for w, _ in wrong]
+    results = held + [span for _, span in wrong]  # a result is checked through its arithmetic only
     for fig in figures_in(sentence):
-        inside = any(s <= fig.start < e for s, e in quoted) or any(s < fig.end and fig.start < e for s, e in held)
+        inside = any(s <= fig.start < e for s, e in quoted) or any(s < fig.end and fig.start < e for s, e in results)
         if not inside and not any(s.numbers.has(fig) for s in sources):
             problems.append(ClaimProblem(kind="figure", text=fig.text))
     return problems

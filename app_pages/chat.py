@@ -153,7 +153,8 @@ def _keep(cid: str | None, question: str, result) -> None:
     if not result.saved and not queued:
         unsaved = st.session_state[UNSAVED].setdefault(cid or "", [])
         unsaved.append(conv.ChatTurn("user", question))
-        unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode))
+        unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode,
+                                     claims=list(result.claims)))
     if result.error:
         st.session_state["chat_notice"] = redact(result.error)
 
@@ -326,7 +327,8 @@ for i, turn in enumerate(turns + queued + unsaved):
         if turn.role == "user":
             st.text(turn.text)
         else:
-            render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode)
+            render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode,
+                          claims=turn.claims)
             if turn.stopped:
                 st.caption(":material/stop_circle: Stopped: this answer is incomplete.")
             if len(turns) <= i < len(turns) + len(queued):

@@ -8,6 +8,7 @@ marker-like text without a citation stays literal text.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import Any, Iterable
 
 from agent.citation_markers import iter_markers, map_prose, replace_markers
 from storage.config import get_settings
-from storage.schema import Citation, page_index as schema_page_index
+from storage.schema import Citation, ClaimCheck, page_index as schema_page_index
+from ui.claim_marks import claims_citing, failed_at, not_found_text, problems_text
 from ui.safe_text import safe_model_markdown
 
 _BADGE_SAFE = re.compile(r"[^\w .\-]")
@@ -85,19 +87,22 @@ def cite_anchor(button_key: str) -> str:
     return f"#cite-{element_key(button_key)}"
 
 
-def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None) -> str:
+def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None,
+                    claims: list[ClaimCheck] | None = None) -> str:
     """The answer as safe markdown, each marker that has a citation replaced by a compact badge.
 
     Markers are found with the agent's own `iter_markers` (which skips code) and matched by
     their exact text to `Citation.marker`; a marker without a citation stays literal text.
     With `button_keys` (the key of each citation's button, in `citations` order) the badge is a
-    link to `cite_anchor(key)`, so clicking the number in the text opens that citation.
+    link to `cite_anchor(key)`, so clicking the number in the text opens that citation. A sentence
+    the claim check failed (`claims`) gets a "not found in [n]" badge after its last marker.
     """
     text = text or ""
     by_marker = {c.marker: (i, c) for i, c in enumerate(citations) if c.marker}
+    failed = failed_at(claims)
     out: list[str] = []
     pos = 0
-    for m in iter_markers(text):
+    for k, m in enumerate(iter_markers(text)):
         found = by_marker.get(m.text)
         if found is None:
             continue
@@ -105,6 +110,8 @@ def answer_markdown(text: str, citations: list[Citation], button_keys: list[str]
         out.append(_safe_prose(text[pos : m.start]))
         badge = f":blue-badge[{citation_label(c)}]"
         out.append(f" [{badge}]({cite_anchor(button_keys[i])})" if button_keys else f" {badge}")
+        out += [f" :orange-badge[:material/warning: {not_found_text(f, citations, citation_label).replace('[', '').replace(']', '')}]"
+                for f in failed.get(k, [])]
         pos = m.end
     out.append(_safe_prose(text[pos:]))
     return "".join(out)
@@ -172,15 +179,28 @@ def citation_footnote(c: Citation) -> str:
     return f"[{citation_label(c)}] {where}" + (f": “{quote}”" if quote else "")
 
 
-def answer_with_footnotes(text: str, citations: list[Citation]) -> str:
+def answer_with_footnotes(text: str, citations: list[Citation], claims: list[ClaimCheck] | None = None) -> str:
     """An answer as plain text for copying or export: each marker replaced by its label in
-    brackets ("[1]", "[web 2]"), then one footnote per citation."""
+    brackets ("[1]", "[web 2]"), then one footnote per citation. A sentence the claim check failed
+    is followed by "(not found in [1])", and its citation's footnote says what its source says."""
     text = text or ""
     by_marker = {c.marker: c for c in citations if c.marker}
-    body = replace_markers(text, lambda m: f"[{citation_label(by_marker[m.text])}]" if m.text in by_marker else None).rstrip()
+    failed, ordinal = failed_at(claims), itertools.count()
+
+    def replace(m) -> str | None:
+        marks = "".join(f" ({not_found_text(f, citations, citation_label)})" for f in failed.get(next(ordinal), []))
+        shown = f"[{citation_label(by_marker[m.text])}]" if m.text in by_marker else (m.text if marks else None)
+        return None if shown is None else shown + marks
+
+    body = replace_markers(text, replace).rstrip()
     if not citations:
         return body
-    return body + "\n\n" + "\n".join(citation_footnote(c) for c in citations)
+    notes = []
+    for c in citations:
+        notes.append(citation_footnote(c))
+        notes += [f"    not found here: {problems_text(f)}; the source says: “{f.source_says.get(c.marker, '')}”"
+                  for f in claims_citing(c, claims) if f.source_says.get(c.marker)]
+    return body + "\n\n" + "\n".join(notes)
 
 
 def conversation_markdown(title: str, turns: list) -> str:
@@ -191,7 +211,7 @@ def conversation_markdown(title: str, turns: list) -> str:
         if turn.role == "user":
             parts += [f"## {' '.join(turn.text.split())}", ""]
         else:
-            parts += [answer_with_footnotes(turn.text, turn.citations), ""]
+            parts += [answer_with_footnotes(turn.text, turn.citations, getattr(turn, "claims", None)), ""]
             if getattr(turn, "stopped", False):
                 parts += ["_(stopped: incomplete answer)_", ""]
     return "\n".join(parts).rstrip() + "\n"

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.schema import Citation
+from storage.schema import Citation, ClaimCheck
 from ui.citations import parse_citations
+from ui.claim_marks import parse_claims
 
 
 @dataclass
@@ -24,6 +25,7 @@ class ChatTurn:
     route: str | None = None
     mode: str | None = None
     stopped: bool = False  # the user pressed Stop: `text` is what was written until then
+    claims: list[ClaimCheck] = field(default_factory=list)  # the claim check stored with the answer
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -73,6 +75,7 @@ def turns_of(messages: list) -> list[ChatTurn]:
                     _get(m, "route"),
                     _get(m, "mode"),
                     bool(_get(m, "stopped")),
+                    parse_claims(_get(m, "claims")),
                 )
             )
     return turns
