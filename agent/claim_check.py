@@ -24,7 +24,7 @@ from agent.citation_legacy import content_words
 from agent.citation_markers import MARKER_RE, Marker, code_spans, iter_markers
 from agent.claim_arithmetic import check_arithmetic
 from agent.claim_figures import SourceNumbers, figures_in
-from agent.claim_text import find_span, is_ocr, normalise, source_texts
+from agent.claim_text import flatten, is_ocr, prints, source_texts
 from agent.extractive import segment, split_sentences
 from agent.quotes import ROW_GAP, quotes_by_marker
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
@@ -49,11 +49,15 @@ class CheckedSource:
         return SourceNumbers("\n".join(self.texts))
 
     @cached_property
-    def normalised(self) -> list[tuple[str, list[int]]]:
-        return [normalise(t) for t in self.texts]
+    def flat(self) -> list[str]:
+        return [flatten(t) for t in self.texts]
+
+    @cached_property
+    def passages(self) -> list[str]:
+        return split_sentences(self.own_text or "\n".join(self.texts)) or [self.own_text or self.texts[0]]
 
     def prints(self, quote: str) -> bool:
-        return any(find_span(quote, t, fuzzy=self.ocr, prepared=n) for t, n in zip(self.texts, self.normalised))
+        return any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat)
 
 
 @dataclass
@@ -130,8 +134,7 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource]) -> lis
 def closest_passage(source: CheckedSource, sentence: str) -> str:
     """The source's sentence or row sharing most words with the claim: what the page says instead."""
     words = content_words(re.sub(r"[\d.,$%()]+", " ", sentence)) or content_words(sentence)
-    candidates = split_sentences(source.own_text or "\n".join(source.texts)) or [source.own_text or source.texts[0]]
-    best = max(candidates, key=lambda c: len(words & content_words(c)))
+    best = max(source.passages, key=lambda c: len(words & content_words(c)))
     flat = " ".join(best.split())
     return flat if len(flat) <= SAYS_CHARS else flat[: SAYS_CHARS - 1].rstrip() + "…"
 

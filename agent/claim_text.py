@@ -57,6 +57,32 @@ def normalise(text: str) -> tuple[str, list[int]]:
     return "".join(c for c, _ in kept), [i for _, i in kept]
 
 
+_LETTER_HYPHEN = re.compile(r"(?<=[^\W\d_])- ?(?=[^\W\d_])")
+_BLANK_AFTER = re.compile(r"(?<=[$(]) ")
+_BLANK_BEFORE = re.compile(r" (?=[%)])")
+
+
+def flatten(text: str) -> str:
+    """`normalise(text)[0]` computed on the whole string at once (no offsets): for yes/no lookups."""
+    flat = " ".join(unicodedata.normalize("NFKC", text).translate(_CHAR_MAP).lower().split())
+    return _BLANK_BEFORE.sub("", _BLANK_AFTER.sub("", _LETTER_HYPHEN.sub("", flat)))
+
+
+def prints(quote: str, flat_text: str, fuzzy: bool = False) -> bool:
+    """Whether `flatten`ed text prints `quote` (its parts in order, for a quote with an ellipsis)."""
+    pos = 0
+    for part in _parts(quote):
+        target = flatten(part)
+        if not target:
+            continue
+        at = flat_text.find(target, pos)
+        span = (at, at + len(target)) if at >= 0 else (_fuzzy_find(target, flat_text, pos) if fuzzy else None)
+        if span is None:
+            return False
+        pos = span[1]
+    return True
+
+
 def _parts(quote: str) -> list[str]:
     return [p for p in _ELLIPSIS.split(quote.strip().strip('"“”')) if p.strip()]
 

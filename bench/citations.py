@@ -1,6 +1,8 @@
-"""How often a legacy `[chunk_id: N]` marker is resolved to the right PDF when N exists in several.
+"""How often a legacy `[chunk_id: N]` marker is resolved to the right PDF when N exists in several;
+with `--claims`, the claim check on planted and no-model answers (bench/claims.py).
 
     python -m bench.citations [--max-pairs 0]
+    python -m bench.citations --claims [--work DIR]      # DIR: the dev filings ingested (reused)
 
 For each FinanceBench dev question, the true chunk is the chunk of its PDF (storage/chunking.py)
 on the evidence page that shares most words with the evidence text. Every other dev PDF that
@@ -63,7 +65,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with pdfs/ and questions.jsonl")
     parser.add_argument("--max-pairs", type=int, default=0, help="stop after this many collisions (0: all)")
+    parser.add_argument("--claims", action="store_true", help="run the claim-check benchmark (bench/claims.py) instead")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/bench-claims"), help="ingestion folder for --claims (reused)")
     args = parser.parse_args()
+    if args.claims:
+        from bench.claims import run
+
+        run(args.data.resolve(), args.work.resolve())
+        return
 
     t0 = time.perf_counter()
     chunks = {pdf.stem: load_chunks(pdf) for pdf in sorted((args.data / "pdfs").glob("*.pdf"))}
