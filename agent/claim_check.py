@@ -25,13 +25,15 @@ from agent.citation_markers import MARKER_RE, Marker, code_spans, iter_markers
 from agent.claim_arithmetic import check_arithmetic
 from agent.claim_figures import SourceNumbers, figures_in
 from agent.claim_text import flatten, is_ocr, prints, source_texts
-from agent.extractive import segment, split_sentences
+from agent.extractive import segment
 from agent.quotes import ROW_GAP, quotes_by_marker
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
 
 SAYS_CHARS = 300
 _QUOTE = re.compile(r"“([^“”\n]+)”|\"([^\"\n]+)\"")
 _PROSE = re.compile(r"[A-Za-z0-9$€£%]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"($])")
+_FIGURE = re.compile(r"\d")
 _MARKER_GAP = re.compile(r"[ \t]*(?:" + MARKER_RE.pattern + ")")  # a marker with the blanks before it
 
 
@@ -53,8 +55,12 @@ class CheckedSource:
         return [flatten(t) for t in self.texts]
 
     @cached_property
-    def passages(self) -> list[str]:
-        return split_sentences(self.own_text or "\n".join(self.texts)) or [self.own_text or self.texts[0]]
+    def passages(self) -> list[tuple[str, set[str]]]:
+        """Its sentences and printed lines (table rows) with their words, for `closest_passage`
+        (a plain split: only failed sentences need it, and it must stay cheap)."""
+        text = self.own_text or "\n".join(self.texts)
+        parts = _SENTENCE_END.split(" ".join(text.split())) + [line for line in text.splitlines() if _FIGURE.search(line)]
+        return [(p, content_words(p)) for p in dict.fromkeys(x.strip() for x in parts) if p]
 
     def prints(self, quote: str) -> bool:
         return any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat)
@@ -134,7 +140,7 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource]) -> lis
 def closest_passage(source: CheckedSource, sentence: str) -> str:
     """The source's sentence or row sharing most words with the claim: what the page says instead."""
     words = content_words(re.sub(r"[\d.,$%()]+", " ", sentence)) or content_words(sentence)
-    best = max(source.passages, key=lambda c: len(words & content_words(c)))
+    best = max(source.passages, key=lambda p: len(words & p[1]), default=("", set()))[0]
     flat = " ".join(best.split())
     return flat if len(flat) <= SAYS_CHARS else flat[: SAYS_CHARS - 1].rstrip() + "…"
 

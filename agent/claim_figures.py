@@ -28,7 +28,8 @@ _NUMBER = re.compile(
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b))?"
     r"(?:\s?(?P<scale>thousands?|millions?|billions?|trillions?|bn|mn|mm|mln|tn)\b|(?P<letter>[kKmMbB])\b)?"
 )
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?")
 _DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}"
                    r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
 _ID_BEFORE = re.compile(r"(?:\b(?:note|notes|item|items|page|pages|p\.|pp\.|section|part|rule|no\.|number|exhibit|asc|asu|"
@@ -97,7 +98,13 @@ class SourceNumbers:
         for m in _CAPTION.finditer(text):
             scales.add(SCALES[m.group(1).lower().rstrip("s")] if m.group(1) else 1e3)
         values: list[float] = []
+        dates = iter(d.span() for d in _DATE.finditer(text))
+        date = next(dates, None)
         for m in _NUMBER.finditer(text):
+            while date is not None and date[1] <= m.start("num"):
+                date = next(dates, None)
+            if date is not None and date[0] <= m.start("num") < date[1]:
+                continue  # "February 3, 2018" prints no 3
             value = float(m.group("num").replace(",", ""))
             scale = _scale(m)
             values.extend([value * scale] if scale != 1.0 else [value * s for s in scales])

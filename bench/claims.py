@@ -27,8 +27,8 @@ import statistics
 import time
 
 NUM = re.compile(r"(?<![\w.,])\(?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)\s?\)?(%?)(?![\w])(?!\s*(?:million|billion))")
-SCALED = re.compile(r"(?<![\w.,])\$\s?(\d{1,3}(?:,\d{3})*(?:\.\d+)?)\s+(million|billion)\b")
-CAPTION = re.compile(r"\bin (millions|thousands)\b", re.IGNORECASE)
+SCALED = re.compile(r"(?<![\w.,])\$?\s?(\d{1,3}(?:,\d{3})*(?:\.\d+)?)\s+(million|billion)\b")
+CAPTION = re.compile(r"\bin\s+(millions|thousands)\b", re.IGNORECASE)
 SCALE = {"thousands": 1e3, "millions": 1e6, "million": 1e6, "billion": 1e9}
 VARIANTS_TRUE = ("true printed", "true said", "true quote")
 VARIANTS_PLANTED = ("changed digit", "wrong scale", "other page", "quote word changed", "uncited source")
@@ -41,7 +41,7 @@ def _value(printed: str) -> float:
 def _page_values(page: str) -> list[float]:
     """Every number the page prints, at its caption's scales and as printed (the gold's reading)."""
     scales = [1.0] + [SCALE[m.group(1).lower()] for m in CAPTION.finditer(page)]
-    out = [float(m.group(1)) * SCALE[m.group(2)] for m in SCALED.finditer(page)]
+    out = [_value(m.group(1)) * SCALE[m.group(2)] for m in SCALED.finditer(page)]
     for m in re.finditer(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", page):
         out += [_value(m.group(0)) * s for s in scales]
     return out
@@ -86,6 +86,8 @@ def figure_claims(chunk: str, page: str, rng: random.Random) -> list[dict]:
     out = []
     for line in chunk.splitlines():
         for m in SCALED.finditer(line):
+            if not m.group(0).startswith("$"):
+                continue  # "18.4 million bearings" is no amount of money
             unit = m.group(2)
             value = _value(m.group(1)) * SCALE[unit]
             said = f"${value / 1e6:,.0f} million" if unit == "billion" and value / 1e6 == int(value / 1e6) \
@@ -153,7 +155,7 @@ def build_answers(hits_per_question: list[list[dict]], page_text, other_page_num
                 continue
             other = others[0]
             last = (src.get("extra") or {}).get("page_end") or src["page_number"]
-            pages = [page_text({**src, "page_number": i}) or "" for i in range(src["page_number"], last + 1)]
+            pages = [src["text"]] + [page_text({**src, "page_number": i}) or "" for i in range(src["page_number"], last + 1)]
             page = "\n".join(pages)
             sentences: list[tuple[str, str, bool]] = []  # (sentence, variant, planted)
             for fig in figure_claims(src["text"], page, rng):
