@@ -69,44 +69,30 @@ def flatten(text: str) -> str:
 
 
 def prints(quote: str, flat_text: str, fuzzy: bool = False) -> bool:
-    """Whether `flatten`ed text prints `quote` (its parts in order, for a quote with an ellipsis)."""
-    pos = 0
-    for part in _parts(quote):
+    """Whether `flatten`ed text prints `quote`."""
+    return _locate(quote, flat_text, fuzzy) is not None
+
+
+def find_span(quote: str, text: str, fuzzy: bool = False) -> tuple[int, int] | None:
+    """Where `quote` is printed in `text` ((start, end) offsets of `text`), or None."""
+    norm, index = normalise(text)
+    span = _locate(quote, norm, fuzzy)
+    return None if span is None else (index[span[0]], index[span[1] - 1] + 1)
+
+
+def _locate(quote: str, norm: str, fuzzy: bool) -> tuple[int, int] | None:
+    """(start, end) in normalised text from the quote's first part to its last (the parts of a
+    quote with an ellipsis are found in order), or None."""
+    pos, first = 0, None
+    for part in [p for p in _ELLIPSIS.split(quote.strip().strip('"“”')) if p.strip()]:
         target = flatten(part)
-        if not target:
-            continue
-        at = flat_text.find(target, pos)
-        span = (at, at + len(target)) if at >= 0 else (_fuzzy_find(target, flat_text, pos) if fuzzy else None)
-        if span is None:
-            return False
-        pos = span[1]
-    return True
-
-
-def _parts(quote: str) -> list[str]:
-    return [p for p in _ELLIPSIS.split(quote.strip().strip('"“”')) if p.strip()]
-
-
-def find_span(quote: str, text: str, fuzzy: bool = False, prepared: tuple[str, list[int]] | None = None) -> tuple[int, int] | None:
-    """Where `quote` is printed in `text` ((start, end) offsets of `text`), or None. `prepared` is
-    `normalise(text)` when the caller looks up several quotes in one text."""
-    norm, index = prepared or normalise(text)
-    if not norm:
-        return None
-    pos, first, last = 0, None, None
-    for part in _parts(quote):
-        target = normalise(part)[0]
-        if not target:
-            continue
-        at = norm.find(target, pos)
-        span = (at, at + len(target)) if at >= 0 else (_fuzzy_find(target, norm, pos) if fuzzy else None)
+        at = norm.find(target, pos) if target else -1
+        span = (at, at + len(target)) if at >= 0 else (_fuzzy_find(target, norm, pos) if fuzzy and target else None)
         if span is None:
             return None
         first = span[0] if first is None else first
-        last, pos = span[1], span[1]
-    if first is None or last is None:
-        return None
-    return index[first], index[last - 1] + 1
+        pos = span[1]
+    return None if first is None else (first, pos)
 
 
 def _fuzzy_find(target: str, norm: str, start: int) -> tuple[int, int] | None:

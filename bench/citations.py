@@ -3,6 +3,8 @@ with `--claims`, the claim check on planted and no-model answers (bench/claims.p
 
     python -m bench.citations [--max-pairs 0]
     python -m bench.citations --claims [--work DIR]      # DIR: the dev filings ingested (reused)
+    python -m bench.citations --claims-gold --work DIR [--data ../shared/bench/statements]
+                                                         # the statements gold's no-model answers (DIR: ingested)
 
 For each FinanceBench dev question, the true chunk is the chunk of its PDF (storage/chunking.py)
 on the evidence page that shares most words with the evidence text. Every other dev PDF that
@@ -66,12 +68,17 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with pdfs/ and questions.jsonl")
     parser.add_argument("--max-pairs", type=int, default=0, help="stop after this many collisions (0: all)")
     parser.add_argument("--claims", action="store_true", help="run the claim-check benchmark (bench/claims.py) instead")
+    parser.add_argument("--claims-gold", action="store_true", help="the claim check on the statements gold's no-model answers")
     parser.add_argument("--work", type=Path, default=Path("/tmp/bench-claims"), help="ingestion folder for --claims (reused)")
     args = parser.parse_args()
-    if args.claims:
-        from bench.claims import run
+    if args.claims or args.claims_gold:
+        from bench.claims import run, run_gold
 
-        run(args.data.resolve(), args.work.resolve())
+        if args.claims_gold:
+            data = args.data if args.data != DEFAULT_DATA else DEFAULT_DATA.parent / "statements"
+            run_gold(data.resolve(), args.work.resolve())
+        else:
+            run(args.data.resolve(), args.work.resolve())
         return
 
     t0 = time.perf_counter()

@@ -274,12 +274,14 @@ def other_page_picker():
     return pick
 
 
-def no_model_answers(questions: list[dict], docs: dict[str, str], page_text) -> dict:
-    """The dev questions answered with no model (agent.graph.run_turn, own filing): every check the
+def no_model_answers(questions: list[dict], docs: dict[str, str], page_text, selection: str = "single") -> dict:
+    """The dev questions answered with no model (agent.graph.run_turn, `selection` of bench/selections.py: own
+    filing, or every ingested filing of its company): every check the
     turn stored (all its sentences are true by construction), and the check's time per answer, timed
     again on the turn's cited chunks and pages read from the artifacts."""
     from agent.claim_check import check_turn
     from agent.graph import run_turn
+    from bench.selections import selected_ids
     from agent.state import AgentContext
     from storage.pdf_processing import load_chunks
     from storage.retrieval import HybridRetriever
@@ -289,7 +291,7 @@ def no_model_answers(questions: list[dict], docs: dict[str, str], page_text) -> 
     checked, flagged, times, flags = 0, 0, [], []
     chunks: dict[str, dict] = {}
     for q in questions:
-        answer = run_turn(context, q["question"], selected_doc_ids=[docs[q["doc_name"]]])
+        answer = run_turn(context, q["question"], selected_doc_ids=selected_ids(selection, q["doc_name"], docs))
         checked += len(answer.claims)
         for claim in answer.claims:
             if claim.problems:
@@ -328,10 +330,42 @@ def run(data, work) -> None:
     page_text = page_text_lookup()
     answers = build_answers(retrieved_sources(questions, docs), page_text, other_page_picker())
     print_report("Planted answers from retrieved chunks (dev filings, own filing, top 6)", score(answers, page_text))
-    result = no_model_answers(questions, docs, page_text)
-    times = sorted(result["ms"])
-    print(f"\nNo-model answers of the dev questions ({result['answers']}, own filing): {result['checked']} cited sentences "
-          f"checked, {result['flagged']} flagged (false flags {result['flagged'] / max(result['checked'], 1):.3f}); "
-          f"check time per answer p50 {statistics.median(times):.1f} ms, p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms")
-    for question, sentence, problems in result["flags"]:
-        print(f"  flagged: {question!r}: {sentence!r} {problems}")
+    for selection in ("single", "company"):
+        result = no_model_answers(questions, docs, page_text, selection)
+        times = sorted(result["ms"])
+        print(f"\nNo-model answers of the dev questions ({result['answers']}, selection {selection}): {result['checked']} "
+              f"cited sentences checked, {result['flagged']} flagged (false flags "
+              f"{result['flagged'] / max(result['checked'], 1):.3f}); check time per answer p50 "
+              f"{statistics.median(times):.1f} ms, p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms")
+        for question, sentence, problems in result["flags"]:
+            print(f"  flagged: {question!r}: {sentence!r} {problems}")
+
+
+def run_gold(pdf_dir, work) -> None:
+    """The statements gold questions (bench/gold: 135 figures, 27 derived) answered with no model, each
+    with its filing selected: every sentence the turn cites is printed on the page or computed from
+    printed rows with its arithmetic shown, so each flag is a false flag (or a wrong answer line)."""
+    import json
+    import logging
+    from pathlib import Path
+
+    from bench.answers import ingest, use_work_dir
+
+    use_work_dir(work)
+    logging.disable(logging.WARNING)
+    gold = Path(__file__).resolve().parent / "gold"
+    sets = {name: [json.loads(line) for line in (gold / f"statements_{name}.jsonl").read_text().splitlines() if line.strip()]
+            for name in ("figures", "derived")}
+    docs = ingest(sorted({pdf_dir / q["file"] for qs in sets.values() for q in qs}), work)
+    from agent.extractive import page_text_lookup
+
+    page_text = page_text_lookup()
+    for name, items in sets.items():
+        questions = [{"question": q["question"], "doc_name": Path(q["file"]).stem} for q in items]
+        result = no_model_answers(questions, docs, page_text)
+        times = sorted(result["ms"])
+        print(f"\nNo-model answers of the statements gold, {name} ({result['answers']}): {result['checked']} cited sentences "
+              f"checked, {result['flagged']} flagged ({result['flagged'] / max(result['checked'], 1):.3f}); check time per "
+              f"answer p50 {statistics.median(times):.1f} ms, p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms")
+        for question, sentence, problems in result["flags"]:
+            print(f"  flagged: {question!r}: {sentence!r} {problems}")
