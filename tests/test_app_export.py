@@ -57,3 +57,23 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
     dialog = "\n".join(m.value for m in at.markdown)
     assert "page 2" in dialog and "62\\.5 million euros" in dialog
     assert at.get("image")
+
+
+def test_a_failed_claim_is_marked_after_its_sentence_in_the_copy_the_export_and_the_answer():
+    from storage.schema import ClaimCheck
+    from ui.citations import answer_markdown
+
+    failed = ClaimCheck(sentence="Net debt was 72.5m.", marker_index=0, source_ids=["[^1]"],
+                        problems=[{"kind": "figure", "text": "72.5m"}],
+                        source_says={"[^1]": "Net debt fell to 62.5 million euros."})
+    passed = ClaimCheck(sentence="The capital is Lima.", marker_index=1, source_ids=["{^2}"])
+    text = "Net debt was 72.5m [^1]. The capital is Lima {^2}."
+    out = answer_with_footnotes(text, [DOC, WEB], [failed, passed])
+    body, notes = out.split("\n\n")
+    assert body == "Net debt was 72.5m [1] (not found in [1]). The capital is Lima [web 2]."
+    assert notes.splitlines()[1] == "    not found here: 72.5m; the source says: “Net debt fell to 62.5 million euros.”"
+    shown = answer_markdown(text, [DOC, WEB], claims=[failed, passed])
+    assert shown.count(":orange-badge[:material/warning: not found in 1]") == 1
+    assert shown.index("orange-badge") < shown.index("Lima")
+    md = conversation_markdown("Debt", [ChatTurn("user", "Net debt?"), ChatTurn("assistant", text, [DOC, WEB], claims=[failed])])
+    assert "Net debt was 72.5m [1] (not found in [1])." in md
