@@ -11,7 +11,7 @@ from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import citation_buttons, new_app
 from ui.chat_actions import export_details
 from ui.citations import conversation_markdown
-from ui.conversations import ChatTurn
+from ui.conversations import ChatTurn, save_stopped_turn, turns_of
 from ui.safe_text import escape_markdown
 from ui.doc_summary import DocOverview, statement_lines, suggested_questions
 
@@ -67,17 +67,14 @@ def test_empty_chat_shows_the_documents_and_a_suggestion_is_answered_from_them(c
 def test_a_stopped_answer_offers_asking_again(chat_service, sample_processed, ui_env):
     store = chat_service.history
     cid = store.create_conversation(ui_env["user_id"], "Stopped")
-    store.save_turn(ui_env["user_id"], cid, "t1", [
-        {"role": "user", "content": "What was the net debt at year end?", "message_id": "m1"},
-        {"role": "ai", "content": "Net debt", "message_id": "m2", "stopped": True},
-    ])
+    save_stopped_turn(store, ui_env["user_id"], cid, "What was the net debt at year end?", "Net debt")
     at = new_app()
     at.query_params["c"] = cid
     at.run()
     again = at.button(key="ask-again-1")
     again.click().run()
     assert not at.exception
-    texts = [m["content"] for m in store.load_messages(ui_env["user_id"], cid)]
+    texts = [t.text for t in turns_of(store.load_messages(ui_env["user_id"], cid))]
     assert texts[:2] == ["What was the net debt at year end?", "Net debt"]  # the stopped turn stays
     assert texts[2] == "What was the net debt at year end?" and "62.5" in texts[3]  # asked again, answered
 
