@@ -129,7 +129,7 @@ def render_overview(pdfs: list, on_ask: Callable[[str], None]) -> None:
     questions = suggested_questions(overviews)
     if questions:
         st.caption("Try asking")
-        with st.container(horizontal=True, gap="small"):
+        with st.container(gap="small"):  # one per line: a row of them cuts long questions short on a phone
             for i, q in enumerate(questions):
                 st.button(escape_markdown(q), key=f"suggest-{i}", icon=":material/chat_bubble:", on_click=on_ask,
                           args=(q,))

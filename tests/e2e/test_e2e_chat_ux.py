@@ -128,6 +128,10 @@ def test_phone_overview_citation_text_first_readable_page_viewer_and_delete(app_
     page = phone
     page.goto(app_url["url"])
     expect(page.get_by_text("The 2 selected PDFs")).to_be_visible(timeout=180_000)  # processed by the first test
+    suggestion = page.locator('[class*="st-key-suggest-"] [data-testid="stMarkdownContainer"]')
+    expect(suggestion.first).to_be_visible()
+    for i in range(suggestion.count()):  # each suggested question readable in full, wrapped
+        assert not _clipped(suggestion.nth(i)), suggestion.nth(i).inner_text()
     shot(page, "ux_empty_chat_overview_phone")
     question = _ask_first_suggestion(page)
     shot(page, "ux_answer_phone")
@@ -154,7 +158,7 @@ def test_phone_overview_citation_text_first_readable_page_viewer_and_delete(app_
     assert top < PHONE["height"] * 0.75, top  # the controls no longer fill the first screen
     shot(page, "ux_page_viewer_phone")
 
-    page.get_by_role("link", name="Chat").click() if page.get_by_role("link", name="Chat").is_visible() else page.go_back()
+    page.goto(app_url["url"])  # back to the chat: the latest conversation opens
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
     _open_sidebar(page)
     for title in TITLES:
