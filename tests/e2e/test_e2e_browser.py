@@ -71,6 +71,7 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     expect(dialog).to_be_visible()
     where = re.search(r"· (.+, page \d+)", label).group(1)
     expect(dialog.get_by_text(where, exact=False).first).to_be_visible()
+    dialog.get_by_text(re.compile(r"^Page \d+ image")).click()  # the passage first, the page on demand
     expect(dialog.locator("img").first).to_be_visible()
     page.wait_for_function("() => [...document.querySelectorAll('[role=dialog] img')].every(i => i.complete && i.naturalWidth > 0)")
     _shot(page, "inline_marker_preview")
@@ -89,6 +90,7 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     expect(dialog).to_be_visible()
     expect(dialog.get_by_text(f"{FILE}, page 2", exact=False).first).to_be_visible()
     expect(dialog.get_by_text("62.5", exact=False).first).to_be_visible()
+    dialog.get_by_text("Page 2 image").click()
     image = dialog.locator("img").first
     expect(image).to_be_visible()
     assert image.evaluate("img => img.naturalWidth") > 500  # the rendered page, not an icon
