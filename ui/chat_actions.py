@@ -21,9 +21,9 @@ def confirm_delete(title: str, delete: Callable[[], None]) -> None:
     st.markdown(f"“{escape_markdown(title)}” and all its answers will be deleted. This cannot be undone.")
     with st.container(horizontal=True, horizontal_alignment="right"):
         cancel = st.button("Cancel", key="cancel-delete-chat")
-        confirm = st.button("Delete", key="confirm-delete-chat", type="primary", icon=":material/delete:")
-    if confirm:
-        delete()
+        # A callback, so the delete happens whichever run handles the click (dialog or page).
+        confirm = st.button("Delete", key="confirm-delete-chat", type="primary", icon=":material/delete:",
+                            on_click=delete)
     if cancel or confirm:
         st.rerun()
 
