@@ -42,7 +42,7 @@ def test_suggestions_take_turns_between_documents_and_name_their_period():
 
 
 def test_empty_chat_shows_the_documents_and_a_suggestion_is_answered_from_them(chat_service, ui_env):
-    a, b = _acme(2018), _acme(2019)
+    _acme(2018), _acme(2019)
     at = new_app().run()
     assert not at.exception
     overview = "\n".join(m.value for m in at.markdown)
@@ -90,3 +90,15 @@ def test_export_header_has_date_documents_and_mode():
     assert md.startswith("# Debt\n\nExported: 2026-11-25 09:05 UTC  \nDocuments: Acme · 10-K · FY2018; "
                          "Acme · 10-K · FY2019  \nMode: no-model (answers are passages quoted from the documents)"
                          "\n\n## Q?\n\nA.\n")
+
+
+def test_a_large_library_gets_a_searchable_picker_with_the_selection_in_full(chat_service, ui_env, monkeypatch):
+    import ui.doc_picker
+
+    monkeypatch.setattr(ui.doc_picker, "MAX_PILLS", 1)  # two PDFs count as a large library here
+    _acme(2018), _acme(2019)
+    at = new_app().run()
+    assert not at.exception and not at.pills
+    assert len(at.multiselect(key="doc_picker").value) == 2
+    selected = [c.value for c in at.sidebar.caption if c.value.startswith("Selected: ")]
+    assert selected == ["Selected: Acme Rockets · 10\\-K · FY2018; Acme Rockets · 10\\-K · FY2019"]

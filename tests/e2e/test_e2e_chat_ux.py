@@ -84,6 +84,7 @@ def test_desktop_first_run_picker_overview_copy_citation_export_and_delete(app_u
     page.get_by_role("button", name="Process and chat").click()
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_text("Your first PDF is being processed")).to_be_visible()  # not "No processed PDFs yet"
+    expect(page.get_by_role("button", name="Process and chat")).to_be_hidden()
     shot(page, "ux_first_ingest_sidebar")
 
     for title in TITLES:  # both years, each title in full
