@@ -36,7 +36,7 @@ def test_suggestions_take_turns_between_documents_and_name_their_period():
         "What did Acme report for net earnings in FY2018?",
         "What did Acme report for net earnings in FY2019?",
         "What did Acme report for net sales in FY2018?",
-        "What does Acme · 10-K · FY2018 say about risk factors?",
+        "What does Acme say about “Risk factors”?",
     ]
     assert suggested_questions([]) == []
 
@@ -47,7 +47,7 @@ def test_empty_chat_shows_the_documents_and_a_suggestion_is_answered_from_them(c
     assert not at.exception
     overview = "\n".join(m.value for m in at.markdown)
     assert "Acme Rockets · 10\\-K · FY2018" in overview and "Acme Rockets · 10\\-K · FY2019" in overview
-    assert "**Acme Rockets · 10\\-K · FY2018** · annual report · period ended 2018\\-12\\-31 · 4 pages" in overview
+    assert "**Acme Rockets · 10\\-K · FY2018** · acme\\_2018\\.pdf · annual report · period ended 2018\\-12\\-31 · 4 pages" in overview
     captions = "\n".join(c.value for c in at.caption)
     assert "Its statements print: Net earnings, Purchases of property, plant and equipment" in captions
     suggestions = [x for x in at.button if (x.key or "").startswith("suggest-")]
@@ -102,3 +102,15 @@ def test_a_large_library_gets_a_searchable_picker_with_the_selection_in_full(cha
     assert len(at.multiselect(key="doc_picker").value) == 2
     selected = [c.value for c in at.sidebar.caption if c.value.startswith("Selected: ")]
     assert selected == ["Selected: Acme Rockets · 10\\-K · FY2018; Acme Rockets · 10\\-K · FY2019"]
+
+
+def test_a_report_without_statements_gets_questions_about_its_sections(chat_service, sample_processed):
+    at = new_app().run()
+    assert not at.exception
+    assert any(m.value.startswith("**Northwind Components Ltd\\. Annual Report 2023** · northwind") for m in at.markdown)
+    first = next(x for x in at.button if x.key == "suggest-0")
+    assert first.label == escape_markdown(
+        "What does Northwind Components Ltd. Annual Report 2023 say about “Letter from the Chief Executive”?")
+    first.click().run()
+    assert not at.exception
+    assert citation_buttons(at)  # answered from the report, with its pages cited

@@ -30,7 +30,7 @@ _FORM_WORDS = {"10-K": "annual report", "10-Q": "quarterly report", "8-K": "curr
 class DocOverview:
     doc_id: str
     title: str
-    kind: str  # "annual report · period ended 2018-12-31 · 4 pages"
+    kind: str  # "acme_2018.pdf · annual report · period ended 2018-12-31 · 4 pages"
     subject: str  # how a question names the document: "Acme Rockets", or its title
     period: str  # "FY2018", a date, or ""
     headings: tuple[str, ...] = ()
@@ -39,14 +39,17 @@ class DocOverview:
 
 def overview_of(pdf, info) -> DocOverview:
     """The overview of one processed PDF (`ProcessedPdf`) with its library `DocumentInfo` (or None)."""
-    title = (info.title if info else "") or pdf.title or pdf.source_file
+    # A filing's library title ("Acme · 10-K · FY2018"); other PDFs by their own title, else file name.
+    title = (info.title if info and info.issuer else "") or pdf.title or pdf.source_file
     period = info.period_label if info else ""
-    parts = [_FORM_WORDS.get(info.form, "") if info else ""]
+    form = _FORM_WORDS.get(info.form, "") if info else ""
+    parts = [pdf.source_file if pdf.source_file != title else "", form if form.lower() not in title.lower() else ""]
     if period:  # said once: the title often names the period already
         ended = f"period ended {info.period_end}" if info.period_end and info.period_end != period else ""
         parts.append(ended if period in title else ", ".join(p for p in (period, ended) if p))
     parts.append(f"{pdf.page_count} page{'s' if pdf.page_count != 1 else ''}")
-    headings = tuple(dict.fromkeys(h for h in pdf.headings if 3 < len(h) <= 80))[:6]
+    headings = tuple(dict.fromkeys(h for h in pdf.headings if 3 < len(h) <= 80 and h.lower() not in title.lower()
+                                   and title.lower() not in h.lower()))[:6]
     return DocOverview(
         doc_id=pdf.doc_id, title=title, kind=" · ".join(p for p in parts if p),
         subject=(info.issuer if info and info.issuer else title), period=period, headings=headings,
@@ -88,7 +91,7 @@ def suggested_questions(overviews: list[DocOverview], limit: int = MAX_SUGGESTIO
     for o in overviews:
         when = f" in {o.period}" if o.period else ""
         asks = [f"What did {o.subject} report for {label.lower()}{when}?" for label in o.line_items]
-        asks += [f"What does {o.title} say about {h.rstrip('.').lower()}?" for h in o.headings[:2]]
+        asks += [f"What does {o.subject} say about “{h.rstrip('.')}”?" for h in o.headings[:2]]
         per_doc.append(asks)
     out: list[str] = []
     for round_ in range(max((len(a) for a in per_doc), default=0)):  # one per document in turn
