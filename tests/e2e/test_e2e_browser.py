@@ -123,7 +123,12 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     assert whole["height"] > whole["width"] and whole["height"] > band["height"]  # the whole (portrait) page
     page.set_viewport_size({"width": 420, "height": 800})  # a narrow window: zoom makes it readable
     page.get_by_text("200%").click()
-    page.wait_for_timeout(800)
+    try:  # the rerun that draws the zoomed image can take a while on a busy machine
+        page.wait_for_function("""() => { const i = document.querySelector('[data-testid=pageImage]');
+            const s = document.querySelector('[data-testid=pageScroller]');
+            return i && s && i.getBoundingClientRect().width > 1.8 * s.getBoundingClientRect().width; }""", timeout=20_000)
+    except Exception:  # noqa: BLE001 - the assertion below says what was measured
+        pass
     zoomed = _box(page.get_by_test_id("pageImage"))
     scroller = _box(page.get_by_test_id("pageScroller"))
     assert zoomed["width"] > 1.8 * scroller["width"]
