@@ -312,8 +312,10 @@ if store is not None and conversation_id:
     except HistoryError as exc:
         st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
+overview = st.empty()  # emptied when the first question is asked
 if not turns and not queued and not unsaved and doc_ids:
-    render_overview([p for p in processed_pdfs() if p.doc_id in doc_ids], on_ask=_retry)
+    with overview.container():
+        render_overview([p for p in processed_pdfs() if p.doc_id in doc_ids], on_ask=_retry)
 if any(t.citations for t in turns + queued + unsaved):
     install_citation_links()
 if turns or queued or unsaved:
@@ -361,6 +363,7 @@ question = st.chat_input(
     max_chars=get_settings().max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
+    overview.empty()
     if store is not None and not conversation_id:
         try:
             conversation_id = conv.create_conversation(store, user_id, title=question.strip()[:60] or "New chat")

@@ -56,6 +56,7 @@ def _ask_first_suggestion(page) -> str:
     question = suggestion.get_by_test_id("stMarkdownContainer").inner_text().strip()  # without the icon
     suggestion.click()
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
+    expect(page.locator('[class*="st-key-suggest-"]')).to_have_count(0)  # the overview gives way to the answer
     expect(page.get_by_test_id("stChatMessage").last.get_by_text("9,100", exact=False).first).to_be_visible()
     return question
 
