@@ -22,9 +22,12 @@ _loading.caption(":material/hourglass_top: Loading your PDFs and conversations�
 from storage.config import get_settings  # noqa: E402
 from storage.history import HistoryError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
+from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
-from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs, set_picked  # noqa: E402
+from ui.copy_button import install_copy_buttons  # noqa: E402
+from ui.doc_summary import render_overview  # noqa: E402
+from ui.doc_picker import pdfs_waiting_in_source, picked_titles, processed_pdfs, set_picked  # noqa: E402
 from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest  # noqa: E402
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info  # noqa: E402
 from ui.safe_text import escape_markdown, redact, safe_model_markdown  # noqa: E402
@@ -103,14 +106,6 @@ def _delete(cid: str) -> None:
         _open(None)
     except HistoryError as exc:
         st.session_state["chat_notice"] = redact(str(exc))
-
-
-@st.dialog("Delete this conversation?")
-def _confirm_delete(cid: str, title: str) -> None:
-    st.markdown(f"“{escape_markdown(title)}” and all its answers will be deleted. This cannot be undone.")
-    with st.container(horizontal=True, horizontal_alignment="right"):
-        st.button("Cancel", key="cancel-delete-chat")
-        st.button("Delete", key="confirm-delete-chat", type="primary", icon=":material/delete:", on_click=_delete, args=(cid,))
 
 
 def _stop() -> None:
@@ -258,7 +253,7 @@ with st.sidebar:
                 st.error(escape_markdown(redact(str(exc))))
             ask_delete = st.button("Delete this conversation", key="delete-chat", icon=":material/delete:")
         if ask_delete:
-            _confirm_delete(conversation_id, known[conversation_id].title)
+            confirm_delete(known[conversation_id].title, lambda cid=conversation_id: _delete(cid))
 
 # ---------------------------------------------------------------- header and context
 _loading.empty()
@@ -318,19 +313,27 @@ if store is not None and conversation_id:
     except HistoryError as exc:
         st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
+overview = st.empty()  # emptied when the first question is asked
 if not turns and not queued and not unsaved and doc_ids:
-    st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
+    with overview.container():
+        render_overview([p for p in processed_pdfs() if p.doc_id in doc_ids], on_ask=_retry)
 if any(t.citations for t in turns + queued + unsaved):
     install_citation_links()
+if turns or queued or unsaved:
+    install_copy_buttons()
+asked = ""  # the question of the answer being drawn
 for i, turn in enumerate(turns + queued + unsaved):
     with st.chat_message(turn.role):
         if turn.role == "user":
+            asked = turn.text
             st.text(turn.text)
         else:
             render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode,
                           claims=turn.claims)
             if turn.stopped:
                 st.caption(":material/stop_circle: Stopped: this answer is incomplete.")
+                if asked:
+                    ask_again_button(asked, key=f"ask-again-{i}", on_ask=_retry)
             if len(turns) <= i < len(turns) + len(queued):
                 st.caption(":material/cloud_upload: Not saved to your history yet: it is saved as soon as the history "
                            "database is back.")
@@ -340,7 +343,9 @@ for i, turn in enumerate(turns + queued + unsaved):
 if turns or queued or unsaved:
     export_title = known[conversation_id].title if conversation_id in known else "Chat"  # unknown while offline
     st.download_button(
-        "Export as Markdown", conversation_markdown(export_title, turns + queued + unsaved),
+        "Export as Markdown",
+        conversation_markdown(export_title, turns + queued + unsaved,
+                              details=export_details(picked_titles(doc_ids), model_info())),
         file_name=f"{conv.file_stem(export_title)}.md", mime="text/markdown",
         icon=":material/download:", key="export-chat", help="This conversation, every citation with file, page and quote",
     )
@@ -360,6 +365,7 @@ question = st.chat_input(
     max_chars=get_settings().max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
+    overview.empty()
     if store is not None and not conversation_id:
         try:
             conversation_id = conv.create_conversation(store, user_id, title=question.strip()[:60] or "New chat")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from storage.pdf_processing import process_and_index_pdf
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import FILE, make_xss_pdf, new_app
+from tests.fixtures_ui import FILE, make_xss_pdf, new_app, doc_picker
 
 
 def _captions(at) -> str:
@@ -33,11 +33,11 @@ def test_commands_and_greetings_carry_no_quoted_passages_caption(chat_service, s
 def test_ingest_of_a_processed_pdf_selects_it_as_it_says(chat_service, sample_processed, ui_env):
     other = process_and_index_pdf(make_xss_pdf(ui_env["home"] / "source" / "hostile.pdf"))
     at = new_app().run()
-    assert sorted(at.multiselect(key="doc_picker").value) == sorted([sample_processed.doc_id, other.doc_id])
+    assert sorted(doc_picker(at).value) == sorted([sample_processed.doc_id, other.doc_id])
     at.chat_input[0].set_value(f"/ingest {FILE}").run()
     assert not at.exception
     assert any("active PDF" in m.value for m in at.markdown)
-    assert at.multiselect(key="doc_picker").value == [sample_processed.doc_id]
+    assert doc_picker(at).value == [sample_processed.doc_id]
     assert "quoted passages" not in _captions(at)
 
 
@@ -100,5 +100,5 @@ def test_ingest_of_a_new_pdf_runs_as_a_job_and_then_is_the_active_pdf(chat_servi
     from storage.pdf_processing import list_processed_pdfs
 
     new_id = next(p.doc_id for p in list_processed_pdfs() if p.source_file == "second_report.pdf")
-    assert at.multiselect(key="doc_picker").value == [new_id]
+    assert doc_picker(at).value == [new_id]
     assert any("now the active PDF" in s.value for s in at.success)

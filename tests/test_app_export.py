@@ -4,6 +4,8 @@ buttons; the chat offers the conversation as a Markdown download."""
 
 from __future__ import annotations
 
+import html
+
 from storage.schema import Citation
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, new_app
@@ -49,14 +51,22 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
     at.query_params["c"] = cid
     at.run()
     assert not at.exception
-    assert [c.value for c in at.code] == [answer_with_footnotes("Net debt fell to 62.5m [^1].", [doc])]
+    # One click copies: the button's text (citations as footnotes) sits beside it for the page script.
+    copy = next(b for b in at.button if (b.key or "").startswith("copy-"))
+    sources = [h.value for h in at.html if f'data-copy-source="{copy.key}"' in h.value]
+    assert sources == [f'<textarea hidden data-copy-source="{copy.key}">'
+                       f'{html.escape(answer_with_footnotes("Net debt fell to 62.5m [^1].", [doc]))}</textarea>']
+    copy.click().run()
+    assert [t.value for t in at.toast] == ["Copied: the answer, with its citations as footnotes."]
     assert at.get("download_button")  # the export
     source = next(b for b in at.button if (b.key or "").endswith("-src-0"))
     source.click().run()
     assert not at.exception
     dialog = "\n".join(m.value for m in at.markdown)
     assert "page 2" in dialog and "62\\.5 million euros" in dialog
-    assert at.get("image")
+    # The cited words come first; the page image is in an expander below them, readable on a phone.
+    assert [e.label for e in at.expander][-1].startswith("Page 2 image")
+    assert any('data-testid="pageImage"' in h.value and "min-width:720px" in h.value for h in at.html)
 
 
 def test_a_failed_claim_is_marked_after_its_sentence_in_the_copy_the_export_and_the_answer():

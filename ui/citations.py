@@ -203,10 +203,13 @@ def answer_with_footnotes(text: str, citations: list[Citation], claims: list[Cla
     return body + "\n\n" + "\n".join(notes)
 
 
-def conversation_markdown(title: str, turns: list) -> str:
-    """A conversation as a Markdown document: questions as headings, answers with footnoted
-    citations (file, page and quote for every one)."""
+def conversation_markdown(title: str, turns: list, details: Iterable[str] = ()) -> str:
+    """A conversation as a Markdown document: its title, `details` (date, documents, mode: one line
+    each), then questions as headings and answers with footnoted citations (file, page and quote
+    for every one)."""
     parts = [f"# {' '.join((title or 'Conversation').split())}", ""]
+    if details:
+        parts += ["  \n".join(" ".join(d.split()) for d in details), ""]
     for turn in turns:
         if turn.role == "user":
             parts += [f"## {' '.join(turn.text.split())}", ""]
