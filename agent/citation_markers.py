@@ -9,7 +9,9 @@ Markers in an answer:
                        only a marker listed in the answer's citations is ever a citation
 - `[chunk_id: 44]`     legacy chunk-id form; `[chunk_id: 44, file: boeing.pdf]` once disambiguated
 
-Markers inside fenced (``` / ~~~) or inline (`x`) code are text, never markers.
+Markers inside fenced (``` / ~~~) or inline (`x`) code are text, never markers; so are markers and
+Q-numbers inside an address (`address_spans`: a URL with or without its scheme, a link target, an
+HTML tag or link, an e-mail address): `https://x.org/a[^1]b` is a URL, `https://x.org/a[^1]` cites.
 
     for m in iter_markers(answer):        # Marker(start, end, text, kind, label)
         citation = by_marker.get(m.text)  # AnswerResult.citations keyed by Citation.marker
@@ -42,7 +44,20 @@ GROUPED_RE = re.compile(r"\[\^\s*\d+(?:\s*,\s*\^?\s*\d+)+\s*\]|\{\^\s*\d+(?:\s*,
 # Legacy markers listing several chunk ids: `[chunk_id: 44, 45]` -> `[chunk_id: 44][chunk_id: 45]`.
 LEGACY_GROUP_RE = re.compile(r"\[chunk_id:\s*\d+(?:\s*,\s*\d+)+\s*\]")
 
-Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_])Q\d{3,4}(?![A-Za-z0-9_])")
+# A Q-number standing alone: not part of a word, an issue key (`JIRA-Q301`) or a path (`faq/Q301`).
+Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_/\-])Q\d{3,4}(?![A-Za-z0-9_]|-\w)")
+
+# Addresses, whose text is never a citation. A bare URL ends at whitespace, so its trailing
+# punctuation and markers are trimmed off (`_ADDRESS_TAIL_RE`): a marker right after a URL cites.
+_ADDRESS_RE = re.compile(
+    r"\b(?:https?|ftp)://[^\s<>\"'`]+"
+    r"|\bwww\.[^\s<>\"'`]+"
+    r"|(?<![\w@.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}/[^\s<>\"'`]*"  # example.com/faq/Q301
+    r"|(?P<target>\]\([^)\s]*\))"  # a markdown link's target
+    r"|<a\b[^<>]*>[^<]*</a\s*>|</?[a-z][a-z0-9]*\b[^<>\n]*>"  # an HTML link, any HTML tag
+    r"|[\w.+-]+@[\w-]+\.[\w.]+",
+    re.IGNORECASE,
+)
 
 _FENCE_RE = re.compile(r"(?ms)^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}(?P=fence)[ \t]*$|\Z)")
 # Inline code never spans a blank line (Markdown paragraphs), so a stray backtick cannot hide the
@@ -71,6 +86,38 @@ def code_spans(text: str) -> list[tuple[int, int]]:
         if not inside(m.start()):
             spans.append(m.span())
     return sorted(spans)
+
+
+def _address_tail(address: str) -> int:
+    """Length of a bare URL's trailing markers and punctuation (not part of the address)."""
+    end = len(address)
+    while end:
+        tail = re.search(r"(?:" + MARKER_RE.pattern + r"|[.,;:!?)\]'\"])$", address[:end])
+        if tail is None:
+            break
+        end = tail.start()
+    return len(address) - end
+
+
+def address_spans(text: str) -> list[tuple[int, int]]:
+    """Sorted (start, end) spans of the addresses in text (see `_ADDRESS_RE`)."""
+    spans = []
+    for m in _ADDRESS_RE.finditer(text):
+        start, end = m.span()
+        if not m.group("target") and not m.group(0).startswith("<"):
+            end -= _address_tail(m.group(0))
+        if end > start:
+            spans.append((start, end))
+    return spans
+
+
+def map_outside_addresses(text: str, fn) -> str:
+    """Apply `fn(str) -> str` to the parts of text outside addresses (use on prose)."""
+    out, pos = [], 0
+    for start, end in address_spans(text):
+        out += [fn(text[pos:start]), text[start:end]]
+        pos = end
+    return "".join(out) + fn(text[pos:])
 
 
 def prose_segments(text: str) -> list[tuple[bool, str]]:
@@ -111,12 +158,14 @@ def _marker_from_match(m: re.Match, offset: int = 0) -> Marker:
 
 
 def iter_markers(text: str) -> Iterator[Marker]:
-    """Every marker in text, in order, skipping code. The UI renders these as clickable."""
+    """Every marker in text, in order, skipping code and addresses. The UI renders these as clickable."""
     pos = 0
     for is_code, piece in prose_segments(text):
         if not is_code:
+            addresses = address_spans(piece)
             for m in MARKER_RE.finditer(piece):
-                yield _marker_from_match(m, pos)
+                if not any(s <= m.start() < e for s, e in addresses):
+                    yield _marker_from_match(m, pos)
         pos += len(piece)
 
 
