@@ -45,6 +45,11 @@ GROUPED_RE = re.compile(r"\[\^\s*\d+(?:\s*,\s*\^?\s*\d+)+\s*\]|\{\^\s*\d+(?:\s*,
 LEGACY_GROUP_RE = re.compile(r"\[chunk_id:\s*\d+(?:\s*,\s*\d+)+\s*\]")
 
 # A Q-number standing alone: not part of a word, an issue key (`JIRA-Q301`) or a path (`faq/Q301`).
+# Markers written as a Markdown link's text: `[[^1]](https://x.org)`, `[ [^1][^2] ](url)`.
+MARKER_LINK_RE = re.compile(
+    r"\[[ \t]*(?P<markers>(?:(?:" + MARKER_RE.pattern + r")[ \t]*)+)\]\((?P<url>[^)\s]*)\)"
+)
+
 Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_/\-])Q\d{3,4}(?![A-Za-z0-9_]|-\w)")
 
 # Addresses, whose text is never a citation. A bare URL ends at whitespace, so its trailing
