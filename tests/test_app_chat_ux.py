@@ -102,3 +102,25 @@ def test_ingest_of_a_new_pdf_runs_as_a_job_and_then_is_the_active_pdf(chat_servi
     new_id = next(p.doc_id for p in list_processed_pdfs() if p.source_file == "second_report.pdf")
     assert at.multiselect(key="doc_picker").value == [new_id]
     assert any("now the active PDF" in s.value for s in at.success)
+
+
+def test_stop_pressed_after_the_last_word_keeps_the_finished_turn_once(chat_service, sample_processed, ui_env, monkeypatch):
+    import streamlit as st
+
+    real = chat_service.ask_stream
+
+    def stop_after_the_answer(*args, **kwargs):
+        yield from real(*args, **kwargs)  # every word streamed, the turn finished and saved
+        st.session_state["stop_requested"] = True  # what the Stop button's callback sets ...
+        st.rerun()  # ... and its click: the running script is aborted at its next Streamlit call
+
+    monkeypatch.setattr(chat_service, "ask_stream", stop_after_the_answer)
+    at = new_app().run()
+    at.chat_input[0].set_value("What was the net debt at year end?").run()
+    assert not at.exception
+    messages = chat_service.history.load_messages(ui_env["user_id"], _cid(at))
+    assert [m["role"] for m in messages if m["role"] != "tool"].count("user") == 1  # stored once
+    assert not any(m.get("stopped") for m in messages)
+    assert "Stopped: this answer is incomplete." not in _captions(at)
+    assert not any("interrupted" in w.value for w in at.warning)
+    assert sum(1 for m in at.chat_message if m.name == "user") == 1
