@@ -183,3 +183,20 @@ def replace_markers(text: str, replacement: Callable[[Marker], str | None]) -> s
             out += [text[pos:mk.start], new]
             pos = mk.end
     return "".join(out) + text[pos:]
+
+
+# The end of a text cut off inside a marker (`… fell [^1`, `… {^`, `[chunk_id: 4`).
+_CUT_MARKER_RE = re.compile(r"[ \t]*(?:\[\^[^\]\[\n]{0,40}|\{\^[^}{\n]{0,20}|\[chunk_id:[^\]\n]*)$")
+
+
+def strip_markers(text: str) -> str:
+    """text without its markers (and the blanks before them), malformed or cut-off ones included:
+    for text whose markers nothing resolves, such as an answer stopped before it was cited."""
+    out, pos = [], 0
+    for mk in iter_markers(text):
+        out.append(text[pos:mk.start].rstrip(" \t"))
+        pos = mk.end
+    out.append(text[pos:])
+    malformed = re.compile(r"[ \t]*(?:" + MARKER_LIKE_RE.pattern + ")")
+    rest = map_prose("".join(out), lambda prose: map_outside_addresses(prose, lambda part: malformed.sub("", part)))
+    return _CUT_MARKER_RE.sub("", rest)

@@ -19,6 +19,7 @@ st.title("Chat")
 _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
+from agent.citation_markers import strip_markers  # noqa: E402
 from storage.config import get_settings  # noqa: E402
 from storage.history import HistoryError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
@@ -134,8 +135,10 @@ def _page_for(cid: str | None) -> tuple[dict | None, dict | None]:
 
 
 def _keep_stopped(flight: dict) -> None:
-    """The user pressed Stop: keep the question and what was written so far, marked as stopped."""
-    cid, partial = flight["conversation_id"], flight.get("partial", "")
+    """The user pressed Stop: keep the question and what was written so far, marked as stopped.
+    Its markers go: the run never built citations for them, and their ids (provisional while the
+    history is down) would read as references to whatever later answers number the same."""
+    cid, partial = flight["conversation_id"], strip_markers(flight.get("partial", ""))
     try:
         if store is None or not cid:
             raise HistoryError("no history")

@@ -38,3 +38,31 @@ def test_a_turn_asked_during_an_outage_is_saved_when_the_history_is_back(ui_env,
     user_turns = [m["content"] for m in store.load_messages(ui_env["user_id"], conversation_id) if m["role"] == "user"]
     assert user_turns == ["What was the net debt at year end?", "How many employees were there?"]  # once, in order
     assert [t.value for t in at.text].count("How many employees were there?") == 1  # shown once, from the store
+
+
+def test_a_stopped_turn_during_an_outage_keeps_no_provisional_id(ui_env, sample_processed, own_nx_server,  # noqa: F811
+                                                                  monkeypatch, tmp_path):
+    from agent.service import ChatService
+
+    monkeypatch.setenv("PDF_CHAT_OUTBOX", str(tmp_path / "outbox"))
+    store = HistoryStore(own_nx_server.uri, db_name="ui_outage_stop", timeout_ms=500)
+    service = ChatService(llm=None, web=None, history=store, get_retriever=retriever_factory())
+    monkeypatch.setattr(ui.resources, "get_chat_service", lambda: service)
+    monkeypatch.setattr(ui.resources, "get_history_store", lambda: store)
+    cid = store.create_conversation(ui_env["user_id"], "Outage")
+    own_nx_server.stop()
+    at = new_app()
+    at.query_params["c"] = cid
+    # What Stop leaves behind: the partial answer with the ids its run numbered provisionally.
+    at.session_state["question_in_flight"] = {"conversation_id": cid, "text": "Net debt?",
+                                              "partial": "Net debt fell to 62.5 million [^1][^2] at"}
+    at.session_state["stop_requested"] = True
+    at.run()
+    assert not at.exception
+    at.chat_input[0].set_value("How many employees were there?").run()  # numbered provisionally from 1 again
+    assert not at.exception
+    assert any(QUEUED in c.value for c in at.caption)
+    [stopped] = [m.value for m in at.markdown if "Net debt fell" in m.value]
+    assert "[^" not in stopped and ":blue-badge[" not in stopped  # the stopped text cites nothing
+    [queued] = [m.value for m in at.markdown if "2,340 people" in m.value and ":blue-badge[" in m.value]
+    assert ":blue-badge[1]" in queued  # the queued answer's own sources, from 1

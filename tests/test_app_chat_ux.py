@@ -124,3 +124,17 @@ def test_stop_pressed_after_the_last_word_keeps_the_finished_turn_once(chat_serv
     assert "Stopped: this answer is incomplete." not in _captions(at)
     assert not any("interrupted" in w.value for w in at.warning)
     assert sum(1 for m in at.chat_message if m.name == "user") == 1
+
+
+def test_a_stopped_answer_keeps_no_marker_its_run_never_cited(chat_service, sample_processed, ui_env):
+    cid = chat_service.history.create_conversation(ui_env["user_id"], "Stopped with markers")
+    at = new_app()
+    at.query_params["c"] = cid
+    at.session_state["question_in_flight"] = {"conversation_id": cid, "text": "What was the net debt?",
+                                              "partial": "Net debt fell to 62.5 million [^3][^4], down from [^"}
+    at.session_state["stop_requested"] = True
+    at.run()
+    assert not at.exception
+    [stored] = [m for m in chat_service.history.load_messages(ui_env["user_id"], cid) if m["role"] == "ai"]
+    assert stored["content"] == "Net debt fell to 62.5 million, down from" and stored["stopped"]
+    assert not any("[^" in m.value or "\\[^" in m.value for m in at.markdown)
