@@ -131,6 +131,8 @@ def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
                     if c.get("marker") in mapping:
                         new = mapping[c["marker"]]
                         c = {**c, "marker": new, "number": _label(new)}
+                    elif str(c.get("marker")).startswith("[chunk_id:") and f"[^{c.get('number')}]" in mapping:
+                        c = {**c, "number": _label(mapping[f"[^{c['number']}]"])}  # a legacy marker's number is its id's
                     cites.append(c)
                 msg["citations"] = cites
             if msg.get("page_roles"):
