@@ -7,7 +7,7 @@ import ui.resources
 from storage.history import HistoryStore
 from tests.fixtures_mongo import own_nx_server  # noqa: F401
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import new_app, retriever_factory
+from tests.fixtures_ui import citation_buttons, new_app, retriever_factory
 
 QUEUED = "Not saved to your history yet"
 
@@ -66,3 +66,7 @@ def test_a_stopped_turn_during_an_outage_keeps_no_provisional_id(ui_env, sample_
     assert "[^" not in stopped and ":blue-badge[" not in stopped  # the stopped text cites nothing
     [queued] = [m.value for m in at.markdown if "2,340 people" in m.value and ":blue-badge[" in m.value]
     assert ":blue-badge[1]" in queued  # the queued answer's own sources, from 1
+    at.chat_input[0].set_value("What was the net debt at year end?").run()  # again provisional [^1].. (down)
+    assert not at.exception
+    firsts = [b.label for b in citation_buttons(at) if b.label.startswith("1 · ")]
+    assert len(firsts) == 2 and firsts[0] != firsts[1]  # each answer's [1] opens its own source

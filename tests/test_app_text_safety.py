@@ -86,3 +86,9 @@ def test_redact_masks_keys_and_url_passwords(monkeypatch):
 def test_a_url_with_a_trailing_line_break_is_not_a_link():
     assert safe_url("https://example.org/x\n") is None
     assert safe_url("https://example.org/x\njavascript:alert(1)") is None
+
+
+def test_a_marker_inside_a_url_is_no_badge_and_one_right_after_it_is():
+    text = "See https://example.org/a[^1]b and example.org/wiki/[^1]_x, or https://example.org/c[^1]."
+    md = answer_markdown(text, [_cite(1)])
+    assert md.count(":blue-badge[1]") == 1 and md.rstrip(".").endswith(":blue-badge[1]")
