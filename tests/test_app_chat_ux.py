@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from storage.pdf_processing import process_and_index_pdf
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import FILE, make_xss_pdf, new_app
+from tests.fixtures_ui import FILE, make_xss_pdf, new_app, stopped_run
 
 
 def _captions(at) -> str:
@@ -55,13 +55,7 @@ def test_this_page_chip_stays_with_its_conversation(chat_service, sample_process
 
 def test_a_stopped_answer_is_kept_and_marked(chat_service, sample_processed, ui_env):
     cid = chat_service.history.create_conversation(ui_env["user_id"], "Stopped one")
-    at = new_app()
-    at.query_params["c"] = cid
-    # What the Stop click leaves behind: the run it aborted had written part of the answer.
-    at.session_state["question_in_flight"] = {"conversation_id": cid, "text": "What was the net debt?",
-                                              "partial": "Net debt fell to"}
-    at.session_state["stop_requested"] = True
-    at.run()
+    at = stopped_run(cid, "Net debt fell to")  # what the Stop click leaves behind
     assert not at.exception
     assert "Stopped: this answer is incomplete." in _captions(at)
     assert not any("interrupted" in w.value for w in at.warning)
@@ -128,12 +122,7 @@ def test_stop_pressed_after_the_last_word_keeps_the_finished_turn_once(chat_serv
 
 def test_a_stopped_answer_keeps_no_marker_its_run_never_cited(chat_service, sample_processed, ui_env):
     cid = chat_service.history.create_conversation(ui_env["user_id"], "Stopped with markers")
-    at = new_app()
-    at.query_params["c"] = cid
-    at.session_state["question_in_flight"] = {"conversation_id": cid, "text": "What was the net debt?",
-                                              "partial": "Net debt fell to 62.5 million [^3][^4], down from [^"}
-    at.session_state["stop_requested"] = True
-    at.run()
+    at = stopped_run(cid, "Net debt fell to 62.5 million [^3][^4], down from [^")
     assert not at.exception
     [stored] = [m for m in chat_service.history.load_messages(ui_env["user_id"], cid) if m["role"] == "ai"]
     assert stored["content"] == "Net debt fell to 62.5 million, down from" and stored["stopped"]
