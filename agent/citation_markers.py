@@ -44,12 +44,12 @@ GROUPED_RE = re.compile(r"\[\^\s*\d+(?:\s*,\s*\^?\s*\d+)+\s*\]|\{\^\s*\d+(?:\s*,
 # Legacy markers listing several chunk ids: `[chunk_id: 44, 45]` -> `[chunk_id: 44][chunk_id: 45]`.
 LEGACY_GROUP_RE = re.compile(r"\[chunk_id:\s*\d+(?:\s*,\s*\d+)+\s*\]")
 
-# A Q-number standing alone: not part of a word, an issue key (`JIRA-Q301`) or a path (`faq/Q301`).
 # Markers written as a Markdown link's text: `[[^1]](https://x.org)`, `[ [^1][^2] ](url)`.
 MARKER_LINK_RE = re.compile(
     r"\[[ \t]*(?P<markers>(?:(?:" + MARKER_RE.pattern + r")[ \t]*)+)\]\((?P<url>[^)\s]*)\)"
 )
 
+# A Q-number standing alone: not part of a word, an issue key (`JIRA-Q301`) or a path (`faq/Q301`).
 Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_/\-])Q\d{3,4}(?![A-Za-z0-9_]|-\w)")
 
 # Addresses, whose text is never a citation. A bare URL ends at whitespace, so its trailing
@@ -63,6 +63,7 @@ _ADDRESS_RE = re.compile(
     r"|[\w.+-]+@[\w-]+\.[\w.]+",
     re.IGNORECASE,
 )
+_ADDRESS_TAIL_RE = re.compile(r"(?:" + MARKER_RE.pattern + r"|[.,;:!?)\]'\"])$")
 
 _FENCE_RE = re.compile(r"(?ms)^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}(?P=fence)[ \t]*$|\Z)")
 # Inline code never spans a blank line (Markdown paragraphs), so a stray backtick cannot hide the
@@ -97,7 +98,7 @@ def _address_tail(address: str) -> int:
     """Length of a bare URL's trailing markers and punctuation (not part of the address)."""
     end = len(address)
     while end:
-        tail = re.search(r"(?:" + MARKER_RE.pattern + r"|[.,;:!?)\]'\"])$", address[:end])
+        tail = _ADDRESS_TAIL_RE.search(address[:end])
         if tail is None:
             break
         end = tail.start()
@@ -185,6 +186,7 @@ def replace_markers(text: str, replacement: Callable[[Marker], str | None]) -> s
     return "".join(out) + text[pos:]
 
 
+_MALFORMED_RE = re.compile(r"[ \t]*(?:" + MARKER_LIKE_RE.pattern + ")")
 # The end of a text cut off inside a marker (`… fell [^1`, `… {^`, `[chunk_id: 4`).
 _CUT_MARKER_RE = re.compile(r"[ \t]*(?:\[\^[^\]\[\n]{0,40}|\{\^[^}{\n]{0,20}|\[chunk_id:[^\]\n]*)$")
 
@@ -197,6 +199,5 @@ def strip_markers(text: str) -> str:
         out.append(text[pos:mk.start].rstrip(" \t"))
         pos = mk.end
     out.append(text[pos:])
-    malformed = re.compile(r"[ \t]*(?:" + MARKER_LIKE_RE.pattern + ")")
-    rest = map_prose("".join(out), lambda prose: map_outside_addresses(prose, lambda part: malformed.sub("", part)))
+    rest = map_prose("".join(out), lambda prose: map_outside_addresses(prose, lambda part: _MALFORMED_RE.sub("", part)))
     return _CUT_MARKER_RE.sub("", rest)

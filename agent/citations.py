@@ -31,8 +31,9 @@ Returns `AnswerResult(message, citations, citation_map, route, mode)`:
     - `Q301` / "According to Q301," / `(Q301)` become `[^8.1]` when Q301 is in the knowledge base
       (unknown Q-numbers stay plain text; an unknown wrapped `(Q999)` is removed). Q-numbers inside
       addresses (URLs with or without a scheme, links, HTML tags, e-mails), words, issue keys
-      (`JIRA-Q301`) or code are text, and so are markers inside addresses. Bracketed numbers already in the text ("Note [2.1]") are text,
-      never citations: the injected form `[^8.1]` cannot be confused with them;
+      (`JIRA-Q301`) or code are text, and so are markers inside addresses. Bracketed numbers
+      already in the text ("Note [2.1]") are text, never citations: the injected form `[^8.1]`
+      cannot be confused with them;
     - `[chunk_id: 44]` is kept as is when one retrieved file has chunk 44, expanded to
       `[chunk_id: 44, file: b.pdf]` when several do and the citing sentence clearly picks one, and
       kept with an "ambiguous" citation listing the candidates otherwise. `citation_map["44"]` =
