@@ -19,6 +19,7 @@ HTML tag or link, an e-mail address): `https://x.org/a[^1]b` is a URL, `https://
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Literal
@@ -58,12 +59,12 @@ _ADDRESS_RE = re.compile(
     r"\b(?:https?|ftp)://[^\s<>\"'`]+"
     r"|\bwww\.[^\s<>\"'`]+"
     r"|(?<![\w@.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}/[^\s<>\"'`]*"  # example.com/faq/Q301
-    r"|(?P<target>\]\([^)\s]*\))"  # a markdown link's target
+    r"|(?P<target>\]\([^()\s\[\]]{0,2000}\))"  # a markdown link's target (bounded: no quadratic rescans)
     r"|<a\b[^<>]*>[^<]*</a\s*>|</?[a-z][a-z0-9]*\b[^<>\n]*>"  # an HTML link, any HTML tag
-    r"|[\w.+-]+@[\w-]+\.[\w.]+",
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+",  # anchored at its start: no quadratic rescans
     re.IGNORECASE,
 )
-_ADDRESS_TAIL_RE = re.compile(r"(?:" + MARKER_RE.pattern + r"|[.,;:!?)\]'\"])$")
+_TAIL_PUNCTUATION = ".,;:!?)]'\""
 
 _FENCE_RE = re.compile(r"(?ms)^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}(?P=fence)[ \t]*$|\Z)")
 # Inline code never spans a blank line (Markdown paragraphs), so a stray backtick cannot hide the
@@ -95,14 +96,24 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _address_tail(address: str) -> int:
-    """Length of a bare URL's trailing markers and punctuation (not part of the address)."""
+    """Length of a bare URL's trailing markers and punctuation (not part of the address), read
+    from the end (linear in the tail's length)."""
     end = len(address)
     while end:
-        tail = _ADDRESS_TAIL_RE.search(address[:end])
-        if tail is None:
+        opening = max(address.rfind("[", max(0, end - 80), end), address.rfind("{", max(0, end - 80), end))
+        if address[end - 1] in "]}" and opening >= 0 and MARKER_RE.fullmatch(address, opening, end):
+            end = opening
+        elif address[end - 1] in _TAIL_PUNCTUATION:
+            end -= 1
+        else:
             break
-        end = tail.start()
     return len(address) - end
+
+
+def inside(spans: list[tuple[int, int]], pos: int) -> bool:
+    """Whether `pos` falls in one of `spans` (sorted, not overlapping)."""
+    i = bisect.bisect_right(spans, (pos, float("inf"))) - 1
+    return i >= 0 and spans[i][0] <= pos < spans[i][1]
 
 
 def address_spans(text: str) -> list[tuple[int, int]]:
@@ -170,7 +181,7 @@ def iter_markers(text: str) -> Iterator[Marker]:
         if not is_code:
             addresses = address_spans(piece)
             for m in MARKER_RE.finditer(piece):
-                if not any(s <= m.start() < e for s, e in addresses):
+                if not inside(addresses, m.start()):
                     yield _marker_from_match(m, pos)
         pos += len(piece)
 

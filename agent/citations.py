@@ -75,6 +75,7 @@ from agent.citation_markers import (
     Q_ID_RE,
     Marker,
     address_spans,
+    inside,
     iter_markers,
     map_outside_addresses,
     map_prose,
@@ -276,7 +277,7 @@ class _AnswerBuilder:
         for m in MARKER_RE.finditer(prose):
             if m.group("legacy") is None or (new_only and m.group(0) in self.legacy):
                 continue
-            if any(s <= m.start() < e for s, e in addresses):
+            if inside(addresses, m.start()):
                 continue
             out.append(prose[pos : m.start()])
             replacement = self._legacy(m, prose[: m.start()])
