@@ -67,3 +67,27 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
     # The cited words come first; the page image is in an expander below them, readable on a phone.
     assert [e.label for e in at.expander][-1].startswith("Page 2 image")
     assert any('data-testid="pageImage"' in h.value and "min-width:720px" in h.value for h in at.html)
+
+
+def _doc(n: int, page: int) -> Citation:
+    return DOC.model_copy(update={"number": str(n), "marker": f"[^{n}]",
+                                  "metadata": DOC.metadata.model_copy(update={"page": page, "chunk_id": n})})
+
+
+def test_export_numbers_each_answer_from_one_in_order_of_first_use():
+    first = ChatTurn("assistant", "Debt fell [^12][^10], cash rose [^9].", [_doc(9, 3), _doc(10, 4), _doc(12, 5)])
+    second = ChatTurn("assistant", "Staff grew [^25]; see also [^12].", [_doc(12, 5), _doc(25, 7)])
+    md = conversation_markdown("Debt", [ChatTurn("user", "Debt?"), first, ChatTurn("user", "Staff?"), second])
+    assert "Debt fell [1][2], cash rose [3].\n\n[1] " in md and "Staff grew [1]; see also [2].\n\n[1] " in md
+    one, two = md.split("## Staff?")
+    assert [line.split(",")[1] for line in one.splitlines() if line.startswith("[")] == [" page 5", " page 4", " page 3"]
+    assert [line.split(",")[1] for line in two.splitlines() if line.startswith("[")] == [" page 7", " page 5"]
+
+
+def test_export_keeps_literal_brackets_apart_from_references_and_unwraps_linked_markers():
+    text = "Item [8.1] and a literal [1] differ from [[^1]](https://example.org/y) and [^1]; `[2]` is code."
+    md = conversation_markdown("T", [ChatTurn("assistant", text, [DOC])])
+    body = md.split("\n\n")[1]
+    assert body == ("Item \\[8.1\\] and a literal \\[1\\] differ from [1] (https://example.org/y) and [1]; "
+                    "`[2]` is code.")
+    assert "](" not in body  # no reference comes out as a link

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from agent.display_numbers import display_citations
 from storage.schema import Citation
 from ui.citations import (
     ROUTE_LABELS,
@@ -170,8 +171,10 @@ def install_citation_links() -> None:
 
 def render_answer(text: str, citations: list[Citation], *, key: str, route: str | None = None,
                   mode: str | None = None) -> None:
-    """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list."""
+    """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list,
+    its sources numbered 1…n in order of first use (agent/display_numbers.py)."""
     key = element_key(key)
+    citations = display_citations(text, citations)
     button_keys = [f"{key}-cite-{i}" for i in range(len(citations))]
     st.markdown(answer_markdown(text, citations, button_keys))
     if citations:
