@@ -19,6 +19,7 @@ st.title("Chat")
 _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
+from agent.citation_markers import strip_markers  # noqa: E402
 from storage.config import get_settings  # noqa: E402
 from storage.history import HistoryError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
@@ -129,8 +130,10 @@ def _page_for(cid: str | None) -> tuple[dict | None, dict | None]:
 
 
 def _keep_stopped(flight: dict) -> None:
-    """The user pressed Stop: keep the question and what was written so far, marked as stopped."""
-    cid, partial = flight["conversation_id"], flight.get("partial", "")
+    """The user pressed Stop: keep the question and what was written so far, marked as stopped.
+    Its markers go: the run never built citations for them, and their ids (provisional while the
+    history is down) would read as references to whatever later answers number the same."""
+    cid, partial = flight["conversation_id"], strip_markers(flight.get("partial", ""))
     try:
         if store is None or not cid:
             raise HistoryError("no history")
@@ -170,7 +173,8 @@ def _answer_text(events, status, flight: dict, outcome: dict):
             if label := _progress_label(value):
                 status.update(label=label)
         elif kind == "answer":
-            outcome["answer"] = value
+            # The turn is finished and kept: a click from now on (Stop included) must not keep it again.
+            outcome["answer"] = flight["answer"] = value
         elif kind == "token" and len(value) <= 80:
             flight["partial"] += value
             yield safe_model_markdown(value)
@@ -221,7 +225,13 @@ def _retry(text: str) -> None:
 if store is not None:
     _open(conversation_id)
 st.session_state.setdefault(UNSAVED, {})
-if st.session_state.pop(STOP, False) and st.session_state.get(IN_FLIGHT):
+_flight = st.session_state.get(IN_FLIGHT)
+if _flight and _flight.get("answer") is not None:
+    # A click (Stop or any other) aborted the previous run after its turn was finished and kept:
+    # the question is answered, not stopped or interrupted.
+    st.session_state.pop(STOP, None)
+    _keep(_flight["conversation_id"], _flight["text"], _flight["answer"])
+elif st.session_state.pop(STOP, False) and _flight:
     # The Stop click ended the previous run mid-answer (a click reruns the script and aborts the
     # running one at its next Streamlit call); what it had written is in IN_FLIGHT.
     _keep_stopped(st.session_state.pop(IN_FLIGHT))

@@ -139,3 +139,13 @@ def wait_for_ingest(at: AppTest, timeout: float = 90) -> AppTest:
         at.run()
         assert not at.exception, at.exception
     return at
+
+
+def stopped_run(cid: str, partial: str, question: str = "What was the net debt?") -> AppTest:
+    """The chat page's run after a Stop click: the run it aborted had asked `question` in conversation
+    `cid` and written `partial` of the answer."""
+    at = new_app()
+    at.query_params["c"] = cid
+    at.session_state["question_in_flight"] = {"conversation_id": cid, "text": question, "partial": partial}
+    at.session_state["stop_requested"] = True
+    return at.run()

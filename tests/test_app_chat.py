@@ -150,8 +150,8 @@ def test_every_citation_kind_opens_its_own_preview(chat_service, sample_processe
     assert labels == [
         f"1 · {escape_markdown(FILE + ', page 3')}",
         f"web 2 · {escape_markdown('Peru <b>facts</b>')}",  # a hostile web title stays text
-        f"8.1 · {escape_markdown('Q&A How do I reset a password?')}",
-        f"chunk 4 · {escape_markdown('Ambiguous: chunk 4 exists in a.pdf, b.pdf')}",
+        f"3 · {escape_markdown('Q&A How do I reset a password?')}",  # one answer numbers its sources 1…n
+        f"4 · {escape_markdown('Ambiguous: chunk 4 exists in a.pdf, b.pdf')}",
     ]
 
     def open_dialog(i: int) -> str:

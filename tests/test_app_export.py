@@ -87,3 +87,38 @@ def test_a_failed_claim_is_marked_after_its_sentence_in_the_copy_the_export_and_
     assert shown.index("orange-badge") < shown.index("Lima")
     md = conversation_markdown("Debt", [ChatTurn("user", "Net debt?"), ChatTurn("assistant", text, [DOC, WEB], claims=[failed])])
     assert "Net debt was 72.5m [1] (not found in [1])." in md
+
+
+def _doc(n: int, page: int) -> Citation:
+    return DOC.model_copy(update={"number": str(n), "marker": f"[^{n}]",
+                                  "metadata": DOC.metadata.model_copy(update={"page": page, "chunk_id": n})})
+
+
+def test_export_numbers_each_answer_from_one_in_order_of_first_use():
+    first = ChatTurn("assistant", "Debt fell [^12][^10], cash rose [^9].", [_doc(9, 3), _doc(10, 4), _doc(12, 5)])
+    second = ChatTurn("assistant", "Staff grew [^25]; see also [^12].", [_doc(12, 5), _doc(25, 7)])
+    md = conversation_markdown("Debt", [ChatTurn("user", "Debt?"), first, ChatTurn("user", "Staff?"), second])
+    assert "Debt fell [1][2], cash rose [3].\n\n[1] " in md and "Staff grew [1]; see also [2].\n\n[1] " in md
+    one, two = md.split("## Staff?")
+    assert [line.split(",")[1] for line in one.splitlines() if line.startswith("[")] == [" page 5", " page 4", " page 3"]
+    assert [line.split(",")[1] for line in two.splitlines() if line.startswith("[")] == [" page 7", " page 5"]
+
+
+def test_export_keeps_literal_brackets_apart_from_references_and_unwraps_linked_markers():
+    text = "Item [8.1] and a literal [1] differ from [[^1]](https://example.org/y) and [^1]; `[2]` is code."
+    md = conversation_markdown("T", [ChatTurn("assistant", text, [DOC])])
+    body = md.split("\n\n")[1]
+    assert body == ("Item \\[8.1\\] and a literal \\[1\\] differ from [1] (https://example.org/y) and [1]; "
+                    "`[2]` is code.")
+    assert "](" not in body  # no reference comes out as a link
+
+
+def test_a_mark_names_the_source_by_its_number_in_the_answer_not_its_id():
+    from storage.schema import ClaimCheck
+
+    failed = ClaimCheck(sentence="Debt fell to 9.", marker_index=1, source_ids=["[^10]"],
+                        problems=[{"kind": "figure", "text": "9"}], source_says={"[^10]": "Debt fell to 62.5."})
+    turn = ChatTurn("assistant", "Cash rose [^12]. Debt fell to 9 [^10].", [_doc(10, 4), _doc(12, 5)], claims=[failed])
+    md = conversation_markdown("Debt", [turn])
+    assert "Cash rose [1]. Debt fell to 9 [2] (not found in [2])." in md
+    assert "[2] " + FILE + ", page 4" in md and "    not found here: 9; the source says: “Debt fell to 62.5.”" in md

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from agent.display_numbers import display_citations
 from storage.schema import Citation, ClaimCheck
 from ui.claim_marks import claims_citing, problems_text
 from ui.claim_view import show_claim_warnings
@@ -174,9 +175,11 @@ def install_citation_links() -> None:
 
 def render_answer(text: str, citations: list[Citation], *, key: str, route: str | None = None,
                   mode: str | None = None, claims: list[ClaimCheck] | None = None) -> None:
-    """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list;
-    sentences the claim check failed (`claims`) are marked in the text and in their citations."""
+    """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list,
+    its sources numbered 1…n in order of first use (agent/display_numbers.py); sentences the claim
+    check failed (`claims`) are marked in the text and in their citations."""
     key = element_key(key)
+    citations = display_citations(text, citations)
     button_keys = [f"{key}-cite-{i}" for i in range(len(citations))]
     st.markdown(answer_markdown(text, citations, button_keys, claims))
     if citations:
