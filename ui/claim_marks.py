@@ -7,7 +7,7 @@ with the labels the citations are displayed with: "not found in [2]".
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from storage.schema import Citation, ClaimCheck
 
@@ -32,7 +32,7 @@ def failed_at(claims: Iterable[ClaimCheck] | None) -> dict[int, list[ClaimCheck]
     return out
 
 
-def not_found_text(claim: ClaimCheck, citations: list[Citation], label) -> str:
+def not_found_text(claim: ClaimCheck, citations: list[Citation], label: Callable[[Citation], str]) -> str:
     """"not found in [2]" / "not found in [1], [web 2]"; `label(citation)` is the displayed label."""
     by_marker = {c.marker: c for c in citations}
     labels = [label(by_marker[i]) if i in by_marker else i.strip("[]{}^") for i in claim.source_ids]
