@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from storage.table_rollforward import column_titles, period_columns, row_periods
 from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
@@ -41,6 +42,10 @@ _FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sa
 _FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
 _UNIT_CAPTION = re.compile(
     r"\b(?:in|dollars in|amounts in|\$ in|usd in)\s+(?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
+_CAPTION_WORDS = re.compile(  # a unit caption printed at the left of a header line
+    r"\b(?:(?:dollars|amounts|shares|dollars and shares)\s+)?in\s+(?:millions|thousands|billions)\b"
+    r"(?:,?\s*except\s+(?:per[\s-]share|share\s+and\s+per[\s-]share|per[\s-]unit)\s+(?:data|amounts|information))?,?",
+    re.IGNORECASE)
 _SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)
 LINE_TOLERANCE = 0.45  # words whose vertical centres differ by less than this share of their height share a line
 SEGMENT_GAP = 2.2  # a gap wider than this many average character widths separates two segments of a line
@@ -133,8 +138,11 @@ def split_label_values(line: Line, char_width: float) -> None:
     while i > 0 and _is_value_token(words[i - 1].text):
         i -= 1
     # a year or footnote mark that touches the label is part of it ("Notes due 2025", "Other (1)")
+    # (and so is the year of a date in it: "Balance at December 31, 2013")
     while i < len(words) and i > 0 and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width \
-            and re.search(r"[A-Za-z]", words[i - 1].text) and not words[i].text.startswith("$"):
+            and not words[i].text.startswith("$") and (re.search(r"[A-Za-z]", words[i - 1].text) or (
+                re.fullmatch(r"\d{1,2},", words[i - 1].text) and _YEAR.match(words[i].text)
+                and not all(_YEAR.match(w.text) for w in words[i:]))):  # "December 31, 2022  2021": a header
         i += 1
     line.label = _FOOTNOTE_AFTER_LABEL.sub("", " ".join(w.text for w in words[:i])).strip()
     cells: list[list[Word]] = []
@@ -170,7 +178,8 @@ def _is_header_line(line: Line) -> bool:
     """A period line ("Years ended", "September 24,", "2022 2021 2020", "Three Months Ended")."""
     text = line.text
     if line.label and line.values:  # "2019 2018 2017" after a period phrase or a short caption
-        label = " ".join(re.sub(r"\([^)]*\)", " ", line.label).split())  # "($ in millions) December 31,"
+        # "($ in millions) December 31,", "In millions, except per share data  Years ended December 31,"
+        label = " ".join(_CAPTION_WORDS.sub(" ", re.sub(r"\([^)]*\)", " ", line.label)).split())
         return all(_YEAR.match(v[0]) for v in line.values) and (
             not label or is_period_line(label) or len(label.split()) <= MAX_SECTION_WORDS)
     return is_period_line(text) or (bool(line.values) and all(_YEAR.match(v[0]) for v in line.values))
@@ -281,6 +290,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                 if spans_all or abs(centre - mid) <= reach:
                     p.append(seg.text)
             continue
+        segs, phrase = _leading_phrase(segs)
         for i, centre in enumerate(centres):
             if not segs:
                 break
@@ -288,7 +298,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
             narrow = seg.x1 - seg.x0 < 0.8 * pitch
             if narrow and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
                 continue
-            parts[i].append(seg.text)
+            parts[i].append(f"{phrase} {seg.text}" if phrase and _YEAR.match(seg.text) else seg.text)
     years = {m for line in lines for m in re.findall(r"(?:19|20)\d\d", line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
         date = next(iter(years))
@@ -301,6 +311,21 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
     return TableHeader(" ".join(line.text for line in lines), tuple(labels))
+
+
+def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
+    """A line "Years ended December 31, 2022   2021   2020": the period phrase printed before its
+    first year heads every year of the line. Returns the line's segments with the phrase cut off
+    its year, and the phrase ("" when there is none)."""
+    if not any(_YEAR.match(s.text) for s in segs):
+        return segs, ""
+    for k, seg in enumerate(segs):
+        words = seg.words
+        head = " ".join(w.text for w in words[:-1])
+        if len(words) > 1 and _YEAR.match(words[-1].text) and len(PERIOD_TOKEN.findall(seg.text)) == 1 \
+                and re.search(r"[A-Za-z]", head) and is_period_line(head):
+            return segs[:k] + [Segment([words[-1]])] + segs[k + 1:], head
+    return segs, ""
 
 
 def _column_label(parts: list[str]) -> str:
@@ -398,6 +423,13 @@ def layout_units(words: list[tuple]) -> list[Unit]:
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
+        for k in range(start, end):
+            ln, before = lines[k], lines[k - 1] if k > start else None
+            if _is_row(ln) and before is not None and not before.values and (
+                    (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
+                ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
+        row_headers = _rollforward_headers(lines[h:start], [k for k in range(start, end) if _is_row(lines[k])],
+                                           lines, cols, cw) if header is None else {}
         section = ""
         for k in range(h, end):
             ln = lines[k]
@@ -405,22 +437,38 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                 if k >= start or not _is_header_line(ln):
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
-            before = lines[k - 1] if k > start else None
-            if before is not None and not before.values and (
-                    (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
-                ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
+            row_header = row_headers.get(k, header)
             cells = []
             for value, x0, x1 in ln.values:
                 col = _column_of(x0, x1, cols)
                 if col is not None and all(c != col for c, _ in cells):
                     cells.append((col, value))
             text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
-            kinds[k] = Unit(text, True, header, section=section, unit=unit_caption,
-                            cells=tuple(cells) if header is not None and len(cells) == len(ln.values) else None,
+            kinds[k] = Unit(text, True, row_header, section=section, unit=unit_caption,
+                            cells=tuple(cells) if row_header is not None and len(cells) == len(ln.values) else None,
                             label=ln.label)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
     return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)]
+
+
+def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],
+                         char_width: float) -> dict[int, TableHeader]:
+    """Line index -> header of each row of a roll-forward (storage/table_rollforward.py): the
+    columns' titles printed above them, each with the row's period; {} for any other table."""
+    periods = row_periods([lines[k].label for k in rows]) if cols else None
+    if periods is None:
+        return {}
+    left = cols[0].x0 - 4 * char_width
+    title_lines = [ln for ln in head if not ln.values and not is_period_line(ln.text)]
+    # a title names a component: no year, no sentence ("A summary of RSU activity for 2022, 2021 and 2020:")
+    segs = [[(s.x0, s.x1, s.text) for s in segments(ln, char_width)
+             if s.x1 >= left and not re.search(r"(?:19|20)\d\d", s.text) and len(s.words) < MAX_SECTION_WORDS]
+            for ln in title_lines]
+    titles = column_titles(segs, [(c.x0, c.x1) for c in cols])
+    text = " ".join(ln.text for ln in title_lines)
+    return {k: TableHeader(text, period_columns(titles, period), kind="roll-forward")
+            for k, period in zip(rows, periods) if period is not None}
 
 
 def _same_columns(a: list[Column], b: list[Column]) -> bool:
