@@ -84,12 +84,12 @@ def _full_key(label: str) -> str:
     return re.sub(r"[^a-z0-9]", "", label.lower())
 
 
-def _cells_by_label(units) -> tuple[dict[str, list[int]], list]:
+def _cells_by_label(units, kinds: tuple[str, ...] = ("periods", "roll-forward")) -> tuple[dict[str, list[int]], list]:
     out: dict[str, list[int]] = {}
     cells_all = []
     for u in units:
         cells = row_cells(u)
-        if cells and all(c.period for c in cells):  # every value under a labelled column
+        if cells and all(c.period for c in cells) and u.header.kind in kinds:  # every value under a labelled column
             out.setdefault(_key(cells[0].label), []).append(len(cells))
             out.setdefault(_full_key(cells[0].label), []).append(len(cells))
             cells_all.append((u, cells))
@@ -120,6 +120,8 @@ def _agreement(words: list[tuple], rows: list[dict], layout_cells) -> tuple[int,
         if not above:
             continue
         years = min(above)[1]
+        if unit.header.kind == "roll-forward":
+            continue  # its periods come from balance rows, not from a year row over the columns
         for cell in cells:
             if not re.search(r"(?:19|20)\d\d", cell.period):
                 continue  # a "Change" column: no year to check
@@ -132,7 +134,7 @@ def _agreement(words: list[tuple], rows: list[dict], layout_cells) -> tuple[int,
 
 
 def measure(pdf: Path) -> dict:
-    out = {"pages": 0, "rows": 0, "layout": 0, "text": 0, "layout_s": 0.0, "text_s": 0.0, "agree": 0, "checked": 0}
+    out = {"pages": 0, "rows": 0, "layout": 0, "layout_headers": 0, "text": 0, "layout_s": 0.0, "text_s": 0.0, "agree": 0, "checked": 0}
     with pymupdf.open(pdf) as doc:
         for page in doc:
             words = page.get_text("words")
@@ -144,10 +146,12 @@ def measure(pdf: Path) -> dict:
             out["pages"] += 1
             out["rows"] += len(rows)
             t0 = time.perf_counter()
-            layout, layout_cells = _cells_by_label(layout_units(words))
+            units = layout_units(words)
+            layout, layout_cells = _cells_by_label(units)
             t1 = time.perf_counter()
             text, _ = _cells_by_label(page_units(page.get_text(), one_line_rows=True))
             t2 = time.perf_counter()
+            out["layout_headers"] += _covered(rows, _cells_by_label(units, ("periods",))[0])
             out["layout_s"] += t1 - t0
             out["text_s"] += t2 - t1
             out["layout"] += _covered(rows, layout)
@@ -165,6 +169,7 @@ def _summary(parts: list[dict]) -> dict:
     return {
         "pages": total["pages"], "rows": total["rows"],
         "coverage_layout": round(total["layout"] / total["rows"], 3),
+        "coverage_layout_period_headers": round(total["layout_headers"] / total["rows"], 3),
         "coverage_text_parser": round(total["text"] / total["rows"], 3),
         "period_agreement_layout": round(total["agree"] / total["checked"], 3) if total["checked"] else None,
         "ms_per_page_layout": round(1000 * total["layout_s"] / total["pages"], 1),
@@ -194,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         report[name] = {"all": _summary(list(per_file.values())),
                         "per_file": {k: _summary([v]) for k, v in per_file.items()}}
 
-    print(f"{'corpus / filing':<40}{'pages':>6}{'rows':>7}{'layout':>8}{'text':>7}{'agree':>7}{'ms/pg L':>9}{'ms/pg T':>9}")
+    print(f"{'corpus / filing':<40}{'pages':>6}{'rows':>7}{'layout':>8}{'L hdrs':>8}{'text':>7}{'agree':>7}"
+          f"{'ms/pg L':>9}{'ms/pg T':>9}")
     for name, rep in report.items():
         if "per_file" not in rep:
             continue
@@ -202,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         for label, s in rows:
             if not s.get("rows"):
                 continue
-            print(f"{label:<40}{s['pages']:>6}{s['rows']:>7}{s['coverage_layout']:>8.3f}{s['coverage_text_parser']:>7.3f}"
+            print(f"{label:<40}{s['pages']:>6}{s['rows']:>7}{s['coverage_layout']:>8.3f}"
+                  f"{s['coverage_layout_period_headers']:>8.3f}{s['coverage_text_parser']:>7.3f}"
                   f"{(s['period_agreement_layout'] or 0):>7.3f}{s['ms_per_page_layout']:>9.1f}{s['ms_per_page_text_parser']:>9.1f}")
     if args.out:
         args.out.write_text(json.dumps(report, indent=2))

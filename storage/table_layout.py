@@ -423,17 +423,17 @@ def layout_units(words: list[tuple]) -> list[Unit]:
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
-        for k in range(start, end):
+        row_lines = [k for k in range(start, end) if _is_row(lines[k])]
+        for k in row_lines:
             ln, before = lines[k], lines[k - 1] if k > start else None
-            if _is_row(ln) and before is not None and not before.values and (
+            if before is not None and not before.values and (
                     (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
                 ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
-        row_headers = _rollforward_headers(lines[h:start], [k for k in range(start, end) if _is_row(lines[k])],
-                                           lines, cols, cw) if header is None else {}
+        row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
         section = ""
         for k in range(h, end):
             ln = lines[k]
-            if not _is_row(ln):
+            if k not in row_lines:
                 if k >= start or not _is_header_line(ln):
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
