@@ -106,35 +106,42 @@ def _year_rows(words: list[tuple]) -> list[tuple[float, list[tuple[float, str]]]
             for ws in lines.values() if len(ws) >= 2]
 
 
-def _agreement(words: list[tuple], rows: list[dict], layout_cells) -> tuple[int, int]:
-    """(agreeing, checked) layout cells: the period's year vs the year of the nearest header row
-    above the value (a line printing two or more years, within 200 pt), horizontally nearest."""
+def _agreement(words: list[tuple], rows: list[dict], layout_cells) -> tuple[int, int, int, int]:
+    """(agreeing, checked, agreeing by first occurrence, checked by first occurrence) layout cells:
+    the period's year vs the year of the nearest header row above the value (a line printing two
+    or more years, within 200 pt), horizontally nearest. A value printed several times in its row
+    ("—", "5.7") is found at its own occurrence (the n-th cell of that value at the n-th place); the
+    first-occurrence figures are the measure as it was before (every repeat at the first place)."""
     year_rows = _year_rows(words)
     row_y = {_key(r["label"]): r for r in rows}
-    agree = checked = 0
+    agree = checked = agree_first = checked_first = 0
     for unit, cells in layout_cells:
         row = row_y.get(_key(cells[0].label))
-        if row is None:
-            continue
+        if row is None or unit.header.kind == "roll-forward":
+            continue  # a roll-forward's periods come from balance rows, not from a year row over the columns
         above = [(row["y"] - y, ys) for y, ys in year_rows if 0 < row["y"] - y < 200]
         if not above:
             continue
         years = min(above)[1]
-        if unit.header.kind == "roll-forward":
-            continue  # its periods come from balance rows, not from a year row over the columns
+        seen: dict[str, int] = {}
         for cell in cells:
-            if not re.search(r"(?:19|20)\d\d", cell.period):
+            value = cell.value.strip("$")
+            spots = [(x0 + x1) / 2 for v, x0, x1 in row["values"] if v.strip("$") == value]
+            nth = seen[value] = seen.get(value, -1) + 1
+            if not re.search(r"(?:19|20)\d\d", cell.period) or not spots:
                 continue  # a "Change" column: no year to check
-            spot = next(((x0 + x1) / 2 for v, x0, x1 in row["values"] if v.strip("$") == cell.value.strip("$")), None)
-            if spot is None:
-                continue
-            checked += 1
-            agree += min(years, key=lambda xy: abs(xy[0] - spot))[1] in cell.period
-    return agree, checked
+            nearest = [min(years, key=lambda xy: abs(xy[0] - spot))[1] in cell.period for spot in spots]
+            checked_first += 1
+            agree_first += nearest[0]
+            if nth < len(spots):
+                checked += 1
+                agree += nearest[nth]
+    return agree, checked, agree_first, checked_first
 
 
 def measure(pdf: Path) -> dict:
-    out = {"pages": 0, "rows": 0, "layout": 0, "layout_headers": 0, "text": 0, "layout_s": 0.0, "text_s": 0.0, "agree": 0, "checked": 0}
+    out = {"pages": 0, "rows": 0, "layout": 0, "layout_headers": 0, "text": 0, "layout_s": 0.0, "text_s": 0.0, "agree": 0, "checked": 0,
+           "agree_first": 0, "checked_first": 0}
     with pymupdf.open(pdf) as doc:
         for page in doc:
             words = page.get_text("words")
@@ -156,9 +163,11 @@ def measure(pdf: Path) -> dict:
             out["text_s"] += t2 - t1
             out["layout"] += _covered(rows, layout)
             out["text"] += _covered(rows, text)
-            a, c = _agreement(words, rows, layout_cells)
+            a, c, a1, c1 = _agreement(words, rows, layout_cells)
             out["agree"] += a
             out["checked"] += c
+            out["agree_first"] += a1
+            out["checked_first"] += c1
     return out
 
 
@@ -172,6 +181,8 @@ def _summary(parts: list[dict]) -> dict:
         "coverage_layout_period_headers": round(total["layout_headers"] / total["rows"], 3),
         "coverage_text_parser": round(total["text"] / total["rows"], 3),
         "period_agreement_layout": round(total["agree"] / total["checked"], 3) if total["checked"] else None,
+        "period_agreement_first_occurrence": (round(total["agree_first"] / total["checked_first"], 3)
+                                              if total["checked_first"] else None),
         "ms_per_page_layout": round(1000 * total["layout_s"] / total["pages"], 1),
         "ms_per_page_text_parser": round(1000 * total["text_s"] / total["pages"], 1),
     }
@@ -199,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         report[name] = {"all": _summary(list(per_file.values())),
                         "per_file": {k: _summary([v]) for k, v in per_file.items()}}
 
-    print(f"{'corpus / filing':<40}{'pages':>6}{'rows':>7}{'layout':>8}{'L hdrs':>8}{'text':>7}{'agree':>7}"
+    print(f"{'corpus / filing':<40}{'pages':>6}{'rows':>7}{'layout':>8}{'L hdrs':>8}{'text':>7}{'agree':>7}{'agree1':>7}"
           f"{'ms/pg L':>9}{'ms/pg T':>9}")
     for name, rep in report.items():
         if "per_file" not in rep:
@@ -210,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             print(f"{label:<40}{s['pages']:>6}{s['rows']:>7}{s['coverage_layout']:>8.3f}"
                   f"{s['coverage_layout_period_headers']:>8.3f}{s['coverage_text_parser']:>7.3f}"
-                  f"{(s['period_agreement_layout'] or 0):>7.3f}{s['ms_per_page_layout']:>9.1f}{s['ms_per_page_text_parser']:>9.1f}")
+                  f"{(s['period_agreement_layout'] or 0):>7.3f}{(s['period_agreement_first_occurrence'] or 0):>7.3f}"
+                  f"{s['ms_per_page_layout']:>9.1f}{s['ms_per_page_text_parser']:>9.1f}")
     if args.out:
         args.out.write_text(json.dumps(report, indent=2))
     return 0

@@ -201,7 +201,8 @@ def _is_section(line: Line) -> bool:
 def _is_paragraph(line: Line) -> bool:
     """Prose: a long line with no values, not a label introducing rows ("Adjustments to reconcile
     net earnings to total cash provided by operating activities:")."""
-    return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS and not line.text.rstrip().endswith(":")
+    return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS and not line.text.rstrip().endswith(":") \
+        and len(segments(line, _char_width(line.words))) == 1  # column titles ("Total  Level 1  Level 2 ...") are no prose
 
 
 @dataclass
@@ -274,11 +275,12 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     gaps = [b - a for a, b in zip(centres, centres[1:])]
     pitch = sorted(gaps)[len(gaps) // 2] if gaps else 8 * max(char_width, 1.0) * 4
     parts: list[list[str]] = [[] for _ in cols]
-    for line in lines:
-        # a caption left of the columns labels none, unless it is a header sentence listing the dates
-        segs = [s for s in segments(line, char_width)
-                if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
-                and not _UNIT_CAPTION.search(s.text)]
+    # a caption left of the columns labels none, unless it is a header sentence listing the dates
+    line_segs = [[s for s in segments(line, char_width)
+                  if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
+                  and not _UNIT_CAPTION.search(s.text)] for line in lines]
+    titles = _column_titles(line_segs, centres, pitch)
+    for segs in line_segs:
         if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
             # the line's one phrase heads the columns it is centred over ("Years ended", "December
             # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
@@ -291,14 +293,10 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                     p.append(seg.text)
             continue
         segs, phrase = _leading_phrase(segs)
-        for i, centre in enumerate(centres):
-            if not segs:
-                break
-            seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre))
-            narrow = seg.x1 - seg.x0 < 0.8 * pitch
-            if narrow and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
-                continue
-            parts[i].append(f"{phrase} {seg.text}" if phrase and _YEAR.match(seg.text) else seg.text)
+        over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
+        for i, seg in enumerate(over):
+            if seg is not None:
+                parts[i].append(f"{phrase} {seg.text}" if phrase and _YEAR.match(seg.text) else seg.text)
     years = {m for line in lines for m in re.findall(r"(?:19|20)\d\d", line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
         date = next(iter(years))
@@ -311,6 +309,50 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
     return TableHeader(" ".join(line.text for line in lines), tuple(labels))
+
+
+def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -> list[Segment | None]:
+    """The segment each column takes from a header line: the nearest by centre; a segment narrower
+    than the column pitch only heads columns within 0.6 pitch of it."""
+    out: list[Segment | None] = []
+    for centre in centres:
+        seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre)) if segs else None
+        if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
+            seg = None
+        out.append(seg)
+    return out
+
+
+def _column_titles(line_segs: list[list[Segment]], centres: list[float], pitch: float) -> list[str]:
+    """Each column's title from the header lines of two or more segments without a year."""
+    titles: list[list[str]] = [[] for _ in centres]
+    for segs in line_segs:
+        if len(segs) >= 2 and not any(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
+            for t, seg in zip(titles, _nearest_segments(segs, centres, pitch)):
+                t.append(seg.text if seg else "")
+    return [" ".join(t).strip() for t in titles]
+
+
+def _year_groups(segs: list[Segment], cols: list[Column], titles: list[str]) -> list[Segment | None] | None:
+    """A line of k < n periods over groups of columns whose titles repeat ("2022" over "Amount
+    Increase/(decrease)", "December 31, 2018" over "Total  Level 1  Level 2  Level 3"): each period
+    heads its group. A period is centred over its group or right-aligned with its last column; the
+    grouping kept is the one where every group starts with the same title. None when there is none."""
+    named = [t for t in titles if t]
+    if not (2 <= len(segs) < len(cols)) or len(set(named)) == len(named) \
+            or not all(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
+        return None
+    nearest = [min(range(len(segs)), key=lambda k: abs((segs[k].x0 + segs[k].x1) / 2 - (c.x0 + c.x1) / 2))
+               for c in cols]
+    # (a value's right edge is its digits', a header's may end over a "%)")
+    right = [next((k for k, s in enumerate(segs) if s.x1 >= c.x1 - 2 * COLUMN_GAP), None) for c in cols]
+    for picks in (nearest, right):
+        if None in picks or picks != sorted(picks) or len(set(picks)) != len(segs):
+            continue
+        starts = {titles[picks.index(k)] for k in range(len(segs))}
+        if len(starts) == 1:
+            return [segs[k] for k in picks]
+    return None
 
 
 def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
@@ -354,8 +396,13 @@ def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool
     if line.values or not cols:
         return False
     segs = segments(line, char_width)
-    return len(segs) >= 2 and all(s.x0 >= cols[0].x0 - 4 * char_width and s.x1 <= cols[-1].x1 + 4 * char_width
-                                  for s in segs)
+    centres = sorted((c.x0 + c.x1) / 2 for c in cols)
+    gaps = sorted(b - a for a, b in zip(centres, centres[1:]))
+    # a title centred over right-aligned figures reaches left of them
+    reach = max(4 * char_width, gaps[len(gaps) // 2] / 2 if gaps else 0)
+    if segs and segs[0].x1 < cols[0].x0 - reach:
+        segs = segs[1:]  # a caption at the left: "(Dollars in millions)   Reported  Standards  Restated"
+    return len(segs) >= 2 and all(s.x0 >= cols[0].x0 - reach and s.x1 <= cols[-1].x1 + 4 * char_width for s in segs)
 
 
 def _unit_caption(line: Line) -> str | None:
