@@ -38,14 +38,17 @@ import pymupdf
 from storage.table_layout import layout_units
 from storage.tables import page_units, row_cells
 
-NUM = re.compile(r"^\(?-?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[-–—]+$")  # a figure, or a dash for zero
+NUM = re.compile(r"^\(?-?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[-–—]+%?$")  # a figure, or a dash for zero ("-%" in a percent column)
 YEAR = re.compile(r"^\(?((?:19|20)\d\d)\)?,?$")
 MIN_ROWS = 8
 LABEL_GAP = 10.0
 
 
+_FOOTNOTE = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Restructuring charges(4)": a footnote mark, not the label
+
+
 def _key(label: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", label.lower())[:60]
+    return re.sub(r"[^a-z0-9]", "", _FOOTNOTE.sub("", label).lower())[:60]
 
 
 def visual_rows(words: list[tuple]) -> list[dict]:
@@ -81,7 +84,7 @@ def _covered(rows: list[dict], cells_by_label: dict[str, list[int]]) -> int:
 
 
 def _full_key(label: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", label.lower())
+    return re.sub(r"[^a-z0-9]", "", _FOOTNOTE.sub("", label).lower())
 
 
 def _cells_by_label(units, kinds: tuple[str, ...] = ("periods", "roll-forward")) -> tuple[dict[str, list[int]], list]:

@@ -37,7 +37,7 @@ from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
 _NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
-_DASH = re.compile(r"^[-–—]+$")
+_DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
 _FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
 _FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
 _UNIT_CAPTION = re.compile(
@@ -124,7 +124,7 @@ def segments(line: Line, char_width: float) -> list[Segment]:
     return out
 
 
-_SUFFIX = ("%", ")", "bp", "bps", "pts", "ppt", "ppts", "x")  # printed apart after a value: "2.5 %", "(390 ) bp"
+_SUFFIX = ("%", ")", "%)", "bp", "bps", "pts", "ppt", "ppts", "x")  # printed apart after a value: "2.5 %", "(390 ) bp"
 
 
 def _is_value_token(text: str) -> bool:
@@ -170,7 +170,7 @@ def split_label_values(line: Line, char_width: float) -> None:
         trailing = len(last.text) - len(last.text.rstrip("%)*"))
         x1 = last.x1 - trailing * (last.x1 - last.x0) / max(len(last.text), 1)
         line.values.append((text, number[0].x0, x1))
-    if not any(re.search(r"\d|^[-–—]+$", v[0].strip("$")) for v in line.values):
+    if not any(re.search(r"\d|^[-–—]+%?$", v[0].strip("$")) for v in line.values):
         line.label, line.values = line.text, []  # "Increase/  %": a column title, no value
 
 

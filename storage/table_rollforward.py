@@ -17,19 +17,21 @@ from datetime import date
 
 from storage.doc_metadata import DATE_RE, parse_date
 
-_BALANCE = re.compile(r"^\s*(?:(?:beginning|ending|opening|closing)\s+)?balances?,?\s+(?:at|as\s+of|as\s+at|on)?\b",
-                      re.IGNORECASE)
+_BALANCE = re.compile(  # "Balance at", "Balances as of", "Outstanding at", "Nonvested shares at"
+    r"^\s*(?:(?:beginning|ending|opening|closing)\s+)?(?:balances?|outstanding|(?:non-?|un)vested)"
+    r"(?:\s+(?:shares|awards|options|units|RSUs))?(?:,\s*|\s+(?:at|as\s+of|as\s+at|on),?\s+)(?=[A-Za-z]{3})",
+    re.IGNORECASE)
 YEAR_DAYS = (350, 380)  # fiscal years ending on a weekday ("September 28, 2019" to "September 26, 2020")
 
 
 def balance_date(label: str) -> tuple[str, date] | None:
     """("December 31, 2013", date) of a balance row label ("Balance at December 31, 2013", "Balances
-    as of May 31, 2020"), None for any other row."""
+    as of May 31, 2020", "Outstanding at February 3, 2018"), None for any other row."""
     if not _BALANCE.match(label):
         return None
-    m = DATE_RE.search(label)
-    when = parse_date(label)
-    if not m or when is None:
+    m = DATE_RE.match(label, _BALANCE.match(label).end())  # the date right after: "Balance at December 31, 2013"
+    when = parse_date(m.group(0)) if m else None
+    if when is None:
         return None
     return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)", r"\1, \2", " ".join(m.group(0).split())), when
 

@@ -76,3 +76,41 @@ def test_a_unit_caption_and_a_period_phrase_on_the_year_line_head_every_year():
     assert _cells(_page_with(draw))["Net income"] == {"Years ended December 31, 2022": "6,177",
                                                       "Years ended December 31, 2021": "7,545",
                                                       "Years ended December 31, 2020": "4,731"}
+
+
+def test_years_centred_over_groups_of_columns_whose_titles_repeat():
+    """"2017" centred over "Reported  Impact of New Standards  Restated", "2016" over the next three,
+    the titles line led by a caption: each column gets its group's year and its own title."""
+    edges = (270, 335, 400, 460, 525, 590)
+
+    def draw(page):
+        for mid, year in ((335 - 12, "2017"), (525 - 12, "2016")):
+            _centre(page, mid, 80, year, 8)
+        page.insert_text((40, 92), "(Dollars in millions)", fontsize=8)
+        for x1, title in zip(edges, ("Reported", "Standards", "Restated") * 2):
+            _centre(page, x1 - 14, 92, title, 8)
+        _rows(page, [("Net earnings", "$8,197", "$261", "$8,458", "$4,895", "$139", "$5,034"),
+                     ("Inventories", "(1,085)", "(318)", "(1,403)", "3,755", "249", "4,004")], 110, edges)
+
+    cells = _cells(_page_with(draw))
+    assert cells["Inventories"] == {"2017 Reported": "(1,085)", "2017 Standards": "(318)", "2017 Restated": "(1,403)",
+                                    "2016 Reported": "3,755", "2016 Standards": "249", "2016 Restated": "4,004"}
+
+
+def test_years_right_aligned_over_an_amount_and_a_change_column():
+    """"2022" printed over "Amount  Increase/(decrease)", ending where the change column ends: the
+    column left of the next year's group is the next year's amount, not 2022's."""
+    edges = (300, 370, 440, 510, 580)
+
+    def draw(page):
+        for x1, year in zip((370, 510, 580), ("2022", "2021", "2020")):
+            _right(page, x1, 80, year, 8)
+        page.insert_text((40, 92), "Dollars in millions", fontsize=8)
+        for x1, title in zip(edges, ("Amount", "Change", "Amount", "Change", "Amount")):
+            _right(page, x1, 92, title, 8)
+        _rows(page, [("Total revenues", "23,183", "-", "23,223", "21 %", "19,208"),
+                     ("Operating income", "9,371", "(10 %)", "10,356", "41 %", "7,324")], 110, edges)
+
+    cells = _cells(_page_with(draw))
+    assert cells["Operating income"] == {"2022 Amount": "9,371", "2022 Change": "(10%)", "2021 Amount": "10,356",
+                                         "2021 Change": "41%", "2020 Amount": "7,324"}
