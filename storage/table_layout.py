@@ -410,6 +410,13 @@ def _unit_caption(line: Line) -> str | None:
     return m.group(0).strip(" ()") if m else None
 
 
+def _is_dated_titles(line: Line) -> bool:
+    """Column titles that print a year ("2017 Balance  Gains/(Losses)  Settlements  2017 Balance"):
+    the header of the next table."""
+    return not line.values and bool(re.search(r"\b(?:19|20)\d\d\b", line.text)) \
+        and len(segments(line, _char_width(line.words))) >= 2
+
+
 def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
     """(first header line, first row, end) of each table: header lines, then rows until a
     paragraph, the next table's header or the page's end."""
@@ -431,7 +438,7 @@ def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
         j = i
         # a long label-only line followed by a row is a wrapped row label, not prose
         while j < n and not (_is_paragraph(lines[j]) and (j + 1 == n or not _is_row(lines[j + 1]))):
-            if j > i and _is_header_line(lines[j]) and not _is_row(lines[j]):
+            if j > i and (_is_header_line(lines[j]) and not _is_row(lines[j]) or _is_dated_titles(lines[j])):
                 break
             j += 1
         blocks.append((h, start, j))
