@@ -15,7 +15,12 @@ row with an empty cell defeats it. This module reads the page's words with their
 3. each header segment (words separated by wide gaps) labels the columns it stands over: one
    column (its own "2022"), or several (a spanning "Three Months Ended" or a header sentence that
    lists the dates, whose date with the column's year becomes the column's date);
-4. every row keeps the unit caption printed above its table ("In millions, except per share
+4. a year over a group of columns whose titles repeat ("2022" over "Amount  Increase/(decrease)")
+   heads the whole group, centred over it or right-aligned with its last column;
+5. a roll-forward (equity statement, award activity) has no period over its columns: its columns
+   take their component titles and each row the period its balance rows give it
+   (storage/table_rollforward.py);
+6. every row keeps the unit caption printed above its table ("In millions, except per share
    amounts") and its section (the last label-only line above it: "Current liabilities:").
 
 Rows come out as `storage.tables.Unit`s whose `cells` say which column each value is in, so a row
@@ -195,7 +200,7 @@ def _is_row(line: Line) -> bool:
 def _is_section(line: Line) -> bool:
     """A short label-only line inside a table ("Current liabilities:", "Net sales:")."""
     return not line.values and 0 < len(line.text.split()) <= MAX_SECTION_WORDS and not is_period_line(line.text) \
-        and not _unit_caption(line)
+        and not _unit_caption(line) and len(segments(line, _char_width(line.words))) == 1  # titles are no section
 
 
 def _is_paragraph(line: Line) -> bool:

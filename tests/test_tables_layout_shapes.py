@@ -114,3 +114,24 @@ def test_years_right_aligned_over_an_amount_and_a_change_column():
     cells = _cells(_page_with(draw))
     assert cells["Operating income"] == {"2022 Amount": "9,371", "2022 Change": "(10%)", "2021 Amount": "10,356",
                                          "2021 Change": "41%", "2020 Amount": "7,324"}
+
+
+def test_column_titles_printing_a_year_start_the_next_table():
+    """Two reconciliations one under the other, each headed "January 1 <year> Balance ... December
+    31 <year> Balance": the rows of the second take its year, not the first's."""
+    edges = (300, 400, 500)
+
+    def draw(page):
+        for k, year in enumerate(("2018", "2017")):
+            top = 80 + 90 * k
+            for x1, (a, b) in zip(edges, (("January 1", f"{year} Balance"), ("Net", "Gains/(Losses)"),
+                                           ("December 31", f"{year} Balance"))):
+                _right(page, x1, top, a, 8)
+                _right(page, x1, top + 10, b, 8)
+            _rows(page, [("Corporate", "12", "(3)", "9"), ("Real assets", "5", "(2)", "3")], top + 28, edges)
+
+    page = _page_with(draw)
+    assets = [{c.period: c.value for c in row_cells(u)} for u in layout_units(page.get_text("words"))
+              if u.label == "Real assets"]
+    assert [a.get("December 31, 2018 Balance") for a in assets] == ["3", None]
+    assert assets[1] == {"January 1, 2017 Balance": "5", "2017 Net Gains/(Losses)": "(2)", "December 31, 2017 Balance": "3"}
