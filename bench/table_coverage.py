@@ -6,22 +6,30 @@ Over every PDF under `--data` (financebench-dev/pdfs, financebench-dev/library, 
 each page's words with their boxes and find, independently of both parsers (2-pt line bins, not the
 layout reader's line grouping):
 - a *label-and-number row*: a visual line (words whose vertical centres are within 2 pt) that
-  starts with a word holding letters and has one or more numeric tokens at its right, separated
-  from the label by a gap of 10 pt or more, not all of them years;
+  starts with a word holding letters and has one or more numeric tokens at its right (a figure, a
+  dash for zero, "-%"; "$", "%", ")" and "%)" printed apart go with them), separated from the label
+  by a gap of 10 pt or more, not all of them years;
 - a *statement row*: such a row printed below a line that prints two or more years (a period
   header row: "2022 2021 2020", "December 31, 2022 December 31, 2021");
 - a *statement page*: a page with 8 or more statement rows (a table of contents, a list of store
   counts by state or a share-award table without years is not one).
 A statement row is *covered* by a parser when the parser returns a table row with the same label (first 60
-letters and digits, case-folded; or a label wrapped over lines that ends with the row's) whose cells give a labelled column to at least as many values as the
+letters and digits, case-folded, footnote marks "(1)" after it dropped; or a label wrapped over lines that ends with the row's) whose cells give a labelled column to at least as many values as the
 visual row prints (a value printed a little off the row's baseline is its own visual line). Coverage = covered rows / rows, over statement pages; reported for the layout reader
 (storage/table_layout.py, what figure answers use) and the text parser (storage/tables.py
-`page_units(text, one_line_rows=True)`, today's path), in the same run, with time per page.
+`page_units(text, one_line_rows=True)`, today's path), in the same run, with time per page. A
+labelled column is a period, or for a roll-forward (equity statement, award activity: `TableHeader.kind
+== "roll-forward"`) a component title with the row's period; "L hdrs" is the layout coverage counting
+only tables with periods over their columns.
 
 Period agreement (the periods are right, not only present): for each layout cell of a row, the
 year of its period against the year printed in the nearest header row above the value (the closest
 line within 200 pt above that prints two or more years; its year horizontally nearest the value);
-share that agree, among cells with such a header row.
+share that agree, among cells with such a header row. A value printed several times in its row
+("—", "5.7") is located at its own occurrence ("agree"); "agree1" is the figure as first defined,
+every repeat located at the first one. Roll-forward cells are not checked (no year row heads their
+columns). Known limits, both ways: a year right-aligned over a group of columns, or a year row of
+the same label's other table on the page, makes a right period look wrong.
 """
 
 from __future__ import annotations
@@ -63,7 +71,7 @@ def visual_rows(words: list[tuple]) -> list[dict]:
         if not ws or not re.search(r"[A-Za-z]", ws[0][4]):
             continue
         i = len(ws)
-        while i > 0 and (NUM.match(ws[i - 1][4]) or ws[i - 1][4] in ("$", "%", ")")):
+        while i > 0 and (NUM.match(ws[i - 1][4]) or ws[i - 1][4] in ("$", "%", ")", "%)")):
             i -= 1
         if i == 0 or i == len(ws) or ws[i][0] - ws[i - 1][2] < LABEL_GAP:
             continue
