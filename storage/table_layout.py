@@ -185,8 +185,9 @@ def _is_header_line(line: Line) -> bool:
     if line.label and line.values:  # "2019 2018 2017" after a period phrase or a short caption
         # "($ in millions) December 31,", "In millions, except per share data  Years ended December 31,"
         label = " ".join(_CAPTION_WORDS.sub(" ", re.sub(r"\([^)]*\)", " ", line.label)).split())
+        # a table title before the dates: "Domestic Segment Results  January 28, 2023  January 29, 2022"
         return all(_YEAR.match(v[0]) for v in line.values) and (
-            not label or is_period_line(label) or len(label.split()) <= MAX_SECTION_WORDS)
+            not label or is_period_line(label) or len(PERIOD_TOKEN.sub(" ", label).split()) <= MAX_SECTION_WORDS)
     return is_period_line(text) or (bool(line.values) and all(_YEAR.match(v[0]) for v in line.values))
 
 
