@@ -135,3 +135,20 @@ def test_column_titles_printing_a_year_start_the_next_table():
               if u.label == "Real assets"]
     assert [a.get("December 31, 2018 Balance") for a in assets] == ["3", None]
     assert assets[1] == {"January 1, 2017 Balance": "5", "2017 Net Gains/(Losses)": "(2)", "December 31, 2017 Balance": "3"}
+
+
+def test_a_table_title_before_the_dates_on_the_header_line():
+    """"Domestic Segment Results  January 28, 2023  January 29, 2022" under "Three Months Ended":
+    the title at the left is no period, the dates head their columns."""
+    def draw(page):
+        _centre(page, (RIGHT_EDGES[0] + RIGHT_EDGES[1]) / 2 - 20, 80, "Three Months Ended", 8)
+        _centre(page, (RIGHT_EDGES[2] + RIGHT_EDGES[3]) / 2 - 20, 80, "Twelve Months Ended", 8)
+        page.insert_text((56, 92), "Domestic Segment Results", fontsize=8)
+        for x1, date in zip(RIGHT_EDGES, ("January 28, 2023", "January 29, 2022") * 2):
+            _right(page, x1, 92, date, 7)
+        _rows(page, [("Revenue", "$13,531", "$14,993", "$42,794", "$47,830"),
+                     ("Operating income", "530", "695", "1,634", "2,795")], 110)
+
+    assert _cells(_page_with(draw))["Operating income"] == {
+        "Three Months Ended January 28, 2023": "530", "Three Months Ended January 29, 2022": "695",
+        "Twelve Months Ended January 28, 2023": "1,634", "Twelve Months Ended January 29, 2022": "2,795"}
