@@ -35,148 +35,17 @@ share of statement rows whose every value gets a period, this reader against the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from storage.table_headers import header_for
 from storage.table_rollforward import column_titles, period_columns, row_periods
+from storage.table_words import (
+    CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR,
+    Column, Line, Word, average_char_width, segments, split_label_values, visual_lines,
+)
 from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 
-_YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
-_NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
-_DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
-_FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
-_FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
-_UNIT_CAPTION = re.compile(
-    r"\b(?:in|dollars in|amounts in|\$ in|usd in)\s+(?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
-_CAPTION_WORDS = re.compile(  # a unit caption printed at the left of a header line
-    r"\b(?:(?:dollars|amounts|shares|dollars and shares)\s+)?in\s+(?:millions|thousands|billions)\b"
-    r"(?:,?\s*except\s+(?:per[\s-]share|share\s+and\s+per[\s-]share|per[\s-]unit)\s+(?:data|amounts|information))?,?",
-    re.IGNORECASE)
-_SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)
-LINE_TOLERANCE = 0.45  # words whose vertical centres differ by less than this share of their height share a line
-SEGMENT_GAP = 2.2  # a gap wider than this many average character widths separates two segments of a line
-COLUMN_GAP = 6.0  # value cells whose right edges are within this many points are one column
-LONG_PROSE_WORDS = 12
-MAX_HEADER_LINES = 6
-MAX_SECTION_WORDS = 8
-
-
-@dataclass
-class Word:
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    text: str
-
-
-@dataclass
-class Segment:
-    """Words of one line with no wide gap between them."""
-
-    words: list[Word]
-
-    @property
-    def text(self) -> str:
-        return " ".join(w.text for w in self.words)
-
-    @property
-    def x0(self) -> float:
-        return self.words[0].x0
-
-    @property
-    def x1(self) -> float:
-        return self.words[-1].x1
-
-
-@dataclass
-class Line:
-    words: list[Word]
-    label: str = ""
-    values: list[tuple[str, float, float]] = field(default_factory=list)  # (cell as printed, x0, x1)
-
-    @property
-    def text(self) -> str:
-        return " ".join(w.text for w in self.words)
-
-
-def visual_lines(words: list[Word]) -> list[Line]:
-    """Words grouped into lines by their vertical centre, each line read left to right."""
-    lines: list[list[Word]] = []
-    for w in sorted(words, key=lambda w: ((w.y0 + w.y1) / 2, w.x0)):
-        centre, height = (w.y0 + w.y1) / 2, max(w.y1 - w.y0, 1.0)
-        if lines:
-            last = lines[-1]
-            last_centre = sum((v.y0 + v.y1) / 2 for v in last) / len(last)
-            if abs(centre - last_centre) < LINE_TOLERANCE * height:
-                last.append(w)
-                continue
-        lines.append([w])
-    return [Line(sorted(ws, key=lambda w: w.x0)) for ws in lines]
-
-
-def _char_width(words: list[Word]) -> float:
-    chars = sum(len(w.text) for w in words) or 1
-    return max(sum(w.x1 - w.x0 for w in words) / chars, 1.0)
-
-
-def segments(line: Line, char_width: float) -> list[Segment]:
-    out: list[Segment] = []
-    for w in line.words:
-        if out and w.x0 - out[-1].x1 <= SEGMENT_GAP * char_width:
-            out[-1].words.append(w)
-        else:
-            out.append(Segment([w]))
-    return out
-
-
-_SUFFIX = ("%", ")", "%)", "bp", "bps", "pts", "ppt", "ppts", "x")  # printed apart after a value: "2.5 %", "(390 ) bp"
-
-
-def _is_value_token(text: str) -> bool:
-    return bool(_NUMBER.match(text) or _DASH.match(text) or text in ("$", "(", "$(") or text.lower() in _SUFFIX)
-
-
-def split_label_values(line: Line, char_width: float) -> None:
-    """Fill `line.label` and `line.values`: the value tokens at the line's right, glued into cells."""
-    words = line.words
-    i = len(words)
-    while i > 0 and _is_value_token(words[i - 1].text):
-        i -= 1
-    # a year or footnote mark that touches the label is part of it ("Notes due 2025", "Other (1)")
-    # (and so is the year of a date in it: "Balance at December 31, 2013")
-    while i < len(words) and i > 0 and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width \
-            and not words[i].text.startswith("$") and (re.search(r"[A-Za-z]", words[i - 1].text) or (
-                re.fullmatch(r"\d{1,2},", words[i - 1].text) and _YEAR.match(words[i].text)
-                and not all(_YEAR.match(w.text) for w in words[i:]))):  # "December 31, 2022  2021": a header
-        i += 1
-    line.label = _FOOTNOTE_AFTER_LABEL.sub("", " ".join(w.text for w in words[:i])).strip()
-    cells: list[list[Word]] = []
-    pending_dollar: Word | None = None
-    for w in words[i:]:
-        t = w.text
-        if t in ("$", "$(", "("):
-            pending_dollar = w if pending_dollar is None else pending_dollar
-            continue
-        if t.lower() in _SUFFIX and cells:
-            cells[-1].append(w)
-            continue
-        if _FOOTNOTE.match(t) and cells and w.x0 - cells[-1][-1].x1 <= SEGMENT_GAP * char_width:
-            continue  # a footnote mark printed right after a value
-        cells.append(([pending_dollar] if pending_dollar else []) + [w])
-        pending_dollar = None
-    line.values = []
-    for cell in cells:
-        text = "".join(w.text for w in cell)
-        if text.startswith("$("):  # "$ (1,577)" printed apart: the negative is "($1,577)"
-            text = "($" + text[2:]
-        number = [w for w in cell if w.text not in ("$", "$(", "(") and w.text.lower() not in _SUFFIX] or cell
-        last = number[-1]
-        # the digits' right edge: "(10.91)%" and "3.77 %" are one column
-        trailing = len(last.text) - len(last.text.rstrip("%)*"))
-        x1 = last.x1 - trailing * (last.x1 - last.x0) / max(len(last.text), 1)
-        line.values.append((text, number[0].x0, x1))
-    if not any(re.search(r"\d|^[-–—]+%?$", v[0].strip("$")) for v in line.values):
-        line.label, line.values = line.text, []  # "Increase/  %": a column title, no value
+__all__ = ["Column", "Line", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
+           "split_label_values", "visual_lines"]
 
 
 def _is_header_line(line: Line) -> bool:
@@ -184,37 +53,31 @@ def _is_header_line(line: Line) -> bool:
     text = line.text
     if line.label and line.values:  # "2019 2018 2017" after a period phrase or a short caption
         # "($ in millions) December 31,", "In millions, except per share data  Years ended December 31,"
-        label = " ".join(_CAPTION_WORDS.sub(" ", re.sub(r"\([^)]*\)", " ", line.label)).split())
+        label = " ".join(CAPTION_WORDS.sub(" ", re.sub(r"\([^)]*\)", " ", line.label)).split())
         # a table title before the dates: "Domestic Segment Results  January 28, 2023  January 29, 2022"
-        return all(_YEAR.match(v[0]) for v in line.values) and (
+        return all(YEAR.match(v[0]) for v in line.values) and (
             not label or is_period_line(label) or len(PERIOD_TOKEN.sub(" ", label).split()) <= MAX_SECTION_WORDS)
-    return is_period_line(text) or (bool(line.values) and all(_YEAR.match(v[0]) for v in line.values))
+    return is_period_line(text) or (bool(line.values) and all(YEAR.match(v[0]) for v in line.values))
 
 
 def _is_row(line: Line) -> bool:
-    if not line.label and all(_FOOTNOTE.match(v[0]) for v in line.values):
+    if not line.label and all(FOOTNOTE.match(v[0]) for v in line.values):
         return False  # a footnote mark printed on a line of its own (a superscript)
-    return bool(line.values) and not all(_YEAR.match(v[0]) for v in line.values) and (
+    return bool(line.values) and not all(YEAR.match(v[0]) for v in line.values) and (
         not line.label or len(line.label.split()) <= 2 * LONG_PROSE_WORDS)
 
 
 def _is_section(line: Line) -> bool:
     """A short label-only line inside a table ("Current liabilities:", "Net sales:")."""
     return not line.values and 0 < len(line.text.split()) <= MAX_SECTION_WORDS and not is_period_line(line.text) \
-        and not _unit_caption(line) and len(segments(line, _char_width(line.words))) == 1  # titles are no section
+        and not _unit_caption(line) and len(segments(line, average_char_width(line.words))) == 1  # titles are no section
 
 
 def _is_paragraph(line: Line) -> bool:
     """Prose: a long line with no values, not a label introducing rows ("Adjustments to reconcile
     net earnings to total cash provided by operating activities:")."""
     return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS and not line.text.rstrip().endswith(":") \
-        and len(segments(line, _char_width(line.words))) == 1  # column titles ("Total  Level 1  Level 2 ...") are no prose
-
-
-@dataclass
-class Column:
-    x0: float
-    x1: float
+        and len(segments(line, average_char_width(line.words))) == 1  # column titles ("Total  Level 1  Level 2 ...") are no prose
 
 
 def columns_of(rows: list[Line]) -> list[Column]:
@@ -245,157 +108,6 @@ def _column_of(x0: float, x1: float, cols: list[Column]) -> int | None:
     return best
 
 
-def _date_with_year(text: str, year: str) -> str | None:
-    """The date of `year` in a header sentence: "December 25, 2021", or "May 31, 2022" from "May 31,
-    2023, 2022 and 2021" (a month and day printed once hold for every year after them)."""
-    month_day = None
-    for m in PERIOD_TOKEN.finditer(text):
-        tok = " ".join(m.group(0).split())
-        if md := re.match(r"(.+\d{1,2}),?\s+(?:19|20)\d\d$", tok):
-            month_day = md.group(1)
-        if year in tok:
-            if not re.fullmatch(r"(?:19|20)\d\d", tok):
-                return tok
-            return f"{month_day}, {year}" if month_day else None
-    return None
-
-
-def _phrase(text: str) -> str:
-    """The words of a header sentence before its first period ("Fiscal years ended")."""
-    m = PERIOD_TOKEN.search(text)
-    return (text[:m.start()] if m else text).strip(" ,")
-
-
-def header_for(lines: list[Line], cols: list[Column], char_width: float) -> TableHeader | None:
-    """One period label per column from the header lines standing over the columns.
-
-    On each header line, every column takes the nearest segment (by horizontal centre): its own
-    "2022" or "September 24,", or a segment centred over several columns ("Years ended", "Three
-    Months Ended", "December 31,"), often narrower than the columns it heads. A segment narrower
-    than the column pitch only labels columns within 0.6 pitch of it (a "% Change" column takes no
-    year); a caption left of the columns labels none. A header sentence listing the dates gives
-    each column the date with its year."""
-    if not cols:
-        return None
-    centres = [(c.x0 + c.x1) / 2 for c in cols]
-    gaps = [b - a for a, b in zip(centres, centres[1:])]
-    pitch = sorted(gaps)[len(gaps) // 2] if gaps else 8 * max(char_width, 1.0) * 4
-    parts: list[list[str]] = [[] for _ in cols]
-    # a caption left of the columns labels none, unless it is a header sentence listing the dates
-    line_segs = [[s for s in segments(line, char_width)
-                  if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
-                  and not _UNIT_CAPTION.search(s.text)] for line in lines]
-    titles = _column_titles(line_segs, centres, pitch)
-    for segs in line_segs:
-        if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
-            # the line's one phrase heads the columns it is centred over ("Years ended", "December
-            # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
-            # one naming a span of time ("Three Months Ended") or printed left of every column heads them all
-            seg = segs[0]
-            mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
-            spans_all = bool(_SPAN_WORDS.search(seg.text)) or mid < centres[0]
-            for p, centre in zip(parts, centres):
-                if spans_all or abs(centre - mid) <= reach:
-                    p.append(seg.text)
-            continue
-        segs, phrase = _leading_phrase(segs)
-        over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
-        for i, seg in enumerate(over):
-            if seg is not None:
-                parts[i].append(f"{phrase} {seg.text}" if phrase and _YEAR.match(seg.text) else seg.text)
-    years = {m for line in lines for m in re.findall(r"(?:19|20)\d\d", line.text)}
-    if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
-        date = next(iter(years))
-        for p in parts:
-            if not any(date in x for x in p):
-                p.insert(0, date)
-    labels = [_column_label(p) for p in parts]
-    dated = [lab for lab in labels if re.search(r"(?:19|20)\d\d", lab)]
-    glued = [lab for lab in dated if len(set(re.findall(r"(?:19|20)\d\d", lab))) > 1]
-    if not dated or len(set(glued)) < len(glued):
-        return None  # no period, or columns sharing one run of years: the header is not laid out by column
-    return TableHeader(" ".join(line.text for line in lines), tuple(labels))
-
-
-def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -> list[Segment | None]:
-    """The segment each column takes from a header line: the nearest by centre; a segment narrower
-    than the column pitch only heads columns within 0.6 pitch of it."""
-    out: list[Segment | None] = []
-    for centre in centres:
-        seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre)) if segs else None
-        if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
-            seg = None
-        out.append(seg)
-    return out
-
-
-def _column_titles(line_segs: list[list[Segment]], centres: list[float], pitch: float) -> list[str]:
-    """Each column's title from the header lines of two or more segments without a year."""
-    titles: list[list[str]] = [[] for _ in centres]
-    for segs in line_segs:
-        if len(segs) >= 2 and not any(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
-            for t, seg in zip(titles, _nearest_segments(segs, centres, pitch)):
-                t.append(seg.text if seg else "")
-    return [" ".join(t).strip() for t in titles]
-
-
-def _year_groups(segs: list[Segment], cols: list[Column], titles: list[str]) -> list[Segment | None] | None:
-    """A line of k < n periods over groups of columns whose titles repeat ("2022" over "Amount
-    Increase/(decrease)", "December 31, 2018" over "Total  Level 1  Level 2  Level 3"): each period
-    heads its group. A period is centred over its group or right-aligned with its last column; the
-    grouping kept is the one where every group starts with the same title. None when there is none."""
-    named = [t for t in titles if t]
-    if not (2 <= len(segs) < len(cols)) or len(set(named)) == len(named) \
-            or not all(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
-        return None
-    nearest = [min(range(len(segs)), key=lambda k: abs((segs[k].x0 + segs[k].x1) / 2 - (c.x0 + c.x1) / 2))
-               for c in cols]
-    # (a value's right edge is its digits', a header's may end over a "%)")
-    right = [next((k for k, s in enumerate(segs) if s.x1 >= c.x1 - 2 * COLUMN_GAP), None) for c in cols]
-    for picks in (nearest, right):
-        if None in picks or picks != sorted(picks) or len(set(picks)) != len(segs):
-            continue
-        starts = {titles[picks.index(k)] for k in range(len(segs))}
-        if len(starts) == 1:
-            return [segs[k] for k in picks]
-    return None
-
-
-def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
-    """A line "Years ended December 31, 2022   2021   2020": the period phrase printed before its
-    first year heads every year of the line. Returns the line's segments with the phrase cut off
-    its year, and the phrase ("" when there is none)."""
-    if not any(_YEAR.match(s.text) for s in segs):
-        return segs, ""
-    for k, seg in enumerate(segs):
-        words = seg.words
-        head = " ".join(w.text for w in words[:-1])
-        if len(words) > 1 and _YEAR.match(words[-1].text) and len(PERIOD_TOKEN.findall(seg.text)) == 1 \
-                and re.search(r"[A-Za-z]", head) and is_period_line(head):
-            return segs[:k] + [Segment([words[-1]])] + segs[k + 1:], head
-    return segs, ""
-
-
-def _column_label(parts: list[str]) -> str:
-    """A column's header parts, top to bottom, as one label ("Years ended September 24, 2022").
-
-    A header sentence listing several periods ("Fiscal years ended December 31, 2022, December 25,
-    2021 and ...") is never copied whole: it gives the column its words before the first period and
-    the date of the column's own year, unless the column's own parts already say a full period
-    ("Year Ended May 31," + "2023")."""
-    sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
-    own = [p for p in parts if p not in sentences]
-    year = next((m.group(0) for p in own for m in re.finditer(r"(?:19|20)\d\d", p)), None)
-    label = " ".join(" ".join(own).split())
-    if sentences and year and not re.search(r"[A-Za-z]{3}", label):  # own parts are only "2022"
-        date = _date_with_year(sentences[0], year)
-        label = f"{_phrase(sentences[0])} {date or label}"
-    elif sentences and not year:
-        label = " ".join([_phrase(sentences[0]), label]).strip()
-    label = " ".join(label.split())
-    return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)\b", r"\1, \2", label)
-
-
 def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool:
     """A line of column titles ("Adjusted Cost  Unrealized Gains  Fair Value"): no values, two or
     more segments, all of them over the columns."""
@@ -412,7 +124,7 @@ def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool
 
 
 def _unit_caption(line: Line) -> str | None:
-    m = _UNIT_CAPTION.search(line.text)
+    m = UNIT_CAPTION.search(line.text)
     return m.group(0).strip(" ()") if m else None
 
 
@@ -420,7 +132,7 @@ def _is_dated_titles(line: Line) -> bool:
     """Column titles that print a year ("2017 Balance  Gains/(Losses)  Settlements  2017 Balance"):
     the header of the next table."""
     return not line.values and bool(re.search(r"\b(?:19|20)\d\d\b", line.text)) \
-        and len(segments(line, _char_width(line.words))) >= 2
+        and len(segments(line, average_char_width(line.words))) >= 2
 
 
 def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
@@ -459,7 +171,7 @@ def layout_units(words: list[tuple]) -> list[Unit]:
     ws = [Word(*map(float, w[:4]), str(w[4])) for w in words if str(w[4]).strip()]
     if not ws:
         return []
-    cw = _char_width(ws)
+    cw = average_char_width(ws)
     lines = visual_lines(ws)
     for line in lines:
         split_label_values(line, cw)
