@@ -40,11 +40,12 @@ from storage.table_headers import header_for
 from storage.table_rollforward import column_titles, period_columns, row_periods
 from storage.table_words import (
     CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR,
-    Column, Line, Word, average_char_width, segments, split_label_values, visual_lines,
+    Column, Line, Segment, Word, average_char_width, segments, split_label_values, visual_lines,
 )
 from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 
-__all__ = ["Column", "Line", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
+# (what this module offered before its helpers moved to table_words / table_headers)
+__all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
            "split_label_values", "visual_lines"]
 
 
