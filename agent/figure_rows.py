@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from agent import line_items
-from agent.figure_periods import AskedPeriod, column_years, pick_cells
+from agent.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_shift, pick_cells
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
 from storage.bm25_index import tokenize
@@ -67,7 +68,7 @@ _STATEMENT_SECTION = re.compile(
     r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
     r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
-    r"adjustments to reconcile.*|changes in operating assets and liabilities.*|supplemental.*|"
+    r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"consolidated", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
@@ -78,7 +79,10 @@ _PERIOD_WORDS = set(tokenize(
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
     "latest recent last million billion thousand dollar january february march april may june july august september "
-    "october november december jan feb mar apr jun jul aug sep sept oct nov dec"
+    "october november december jan feb mar apr jun jul aug sep sept oct nov dec "
+    # asking verbs and company-form words: how a question asks and whom, not which line item
+    "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
+    "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
 
 
@@ -92,6 +96,11 @@ class Row:
     table_has_dollar: bool
     item: LineItem | None  # the line item the label prints (agent/line_items.py), None when unknown
     primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
+    shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/figure_periods.py)
+
+    def cells_for(self, period: AskedPeriod) -> list[Cell]:
+        """The row's cells of the asked period (agent/figure_periods.py pick_cells)."""
+        return pick_cells(self.cells, period, self.shift)
 
     @property
     def label(self) -> str:
@@ -155,8 +164,19 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells)),
-                            primary))
+                            primary, fiscal_shift(cells, _fiscal_year(src.get("doc_id")))))
     return rows
+
+
+@lru_cache(maxsize=256)
+def _fiscal_year(doc_id: str | None) -> int | None:
+    """The fiscal year a processed PDF covers (its DocumentInfo), None when unknown."""
+    from storage.pdf_processing import document_info, load_manifest
+
+    try:
+        return document_info(load_manifest(doc_id)).fiscal_year if doc_id else None
+    except (OSError, ValueError):
+        return None
 
 
 def table_captions(units: list[Unit]) -> dict[int, str]:
@@ -246,8 +266,29 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     # a section that qualifies the row ("Finance leases:" over "Long-term debt, less current
     # portion"): the row is that part's figure unless the question names it
     section = row.cells[0].section
+    if section and row.item is None and _other_item(section, ask):
+        return False  # "Subscription and support" under "Cost of revenues" is no revenue row
+    if section and row.item is not None and row.item.concept in SECTION_FREE and not line_items.asked_items(section):
+        return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)
+
+
+# a statement's own totals: a section printed above them ("Changes in assets and liabilities",
+# "Inventories") is the last one the parser read, never a part they belong to
+SECTION_FREE = frozenset({
+    "AssetsCurrent", "Assets", "LiabilitiesCurrent", "Liabilities", "StockholdersEquity", "NetIncomeLoss",
+    "NetCashProvidedByUsedInOperatingActivities", "NetCashProvidedByUsedInInvestingActivities",
+    "NetCashProvidedByUsedInFinancingActivities", "CashAndCashEquivalentsPeriodIncreaseDecrease",
+})
+
+
+def _other_item(section: str, ask: Ask) -> bool:
+    """The section names a line item other than the asked one ("Cost of revenues:" when revenues are
+    asked): a row of no known item under it is a part of that other item."""
+    named = line_items.asked_items(section)
+    return bool(named and ask.items) and not any(line_items.answers(named[0].item, i) or named[0].item is i
+                                                  for i in ask.items)
 
 
 def _names_item(section: str, item: LineItem) -> bool:
@@ -276,7 +317,7 @@ def segment_words(rows: list[Row]) -> set[str]:
 def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     """The row answering `ask` with its cell(s) for the asked period, or None."""
     segments = segment_words(rows)
-    fitting = [(r, cells) for r in rows if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, ask, segments)]
+    fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period)) and row_fits(r, ask, segments)]
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
@@ -369,7 +410,7 @@ def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[
         if r.item is None or r.item.concept not in item.components:
             continue
         sub = replace(ask, items=(r.item,))
-        if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, sub, segments):
+        if (cells := r.cells_for(ask.period)) and row_fits(r, sub, segments):
             found.setdefault((r.source.get("doc_id"), r.source.get("page_number")), []).append((r, cells[0]))
     if not found:
         return []

@@ -86,7 +86,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?"),
     LineItem("NetCashProvidedByUsedInOperatingActivities", "Net Cash Provided by (Used in) Operating Activities",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from)|flows? from) operati\w+(?: activities)?|"
-             r"operating cash ?flows?|cash ?flows? from operations|cfo",
+             r"operating cash ?flows?|cash ?flows? from operations|cfo|"
+             r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from))? ?operating activities|(?:net )?cash "
              r"(?:provided by|from|generated (?:by|from)) operations"),
     LineItem("NetCashProvidedByUsedInInvestingActivities", "Net Cash Provided by (Used in) Investing Activities",
@@ -101,8 +102,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
              r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
-             r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:cash )?dividends? paid(?: to (?:common )?"
-             r"(?:stock|share)holders)?|payments? of (?:cash )?dividends?"),
+             r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
+             r"dividends?)(?: to (?:common )?(?:stock|share)holders)?"),
     LineItem("PaymentsForRepurchaseOfCommonStock", "Payments for Repurchase of Common Stock",
              r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)",
              r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased"),
@@ -209,6 +210,7 @@ def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
     a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
     text = label.lower().replace("&", " and ").replace("’", "'")
+    text = re.sub(r"(?<=\w)\s*[–—]\s*(?=\w)", "-", text)  # "Earnings per common share–diluted"
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
     text = re.sub(r"\s+", " ", text).strip(" :;,.-—–")
     # "GAAP" confirms what the row is; "Adjusted" / "Non-GAAP" qualify the same line item (whether

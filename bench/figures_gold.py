@@ -49,6 +49,7 @@ from bench.answers import contains_figure, printed_forms
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = Path(__file__).resolve().parent / "gold"
 DEFAULT_BASELINE = "921cd18"
+SETS = ("figures", "derived", "out_of_scope", "conversation")
 REFUSAL = re.compile(r"(?i)\bnot (?:among them|in the selected)")
 MARKER = re.compile(r"\[\^[^\]]+\]")
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -310,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-rev", default=DEFAULT_BASELINE, help="git revision to compare with, or 'none'")
     parser.add_argument("--limit", type=int, help="only the first N questions of each set (development)")
     parser.add_argument("--out", type=Path, help="write scores (and answers) as JSON here too")
+    parser.add_argument("--sets", default=",".join(SETS),
+                        help=f"comma-separated question sets to ask (development), of {','.join(SETS)}")
     args = parser.parse_args(argv)
     # a stopped run still removes its baseline worktree (subprocess.run kills the child on the way out)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -327,7 +330,10 @@ def main(argv: list[str] | None = None) -> int:
     from storage.pdf_processing import document_info, load_manifest
 
     infos = {s: document_info(load_manifest(docs[s])) for s in stems}
-    questions = build_questions(stems, args.limit, infos)
+    sets = {s.strip() for s in args.sets.split(",") if s.strip()}
+    if unknown := sets - set(SETS):
+        sys.exit(f"error: unknown --sets {','.join(sorted(unknown))} (known: {','.join(SETS)})")
+    questions = [q for q in build_questions(stems, args.limit, infos) if q["set"] in sets]
     report: dict = {"questions": len(questions), "baseline_rev": None}
     if args.baseline_rev.lower() != "none":
         rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline_rev], check=True,
