@@ -37,7 +37,7 @@ from agent.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
 from storage.bm25_index import tokenize
-from storage.page_tables import is_primary_statement, table_units
+from storage.page_tables import is_primary_statement, statement_entity, table_units
 from storage.question_scope import without_periods
 from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
 
@@ -97,6 +97,7 @@ class Row:
     item: LineItem | None  # the line item the label prints (agent/line_items.py), None when unknown
     primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
     shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/figure_periods.py)
+    entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")
 
     def cells_for(self, period: AskedPeriod) -> list[Cell]:
         """The row's cells of the asked period (agent/figure_periods.py pick_cells)."""
@@ -145,6 +146,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
         passage = _squash(src.get("text") or "")
         units = table_units(src.get("doc_id"), src.get("page_number"), text)
         primary = is_primary_statement(text)
+        entity = statement_entity(text) if primary else ""
         captions = table_captions(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
@@ -164,7 +166,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells)),
-                            primary, fiscal_shift(cells, _fiscal_year(src.get("doc_id")))))
+                            primary, fiscal_shift(cells, _fiscal_year(src.get("doc_id"))), entity))
     return rows
 
 
@@ -268,7 +270,8 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     section = row.cells[0].section
     if section and row.item is None and _other_item(section, ask):
         return False  # "Subscription and support" under "Cost of revenues" is no revenue row
-    if section and row.item is not None and row.item.concept in SECTION_FREE and not line_items.asked_items(section):
+    if section and row.item is not None and row.item.concept in SECTION_FREE \
+            and not any(a.item.per_share or a.item.percent for a in line_items.asked_items(section)):
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)
@@ -284,11 +287,12 @@ SECTION_FREE = frozenset({
 
 
 def _other_item(section: str, ask: Ask) -> bool:
-    """The section names a line item other than the asked one ("Cost of revenues:" when revenues are
-    asked): a row of no known item under it is a part of that other item."""
+    """The section names a line item other than the asked one while saying the asked one's words
+    ("Cost of revenues:" when revenues are asked): a row of no known item under it is a part of
+    that other item."""
     named = line_items.asked_items(section)
-    return bool(named and ask.items) and not any(line_items.answers(named[0].item, i) or named[0].item is i
-                                                  for i in ask.items)
+    return bool(named and ask.items) and line_items.mentions(section, ask.items[0]) \
+        and not any(line_items.answers(named[0].item, i) or named[0].item is i for i in ask.items)
 
 
 def _names_item(section: str, item: LineItem) -> bool:
@@ -326,7 +330,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
-            by_item = [(r, c) for r, c in by_item if r.primary]
+            by_item = _named_entity([(r, c) for r, c in by_item if r.primary], ask)
         if by_item:
             # the label saying most of the question's words first, then the retriever's order, then
             # the plainest label ("Net income", not "Net income attributable to noncontrolling interests")
@@ -340,6 +344,15 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+def _named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[Row, list[Cell]]]:
+    """Of statements of several registrants in one filing (a parent's and its utility's), the rows of
+    the one the question names ("PG&E Corporation's"); all of them when it names none or one only."""
+    asked = set(tokenize(ask.text))
+    overlap = {id(r): len(set(tokenize(r.entity)) & asked) for r, _ in found}
+    best = max(overlap.values(), default=0)
+    return [(r, c) for r, c in found if overlap[id(r)] == best] if best else found
 
 
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:

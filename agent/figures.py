@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from agent import line_items
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
 from agent.figure_rows import FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
@@ -38,10 +39,12 @@ _NOT_FIGURE = re.compile(r"^\s*(?:why|explain|describe|summari[sz]e|who|where|li
                          r"what (?:industry|business|risks?)|is\b|are\b|does\b|do\b|did\b|has\b|have\b|was there)", re.IGNORECASE)
 INTRO = "No language model is configured; the table row of your PDFs that matches the question:"
 INTRO_COMPUTED = "No language model is configured; computed from the table rows of your PDFs:"
-INTRO_NOT_COMPUTED = "No language model is configured; the figure asked is computed from table rows, and one is missing:"
+NO_FIGURE = "no figure is stated"  # the words saying an answer states no figure (bench/figures_gold.py reads them)
+INTRO_NOT_COMPUTED = (f"No language model is configured; the figure asked is computed from table rows, and one is missing, "
+                      f"so {NO_FIGURE}:")
 
 __all__ = ["AskedPeriod", "asked_period", "pick_cells", "span_mismatch", "table_captions", "match_figures",
-           "figure_block", "figure_line", "is_figure_question", "FigureMatch"]
+           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "no_row_line"]
 
 
 def is_figure_question(question: str) -> bool:
@@ -86,6 +89,34 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
         return None  # a computation that could not be read: a printed row is not its answer
     total = next((i for i in ask.items[:1] if i.components), None)
     return _components_block(total, ask, rows) if total else None
+
+
+def no_row_line(question: str) -> str | None:
+    """For a figure question naming a line item (or a computation) that no row of the searched pages
+    answers: the line saying so, which leads the answer instead of a quoted passage holding some other
+    number ("No table row of the pages searched prints Total debt for 2015, so no figure is stated").
+    None for a question that names no line item: its passages answer it as before."""
+    if not is_figure_question(question):
+        return None
+    asked = line_items.asked_items(question)
+    if not asked and not DERIVED_ASK.search(question):
+        return None
+    what = asked[0].item.label if asked else "the inputs of the figure asked"
+    period = asked_period(question)
+    when = _said_asked(period)
+    return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
+            "passages that mention it, quoted as context:")
+
+
+def _said_asked(period: AskedPeriod) -> str:
+    """" for Q2 FY2024", " for fiscal 2022", " for 2021 and 2022", "" when no period is named."""
+    if not period.years:
+        return f" for Q{period.quarter}" if period.quarter else ""
+    fy = "FY" if period.fiscal else ""
+    if period.quarter:
+        return f" for Q{period.quarter} {fy}{period.years[0]}"
+    years = " and ".join(str(y) for y in period.years)
+    return f" for {'fiscal ' if period.fiscal else ''}{years}"
 
 
 def _states_computation(question: str, match: FigureMatch) -> bool:

@@ -183,6 +183,11 @@ _PRINTED = [(item, re.compile(item.printed)) for item in ITEMS]
 ALSO_ANSWERS = {"LongTermDebtNoncurrent": ("DebtLongtermAndShorttermCombinedAmount",)}
 
 
+def mentions(text: str, item: LineItem) -> bool:
+    """`text` says `item` the way questions name it, anywhere ("Cost of revenues" mentions revenues)."""
+    return any(rx.search(text) for i, rx in _ASKED if i is item)
+
+
 @dataclass(frozen=True)
 class AskedItem:
     item: LineItem

@@ -39,6 +39,18 @@ def is_primary_statement(page_text: str) -> bool:
     return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
 
 
+def statement_entity(page_text: str) -> str:
+    """Whose statement a primary statement page is, when a filing has several registrants: the short
+    name line printed just above its title ("PG&E CORPORATION" over "CONSOLIDATED BALANCE SHEETS",
+    "PACIFIC GAS AND ELECTRIC COMPANY" over the subsidiary's); "" when none is printed."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    for above, line in zip(lines, lines[1:]):
+        if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line):
+            name = above if not _PRIMARY_TITLE.match(above) and not re.search(r"\d", above) else ""
+            return name if 0 < len(name.split()) <= 6 and not re.search(r"(?i)\bitem\b|financial statements", name) else ""
+    return ""
+
+
 def statement_pages(doc_id: str) -> list[int]:
     """0-based pages of a processed PDF that are primary statements (by their titles), cached per build."""
     from storage.pdf_processing import load_manifest
