@@ -229,6 +229,10 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
+    # words said only in parentheses gloss the words before them ("unearned (deferred) revenue",
+    # "(GMV)"): a row need not print them
+    glosses = set(tokenize(" ".join(re.findall(r"\(([^()]*)\)", question))))
+    own -= glosses - set(tokenize(re.sub(r"\([^()]*\)", " ", question)))
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
     residue = own - item_terms - _NOT_DISTINCTIVE
