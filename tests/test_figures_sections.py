@@ -1,0 +1,140 @@
+"""Which row and column a figure question means, beyond the line item: fiscal years named by the
+calendar year they end in, statement totals under a stale section, a sub-item under another item's
+section, statements of several registrants in one filing, glosses in parentheses, asking verbs;
+and the answer when no row passes ("no figure is stated", never a quoted number in the lead)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent.extractive import compose_extractive_answer
+from agent.figure_periods import FiscalShift, asked_period, cell_years, fiscal_shift, pick_cells
+from agent.figures import INTRO, NO_FIGURE, figure_block, no_row_line
+from bench.figures_gold import lead_line, score_figure
+from storage.embeddings import get_embedder
+from storage.page_tables import statement_entity
+from storage.tables import Cell, TableHeader
+from tests.fixtures_figures import BALANCE, YEARS, Table, pages  # noqa: F401
+
+QUARTERS = ("Three Months Ended July 31, 2023", "Three Months Ended July 31, 2022",
+            "Six Months Ended July 31, 2023", "Six Months Ended July 31, 2022")
+RELEASE = Table(QUARTERS, [
+    ("Subscription and support", "$ 8,026", "$ 7,190", "$ 15,746", "$ 14,070"),
+    ("Total revenues", "8,603", "7,720", "16,850", "15,131"),
+    ("Net income", "$ 1,267", "$ 68", "$ 1,466", "$ 96"),
+], sections={0: "Revenues"})
+
+
+def _lead(question, sources, text) -> str:
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO, block
+    return block[1]
+
+
+@pytest.fixture
+def fiscal_year(monkeypatch):
+    """The selected filing's fiscal year as its DocumentInfo says (a release of Q2 FY2024)."""
+    def set_year(year):
+        monkeypatch.setattr("agent.figure_rows._fiscal_year", lambda doc_id: year)
+    return set_year
+
+
+@pytest.mark.parametrize("question, value", [
+    ("What was revenue in Q2 FY2024?", "8,603"),
+    ("What were total revenues for the first half of fiscal 2024?", "16,850"),
+    ("What was net income in the second quarter of fiscal 2023?", "$68"),
+])
+def test_fiscal_year_ending_in_the_next_calendar_year(pages, fiscal_year, question, value):
+    fiscal_year(2024)
+    sources, text = pages({5: [RELEASE]})
+    assert f": {value} " in _lead(question, sources, text)
+
+
+def test_calendar_dates_are_not_shifted_and_unknown_fiscal_years_are_not_guessed(pages, fiscal_year):
+    fiscal_year(2024)
+    sources, text = pages({5: [RELEASE]})
+    assert ": 8,603 " in _lead("What were total revenues in the three months ended July 31, 2023?", sources, text)
+    fiscal_year(None)  # no cover read: FY2024 is not the calendar 2023 columns
+    assert figure_block("What was revenue in Q2 FY2024?", sources, text, get_embedder()) is None
+
+
+def test_fiscal_shift_reads_only_columns_of_the_latest_month():
+    header = TableHeader(" ".join(QUARTERS[:1]), QUARTERS[:1])
+    cells = [Cell("Revenue", QUARTERS[0], "8,603", "Revenue 8,603", header, 0),
+             Cell("Revenue", "January 31, 2023", "31,352", "Revenue 31,352", header, 1)]
+    shift = fiscal_shift(cells, 2024)
+    assert shift == FiscalShift(1, 7)
+    fiscal = asked_period("revenue in fiscal 2024")
+    assert cell_years(cells[0], fiscal, shift) == [2024]
+    assert cell_years(cells[1], fiscal, shift) == [2023]  # a fiscal year-end balance keeps its year
+    assert cell_years(cells[0], asked_period("revenue in 2023"), shift) == [2023]  # a calendar year asked
+    assert fiscal_shift(cells, 2023) is None and fiscal_shift(cells, None) is None
+    assert pick_cells(cells[:1], asked_period("Q2 FY2024 revenue"), shift) == cells[:1]
+
+
+def test_statement_totals_are_not_parts_of_the_section_printed_above(pages):
+    sheet = Table(BALANCE, [
+        ("Gas stored", "1,100", "900"),
+        ("Total current assets", "12,815", "11,077"),
+        ("Accounts payable", "3,200", "3,000"),
+        ("Total current liabilities", "15,788", "17,427"),
+    ], sections={0: "Inventories", 2: "Accounts payable and accrued expenses"})
+    flows = Table(YEARS, [
+        ("Accounts receivable", "(120)", "(80)"),
+        ("Net cash provided by operating activities", "8,848", "9,832"),
+    ], sections={0: "Changes in assets and liabilities"})
+    sources, text = pages({3: [sheet], 5: [flows]})
+    assert ": 12,815 " in _lead("What were total current assets at December 31, 2022?", sources, text)
+    assert ": 15,788 " in _lead("What were total current liabilities at the end of 2022?", sources, text)
+    assert ": 8,848 " in _lead("How much cash did ACME generate from operating activities in 2022?", sources, text)
+
+
+def test_a_sub_item_under_another_items_section_is_not_the_asked_item(pages):
+    income = Table(YEARS, [
+        ("Subscription and support", "$ 29,021", "$ 24,657"),
+        ("Total revenues", "31,352", "26,492"),
+        ("Subscription and support", "5,821", "5,059"),
+        ("Total cost of revenues", "8,360", "7,026"),
+    ], sections={0: "Revenues", 2: "Cost of revenues"})
+    sources, text = pages({3: [income]})
+    assert ": $29,021 " in _lead("What were subscription and support revenues in fiscal 2022?", sources, text)
+
+
+def test_the_registrant_the_question_names_answers(pages, monkeypatch):
+    def sheet(entity, value):
+        return Table(BALANCE, [("Total current assets", value, "11,077")], caption=f"{entity}\nCONSOLIDATED BALANCE SHEETS")
+    sources, text = pages({99: [sheet("PG&E CORPORATION", "12,815")],
+                           106: [sheet("PACIFIC GAS AND ELECTRIC COMPANY", "12,700")]})
+    assert ": 12,815 " in _lead("What were PG&E Corporation's total current assets in 2022?", sources, text)
+    assert ": 12,700 " in _lead("What were Pacific Gas and Electric Company's total current assets in 2022?",
+                                sources, text)
+    assert statement_entity("ITEM 8. FINANCIAL STATEMENTS\nPG&E CORPORATION\nCONSOLIDATED BALANCE SHEETS") \
+        == "PG&E CORPORATION"
+    assert statement_entity("CONSOLIDATED BALANCE SHEETS\n(in millions)") == ""
+
+
+def test_glosses_in_parentheses_and_asking_verbs_are_not_row_words(pages):
+    sheet = Table(BALANCE, [("Unearned revenue", "17,376", "15,628")], sections={0: "Current liabilities"})
+    flows = Table(YEARS, [("Payments of dividends to stockholders", "(3,668)", "(3,457)")],
+                  sections={0: "Cash flows from financing activities"})
+    sources, text = pages({3: [sheet], 5: [flows]})
+    assert ": 17,376 " in _lead("What was the unearned (deferred) revenue balance at December 31, 2022?", sources, text)
+    assert ": (3,668) " in _lead("How much did ACME pay in dividends in fiscal 2022?", sources, text)
+
+
+def test_no_row_says_no_figure_before_any_quoted_number(pages):
+    sources, text = pages({3: [Table(YEARS, [("Net sales", "$ 52,417", "$ 48,300")])]})
+    sources[0]["text"] = "At December 31, 2022, our total debt was approximately $9.0 billion across 14 notes."
+    page = sources[0]["text"]
+    answer, usable = compose_extractive_answer("What was total debt as of December 31, 2022?", sources, lambda s: page)
+    first = answer.splitlines()[0]
+    assert usable and NO_FIGURE in first and "Total debt for 2022" in first
+    assert "$9.0 billion" in answer  # still quoted, as context after the statement
+    assert lead_line(answer) is None and lead_line(answer, honour_no_figure=False)
+    gold = {"value": "9,036", "period": "December 31, 2022", "question": "What was total debt?"}
+    assert score_figure(gold, answer) == "missing" and score_figure(gold, answer, honour_no_figure=False) == "wrong"
+    # a question naming no line item keeps the plain passages intro
+    assert no_row_line("What was the number of employees in 2022?") is None
+    assert re.search(r"no table row", no_row_line("What was the gross margin in 2022?"), re.I)
