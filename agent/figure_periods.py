@@ -59,10 +59,14 @@ def asked_period(question: str) -> AskedPeriod:
 
 @dataclass(frozen=True)
 class FiscalShift:
-    """Columns dated in `month` belong to the fiscal year `years` after their calendar year."""
+    """A row's columns read with its filing's fiscal calendar: columns dated in `month` (its latest)
+    belong to the fiscal year `years` after their calendar year, and, when the filing's own fiscal
+    quarter is known, a quarter's column dated in `month` is that `quarter` (the others by the
+    months between)."""
 
     years: int
     month: int
+    quarter: int | None = None
 
 
 def column_month(period: str) -> int | None:
@@ -71,21 +75,37 @@ def column_month(period: str) -> int | None:
     return _MONTH_NUMBER[m.group(1).lower()] if m else None
 
 
-def fiscal_shift(cells: list[Cell], fiscal_year: int | None) -> FiscalShift | None:
-    """The shift of a row's dated columns when the filing's fiscal year (`fiscal_year`, from its
-    cover) is the year after the calendar year of the row's latest dated column (a fiscal year
-    ending early in the next calendar year); None otherwise."""
+def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int | None = None) -> FiscalShift | None:
+    """The fiscal calendar of a row's dated columns: shifted a year when the filing's fiscal year
+    (`fiscal_year`, from its cover) is the year after the calendar year of the row's latest dated
+    column (a fiscal year ending early in the next calendar year); with the filing's fiscal quarter,
+    the quarter of its latest column. None when neither applies."""
     dated = [(max(years), month) for c in cells if (years := column_years(c.period)) and (month := column_month(c.period))]
     if not fiscal_year or not dated:
         return None
     year, month = max(dated)
-    return FiscalShift(1, month) if fiscal_year == year + 1 else None
+    years = 1 if fiscal_year == year + 1 else 0 if fiscal_year == year else None
+    if years is None or not years and not fiscal_quarter:
+        return None
+    return FiscalShift(years, month, fiscal_quarter)
+
+
+def cell_quarter(cell: Cell, shift: FiscalShift | None = None) -> int | None:
+    """The fiscal quarter a column is: named by its header ("Fourth Quarter", "Q2"), else, for a
+    three months' column, counted back from the filing's own quarter (`shift`)."""
+    if (named := column_quarter(cell.period)) is not None:
+        return named
+    month = column_month(cell.period)
+    if shift is None or not shift.quarter or month is None or column_months(cell.period) != 3:
+        return None
+    back = (shift.month - month) % 12
+    return (shift.quarter - 1 - back // 3) % 4 + 1 if back % 3 == 0 else None
 
 
 def cell_years(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None) -> list[int]:
     """The years a cell's column is of, as the question counts them (fiscal years when it names one)."""
     years = column_years(cell.period)
-    if shift is not None and asked.fiscal and column_month(cell.period) == shift.month:
+    if shift is not None and shift.years and asked.fiscal and column_month(cell.period) == shift.month:
         return [y + shift.years for y in years]
     return years
 
@@ -117,11 +137,11 @@ def column_quarter(period: str) -> int | None:
     return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None
 
 
-def span_mismatch(cell: Cell, asked: AskedPeriod) -> int:
+def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None) -> int:
     """1 when the column's span is known and is not the one asked (a full year unless the question
     names a quarter or a number of months), else 0."""
     months = column_months(cell.period)
-    quarter = column_quarter(cell.period)
+    quarter = cell_quarter(cell, shift)
     if quarter is not None and asked.quarter and quarter != asked.quarter:
         return 1
     if months is None:
@@ -136,7 +156,7 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
     columns whose span is the asked one (span_mismatch): none when the row has no such column.
     `shift`: the row's fiscal-year shift (fiscal_shift)."""
     # a dash or text is not a figure to state; a column not of the asked span is not the asked period
-    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked)]
+    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked, shift)]
     years = asked.years[:MAX_FIGURES]
     if not years:  # no year named: the most recent
         dated = [y for c in fitting for y in cell_years(c, asked, shift)]
@@ -150,7 +170,7 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
             continue
         # a quarter asked among several quarters' columns of the year that do not name theirs
         # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
-        if asked.quarter and len(matching) > 1 and not any(column_quarter(c.period) for c in matching):
+        if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift) for c in matching):
             continue
         if matching:
             out.append(min(matching, key=lambda c: c.column))

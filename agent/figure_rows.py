@@ -37,7 +37,7 @@ from agent.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
 from storage.bm25_index import tokenize
-from storage.page_tables import is_primary_statement, statement_entity, table_units
+from storage.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
 from storage.question_scope import without_periods
 from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
 
@@ -70,6 +70,7 @@ _STATEMENT_SECTION = re.compile(
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
+    r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
@@ -98,6 +99,7 @@ class Row:
     primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
     shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/figure_periods.py)
     entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")
+    statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
 
     def cells_for(self, period: AskedPeriod) -> list[Cell]:
         """The row's cells of the asked period (agent/figure_periods.py pick_cells)."""
@@ -147,6 +149,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
         units = table_units(src.get("doc_id"), src.get("page_number"), text)
         primary = is_primary_statement(text)
         entity = statement_entity(text) if primary else ""
+        kind = statement_kind(text) if primary else ""
         captions = table_captions(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
@@ -166,19 +169,20 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells)),
-                            primary, fiscal_shift(cells, _fiscal_year(src.get("doc_id"))), entity))
+                            primary, fiscal_shift(cells, *_fiscal_period(src.get("doc_id"))), entity, kind))
     return rows
 
 
 @lru_cache(maxsize=256)
-def _fiscal_year(doc_id: str | None) -> int | None:
-    """The fiscal year a processed PDF covers (its DocumentInfo), None when unknown."""
+def _fiscal_period(doc_id: str | None) -> tuple[int | None, int | None]:
+    """The fiscal year and quarter a processed PDF covers (its DocumentInfo), None when unknown."""
     from storage.pdf_processing import document_info, load_manifest
 
     try:
-        return document_info(load_manifest(doc_id)).fiscal_year if doc_id else None
+        info = document_info(load_manifest(doc_id)) if doc_id else None
     except (OSError, ValueError):
-        return None
+        info = None
+    return (info.fiscal_year, info.fiscal_quarter) if info else (None, None)
 
 
 def table_captions(units: list[Unit]) -> dict[int, str]:
@@ -299,6 +303,18 @@ def _other_item(section: str, ask: Ask) -> bool:
         and not any(line_items.answers(named[0].item, i) or named[0].item is i for i in ask.items)
 
 
+def _at_home(row: Row) -> bool:
+    """The row is printed on the statement that presents its line item (line_items.HOME_STATEMENT)."""
+    home = line_items.HOME_STATEMENT.get(row.item.concept) if row.item else None
+    return home is None or row.statement == home
+
+
+def _part_of_other(row: Row, ask: Ask) -> bool:
+    """The row's section names a line item other than the row's own, which the question does not ask."""
+    named = line_items.asked_items(row.cells[0].section) if row.cells[0].section else []
+    return bool(named) and named[0].item is not row.item and named[0].item not in ask.items
+
+
 def _names_item(section: str, item: LineItem) -> bool:
     """The section is the row's own line item ("Earnings per share:" over "Diluted")."""
     return line_items.row_item(section) is item or line_items.row_item(f"{section} x") is item \
@@ -338,7 +354,11 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         if by_item:
             # the label saying most of the question's words first, then the retriever's order, then
             # the plainest label ("Net income", not "Net income attributable to noncontrolling interests")
-            r, cells = max(by_item, key=lambda rc: (len(ask.own & _words(rc[0].label)), -rc[0].rank,
+            # a row under another item's section ("Depreciation and amortization" under "Selling,
+            # general & administrative expenses") is that item's part: the same item printed alone first
+            # line item, then the statement that presents the item (D&A: the cash flow statement's)
+            r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), _at_home(rc[0]),
+                                                     len(ask.own & _words(rc[0].label)), -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
         # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item

@@ -44,7 +44,7 @@ INTRO_NOT_COMPUTED = (f"No language model is configured; the figure asked is com
                       f"so {NO_FIGURE}:")
 
 __all__ = ["AskedPeriod", "asked_period", "pick_cells", "span_mismatch", "table_captions", "match_figures",
-           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "no_row_line"]
+           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "no_row_line", "wants_statements"]
 
 
 def is_figure_question(question: str) -> bool:
@@ -89,6 +89,22 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
         return None  # a computation that could not be read: a printed row is not its answer
     total = next((i for i in ask.items[:1] if i.components), None)
     return _components_block(total, ask, rows) if total else None
+
+
+def wants_statements(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> bool:
+    """A figure question that the primary statement pages should answer: no row of the searched pages
+    answers it, or the row found for a company-level line item (no segment or sub-item named) is
+    printed outside the primary statements (a business or segment table whose caption was not read)."""
+    if not is_figure_question(question):
+        return False
+    if figure_block(question, sources, page_text, embedder, max_sources) is None:
+        return True
+    rows = collect_rows(sources, page_text, max_sources)
+    ask = make_ask(question, asked_period(question), sources)
+    if not ask.items or ask.residue or asks_beyond_items(DERIVED_ASK, question):
+        return False
+    match = best_row(ask, rows, embedder)
+    return match is not None and match.row is not None and not match.row.primary
 
 
 def no_row_line(question: str) -> str | None:

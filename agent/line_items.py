@@ -138,7 +138,8 @@ ITEMS: tuple[LineItem, ...] = (
              rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
              r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
-             r"long[- ]term (?:debt|borrowings?)",
+             r"long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
+             r"(?:term )?(?:debt|borrowings?),? non-?current",
              r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
              r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"
              r"maturities)))*"),
@@ -172,6 +173,14 @@ INSTANT = frozenset({
     "ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent", "DebtLongtermAndShorttermCombinedAmount",
     "Liabilities", "StockholdersEquity", "CurrentRatio",
 })
+
+
+# the statement that presents a concept in the taxonomy's presentation, for the few printed on
+# several (D&A is also a line of some income statements, for one expense only)
+HOME_STATEMENT = {"DepreciationDepletionAndAmortization": "cash flows", "NetIncomeLoss": "income",
+                  "CashAndCashEquivalentsAtCarryingValue": "balance sheet",
+                  "PaymentsForRepurchaseOfCommonStock": "cash flows", "PaymentsOfDividends": "cash flows",
+                  "PaymentsToAcquirePropertyPlantAndEquipment": "cash flows"}
 
 
 def is_instant(item: LineItem | None) -> bool | None:

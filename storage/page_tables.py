@@ -39,6 +39,17 @@ def is_primary_statement(page_text: str) -> bool:
     return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
 
 
+_KINDS = (("cash flows", re.compile(r"(?i)cash\s+flows")), ("balance sheet", re.compile(r"(?i)balance\s+sheets?|financial\s+"
+          r"position")), ("income", re.compile(r"(?i)income|operations|earnings")))
+
+
+def statement_kind(page_text: str) -> str:
+    """"income", "balance sheet" or "cash flows" for a primary statement page (by its title), else ""."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    title = next((line for line in lines if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line)), "")
+    return next((kind for kind, rx in _KINDS if rx.search(title)), "") if title else ""
+
+
 def statement_entity(page_text: str) -> str:
     """Whose statement a primary statement page is, when a filing has several registrants: the short
     name line printed just above its title ("PG&E CORPORATION" over "CONSOLIDATED BALANCE SHEETS",

@@ -36,8 +36,8 @@ def _lead(question, sources, text) -> str:
 @pytest.fixture
 def fiscal_year(monkeypatch):
     """The selected filing's fiscal year as its DocumentInfo says (a release of Q2 FY2024)."""
-    def set_year(year):
-        monkeypatch.setattr("agent.figure_rows._fiscal_year", lambda doc_id: year)
+    def set_year(year, quarter=2):
+        monkeypatch.setattr("agent.figure_rows._fiscal_period", lambda doc_id: (year, quarter))
     return set_year
 
 
@@ -58,6 +58,17 @@ def test_calendar_dates_are_not_shifted_and_unknown_fiscal_years_are_not_guessed
     assert ": 8,603 " in _lead("What were total revenues in the three months ended July 31, 2023?", sources, text)
     fiscal_year(None)  # no cover read: FY2024 is not the calendar 2023 columns
     assert figure_block("What was revenue in Q2 FY2024?", sources, text, get_embedder()) is None
+
+
+def test_quarter_columns_are_counted_back_from_the_filings_own_quarter(pages, fiscal_year):
+    quarters = Table(("Three Months Ended June 30, 2023", "Three Months Ended March 31, 2023"),
+                     [("Total net revenues", "2,540", "2,510")])
+    sources, text = pages({8: [quarters]})
+    fiscal_year(2023, 2)
+    assert ": 2,510 " in _lead("What were total net revenues in Q1 2023?", sources, text)
+    assert ": 2,540 " in _lead("What were total net revenues in the second quarter of 2023?", sources, text)
+    fiscal_year(2023, None)  # the filing's quarter unknown: which column is Q1 is not guessed
+    assert figure_block("What were total net revenues in Q1 2023?", sources, text, get_embedder()) is None
 
 
 def test_fiscal_shift_reads_only_columns_of_the_latest_month():
