@@ -73,6 +73,11 @@ _STATEMENT_SECTION = re.compile(
     r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
+_BALANCE_ASK = re.compile(r"\bas of\b|\bat (?:the )?(?:end|year[- ]end|close)\b|\byear[- ]end\b|\bbalance\b|"
+                          r"\boutstanding (?:at|as of)\b", re.I)
+# a flow's row (what moved during the period), never a balance asked at a date
+_FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuances?|redemptions?|additions?|"
+                         r"(?:net )?(?:increase|decrease|change)s?|borrowings? under)\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
     "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
@@ -168,9 +173,15 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
-                            line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells)),
+                            line_items.row_item(cells[0].label, cells[0].section, _percent_row(cells)),
                             primary, fiscal_shift(cells, *_fiscal_period(src.get("doc_id"))), entity, kind))
     return rows
+
+
+def _percent_row(cells: list[Cell]) -> bool:
+    """The row prints percentages: each value with "%", or 100 in every column (the base row of a
+    table of percentages of total revenues)."""
+    return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
 
 
 @lru_cache(maxsize=256)
@@ -215,6 +226,7 @@ class Ask:
     glossary: frozenset[str]  # filing words for them (storage/query_expansion.py)
     adjusted: bool
     opening: bool
+    balance: bool = False  # asks a balance at a date ("as of", "at year-end"), not a flow
 
 
 def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
@@ -242,7 +254,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     residue = own - item_terms - _NOT_DISTINCTIVE
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
-               bool(_OPENING.search(question)))
+               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)))
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -263,6 +275,8 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     if adjusted != ask.adjusted:
         return False
     if bool(_OPENING.search(label)) != ask.opening:
+        return False
+    if ask.balance and _FLOW_LABEL.match(label):
         return False
     if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section):
         return False
@@ -374,9 +388,11 @@ def _named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[R
     """Of statements of several registrants in one filing (a parent's and its utility's), the rows of
     the one the question names ("PG&E Corporation's"); all of them when it names none or one only."""
     asked = set(tokenize(ask.text))
-    overlap = {id(r): len(set(tokenize(r.entity)) & asked) for r, _ in found}
-    best = max(overlap.values(), default=0)
-    return [(r, c) for r, c in found if overlap[id(r)] == best] if best else found
+    # most of the entity's words asked, then the fewest it adds ("Boston Properties, Inc." before
+    # "Boston Properties Limited Partnership" for "Boston Properties'"; "Inc."-style words count not)
+    fit = {id(r): (len(set(tokenize(r.entity)) & asked), -len(_words(r.entity) - asked)) for r, _ in found}
+    best = max(fit.values(), default=(0, 0))
+    return [(r, c) for r, c in found if fit[id(r)] == best] if best[0] else found
 
 
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:

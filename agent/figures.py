@@ -149,13 +149,18 @@ def _components_block(total, ask, rows) -> list[str] | None:
     if not parts:
         return None
     lines = [f"No language model is configured. {total.label} is not printed as one row on the cited pages; "
-             "the components printed there:"]
-    lines += [f"- {row.line(cell)}" for row, cell in parts]
+             "the sum of the components printed there, then each component:"]
     values = [parse_number(cell.value) for _, cell in parts]
     if len(parts) >= 2 and all(v is not None for v in values) and len({c.period for _, c in parts}) == 1:
         places = max(decimals(c.value) for _, c in parts)
         fmt = lambda v: f"{v:,.{places}f}"  # noqa: E731
         markers = "".join(dict.fromkeys(row.source["source_id"] for row, _ in parts))
-        lines.append(f"Sum of the printed components (computed, not printed): {' + '.join(fmt(abs(v)) for v in values)} = "
-                     f"{fmt(sum(abs(v) for v in values))} {markers}")
+        # the sum first: a reader takes the first figure as the answer, and one component is not it
+        lines.append(f"- {total.label} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
+                     f"(computed, the sum of the printed components) {markers}")
+    else:
+        lines[0] = lines[0].replace("the sum of the components printed there, then each component:",
+                                    "the components printed there (no sum: they are not of one period):"
+                                    if len(parts) >= 2 else "only one component is printed there:")
+    lines += [f"- {row.line(cell)}" for row, cell in parts]
     return lines

@@ -29,6 +29,10 @@ _PRIMARY_TITLE = re.compile(
     r"^(?:[\w.,&'’ ]{0,60}\s)?(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|"
     r"comprehensive\s+(?:income|loss)|cash\s+flows|financial\s+position)|balance\s+sheets?)\b[\w ,()’'-]{0,40}$", re.I)
 TITLE_LINES = 8  # a statement's title stands in the page's first lines
+# a registrant's parent-only schedule (Schedule I, "condensed financial information of the
+# registrant / parent"): supplementary, not the consolidated statement of record
+_PARENT_ONLY = re.compile(r"(?i)\bschedule\s+i\b|condensed\s+financial\s+information\s+of\b|\bparent\s+company\s+only\b|"
+                          r"\(\W?parent\W?\)")
 
 
 def is_primary_statement(page_text: str) -> bool:
@@ -36,6 +40,8 @@ def is_primary_statement(page_text: str) -> bool:
     ("CONSOLIDATED STATEMENTS OF OPERATIONS", "Condensed Consolidated Balance Sheets (Unaudited)"),
     not a note that mentions one."""
     lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    if any(_PARENT_ONLY.search(line) for line in lines):
+        return False
     return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
 
 

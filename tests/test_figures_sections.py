@@ -149,3 +149,30 @@ def test_no_row_says_no_figure_before_any_quoted_number(pages):
     # a question naming no line item keeps the plain passages intro
     assert no_row_line("What was the number of employees in 2022?") is None
     assert re.search(r"no table row", no_row_line("What was the gross margin in 2022?"), re.I)
+
+
+def test_parent_only_schedules_are_not_the_statements_of_record():
+    from storage.page_tables import is_primary_statement
+
+    assert is_primary_statement("PG&E CORPORATION\nCONSOLIDATED BALANCE SHEETS\n(in millions)")
+    assert not is_primary_statement("PG&E CORPORATION\nSCHEDULE I — CONDENSED FINANCIAL INFORMATION OF PG&E CORPORATION "
+                                    "(“PARENT”)\nCONDENSED BALANCE SHEETS")
+
+
+def test_of_two_registrants_named_alike_the_one_adding_no_words(pages):
+    def income(entity, value):
+        return Table(YEARS, [("Net income", value, "1")], caption=f"{entity}\nCONSOLIDATED STATEMENTS OF OPERATIONS")
+    sources, text = pages({111: [income("BOSTON PROPERTIES LIMITED PARTNERSHIP", "541,213")],
+                           120: [income("BOSTON PROPERTIES, INC.", "526,057")]})
+    for src in sources:  # the filing's cover names both registrants
+        src["extra"] = {"issuer": "Boston Properties, Inc. Boston Properties Limited Partnership"}
+    assert ": 526,057 " in _lead("What was Boston Properties' net income in 2022?", sources, text)
+    assert ": 541,213 " in _lead("What was Boston Properties Limited Partnership's net income in 2022?", sources, text)
+
+
+def test_a_balance_asked_is_never_a_flows_row_and_a_row_of_100s_is_a_percentage(pages):
+    flows = Table(YEARS, [("Repayments of mortgage notes payable", "(54,801)", "(40,000)")])
+    common_size = Table(YEARS, [("Total revenues", "100", "100")], unit="")
+    sources, text = pages({115: [flows], 6: [common_size]})
+    assert figure_block("What were mortgage notes payable at year-end 2022?", sources, text, get_embedder()) is None
+    assert figure_block("What were total revenues in 2022?", sources, text, get_embedder()) is None
