@@ -36,10 +36,16 @@ from agent import line_items
 from agent.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_shift, pick_cells
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
-from storage.bm25_index import tokenize
+from storage.bm25_index import tokenize as _tokenize
 from storage.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
 from storage.question_scope import without_periods
 from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
+
+def tokenize(text: str) -> list[str]:
+    """storage/bm25_index.py tokens, with "non-current" one word ("noncurrent"): its "non" is no
+    other word's (the "non" of "non-GAAP" is a qualifier word the asking ignores)."""
+    return _tokenize(re.sub(r"(?i)\bnon[- ](?=current\b)", "non", text))
+
 
 MIN_ROW_SCORE = 0.5  # below this no label-matched row leads the answer (the sentences alone answer)
 SEMANTIC_WEIGHT = 0.5
@@ -72,6 +78,7 @@ _STATEMENT_SECTION = re.compile(
     r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
+BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _BALANCE_ASK = re.compile(r"\bas of\b|\bat (?:the )?(?:end|year[- ]end|close)\b|\byear[- ]end\b|\bbalance\b|"
                           r"\boutstanding (?:at|as of)\b", re.I)
@@ -241,6 +248,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
         glossary_words = ""
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
+    question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/figures.py sums them
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)

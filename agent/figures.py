@@ -25,7 +25,7 @@ import re
 from agent import line_items
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
-from agent.figure_rows import FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
+from agent.figure_rows import BOTH_PARTS, FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
 
@@ -80,6 +80,8 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
     # a printed row that says the computation asked ("Increase in deferred revenues", "Return on
     # invested capital") is the answer; otherwise the computation, when the question asks one
     if match is not None and not defines_formula(question) and (not computation or _states_computation(question, match)):
+        if BOTH_PARTS.search(question) and len(parts := _current_and_noncurrent(match, rows, period)) == 2:
+            return _sum_block(f"{match.row.label}, current and non-current", parts)
         return [INTRO, *(f"- {match.row.line(c)}" for c in match.cells)]
     derived = derived_block(question, rows, sources, period, embedder)
     if derived:
@@ -142,13 +144,34 @@ def _states_computation(question: str, match: FigureMatch) -> bool:
     return all(m.group(0).lower() in label for m in DERIVED_ASK.finditer(question))
 
 
+_NONCURRENT = re.compile(r"\bnon-?current\b|\blong-term\b", re.I)
+
+
+def _current_and_noncurrent(match: FigureMatch, rows, period) -> list:
+    """The matched row's label printed under a current and under a non-current section of its page
+    ("Marketable securities" under current and under non-current assets), each with its cell."""
+    label = line_items.normalize_label(match.row.label)
+    found = {}
+    for r in rows:
+        section = r.cells[0].section
+        if line_items.normalize_label(r.label) != label or r.source is not match.row.source or not section:
+            continue
+        side = "non-current" if _NONCURRENT.search(section) else "current" if re.search(r"(?i)\bcurrent\b", section) else ""
+        if side and side not in found and (cells := r.cells_for(period)):
+            found[side] = (r, cells[0])
+    return [found[k] for k in ("current", "non-current") if k in found]
+
+
 def _components_block(total, ask, rows) -> list[str] | None:
     """"Total debt is not printed as one row; its printed components:" each with its value and
     citation, and their sum labelled as computed (never one component as the answer)."""
     parts = components_printed(total, ask, rows)
-    if not parts:
-        return None
-    lines = [f"No language model is configured. {total.label} is not printed as one row on the cited pages; "
+    return _sum_block(total.label, parts) if parts else None
+
+
+def _sum_block(label: str, parts) -> list[str]:
+    """A total no row prints: said so, its sum first (computed, every part cited), then each part."""
+    lines = [f"No language model is configured. {label} is not printed as one row on the cited pages; "
              "the sum of the components printed there, then each component:"]
     values = [parse_number(cell.value) for _, cell in parts]
     if len(parts) >= 2 and all(v is not None for v in values) and len({c.period for _, c in parts}) == 1:
@@ -156,7 +179,7 @@ def _components_block(total, ask, rows) -> list[str] | None:
         fmt = lambda v: f"{v:,.{places}f}"  # noqa: E731
         markers = "".join(dict.fromkeys(row.source["source_id"] for row, _ in parts))
         # the sum first: a reader takes the first figure as the answer, and one component is not it
-        lines.append(f"- {total.label} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
+        lines.append(f"- {label} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
                      f"(computed, the sum of the printed components) {markers}")
     else:
         lines[0] = lines[0].replace("the sum of the components printed there, then each component:",

@@ -176,3 +176,16 @@ def test_a_balance_asked_is_never_a_flows_row_and_a_row_of_100s_is_a_percentage(
     sources, text = pages({115: [flows], 6: [common_size]})
     assert figure_block("What were mortgage notes payable at year-end 2022?", sources, text, get_embedder()) is None
     assert figure_block("What were total revenues in 2022?", sources, text, get_embedder()) is None
+
+
+def test_current_and_non_current_asked_together_is_their_sum(pages):
+    sheet = Table(BALANCE, [("Marketable securities", "24,658", "27,699"), ("Total current assets", "135,405", "134,836"),
+                            ("Marketable securities", "120,805", "127,877")],
+                  sections={0: "Current assets:", 2: "Non-current assets:"})
+    sources, text = pages({33: [sheet]})
+    block = figure_block("What were total marketable securities, current and non-current, as of December 31, 2022?",
+                         sources, text, get_embedder())
+    assert "not printed as one row" in block[0]
+    assert block[1].startswith("- Marketable securities, current and non-current = 24,658 + 120,805 = 145,463 (computed")
+    assert [line.split(": ")[1].split()[0] for line in block[2:4]] == ["24,658", "120,805"]
+    assert ": 120,805 " in _lead("What were non-current marketable securities as of December 31, 2022?", sources, text)
