@@ -112,6 +112,7 @@ class Row:
     shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/figure_periods.py)
     entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")
     statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
+    table: int = 0  # its table (rows of one table share it)
 
     def cells_for(self, period: AskedPeriod) -> list[Cell]:
         """The row's cells of the asked period (agent/figure_periods.py pick_cells)."""
@@ -165,11 +166,15 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
         captions = table_captions(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
+        table, in_header = 0, False
         for unit in units:
+            if unit.is_header and not in_header:
+                table += 1  # a header block starts a table; its rows follow it
+            in_header = unit.is_header
             if not unit.is_table_row and re.search(r"\bin (?:millions|thousands|billions)\b", unit.text, re.I):
                 page_caption = unit.text
             cells = row_cells(unit)
-            key = (src.get("doc_id"), src.get("page_number"), unit.text)
+            key = (src.get("doc_id"), src.get("page_number"), table, unit.text)
             if not cells or key in seen:
                 continue
             seen.add(key)
@@ -181,7 +186,8 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(cells[0].label, cells[0].section, _percent_row(cells)),
-                            primary, fiscal_shift(cells, *_fiscal_period(src.get("doc_id"))), entity, kind))
+                            primary, fiscal_shift(cells, *_fiscal_period(src.get("doc_id"))), entity, kind,
+                            hash((src.get("doc_id"), src.get("page_number"), table))))
     return rows
 
 
@@ -383,8 +389,14 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
                                                      len(ask.own & _words(rc[0].label)), -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
-        # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item
+        # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item;
+        # in a table whose total is the asked item, its rows are that item's parts ("Cloud services"
+        # in a table totalling revenues need not print "revenues")
+        implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
+                   or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
+        match = _by_label(ask, fitting, embedder, implied)
+        return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
@@ -431,9 +443,10 @@ def _qualifier(row: Row) -> str:
     return f"{caption} {row.cells[0].section}".strip().lower()
 
 
-def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> FigureMatch | None:
+def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied: set[int] = frozenset()) -> FigureMatch | None:
     """Label matching for rows of no known line item: idf-free term overlap (the caption's words
-    count half) mixed with MiniLM similarity of the question's line item and the label."""
+    count half) mixed with MiniLM similarity of the question's line item and the label. `implied`:
+    tables whose total is the asked item, where the item's own words go without saying."""
     if not fitting or not ask.own:
         return None
     labels = [r.label for r, _ in fitting]
@@ -443,11 +456,12 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> Figu
     own, glossary = ask.own, ask.glossary
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
+        said = _words(f"{row.label} {row.context}") | (own - ask.residue if row.table in implied else set())
         # the question's line-item words must all be printed with the row (label, caption or
         # section): "return on equity" is not "Return on invested capital"
-        if not terms or own - _words(f"{row.label} {row.context}"):
+        if not terms or own - said:
             continue
-        hit = terms & own
+        hit = terms & own | (own - ask.residue if row.table in implied else set())
         in_caption = (own & _words(row.caption)) - hit
         label_cover = (len(hit) + 0.7 * len(terms & glossary)) / len(terms)
         question_cover = max((len(hit) + CAPTION_WEIGHT * len(in_caption)) / len(own),

@@ -189,3 +189,19 @@ def test_current_and_non_current_asked_together_is_their_sum(pages):
     assert block[1].startswith("- Marketable securities, current and non-current = 24,658 + 120,805 = 145,463 (computed")
     assert [line.split(": ")[1].split()[0] for line in block[2:4]] == ["24,658", "120,805"]
     assert ": 120,805 " in _lead("What were non-current marketable securities as of December 31, 2022?", sources, text)
+
+
+def test_a_row_of_a_table_totalling_the_asked_item_is_its_part(pages):
+    cloud = Table(YEARS, [("Cloud services", "$ 15,881", "$ 10,809"), ("License support", "19,426", "19,365"),
+                          ("Total cloud services and license support revenues", "$ 35,307", "$ 30,174")])
+    regions = Table(YEARS, [("Americas", "$ 31,226", "$ 23,679"), ("EMEA", "12,109", "12,011"),
+                            ("Total revenues", "$ 49,954", "$ 42,440")])
+    reconciliation = Table(YEARS, [("Total revenues", "$ 49,954", "$ 42,440")])
+    sources, text = pages({104: [reconciliation, regions, cloud]})
+    assert ": $15,881 " in _lead("What were cloud services revenues in fiscal 2022?", sources, text)
+    # the regions' "Total revenues" prints as the reconciliation's does: still its own table's total
+    assert ": $31,226 " in _lead("What were revenues in the Americas in fiscal 2022?", sources, text)
+    # the same region in another total's table, nothing telling them apart: not guessed
+    hardware = Table(YEARS, [("Americas", "$ 1,702", "$ 1,800"), ("Total hardware revenues", "$ 3,274", "$ 3,183")])
+    sources, text = pages({104: [regions], 105: [hardware]})
+    assert figure_block("What were revenues in the Americas in fiscal 2022?", sources, text, get_embedder()) is None
