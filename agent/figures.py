@@ -96,14 +96,19 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
 def wants_statements(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> bool:
     """A figure question that the primary statement pages should answer: no row of the searched pages
     answers it, or the row found for a company-level line item (no segment or sub-item named) is
-    printed outside the primary statements (a business or segment table whose caption was not read)."""
+    printed outside the primary statements (a business or segment table whose caption was not read),
+    or a computation over line items of which no statement page is among the searched ones."""
     if not is_figure_question(question):
         return False
     if figure_block(question, sources, page_text, embedder, max_sources) is None:
         return True
     rows = collect_rows(sources, page_text, max_sources)
+    asked = line_items.asked_items(question)
+    if asks_beyond_items(DERIVED_ASK, question) or defines_formula(question) or any(a.item.formula for a in asked):
+        # a computation over line items reads them on the statements of record when none is cited
+        return bool(asked) and not any(r.primary for r in rows)
     ask = make_ask(question, asked_period(question), sources)
-    if not ask.items or ask.residue or asks_beyond_items(DERIVED_ASK, question):
+    if not ask.items or ask.residue:
         return False
     match = best_row(ask, rows, embedder)
     return match is not None and match.row is not None and not match.row.primary

@@ -205,3 +205,19 @@ def test_a_row_of_a_table_totalling_the_asked_item_is_its_part(pages):
     hardware = Table(YEARS, [("Americas", "$ 1,702", "$ 1,800"), ("Total hardware revenues", "$ 3,274", "$ 3,183")])
     sources, text = pages({104: [regions], 105: [hardware]})
     assert figure_block("What were revenues in the Americas in fiscal 2022?", sources, text, get_embedder()) is None
+
+
+def test_company_level_rows_outside_the_statements_bring_the_statement_pages(pages):
+    from agent.figures import wants_statements
+
+    business = Table(YEARS, [("Total revenues", "$ 3,274", "$ 3,183")], caption="Hardware Business")
+    statement = Table(YEARS, [("Total revenues", "$ 49,954", "$ 42,440"), ("Operating income", "13,093", "10,926")],
+                      caption="CONSOLIDATED STATEMENTS OF OPERATIONS")
+    emb = get_embedder()
+    sources, text = pages({40: [business]})
+    assert wants_statements("What was total revenue in fiscal 2022?", sources, text, emb)  # a note's row
+    assert wants_statements("What was the operating margin in fiscal 2022?", sources, text, emb)  # a computation
+    assert not wants_statements("What were hardware business revenues in fiscal 2022?", sources, text, emb)
+    sources, text = pages({66: [statement]})
+    assert not wants_statements("What was total revenue in fiscal 2022?", sources, text, emb)
+    assert not wants_statements("What was the operating margin in fiscal 2022?", sources, text, emb)
