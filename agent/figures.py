@@ -25,7 +25,8 @@ import re
 from agent import line_items
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
-from agent.figure_rows import BOTH_PARTS, FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
+from agent.figure_rows import (BOTH_PARTS, FigureMatch, best_row, collect_rows, components_printed, make_ask,
+                               table_captions)
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
 
