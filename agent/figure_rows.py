@@ -331,7 +331,7 @@ def _other_item(section: str, ask: Ask) -> bool:
         and not any(line_items.answers(named[0].item, i) or named[0].item is i for i in ask.items)
 
 
-def _at_home(row: Row) -> bool:
+def at_home(row: Row) -> bool:
     """The row is printed on the statement that presents its line item (line_items.HOME_STATEMENT)."""
     home = line_items.HOME_STATEMENT.get(row.item.concept) if row.item else None
     return home is None or row.statement == home
@@ -385,7 +385,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             # a row under another item's section ("Depreciation and amortization" under "Selling,
             # general & administrative expenses") is that item's part: the same item printed alone first
             # line item, then the statement that presents the item (D&A: the cash flow statement's)
-            r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), _at_home(rc[0]),
+            r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), at_home(rc[0]),
                                                      len(ask.own & _words(rc[0].label)), -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)

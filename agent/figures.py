@@ -25,8 +25,8 @@ import re
 from agent import line_items
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
-from agent.figure_rows import (BOTH_PARTS, FigureMatch, best_row, collect_rows, components_printed, make_ask,
-                               table_captions)
+from agent.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, collect_rows, components_printed,
+                               make_ask, table_captions)
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
 
@@ -112,7 +112,12 @@ def wants_statements(question: str, sources: list[dict], page_text, embedder, ma
     if not ask.items or ask.residue:
         return False
     match = best_row(ask, rows, embedder)
-    return match is not None and match.row is not None and not match.row.primary
+    if match is None and ask.items[0].components:  # a total not printed: its parts on one statement
+        parts = components_printed(ask.items[0], ask, rows)
+        return len(parts) < 2 or not all(r.primary for r, _ in parts)
+    # a company-level row outside the statements, or one printed off its item's own statement
+    # (D&A under an income statement expense, not the cash flow statement's)
+    return match is not None and match.row is not None and (not match.row.primary or not at_home(match.row))
 
 
 def no_row_line(question: str) -> str | None:
@@ -187,9 +192,9 @@ def _sum_block(label: str, parts) -> list[str]:
         # the sum first: a reader takes the first figure as the answer, and one component is not it
         lines.append(f"- {label} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
                      f"(computed, the sum of the printed components) {markers}")
-    else:
+    else:  # one component, or parts of other periods: no figure is the total, none leads as one
         lines[0] = lines[0].replace("the sum of the components printed there, then each component:",
-                                    "the components printed there (no sum: they are not of one period):"
-                                    if len(parts) >= 2 else "only one component is printed there:")
+                                    f"its components printed there are not of one period, so {NO_FIGURE}:"
+                                    if len(parts) >= 2 else f"only one of its components is printed there, so {NO_FIGURE}:")
     lines += [f"- {row.line(cell)}" for row, cell in parts]
     return lines

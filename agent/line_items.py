@@ -138,7 +138,7 @@ ITEMS: tuple[LineItem, ...] = (
              rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
              r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
-             r"long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
+             r"(?:non-?current )?long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
              r"(?:term )?(?:debt|borrowings?),? non-?current",
              r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
              r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"

@@ -221,3 +221,19 @@ def test_company_level_rows_outside_the_statements_bring_the_statement_pages(pag
     sources, text = pages({66: [statement]})
     assert not wants_statements("What was total revenue in fiscal 2022?", sources, text, emb)
     assert not wants_statements("What was the operating margin in fiscal 2022?", sources, text, emb)
+
+
+def test_one_component_of_a_total_is_never_the_lead_and_off_home_rows_bring_the_statements(pages):
+    from agent.figures import wants_statements
+
+    sheet = Table(BALANCE, [("Short-term borrowings", "2,055", "1,900")], sections={0: "Current liabilities"},
+                  caption="CONSOLIDATED BALANCE SHEETS")
+    sources, text = pages({100: [sheet]})
+    block = figure_block("What was total debt at December 31, 2022?", sources, text, get_embedder())
+    assert NO_FIGURE in block[0] and "only one of its components" in block[0]
+    assert lead_line("\n".join(block)) is None
+    assert wants_statements("What was total debt at December 31, 2022?", sources, text, get_embedder())
+    income = Table(YEARS, [("Depreciation and amortization", "370.4", "369.0")], sections={0: "Costs and expenses"},
+                   caption="CONSOLIDATED STATEMENT OF INCOME")
+    sources, text = pages({35: [income]})
+    assert wants_statements("What was total depreciation and amortization in 2022?", sources, text, get_embedder())
