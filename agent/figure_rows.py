@@ -56,6 +56,7 @@ OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts 
 MAX_SOURCES = 6
 TOTAL_BONUS = 0.05
 _TOTAL = re.compile(r"\btotal\b", re.I)
+_YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
 
 _ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
 _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
@@ -175,8 +176,8 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                 page_caption = unit.text
             cells = row_cells(unit)
             key = (src.get("doc_id"), src.get("page_number"), table, unit.text)
-            if not cells or key in seen:
-                continue
+            if not cells or key in seen or all(_YEAR_VALUE.match(c.value) for c in cells):
+                continue  # a row of years is a header read as a row, not figures
             seen.add(key)
             # a row of the cited page outside the cited passage is still verifiable on the page
             # (the preview highlights it there), but the passage's own rows come first
@@ -404,13 +405,19 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
 
 
+def entity_adds(row: Row, ask: Ask) -> set[str]:
+    """Words of the row's registrant the question does not say ("partnership" of "Boston Properties
+    Limited Partnership" asked as "Boston Properties'"), company-form words aside."""
+    return _words(row.entity) - set(tokenize(ask.text)) if row.entity else set()
+
+
 def _named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[Row, list[Cell]]]:
     """Of statements of several registrants in one filing (a parent's and its utility's), the rows of
     the one the question names ("PG&E Corporation's"); all of them when it names none or one only."""
     asked = set(tokenize(ask.text))
     # most of the entity's words asked, then the fewest it adds ("Boston Properties, Inc." before
     # "Boston Properties Limited Partnership" for "Boston Properties'"; "Inc."-style words count not)
-    fit = {id(r): (len(set(tokenize(r.entity)) & asked), -len(_words(r.entity) - asked)) for r, _ in found}
+    fit = {id(r): (len(set(tokenize(r.entity)) & asked), -len(entity_adds(r, ask))) for r, _ in found}
     best = max(fit.values(), default=(0, 0))
     return [(r, c) for r, c in found if fit[id(r)] == best] if best[0] else found
 

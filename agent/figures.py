@@ -26,7 +26,7 @@ from agent import line_items
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
 from agent.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, collect_rows, components_printed,
-                               make_ask, table_captions)
+                               entity_adds, make_ask, table_captions)
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
 
@@ -117,7 +117,9 @@ def wants_statements(question: str, sources: list[dict], page_text, embedder, ma
         return len(parts) < 2 or not all(r.primary for r, _ in parts)
     # a company-level row outside the statements, or one printed off its item's own statement
     # (D&A under an income statement expense, not the cash flow statement's)
-    return match is not None and match.row is not None and (not match.row.primary or not at_home(match.row))
+    # or one of a registrant the question does not name in full (the filing's other registrant may be asked)
+    return match is not None and match.row is not None and (not match.row.primary or not at_home(match.row)
+                                                            or bool(entity_adds(match.row, ask)))
 
 
 def no_row_line(question: str) -> str | None:

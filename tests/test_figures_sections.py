@@ -237,3 +237,24 @@ def test_one_component_of_a_total_is_never_the_lead_and_off_home_rows_bring_the_
                    caption="CONSOLIDATED STATEMENT OF INCOME")
     sources, text = pages({35: [income]})
     assert wants_statements("What was total depreciation and amortization in 2022?", sources, text, get_embedder())
+
+
+def test_remarks_in_labels_rows_of_years_and_a_registrant_named_in_part(pages):
+    from agent.figures import wants_statements
+    from agent.line_items import row_item
+
+    assert row_item("Long-term debt (includes $10.31 billion related to VIEs at respective dates)",
+                    "Noncurrent Liabilities").concept == "LongTermDebtNoncurrent"
+    assert row_item("Cash and cash equivalents (Note 3)").concept == "CashAndCashEquivalentsAtCarryingValue"
+    header_as_row = Table(YEARS, [("As a % of total revenues", "2022", "2021"), ("Total revenues", "$ 31,352", "$ 26,492")])
+    sources, text = pages({60: [header_as_row]})
+    assert ": $31,352 " in _lead("What were total revenues in fiscal 2022?", sources, text)
+    assert figure_block("What was the share of total revenues in fiscal 2022?", sources, text, get_embedder()) is None
+    partnership = Table(YEARS, [("Net income", "541,213", "1")],
+                        caption="BOSTON PROPERTIES LIMITED PARTNERSHIP\nCONSOLIDATED STATEMENTS OF OPERATIONS")
+    sources, text = pages({120: [partnership]})
+    for src in sources:
+        src["extra"] = {"issuer": "Boston Properties, Inc. Boston Properties Limited Partnership"}
+    assert wants_statements("What was Boston Properties' net income in 2022?", sources, text, get_embedder())
+    assert not wants_statements("What was Boston Properties Limited Partnership's net income in 2022?", sources, text,
+                                get_embedder())
