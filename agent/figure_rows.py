@@ -307,8 +307,11 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     section = row.cells[0].section
     if section and row.item is None and _other_item(section, ask):
         return False  # "Subscription and support" under "Cost of revenues" is no revenue row
-    if section and row.item is not None and row.item.concept in SECTION_FREE \
-            and not any(a.item.per_share or a.item.percent for a in line_items.asked_items(section)):
+    named = line_items.asked_items(section) if section and row.item is not None else []
+    if section and row.item is not None and not any(a.item.per_share or a.item.percent for a in named) \
+            and (row.item.concept in SECTION_FREE or named and named[0].item is not row.item):
+        # a statement's own total, or a row of one item under a heading naming another item: that
+        # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)

@@ -101,10 +101,13 @@ def wants_statements(question: str, sources: list[dict], page_text, embedder, ma
     or a computation over line items of which no statement page is among the searched ones."""
     if not is_figure_question(question):
         return False
-    if figure_block(question, sources, page_text, embedder, max_sources) is None:
+    block = figure_block(question, sources, page_text, embedder, max_sources)
+    if block is None:
         return True
     rows = collect_rows(sources, page_text, max_sources)
     asked = line_items.asked_items(question)
+    if block[0] == INTRO and asked and asked[0].item.formula:
+        return False  # the ratio printed as a row ("Adjusted EBITDA"): that row answers
     if asks_beyond_items(DERIVED_ASK, question) or defines_formula(question) or any(a.item.formula for a in asked):
         # a computation over line items reads them on the statements of record when none is cited
         return bool(asked) and not any(r.primary for r in rows)

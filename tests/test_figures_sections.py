@@ -258,3 +258,16 @@ def test_remarks_in_labels_rows_of_years_and_a_registrant_named_in_part(pages):
     assert wants_statements("What was Boston Properties' net income in 2022?", sources, text, get_embedder())
     assert not wants_statements("What was Boston Properties Limited Partnership's net income in 2022?", sources, text,
                                 get_embedder())
+
+
+def test_a_row_under_another_items_heading_still_answers_its_own_item(pages):
+    from agent.figures import wants_statements
+
+    release = Table(("Twelve Months Ended June 30, 2023", "Twelve Months Ended June 30, 2022"), [
+        ("Net income attributable to non-controlling interests", "(7)", "(10)"),
+        ("Adjusted EBITDA", "2,018", "2,117"),
+    ], sections={0: "Net income attributable to non-controlling interests"})
+    sources, text = pages({11: [release]})
+    question = "What was the adjusted non-GAAP EBITDA for FY 2023?"
+    assert ": 2,018 " in _lead(question, sources, text)
+    assert not wants_statements(question, sources, text, get_embedder())  # the printed ratio row answers
