@@ -81,6 +81,7 @@ _STATEMENT_SECTION = re.compile(
     r"consolidated", re.I)
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
+_CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
 _BALANCE_ASK = re.compile(r"\bas of\b|\bat (?:the )?(?:end|year[- ]end|close)\b|\byear[- ]end\b|\bbalance\b|"
                           r"\boutstanding (?:at|as of)\b", re.I)
 # a flow's row (what moved during the period), never a balance asked at a date
@@ -293,6 +294,8 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
         return False
     if ask.balance and _FLOW_LABEL.match(label):
         return False
+    if line_items.is_instant(row.item) and _CHANGES.search(row.cells[0].section):
+        return False  # "Merchandise inventories" under "Changes in operating assets and liabilities": a change
     if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section):
         return False
     named = ask.residue & segment_words  # the segment the question names, if any
@@ -337,13 +340,17 @@ def _other_item(section: str, ask: Ask) -> bool:
 
 def at_home(row: Row) -> bool:
     """The row is printed on the statement that presents its line item (line_items.HOME_STATEMENT)."""
-    home = line_items.HOME_STATEMENT.get(row.item.concept) if row.item else None
+    home = line_items.home_statement(row.item)
     return home is None or row.statement == home
 
 
 def _part_of_other(row: Row, ask: Ask) -> bool:
-    """The row's section names a line item other than the row's own, which the question does not ask."""
-    named = line_items.asked_items(row.cells[0].section) if row.cells[0].section else []
+    """The row's section names a line item other than the row's own, which the question does not ask
+    (a statement's own sections, "Current assets", only say where the row stands)."""
+    section = row.cells[0].section
+    if not section or _STATEMENT_SECTION.fullmatch(line_items.normalize_label(section)):
+        return False
+    named = line_items.asked_items(section)
     return bool(named) and named[0].item is not row.item and named[0].item not in ask.items
 
 

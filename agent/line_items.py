@@ -183,6 +183,13 @@ HOME_STATEMENT = {"DepreciationDepletionAndAmortization": "cash flows", "NetInco
                   "PaymentsToAcquirePropertyPlantAndEquipment": "cash flows"}
 
 
+def home_statement(item: LineItem | None) -> str | None:
+    """The statement that presents the item: HOME_STATEMENT's, "balance sheet" for a balance, else None."""
+    if item is None:
+        return None
+    return HOME_STATEMENT.get(item.concept) or ("balance sheet" if item.concept in INSTANT else None)
+
+
 def is_instant(item: LineItem | None) -> bool | None:
     """True for a balance, False for a flow, None for a row of no known line item."""
     return None if item is None else item.concept in INSTANT

@@ -271,3 +271,16 @@ def test_a_row_under_another_items_heading_still_answers_its_own_item(pages):
     question = "What was the adjusted non-GAAP EBITDA for FY 2023?"
     assert ": 2,018 " in _lead(question, sources, text)
     assert not wants_statements(question, sources, text, get_embedder())  # the printed ratio row answers
+
+
+def test_a_balance_is_read_on_the_balance_sheet_not_as_its_change_on_the_cash_flow_statement(pages):
+    sheet = Table(BALANCE, [("Merchandise inventories", "5,409", "5,209"), ("Total current assets", "9,422", "9,000")],
+                  sections={0: "Current assets"}, caption="Consolidated Balance Sheets")
+    flows = Table(YEARS, [("Merchandise inventories", "(194)", "(335)")], sections={0: "Operating activities"},
+                  caption="Consolidated Statements of Cash Flows")
+    sources, text = pages({54: [flows], 51: [sheet]})  # the cash flow page ranked first
+    assert ": 5,409 " in _lead("What is the year end 2022 total amount of inventories?", sources, text)
+    changes = Table(YEARS, [("Merchandise inventories", "(194)", "(335)")],
+                    sections={0: "Changes in operating assets and liabilities"})
+    sources, text = pages({54: [changes]})
+    assert figure_block("What were inventories at the end of 2022?", sources, text, get_embedder()) is None
