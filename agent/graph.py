@@ -250,9 +250,9 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     page_text = extractive.page_text_lookup()  # each PDF's pages read once for the whole step
     note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
     statements = turn_tool_results(state, STATEMENTS_TOOL)
-    if not statements and note is None and figures.is_figure_question(resolved.query) \
-            and figures.figure_block(resolved.query, sources, page_text, get_embedder()) is None:
-        # no row on the cited pages: read the statement pages that print the line item
+    if not statements and note is None and figures.wants_statements(resolved.query, sources, page_text, get_embedder()):
+        # no row on the cited pages, or a company-level row outside the statements: read the
+        # statement pages that print the line item
         return {"messages": [_tool_call(STATEMENTS_TOOL, resolved.query, arg="question")]}
     sources = [s for r in statements for s in r.get("sources", [])] + sources  # the pages of record first
     text, usable = extractive.compose_extractive_answer(

@@ -29,6 +29,10 @@ _PRIMARY_TITLE = re.compile(
     r"^(?:[\w.,&'’ ]{0,60}\s)?(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|"
     r"comprehensive\s+(?:income|loss)|cash\s+flows|financial\s+position)|balance\s+sheets?)\b[\w ,()’'-]{0,40}$", re.I)
 TITLE_LINES = 8  # a statement's title stands in the page's first lines
+# a registrant's parent-only schedule (Schedule I, "condensed financial information of the
+# registrant / parent"): supplementary, not the consolidated statement of record
+_PARENT_ONLY = re.compile(r"(?i)\bschedule\s+i\b|condensed\s+financial\s+information\s+of\b|\bparent\s+company\s+only\b|"
+                          r"\(\W?parent\W?\)")
 
 
 def is_primary_statement(page_text: str) -> bool:
@@ -36,7 +40,32 @@ def is_primary_statement(page_text: str) -> bool:
     ("CONSOLIDATED STATEMENTS OF OPERATIONS", "Condensed Consolidated Balance Sheets (Unaudited)"),
     not a note that mentions one."""
     lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    if any(_PARENT_ONLY.search(line) for line in lines):
+        return False
     return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
+
+
+_KINDS = (("cash flows", re.compile(r"(?i)cash\s+flows")), ("balance sheet", re.compile(r"(?i)balance\s+sheets?|financial\s+"
+          r"position")), ("income", re.compile(r"(?i)income|operations|earnings")))
+
+
+def statement_kind(page_text: str) -> str:
+    """"income", "balance sheet" or "cash flows" for a primary statement page (by its title), else ""."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    title = next((line for line in lines if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line)), "")
+    return next((kind for kind, rx in _KINDS if rx.search(title)), "") if title else ""
+
+
+def statement_entity(page_text: str) -> str:
+    """Whose statement a primary statement page is, when a filing has several registrants: the short
+    name line printed just above its title ("PG&E CORPORATION" over "CONSOLIDATED BALANCE SHEETS",
+    "PACIFIC GAS AND ELECTRIC COMPANY" over the subsidiary's); "" when none is printed."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    for above, line in zip(lines, lines[1:]):
+        if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line):
+            name = above if not _PRIMARY_TITLE.match(above) and not re.search(r"\d", above) else ""
+            return name if 0 < len(name.split()) <= 6 and not re.search(r"(?i)\bitem\b|financial statements", name) else ""
+    return ""
 
 
 def statement_pages(doc_id: str) -> list[int]:
