@@ -22,7 +22,7 @@ from agent.llm import describe_model, load_chat_model, model_spec_from_env
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
 from agent.turns import LoadedHistory, TurnHistory
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.schema import AnswerResult
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ class ChatService:
         ("progress", dict) events while the turn runs, then ("answer", AnswerResult). Queued turns are
         written first; history errors are reported in the answer; a failing model is replaced by a
         no-model answer that says so. Closing the stream early stops the turn unsaved."""
-        limit = get_settings().max_question_chars
+        limit = get_settings().limits.max_question_chars
         if len(text or "") > limit:  # before any work: retrieval and the model would run for minutes
             raise ValueError(f"The question is {len(text):,} characters long; the limit is {limit:,}. "
                              "Shorten it (quote only the passage you need) and ask again.")

@@ -12,7 +12,6 @@ run context (agent/state.py `AgentContext`) through langgraph's injected `ToolRu
 from __future__ import annotations
 
 import logging
-import os
 import re
 from typing import Any
 
@@ -22,6 +21,7 @@ from langgraph.prebuilt import ToolRuntime
 from agent.context import PREVIOUS_TOOL, retrieve_previous_sources
 from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk, Source, display_page
+from storage.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +52,8 @@ class WebSearch:
 
     @classmethod
     def from_env(cls) -> "WebSearch | None":
-        key = os.environ.get("TAVILY_API_KEY")
-        return cls(key, os.environ.get("TAVILY_API_BASE_URL") or None) if key else None
+        web = get_settings().web
+        return cls(web.tavily_api_key.get_secret_value(), web.tavily_base_url) if web.tavily_api_key else None
 
     def search(self, query: str, max_results: int = WEB_MAX_RESULTS) -> list[Source]:
         response = self._client.search(query, max_results=max_results, search_depth="basic")

@@ -19,7 +19,7 @@ st.title("Chat")
 _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
-from storage.config import get_settings  # noqa: E402
+from storage.settings import get_settings  # noqa: E402
 from storage.history import HistoryError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
@@ -355,7 +355,7 @@ if interrupted and interrupted["conversation_id"] == conversation_id:
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
 question = st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,
-    max_chars=get_settings().max_question_chars,
+    max_chars=get_settings().limits.max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
     if store is not None and not conversation_id:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.pdf_processing import (
     PdfProcessingError, delete_pdf, library_infos, list_processed_pdfs, rejection_reason, save_uploaded_pdf,
 )
@@ -32,7 +32,7 @@ with st.container(border=True):
         type=["pdf"],
         accept_multiple_files=True,
         key=uploader_key,
-        help=f"Up to {max_mb:.0f} MB and {settings.max_pages} pages per file. "
+        help=f"Up to {max_mb:.0f} MB and {settings.limits.max_pages} pages per file. "
         "Scanned pages are read with OCR.",
     )
     if files and st.button(f"Upload and process {len(files)} file{'s' if len(files) > 1 else ''}", type="primary"):

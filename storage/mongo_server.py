@@ -45,7 +45,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from storage.config import PROJECT_ROOT
+from storage.settings import PROJECT_ROOT, get_settings
 
 log = logging.getLogger("storage.mongo_server")
 
@@ -70,10 +70,11 @@ class ServerInfo:
 
 
 def default_data_dir() -> Path:
-    if os.environ.get("PDF_CHAT_MONGO_DIR"):
-        return Path(os.environ["PDF_CHAT_MONGO_DIR"]).expanduser().resolve()
-    if os.environ.get("PDF_CHAT_HOME"):
-        return Path(os.environ["PDF_CHAT_HOME"]).expanduser().resolve() / ".mongo"
+    settings = get_settings()
+    if settings.history.mongo_dir:
+        return settings.history.mongo_dir.expanduser().resolve()
+    if "home" in settings.paths.model_fields_set:  # PDF_CHAT_HOME was set
+        return settings.paths.home.expanduser().resolve() / ".mongo"
     return PROJECT_ROOT / ".data" / "mongo"
 
 
@@ -171,8 +172,7 @@ def stop_server(data_dir: Path | None = None) -> bool:
 
 
 def _configured_port() -> int | None:
-    value = os.environ.get("PDF_CHAT_MONGO_PORT")
-    return int(value) if value else None
+    return get_settings().history.mongo_port
 
 
 # The server needs a shell-like environment and its own settings, nothing of the app's (API keys,
@@ -251,7 +251,7 @@ def serve(data_dir: Path, port: int, host: str = HOST, idle_exit_s: float | None
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if idle_exit_s is None:
-        idle_exit_s = float(os.environ.get("PDF_CHAT_MONGO_IDLE_S", "600"))
+        idle_exit_s = get_settings().history.mongo_idle_s
     pid_file = str(data_dir / "nx-27017.pid")
     if not write_pid_file(pid_file):  # another server already serves this folder
         sys.exit(1)

@@ -54,7 +54,7 @@ from filelock import FileLock, Timeout
 from pydantic import BaseModel, Field
 
 from storage import vector_store
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.doc_metadata import font_lines, generic_title
 from storage.ocr import get_ocr_engine
 from storage.schema import Chunk, DocumentInfo, PageContent
@@ -331,10 +331,10 @@ def _open_validated(path: Path, name: str | None = None) -> pymupdf.Document:
     if doc.page_count == 0:
         doc.close()
         raise PdfProcessingError(name, "has no pages")
-    if doc.page_count > settings.max_pages:
+    if doc.page_count > settings.limits.max_pages:
         count = doc.page_count
         doc.close()
-        raise PdfProcessingError(name, f"has {count} pages; the limit is {settings.max_pages} (PDF_MAX_PAGES)")
+        raise PdfProcessingError(name, f"has {count} pages; the limit is {settings.limits.max_pages} (PDF_MAX_PAGES)")
     return doc
 
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from storage import pdf_processing, vector_store
 from storage.bm25_index import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model, load_bm25_index
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.embeddings import get_embedder
 from storage.query_expansion import expand_query
 from storage.retrieval_cache import RetrievalCache, normalise_query

@@ -20,7 +20,7 @@ import threading
 import unicodedata
 from typing import Any
 
-from storage.config import get_settings
+from storage.settings import get_settings
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
@@ -38,8 +38,8 @@ def get_chroma_client():
     """One client per (mode, location) for the process; thread-safe."""
     settings = get_settings()
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
-    if settings.chroma_host:
-        key = ("http", settings.chroma_host, settings.chroma_port)
+    if settings.chroma.host:
+        key = ("http", settings.chroma.host, settings.chroma.port)
     else:
         key = ("local", str(settings.chroma_dir))
     with _lock:
@@ -47,7 +47,7 @@ def get_chroma_client():
         if client is None:
             if key[0] == "http":
                 client = chromadb.HttpClient(
-                    host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+                    host=settings.chroma.host, port=settings.chroma.port, settings=chroma_settings
                 )
             else:
                 settings.chroma_dir.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pymupdf
 
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.pdf_processing import ProcessedPdf, process_and_index_pdf
 
 

@@ -12,7 +12,7 @@ import pytest
 from pymongo.collection import Collection
 
 from agent.service import ChatService
-from storage.config import PROJECT_ROOT
+from storage.settings import PROJECT_ROOT
 from storage.history import HistoryStore, HistoryUnavailableError
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import call, grade, say, scripted

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from storage import mongo_server
-from storage.config import PROJECT_ROOT
+from storage.settings import PROJECT_ROOT
 from storage.history import HistoryStore, HistoryUnavailableError
 from tests.fixtures_mongo import *  # noqa: F401,F403
 

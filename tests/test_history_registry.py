@@ -12,7 +12,7 @@ import pytest
 from pymongo import MongoClient
 from pymongo.errors import DuplicateKeyError
 
-from storage.config import PROJECT_ROOT
+from storage.settings import PROJECT_ROOT
 from storage.history import ConversationNotFoundError, InvalidHistoryInputError, new_id
 from tests.fixtures_mongo import *  # noqa: F401,F403
 

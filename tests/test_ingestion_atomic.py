@@ -17,7 +17,7 @@ from filelock import FileLock
 
 from storage import pdf_processing as pp
 from storage import vector_store
-from storage.config import PROJECT_ROOT, get_settings
+from storage.settings import PROJECT_ROOT, get_settings
 from storage.embeddings import get_embedder
 from storage.mongo_server import free_port
 from tests.fixtures_pdfs import make_text_pdf

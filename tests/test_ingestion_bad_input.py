@@ -6,7 +6,7 @@ import pytest
 
 from storage import pdf_processing as pp
 from storage import vector_store
-from storage.config import get_settings
+from storage.settings import get_settings
 from tests.fixtures_pdfs import (
     make_corrupt_pdf,
     make_encrypted_pdf,

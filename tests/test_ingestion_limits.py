@@ -16,7 +16,7 @@ import pymupdf
 import pytest
 
 from storage import pdf_processing as pp
-from storage.config import PROJECT_ROOT, get_settings
+from storage.settings import PROJECT_ROOT, get_settings
 from tests.fixtures_pdfs import make_text_pdf
 
 BODY = "Revenue was 12 million dollars in fiscal 2023, up from 9 million. Margins improved. " * 4

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from storage import pdf_processing as pp
 from storage import vector_store
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.retrieval import HybridRetriever
 from tests.fixtures_pdfs import make_encrypted_pdf, make_text_pdf
 

@@ -9,7 +9,7 @@ import pytest
 
 from storage import pdf_processing as pp
 from storage import vector_store
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.embeddings import get_embedder
 from tests.fixtures_pdfs import make_pdf_with_text_image, make_scanned_pdf, make_text_pdf
 

@@ -14,7 +14,7 @@ import pytest
 
 from storage import pdf_processing as pp
 from storage import retrieval, vector_store
-from storage.config import PROJECT_ROOT, get_settings
+from storage.settings import PROJECT_ROOT, get_settings
 from storage.retrieval import HybridRetriever
 from tests.fixtures_pdfs import make_text_pdf
 

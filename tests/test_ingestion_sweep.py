@@ -7,7 +7,7 @@ from filelock import FileLock
 
 from storage import pdf_processing as pp
 from storage import vector_store
-from storage.config import get_settings
+from storage.settings import get_settings
 from tests.fixtures_pdfs import make_text_pdf
 
 

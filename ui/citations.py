@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agent.citation_markers import iter_markers, map_prose, replace_markers
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.schema import Citation, page_index as schema_page_index
 from ui.safe_text import safe_model_markdown
 

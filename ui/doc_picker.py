@@ -30,7 +30,7 @@ def processed_pdfs() -> list:
 
 def pdfs_waiting_in_source() -> list:
     """PDFs in the source folder that are not processed yet (by content, as doc_ids are)."""
-    from storage.config import get_settings
+    from storage.settings import get_settings
 
     source = get_settings().source_dir
     if not source.is_dir():
