@@ -52,7 +52,7 @@ class PathSettings(_Section):
 class LimitSettings(_Section):
     max_pages: int = Field(2000, gt=0, validation_alias=_env("PDF_MAX_PAGES"),
                            description="PDFs with more pages are refused with a clear message")
-    max_file_mb: int = Field(200, gt=0, validation_alias=_env("PDF_MAX_FILE_MB"), description="upload / file size limit")
+    max_file_mb: int = Field(200, ge=0, validation_alias=_env("PDF_MAX_FILE_MB"), description="upload / file size limit")
     max_question_chars: int = Field(20_000, gt=0, validation_alias=_env("PDF_CHAT_MAX_QUESTION_CHARS"),
                                     description="longer questions are refused before any work")
 
