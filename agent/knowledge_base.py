@@ -162,7 +162,7 @@ class KnowledgeBase:
         if not self.items or not query.strip():
             return np.zeros(len(self.items), dtype=np.float32)
         if embedder is None:
-            from storage.embeddings import get_embedder
+            from storage.documents.embeddings import get_embedder
 
             embedder = get_embedder()
         vectors = self._item_vectors(embedder)

@@ -32,8 +32,8 @@ _DEFAULT = object()
 
 
 def default_retriever_factory() -> Callable[[list[str]], object]:
-    """doc_ids -> `storage.retrieval.HybridRetriever` (it keeps loaded indexes per process)."""
-    from storage.retrieval import HybridRetriever
+    """doc_ids -> `storage.retrieval.hybrid.HybridRetriever` (it keeps loaded indexes per process)."""
+    from storage.retrieval.hybrid import HybridRetriever
 
     return HybridRetriever
 
@@ -52,7 +52,7 @@ class ChatService:
         self.llm = (load_chat_model(self._spec) if self._spec else None) if llm is _DEFAULT else llm
         self.web = WebSearch.from_env() if web is _DEFAULT else web
         if history is _DEFAULT:
-            from storage.history import HistoryStore
+            from storage.history.store import HistoryStore
 
             history = HistoryStore()
         self.history = history
@@ -94,7 +94,7 @@ class ChatService:
             raise ValueError("The question is empty: type a question or a command such as /help.")
         turns, loaded, load_error, allocate = self.turns, LoadedHistory(), None, None
         if turns is not None and conversation_id:
-            from storage.history import HistoryUnavailableError
+            from storage.history.store import HistoryUnavailableError
 
             try:
                 turns.flush(user_id)  # turns queued while the history was down come first

@@ -20,7 +20,7 @@ _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
 from storage.settings import get_settings  # noqa: E402
-from storage.history import HistoryError, is_valid_id  # noqa: E402
+from storage.history.store import HistoryError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
@@ -192,7 +192,8 @@ def _ingest_in_background(cid: str | None, question: str) -> bool:
     can be cancelled) instead of inside the answer; True when it was started. Anything else (an
     already-processed file, a bad name) goes to the agent, which switches to it or says why not."""
     from agent.routing import parse_command
-    from storage.pdf_processing import PdfProcessingError, check_pdf_processed, resolve_source_pdf
+    from storage.documents.catalog import PdfProcessingError, check_pdf_processed
+    from storage.documents.intake import resolve_source_pdf
     from ui.citations import doc_id_of_file
 
     cmd = parse_command(question)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from storage.settings import get_settings
-from storage.pdf_processing import (
-    PdfProcessingError, delete_pdf, library_infos, list_processed_pdfs, rejection_reason, save_uploaded_pdf,
-)
+from storage.documents.catalog import PdfProcessingError, library_infos, list_processed_pdfs
+from storage.documents.maintenance import delete_pdf, rejection_reason
+from storage.documents.intake import save_uploaded_pdf
 from storage.schema import display_page
 from ui.citations import doc_id_of_file
 from ui.doc_picker import pdfs_waiting_in_source, remove_picked

@@ -170,8 +170,11 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.disable(logging.WARNING)
 
-    from storage import pdf_processing, retrieval
-    from storage.embeddings import get_embedder
+    from storage.documents import catalog
+    from storage.documents import ingest
+    from storage.documents import intake
+    from storage.retrieval import hybrid
+    from storage.documents.embeddings import get_embedder
 
     get_embedder()  # load once before timing anything
     doc_names = sorted({q["doc_name"] for q in questions})
@@ -192,14 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     for name in bar:
         folder = data / "pdfs" if name in doc_names else library_dir
         pdf = _place_pdf(folder / f"{name}.pdf", work / "source")
-        sha = pdf_processing.file_sha256(pdf)
-        doc_id = pdf_processing.compute_doc_id(pdf, sha)
+        sha = intake.file_sha256(pdf)
+        doc_id = intake.compute_doc_id(pdf, sha)
         bar.set_postfix_str(name[:30])
-        if not pdf_processing.check_pdf_processed(doc_id):
+        if not catalog.check_pdf_processed(doc_id):
             t0 = time.perf_counter()
-            pdf_processing.process_and_index_pdf(pdf)
+            ingest.process_and_index_pdf(pdf)
             timings[f"project:{sha}"] = time.perf_counter() - t0
-        pages = pdf_processing.load_manifest(doc_id).page_count
+        pages = catalog.load_manifest(doc_id).page_count
         if baseline is not None and name in doc_names:  # the baseline only for the questions' filings
             pages, seconds = baseline.ingest(pdf, sha)
             if seconds is not None:
@@ -217,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         return selected_ids(kind, name, {n: d["doc_id"] for n, d in docs.items()})
 
     for d in docs.values():  # load indexes before timing (a real session keeps them loaded too)
-        retrieval.get_doc_index(d["doc_id"])
-    retrieval.documents_of([d["doc_id"] for d in docs.values()])  # document info, read once
+        hybrid.get_doc_index(d["doc_id"])
+    hybrid.documents_of([d["doc_id"] for d in docs.values()])  # document info, read once
 
     results: dict[str, dict] = {}
     per_question: dict[str, dict] = {}
@@ -285,9 +288,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
     """name -> run(question, selected doc_ids) -> ranked [(doc_id, pages)]."""
-    from storage import bm25_index, retrieval, selection_prior
-    from storage.embeddings import get_embedder
-    from storage.retrieval import HybridRetriever
+    from storage.documents import bm25
+    from storage.retrieval import hybrid
+    from storage.retrieval import selection_prior
+    from storage.documents.embeddings import get_embedder
+    from storage.retrieval.hybrid import HybridRetriever
 
     embedder = get_embedder()
 
@@ -302,9 +307,9 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
 
     def single_signal(signal: str):
         def run(q: str, doc_ids: list[str]):
-            indexes = [retrieval.get_doc_index(d) for d in doc_ids]
+            indexes = [hybrid.get_doc_index(d) for d in doc_ids]
             if signal == "bm25":  # one corpus over the selection (== the PDF's own index for one PDF)
-                scores = np.concatenate(bm25_index.selection_bm25_scores([i.chunk_bm25.model for i in indexes], q))
+                scores = np.concatenate(bm25.selection_bm25_scores([i.chunk_bm25.model for i in indexes], q))
             else:
                 qv = embedder.embed([q])[0]
                 scores = np.concatenate([i.vectors @ qv for i in indexes])
@@ -318,7 +323,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         sha = next(d["sha"] for d in docs.values() if d["doc_id"] == doc_ids[0])
         return [(doc_ids[0], {h.page}) for h in baseline.search(sha, q, max(KS))]
 
-    def ablation(module=retrieval, **patch):
+    def ablation(module=hybrid, **patch):
         def run(q: str, doc_ids: list[str]):
             with _patched(module, **patch):
                 return project()(q, doc_ids)
@@ -344,13 +349,13 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
             "ablation_no_page_bm25": ablation(PAGE_WEIGHT=0.0),
             "ablation_dense_weight_0.5": ablation(DENSE_WEIGHT=0.5),
             "ablation_dense_weight_0.7": ablation(DENSE_WEIGHT=0.7),
-            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
+            "ablation_max_median_normalisation": ablation(NORMALISE=hybrid._max_median),
         })
     if ablations and kind != "single":
         methods.update({
             "ablation_idf_fix_only": ablation(PRIOR_WEIGHT=0.0, DOC_WEIGHT=0.0),
             "ablation_per_pdf_bm25_idf": ablation(PER_PDF_IDF=True),
-            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
+            "ablation_max_median_normalisation": ablation(NORMALISE=hybrid._max_median),
             "ablation_no_prior": ablation(PRIOR_WEIGHT=0.0),
             "ablation_no_doc_relevance": ablation(DOC_WEIGHT=0.0),
             "ablation_doc_relevance_mean_top3": ablation(DOC_SIGNAL="mean_top", DOC_WEIGHT=0.5),
@@ -372,11 +377,11 @@ def _variants(q: str) -> list[str]:
 
 
 def _cache_bench(questions: list[dict], docs: dict) -> dict:
-    from storage import retrieval
-    from storage.embeddings import get_embedder
-    from storage.pdf_processing import get_pdf_output_dirs
-    from storage.retrieval import HybridRetriever
-    from storage.retrieval_cache import DEFAULT_THRESHOLD, normalise_query, query_numbers
+    from storage.retrieval import hybrid
+    from storage.documents.embeddings import get_embedder
+    from storage.documents.catalog import get_pdf_output_dirs
+    from storage.retrieval.hybrid import HybridRetriever
+    from storage.retrieval.cache import DEFAULT_THRESHOLD, normalise_query, query_numbers
 
     # 1. similarity between different questions: where must the threshold be?
     texts = [q["question"] for q in questions]
@@ -411,7 +416,7 @@ def _cache_bench(questions: list[dict], docs: dict) -> dict:
 
     HybridRetriever._rank = counting
     try:
-        retrieval.clear_loaded_indexes()
+        hybrid.clear_loaded_indexes()
         for d in docs.values():
             get_pdf_output_dirs(d["doc_id"]).cache_path.unlink(missing_ok=True)
         false_hits = 0
@@ -455,13 +460,14 @@ def _cache_bench(questions: list[dict], docs: dict) -> dict:
 
 
 def _long_filing_latency(data: Path, work: Path, questions: list[dict]) -> dict | None:
-    from storage import pdf_processing
-    from storage.retrieval import HybridRetriever
+    from storage.documents import ingest
+    from storage.documents import intake
+    from storage.retrieval.hybrid import HybridRetriever
 
     path = _make_long_filing(sorted((data / "pdfs").glob("*.pdf")), work / "source" / "LONG_FILING_300P.pdf")
     if path is None:
         return None
-    manifest = pdf_processing.process_and_index_pdf(path)
+    manifest = ingest.process_and_index_pdf(path)
     retriever = HybridRetriever([manifest.doc_id], use_cache=False)
     latencies = []
     for q in tqdm(questions, desc="300-page latency", unit="q"):
@@ -482,8 +488,8 @@ def _no_model_answer_bench(questions: list[dict], docs: dict, selection_of) -> d
     filings; the same for today's answer path (legacy ranking) in the same run."""
     from agent.graph import run_turn
     from agent.state import AgentContext
-    from storage import selection_prior
-    from storage.retrieval import HybridRetriever
+    from storage.retrieval import selection_prior
+    from storage.retrieval.hybrid import HybridRetriever
     from storage.schema import page_index
 
     several = any(len(selection_of(q["doc_name"])) > 1 for q in questions)

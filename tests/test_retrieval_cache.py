@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from storage import retrieval
-from storage.pdf_processing import get_pdf_output_dirs, reindex_pdf
-from storage.retrieval import HybridRetriever, load_pdf_for_retrieval
-from storage.retrieval_cache import RetrievalCache, normalise_query
+from storage.retrieval import hybrid
+from storage.documents.catalog import get_pdf_output_dirs
+from storage.documents.ingest import reindex_pdf
+from storage.retrieval.hybrid import HybridRetriever, load_pdf_for_retrieval
+from storage.retrieval.cache import RetrievalCache, normalise_query
 from tests.fixtures_retrieval import REPORT_PAGES, ingest
 
 
@@ -35,7 +36,7 @@ def test_repeat_and_trivial_variants_hit_without_embedding(count_rankings, monke
     def no_embedding(*_a, **_k):
         raise AssertionError("an exact cache hit must not embed the query")
 
-    monkeypatch.setattr(retrieval, "get_embedder", no_embedding)
+    monkeypatch.setattr(hybrid, "get_embedder", no_embedding)
     for variant in ("What were total revenues in 2022?", "what were TOTAL revenues in 2022", "  What were total   revenues in 2022 ?! "):
         assert retriever.search(variant, k=3) == first
     assert len(count_rankings) == 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from storage import retrieval
-from storage.bm25_index import build_bm25_index, build_bm25_model, load_bm25_index
-from storage.retrieval import DocIndex, HybridRetriever, RetrievalError, load_pdf_for_retrieval
+from storage.retrieval import hybrid
+from storage.documents.bm25 import build_bm25_index, build_bm25_model, load_bm25_index
+from storage.retrieval.hybrid import DocIndex, HybridRetriever, RetrievalError, load_pdf_for_retrieval
 from storage.schema import Chunk
 from tests.fixtures_retrieval import REPORT_PAGES, ingest
 
@@ -26,8 +26,8 @@ def test_single_pdf_finds_the_right_page():
 def test_multi_pdf_results_keep_their_own_file_and_page_with_same_chunk_ids():
     a = ingest("alpha.pdf", ["Alpha makes bicycles in Ohio.", "Alpha bicycle revenue was 5,000 dollars."])
     b = ingest("beta.pdf", ["Beta bicycle revenue was 7,000 dollars.", "Beta brews coffee in Oslo."])
-    assert {c.chunk_id for c in retrieval.get_doc_index(a.doc_id).chunks} == {0, 1}
-    assert {c.chunk_id for c in retrieval.get_doc_index(b.doc_id).chunks} == {0, 1}
+    assert {c.chunk_id for c in hybrid.get_doc_index(a.doc_id).chunks} == {0, 1}
+    assert {c.chunk_id for c in hybrid.get_doc_index(b.doc_id).chunks} == {0, 1}
 
     hits = HybridRetriever([a.doc_id, b.doc_id]).search("bicycle revenue", k=4)
     top2 = {(h.chunk.doc_id, h.chunk.source_file, h.chunk.page_number, h.chunk.chunk_id) for h in hits[:2]}

@@ -20,7 +20,7 @@ _DRAWN = "doc_picker_drawn"
 def processed_pdfs() -> list:
     """Manifests of processed PDFs; [] (with the reason logged on screen) when unavailable."""
     try:
-        from storage.pdf_processing import list_processed_pdfs
+        from storage.documents.catalog import list_processed_pdfs
 
         return list_processed_pdfs()
     except Exception as exc:  # a broken destination folder must not take every page down
@@ -48,7 +48,7 @@ def _titles(names: dict[str, str]) -> dict[str, str]:
     if not names:
         return {}
     try:
-        from storage.pdf_processing import library_infos
+        from storage.documents.catalog import library_infos
 
         infos = library_infos()
     except Exception:  # titles are a nicety; the file names still work

@@ -3,23 +3,23 @@
 How a query is answered (each step earned its place on `python -m bench.retrieval`; the
 numbers are in the module docstring of bench/retrieval.py):
 
-1. Query expansion (storage.query_expansion): answer-format instructions are dropped and the
+1. Query expansion (storage.retrieval.query_expansion): answer-format instructions are dropped and the
    filing vocabulary of financial terms is added ("gross margin" -> "cost of sales ...").
 2. Three signals per selected PDF, each PDF with its own stores:
    - dense: cosine of the query embedding with every chunk vector (exact, in numpy; the vectors
      are read once from the PDF's Chroma collection),
-   - chunk BM25 (storage.bm25_index, number-aware tokens),
+   - chunk BM25 (storage.documents.bm25, number-aware tokens),
    - page BM25: the same tokenizer over whole pages, a page-level view that tables split into
      several chunks still match as a whole.
    With several PDFs, both BM25 signals are scored as one corpus (idf of the whole selection,
-   storage.bm25_index.selection_bm25_scores): per-PDF idf made scores incomparable across PDFs.
+   storage.documents.bm25.selection_bm25_scores): per-PDF idf made scores incomparable across PDFs.
 3. Fusion: every signal is z-normalised over all chunks (pages) of the selection, chunk score =
    DENSE_WEIGHT * dense + (1 - DENSE_WEIGHT) * chunk BM25; a page scores its best chunk blended
    with its page BM25 (PAGE_WEIGHT). Z-scores over the whole selection keep PDFs comparable and
    let a PDF with nothing relevant fall behind, which rank fusion (RRF) cannot.
 4. Selection-aware (several PDFs): a document-level relevance (a PDF's share of the selection's
    20 best pages, so a filing that matches as a whole beats a stray page elsewhere) and a prior
-   for the documents the question names by period, form or issuer (storage.selection_prior) are
+   for the documents the question names by period, form or issuer (storage.retrieval.selection_prior) are
    added to each page's score, scaled by the query's own score spread. Neither hides anything:
    with nothing named the prior is 0. Issuer names leave the keyword query (they select
    documents, and would otherwise pull every cover page of the named issuer up).
@@ -43,14 +43,15 @@ from pathlib import Path
 
 import numpy as np
 
-from storage import pdf_processing, vector_store
-from storage.bm25_index import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model, load_bm25_index
+from storage.documents import catalog
+from storage.documents import vector_store
+from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model, load_bm25_index
 from storage.settings import get_settings
-from storage.embeddings import get_embedder
-from storage.query_expansion import expand_query
-from storage.retrieval_cache import RetrievalCache, normalise_query
+from storage.documents.embeddings import get_embedder
+from storage.retrieval.query_expansion import expand_query
+from storage.retrieval.cache import RetrievalCache, normalise_query
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
-from storage.selection_prior import selection_prior, without_issuers
+from storage.retrieval.selection_prior import selection_prior, without_issuers
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ DOC_SIGNAL = "votes"  # a PDF's relevance = its share of the selection's best DO
 DOC_VOTE_PAGES = 20  # (or "mean_top": mean score of its best DOC_TOP_PAGES pages; measured worse)
 DOC_TOP_PAGES = 3
 DOC_WEIGHT = 1.0  # page score += DOC_WEIGHT * spread * (its PDF's share - the best PDF's share)
-PRIOR_WEIGHT = 2.0  # page score += PRIOR_WEIGHT * spread * prior of its PDF (0..1, storage.selection_prior)
+PRIOR_WEIGHT = 2.0  # page score += PRIOR_WEIGHT * spread * prior of its PDF (0..1, storage.retrieval.selection_prior)
 RETRIEVER_VERSION = 3  # part of the cache fingerprint: bump when ranking changes (3: primary sources)
 
 
@@ -98,7 +99,7 @@ def _manifest_stamp(doc_id: str, root: Path | None = None) -> int:
     try:
         if root is not None:  # a doc_id already validated (HybridRetriever.__init__), folder known
             return (root / doc_id / "manifest.json").stat().st_mtime_ns
-        return pdf_processing.get_pdf_output_dirs(doc_id).manifest_path.stat().st_mtime_ns
+        return catalog.get_pdf_output_dirs(doc_id).manifest_path.stat().st_mtime_ns
     except (OSError, ValueError) as exc:
         raise RetrievalError(f"{doc_id}: not processed (no manifest); process the PDF first") from exc
 
@@ -116,11 +117,11 @@ def _load_vectors(doc_id: str, chunks: list[Chunk]) -> np.ndarray:
 
 
 def _load_doc_index(doc_id: str) -> DocIndex:
-    dirs = pdf_processing.get_pdf_output_dirs(doc_id)
+    dirs = catalog.get_pdf_output_dirs(doc_id)
     try:
-        manifest = pdf_processing.load_manifest(doc_id)
-        chunks = pdf_processing.load_chunks(doc_id)
-        page_texts = pdf_processing.load_page_texts(doc_id)
+        manifest = catalog.load_manifest(doc_id)
+        chunks = catalog.load_chunks(doc_id)
+        page_texts = catalog.load_page_texts(doc_id)
         chunk_bm25 = load_bm25_index(dirs.bm25_path)
         vectors = _load_vectors(doc_id, chunks)
     except RetrievalError:
@@ -223,7 +224,7 @@ def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
 
 def _cache_path(doc_ids: list[str]) -> Path:
     if len(doc_ids) == 1:
-        return pdf_processing.get_pdf_output_dirs(doc_ids[0]).cache_path
+        return catalog.get_pdf_output_dirs(doc_ids[0]).cache_path
     key = hashlib.sha256("\n".join(doc_ids).encode()).hexdigest()[:16]
     return get_settings().destination_dir / ".selection_cache" / f"{key}.db"
 
@@ -430,7 +431,7 @@ class HybridRetriever:
 def documents_of(doc_ids: list[str]) -> dict[str, DocumentInfo | None]:
     """DocumentInfo (title unique in the library) of each doc_id; None when it cannot be read."""
     try:
-        library = pdf_processing.library_infos()
+        library = catalog.library_infos()
     except Exception as exc:  # document info is a nicety: never let it break search
         log.warning("Document info unavailable: %s", exc)
         library = {}
@@ -439,7 +440,7 @@ def documents_of(doc_ids: list[str]) -> dict[str, DocumentInfo | None]:
         info = library.get(doc_id)
         if info is None:
             try:
-                info = pdf_processing.document_info(pdf_processing.load_manifest(doc_id))
+                info = catalog.document_info(catalog.load_manifest(doc_id))
             except Exception:
                 info = None
         out[doc_id] = info

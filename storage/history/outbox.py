@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from storage.mongo_server import default_data_dir
+from storage.history.embedded_server import default_data_dir
 from storage.settings import get_settings
 
 FILE_NAME = "turn-outbox.sqlite"
@@ -48,7 +48,7 @@ class TurnOutbox:
     @classmethod
     def for_store(cls, store: Any) -> "TurnOutbox":
         """The outbox of a `HistoryStore`: keyed by its server (credentials left out) and database."""
-        from storage.history import redact_uri
+        from storage.history.store import redact_uri
 
         server = redact_uri(store._explicit_uri) if getattr(store, "_explicit_uri", None) else "embedded"
         return cls(default_outbox_path(f"{server}/{store.db_name}"))

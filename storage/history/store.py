@@ -88,7 +88,7 @@ from pymongo.uri_parser import parse_uri
 from storage.schema import Citation, Source
 from storage.settings import get_settings
 
-log = logging.getLogger("storage.history")
+log = logging.getLogger("storage.history.store")
 
 Role = Literal["user", "ai", "tool"]
 ROLES: tuple[str, ...] = ("user", "ai", "tool")
@@ -266,7 +266,7 @@ class HistoryStore:
             if self._client is not None and not restart_embedded:
                 return self._client
             if self.embedded:
-                from storage.mongo_server import EmbeddedServerError, ensure_server
+                from storage.history.embedded_server import EmbeddedServerError, ensure_server
 
                 try:
                     uri = ensure_server().uri

@@ -5,7 +5,7 @@ issuer (matched against the selected documents' own issuers, read from their cov
 company list here), a fiscal year and, implicitly, a full-year document. Each selected document
 gets a prior in [0, 1]: the product of the components the question names and at least one
 selected document matches. Components nobody matches are ignored, and with nothing named every
-prior is 0, so nothing is ever hidden: the prior only re-orders (storage/retrieval.py adds it to
+prior is 0, so nothing is ever hidden: the prior only re-orders (storage/retrieval/hybrid.py adds it to
 page scores).
 
 Years: a document "is" the years in `doc_metadata.document_years` (the company's fiscal label
@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import re
 
-from storage.doc_metadata import document_years, name_words
-from storage.question_scope import QuestionScope, question_scope
+from storage.documents.metadata import document_years, name_words
+from storage.retrieval.question_scope import QuestionScope, question_scope
 from storage.schema import DocumentInfo
 
 EXACT, PARTIAL, COMPARATIVE, OTHER_QUARTER, OUTLOOK = 1.0, 0.5, 0.4, 0.25, 0.25

@@ -1,7 +1,7 @@
 """The Chroma client and per-PDF collection naming.
 
 Each build of a PDF writes a new collection `<doc_id>-build-<id>`; the PDF's manifest (written
-last, storage/pdf_processing.py) names the current one, so a re-index never leaves a moment
+last, storage/documents/ingest.py) names the current one, so a re-index never leaves a moment
 without a complete collection. PDFs processed before builds were versioned use `<doc_id>`.
 
 Embedded by default (`PersistentClient` under `<destination>/.chroma`); a Chroma server when
