@@ -8,8 +8,8 @@ single,company): its own filing only; every filing of its company (pdfs/ + libra
 Three answer paths, in the same run:
 - `new`                selection-aware ranking (HybridRetriever as shipped) + agent/extractive.py
                        (table cell with its period first, then sentences)
-- `today`              legacy ranking (HybridRetriever(ranking="legacy")) + the answer composer
-                       before this change, frozen in bench/extractive_baseline.py: today's path
+- `today`              legacy ranking (bench/baselines/legacy_ranking.py) + the answer composer
+                       before this change, frozen in bench/baselines/extractive.py: today's path
 - `baseline_composer`  selection-aware ranking + the frozen composer (the composer's share alone)
 With one filing selected the ranking makes no difference, so `today` is `baseline_composer` there.
 Retrieval page_hit@5 counts a result on an evidence page of the question's own filing.
@@ -246,10 +246,9 @@ def retrieve(doc_ids: list[str], query: str, k: int | None = None, ranking: str 
     so each question's sources come from its own ranking."""
     from agent.state import AgentContext
     from agent.tools import search_documents
-    from storage.retrieval.hybrid import HybridRetriever
+    from bench.baselines.presets import retriever
 
-    ctx = AgentContext(llm=None, web=None, history=None,
-                       get_retriever=lambda ids: HybridRetriever(ids, use_cache=False, ranking=ranking))
+    ctx = AgentContext(llm=None, web=None, history=None, get_retriever=lambda ids: retriever(ids, ranking))
     if k is not None:
         ctx.rag_k = k
     sources, _, _ = search_documents(ctx, {"selected_doc_ids": doc_ids}, query)
@@ -292,8 +291,8 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
     when the question must name its company) with `selection` selected (bench/selections.py):
 
     - `new`                selection-aware ranking + agent/extractive.py (shipped)
-    - `today`              legacy ranking + bench/extractive_baseline.py (today's answer path)
-    - `baseline_composer`  selection-aware ranking + bench/extractive_baseline.py
+    - `today`              legacy ranking + bench/baselines/extractive.py (today's answer path)
+    - `baseline_composer`  selection-aware ranking + bench/baselines/extractive.py
 
     With one filing selected the ranking makes no difference: `today` is `baseline_composer`.
     Shares of answers containing the figure as printed, and stating it on one line with the asked
@@ -303,7 +302,7 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
 
     from agent import extractive
     from agent.figures import asked_period
-    from bench import extractive_baseline
+    from bench.baselines import extractive as extractive_baseline
     from bench.selections import selected_ids
     from storage.documents.embeddings import get_embedder
 
@@ -611,8 +610,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print(report: dict) -> None:
     print(f"\n{report['filings']} filings ingested; answer paths: new = selection-aware ranking + agent/extractive.py, "
-          "today = legacy ranking + bench/extractive_baseline.py, baseline_composer = selection-aware ranking + "
-          "bench/extractive_baseline.py (with one filing, today = baseline_composer)")
+          "today = legacy ranking + bench/baselines/extractive.py, baseline_composer = selection-aware ranking + "
+          "bench/baselines/extractive.py (with one filing, today = baseline_composer)")
     print("columns: figure = the answer contains the figure as printed in the question's filing; +period = on one line "
           "with the asked year; any filing = or the value printed for that row and year in another filing of the company "
           "(restated, or a 10-K's full year for a 10-Q's column); only other = cites only other filings; hit@5 = "

@@ -54,7 +54,7 @@ def main() -> None:
     os.environ["PDF_DESTINATION_DIR"] = str(work / "destination")
     os.environ["ANONYMIZED_TELEMETRY"] = "False"
 
-    from bench.baselines import LangChainBaseline
+    from bench.baselines.langchain_pipeline import LangChainBaseline
     from storage.documents.embeddings import get_embedder
 
     embedder = get_embedder()

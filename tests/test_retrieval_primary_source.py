@@ -9,6 +9,7 @@ import pytest
 from storage.documents import ingest
 from storage.retrieval import hybrid
 from storage.retrieval import selection_prior
+from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
 from storage.retrieval.selection_prior import RECENT, SECONDARY
@@ -42,16 +43,15 @@ def quarter_pair():
     return q, r
 
 
-def test_the_periodic_report_leads_over_the_same_quarters_release(quarter_pair, monkeypatch):
+def test_the_periodic_report_leads_over_the_same_quarters_release(quarter_pair):
     q, r = quarter_pair
     infos = hybrid.documents_of([q.doc_id, r.doc_id])
     assert (infos[q.doc_id].form, infos[q.doc_id].fiscal_quarter) == ("10-Q", 2)
     assert (infos[r.doc_id].form, infos[r.doc_id].fiscal_quarter) == ("earnings release", 2)
     question = "Was there any drop in cash and cash equivalents in Q2 2024?"
     # the trap is real: with no preference, the release's cash sentences lead
-    with monkeypatch.context() as m:
-        m.setattr(selection_prior, "SECONDARY", 1.0)
-        assert HybridRetriever([q.doc_id, r.doc_id], use_cache=False).search(question, k=1)[0].chunk.doc_id == r.doc_id
+    no_preference = Ranking(secondary=1.0)
+    assert HybridRetriever([q.doc_id, r.doc_id], use_cache=False, ranking=no_preference).search(question, k=1)[0].chunk.doc_id == r.doc_id
     assert HybridRetriever([q.doc_id, r.doc_id], use_cache=False).search(question, k=1)[0].chunk.doc_id == q.doc_id
     # asking for the release gets the release
     asked = "What did the Q2 2024 earnings release say about cash and cash equivalents?"

@@ -9,6 +9,7 @@ import pytest
 from storage.documents import ingest
 from storage.documents.bm25 import bm25_scores, build_bm25_model, selection_bm25_scores
 from storage.retrieval.question_scope import question_scope
+from bench.baselines.legacy_ranking import LegacyRetriever
 from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
 from storage.retrieval.selection_prior import RECENT, period_match, selection_prior
@@ -31,7 +32,7 @@ def test_the_period_in_the_question_picks_the_filing(two_10ks):
     fy18, fy22 = two_10ks
     question = "What is the FY2018 capital expenditure of Acme Rockets?"
     # the trap is real: without selection awareness the FY2022 filing's capex page comes first
-    legacy = HybridRetriever([fy18.doc_id, fy22.doc_id], use_cache=False, ranking="legacy").search(question, k=3)
+    legacy = LegacyRetriever([fy18.doc_id, fy22.doc_id]).search(question, k=3)
     assert legacy[0].chunk.doc_id == fy22.doc_id
 
     hits = HybridRetriever([fy18.doc_id, fy22.doc_id], use_cache=False).search(question, k=3)
