@@ -2,7 +2,7 @@
 
     load_chat_model("google_genai/gemini-2.5-flash")   Gemini API (needs GOOGLE_API_KEY)
     load_chat_model("openai/llama3.1")                  any OpenAI-compatible server (OPENAI_BASE_URL)
-    load_chat_model_from_env()                          the above chosen from the environment, or None
+    model_spec_from_env()                               which of the above the settings ask for, or None
 
 `None` means no-model mode: the agent answers extractively (agent/extractive.py).
 
@@ -21,13 +21,11 @@ Keys are read here and handed to the client; they are never logged or shown (`de
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
 from storage.settings import get_settings
 
-log = logging.getLogger(__name__)
 
 PROVIDERS = ("google_genai", "openai")
 
@@ -94,15 +92,6 @@ def load_chat_model(spec: str | ModelSpec, *, temperature: float = 0.0, timeout:
     configured = get_settings().models.openai_api_key
     key = configured.get_secret_value() if configured else "not-needed"
     return ChatOpenAI(model=ms.model, base_url=ms.base_url, api_key=key, temperature=temperature, timeout=timeout, max_retries=2)
-
-
-def load_chat_model_from_env() -> BaseChatModel | None:
-    spec = model_spec_from_env()
-    if spec is None:
-        log.info("No chat model configured: answering in no-model (extractive) mode")
-        return None
-    log.info("Chat model: %s", spec.name)
-    return load_chat_model(spec)
 
 
 def describe_model(spec: ModelSpec | None) -> dict:

@@ -159,7 +159,7 @@ def test_ingest_and_query_against_a_chroma_server(chroma_server):
     assert catalog.check_pdf_processed(manifest.doc_id)
     collection = vector_store.get_collection(manifest.doc_id)
     assert collection.count() == manifest.chunk_count
-    hit = collection.query(query_embeddings=[get_embedder().embed_query("share buyback").tolist()], n_results=1)
+    hit = collection.query(query_embeddings=[get_embedder().embed(["share buyback"])[0].tolist()], n_results=1)
     assert hit["metadatas"][0][0]["page_number"] == 1
     maintenance.delete_pdf(manifest.doc_id)
     assert not vector_store.collection_exists(manifest.doc_id)

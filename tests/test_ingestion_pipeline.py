@@ -60,7 +60,7 @@ def test_text_pdf_artifacts_and_chunk_metadata():
     # Chroma holds one vector per chunk, and a query finds the right page.
     collection = vector_store.get_collection(manifest.doc_id)
     assert collection.count() == len(chunks)
-    hit = collection.query(query_embeddings=[get_embedder().embed_query("main risks currency supplier").tolist()], n_results=1)
+    hit = collection.query(query_embeddings=[get_embedder().embed(["main risks currency supplier"])[0].tolist()], n_results=1)
     assert hit["metadatas"][0][0]["page_number"] == 2
 
 
