@@ -245,7 +245,7 @@ def print_report(title: str, result: dict) -> None:
 
 def retrieved_sources(questions: list[dict], docs: dict[str, str], k: int = 6) -> list[list[dict]]:
     """Each question's top chunks of its own filing, as the numbered sources a turn would cite."""
-    from storage.retrieval import HybridRetriever
+    from storage.retrieval.hybrid import HybridRetriever
     from storage.schema import Source
 
     out = []
@@ -257,7 +257,7 @@ def retrieved_sources(questions: list[dict], docs: dict[str, str], k: int = 6) -
 
 def other_page_picker():
     """`(source, rng) -> a number (with thousands separators) printed on another page of its filing`."""
-    from storage.pdf_processing import load_page_texts
+    from storage.documents.catalog import load_page_texts
 
     cache: dict[str, list[str]] = {}
 
@@ -283,8 +283,8 @@ def no_model_answers(questions: list[dict], docs: dict[str, str], page_text, sel
     from agent.graph import run_turn
     from bench.selections import selected_ids
     from agent.state import AgentContext
-    from storage.pdf_processing import load_chunks
-    from storage.retrieval import HybridRetriever
+    from storage.documents.catalog import load_chunks
+    from storage.retrieval.hybrid import HybridRetriever
     from storage.schema import page_index
 
     context = AgentContext(llm=None, web=None, history=None, get_retriever=lambda ids: HybridRetriever(ids, use_cache=False))

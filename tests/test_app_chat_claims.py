@@ -7,7 +7,7 @@ from __future__ import annotations
 import ui.resources
 from agent.citations import build_answer
 from agent.turns import renumber_record
-from storage.history import HistoryStore
+from storage.history.store import HistoryStore
 from tests.fixtures_agent import call, grade, say, scripted
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import citation_buttons, new_app, retriever_factory

@@ -13,9 +13,9 @@ from agent.extractive import compose_extractive_answer
 from agent.figure_periods import FiscalShift, asked_period, cell_years, fiscal_shift, pick_cells
 from agent.figures import INTRO, NO_FIGURE, figure_block, no_row_line
 from bench.figures_gold import lead_line, score_figure
-from storage.embeddings import get_embedder
-from storage.page_tables import statement_entity
-from storage.tables import Cell, TableHeader
+from storage.documents.embeddings import get_embedder
+from storage.documents.page_tables import statement_entity
+from storage.documents.tables import Cell, TableHeader
 from tests.fixtures_figures import BALANCE, YEARS, Table, pages  # noqa: F401
 
 QUARTERS = ("Three Months Ended July 31, 2023", "Three Months Ended July 31, 2022",
@@ -152,7 +152,7 @@ def test_no_row_says_no_figure_before_any_quoted_number(pages):
 
 
 def test_parent_only_schedules_are_not_the_statements_of_record():
-    from storage.page_tables import is_primary_statement
+    from storage.documents.page_tables import is_primary_statement
 
     assert is_primary_statement("PG&E CORPORATION\nCONSOLIDATED BALANCE SHEETS\n(in millions)")
     assert not is_primary_statement("PG&E CORPORATION\nSCHEDULE I — CONDENSED FINANCIAL INFORMATION OF PG&E CORPORATION "

@@ -150,7 +150,7 @@ def page_index(c: Citation) -> int | None:
 
 @lru_cache(maxsize=512)
 def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
-    from storage.pdf_processing import compute_doc_id
+    from storage.documents.intake import compute_doc_id
 
     return compute_doc_id(Path(path))
 
@@ -171,7 +171,7 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
     candidates: list[Path] = []
     if doc_id:
         try:
-            from storage.pdf_processing import load_manifest
+            from storage.documents.catalog import load_manifest
 
             candidates.append(Path(load_manifest(doc_id).source_path))
         except Exception:  # not processed (any more) or ingestion module unavailable
