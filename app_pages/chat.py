@@ -20,7 +20,7 @@ _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
 from agent.citation_markers import strip_markers  # noqa: E402
-from storage.config import get_settings  # noqa: E402
+from storage.settings import get_settings  # noqa: E402
 from storage.history.store import HistoryError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from agent.citation_markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
 from agent.display_numbers import display_citations
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.schema import Citation, ClaimCheck, page_index as schema_page_index
 from ui.claim_marks import claims_citing, failed_at, not_found_text, problems_text
 from ui.safe_text import safe_model_markdown
