@@ -24,7 +24,7 @@ bound per turn by `page_roles`), knowledge items their Q-number (shown as `[^8.1
                present in `sources` are used as they are.
     knowledge  a `KnowledgeBase` for Q-numbers (default: the shipped one; `False`: none beyond
                the knowledge sources in the registry).
-    embedder   for legacy-marker disambiguation (default `storage.embeddings.get_embedder()`,
+    embedder   for legacy-marker disambiguation (default `storage.documents.embeddings.get_embedder()`,
                loaded only when a legacy marker is ambiguous).
 Returns `AnswerResult(message, citations, citation_map, route, mode)`:
     - `[^3, ^5]` is split into `[^3][^5]`;

@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from agent.llm import ModelConfigError
     from agent.service import ChatService
-    from storage.pdf_processing import PdfProcessingError, process_and_index_pdf
+    from storage.documents.catalog import PdfProcessingError
+    from storage.documents.ingest import process_and_index_pdf
 
     doc_ids, current_page = [], None
     try:

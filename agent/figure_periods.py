@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.question_scope import question_scope
-from storage.tables import Cell
+from storage.retrieval.question_scope import question_scope
+from storage.documents.tables import Cell
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
@@ -32,7 +32,7 @@ class AskedPeriod:
 
 def asked_period(question: str) -> AskedPeriod:
     """The period(s) a question names: "FY2018", "fiscal 2018", "in 2021", "Q2 of FY2024", "FY23",
-    "FY2015 - FY2017" (storage/question_scope.py, the parser the selection prior uses too); "year
+    "FY2015 - FY2017" (storage/retrieval/question_scope.py, the parser the selection prior uses too); "year
     to date" with a quarter is that many quarters' months."""
     periods = question_scope(question).periods
     years = [y for y, _ in periods if y is not None]

@@ -1,7 +1,7 @@
 """The table row that answers a figure question, or none: its line item, its section and its
 column must mean what the question asks.
 
-Rows come from the cited pages (storage/page_tables.py `table_units` -> storage/tables.py
+Rows come from the cited pages (storage/documents/page_tables.py `table_units` -> storage/documents/tables.py
 `row_cells`). A question naming a line item of agent/line_items.py ("net revenue", "capital
 spending") is answered only by a row printing that item (its label read as a US-GAAP concept:
 "Net sales", "Purchases of property and equipment"); then
@@ -21,7 +21,7 @@ spending") is answered only by a row printing that item (its label read as a US-
   apart (sections unread, captions that only name the statement), is not guessed.
 
 A question naming no known item falls back to label matching (term overlap with the question and
-the filing vocabulary of storage/query_expansion.py, plus MiniLM similarity) among rows of no
+the filing vocabulary of storage/retrieval/query_expansion.py, plus MiniLM similarity) among rows of no
 known item, with the same rules and the question's line-item words printed with the row. No row
 that passes -> no figure (a missing figure beats a wrong one).
 """
@@ -35,10 +35,10 @@ from agent import line_items
 from agent.figure_periods import AskedPeriod, column_years, pick_cells
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
-from storage.bm25_index import tokenize
-from storage.page_tables import is_primary_statement, table_units
-from storage.question_scope import without_periods
-from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
+from storage.documents.bm25 import tokenize
+from storage.documents.page_tables import is_primary_statement, table_units
+from storage.retrieval.question_scope import without_periods
+from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
 
 MIN_ROW_SCORE = 0.5  # below this no label-matched row leads the answer (the sentences alone answer)
 SEMANTIC_WEIGHT = 0.5
@@ -186,7 +186,7 @@ class Ask:
     items: tuple[LineItem, ...]  # the line items it names (agent/line_items.py)
     residue: frozenset[str]  # its other line-item words: a segment or sub-item it names ("international")
     own: frozenset[str]  # all its line-item terms
-    glossary: frozenset[str]  # filing words for them (storage/query_expansion.py)
+    glossary: frozenset[str]  # filing words for them (storage/retrieval/query_expansion.py)
     adjusted: bool
     opening: bool
 
@@ -196,7 +196,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     instructions ("Answer in USD millions") and the company's name (the sources' issuer or file
     names) are not part of the line item."""
     try:
-        from storage.query_expansion import expand_query, strip_instructions
+        from storage.retrieval.query_expansion import expand_query, strip_instructions
 
         question = strip_instructions(question)
         glossary_words = expand_query(question).expansion

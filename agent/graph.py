@@ -42,7 +42,7 @@ from agent.routing import (
 from agent.state import AgentContext, AgentState
 from agent.tools import RAG_TOOL, STATEMENTS_TOOL, WEB_TOOL, agent_tools
 from agent.turns import turn_record
-from storage.embeddings import get_embedder
+from storage.documents.embeddings import get_embedder
 from storage.schema import AnswerResult, display_page
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,8 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 def _command_update(cmd) -> dict:
     if cmd.name == "ingest":
-        from storage.pdf_processing import PdfProcessingError, resolve_source_pdf
+        from storage.documents.catalog import PdfProcessingError
+        from storage.documents.intake import resolve_source_pdf
 
         if not cmd.argument:
             return {"route": "ingest", "command_reply": "Usage: /ingest <file.pdf> (a PDF in the source folder)."}
@@ -144,7 +145,8 @@ def _judge_route(state: AgentState, ctx: AgentContext) -> tuple[str, str]:
 def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Process the PDF named by `/ingest` (once: already-processed files are reused) and make it the
     active PDF, with its summary for routing. Failures become a plain reply; nothing is switched."""
-    from storage.pdf_processing import PdfProcessingError, process_and_index_pdf
+    from storage.documents.catalog import PdfProcessingError
+    from storage.documents.ingest import process_and_index_pdf
 
     ctx = runtime.context
     try:
@@ -320,7 +322,7 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 def _selected_infos(state: AgentState) -> list:
     """The selected documents' `DocumentInfo`s (issuer, form, period), in selection order."""
-    from storage.pdf_processing import library_infos
+    from storage.documents.catalog import library_infos
 
     infos = library_infos()
     return [infos[d] for d in state.get("selected_doc_ids") or [] if d in infos]
@@ -470,7 +472,7 @@ def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tup
 
 def document_summary(doc_ids: list[str]) -> str:
     """The `indexed_document_summary` of the selected PDFs (one paragraph each)."""
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     parts = []
     for doc_id in doc_ids:

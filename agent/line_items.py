@@ -16,7 +16,7 @@ composes from other concepts (`DebtLongtermAndShorttermCombinedAmount` = current
 debt + short-term borrowings) carries its `components`, listed when the total is not printed.
 
 The vocabulary is general accounting language (the taxonomy's labels and the usual printed
-variants), never one filing's wording. The retrieval glossary (storage/query_expansion.py) adds
+variants), never one filing's wording. The retrieval glossary (storage/retrieval/query_expansion.py) adds
 search words for the same terms; this module decides whether a row *is* the asked item.
 """
 

@@ -68,9 +68,9 @@ def _squash(text: str) -> str:
 
 def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
     """The column headers of the table row a quote is (a quoted row, or a "label … value" cell),
-    read from the page's tables (storage/page_tables.py); [] when no quote is a table row."""
-    from storage.page_tables import table_units
-    from storage.pdf_processing import load_page_texts
+    read from the page's tables (storage/documents/page_tables.py); [] when no quote is a table row."""
+    from storage.documents.page_tables import table_units
+    from storage.documents.catalog import load_page_texts
 
     try:
         pages = load_page_texts(doc_id)

@@ -34,8 +34,8 @@ from agent.citation_ids import ROLE_IDS, Allocate, source_key
 from agent.citation_markers import replace_markers
 from agent.context import load_history_messages
 from agent.tool_output import ToolOutput
-from storage.history import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError
-from storage.outbox import TurnOutbox
+from storage.history.store import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError
+from storage.history.outbox import TurnOutbox
 from storage.schema import Source
 
 log = logging.getLogger(__name__)

@@ -19,8 +19,8 @@ st.title("Chat")
 _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
-from storage.config import get_settings  # noqa: E402
-from storage.history import HistoryError, is_valid_id  # noqa: E402
+from storage.settings import get_settings  # noqa: E402
+from storage.history.store import HistoryError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
@@ -187,7 +187,8 @@ def _ingest_in_background(cid: str | None, question: str) -> bool:
     can be cancelled) instead of inside the answer; True when it was started. Anything else (an
     already-processed file, a bad name) goes to the agent, which switches to it or says why not."""
     from agent.routing import parse_command
-    from storage.pdf_processing import PdfProcessingError, check_pdf_processed, resolve_source_pdf
+    from storage.documents.catalog import PdfProcessingError, check_pdf_processed
+    from storage.documents.intake import resolve_source_pdf
     from ui.citations import doc_id_of_file
 
     cmd = parse_command(question)
@@ -360,7 +361,7 @@ if interrupted and interrupted["conversation_id"] == conversation_id:
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
 question = st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,
-    max_chars=get_settings().max_question_chars,
+    max_chars=get_settings().limits.max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
     overview.empty()

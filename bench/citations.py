@@ -2,7 +2,7 @@
 
     python -m bench.citations [--max-pairs 0]
 
-For each FinanceBench dev question, the true chunk is the chunk of its PDF (storage/chunking.py)
+For each FinanceBench dev question, the true chunk is the chunk of its PDF (storage/documents/chunking.py)
 on the evidence page that shares most words with the evidence text. Every other dev PDF that
 also has a chunk with that chunk_id makes one collision (true chunk vs. the other PDF's chunk).
 The citing sentence is what a model would write: question + gold answer ("qa"), or the gold
@@ -25,8 +25,8 @@ from pathlib import Path
 import pymupdf
 
 from agent.citation_legacy import LEXICAL_WEIGHT, MIN_MARGIN, candidate_scores, content_words, pick
-from storage.chunking import chunk_pages
-from storage.embeddings import get_embedder
+from storage.documents.chunking import chunk_pages
+from storage.documents.embeddings import get_embedder
 from storage.schema import PageContent
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench-dev"

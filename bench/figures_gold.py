@@ -156,7 +156,7 @@ def spoken(issuer: str) -> str:
     """An issuer as a question names it: short name, no leading all-caps banner ("NEWS RELEASE eBay"
     -> "eBay"), first of several registrants ("Boston Properties, Inc. Boston Properties Limited
     Partnership" -> "Boston Properties")."""
-    from storage.doc_metadata import short_name
+    from storage.documents.metadata import short_name
 
     name = re.split(r",|\bInc\b\.?", short_name(issuer))[0].strip() or short_name(issuer)
     rest = re.sub(r"^(?:[A-Z&]{2,}\s+)+(?=\S*[a-z])", "", name)
@@ -187,7 +187,7 @@ def selections(stems: list[str]) -> list[list[str]]:
 
 def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     """Questions naming what a selection's document info says it does not cover (stem -> DocumentInfo)."""
-    from storage.doc_metadata import name_words
+    from storage.documents.metadata import name_words
 
     issuers = sorted({spoken(i.issuer) for i in infos.values() if i.issuer and i.form == "10-K"})
     out: list[dict] = []
@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.disable(logging.WARNING)
     docs = ingest([pdfs / f"{s}.pdf" for s in stems], work)
-    from storage.pdf_processing import document_info, load_manifest
+    from storage.documents.catalog import document_info, load_manifest
 
     infos = {s: document_info(load_manifest(docs[s])) for s in stems}
     questions = build_questions(stems, args.limit, infos)

@@ -40,7 +40,7 @@ class Chunk(BaseModel):
 
 
 class DocumentInfo(BaseModel):
-    """What a PDF is, read at ingestion from its cover page and metadata (storage/doc_metadata.py).
+    """What a PDF is, read at ingestion from its cover page and metadata (storage/documents/metadata.py).
 
     SEC filings get issuer, form and period; any other PDF degrades to a title and a date.
     """

@@ -4,7 +4,7 @@ yet, written when the database is back, then shown once from the store."""
 from __future__ import annotations
 
 import ui.resources
-from storage.history import HistoryStore
+from storage.history.store import HistoryStore
 from tests.fixtures_mongo import own_nx_server  # noqa: F401
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app, retriever_factory

@@ -12,7 +12,7 @@ import pytest
 from agent.figures import INTRO, figure_block
 from agent.line_items import asked_items, row_item
 from agent.quotes import quotes_by_marker
-from storage.embeddings import get_embedder
+from storage.documents.embeddings import get_embedder
 from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table, pages  # noqa: F401
 
 LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+)(?: — (?P<said>.+?))? (?P<marker>\[\^\d+\])$")

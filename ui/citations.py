@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agent.citation_markers import iter_markers, map_prose, replace_markers
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.schema import Citation, page_index as schema_page_index
 from ui.safe_text import safe_model_markdown
 
@@ -122,7 +122,7 @@ def page_index(c: Citation) -> int | None:
 
 @lru_cache(maxsize=512)
 def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
-    from storage.pdf_processing import compute_doc_id
+    from storage.documents.intake import compute_doc_id
 
     return compute_doc_id(Path(path))
 
@@ -143,7 +143,7 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
     candidates: list[Path] = []
     if doc_id:
         try:
-            from storage.pdf_processing import load_manifest
+            from storage.documents.catalog import load_manifest
 
             candidates.append(Path(load_manifest(doc_id).source_path))
         except Exception:  # not processed (any more) or ingestion module unavailable

@@ -1,5 +1,5 @@
 """The chat page's view of the history store: conversations and their messages as plain
-records. The one place that knows the `storage.history.HistoryStore` method names."""
+records. The one place that knows the `storage.history.store.HistoryStore` method names."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def turns_of(messages: list) -> list[ChatTurn]:
 def save_plain_turn(store, user_id: str, conversation_id: str, question: str, reply: str, **reply_fields: Any) -> None:
     """A turn answered outside the agent (a stopped answer, a background `/ingest`): the question and
     the reply, stored whole or not at all (`HistoryStore.save_turn`)."""
-    from storage.history import new_id
+    from storage.history.store import new_id
 
     store.save_turn(user_id, conversation_id, new_id(), [
         {"role": "user", "content": question, "message_id": new_id()},

@@ -21,7 +21,7 @@ class ResourceUnavailable(RuntimeError):
 
 @st.cache_resource(show_spinner="Starting the conversation history store…")
 def _history_store():
-    from storage.history import HistoryStore
+    from storage.history.store import HistoryStore
 
     return HistoryStore()
 

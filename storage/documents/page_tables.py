@@ -1,8 +1,8 @@
 """The table rows of a cited page, for answering: one entry point for agent/figures.py.
 
-`table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/tables.py
+`table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/documents/tables.py
 `Unit`s, each row with its period header); `statement_pages(doc_id)` which pages are primary statements.
-A page with a text layer is read by layout from the source PDF (storage/table_layout.py: each value
+A page with a text layer is read by layout from the source PDF (storage/documents/table_layout.py: each value
 under its period column, with the table's unit caption and the row's section); an OCR page, a page
 whose layout read finds no table, or a source PDF that is gone falls back to the text parser
 (`page_units` with one-line rows).
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.table_layout import has_table, layout_units
-from storage.tables import Unit, page_units
+from storage.documents.table_layout import has_table, layout_units
+from storage.documents.tables import Unit, page_units
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()  # PyMuPDF documents are not thread-safe
@@ -41,7 +41,7 @@ def is_primary_statement(page_text: str) -> bool:
 
 def statement_pages(doc_id: str) -> list[int]:
     """0-based pages of a processed PDF that are primary statements (by their titles), cached per build."""
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     try:
         manifest = load_manifest(doc_id)
@@ -52,7 +52,7 @@ def statement_pages(doc_id: str) -> list[int]:
 
 @lru_cache(maxsize=256)
 def _statement_pages(doc_id: str, build: str, processed_at: str) -> tuple[int, ...]:
-    from storage.pdf_processing import load_page_texts
+    from storage.documents.catalog import load_page_texts
 
     return tuple(i for i, text in enumerate(load_page_texts(doc_id)) if is_primary_statement(text))
 
@@ -66,7 +66,7 @@ def table_units(doc_id: str | None, page_index: int | None, text: str | None) ->
 
 
 def _layout_units_of(doc_id: str, page_index: int) -> list[Unit] | None:
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     try:
         manifest = load_manifest(doc_id)

@@ -1,6 +1,6 @@
 """Financial tables read by layout: each value belongs to the period column it sits under.
 
-storage/tables.py reads a page's text in line order and guesses which period a value belongs to
+storage/documents/tables.py reads a page's text in line order and guesses which period a value belongs to
 from how many values and header tokens there are; a header sentence above the year row ("Fiscal
 years ended December 31, 2022, December 25, 2021 and December 26, 2020" / "2022 2021 2020") or a
 row with an empty cell defeats it. This module reads the page's words with their boxes
@@ -18,8 +18,8 @@ row with an empty cell defeats it. This module reads the page's words with their
 4. every row keeps the unit caption printed above its table ("In millions, except per share
    amounts") and its section (the last label-only line above it: "Current liabilities:").
 
-Rows come out as `storage.tables.Unit`s whose `cells` say which column each value is in, so a row
-with an empty cell still gives each value its own period (`storage.tables.row_cells`).
+Rows come out as `storage.documents.tables.Unit`s whose `cells` say which column each value is in, so a row
+with an empty cell still gives each value its own period (`storage.documents.tables.row_cells`).
 
 Why not `pymupdf.Page.find_tables()` or pdfplumber: on the dev 10-Ks find_tables found a period
 header on 63 of 137 table pages at ~0.9 s a page (bench.answers --tables), and neither assigns
@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
+from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 
 _YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
 _NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
