@@ -122,14 +122,14 @@ def test_cancelled_processing_says_the_file_waits_in_the_source_folder(chat_serv
 
     jobs = get_ingest_jobs()
     release = {"go": False}
-    real_chunk_pages = storage.chunking.chunk_pages
+    real_chunk_pages = storage.documents.chunking.chunk_pages
 
     def slow_chunk_pages(*args, **kwargs):
         while not release["go"]:
             time.sleep(0.05)
         return real_chunk_pages(*args, **kwargs)
 
-    monkeypatch.setattr(storage.chunking, "chunk_pages", slow_chunk_pages)
+    monkeypatch.setattr(storage.documents.chunking, "chunk_pages", slow_chunk_pages)
     job = jobs.submit(path, owner=ui_env["user_id"])
     while job.state != "running":
         time.sleep(0.05)

@@ -146,7 +146,7 @@ class IngestJobs:
 
 def _build_of(doc_id: str) -> tuple[str, str] | None:
     """(build, processed_at) of a processed PDF's current manifest, None when it has none."""
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     try:
         manifest = load_manifest(doc_id)
@@ -157,7 +157,8 @@ def _build_of(doc_id: str) -> tuple[str, str] | None:
 
 def _committed(job: IngestJob, before: tuple[str, str] | None):
     """The manifest this cancelled job committed anyway, or None when nothing of it was kept."""
-    from storage.pdf_processing import compute_doc_id, load_manifest
+    from storage.documents.intake import compute_doc_id
+    from storage.documents.catalog import load_manifest
 
     try:
         doc_id = job.reindex_doc_id or compute_doc_id(Path(job.path))
