@@ -12,7 +12,7 @@ DEV=0
 PYTHON="${PYTHON:-python3}"
 
 apt_packages=(tesseract-ocr)
-[[ $DEV == 1 ]] && apt_packages+=(chromium)
+[[ $DEV == 1 ]] && apt_packages+=(chromium redis-server haproxy)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
