@@ -14,7 +14,7 @@ from storage.documents.vector_store import get_chroma_client
 from storage.jobs.records import JobRecords
 from storage.history.store import HistoryStore
 from tests.fixtures_cluster import *  # noqa: F401,F403
-from tests.fixtures_cluster import CeleryWorker
+from bench.servers import CeleryWorker
 from tests.fixtures_mongo import *  # noqa: F401,F403
 from tests.fixtures_ui import *  # noqa: F401,F403
 from tests.fixtures_pdfs import make_text_pdf
