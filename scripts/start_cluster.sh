@@ -6,6 +6,8 @@
 # Ports (environment): CLUSTER_PORT=8500 APP_PORTS="8511 8512" REDIS_PORT=6390 CHROMA_PORT=8010
 # MONGO_PORT=27027. Logs, pids and the cookie secret: CLUSTER_DIR (default .data/cluster).
 # CLUSTER_SKIP_SETUP=1 skips scripts/setup.sh (tests). For a real deployment see compose.yaml.
+# Chroma serves the folder the single-machine app embeds, so PDFs processed before are found; do not run
+# scripts/start_app.sh on the same PDF_CHAT_HOME at the same time (two writers of one Chroma folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ "${CLUSTER_SKIP_SETUP:-0}" == 1 ]] || bash scripts/setup.sh --cluster
