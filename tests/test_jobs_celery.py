@@ -186,3 +186,24 @@ def test_a_job_cancelled_while_queued_never_runs(jobs, worker, pdf_home, tmp_pat
         assert time.monotonic() < deadline, w.log.read_text()[-2000:]
         time.sleep(0.2)
     assert not get_pdf_output_dirs(jobs.records.get(job.job_id).doc_id).root.exists()
+
+
+def test_a_job_lost_with_its_message_does_not_block_the_file_for_ever(nx_server, pdf_home, monkeypatch):
+    """No worker reported for longer than the visibility timeout (the broker's data was wiped): the record
+    is marked failed and the file can be queued again."""
+    monkeypatch.setenv("CELERY_VISIBILITY_TIMEOUT_S", "5")
+    records = JobRecords(HistoryStore(nx_server.uri, db_name=f"lost_{time.time_ns()}"))
+    path = make_text_pdf(pdf_home / "source" / "lost.pdf", ["A job whose worker and message were lost."])
+    first, new = records.create(path, "lost.pdf", owner="eve")
+    assert new
+    again, new = records.create(path, "lost.pdf", owner="eve")
+    assert (again.job_id, new) == (first.job_id, False)  # recent: still the active job
+    records.store.run_on_database(lambda db: db.ingest_jobs.update_one(
+        {"_id": first.job_id}, {"$set": {"state": "running", "updated_at": time.time() - 120}}))
+    assert records.active_paths() == set() and records.active_for("eve") == []  # no endless "Processing…"
+    assert records.get(first.job_id).state == "error"
+    replacement, new = records.create(path, "lost.pdf", owner="eve")
+    assert new and replacement.job_id != first.job_id
+    lost = records.get(first.job_id)
+    assert lost.state == "error" and "lost" in lost.error
+    assert [r.job_id for r in records.active_for("eve")] == [replacement.job_id]

@@ -87,7 +87,7 @@ class JobRecords:
         """(the record, True) for a new job; (the active job of that file, False) when one is queued or running."""
         path = str(path)
         active = self._run(lambda c: c.find_one({"path": path, "state": {"$in": ACTIVE}}))
-        if active is not None:
+        if active is not None and not self._lost(active):
             return JobRecord.from_doc(active), False
         try:
             doc_id = reindex_doc_id or compute_doc_id(Path(path))
@@ -100,16 +100,29 @@ class JobRecords:
         self._run(lambda c: c.insert_one(_doc(record)))
         return record, True
 
+    def _lost(self, doc: dict) -> bool:
+        """A running job silent for longer than Redis waits before redelivering it (plus a minute) was lost
+        with its message (e.g. the broker's data was wiped): mark it failed so the file can be queued again.
+        (A queued job may wait behind others for any time: its message is still in the queue.)"""
+        silent_s = time.time() - doc.get("updated_at", 0)
+        if doc.get("state") != "running" or silent_s <= get_settings().jobs.visibility_timeout_s + 60:
+            return False
+        self._run(lambda c: c.update_one({"_id": doc["_id"], "updated_at": doc.get("updated_at", 0)}, {"$set": {
+            "state": "error", "updated_at": time.time(),
+            "error": f"{Path(doc['path']).name}: processing was lost (no worker reported for too long); process it again"}}))
+        return True
+
     def get(self, job_id: str) -> JobRecord | None:
         doc = self._run(lambda c: c.find_one({"_id": job_id}))
         return JobRecord.from_doc(doc) if doc else None
 
     def active_for(self, owner: str) -> list[JobRecord]:
         docs = self._run(lambda c: list(c.find({"owner": owner, "state": {"$in": ACTIVE}})))
-        return [JobRecord.from_doc(d) for d in docs]
+        return [JobRecord.from_doc(d) for d in docs if not self._lost(d)]
 
     def active_paths(self) -> set[str]:
-        return {d["path"] for d in self._run(lambda c: list(c.find({"state": {"$in": ACTIVE}}, {"path": 1})))}
+        docs = self._run(lambda c: list(c.find({"state": {"$in": ACTIVE}}, {"path": 1, "state": 1, "updated_at": 1})))
+        return {d["path"] for d in docs if not self._lost(d)}
 
     def request_cancel(self, job_id: str) -> None:
         """A queued job is cancelled at once (the worker skips it); a running one stops at its next
