@@ -1,6 +1,7 @@
 """The cluster on loopback, as scripts/start_cluster.sh starts it: redis-server, chroma run, nx-27017, a
 Celery worker, two Streamlit replicas and HAProxy. A PDF uploaded through replica A is processed by the
-worker and answered through replica B; when replica A stops, its user lands on B with the conversation."""
+worker and answered through replica B; when replica A stops, its open page reconnects (through HAProxy) to
+B with the conversation, and the next question goes on in it."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ SCRIPT = ROOT / "scripts" / "start_cluster.sh"
 COOKIE = "PDFCHAT_REPLICA"
 QUESTION = "What was the net debt at year end?"
 QUESTION_A = "What does the report say about revenue?"
+FOLLOW_UP = "And the year before?"
 
 
 def _alive(pid: int) -> bool:
@@ -58,7 +60,8 @@ def cluster(tmp_path_factory):
             assert time.monotonic() < deadline, "the cluster did not come up in 180 s"
             time.sleep(0.5)
         pids = {p.stem: int(p.read_text()) for p in pids_dir.glob("*.pid")}
-        yield {"url": f"http://127.0.0.1:{ports['CLUSTER_PORT']}", "apps": apps, "pids": pids, "home": home,
+        yield {"url": f"http://127.0.0.1:{ports['CLUSTER_PORT']}", "apps": apps,
+               "mongo_uri": f"mongodb://127.0.0.1:{ports['MONGO_PORT']}/", "pids": pids, "home": home,
                "logs": work / "run" / "logs"}
     finally:
         pids = {p.stem: int(p.read_text()) for p in pids_dir.glob("*.pid")} if pids_dir.exists() else {}
@@ -141,10 +144,30 @@ def test_uploaded_on_a_processed_by_the_worker_answered_on_b_and_kept_when_a_sto
     while _alive(cluster["pids"]["app1"]):
         assert time.monotonic() < deadline, "replica A did not stop"
         time.sleep(0.2)
-    page_a.reload()  # the next request: HAProxy sends the pinned browser to B, with the same URL
+    # No reload: the page's websocket reconnects by itself, HAProxy sends it to B (A is down), and B starts a
+    # session from the same URL.
+    expect(page_a.get_by_test_id("stChatInputTextArea")).to_be_visible()
+    ask(page_a, FOLLOW_UP)
     messages = page_a.get_by_test_id("stChatMessage")
     expect(messages.filter(has_text=QUESTION_A).first).to_be_visible()  # A's conversation, not the latest
     expect(page_a.get_by_role("button", name=re.compile(rf"^\d+ · {re.escape(FILE)}, page \d+$")).first).to_be_visible()
     expect(messages.filter(has_text=QUESTION)).to_have_count(0)
     assert f"c={conversation}" in page_a.url
+    _wait_for_turn(cluster["mongo_uri"], conversation, FOLLOW_UP)  # B stored it in A's conversation
     context_a.close()
+
+
+def _wait_for_turn(uri: str, conversation: str, question: str) -> None:
+    from storage.history.store import HistoryStore
+
+    store = HistoryStore(uri)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            said = [m["content"] for m in store.load_messages("local", conversation) if m["role"] == "user"]
+            if said == [QUESTION_A, question]:
+                return
+            assert time.monotonic() < deadline, said
+            time.sleep(0.5)
+    finally:
+        store.close()
