@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Set up a fresh machine: Debian packages where we can (root or sudo), then a venv with pinned deps.
 #   scripts/setup.sh          app dependencies
-#   scripts/setup.sh --dev    plus test dependencies (pytest, hypothesis, playwright + Debian chromium)
+#   scripts/setup.sh --dev    plus test dependencies (pytest, hypothesis, playwright + Debian chromium,
+#                             and what --cluster installs: the cluster tests start those servers)
+#   scripts/setup.sh --cluster  plus Debian redis-server and haproxy (scripts/start_cluster.sh)
 # Idempotent and quick when nothing changed. Without root/sudo the app still works on the pip-only
 # path (rapidocr instead of tesseract); the browser tests then need chromium installed by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEV=0
-[[ "${1:-}" == "--dev" ]] && DEV=1
+CLUSTER=0
+for arg in "$@"; do
+  case "$arg" in
+    --dev) DEV=1; CLUSTER=1 ;;
+    --cluster) CLUSTER=1 ;;
+  esac
+done
 PYTHON="${PYTHON:-python3}"
 
 apt_packages=(tesseract-ocr)
 [[ $DEV == 1 ]] && apt_packages+=(chromium)
+[[ $CLUSTER == 1 ]] && apt_packages+=(redis-server haproxy)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -114,6 +114,19 @@ class KnowledgeSettings(_Section):
                        description="curated Q&A items (Q301-style ids) cited as [^8.1]")
 
 
+class JobSettings(_Section):
+    broker_url: SecretStr | None = Field(None, validation_alias=_env("CELERY_BROKER_URL"),
+                                         description="Redis URL of the Celery broker: set, PDFs are processed by `celery -A storage.jobs.celery_app worker` processes; unset, on a thread of the app")
+    result_backend: SecretStr | None = Field(None, validation_alias=_env("CELERY_RESULT_BACKEND"),
+                                             description="Celery result backend (default: the broker URL); progress itself is read from MongoDB `ingest_jobs`")
+    visibility_timeout_s: int = Field(6 * 3600, gt=0, validation_alias=_env("CELERY_VISIBILITY_TIMEOUT_S"),
+                                      description="a job whose worker died (kill -9, lost machine) is redelivered after this long; Redis also redelivers a job still running after it, so keep it above the longest ingestion (a 2000-page OCR PDF)")
+    restore_interval_s: int = Field(10, gt=0, validation_alias=_env("CELERY_RESTORE_INTERVAL_S"),
+                                    description="how often workers look for jobs past the visibility timeout")
+    progress_every_s: float = Field(0.5, ge=0, validation_alias=_env("JOBS_PROGRESS_EVERY_S"),
+                                    description="a running job writes its progress (and reads a cancel) at most this often")
+
+
 class Settings(BaseModel):
     model_config = {"frozen": True}
 
@@ -125,6 +138,7 @@ class Settings(BaseModel):
     web: WebSettings = Field(default_factory=WebSettings)
     ocr: OcrSettings = Field(default_factory=OcrSettings)
     knowledge: KnowledgeSettings = Field(default_factory=KnowledgeSettings)
+    jobs: JobSettings = Field(default_factory=JobSettings)
 
     # The paths every module asks for, spelled as before.
     @property

@@ -10,7 +10,8 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # Embedded history servers started by tests stop soon after the last client leaves.
 os.environ.setdefault("PDF_CHAT_MONGO_IDLE_S", "60")
 # No model or search keys in tests unless a test sets them against a local stub.
-for _key in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "TAVILY_API_KEY", "CHROMA_HOST"):
+for _key in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "TAVILY_API_KEY", "CHROMA_HOST",
+             "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):  # tests start their own broker when they need one
     os.environ.pop(_key, None)
 
 

@@ -107,8 +107,8 @@ class IngestJobs:
             return {j.path for j in self._jobs.values() if j.active}
 
     def _run(self, job: IngestJob) -> None:
-        from storage.documents.catalog import PdfProcessingError, ProcessingCancelled
-        from storage.documents.ingest import process_and_index_pdf, reindex_pdf
+        from storage.documents.catalog import ProcessingCancelled
+        from storage.jobs.runner import run_ingestion
         from ui.page_images import clear_preview_cache
 
         def progress(stage: str, done: int, total: int) -> None:
@@ -122,47 +122,15 @@ class IngestJobs:
         if job.state == "cancelled":  # cancelled while queued
             return
         job.state, job.stage, job.stage_started = "running", "Starting", time.time()
-        before = _build_of(job.reindex_doc_id) if job.reindex_doc_id else None
         try:
             if job.reindex_doc_id:
                 clear_preview_cache(job.reindex_doc_id)
-                job.result = reindex_pdf(job.reindex_doc_id, progress=progress)
-            else:
-                job.result = process_and_index_pdf(job.path, progress=progress)
-            job.state = "done"
-        except ProcessingCancelled:
-            # A cancel seen after the commit point (while old builds are dropped) does not undo it.
-            kept = _committed(job, before)
-            if kept is not None:
-                job.result, job.state, job.cancelled_too_late = kept, "done", True
-            else:
-                job.state, job.stage = "cancelled", "Cancelled"
-        except PdfProcessingError as exc:
-            job.error, job.state = str(exc), "error"
+            outcome = run_ingestion(job.path, job.reindex_doc_id, progress)
         except Exception as exc:  # unexpected: keep the message for the page, the trace for the log
             log.exception("processing %s failed", job.file)
             job.error, job.state = redact(f"{job.file}: {type(exc).__name__}: {exc}"), "error"
-
-
-def _build_of(doc_id: str) -> tuple[str, str] | None:
-    """(build, processed_at) of a processed PDF's current manifest, None when it has none."""
-    from storage.documents.catalog import load_manifest
-
-    try:
-        manifest = load_manifest(doc_id)
-    except (OSError, ValueError):
-        return None
-    return manifest.build, manifest.processed_at
-
-
-def _committed(job: IngestJob, before: tuple[str, str] | None):
-    """The manifest this cancelled job committed anyway, or None when nothing of it was kept."""
-    from storage.documents.intake import compute_doc_id
-    from storage.documents.catalog import load_manifest
-
-    try:
-        doc_id = job.reindex_doc_id or compute_doc_id(Path(job.path))
-        now = _build_of(doc_id)
-        return load_manifest(doc_id) if now is not None and now != before else None
-    except (OSError, ValueError):
-        return None
+            return
+        job.result, job.error, job.cancelled_too_late = outcome.result, outcome.error, outcome.cancelled_too_late
+        if outcome.state == "cancelled":
+            job.stage = "Cancelled"
+        job.state = outcome.state

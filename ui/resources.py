@@ -64,7 +64,14 @@ def model_info() -> dict:
 
 @st.cache_resource(show_spinner=False)
 def get_ingest_jobs():
-    """The process-wide queue of PDF processing jobs (see ui/ingest_jobs.py)."""
+    """The process-wide queue of PDF processing jobs: Celery workers when CELERY_BROKER_URL is set
+    (ui/ingest_queue.py), else a thread of this process (ui/ingest_jobs.py)."""
+    from storage.settings import get_settings
+
+    if get_settings().jobs.broker_url is not None:
+        from ui.ingest_queue import CeleryIngestJobs
+
+        return CeleryIngestJobs()
     from ui.ingest_jobs import IngestJobs
 
     return IngestJobs()

@@ -14,11 +14,14 @@ from ui.identity import Identity
 from ui.ingest_view import ingest_running
 from ui.resources import model_info
 from ui.safe_text import escape_markdown
+from ui.url_state import publish_selection, restore_selection
 
 
 def render_sidebar() -> list[str]:
     """Draw the picker and settings; return the selected doc_ids."""
+    restore_selection()  # a failover or reload keeps the selection (the URL survives a replica)
     doc_ids = render_doc_picker(processing=ingest_running())
+    publish_selection(doc_ids)
     identity: Identity = st.session_state["identity"]
     with st.sidebar:
         with st.expander("Settings", icon=":material/settings:"):

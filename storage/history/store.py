@@ -318,6 +318,11 @@ class HistoryStore:
         db.sources.create_index([*conv_key, ("source_id", ASCENDING)], unique=True)
         self._indexes_ready = True
 
+    def run_on_database(self, op: Callable[[Any], T]) -> T:
+        """`op(db)` on this store's database, with its connection handling (other collections of the
+        product, e.g. storage/jobs/records.py's `ingest_jobs`, live beside the history)."""
+        return self._run(op)
+
     def ping(self) -> bool:
         self._run(lambda db: db.command("ping"))
         return True

@@ -1,0 +1,191 @@
+"""Job records in MongoDB (collection `ingest_jobs`, the history store's database): what every app replica
+reads to show a job's progress, and where a cancel is asked for.
+
+One document per job: `_id` = job id = the Celery task id, `path` (as the app that submitted it saw it),
+`source_name` (the file's path inside the source folder: workers resolve it against their own),
+`doc_id`, `reindex_doc_id`, `owner`, `switch_to`, `state` (queued, running, done, error, cancelled),
+`stage`, `done`, `total`, `error`, `cancel_requested`, `cancelled_too_late`, `result` (the manifest,
+ProcessedPdf dump, when done), `attempts` (a redelivered job counts up), and epoch-second floats
+`submitted_at`, `updated_at`, `stage_started`, `stage_done0` (for the ETA). Times are numbers, not
+datetimes: nx-27017 stores a `$set` datetime as a string.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel
+from pymongo import ASCENDING, ReturnDocument
+
+from storage.documents.catalog import ProcessedPdf, ProcessingCancelled, ProgressCallback
+from storage.documents.intake import compute_doc_id
+from storage.history.store import HistoryError, HistoryStore
+from storage.jobs.runner import Outcome
+from storage.settings import get_settings
+
+log = logging.getLogger(__name__)
+COLLECTION = "ingest_jobs"
+JobState = Literal["queued", "running", "done", "error", "cancelled"]
+ACTIVE = ["queued", "running"]
+
+
+class JobRecord(BaseModel):
+    job_id: str
+    path: str
+    source_name: str
+    doc_id: str | None = None
+    reindex_doc_id: str | None = None
+    owner: str = ""
+    switch_to: bool = False
+    state: JobState = "queued"
+    stage: str = "Waiting for the previous PDF"
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    cancel_requested: bool = False
+    cancelled_too_late: bool = False
+    result: ProcessedPdf | None = None
+    attempts: int = 0
+    submitted_at: float = 0.0
+    updated_at: float = 0.0
+    stage_started: float = 0.0
+    stage_done0: int = 0
+
+    @property
+    def file(self) -> str:
+        return Path(self.path).name
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> "JobRecord":
+        return cls.model_validate({**doc, "job_id": doc["_id"]})
+
+
+class JobRecords:
+    """Create, read, progress and finish job records. Share one per process (thread-safe like its store)."""
+
+    def __init__(self, store: HistoryStore | None = None) -> None:
+        self.store = store or HistoryStore()
+        self._indexed = False
+
+    def _run(self, op: Callable[[Any], Any]) -> Any:
+        def with_indexes(db):
+            if not self._indexed:
+                db[COLLECTION].create_index([("owner", ASCENDING), ("state", ASCENDING)])
+                db[COLLECTION].create_index([("path", ASCENDING), ("state", ASCENDING)])
+                self._indexed = True
+            return op(db[COLLECTION])
+
+        return self.store.run_on_database(with_indexes)
+
+    # ----- the app's side -------------------------------------------------------------------------
+    def create(self, path: str | Path, source_name: str, reindex_doc_id: str | None = None, owner: str = "",
+               switch_to: bool = False) -> tuple[JobRecord, bool]:
+        """(the record, True) for a new job; (the active job of that file, False) when one is queued or running."""
+        path = str(path)
+        active = self._run(lambda c: c.find_one({"path": path, "state": {"$in": ACTIVE}}))
+        if active is not None and not self._lost(active):
+            return JobRecord.from_doc(active), False
+        try:
+            doc_id = reindex_doc_id or compute_doc_id(Path(path))
+        except OSError:
+            doc_id = None  # the worker reports the file as unreadable
+        now = time.time()
+        record = JobRecord(job_id=uuid.uuid4().hex, path=path, source_name=source_name, doc_id=doc_id,
+                           reindex_doc_id=reindex_doc_id, owner=owner, switch_to=switch_to,
+                           submitted_at=now, updated_at=now)
+        self._run(lambda c: c.insert_one(_doc(record)))
+        return record, True
+
+    def _lost(self, doc: dict) -> bool:
+        """A running job silent for longer than Redis waits before redelivering it (plus a minute) was lost
+        with its message (e.g. the broker's data was wiped): mark it failed so the file can be queued again.
+        (A queued job may wait behind others for any time: its message is still in the queue.)"""
+        silent_s = time.time() - doc.get("updated_at", 0)
+        if doc.get("state") != "running" or silent_s <= get_settings().jobs.visibility_timeout_s + 60:
+            return False
+        self._run(lambda c: c.update_one({"_id": doc["_id"], "updated_at": doc.get("updated_at", 0)}, {"$set": {
+            "state": "error", "updated_at": time.time(),
+            "error": f"{Path(doc['path']).name}: processing was lost (no worker reported for too long); process it again"}}))
+        return True
+
+    def get(self, job_id: str) -> JobRecord | None:
+        doc = self._run(lambda c: c.find_one({"_id": job_id}))
+        return JobRecord.from_doc(doc) if doc else None
+
+    def active_for(self, owner: str) -> list[JobRecord]:
+        docs = self._run(lambda c: list(c.find({"owner": owner, "state": {"$in": ACTIVE}})))
+        return [JobRecord.from_doc(d) for d in docs if not self._lost(d)]
+
+    def active_paths(self) -> set[str]:
+        docs = self._run(lambda c: list(c.find({"state": {"$in": ACTIVE}}, {"path": 1, "state": 1, "updated_at": 1})))
+        return {d["path"] for d in docs if not self._lost(d)}
+
+    def request_cancel(self, job_id: str) -> None:
+        """A queued job is cancelled at once (the worker skips it); a running one stops at its next
+        progress report."""
+        self._run(lambda c: c.update_one({"_id": job_id, "state": {"$in": ACTIVE}},
+                                         {"$set": {"cancel_requested": True, "updated_at": time.time()}}))
+        self._run(lambda c: c.update_one({"_id": job_id, "state": "queued"},
+                                         {"$set": {"state": "cancelled", "stage": "Cancelled"}}))
+
+    # ----- the worker's side ----------------------------------------------------------------------
+    def start(self, job_id: str) -> JobRecord | None:
+        """Mark a job running (a redelivered one too); None when there is nothing to run (ended, cancelled
+        while queued, or unknown)."""
+        now = time.time()
+        doc = self._run(lambda c: c.find_one_and_update(
+            {"_id": job_id, "state": {"$in": ACTIVE}, "cancel_requested": {"$ne": True}},
+            {"$set": {"state": "running", "stage": "Starting", "updated_at": now, "stage_started": now,
+                      "stage_done0": 0}, "$inc": {"attempts": 1}},
+            return_document=ReturnDocument.AFTER))
+        if doc is None:  # a cancel that arrived before the start ends the job here
+            self._run(lambda c: c.update_one({"_id": job_id, "state": {"$in": ACTIVE}},
+                                             {"$set": {"state": "cancelled", "stage": "Cancelled"}}))
+            return None
+        return JobRecord.from_doc(doc)
+
+    def progress_callback(self, record: JobRecord) -> ProgressCallback:
+        """The pipeline's progress callback: writes stage/done/total at most every `JOBS_PROGRESS_EVERY_S`
+        (and at each new stage), reading the cancel flag in the same round trip. A cancel raises
+        ProcessingCancelled, except at "Done" (the build is committed by then)."""
+        every = get_settings().jobs.progress_every_s
+        seen = {"at": 0.0, "stage": None, "done": 0, "cancel": False}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            now = time.time()
+            new_stage = stage != seen["stage"] or done < seen["done"]
+            if new_stage or now - seen["at"] >= every or stage == "Done":
+                fields = {"stage": stage, "done": done, "total": total, "updated_at": now}
+                if new_stage:
+                    fields.update(stage_started=now, stage_done0=done)
+                try:
+                    doc = self._run(lambda c: c.find_one_and_update(
+                        {"_id": record.job_id}, {"$set": fields}, projection={"cancel_requested": 1},
+                        return_document=ReturnDocument.AFTER))
+                    seen["cancel"] = bool(doc and doc.get("cancel_requested"))
+                except HistoryError as exc:  # progress is for people; the ingestion goes on without it
+                    log.warning("job %s: progress not recorded (%s)", record.job_id, type(exc).__name__)
+                seen.update(at=now, stage=stage, done=done)
+            if seen["cancel"] and stage != "Done":
+                raise ProcessingCancelled(record.file)
+
+        return progress
+
+    def finish(self, job_id: str, outcome: Outcome) -> None:
+        fields: dict[str, Any] = {"state": outcome.state, "error": outcome.error, "updated_at": time.time(),
+                                  "cancelled_too_late": outcome.cancelled_too_late}
+        if outcome.result is not None:
+            fields.update(result=outcome.result.model_dump(mode="json"), doc_id=outcome.result.doc_id)
+        if outcome.state == "cancelled":
+            fields["stage"] = "Cancelled"
+        self._run(lambda c: c.update_one({"_id": job_id}, {"$set": fields}))
+
+
+def _doc(record: JobRecord) -> dict:
+    doc = record.model_dump(mode="json", exclude={"job_id"})
+    doc["_id"] = record.job_id
+    return doc

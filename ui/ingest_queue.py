@@ -1,0 +1,76 @@
+"""PDF processing jobs on Celery workers (when `CELERY_BROKER_URL` is set), behind the same interface as the
+in-process queue (ui/ingest_jobs.IngestJobs): submit, get, active_for, cancel, active_paths.
+
+The job record in MongoDB (storage/jobs/records.py) is the truth every replica reads, so a page served
+by another replica, or after a reload, shows the same progress and can cancel the job.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from storage.jobs.records import JobRecord, JobRecords
+from storage.settings import get_settings
+from ui.ingest_jobs import IngestJob
+from ui.safe_text import redact
+
+log = logging.getLogger(__name__)
+
+
+def _job(record: JobRecord) -> IngestJob:
+    fields = record.model_dump(include=set(IngestJob.__dataclass_fields__) - {"result"})
+    return IngestJob(**fields, result=record.result)
+
+
+def _source_name(path: str | Path) -> str:
+    """The file's path inside the source folder (workers resolve it against their own mount)."""
+    try:
+        return Path(path).resolve().relative_to(get_settings().source_dir).as_posix()
+    except ValueError:
+        return str(path)  # outside the source folder: the worker refuses it with a clear message
+
+
+class CeleryIngestJobs:
+    def __init__(self, records: JobRecords | None = None) -> None:
+        self.records = records or JobRecords()
+
+    def submit(self, path: str | Path, reindex_doc_id: str | None = None, owner: str = "",
+               switch_to: bool = False) -> IngestJob:
+        from storage.jobs.tasks import ingest_pdf
+        from ui.page_images import clear_preview_cache
+
+        record, new = self.records.create(path, _source_name(path), reindex_doc_id, owner, switch_to)
+        if not new:
+            return _job(record)
+        if reindex_doc_id:
+            clear_preview_cache(reindex_doc_id)
+        try:
+            ingest_pdf.apply_async((record.job_id,), task_id=record.job_id)
+        except Exception as exc:  # broker unreachable: the record says so instead of waiting forever
+            log.exception("could not queue job %s", record.job_id)
+            from storage.jobs.runner import Outcome
+
+            self.records.finish(record.job_id, Outcome(state="error", error=redact(
+                f"{record.file}: the processing queue is unreachable ({type(exc).__name__}); try again later")))
+        return self.get(record.job_id) or _job(record)
+
+    def get(self, job_id: str) -> IngestJob | None:
+        record = self.records.get(job_id)
+        return _job(record) if record else None
+
+    def active_for(self, owner: str) -> list[IngestJob]:
+        return [_job(r) for r in self.records.active_for(owner)]
+
+    def active_paths(self) -> set[str]:
+        return self.records.active_paths()
+
+    def cancel(self, job_id: str) -> None:
+        """The flag stops a running job at its next progress report; revoke drops a queued one."""
+        from storage.jobs.celery_app import app
+
+        self.records.request_cancel(job_id)
+        try:
+            app.control.revoke(job_id)
+        except Exception as exc:  # the flag alone is enough; revoke only saves a worker the start-up
+            log.warning("revoke of job %s failed (%s)", job_id, type(exc).__name__)
