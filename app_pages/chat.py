@@ -48,9 +48,10 @@ identity = st.session_state["identity"]
 doc_ids = render_sidebar()
 user_id = identity.user_id
 
-store, conversations, offline_reason = None, [], None
+store, conversations, offline_reason, queueing = None, [], None, False
 try:
     store = get_history_store()
+    queueing = True  # a store is configured: turns of an open conversation wait on the server while it is down
     conversations = conv.list_conversations(store, user_id)
 except (ResourceUnavailable, HistoryError) as exc:
     store, offline_reason = None, str(exc)
@@ -262,11 +263,10 @@ with st.sidebar:
 # ---------------------------------------------------------------- header and context
 _loading.empty()
 if offline_reason:
-    st.warning(
-        f"{escape_markdown(offline_reason)} You can keep asking: answers in an open conversation are "
-        "saved when the history is back; answers with no conversation open are kept in this browser tab only.",
-        icon=":material/cloud_off:",
-    )
+    keeping = ("Answers in this conversation are kept on this server and saved to it when the history is back."
+               if queueing and conversation_id else "Answers are not saved: they are kept in this browser tab only.")
+    st.warning(f"Chat history is unavailable: {escape_markdown(offline_reason)} You can keep asking. {keeping}",
+               icon=":material/cloud_off:")
 if model_info().get("mode") == "extractive":
     st.info(
         "No language model is configured, so answers are the most relevant passages quoted from "

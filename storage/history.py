@@ -31,8 +31,9 @@ API (the agent and UI code against these names)::
         with the turn id, then a commit marker; `load_messages` ignores uncommitted turns, so a
         turn is stored whole or not at all. Idempotent: re-running after a failure finishes it.
 
-Errors: `HistoryUnavailableError` (server down/unreachable; message says what to do, never the
-password), `ConversationNotFoundError` (unknown id or another user's), `InvalidMessageIdError`
+Errors: `HistoryUnavailableError` (server down/unreachable, or it refuses the credentials or
+rights of the URI: codes 18 and 13; message says what to do, never the password),
+`HistoryConfigError` (a malformed URI, refused by the constructor before any connection), `ConversationNotFoundError` (unknown id or another user's), `InvalidMessageIdError`
 (malformed id), `MessageTooLargeError` (over `HISTORY_MAX_MESSAGE_BYTES`, default 4 MiB BSON),
 `ValueError` subclasses for other bad input. All derive from `HistoryError`.
 
@@ -80,8 +81,10 @@ from bson.errors import InvalidDocument
 from pydantic import BaseModel, ValidationError
 from pymongo import ASCENDING, DESCENDING, MongoClient, ReturnDocument
 from pymongo.errors import (
+    ConfigurationError,
     ConnectionFailure,
     DuplicateKeyError,
+    OperationFailure,
     ServerSelectionTimeoutError,
 )
 from pymongo.uri_parser import parse_uri
@@ -108,6 +111,10 @@ class HistoryError(Exception):
 
 class HistoryUnavailableError(HistoryError):
     """The history database cannot be reached; nothing was read or written."""
+
+
+class HistoryConfigError(HistoryError, ValueError):
+    """`MONGODB_URI` (or the uri given) is not a MongoDB URI; refused before any connection."""
 
 
 class ConversationNotFoundError(HistoryError, LookupError):
@@ -233,6 +240,36 @@ def redact_uri(uri: str) -> str:
     return f"{scheme}://{hosts}"
 
 
+def check_uri(uri: str) -> None:
+    """Raise HistoryConfigError, saying what is wrong but never the password, for a malformed URI.
+
+    A `mongodb+srv://` URI is checked for syntax only: resolving its DNS records is the
+    connection's job (a failure there is an outage, not bad configuration)."""
+    srv = uri.startswith("mongodb+srv://")
+    authority = uri.split("://", 1)[-1].split("/", 1)[0]
+    userinfo, _, hosts = authority.rpartition("@")
+    reason = "a mongodb+srv:// URI names one host, without a port" if srv and (":" in hosts or "," in hosts) else None
+    try:
+        parse_uri("mongodb://" + uri[len("mongodb+srv://"):] if srv else uri, validate=True, warn=False)
+    except (ConfigurationError, ValueError) as exc:
+        reason = str(exc)
+        for secret in filter(None, (userinfo, userinfo.partition(":")[2])):
+            reason = reason.replace(secret, "***")
+    if reason:
+        raise HistoryConfigError(f"MONGODB_URI is not a valid MongoDB URI ({reason}). Chat history is off until it "
+                                 "is fixed (mongodb://user:password@host:port/, password URL-encoded) and the app "
+                                 "restarted.")
+
+
+def _refusal(exc: OperationFailure) -> str | None:
+    """What to tell the user when the server refuses the credentials or the rights; None otherwise."""
+    if exc.code == 18:  # AuthenticationFailed
+        return "refused the user name or password in MONGODB_URI (authentication failed)"
+    if exc.code == 13:  # Unauthorized
+        return "does not let the user in MONGODB_URI read and write the history (not authorized)"
+    return None
+
+
 class HistoryStore:
     """Conversations and messages of each user. Thread-safe; share one per process."""
 
@@ -245,6 +282,8 @@ class HistoryStore:
         max_message_bytes: int | None = None,
     ) -> None:
         self._explicit_uri = uri or os.environ.get("MONGODB_URI") or None
+        if self._explicit_uri is not None:
+            check_uri(self._explicit_uri)
         self.embedded = self._explicit_uri is None
         self.db_name = db_name
         self.timeout_ms = timeout_ms or int(os.environ.get("HISTORY_TIMEOUT_MS", "3000"))
@@ -276,15 +315,17 @@ class HistoryStore:
                     self._client = None
                 self._uri = uri
             if self._client is None:
-                self._client = MongoClient(
-                    self._uri,
-                    tz_aware=True,
-                    serverSelectionTimeoutMS=self.timeout_ms,
-                    connectTimeoutMS=self.timeout_ms,
-                    socketTimeoutMS=max(self.timeout_ms * 5, 15000),
-                    appname="pdf-chat-history",
-                )
+                try:
+                    self._client = self._new_client()
+                except ConfigurationError as exc:  # e.g. the DNS records of a mongodb+srv host not found
+                    raise HistoryUnavailableError(
+                        f"The chat history database at {self.where} cannot be reached ({type(exc).__name__}).") from None
             return self._client
+
+    def _new_client(self) -> MongoClient:
+        return MongoClient(self._uri, tz_aware=True, serverSelectionTimeoutMS=self.timeout_ms,
+                           connectTimeoutMS=self.timeout_ms, socketTimeoutMS=max(self.timeout_ms * 5, 15000),
+                           appname="pdf-chat-history")
 
     def _run(self, op: Callable[[Any], T]) -> T:
         """Run `op(db)`; map connection failures to HistoryUnavailableError.
@@ -305,6 +346,11 @@ class HistoryStore:
                 raise HistoryUnavailableError(
                     f"The chat history database at {self.where} is unavailable ({type(exc).__name__})."
                 ) from None
+            except OperationFailure as exc:
+                if (refusal := _refusal(exc)) is None:
+                    raise
+                log.warning("history server %s refused access (code %s)", self.where, exc.code)
+                raise HistoryUnavailableError(f"The chat history database at {self.where} {refusal}.") from None
         raise AssertionError("unreachable")
 
     def _create_indexes(self, db) -> None:
