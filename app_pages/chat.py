@@ -20,7 +20,7 @@ _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
 from storage.config import get_settings  # noqa: E402
-from storage.history import HistoryError, is_valid_id  # noqa: E402
+from storage.history import HistoryError, HistoryUnavailableError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
@@ -51,7 +51,11 @@ user_id = identity.user_id
 store, conversations, offline_reason, queueing = None, [], None, False
 try:
     store = get_history_store()
-    queueing = True  # a store is configured: turns of an open conversation wait on the server while it is down
+    queueing = True  # a store is configured: while it is down, turns wait on this server (agent/turns.py)
+    try:  # first, so that conversations opened while it was down are listed
+        get_chat_service().flush_pending(user_id)
+    except Exception:  # noqa: BLE001 - best effort: the next question flushes again and says why if it fails
+        pass
     conversations = conv.list_conversations(store, user_id)
 except (ResourceUnavailable, HistoryError) as exc:
     store, offline_reason = None, str(exc)
@@ -79,6 +83,21 @@ def _queued_turns(cid: str | None, flush: bool = True) -> list[conv.ChatTurn]:
     except Exception:  # noqa: BLE001 - showing queued turns is best effort
         return []
     return conv.turns_of(pending)
+
+
+def _conversation_for(question: str) -> str | None:
+    """A new conversation for this question: in the store, or, while it is down, opened on this server
+    and created when it is back (agent/turns.py). None: answered anyway, kept in this browser tab."""
+    title = question.strip()[:60] or "New chat"
+    try:
+        if store is not None:
+            try:
+                return conv.create_conversation(store, user_id, title=title)
+            except HistoryUnavailableError:
+                pass
+        return get_chat_service().turns.open_offline(user_id, title)
+    except Exception:  # noqa: BLE001 - bad title, outbox unwritable
+        return None
 
 
 def _open(cid: str | None) -> None:
@@ -263,8 +282,8 @@ with st.sidebar:
 # ---------------------------------------------------------------- header and context
 _loading.empty()
 if offline_reason:
-    keeping = ("Answers in this conversation are kept on this server and saved to it when the history is back."
-               if queueing and conversation_id else "Answers are not saved: they are kept in this browser tab only.")
+    keeping = ("Answers are kept on this server and saved to your history when it is back." if queueing
+               else "Answers are not saved: they are kept in this browser tab only.")
     st.warning(f"Chat history is unavailable: {escape_markdown(offline_reason)} You can keep asking. {keeping}",
                icon=":material/cloud_off:")
 if model_info().get("mode") == "extractive":
@@ -358,12 +377,9 @@ question = st.chat_input(
     max_chars=get_settings().max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
-    if store is not None and not conversation_id:
-        try:
-            conversation_id = conv.create_conversation(store, user_id, title=question.strip()[:60] or "New chat")
-            _open(conversation_id)
-        except HistoryError:
-            conversation_id = None  # answered anyway, kept in this session
+    if queueing and not conversation_id:
+        conversation_id = _conversation_for(question)
+        _open(conversation_id)
     if _ingest_in_background(conversation_id, question.strip()):
         st.rerun()
     if current_page:

@@ -4,7 +4,7 @@ API (the agent and UI code against these names)::
 
     store = HistoryStore(uri=None, db_name="pdf_chat")   # uri: arg, else MONGODB_URI, else embedded
     store.ping() -> True                                  # raises HistoryUnavailableError
-    store.create_conversation(user_id, title="New chat") -> conversation_id
+    store.create_conversation(user_id, title="New chat", conversation_id=None) -> conversation_id
     store.list_conversations(user_id) -> [{"conversation_id", "title", "created_at", "updated_at"}]
                                           # newest activity first
     store.get_conversation(user_id, conversation_id) -> dict (same keys)
@@ -374,10 +374,12 @@ class HistoryStore:
                 self._client = None
 
     # ----- conversations ----------------------------------------------------------------------
-    def create_conversation(self, user_id: str, title: str = "New chat") -> str:
+    def create_conversation(self, user_id: str, title: str = "New chat", conversation_id: str | None = None) -> str:
+        """A new conversation; `conversation_id` (one made by `new_id`) when it was opened while the
+        store was down. Creating the same id again for its user is a no-op."""
         _check_user(user_id)
         title = _check_title(title)
-        conversation_id = new_id()
+        conversation_id = new_id() if conversation_id is None else _check_id(conversation_id, "conversation id")
         now = _now()
         doc = {"_id": conversation_id, "user_id": user_id, "title": title, "created_at": now, "updated_at_ms": _activity_ms(),
                "next_seq": 0, "rag_counter": 0, "web_counter": 0, "sources": []}
@@ -385,8 +387,8 @@ class HistoryStore:
         def op(db):
             try:
                 db.conversations.insert_one(doc)
-            except DuplicateKeyError:
-                pass  # a retried insert that had landed
+            except DuplicateKeyError:  # a retried insert that had landed
+                self._owned(db, user_id, conversation_id, {"_id": 1})
 
         self._run(op)
         return conversation_id

@@ -1,10 +1,14 @@
 """Chat page when MONGODB_URI is refused by its server (wrong password) or malformed: the page says
 that history is unavailable and why (never the password), answers anyway, and promises saving only
-where a turn is really queued (an open conversation with a configured store)."""
+where a turn is really queued (a configured store: a conversation opened while it refuses is created
+when it is back)."""
 
 from __future__ import annotations
 
-from storage.history import new_id
+import streamlit as st
+
+from storage.history import HistoryStore, new_id
+from tests.fixtures_mongo import NxServer
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app
 from tests.stubs.mongo_auth_refusing import AuthRefusingServer
@@ -42,7 +46,7 @@ def test_refused_credentials_in_an_open_conversation_queue_the_turn(ui_env, samp
         at.run()
         assert not at.exception
         warning = _history_warning(at)
-        assert "authentication failed" in warning and "saved to it when the history is back" in warning
+        assert "authentication failed" in warning and "saved to your history when it is back" in warning
         _ask(at)
         assert any(QUEUED in c.value for c in at.caption)
         assert not any(TAB_ONLY in c.value for c in at.caption)
@@ -50,18 +54,38 @@ def test_refused_credentials_in_an_open_conversation_queue_the_turn(ui_env, samp
     assert "saslStart" in server.commands
 
 
-def test_refused_credentials_with_no_conversation_promise_no_saving(ui_env, sample_processed, monkeypatch, tmp_path):
+def test_a_conversation_opened_while_credentials_are_refused_is_saved_once_they_are_fixed(
+        ui_env, sample_processed, monkeypatch, tmp_path):
+    """No conversation open and the login refused: the question opens one on this server, and its
+    turn is queued; with MONGODB_URI fixed (same server and database) the page creates it and
+    shows the turn from the store."""
     monkeypatch.setenv("PDF_CHAT_OUTBOX", str(tmp_path / "outbox"))
     with AuthRefusingServer() as server:
-        monkeypatch.setenv("MONGODB_URI", f"mongodb://{ui_env['user_id']}:{SECRET}@127.0.0.1:{server.port}/")
+        port = server.port
+        monkeypatch.setenv("MONGODB_URI", f"mongodb://{ui_env['user_id']}:{SECRET}@127.0.0.1:{port}/")
         at = new_app().run()
         assert not at.exception
         warning = _history_warning(at)
-        assert "authentication failed" in warning and "Answers are not saved" in warning
+        assert "authentication failed" in warning and "kept on this server" in warning
         _ask(at)
-        assert any(TAB_ONLY in c.value for c in at.caption)
-        page = _page_text(at)
-        assert QUEUED not in page and "when the history is back" not in page and SECRET not in page
+        assert any(QUEUED in c.value for c in at.caption) and SECRET not in _page_text(at)
+    conversation_id = at.query_params["c"][0] if isinstance(at.query_params["c"], list) else at.query_params["c"]
+
+    nx = NxServer(tmp_path / "nx", port=port).start()
+    try:
+        monkeypatch.setenv("MONGODB_URI", f"mongodb://127.0.0.1:{port}/")  # the credentials fixed, the app restarted
+        st.cache_resource.clear()
+        at.run()
+        assert not at.exception and not [w for w in at.warning if "Chat history is unavailable" in w.value]
+        assert not any(QUEUED in c.value for c in at.caption)
+        store = HistoryStore(f"mongodb://127.0.0.1:{port}/")
+        assert store.get_conversation(ui_env["user_id"], conversation_id)["title"] == QUESTION
+        assert [m["content"] for m in store.load_messages(ui_env["user_id"], conversation_id) if m["role"] == "user"] \
+            == [QUESTION]
+        assert [t.value for t in at.text].count(QUESTION) == 1  # shown once, from the store
+        store.close()
+    finally:
+        nx.stop()
 
 
 def test_a_malformed_uri_is_refused_and_the_chat_answers_unsaved(ui_env, sample_processed, monkeypatch):
@@ -75,4 +99,4 @@ def test_a_malformed_uri_is_refused_and_the_chat_answers_unsaved(ui_env, sample_
     _ask(at)
     assert any(TAB_ONLY in c.value for c in at.caption)
     page = _page_text(at)
-    assert QUEUED not in page and "when the history is back" not in page and SECRET not in page
+    assert QUEUED not in page and "is back" not in page and SECRET not in page

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from agent.service import ChatService
-from storage.history import HistoryConfigError, HistoryStore, HistoryUnavailableError
+from storage.history import ConversationNotFoundError, HistoryConfigError, HistoryStore, HistoryUnavailableError
 from storage.outbox import TurnOutbox
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_mongo import NxServer
@@ -82,6 +82,33 @@ def test_turns_asked_while_credentials_are_refused_are_saved_once_they_are_fixed
         assert [m["content"] for m in stored if m["role"] == "user"] == ["What dividend does the board propose?"]
         assert stored[-1]["content"] == result.message
         assert not TurnOutbox.for_store(fixed).pending("carol")
+        fixed.close()
+    finally:
+        nx.stop()
+
+
+def test_a_conversation_opened_while_refused_is_created_before_its_turns(sample_pdf, tmp_path, monkeypatch):
+    monkeypatch.setenv("PDF_CHAT_OUTBOX", str(tmp_path / "outbox"))
+    with AuthRefusingServer() as server:
+        port = server.port
+        refused = HistoryStore(f"mongodb://dan:{SECRET}@127.0.0.1:{port}/", db_name="opened_offline", timeout_ms=2000)
+        service = ChatService(llm=None, web=None, history=refused)
+        conversation = service.turns.open_offline("dan", "Dividend question")
+        result = service.ask("dan", conversation, "What dividend does the board propose?", [sample_pdf.doc_id])
+        assert result.saved is False and service.flush_pending("dan") == 0  # still refused: kept
+        refused.close()
+    nx = NxServer(tmp_path / "nx", port=port).start()
+    try:
+        fixed = HistoryStore(f"mongodb://127.0.0.1:{port}/", db_name="opened_offline")
+        service = ChatService(llm=None, web=None, history=fixed)
+        assert service.flush_pending("dan") == 1
+        assert service.list_conversations("dan")[0]["conversation_id"] == conversation
+        assert [m["role"] for m in fixed.load_messages("dan", conversation)][0] == "user"
+        assert not service.turns.outbox.pending_conversations("dan")
+        # creating it again (a retry) is a no-op for its user; another user cannot take the id
+        assert fixed.create_conversation("dan", "Again", conversation) == conversation
+        with pytest.raises(ConversationNotFoundError):
+            fixed.create_conversation("eve", "Mine now", conversation)
         fixed.close()
     finally:
         nx.stop()
