@@ -2,9 +2,10 @@
 
 The open conversation is in the URL (`?c=<id>`), so a reload comes back to it; its messages,
 citations included, are reloaded from the history store on every run. When the history
-database is down the chat still answers: a turn of an open conversation is queued on the server
-(agent/turns.py) and shown as "not saved yet" until it is written; a turn with no conversation to
-go to is kept in this browser tab only, and the page says it is not saved.
+database is down (or refuses the credentials) the chat still answers: a turn is queued on the server
+(agent/turns.py; with no conversation open, one is opened there and created when the store is back)
+and shown as "not saved yet" until it is written; without a usable MONGODB_URI a turn is kept in
+this browser tab only, and the page says it is not saved.
 """
 
 from __future__ import annotations
