@@ -12,8 +12,8 @@ lowest ingestion uses). Gold: the page's own text layer (`get_text(sort=True)`),
 Figures per engine and variant: CER (Levenshtein distance / reference length, after Unicode NFKC,
 typographic quotes and dashes made plain, whitespace collapsed: the reading order of tables and
 columns still differs between engines, so CER is an upper bound), `words missed` (share of the
-reference's words absent from the output, order-free), `numbers missed` (the same for tokens with a
-digit: what a figure answer needs) and pages/s (model loading excluded, reported apart). An engine
+reference's words absent from the output, order-free), `numbers missed` (the same for tokens of two
+or more digits: the values and years a figure answer needs; single digits are mostly footnote marks) and pages/s (model loading excluded, reported apart). An engine
 not installed is reported as such.
 """
 
@@ -43,10 +43,12 @@ MIN_REFERENCE_CHARS = 800
 _PLAIN = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
                         "\u2212": "-", "\u00a0": " ", "\u2022": "*"})
 _WORD = re.compile(r"[A-Za-z0-9$]+(?:[.,][0-9]+)*%?")
+_PERCENT = re.compile(r"(?<=\d) (?=%)")
 
 
 def normalize(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).translate(_PLAIN).split())
+    text = " ".join(unicodedata.normalize("NFKC", text).translate(_PLAIN).split())
+    return _PERCENT.sub("", text)  # "0.4 %" (as a text layer may space it) is "0.4%"
 
 
 def cer(ocr: str, reference: str) -> float:
@@ -57,7 +59,8 @@ def cer(ocr: str, reference: str) -> float:
 def missed(ocr: str, reference: str, digits: bool = False) -> float | None:
     """Share of the reference's words (or number tokens) that the output lacks, counted as multisets."""
     def words(text: str) -> Counter:
-        return Counter(w.lower() for w in _WORD.findall(normalize(text)) if not digits or any(c.isdigit() for c in w))
+        return Counter(w.lower() for w in _WORD.findall(normalize(text))
+                       if not digits or sum(c.isdigit() for c in w) >= 2)
 
     ref, got = words(reference), words(ocr)
     total = sum(ref.values())
