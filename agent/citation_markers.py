@@ -9,7 +9,9 @@ Markers in an answer:
                        only a marker listed in the answer's citations is ever a citation
 - `[chunk_id: 44]`     legacy chunk-id form; `[chunk_id: 44, file: boeing.pdf]` once disambiguated
 
-Markers inside fenced (``` / ~~~) or inline (`x`) code are text, never markers.
+Markers inside fenced (``` / ~~~) or inline (`x`) code are text, never markers; so are markers and
+Q-numbers inside an address (`address_spans`: a URL with or without its scheme, a link target, an
+HTML tag or link, an e-mail address): `https://x.org/a[^1]b` is a URL, `https://x.org/a[^1]` cites.
 
     for m in iter_markers(answer):        # Marker(start, end, text, kind, label)
         citation = by_marker.get(m.text)  # AnswerResult.citations keyed by Citation.marker
@@ -17,6 +19,7 @@ Markers inside fenced (``` / ~~~) or inline (`x`) code are text, never markers.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Literal
@@ -42,7 +45,26 @@ GROUPED_RE = re.compile(r"\[\^\s*\d+(?:\s*,\s*\^?\s*\d+)+\s*\]|\{\^\s*\d+(?:\s*,
 # Legacy markers listing several chunk ids: `[chunk_id: 44, 45]` -> `[chunk_id: 44][chunk_id: 45]`.
 LEGACY_GROUP_RE = re.compile(r"\[chunk_id:\s*\d+(?:\s*,\s*\d+)+\s*\]")
 
-Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_])Q\d{3,4}(?![A-Za-z0-9_])")
+# Markers written as a Markdown link's text: `[[^1]](https://x.org)`, `[ [^1][^2] ](url)`.
+MARKER_LINK_RE = re.compile(
+    r"\[[ \t]*(?P<markers>(?:(?:" + MARKER_RE.pattern + r")[ \t]*)+)\]\((?P<url>[^)\s]*)\)"
+)
+
+# A Q-number standing alone: not part of a word, an issue key (`JIRA-Q301`) or a path (`faq/Q301`).
+Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_/\-])Q\d{3,4}(?![A-Za-z0-9_]|-\w)")
+
+# Addresses, whose text is never a citation. A bare URL ends at whitespace, so its trailing
+# punctuation and markers are trimmed off (`_ADDRESS_TAIL_RE`): a marker right after a URL cites.
+_ADDRESS_RE = re.compile(
+    r"\b(?:https?|ftp)://[^\s<>\"'`]+"
+    r"|\bwww\.[^\s<>\"'`]+"
+    r"|(?<![\w@.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}/[^\s<>\"'`]*"  # example.com/faq/Q301
+    r"|(?P<target>\]\([^()\s\[\]]{0,2000}\))"  # a markdown link's target (bounded: no quadratic rescans)
+    r"|<a\b[^<>]*>[^<]*</a\s*>|</?[a-z][a-z0-9]*\b[^<>\n]*>"  # an HTML link, any HTML tag
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+",  # anchored at its start: no quadratic rescans
+    re.IGNORECASE,
+)
+_TAIL_PUNCTUATION = ".,;:!?)]'\""
 
 _FENCE_RE = re.compile(r"(?ms)^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}(?P=fence)[ \t]*$|\Z)")
 # Inline code never spans a blank line (Markdown paragraphs), so a stray backtick cannot hide the
@@ -71,6 +93,48 @@ def code_spans(text: str) -> list[tuple[int, int]]:
         if not inside(m.start()):
             spans.append(m.span())
     return sorted(spans)
+
+
+def _address_tail(address: str) -> int:
+    """Length of a bare URL's trailing markers and punctuation (not part of the address), read
+    from the end (linear in the tail's length)."""
+    end = len(address)
+    while end:
+        opening = max(address.rfind("[", max(0, end - 80), end), address.rfind("{", max(0, end - 80), end))
+        if address[end - 1] in "]}" and opening >= 0 and MARKER_RE.fullmatch(address, opening, end):
+            end = opening
+        elif address[end - 1] in _TAIL_PUNCTUATION:
+            end -= 1
+        else:
+            break
+    return len(address) - end
+
+
+def inside(spans: list[tuple[int, int]], pos: int) -> bool:
+    """Whether `pos` falls in one of `spans` (sorted, not overlapping)."""
+    i = bisect.bisect_right(spans, (pos, float("inf"))) - 1
+    return i >= 0 and spans[i][0] <= pos < spans[i][1]
+
+
+def address_spans(text: str) -> list[tuple[int, int]]:
+    """Sorted (start, end) spans of the addresses in text (see `_ADDRESS_RE`)."""
+    spans = []
+    for m in _ADDRESS_RE.finditer(text):
+        start, end = m.span()
+        if not m.group("target") and not m.group(0).startswith("<"):
+            end -= _address_tail(m.group(0))
+        if end > start:
+            spans.append((start, end))
+    return spans
+
+
+def map_outside_addresses(text: str, fn) -> str:
+    """Apply `fn(str) -> str` to the parts of text outside addresses (use on prose)."""
+    out, pos = [], 0
+    for start, end in address_spans(text):
+        out += [fn(text[pos:start]), text[start:end]]
+        pos = end
+    return "".join(out) + fn(text[pos:])
 
 
 def prose_segments(text: str) -> list[tuple[bool, str]]:
@@ -111,12 +175,14 @@ def _marker_from_match(m: re.Match, offset: int = 0) -> Marker:
 
 
 def iter_markers(text: str) -> Iterator[Marker]:
-    """Every marker in text, in order, skipping code. The UI renders these as clickable."""
+    """Every marker in text, in order, skipping code and addresses. The UI renders these as clickable."""
     pos = 0
     for is_code, piece in prose_segments(text):
         if not is_code:
+            addresses = address_spans(piece)
             for m in MARKER_RE.finditer(piece):
-                yield _marker_from_match(m, pos)
+                if not inside(addresses, m.start()):
+                    yield _marker_from_match(m, pos)
         pos += len(piece)
 
 
@@ -129,3 +195,20 @@ def replace_markers(text: str, replacement: Callable[[Marker], str | None]) -> s
             out += [text[pos:mk.start], new]
             pos = mk.end
     return "".join(out) + text[pos:]
+
+
+_MALFORMED_RE = re.compile(r"[ \t]*(?:" + MARKER_LIKE_RE.pattern + ")")
+# The end of a text cut off inside a marker (`… fell [^1`, `… {^`, `[chunk_id: 4`).
+_CUT_MARKER_RE = re.compile(r"[ \t]*(?:\[\^[^\]\[\n]{0,40}|\{\^[^}{\n]{0,20}|\[chunk_id:[^\]\n]*)$")
+
+
+def strip_markers(text: str) -> str:
+    """text without its markers (and the blanks before them), malformed or cut-off ones included:
+    for text whose markers nothing resolves, such as an answer stopped before it was cited."""
+    out, pos = [], 0
+    for mk in iter_markers(text):
+        out.append(text[pos:mk.start].rstrip(" \t"))
+        pos = mk.end
+    out.append(text[pos:])
+    rest = map_prose("".join(out), lambda prose: map_outside_addresses(prose, lambda part: _MALFORMED_RE.sub("", part)))
+    return _CUT_MARKER_RE.sub("", rest)

@@ -30,8 +30,10 @@ Returns `AnswerResult(message, citations, citation_map, route, mode)`:
     - `[^3, ^5]` is split into `[^3][^5]`;
     - `Q301` / "According to Q301," / `(Q301)` become `[^8.1]` when Q301 is in the knowledge base
       (unknown Q-numbers stay plain text; an unknown wrapped `(Q999)` is removed). Q-numbers inside
-      URLs, words or code are text. Bracketed numbers already in the text ("Note [2.1]") are text,
-      never citations: the injected form `[^8.1]` cannot be confused with them;
+      addresses (URLs with or without a scheme, links, HTML tags, e-mails), words, issue keys
+      (`JIRA-Q301`) or code are text, and so are markers inside addresses. Bracketed numbers
+      already in the text ("Note [2.1]") are text, never citations: the injected form `[^8.1]`
+      cannot be confused with them;
     - `[chunk_id: 44]` is kept as is when one retrieved file has chunk 44, expanded to
       `[chunk_id: 44, file: b.pdf]` when several do and the citing sentence clearly picks one, and
       kept with an "ambiguous" citation listing the candidates otherwise. `citation_map["44"]` =
@@ -72,7 +74,10 @@ from agent.citation_markers import (
     MARKER_RE,
     Q_ID_RE,
     Marker,
+    address_spans,
+    inside,
     iter_markers,
+    map_outside_addresses,
     map_prose,
     replace_markers,
 )
@@ -102,8 +107,6 @@ SNIPPET_CHARS = 240
 PREVIEW_CHARS = 1200
 _DEAD_CANDIDATE_RE = re.compile(r"[ \t]*(?P<marker>" + MARKER_LIKE_RE.pattern + ")")
 _WRAPPED_Q_RE = re.compile(r"[ \t]*[(\[]\s*(Q\d{3,4}(?:\s*(?:[,;]|and)\s*Q\d{3,4})*)\s*[)\]]")
-# Where a Q-number is part of something else: URLs (bare or a markdown link's target) and e-mails.
-_URL_RE = re.compile(r"\b(?:https?|ftp)://[^\s<>()\]]+|\bwww\.[^\s<>()\]]+|\]\([^)\s]*\)|[\w.+-]+@[\w-]+\.[\w.]+")
 
 
 def _registry(sources: Mapping[str, Any] | Iterable[Any] | None) -> dict[str, dict]:
@@ -210,6 +213,11 @@ def _label(source_id: str) -> str:
     return source_id.strip("[]{}").lstrip("^")
 
 
+def _map_plain(text: str, fn) -> str:
+    """`fn` applied to the text outside code and addresses (what can hold citations)."""
+    return map_prose(text, lambda prose: map_outside_addresses(prose, fn))
+
+
 class _AnswerBuilder:
     def __init__(self, text: str, registry: dict[str, dict], q_lookup: dict[str, dict], embedder: Any) -> None:
         self.text = text
@@ -260,20 +268,16 @@ class _AnswerBuilder:
             log.debug("unknown Q-number %s left as text", q)
             return q
 
-        # URLs are cut out first so a "Q301" inside one stays part of it.
-        out, pos = [], 0
-        for m in _URL_RE.finditer(prose):
-            out.append(Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose[pos:m.start()])))
-            out.append(m.group(0))
-            pos = m.end()
-        out.append(Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose[pos:])))
-        return "".join(out)
+        return Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose))
 
     def resolve_legacy(self, prose: str, *, new_only: bool = False) -> str:
         """Resolve each legacy marker (with `new_only`, only those not already resolved)."""
         out, pos = [], 0
+        addresses = address_spans(prose)  # the whole prose: the citing sentence may run across a URL
         for m in MARKER_RE.finditer(prose):
             if m.group("legacy") is None or (new_only and m.group(0) in self.legacy):
+                continue
+            if inside(addresses, m.start()):
                 continue
             out.append(prose[pos : m.start()])
             replacement = self._legacy(m, prose[: m.start()])
@@ -342,13 +346,13 @@ class _AnswerBuilder:
     # -- citations ---------------------------------------------------------------------------
 
     def build(self) -> tuple[str, list[Citation]]:
-        text = map_prose(self.text, self.split_groups)
+        text = _map_plain(self.text, self.split_groups)
         text = map_prose(text, self.resolve_legacy)
         # Removing a marker can join its neighbours into a new one ("[[^0]^5]" -> "[^5]",
         # "[chunk_id: 4[^0]4]" -> "[chunk_id: 44]"): repeat until no new marker appears.
-        while (cleaned := map_prose(map_prose(text, self.drop_dead), partial(self.resolve_legacy, new_only=True))) != text:
+        while (cleaned := map_prose(_map_plain(text, self.drop_dead), partial(self.resolve_legacy, new_only=True))) != text:
             text = cleaned
-        text = map_prose(text, self.inject_q)  # last: an injected `[^8.1]` is ours, never "dead"
+        text = _map_plain(text, self.inject_q)  # last: an injected `[^8.1]` is ours, never "dead"
         text = self.one_marker_per_source(text)
         citations: dict[str, Citation] = {}
         found = list(iter_markers(text))

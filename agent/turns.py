@@ -33,7 +33,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from agent.citation_ids import ROLE_IDS, Allocate, source_key
 from agent.citation_markers import replace_markers
-from agent.context import load_history_messages
+from agent.context import history_to_messages
 from agent.tool_output import ToolOutput
 from storage.history import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError, new_id
 from storage.outbox import TurnOutbox
@@ -132,6 +132,8 @@ def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
                     if c.get("marker") in mapping:
                         new = mapping[c["marker"]]
                         c = {**c, "marker": new, "number": _label(new)}
+                    elif str(c.get("marker")).startswith("[chunk_id:") and f"[^{c.get('number')}]" in mapping:
+                        c = {**c, "number": _label(mapping[f"[^{c['number']}]"])}  # a legacy marker's number is its id's
                     cites.append(c)
                 msg["citations"] = cites
             if msg.get("page_roles"):
@@ -160,11 +162,15 @@ class TurnHistory:
         self.outbox = outbox if outbox is not None else TurnOutbox.for_store(store)
 
     def load(self, user_id: str, conversation_id: str) -> LoadedHistory:
-        """Earlier turns for the model (old tool output truncated) and the registry. Raises
-        HistoryUnavailableError when the store is down."""
-        messages = load_history_messages(self.store, user_id, conversation_id)
+        """Earlier turns for the model (old tool output truncated) and the registry's sources that
+        a saved turn holds: a stopped run's sources keep their ids in the store (never given to
+        another source) but are not offered, so nothing cites what no saved turn showed the model.
+        Raises HistoryUnavailableError when the store is down."""
+        stored = self.store.load_messages(user_id, conversation_id)
         state = self.store.get_state(user_id, conversation_id)
-        return LoadedHistory(messages, state["rag_counter"], state["web_counter"], state["sources"])
+        saved = {s.get("source_id") for m in stored for s in m.get("sources") or []}
+        sources = {sid: s for sid, s in state["sources"].items() if sid in saved}
+        return LoadedHistory(history_to_messages(stored), state["rag_counter"], state["web_counter"], sources)
 
     def allocator(self, user_id: str, conversation_id: str) -> Allocate:
         """Ids from the store's registry; None (number locally, provisionally) while it is down."""

@@ -20,12 +20,16 @@ st.title("Chat")
 _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
+from agent.citation_markers import strip_markers  # noqa: E402
 from storage.config import get_settings  # noqa: E402
 from storage.history import HistoryError, HistoryUnavailableError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
+from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
-from ui.doc_picker import pdfs_waiting_in_source, processed_pdfs, set_picked  # noqa: E402
+from ui.copy_button import install_copy_buttons  # noqa: E402
+from ui.doc_summary import render_overview  # noqa: E402
+from ui.doc_picker import pdfs_waiting_in_source, picked_titles, processed_pdfs, set_picked  # noqa: E402
 from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest  # noqa: E402
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info  # noqa: E402
 from ui.safe_text import escape_markdown, redact, safe_model_markdown  # noqa: E402
@@ -126,14 +130,6 @@ def _delete(cid: str) -> None:
         st.session_state["chat_notice"] = redact(str(exc))
 
 
-@st.dialog("Delete this conversation?")
-def _confirm_delete(cid: str, title: str) -> None:
-    st.markdown(f"“{escape_markdown(title)}” and all its answers will be deleted. This cannot be undone.")
-    with st.container(horizontal=True, horizontal_alignment="right"):
-        st.button("Cancel", key="cancel-delete-chat")
-        st.button("Delete", key="confirm-delete-chat", type="primary", icon=":material/delete:", on_click=_delete, args=(cid,))
-
-
 def _stop() -> None:
     st.session_state[STOP] = True
 
@@ -155,8 +151,10 @@ def _page_for(cid: str | None) -> tuple[dict | None, dict | None]:
 
 
 def _keep_stopped(flight: dict) -> None:
-    """The user pressed Stop: keep the question and what was written so far, marked as stopped."""
-    cid, partial = flight["conversation_id"], flight.get("partial", "")
+    """The user pressed Stop: keep the question and what was written so far, marked as stopped.
+    Its markers go: the run never built citations for them, and their ids (provisional while the
+    history is down) would read as references to whatever later answers number the same."""
+    cid, partial = flight["conversation_id"], strip_markers(flight.get("partial", ""))
     try:
         if store is None or not cid:
             raise HistoryError("no history")
@@ -195,7 +193,8 @@ def _answer_text(events, status, flight: dict, outcome: dict):
             if label := _progress_label(value):
                 status.update(label=label)
         elif kind == "answer":
-            outcome["answer"] = value
+            # The turn is finished and kept: a click from now on (Stop included) must not keep it again.
+            outcome["answer"] = flight["answer"] = value
         elif kind == "token" and len(value) <= 80:
             flight["partial"] += value
             yield safe_model_markdown(value)
@@ -246,7 +245,13 @@ def _retry(text: str) -> None:
 if store is not None:
     _open(conversation_id)
 st.session_state.setdefault(UNSAVED, {})
-if st.session_state.pop(STOP, False) and st.session_state.get(IN_FLIGHT):
+_flight = st.session_state.get(IN_FLIGHT)
+if _flight and _flight.get("answer") is not None:
+    # A click (Stop or any other) aborted the previous run after its turn was finished and kept:
+    # the question is answered, not stopped or interrupted.
+    st.session_state.pop(STOP, None)
+    _keep(_flight["conversation_id"], _flight["text"], _flight["answer"])
+elif st.session_state.pop(STOP, False) and _flight:
     # The Stop click ended the previous run mid-answer (a click reruns the script and aborts the
     # running one at its next Streamlit call); what it had written is in IN_FLIGHT.
     _keep_stopped(st.session_state.pop(IN_FLIGHT))
@@ -278,7 +283,7 @@ with st.sidebar:
                 st.error(escape_markdown(redact(str(exc))))
             ask_delete = st.button("Delete this conversation", key="delete-chat", icon=":material/delete:")
         if ask_delete:
-            _confirm_delete(conversation_id, known[conversation_id].title)
+            confirm_delete(known[conversation_id].title, lambda cid=conversation_id: _delete(cid))
 
 # ---------------------------------------------------------------- header and context
 _loading.empty()
@@ -337,18 +342,26 @@ if store is not None and conversation_id:
     except HistoryError as exc:
         st.warning(f"{escape_markdown(str(exc))} Reload the page to retry.", icon=":material/cloud_off:")
 unsaved = st.session_state.setdefault(UNSAVED, {}).setdefault(conversation_id or "", [])
+overview = st.empty()  # emptied when the first question is asked
 if not turns and not queued and not unsaved and doc_ids:
-    st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
+    with overview.container():
+        render_overview([p for p in processed_pdfs() if p.doc_id in doc_ids], on_ask=_retry)
 if any(t.citations for t in turns + queued + unsaved):
     install_citation_links()
+if turns or queued or unsaved:
+    install_copy_buttons()
+asked = ""  # the question of the answer being drawn
 for i, turn in enumerate(turns + queued + unsaved):
     with st.chat_message(turn.role):
         if turn.role == "user":
+            asked = turn.text
             st.text(turn.text)
         else:
             render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode)
             if turn.stopped:
                 st.caption(":material/stop_circle: Stopped: this answer is incomplete.")
+                if asked:
+                    ask_again_button(asked, key=f"ask-again-{i}", on_ask=_retry)
             if len(turns) <= i < len(turns) + len(queued):
                 st.caption(":material/cloud_upload: Not saved to your history yet: it is saved as soon as the history "
                            "database is back.")
@@ -358,7 +371,9 @@ for i, turn in enumerate(turns + queued + unsaved):
 if turns or queued or unsaved:
     export_title = known[conversation_id].title if conversation_id in known else "Chat"  # unknown while offline
     st.download_button(
-        "Export as Markdown", conversation_markdown(export_title, turns + queued + unsaved),
+        "Export as Markdown",
+        conversation_markdown(export_title, turns + queued + unsaved,
+                              details=export_details(picked_titles(doc_ids), model_info())),
         file_name=f"{conv.file_stem(export_title)}.md", mime="text/markdown",
         icon=":material/download:", key="export-chat", help="This conversation, every citation with file, page and quote",
     )
@@ -378,6 +393,7 @@ question = st.chat_input(
     max_chars=get_settings().max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
+    overview.empty()
     if queueing and not conversation_id:
         conversation_id = _conversation_for(question)
         _open(conversation_id)

@@ -25,14 +25,17 @@ doc_id = st.selectbox("PDF", ids, index=ids.index(doc_id), format_func=lambda d:
 pdf = by_id[doc_id]
 page = min(max(int(viewer.get("page") or 0), 0), pdf.page_count - 1) if viewer.get("doc_id") == doc_id else 0
 
-prev_col, num_col, next_col, ask_col = st.columns([1, 2, 1, 3], vertical_alignment="bottom")
-if prev_col.button("Previous", icon=":material/chevron_left:", disabled=page <= 0, width="stretch"):
-    page -= 1
-if next_col.button("Next", icon=":material/chevron_right:", disabled=page >= pdf.page_count - 1, width="stretch"):
-    page += 1
-page = num_col.number_input(
-    f"Page (1–{pdf.page_count})", min_value=1, max_value=pdf.page_count, value=page + 1, key=f"page-{doc_id}-{page}"
-) - 1
+# Controls in rows that wrap (columns would stack one per line on a phone and fill its first screen).
+nav = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+with nav:
+    if st.button("Previous", icon=":material/chevron_left:", disabled=page <= 0):
+        page -= 1
+    if st.button("Next", icon=":material/chevron_right:", disabled=page >= pdf.page_count - 1):
+        page += 1
+    page = st.number_input(
+        f"Page (1–{pdf.page_count})", min_value=1, max_value=pdf.page_count, value=page + 1,
+        key=f"page-{doc_id}-{page}", width=120,
+    ) - 1
 
 
 def _set_current(doc_id: str, file: str, page: int) -> None:
@@ -51,15 +54,15 @@ same_page = viewer.get("doc_id") == doc_id and viewer.get("page") == page
 passage = viewer.get("passage", "") if same_page else ""
 st.session_state["viewer"] = {"doc_id": doc_id, "file": pdf.source_file, "page": page, "passage": passage}
 _set_current(doc_id, pdf.source_file, page)
-if ask_col.button("Ask about this page", type="primary", icon=":material/chat:", width="stretch"):
+if nav.button("Ask about this page", type="primary", icon=":material/chat:"):
     st.switch_page("app_pages/chat.py")
 
-info_col, zoom_col, whole_col = st.columns([3, 2, 2], vertical_alignment="center")
-info_col.caption(f"{escape_markdown(pdf.source_file)} · page {page + 1} of {pdf.page_count}")
-zoom = zoom_col.segmented_control("Zoom", ["Fit", "150%", "200%"], default="Fit", key="viewer-zoom",
-                                  label_visibility="collapsed") or "Fit"
+view = st.container(horizontal=True, vertical_alignment="center", gap="small")
+view.caption(f"{escape_markdown(pdf.source_file)} · page {page + 1} of {pdf.page_count}")
+zoom = view.segmented_control("Zoom", ["Fit", "150%", "200%"], default="Fit", key="viewer-zoom",
+                              label_visibility="collapsed") or "Fit"
 # A cited passage opens on its band of the page; the whole page is one toggle away.
-whole = whole_col.toggle("Whole page", key="viewer-whole", value=not passage, disabled=not passage)
+whole = view.toggle("Whole page", key="viewer-whole", value=not passage, disabled=not passage)
 show_zoomable_page(doc_id, pdf.source_file, page, passage, zoom=1.0 if zoom == "Fit" else int(zoom[:-1]) / 100,
                    whole=whole or not passage)
 with st.expander("Text of this page"):

@@ -62,6 +62,9 @@ HEADER_PREFIX = "Columns: "  # the header line a chunk gets when it holds rows b
 class TableHeader:
     text: str  # the header as printed, lines joined: "December 31, 2018 2017"
     columns: tuple[str, ...]  # one period label per value column: ("December 31, 2018", "December 31, 2017")
+    # "periods": the columns are periods; "roll-forward": the columns are components (equity statement,
+    # RSU activity) and the row's period, read from its balance rows, follows each component title
+    kind: str = "periods"
 
     def line(self) -> str:
         """The header as one readable line for a chunk that holds rows but not the header itself."""

@@ -113,6 +113,17 @@ def sample_processed(ui_env):
     return process_and_index_pdf(target)
 
 
+def doc_picker(at):
+    """The sidebar PDF picker: pills for a small library, a multiselect for a large one."""
+    found = [w for w in [*at.pills, *at.multiselect] if w.key == "doc_picker"]
+    assert found, "no PDF picker on the page"
+    return found[0]
+
+
+def has_doc_picker(at) -> bool:
+    return any(w.key == "doc_picker" for w in [*at.pills, *at.multiselect])
+
+
 def citation_buttons(at):
     """The citation buttons under answers ("1 · file.pdf, page 2")."""
     return [b for b in at.button if "· " in b.label and "-cite-" in (b.key or "")]
@@ -128,3 +139,13 @@ def wait_for_ingest(at: AppTest, timeout: float = 90) -> AppTest:
         at.run()
         assert not at.exception, at.exception
     return at
+
+
+def stopped_run(cid: str, partial: str, question: str = "What was the net debt?") -> AppTest:
+    """The chat page's run after a Stop click: the run it aborted had asked `question` in conversation
+    `cid` and written `partial` of the answer."""
+    at = new_app()
+    at.query_params["c"] = cid
+    at.session_state["question_in_flight"] = {"conversation_id": cid, "text": question, "partial": partial}
+    at.session_state["stop_requested"] = True
+    return at.run()

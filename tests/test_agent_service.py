@@ -99,3 +99,32 @@ def test_web_and_command_turns_are_persisted_too(nx_server):  # noqa: F811
     assert stored[3]["route"] == "web" and stored[3]["citations"][0]["marker"] == "{^1}"
     assert store.get_state("dan", conv)["web_counter"] == 1
     store.close()
+
+
+def _stop_after_first_words(service, user, conv, question, doc_ids) -> str:
+    """Ask, and close the stream (the user pressed Stop) once the answer's first words arrived."""
+    stream = service.ask_stream(user, conv, question, doc_ids)
+    seen = ""
+    for kind, value in stream:
+        if kind == "token":
+            seen += value
+            break
+    stream.close()
+    return seen
+
+
+def test_a_stopped_runs_sources_are_not_offered_to_later_turns(sample_pdf, nx_server):  # noqa: F811
+    from tests.fixtures_agent import grade, say, scripted
+
+    store = HistoryStore(nx_server.uri, db_name="t_agent_stopped_sources")
+    conv = store.create_conversation("dora")
+    stopped = ChatService(llm=None, web=None, history=store)
+    assert _stop_after_first_words(stopped, "dora", conv, "What dividend does the board propose?", [sample_pdf.doc_id])
+    assert store.load_messages("dora", conv) == []  # the stopped run saved nothing ...
+    assert "[^1]" in store.get_state("dora", conv)["sources"]  # ... though its sources got their ids
+    assert stopped.turns.load("dora", conv).sources == {}  # no saved turn holds them: not offered
+
+    llm = scripted(grade("yes"), say("As shown earlier, 0.80 euros [^1]."))  # answers without a search
+    later = ChatService(llm=llm, web=None, history=store).ask("dora", conv, "And the dividend?", [sample_pdf.doc_id])
+    assert later.citations == [] and "[^1]" not in later.message  # nothing the model saw, nothing to click
+    store.close()

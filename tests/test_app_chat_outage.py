@@ -1,5 +1,6 @@
 """Chat page while the history database is down for a whole turn: the turn is shown as not saved
-yet, written when the database is back, then shown once from the store."""
+yet, written when the database is back, then shown once from the store; a stopped answer keeps no
+provisional id, and each queued answer numbers its own sources from 1."""
 
 from __future__ import annotations
 
@@ -7,20 +8,26 @@ import ui.resources
 from storage.history import HistoryStore
 from tests.fixtures_mongo import own_nx_server  # noqa: F401
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import new_app, retriever_factory
+from tests.fixtures_ui import citation_buttons, new_app, retriever_factory, stopped_run
 
 QUEUED = "Not saved to your history yet"
 
 
-def test_a_turn_asked_during_an_outage_is_saved_when_the_history_is_back(ui_env, sample_processed, own_nx_server,  # noqa: F811
-                                                                         monkeypatch, tmp_path):
+def _serve(server, db_name: str, monkeypatch, tmp_path) -> HistoryStore:
+    """The pages get a real no-model ChatService on `server`, its outbox under tmp_path."""
     from agent.service import ChatService
 
     monkeypatch.setenv("PDF_CHAT_OUTBOX", str(tmp_path / "outbox"))
-    store = HistoryStore(own_nx_server.uri, db_name="ui_outage", timeout_ms=500)
+    store = HistoryStore(server.uri, db_name=db_name, timeout_ms=500)
     service = ChatService(llm=None, web=None, history=store, get_retriever=retriever_factory())
     monkeypatch.setattr(ui.resources, "get_chat_service", lambda: service)
     monkeypatch.setattr(ui.resources, "get_history_store", lambda: store)
+    return store
+
+
+def test_a_turn_asked_during_an_outage_is_saved_when_the_history_is_back(ui_env, sample_processed, own_nx_server,  # noqa: F811
+                                                                         monkeypatch, tmp_path):
+    store = _serve(own_nx_server, "ui_outage", monkeypatch, tmp_path)
     at = new_app().run()
     at.chat_input[0].set_value("What was the net debt at year end?").run()
     assert not at.exception
@@ -38,3 +45,24 @@ def test_a_turn_asked_during_an_outage_is_saved_when_the_history_is_back(ui_env,
     user_turns = [m["content"] for m in store.load_messages(ui_env["user_id"], conversation_id) if m["role"] == "user"]
     assert user_turns == ["What was the net debt at year end?", "How many employees were there?"]  # once, in order
     assert [t.value for t in at.text].count("How many employees were there?") == 1  # shown once, from the store
+
+
+def test_a_stopped_turn_during_an_outage_keeps_no_provisional_id(ui_env, sample_processed, own_nx_server,  # noqa: F811
+                                                                  monkeypatch, tmp_path):
+    store = _serve(own_nx_server, "ui_outage_stop", monkeypatch, tmp_path)
+    cid = store.create_conversation(ui_env["user_id"], "Outage")
+    own_nx_server.stop()
+    # What Stop leaves behind: the partial answer with the ids its run numbered provisionally.
+    at = stopped_run(cid, "Net debt fell to 62.5 million [^1][^2] at")
+    assert not at.exception
+    at.chat_input[0].set_value("How many employees were there?").run()  # numbered provisionally from 1 again
+    assert not at.exception
+    assert any(QUEUED in c.value for c in at.caption)
+    [stopped] = [m.value for m in at.markdown if "Net debt fell" in m.value]
+    assert "[^" not in stopped and ":blue-badge[" not in stopped  # the stopped text cites nothing
+    [queued] = [m.value for m in at.markdown if "2,340 people" in m.value and ":blue-badge[" in m.value]
+    assert ":blue-badge[1]" in queued  # the queued answer's own sources, from 1
+    at.chat_input[0].set_value("What was the net debt at year end?").run()  # again provisional [^1].. (down)
+    assert not at.exception
+    firsts = [b.label for b in citation_buttons(at) if b.label.startswith("1 · ")]
+    assert len(firsts) == 2 and firsts[0] != firsts[1]  # each answer's [1] opens its own source

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from storage.pdf_processing import process_and_index_pdf
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import FILE, make_xss_pdf, new_app
+from tests.fixtures_ui import FILE, doc_picker, make_xss_pdf, new_app, stopped_run
 
 
 def _captions(at) -> str:
@@ -33,11 +33,11 @@ def test_commands_and_greetings_carry_no_quoted_passages_caption(chat_service, s
 def test_ingest_of_a_processed_pdf_selects_it_as_it_says(chat_service, sample_processed, ui_env):
     other = process_and_index_pdf(make_xss_pdf(ui_env["home"] / "source" / "hostile.pdf"))
     at = new_app().run()
-    assert sorted(at.multiselect(key="doc_picker").value) == sorted([sample_processed.doc_id, other.doc_id])
+    assert sorted(doc_picker(at).value) == sorted([sample_processed.doc_id, other.doc_id])
     at.chat_input[0].set_value(f"/ingest {FILE}").run()
     assert not at.exception
     assert any("active PDF" in m.value for m in at.markdown)
-    assert at.multiselect(key="doc_picker").value == [sample_processed.doc_id]
+    assert doc_picker(at).value == [sample_processed.doc_id]
     assert "quoted passages" not in _captions(at)
 
 
@@ -55,13 +55,7 @@ def test_this_page_chip_stays_with_its_conversation(chat_service, sample_process
 
 def test_a_stopped_answer_is_kept_and_marked(chat_service, sample_processed, ui_env):
     cid = chat_service.history.create_conversation(ui_env["user_id"], "Stopped one")
-    at = new_app()
-    at.query_params["c"] = cid
-    # What the Stop click leaves behind: the run it aborted had written part of the answer.
-    at.session_state["question_in_flight"] = {"conversation_id": cid, "text": "What was the net debt?",
-                                              "partial": "Net debt fell to"}
-    at.session_state["stop_requested"] = True
-    at.run()
+    at = stopped_run(cid, "Net debt fell to")  # what the Stop click leaves behind
     assert not at.exception
     assert "Stopped: this answer is incomplete." in _captions(at)
     assert not any("interrupted" in w.value for w in at.warning)
@@ -100,5 +94,36 @@ def test_ingest_of_a_new_pdf_runs_as_a_job_and_then_is_the_active_pdf(chat_servi
     from storage.pdf_processing import list_processed_pdfs
 
     new_id = next(p.doc_id for p in list_processed_pdfs() if p.source_file == "second_report.pdf")
-    assert at.multiselect(key="doc_picker").value == [new_id]
+    assert doc_picker(at).value == [new_id]
     assert any("now the active PDF" in s.value for s in at.success)
+
+
+def test_stop_pressed_after_the_last_word_keeps_the_finished_turn_once(chat_service, sample_processed, ui_env, monkeypatch):
+    import streamlit as st
+
+    real = chat_service.ask_stream
+
+    def stop_after_the_answer(*args, **kwargs):
+        yield from real(*args, **kwargs)  # every word streamed, the turn finished and saved
+        st.session_state["stop_requested"] = True  # what the Stop button's callback sets ...
+        st.rerun()  # ... and its click: the running script is aborted at its next Streamlit call
+
+    monkeypatch.setattr(chat_service, "ask_stream", stop_after_the_answer)
+    at = new_app().run()
+    at.chat_input[0].set_value("What was the net debt at year end?").run()
+    assert not at.exception
+    messages = chat_service.history.load_messages(ui_env["user_id"], _cid(at))
+    assert [m["role"] for m in messages if m["role"] != "tool"].count("user") == 1  # stored once
+    assert not any(m.get("stopped") for m in messages)
+    assert "Stopped: this answer is incomplete." not in _captions(at)
+    assert not any("interrupted" in w.value for w in at.warning)
+    assert sum(1 for m in at.chat_message if m.name == "user") == 1
+
+
+def test_a_stopped_answer_keeps_no_marker_its_run_never_cited(chat_service, sample_processed, ui_env):
+    cid = chat_service.history.create_conversation(ui_env["user_id"], "Stopped with markers")
+    at = stopped_run(cid, "Net debt fell to 62.5 million [^3][^4], down from [^")
+    assert not at.exception
+    [stored] = [m for m in chat_service.history.load_messages(ui_env["user_id"], cid) if m["role"] == "ai"]
+    assert stored["content"] == "Net debt fell to 62.5 million, down from" and stored["stopped"]
+    assert not any("[^" in m.value or "\\[^" in m.value for m in at.markdown)

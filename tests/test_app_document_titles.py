@@ -5,7 +5,7 @@ from __future__ import annotations
 from storage.pdf_processing import process_and_index_pdf
 from tests.fixtures_filings import cover_10k, source_path, write_pages
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import new_app
+from tests.fixtures_ui import new_app, doc_picker
 from ui.safe_text import escape_markdown
 
 
@@ -19,7 +19,7 @@ def test_titles_on_the_documents_page_and_in_the_picker(ui_env):
     bold = [m.value for m in at.markdown if m.value.startswith("**")]
     acme = [t for t in bold if escape_markdown("Acme Rockets · 10-K · FY2018") in t]
     assert len(acme) == 2 and len(set(acme)) == 2  # both shown, never under the same title
-    picker = at.multiselect(key="doc_picker")
+    picker = doc_picker(at)
     labels = {picker.format_func(d) for d in (a.doc_id, b.doc_id)}
     assert len(labels) == 2 and all(label.startswith("Acme Rockets · 10-K · FY2018") for label in labels)
     assert labels == {"Acme Rockets · 10-K · FY2018 (scan_01.pdf)", "Acme Rockets · 10-K · FY2018 (scan_02.pdf)"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from storage.pdf_processing import list_processed_pdfs
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import new_app, wait_for_ingest
+from tests.fixtures_ui import new_app, wait_for_ingest, doc_picker, has_doc_picker
 
 
 def _documents_page():
@@ -35,7 +35,7 @@ def test_upload_processes_the_pdf_and_selects_it_for_chat(ui_env, sample_pdf_byt
     assert pdf.page_count == 4 and pdf.chunk_count > 0
     assert (ui_env["home"] / "source" / "northwind.pdf").read_bytes() == sample_pdf_bytes
     assert f"northwind\\.pdf · 4 pages, {pdf.chunk_count} chunks" in text
-    picker = at.multiselect(key="doc_picker")
+    picker = doc_picker(at)
     assert picker.value == [pdf.doc_id]
     assert "Every PDF in the source folder is processed." in text
 
@@ -58,12 +58,12 @@ def test_source_folder_pdf_can_be_processed_then_deleted(ui_env, sample_pdf_byte
     at.button(key="process-report.pdf").click().run()
     wait_for_ingest(at)
     [pdf] = list_processed_pdfs()
-    assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
+    assert doc_picker(at).value == [pdf.doc_id]
     at.button(key=f"delete-{pdf.doc_id}").click().run()
     assert not at.exception
     assert list_processed_pdfs() == []
     assert "Deleted the index of report\\.pdf." in _texts(at)
-    assert not at.multiselect  # nothing left to pick
+    assert not has_doc_picker(at)  # nothing left to pick
     assert (ui_env["home"] / "source" / "report.pdf").exists()  # the file itself stays
 
 
@@ -87,7 +87,7 @@ def test_first_run_offers_to_process_the_shipped_pdfs_from_the_chat(ui_env, samp
     at.button(key="first-run-process").click().run()
     wait_for_ingest(at)
     [pdf] = list_processed_pdfs()
-    assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
+    assert doc_picker(at).value == [pdf.doc_id]
     assert all(b.key != "first-run-process" for b in at.button)
 
 
@@ -122,7 +122,7 @@ def test_processing_shows_progress_and_survives_other_clicks(ui_env, sample_pdf_
     gate.set()
     wait_for_ingest(at)
     [pdf] = list_processed_pdfs()
-    assert at.multiselect(key="doc_picker").value == [pdf.doc_id]
+    assert doc_picker(at).value == [pdf.doc_id]
     assert any("report\\.pdf is ready" in s.value for s in at.success)
 
 

@@ -4,6 +4,8 @@ buttons; the chat offers the conversation as a Markdown download."""
 
 from __future__ import annotations
 
+import html
+
 from storage.schema import Citation
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, new_app
@@ -49,11 +51,43 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
     at.query_params["c"] = cid
     at.run()
     assert not at.exception
-    assert [c.value for c in at.code] == [answer_with_footnotes("Net debt fell to 62.5m [^1].", [doc])]
+    # One click copies: the button's text (citations as footnotes) sits beside it for the page script.
+    copy = next(b for b in at.button if (b.key or "").startswith("copy-"))
+    sources = [h.value for h in at.html if f'data-copy-source="{copy.key}"' in h.value]
+    assert sources == [f'<textarea hidden data-copy-source="{copy.key}">'
+                       f'{html.escape(answer_with_footnotes("Net debt fell to 62.5m [^1].", [doc]))}</textarea>']
+    copy.click().run()
+    assert [t.value for t in at.toast] == ["Copied: the answer, with its citations as footnotes."]
     assert at.get("download_button")  # the export
     source = next(b for b in at.button if (b.key or "").endswith("-src-0"))
     source.click().run()
     assert not at.exception
     dialog = "\n".join(m.value for m in at.markdown)
     assert "page 2" in dialog and "62\\.5 million euros" in dialog
-    assert at.get("image")
+    # The cited words come first; the page image is in an expander below them, readable on a phone.
+    assert [e.label for e in at.expander][-1].startswith("Page 2 image")
+    assert any('data-testid="pageImage"' in h.value and "min-width:720px" in h.value for h in at.html)
+
+
+def _doc(n: int, page: int) -> Citation:
+    return DOC.model_copy(update={"number": str(n), "marker": f"[^{n}]",
+                                  "metadata": DOC.metadata.model_copy(update={"page": page, "chunk_id": n})})
+
+
+def test_export_numbers_each_answer_from_one_in_order_of_first_use():
+    first = ChatTurn("assistant", "Debt fell [^12][^10], cash rose [^9].", [_doc(9, 3), _doc(10, 4), _doc(12, 5)])
+    second = ChatTurn("assistant", "Staff grew [^25]; see also [^12].", [_doc(12, 5), _doc(25, 7)])
+    md = conversation_markdown("Debt", [ChatTurn("user", "Debt?"), first, ChatTurn("user", "Staff?"), second])
+    assert "Debt fell [1][2], cash rose [3].\n\n[1] " in md and "Staff grew [1]; see also [2].\n\n[1] " in md
+    one, two = md.split("## Staff?")
+    assert [line.split(",")[1] for line in one.splitlines() if line.startswith("[")] == [" page 5", " page 4", " page 3"]
+    assert [line.split(",")[1] for line in two.splitlines() if line.startswith("[")] == [" page 7", " page 5"]
+
+
+def test_export_keeps_literal_brackets_apart_from_references_and_unwraps_linked_markers():
+    text = "Item [8.1] and a literal [1] differ from [[^1]](https://example.org/y) and [^1]; `[2]` is code."
+    md = conversation_markdown("T", [ChatTurn("assistant", text, [DOC])])
+    body = md.split("\n\n")[1]
+    assert body == ("Item \\[8.1\\] and a literal \\[1\\] differ from [1] (https://example.org/y) and [1]; "
+                    "`[2]` is code.")
+    assert "](" not in body  # no reference comes out as a link

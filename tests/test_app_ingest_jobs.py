@@ -82,3 +82,65 @@ def test_a_reloaded_page_finds_the_running_job_and_can_cancel_it(chat_service, u
     at.run()
     assert any("was cancelled" in i.value for i in at.info)
     assert list_processed_pdfs() == []
+
+
+def test_a_cancel_after_the_commit_keeps_the_processed_pdf_and_says_so(chat_service, ui_env, monkeypatch):
+    import os
+
+    path = ui_env["home"] / "source" / "report.pdf"
+    path.write_bytes(SAMPLE_PDF.read_bytes())
+    at = new_app().run()
+    from ui.resources import get_ingest_jobs
+
+    jobs = get_ingest_jobs()
+    holder = {}
+    real_replace = os.replace
+
+    def replace_then_cancel(src, dst, *args, **kwargs):  # Cancel clicked just as the manifest is committed
+        real_replace(src, dst, *args, **kwargs)
+        if str(dst).endswith("manifest.json") and "job" in holder:
+            jobs.cancel(holder["job"].job_id)
+
+    monkeypatch.setattr(os, "replace", replace_then_cancel)
+    holder["job"] = job = jobs.submit(path, owner=ui_env["user_id"])
+    _wait(job)
+    assert job.cancel_requested and job.state == "done" and job.cancelled_too_late
+    assert [p.doc_id for p in list_processed_pdfs()] == [job.result.doc_id]
+    at.session_state["ingest_jobs"] = [job.job_id]  # the session that started it
+    at.run()
+    assert not at.exception
+    infos = [i.value for i in at.info]
+    assert any("The cancel came too late" in i and "so it is kept" in i for i in infos), infos
+    assert not any("cancelled" in i for i in infos)
+
+
+def test_cancelled_processing_says_the_file_waits_in_the_source_folder(chat_service, ui_env, monkeypatch):
+    path = ui_env["home"] / "source" / "report.pdf"
+    path.write_bytes(SAMPLE_PDF.read_bytes())
+    at = new_app().run()
+    from ui.resources import get_ingest_jobs
+
+    jobs = get_ingest_jobs()
+    release = {"go": False}
+    real_chunk_pages = storage.chunking.chunk_pages
+
+    def slow_chunk_pages(*args, **kwargs):
+        while not release["go"]:
+            time.sleep(0.05)
+        return real_chunk_pages(*args, **kwargs)
+
+    monkeypatch.setattr(storage.chunking, "chunk_pages", slow_chunk_pages)
+    job = jobs.submit(path, owner=ui_env["user_id"])
+    while job.state != "running":
+        time.sleep(0.05)
+    at.run()
+    # The first PDF is on its way: the sidebar says so instead of "No processed PDFs yet".
+    sidebar = "\n".join(c.value for c in at.sidebar.caption)
+    assert "Your first PDF is being processed" in sidebar and "No processed PDFs yet" not in sidebar
+    jobs.cancel(job.job_id)
+    release["go"] = True
+    _wait(job)
+    at.run()
+    message = next(i.value for i in at.info if "was cancelled" in i.value)
+    assert "no index of it was kept" in message and "still in the source folder" in message
+    assert "nothing of it was kept" not in message and path.exists()

@@ -49,7 +49,7 @@ def test_answer_markers_become_badges_only_when_cited_and_outside_code():
     text = "Revenue was 412.6 [^1] per the web {^1}; `[^1]` is code; [^2] has no citation."
     md = answer_markdown(text, [_cite(1), _cite(1, kind="web")])
     assert md.count(":blue-badge[1]") == 1
-    assert ":blue-badge[web 1]" in md
+    assert ":blue-badge[web 2]" in md  # one answer numbers its sources 1…n, whatever their kind
     assert "`[^1]`" in md  # code span untouched
     assert "\\[^2\\]" in md  # uncited marker shown literally
 
@@ -86,3 +86,9 @@ def test_redact_masks_keys_and_url_passwords(monkeypatch):
 def test_a_url_with_a_trailing_line_break_is_not_a_link():
     assert safe_url("https://example.org/x\n") is None
     assert safe_url("https://example.org/x\njavascript:alert(1)") is None
+
+
+def test_a_marker_inside_a_url_is_no_badge_and_one_right_after_it_is():
+    text = "See https://example.org/a[^1]b and example.org/wiki/[^1]_x, or https://example.org/c[^1]."
+    md = answer_markdown(text, [_cite(1)])
+    assert md.count(":blue-badge[1]") == 1 and md.rstrip(".").endswith(":blue-badge[1]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from storage.history import HistoryStore
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
-from tests.fixtures_ui import new_app
+from tests.fixtures_ui import has_doc_picker, new_app
 
 AUTH = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "test-cookie-secret-123456",
         "client_id": "pdf-chat", "client_secret": "test-client-secret-abcdef",
@@ -22,7 +22,7 @@ def test_configured_sign_in_blocks_anonymous_visitors(ui_env):
     at.run()
     assert not at.exception
     assert [b.label for b in at.button] == ["Sign in"]
-    assert not at.chat_input and not at.multiselect
+    assert not at.chat_input and not has_doc_picker(at)
     page_text = " ".join(m.value for m in at.markdown)
     assert "test-client-secret" not in page_text and "cookie" not in page_text
 

@@ -37,6 +37,28 @@ def test_q_numbers_inside_urls_and_code_stay_text():
     assert answer.message == text and answer.citations == []
 
 
+def test_q_numbers_in_scheme_less_urls_html_links_and_issue_keys_stay_text():
+    text = ("See example.com/faq/Q301, <a href=\"/faq/Q301\">the FAQ</a>, <a href=\"https://x.org\">Q201</a> "
+            "and ticket JIRA-Q301 (or Q201-b).")
+    answer = build_answer(text, {}, knowledge=KB)
+    assert answer.message == text and answer.citations == []
+    cited = build_answer(text + " FCF is OCF minus capex (Q301).", {}, knowledge=KB)  # a real reference still cites
+    assert cited.message == text + " FCF is OCF minus capex [^8.1]." and _kinds(cited) == [("[^8.1]", "knowledge")]
+
+
+def test_markers_inside_urls_stay_part_of_the_url_and_a_marker_after_one_cites():
+    registry = {"[^1]": doc(1), "[^2]": doc(2)}
+    text = "Read https://example.com/a[^1]b?x=[^2]&y=1 and example.org/wiki/[^2]_x; revenue grew https://example.com/r[^1]."
+    answer = build_answer(text, registry, knowledge=KB)
+    assert answer.message == text
+    assert [c.marker for c in answer.citations] == ["[^1]"]
+    from agent.citation_markers import iter_markers
+
+    assert [(m.text, m.start) for m in iter_markers(text)] == [("[^1]", text.rindex("[^1]"))]
+    dead = build_answer("See https://example.com/a[^99]b here.", registry, knowledge=KB)
+    assert dead.message == "See https://example.com/a[^99]b here."  # not "dead": part of the URL
+
+
 def test_q_numbers_written_as_references_still_become_citations():
     answer = build_answer("According to Q301, FCF subtracts capex. Notes matter (Q201). Also Q301.", {}, knowledge=KB)
     assert answer.message == "According to [^8.1], FCF subtracts capex. Notes matter [^2.1]. Also [^8.1]."

@@ -251,3 +251,17 @@ def test_two_app_processes_flushing_one_outbox_write_a_queued_turn_once(nx_serve
         t.join()
     assert [(m["role"], m["content"]) for m in store.load_messages("alice", conv)] == [("user", "Q"), ("ai", "A")]
     assert len(TurnOutbox(path)) == 0
+
+
+def test_a_legacy_marker_is_renumbered_with_the_rest_of_its_turn():
+    from agent.citations import build_answer
+    from agent.turns import renumber_record
+    from tests.fixtures_citations import doc
+
+    answer = build_answer("Sales grew [^2]; margins held [chunk_id: 7].", {"[^1]": doc(7), "[^2]": doc(30)}, knowledge=False)
+    assert [(c.marker, c.number) for c in answer.citations] == [("[^2]", "2"), ("[chunk_id: 7]", "1")]
+    record = {"turn_id": "t", "messages": [{"role": "ai", "content": answer.message,
+                                            "citations": [c.model_dump() for c in answer.citations]}]}
+    [ai] = renumber_record(record, {"[^1]": "[^11]", "[^2]": "[^12]"})["messages"]
+    assert ai["content"] == "Sales grew [^12]; margins held [chunk_id: 7]."
+    assert [(c["marker"], c["number"]) for c in ai["citations"]] == [("[^12]", "12"), ("[chunk_id: 7]", "11")]

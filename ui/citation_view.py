@@ -7,6 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from agent.display_numbers import display_citations
 from storage.schema import Citation
 from ui.citations import (
     ROUTE_LABELS,
@@ -20,10 +21,12 @@ from ui.citations import (
     resolve_pdf_path,
     safe_url,
 )
+from ui.copy_button import copy_button
 from ui.page_images import preview_cache_dir, render_page
 from ui.safe_text import emphasise, escape_markdown, redact
 
 VIEWER_PAGE = "app_pages/viewer.py"
+PAGE_MIN_WIDTH = 720  # px: a page image narrower than this has unreadable text (phones scroll it instead)
 KIND_ICONS = {"document": ":material/description:", "page": ":material/article:",
               "web": ":material/language:", "knowledge": ":material/quiz:"}
 
@@ -52,10 +55,11 @@ def _source_pdf(doc_id: str | None, file: str | None):
 
 
 def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage: str, *, zoom: float = 1.0,
-                       whole: bool = False) -> bool:
-    """The page viewer's image: opened on the highlighted passage (the band of the page around it,
-    unless `whole`), `zoom` times the width of the column (scrollable when larger), rendered
-    sharp enough for that zoom. False when the page is unavailable."""
+                       whole: bool = False, min_width: int = 0) -> bool:
+    """A page image opened on the highlighted passage (the band of the page around it, unless
+    `whole`), `zoom` times the width of the column and at least `min_width` px wide, so its text
+    stays readable on a phone (scrollable when wider), rendered sharp enough for that zoom. False
+    when the page is unavailable."""
     import base64
 
     path = _source_pdf(doc_id, file)
@@ -76,36 +80,8 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
     st.html(
         f'<div data-testid="pageScroller" style="overflow:auto;max-height:80vh;border:1px solid rgba(49,51,63,.2);'
         f'border-radius:.5rem"><img data-testid="pageImage" alt="page {index + 1}" src="data:image/png;base64,{data}" '
-        f'style="display:block;width:{int(zoom * 100)}%;max-width:none;height:auto"></div>'
+        f'style="display:block;width:{int(zoom * 100)}%;min-width:{int(min_width)}px;max-width:none;height:auto"></div>'
     )
-    return True
-
-
-def show_page_image(doc_id: str | None, file: str | None, index: int, *passages: str, crop: bool = False,
-                    width: int | str = "stretch") -> bool:
-    """Render one PDF page (0-based `index`) with the first of `passages` that is found on it
-    highlighted (the cited words, else the whole chunk). `crop`: show the band around the
-    highlight first, the whole page in an expander. False when the page is unavailable."""
-    path = _source_pdf(doc_id, file)
-    if path is None:
-        return False
-    try:
-        png, highlights, used = b"", 0, ""
-        for passage in [p for p in passages if p] or [""]:
-            png, highlights = _render(path, index, passage, doc_id, crop)
-            used = passage
-            if highlights:
-                break
-        whole = _render(path, index, used, doc_id)[0] if crop and highlights else None
-    except Exception as exc:  # noqa: BLE001 - MuPDF raises plain Exception subclasses
-        st.warning(f"Could not render the page: {escape_markdown(redact(str(exc)))}")
-        return False
-    st.image(png, width=width)
-    if any(passages) and not highlights:
-        st.caption("The cited passage could not be located exactly on this page image.")
-    if whole:
-        with st.expander("Whole page"):
-            st.image(whole, width="stretch")
     return True
 
 
@@ -129,7 +105,17 @@ def citation_dialog(c: Citation) -> None:
                 st.markdown(escape_markdown(part))
         return
     if c.kind in ("document", "page"):
+        # The cited words first (readable at any width), the page image on demand.
         index = page_index(c)
+        cited = cited_words(c)
+        if cited:
+            with st.container(border=True):
+                if m.columns:  # a table row: its columns say which period each number is
+                    st.caption("Columns: " + " | ".join(escape_markdown(col) for col in m.columns))
+                st.markdown(f"“{escape_markdown(cited)}”")
+        if c.preview and c.preview != cited:
+            with st.expander("Whole passage"):
+                st.markdown(emphasise(c.preview, cited))
         if m.chunk_id is not None:
             st.caption(f"Chunk {m.chunk_id} of {escape_markdown(m.file or c.documentTitle)}")
         if m.disambiguated:
@@ -138,20 +124,13 @@ def citation_dialog(c: Citation) -> None:
                 f"This chunk number exists in several selected PDFs; this citation is from "
                 f"{escape_markdown(m.file or '')}" + (f" (not {escape_markdown(others)})." if others else ".")
             )
-        cited = cited_words(c)
-        if cited:
-            with st.container(border=True):
-                if m.columns:  # a table row: its columns say which period each number is
-                    st.caption("Columns: " + " | ".join(escape_markdown(col) for col in m.columns))
-                st.markdown(f"“{escape_markdown(cited)}”")
         if index is not None:
-            passages = [cited, c.preview] if c.kind == "document" else []
-            shown = show_page_image(m.doc_id or c.documentId, m.file, index, *passages, crop=True)
+            doc_id, passage = m.doc_id or c.documentId, cited if c.kind == "document" else ""
+            with st.expander(f"Page {index + 1} image" + (", passage highlighted" if passage else ""),
+                             icon=":material/image:"):
+                shown = show_zoomable_page(doc_id, m.file, index, passage, min_width=PAGE_MIN_WIDTH)
             if shown and st.button("Open in page viewer", key=f"open-viewer-{c.marker}", icon=":material/menu_book:"):
-                open_in_viewer(m.doc_id or c.documentId, m.file, index, cited if c.kind == "document" else "")
-        if c.preview and c.preview != cited:
-            with st.expander("Whole passage"):
-                st.markdown(emphasise(c.preview, cited))
+                open_in_viewer(doc_id, m.file, index, passage)
     elif c.kind == "web":
         url = safe_url(m.url or c.documentId)
         if url:
@@ -192,8 +171,10 @@ def install_citation_links() -> None:
 
 def render_answer(text: str, citations: list[Citation], *, key: str, route: str | None = None,
                   mode: str | None = None) -> None:
-    """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list."""
+    """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list,
+    its sources numbered 1…n in order of first use (agent/display_numbers.py)."""
     key = element_key(key)
+    citations = display_citations(text, citations)
     button_keys = [f"{key}-cite-{i}" for i in range(len(citations))]
     st.markdown(answer_markdown(text, citations, button_keys))
     if citations:
@@ -214,9 +195,7 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
                 if c.snippet:
                     st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
     if text:
-        with st.popover("Copy", icon=":material/content_copy:", help="The answer as text, citations as footnotes"):
-            st.caption("Use the copy icon at the top right of the box.")
-            st.code(answer_with_footnotes(text, citations), language=None, wrap_lines=True)
+        copy_button(answer_with_footnotes(text, citations), key=key)
     notes = answer_notes(route, mode)
     if notes:
         st.caption(" · ".join(notes))

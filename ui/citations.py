@@ -3,7 +3,8 @@ replaced by badges, and where a cited page lives on disk.
 
 Markers are matched by the exact `Citation.marker` strings the agent stored with the answer
 (`[^3]`, `{^2}`, `[^Current Page]`, `[8.1]`), so UI and agent always agree on what is a marker;
-marker-like text without a citation stays literal text.
+marker-like text without a citation stays literal text. Readers see each answer's own numbers,
+1…n in order of first use (agent/display_numbers.py), on the page and in the export alike.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from agent.citation_markers import iter_markers, map_prose, replace_markers
+from agent.citation_markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
+from agent.display_numbers import display_citations
 from storage.config import get_settings
 from storage.schema import Citation, page_index as schema_page_index
 from ui.safe_text import safe_model_markdown
@@ -85,16 +87,34 @@ def cite_anchor(button_key: str) -> str:
     return f"#cite-{element_key(button_key)}"
 
 
-def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None) -> str:
-    """The answer as safe markdown, each marker that has a citation replaced by a compact badge.
+def unwrap_marker_links(text: str, citations: list[Citation]) -> str:
+    """Markers a model wrapped in a Markdown link (`[[^1]](url)`) as plain markers, so they show as
+    references, never as links; the URL is kept after them unless it is the cited page's own."""
+    by_marker = {c.marker: c for c in citations if c.marker}
 
-    Markers are found with the agent's own `iter_markers` (which skips code) and matched by
-    their exact text to `Citation.marker`; a marker without a citation stays literal text.
+    def unwrap(m) -> str:
+        markers = [mk.text for mk in iter_markers(m.group("markers"))]
+        if not markers or any(mk not in by_marker for mk in markers):
+            return m.group(0)
+        url = m.group("url")
+        own = {by_marker[mk].metadata.url or by_marker[mk].documentId for mk in markers}
+        return "".join(markers) + ("" if not url or url in own else f" ({url})")
+
+    return map_prose(text or "", lambda prose: MARKER_LINK_RE.sub(unwrap, prose))
+
+
+def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None) -> str:
+    """The answer as safe markdown, each marker that has a citation replaced by a compact badge
+    showing its number in this answer (`display_citations`).
+
+    Markers are found with the agent's own `iter_markers` (which skips code and addresses) and
+    matched by their exact text to `Citation.marker`; a marker without a citation stays literal text.
     With `button_keys` (the key of each citation's button, in `citations` order) the badge is a
     link to `cite_anchor(key)`, so clicking the number in the text opens that citation.
     """
-    text = text or ""
-    by_marker = {c.marker: (i, c) for i, c in enumerate(citations) if c.marker}
+    text = unwrap_marker_links(text or "", citations)
+    index = {c.marker: i for i, c in enumerate(citations) if c.marker}
+    by_marker = {c.marker: (index[c.marker], c) for c in display_citations(text, citations) if c.marker}
     out: list[str] = []
     pos = 0
     for m in iter_markers(text):
@@ -159,39 +179,63 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
     return None
 
 
-def citation_footnote(c: Citation) -> str:
+def _plain(text: str) -> str:
+    return text
+
+
+def escape_brackets(text: str) -> str:
+    """Literal brackets escaped for Markdown (`Item \\[8.1\\]`), except inside addresses."""
+    return map_outside_addresses(text, lambda part: re.sub(r"([\[\]])", r"\\\1", part))
+
+
+def citation_footnote(c: Citation, escape=_plain) -> str:
     """One citation as a plain-text footnote: where it points (file and 1-based page, site and URL,
-    or Q&A item) and the cited words."""
+    or Q&A item) and the cited words (`escape` applied to those)."""
     m = c.metadata
-    where = citation_location(c)
+    where = escape(citation_location(c))
     if c.kind == "web" and (m.url or c.documentId):
         where = f"{where} <{m.url or c.documentId}>"
     if c.kind == "document" and m.chunk_id is not None:
         where = f"{where}, chunk {m.chunk_id}"
-    quote = " ".join(cited_words(c).split())
+    quote = escape(" ".join(cited_words(c).split()))
     return f"[{citation_label(c)}] {where}" + (f": “{quote}”" if quote else "")
 
 
-def answer_with_footnotes(text: str, citations: list[Citation]) -> str:
-    """An answer as plain text for copying or export: each marker replaced by its label in
-    brackets ("[1]", "[web 2]"), then one footnote per citation."""
-    text = text or ""
+def answer_with_footnotes(text: str, citations: list[Citation], *, markdown: bool = False) -> str:
+    """An answer as plain text for copying or export: each marker replaced by its number in this
+    answer in brackets ("[1]", "[web 2]"), then one footnote per citation in that order. With
+    `markdown`, every other bracket (a filing's "Item [8.1]", a literal "[1]") is escaped, so
+    only references are bracketed in the Markdown source."""
+    escape = escape_brackets if markdown else _plain
+    text = unwrap_marker_links(text or "", citations)
+    citations = display_citations(text, citations)
     by_marker = {c.marker: c for c in citations if c.marker}
-    body = replace_markers(text, lambda m: f"[{citation_label(by_marker[m.text])}]" if m.text in by_marker else None).rstrip()
+    out: list[str] = []
+    for is_code, piece in prose_segments(text):
+        pos = 0
+        for mk in [] if is_code else iter_markers(piece):
+            if mk.text in by_marker:
+                out += [escape(piece[pos:mk.start]), f"[{citation_label(by_marker[mk.text])}]"]
+                pos = mk.end
+        out.append(piece[pos:] if is_code else escape(piece[pos:]))
+    body = "".join(out).rstrip()
     if not citations:
         return body
-    return body + "\n\n" + "\n".join(citation_footnote(c) for c in citations)
+    return body + "\n\n" + "\n".join(citation_footnote(c, escape) for c in citations)
 
 
-def conversation_markdown(title: str, turns: list) -> str:
-    """A conversation as a Markdown document: questions as headings, answers with footnoted
-    citations (file, page and quote for every one)."""
+def conversation_markdown(title: str, turns: list, details: Iterable[str] = ()) -> str:
+    """A conversation as a Markdown document: its title, `details` (date, documents, mode: one line
+    each), then questions as headings and answers with footnoted citations (file, page and quote
+    for every one)."""
     parts = [f"# {' '.join((title or 'Conversation').split())}", ""]
+    if details:
+        parts += ["  \n".join(" ".join(d.split()) for d in details), ""]
     for turn in turns:
         if turn.role == "user":
             parts += [f"## {' '.join(turn.text.split())}", ""]
         else:
-            parts += [answer_with_footnotes(turn.text, turn.citations), ""]
+            parts += [answer_with_footnotes(turn.text, turn.citations, markdown=True), ""]
             if getattr(turn, "stopped", False):
                 parts += ["_(stopped: incomplete answer)_", ""]
     return "\n".join(parts).rstrip() + "\n"

@@ -1,8 +1,12 @@
 """The sidebar PDF picker shown on every page: which processed PDFs the chat searches.
 
 `picked_docs` in session state is the selection (a plain list, so pages may change it after
-the widget is drawn, e.g. to add a PDF that was just processed); the multiselect mirrors it.
+the widget is drawn, e.g. to add a PDF that was just processed); the widget mirrors it.
 New sessions start with every processed PDF selected.
+
+A small library is shown as pills, every title in full (a multiselect's tags are cut at the
+sidebar's width, so "Acme · 10-K · FY2018" and "… · FY2019" would both read "Acme · 10-K · FY2…");
+a large one as a searchable multiselect, with the selected titles listed in full under it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from ui.safe_text import escape_markdown, redact
 PICKED = "picked_docs"
 _WIDGET = "doc_picker"
 _DRAWN = "doc_picker_drawn"
+MAX_PILLS = 12  # more PDFs than this: a searchable multiselect instead of pills
 
 
 def processed_pdfs() -> list:
@@ -56,6 +61,13 @@ def _titles(names: dict[str, str]) -> dict[str, str]:
     return {d: i.title for d, i in infos.items() if d in names and i.form != "other"}
 
 
+def picked_titles(doc_ids: list[str]) -> list[str]:
+    """The titles of these PDFs as the picker shows them (file names for non-filings)."""
+    names = {p.doc_id: p.source_file for p in processed_pdfs() if p.doc_id in doc_ids}
+    names.update(_titles(names))
+    return [names[d] for d in doc_ids if d in names]
+
+
 def add_picked(doc_id: str) -> None:
     picked = list(st.session_state.get(PICKED) or [])
     if doc_id not in picked:
@@ -76,8 +88,9 @@ def selected_doc_ids() -> list[str]:
     return list(st.session_state.get(PICKED) or [])
 
 
-def render_doc_picker() -> list[str]:
-    """Draw the picker in the sidebar and return the selected doc_ids (only processed ones)."""
+def render_doc_picker(processing: bool = False) -> list[str]:
+    """Draw the picker in the sidebar and return the selected doc_ids (only processed ones).
+    `processing`: a PDF of this user is being processed (said when none is ready yet)."""
     pdfs = processed_pdfs()
     names = {p.doc_id: p.source_file for p in pdfs}
     names.update(_titles(names))
@@ -97,14 +110,16 @@ def render_doc_picker() -> list[str]:
 
     with st.sidebar:
         if not pdfs:
-            st.caption("No processed PDFs yet: add one on the Documents page.")
+            st.caption(":material/hourglass_top: Your first PDF is being processed: it appears here when it is ready."
+                       if processing else "No processed PDFs yet: add one on the Documents page.")
             return []
-        st.multiselect(
-            "PDFs to chat with",
-            options=list(names),
-            format_func=lambda d: names.get(d, d),
-            key=_WIDGET,
-            placeholder="Choose one or more PDFs",
-            help="The chat searches only the PDFs chosen here.",
-        )
+        label, tip = "PDFs to chat with", "The chat searches only the PDFs chosen here."
+        if len(names) <= MAX_PILLS:
+            st.pills(label, options=list(names), selection_mode="multi", format_func=lambda d: names.get(d, d),
+                     key=_WIDGET, help=tip)
+        else:
+            st.multiselect(label, options=list(names), format_func=lambda d: names.get(d, d), key=_WIDGET,
+                           placeholder="Choose one or more PDFs", help=tip)
+            if picked:
+                st.caption("Selected: " + "; ".join(escape_markdown(names[d]) for d in picked))
     return picked

@@ -38,6 +38,7 @@ class IngestJob:
     owner: str = ""  # the user who started it: their pages show its progress, after a reload too
     switch_to: bool = False  # started by `/ingest`: when done, the chat uses only this PDF
     cancel_requested: bool = False
+    cancelled_too_late: bool = False  # the cancel arrived after the build was committed: the PDF is processed
     stage_started: float = 0.0  # when the current stage began, and its `done` then (for the ETA)
     stage_done0: int = 0
 
@@ -120,6 +121,7 @@ class IngestJobs:
         if job.state == "cancelled":  # cancelled while queued
             return
         job.state, job.stage, job.stage_started = "running", "Starting", time.time()
+        before = _build_of(job.reindex_doc_id) if job.reindex_doc_id else None
         try:
             if job.reindex_doc_id:
                 clear_preview_cache(job.reindex_doc_id)
@@ -128,9 +130,37 @@ class IngestJobs:
                 job.result = process_and_index_pdf(job.path, progress=progress)
             job.state = "done"
         except ProcessingCancelled:
-            job.state, job.stage = "cancelled", "Cancelled"
+            # A cancel seen after the commit point (while old builds are dropped) does not undo it.
+            kept = _committed(job, before)
+            if kept is not None:
+                job.result, job.state, job.cancelled_too_late = kept, "done", True
+            else:
+                job.state, job.stage = "cancelled", "Cancelled"
         except PdfProcessingError as exc:
             job.error, job.state = str(exc), "error"
         except Exception as exc:  # unexpected: keep the message for the page, the trace for the log
             log.exception("processing %s failed", job.file)
             job.error, job.state = redact(f"{job.file}: {type(exc).__name__}: {exc}"), "error"
+
+
+def _build_of(doc_id: str) -> tuple[str, str] | None:
+    """(build, processed_at) of a processed PDF's current manifest, None when it has none."""
+    from storage.pdf_processing import load_manifest
+
+    try:
+        manifest = load_manifest(doc_id)
+    except (OSError, ValueError):
+        return None
+    return manifest.build, manifest.processed_at
+
+
+def _committed(job: IngestJob, before: tuple[str, str] | None):
+    """The manifest this cancelled job committed anyway, or None when nothing of it was kept."""
+    from storage.pdf_processing import compute_doc_id, load_manifest
+
+    try:
+        doc_id = job.reindex_doc_id or compute_doc_id(Path(job.path))
+        now = _build_of(doc_id)
+        return load_manifest(doc_id) if now is not None and now != before else None
+    except (OSError, ValueError):
+        return None

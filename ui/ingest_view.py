@@ -103,7 +103,12 @@ def _progress_fragment() -> None:
                    args=(job.job_id,), disabled=job.cancel_requested)
     for job in ended:
         st.session_state[MY_JOBS].remove(job.job_id)
-        if job.state == "done" and job.switch_to:
+        if job.state == "done" and job.cancelled_too_late:
+            add_picked(job.result.doc_id)
+            flash("info", f"The cancel came too late: {escape_markdown(job.result.source_file)} was already "
+                  f"{'re-indexed' if job.reindex_doc_id else 'processed'} ({describe(job.result)}), so it is kept and "
+                  "selected for the chat. Delete its index on the Documents page if you do not want it.")
+        elif job.state == "done" and job.switch_to:
             set_picked([job.result.doc_id])
             flash("success", f"{escape_markdown(job.result.source_file)} is ready: {describe(job.result)}. "
                   "It is now the active PDF: ask away.")
@@ -111,8 +116,11 @@ def _progress_fragment() -> None:
             add_picked(job.result.doc_id)
             verb = "re-indexed" if job.reindex_doc_id else "is ready"
             flash("success", f"{escape_markdown(job.result.source_file)} {verb}: {describe(job.result)}. It is selected for the chat.")
+        elif job.state == "cancelled" and job.reindex_doc_id:
+            flash("info", f"Re-indexing of {escape_markdown(job.file)} was cancelled: its previous index is unchanged.")
         elif job.state == "cancelled":
-            flash("info", f"Processing of {escape_markdown(job.file)} was cancelled; nothing of it was kept.")
+            flash("info", f"Processing of {escape_markdown(job.file)} was cancelled: no index of it was kept. The file "
+                  "is still in the source folder; process it again on the Documents page to restart.")
         else:
             flash("error", f"{escape_markdown(_sentence(job.error or job.file))} Fix the file (or try again) and process it again.")
     if ended:

@@ -11,13 +11,14 @@ import streamlit as st
 
 from ui.doc_picker import render_doc_picker
 from ui.identity import Identity
+from ui.ingest_view import ingest_running
 from ui.resources import model_info
 from ui.safe_text import escape_markdown
 
 
 def render_sidebar() -> list[str]:
     """Draw the picker and settings; return the selected doc_ids."""
-    doc_ids = render_doc_picker()
+    doc_ids = render_doc_picker(processing=ingest_running())
     identity: Identity = st.session_state["identity"]
     with st.sidebar:
         with st.expander("Settings", icon=":material/settings:"):

@@ -21,6 +21,7 @@ from tests.stubs.openai_compat import OpenAIStub
 
 FILE = SAMPLE_PDF.name
 ANSWER = "Net debt fell to 62.5 million euros at the end of 2023, helped by the strong operating cash flow"
+AGAIN = "The report gives an overview of revenue, margins and cash flow for 2023"
 LONG = " ".join(["The report covers revenue, margins, cash flow, debt, people and emissions in detail."] * 12)
 
 
@@ -35,6 +36,10 @@ def model():
         oa.structured(relevant="yes", reason="about the report"),
         oa.tool_call("rag_search_tool", {"query": "report overview"}, call_id="call_2"),
         oa.text(LONG),
+        # 3rd: the stopped question asked again, answered in full this time.
+        oa.structured(relevant="yes", reason="about the report"),
+        oa.tool_call("rag_search_tool", {"query": "report overview"}, call_id="call_3"),
+        oa.text(AGAIN),
     ]
     with OpenAIStub(replies, token_delay=0.12) as stub:
         yield stub
@@ -79,6 +84,7 @@ def test_answer_streams_then_is_replaced_by_the_cited_answer_and_stop_keeps_the_
     expect(_answer(page).get_by_text("The report covers revenue", exact=False)).to_be_visible()
     page.get_by_role("button", name="Stop").click()
     expect(page.get_by_text("Stopped: this answer is incomplete.")).to_be_visible()
+    expect(_answer(page).get_by_role("button", name="Ask again")).to_be_visible()  # the rerun is drawn
     kept = _answer(page).inner_text()
     assert "The report covers revenue" in kept and len(kept) < len(LONG)
     page.wait_for_timeout(2000)  # the model is still talking to the aborted run: nothing changes
@@ -89,3 +95,15 @@ def test_answer_streams_then_is_replaced_by_the_cited_answer_and_stop_keeps_the_
     expect(page.get_by_text("Stopped: this answer is incomplete.")).to_be_visible()
     expect(page.get_by_text("The report covers revenue", exact=False).first).to_be_visible()
     expect(page.get_by_role("button", name=re.compile(rf"^\d+ · {re.escape(FILE)}, page 2$")).first).to_be_visible()
+
+    # After Stop the question can be asked again in one click (at phone width too); the stopped
+    # answer stays above the new one.
+    page.set_viewport_size({"width": 390, "height": 844})
+    again = page.get_by_role("button", name="Ask again")
+    expect(again).to_be_visible()
+    shot(page, "stopped_answer_ask_again_phone")
+    again.click()
+    expect(_answer(page).get_by_text(AGAIN, exact=False)).to_be_visible()
+    expect(page.get_by_test_id("stChatMessage").filter(has_text="Give me an overview of the report")).to_have_count(2)
+    expect(page.get_by_text("Stopped: this answer is incomplete.")).to_be_visible()
+    shot(page, "stopped_answer_asked_again_phone")

@@ -1,0 +1,161 @@
+"""A table's period header by layout: which header segment labels which column
+(storage/table_layout.py reads the page; this module names the columns of one table)."""
+
+from __future__ import annotations
+
+import re
+
+from storage.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR, Column, Line, Segment, segments
+from storage.tables import PERIOD_TOKEN, TableHeader, is_period_line
+
+
+def _date_with_year(text: str, year: str) -> str | None:
+    """The date of `year` in a header sentence: "December 25, 2021", or "May 31, 2022" from "May 31,
+    2023, 2022 and 2021" (a month and day printed once hold for every year after them)."""
+    month_day = None
+    for m in PERIOD_TOKEN.finditer(text):
+        tok = " ".join(m.group(0).split())
+        if md := re.match(r"(.+\d{1,2}),?\s+(?:19|20)\d\d$", tok):
+            month_day = md.group(1)
+        if year in tok:
+            if not re.fullmatch(r"(?:19|20)\d\d", tok):
+                return tok
+            return f"{month_day}, {year}" if month_day else None
+    return None
+
+
+def _phrase(text: str) -> str:
+    """The words of a header sentence before its first period ("Fiscal years ended")."""
+    m = PERIOD_TOKEN.search(text)
+    return (text[:m.start()] if m else text).strip(" ,")
+
+
+def header_for(lines: list[Line], cols: list[Column], char_width: float) -> TableHeader | None:
+    """One period label per column from the header lines standing over the columns.
+
+    On each header line, every column takes the nearest segment (by horizontal centre): its own
+    "2022" or "September 24,", or a segment centred over several columns ("Years ended", "Three
+    Months Ended", "December 31,"), often narrower than the columns it heads. A segment narrower
+    than the column pitch only labels columns within 0.6 pitch of it (a "% Change" column takes no
+    year); a caption left of the columns labels none. A header sentence listing the dates gives
+    each column the date with its year."""
+    if not cols:
+        return None
+    centres = [(c.x0 + c.x1) / 2 for c in cols]
+    gaps = [b - a for a, b in zip(centres, centres[1:])]
+    pitch = sorted(gaps)[len(gaps) // 2] if gaps else 8 * max(char_width, 1.0) * 4
+    parts: list[list[str]] = [[] for _ in cols]
+    # a caption left of the columns labels none, unless it is a header sentence listing the dates
+    line_segs = [[s for s in segments(line, char_width)
+                  if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
+                  and not UNIT_CAPTION.search(s.text)] for line in lines]
+    titles = _column_titles(line_segs, centres, pitch)
+    for segs in line_segs:
+        if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
+            # the line's one phrase heads the columns it is centred over ("Years ended", "December
+            # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
+            # one naming a span of time ("Three Months Ended") or printed left of every column heads them all
+            seg = segs[0]
+            mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
+            spans_all = bool(SPAN_WORDS.search(seg.text)) or mid < centres[0]
+            for p, centre in zip(parts, centres):
+                if spans_all or abs(centre - mid) <= reach:
+                    p.append(seg.text)
+            continue
+        segs, phrase = _leading_phrase(segs)
+        over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
+        for i, seg in enumerate(over):
+            if seg is not None:
+                parts[i].append(f"{phrase} {seg.text}" if phrase and YEAR.match(seg.text) else seg.text)
+    years = {m for line in lines for m in re.findall(r"(?:19|20)\d\d", line.text)}
+    if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
+        date = next(iter(years))
+        for p in parts:
+            if not any(date in x for x in p):
+                p.insert(0, date)
+    labels = [_column_label(p) for p in parts]
+    dated = [lab for lab in labels if re.search(r"(?:19|20)\d\d", lab)]
+    glued = [lab for lab in dated if len(set(re.findall(r"(?:19|20)\d\d", lab))) > 1]
+    if not dated or len(set(glued)) < len(glued):
+        return None  # no period, or columns sharing one run of years: the header is not laid out by column
+    return TableHeader(" ".join(line.text for line in lines), tuple(labels))
+
+
+def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -> list[Segment | None]:
+    """The segment each column takes from a header line: the nearest by centre; a segment narrower
+    than the column pitch only heads columns within 0.6 pitch of it."""
+    out: list[Segment | None] = []
+    for centre in centres:
+        seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre)) if segs else None
+        if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
+            seg = None
+        out.append(seg)
+    return out
+
+
+def _column_titles(line_segs: list[list[Segment]], centres: list[float], pitch: float) -> list[str]:
+    """Each column's title from the header lines of two or more segments without a year."""
+    titles: list[list[str]] = [[] for _ in centres]
+    for segs in line_segs:
+        if len(segs) >= 2 and not any(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
+            for t, seg in zip(titles, _nearest_segments(segs, centres, pitch)):
+                t.append(seg.text if seg else "")
+    return [" ".join(t).strip() for t in titles]
+
+
+def _year_groups(segs: list[Segment], cols: list[Column], titles: list[str]) -> list[Segment | None] | None:
+    """A line of k < n periods over groups of columns whose titles repeat ("2022" over "Amount
+    Increase/(decrease)", "December 31, 2018" over "Total  Level 1  Level 2  Level 3"): each period
+    heads its group. A period is centred over its group or right-aligned with its last column; the
+    grouping kept is the one where every group starts with the same title. None when there is none."""
+    named = [t for t in titles if t]
+    if not (2 <= len(segs) < len(cols)) or len(set(named)) == len(named) \
+            or not all(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
+        return None
+    nearest = [min(range(len(segs)), key=lambda k: abs((segs[k].x0 + segs[k].x1) / 2 - (c.x0 + c.x1) / 2))
+               for c in cols]
+    # (a value's right edge is its digits', a header's may end over a "%)")
+    right = [next((k for k, s in enumerate(segs) if s.x1 >= c.x1 - 2 * COLUMN_GAP), None) for c in cols]
+    for picks in (nearest, right):
+        if None in picks or picks != sorted(picks) or len(set(picks)) != len(segs):
+            continue
+        starts = {titles[picks.index(k)] for k in range(len(segs))}
+        if len(starts) == 1:
+            return [segs[k] for k in picks]
+    return None
+
+
+def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
+    """A line "Years ended December 31, 2022   2021   2020": the period phrase printed before its
+    first year heads every year of the line. Returns the line's segments with the phrase cut off
+    its year, and the phrase ("" when there is none)."""
+    if not any(YEAR.match(s.text) for s in segs):
+        return segs, ""
+    for k, seg in enumerate(segs):
+        words = seg.words
+        head = " ".join(w.text for w in words[:-1])
+        if len(words) > 1 and YEAR.match(words[-1].text) and len(PERIOD_TOKEN.findall(seg.text)) == 1 \
+                and re.search(r"[A-Za-z]", head) and is_period_line(head):
+            return segs[:k] + [Segment([words[-1]])] + segs[k + 1:], head
+    return segs, ""
+
+
+def _column_label(parts: list[str]) -> str:
+    """A column's header parts, top to bottom, as one label ("Years ended September 24, 2022").
+
+    A header sentence listing several periods ("Fiscal years ended December 31, 2022, December 25,
+    2021 and ...") is never copied whole: it gives the column its words before the first period and
+    the date of the column's own year, unless the column's own parts already say a full period
+    ("Year Ended May 31," + "2023")."""
+    sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
+    own = [p for p in parts if p not in sentences]
+    year = next((m.group(0) for p in own for m in re.finditer(r"(?:19|20)\d\d", p)), None)
+    label = " ".join(" ".join(own).split())
+    if sentences and year and not re.search(r"[A-Za-z]{3}", label):  # own parts are only "2022"
+        date = _date_with_year(sentences[0], year)
+        label = f"{_phrase(sentences[0])} {date or label}"
+    elif sentences and not year:
+        label = " ".join([_phrase(sentences[0]), label]).strip()
+    label = " ".join(label.split())
+    label = re.sub(r"\s*\(\d{1,2}\)", "", label)  # footnote marks: "Accrued May 31, 2023 (2)"
+    return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)\b", r"\1, \2", label)

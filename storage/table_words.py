@@ -1,0 +1,152 @@
+"""Words of a page grouped for reading tables by layout (storage/table_layout.py): visual lines,
+their segments (words without a wide gap between them), a row's label and its value cells, and a
+column's extent (the clustering is `storage.table_layout.columns_of`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
+NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
+DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
+FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
+FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
+UNIT_CAPTION = re.compile(
+    r"\b(?:in|dollars in|amounts in|\$ in|usd in)\s+(?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
+CAPTION_WORDS = re.compile(  # a unit caption printed at the left of a header line
+    r"\b(?:(?:dollars|amounts|shares|dollars and shares)\s+)?in\s+(?:millions|thousands|billions)\b"
+    r"(?:,?\s*except\s+(?:per[\s-]share|share\s+and\s+per[\s-]share|per[\s-]unit)\s+(?:data|amounts|information))?,?",
+    re.IGNORECASE)
+SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)
+LINE_TOLERANCE = 0.45  # words whose vertical centres differ by less than this share of their height share a line
+SEGMENT_GAP = 2.2  # a gap wider than this many average character widths separates two segments of a line
+COLUMN_GAP = 6.0  # value cells whose right edges are within this many points are one column
+LONG_PROSE_WORDS = 12
+MAX_HEADER_LINES = 6
+MAX_SECTION_WORDS = 8
+
+
+@dataclass
+class Word:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+
+
+@dataclass
+class Segment:
+    """Words of one line with no wide gap between them."""
+
+    words: list[Word]
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.words[-1].x1
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    label: str = ""
+    values: list[tuple[str, float, float]] = field(default_factory=list)  # (cell as printed, x0, x1)
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+def visual_lines(words: list[Word]) -> list[Line]:
+    """Words grouped into lines by their vertical centre, each line read left to right."""
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: ((w.y0 + w.y1) / 2, w.x0)):
+        centre, height = (w.y0 + w.y1) / 2, max(w.y1 - w.y0, 1.0)
+        if lines:
+            last = lines[-1]
+            last_centre = sum((v.y0 + v.y1) / 2 for v in last) / len(last)
+            if abs(centre - last_centre) < LINE_TOLERANCE * height:
+                last.append(w)
+                continue
+        lines.append([w])
+    return [Line(sorted(ws, key=lambda w: w.x0)) for ws in lines]
+
+
+def average_char_width(words: list[Word]) -> float:
+    chars = sum(len(w.text) for w in words) or 1
+    return max(sum(w.x1 - w.x0 for w in words) / chars, 1.0)
+
+
+def segments(line: Line, char_width: float) -> list[Segment]:
+    out: list[Segment] = []
+    for w in line.words:
+        if out and w.x0 - out[-1].x1 <= SEGMENT_GAP * char_width:
+            out[-1].words.append(w)
+        else:
+            out.append(Segment([w]))
+    return out
+
+
+SUFFIX = ("%", ")", "%)", "bp", "bps", "pts", "ppt", "ppts", "x")  # printed apart after a value: "2.5 %", "(390 ) bp"
+
+
+def is_value_token(text: str) -> bool:
+    return bool(NUMBER.match(text) or DASH.match(text) or text in ("$", "(", "$(") or text.lower() in SUFFIX)
+
+
+def split_label_values(line: Line, char_width: float) -> None:
+    """Fill `line.label` and `line.values`: the value tokens at the line's right, glued into cells."""
+    words = line.words
+    i = len(words)
+    while i > 0 and is_value_token(words[i - 1].text):
+        i -= 1
+    # a year or footnote mark that touches the label is part of it ("Notes due 2025", "Other (1)")
+    # (and so is the year of a date in it: "Balance at December 31, 2013")
+    while i < len(words) and i > 0 and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width \
+            and not words[i].text.startswith("$") and (re.search(r"[A-Za-z]", words[i - 1].text) or (
+                re.fullmatch(r"\d{1,2},", words[i - 1].text) and YEAR.match(words[i].text)
+                and not all(YEAR.match(w.text) for w in words[i:]))):  # "December 31, 2022  2021": a header
+        i += 1
+    line.label = FOOTNOTE_AFTER_LABEL.sub("", " ".join(w.text for w in words[:i])).strip()
+    cells: list[list[Word]] = []
+    pending_dollar: Word | None = None
+    for w in words[i:]:
+        t = w.text
+        if t in ("$", "$(", "("):
+            pending_dollar = w if pending_dollar is None else pending_dollar
+            continue
+        if t.lower() in SUFFIX and cells:
+            cells[-1].append(w)
+            continue
+        if FOOTNOTE.match(t) and cells and w.x0 - cells[-1][-1].x1 <= SEGMENT_GAP * char_width:
+            continue  # a footnote mark printed right after a value
+        cells.append(([pending_dollar] if pending_dollar else []) + [w])
+        pending_dollar = None
+    line.values = []
+    for cell in cells:
+        text = "".join(w.text for w in cell)
+        if text.startswith("$("):  # "$ (1,577)" printed apart: the negative is "($1,577)"
+            text = "($" + text[2:]
+        number = [w for w in cell if w.text not in ("$", "$(", "(") and w.text.lower() not in SUFFIX] or cell
+        last = number[-1]
+        # the digits' right edge: "(10.91)%" and "3.77 %" are one column
+        trailing = len(last.text) - len(last.text.rstrip("%)*"))
+        x1 = last.x1 - trailing * (last.x1 - last.x0) / max(len(last.text), 1)
+        line.values.append((text, number[0].x0, x1))
+    if not any(re.search(r"\d|^[-–—]+%?$", v[0].strip("$")) for v in line.values):
+        line.label, line.values = line.text, []  # "Increase/  %": a column title, no value
+
+
+@dataclass
+class Column:
+    x0: float
+    x1: float
