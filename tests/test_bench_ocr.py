@@ -74,3 +74,24 @@ def test_a_clean_filing_page_is_read_with_a_sane_error_rate(monkeypatch):
         # CER also counts reading-order differences (columns, tables); the words read are order-free
         assert figures["cer"] < 0.4 and figures["words_missed"] < 0.2, (name, figures)
         assert figures["pages_per_s"] > 0
+
+
+def test_easyocr_reads_the_packaged_weights_and_never_downloads(monkeypatch, tmp_path):
+    """Checked against stand-ins for the two optional packages (the real ones are not a test dependency)."""
+    import sys
+    import types
+
+    made = {}
+
+    class Reader:
+        def __init__(self, langs, **kwargs):
+            made.update(kwargs, langs=langs)
+
+        def readtext(self, image, detail, paragraph):
+            return [([[0, 0], [50, 0], [50, 10], [0, 10]], "Revenue", 0.9)]
+
+    monkeypatch.setitem(sys.modules, "easyocr", types.SimpleNamespace(Reader=Reader))
+    monkeypatch.setitem(sys.modules, "easyocr_en_models", types.SimpleNamespace(model_dir=lambda: str(tmp_path)))
+    assert EasyOcr().image_to_text(b"png") == "Revenue"
+    assert made == {"langs": ["en"], "gpu": False, "model_storage_directory": str(tmp_path),
+                    "download_enabled": False, "verbose": False}
