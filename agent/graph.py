@@ -21,6 +21,7 @@ import uuid
 from typing import Any, Iterator
 
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import ToolException
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
@@ -243,6 +244,16 @@ def _repeated_failure(state: AgentState) -> bool:
     return any(failed.count(f) >= MAX_TOOL_FAILURES for f in set(failed))
 
 
+def _tool_error(exc: Exception) -> str:
+    """What a tool that raised tells the model (and a no-model turn's end): a ToolException's own
+    message (invalid arguments, a reason the tool gives), else only the error's type, since its text
+    may hold server paths."""
+    if isinstance(exc, ToolException):
+        return str(exc)
+    log.warning("tool failed: %r", exc)
+    return f"The tool failed ({type(exc).__name__})."
+
+
 def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     question = _question(state)
     # a short follow-up ("and in the year before?") is searched as the previous question, shifted
@@ -386,8 +397,8 @@ def build_graph(tools: list | None = None):
     builder.add_node(route_query)
     builder.add_node(ingest_pdf)
     builder.add_node(agent)
-    # A tool that raises becomes an error ToolMessage (the model sees why; a repeated failure ends the turn).
-    builder.add_node("tools", ToolNode(tools or agent_tools(), handle_tool_errors=True))
+    # A tool that raises becomes an error ToolMessage (a repeated failure ends the turn).
+    builder.add_node("tools", ToolNode(tools or agent_tools(), handle_tool_errors=_tool_error))
     builder.add_node(cite_sources)
     builder.add_node(web_search)
     builder.add_node(summarize_web)

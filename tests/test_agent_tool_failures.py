@@ -34,6 +34,7 @@ def test_a_search_failing_twice_ends_a_no_model_turn(sample_pdf):  # noqa: F811
     service = ChatService(llm=None, web=None, history=None, get_retriever=BrokenRetriever)
     result = service.ask("u", None, "What was total revenue in fiscal 2023?", [sample_pdf.doc_id])
     assert "document search failed 2 times" in result.message and "AttributeError" in result.message
+    assert "NoneType" not in result.message  # the error's type, not its text (which may hold server paths)
     assert BrokenRetriever.calls == 2 and not result.citations
 
 
