@@ -75,7 +75,7 @@ def candidate_scores(sentence: str, candidates: Sequence[tuple[str, Mapping]], e
     words = content_words(sentence)
     lexical = [lexical_score(words, src) for _, src in candidates]
     if embedder is None:
-        from storage.embeddings import get_embedder
+        from storage.documents.embeddings import get_embedder
 
         embedder = get_embedder()
     vectors = embedder.embed([sentence] + [src.get("text") or "" for _, src in candidates])

@@ -24,7 +24,7 @@ bound per turn by `page_roles`), knowledge items their Q-number (shown as `[^8.1
                present in `sources` are used as they are.
     knowledge  a `KnowledgeBase` for Q-numbers (default: the shipped one; `False`: none beyond
                the knowledge sources in the registry).
-    embedder   for legacy-marker disambiguation (default `storage.embeddings.get_embedder()`,
+    embedder   for legacy-marker disambiguation (default `storage.documents.embeddings.get_embedder()`,
                loaded only when a legacy marker is ambiguous).
 Returns `AnswerResult(message, citations, citation_map, route, mode)`:
     - `[^3, ^5]` is split into `[^3][^5]`;
@@ -447,5 +447,7 @@ def build_answer(
         registry.update({role: registry[sid] for role, sid in page_roles.items() if role in ROLE_IDS and sid in registry})
     builder = _AnswerBuilder(text or "", registry, _knowledge_lookup(registry, knowledge), embedder)
     message, citations = builder.build()
-    attach_quotes(message, citations)  # the preview highlights exactly the quoted words
+    cited = {c.marker: registry.get(c.marker) or registry.get((builder.legacy.get(c.marker) or {}).get("source_id") or "")
+             for c in citations}
+    attach_quotes(message, citations, {m: s for m, s in cited.items() if s})  # quotes as the sources print them
     return AnswerResult(message=message, citations=citations, citation_map=builder.citation_map, route=route, mode=mode)

@@ -38,6 +38,9 @@ def format_answer(result: AnswerResult, model_configured: bool = False) -> str:
     lines = [f"[{result.route} · {label}]", "", result.message]
     if result.citations:
         lines += ["", "Citations:"] + [f"  {format_citation(c)}" for c in result.citations]
+    if failed := [c for c in result.claims if c.problems]:  # the claim check (agent/claim_check.py)
+        lines += ["", "Not printed in the sources they cite:"] + [
+            f"  {c.sentence} — not found in {', '.join(c.source_ids)}: {'; '.join(p.text for p in c.problems)}" for c in failed]
     if result.error:
         lines += ["", f"Note: {result.error}"]
     return "\n".join(lines)
@@ -55,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from agent.llm import ModelConfigError
     from agent.service import ChatService
-    from storage.pdf_processing import PdfProcessingError, process_and_index_pdf
+    from storage.documents.catalog import PdfProcessingError
+    from storage.documents.ingest import process_and_index_pdf
 
     doc_ids, current_page = [], None
     try:

@@ -33,7 +33,7 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from agent.tool_output import ToolOutput
-from storage.history import (
+from storage.history.store import (
     HistoryError,
     HistoryStore,
     HistoryUnavailableError,

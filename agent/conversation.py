@@ -100,7 +100,7 @@ def reply_without_model(k: Kind, documents: list[str]) -> str:
 
 def _embedder(embedder):
     if embedder is None:
-        from storage.embeddings import get_embedder
+        from storage.documents.embeddings import get_embedder
 
         embedder = get_embedder()
     return embedder

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from agent import line_items
-from agent.figure_periods import AskedPeriod, column_years
+from agent.figure_periods import AskedPeriod, cell_years
 from agent.figure_rows import FigureMatch, Row, best_row, make_ask
 from agent.figure_words import decimals, parse_number, said_period
 from agent.line_items import LineItem
@@ -275,11 +275,11 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
     names = list(dict.fromkeys(operands(d.formula)))
     years = list(period.years)
     if not years:  # no year named: the latest year the first input prints
-        first = _resolve(names[0], AskedPeriod(months=period.months), rows, sources, embedder)
-        years = column_years(first.cells[0].period)[-1:] if first else []
+        first = _resolve(names[0], replace(period, years=()), rows, sources, embedder)
+        years = cell_years(first.cells[0], period, first.row.shift)[-1:] if first else []
     lines, shown = [], []
     for year in years[:3] or [None]:
-        at = AskedPeriod((year,), period.quarter, period.months)
+        at = replace(period, years=(year,))
         inputs = _inputs_of_one_filing(names, at, rows, sources, embedder) if year else {n: Input(n, None) for n in names}
         missing = [_said_name(n) for n, i in inputs.items() if i.value is None]
         if missing:
@@ -338,8 +338,9 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         years = [years[0] - 1, years[0]]
     if kind == "average" and len(years) < 2 or kind == "growth" and len(years) != 2:
         return None
-    match = _resolve(name, AskedPeriod(tuple(years), period.quarter, period.months), rows, sources, embedder)
-    cells = {column_years(c.period)[-1]: c for c in (match.cells if match else [])}
+    at = replace(period, years=tuple(years))
+    match = _resolve(name, at, rows, sources, embedder)
+    cells = {cell_years(c, at, match.row.shift)[-1]: c for c in match.cells} if match else {}
     missing = [str(y) for y in years if y not in cells]
     title = f"{name[:1].upper()}{name[1:]} {'growth' if kind == 'growth' else 'average'}, {years[0]}–{years[-1]}"
     if missing:
@@ -370,10 +371,10 @@ def _latest_years(kind, question, name, period, rows, sources, embedder) -> list
     years", the latest two for "year-over-year growth"."""
     m = _LAST_YEARS.search(question)
     count = (int(w) if (w := m.group(1) or m.group(2)).isdigit() else _NUMBER_WORDS[w.lower()]) if m else 2 * (kind == "growth")
-    match = _resolve(name, AskedPeriod(months=period.months), rows, sources, embedder) if count >= 2 else None
+    match = _resolve(name, replace(period, years=()), rows, sources, embedder) if count >= 2 else None
     if match is None:
         return []
-    latest = max((y for c in match.row.cells for y in column_years(c.period)), default=None)
+    latest = max((y for c in match.row.cells for y in cell_years(c, period, match.row.shift)), default=None)
     return list(range(latest - count + 1, latest + 1)) if latest else []  # years not printed are said missing
 
 

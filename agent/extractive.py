@@ -15,8 +15,8 @@ from typing import Literal
 from syntok import segmenter as syntok_segmenter
 
 from agent import figures
-from storage.bm25_index import tokenize
-from storage.tables import split_row
+from storage.documents.bm25 import tokenize
+from storage.documents.tables import split_row
 
 MAX_SENTENCES = 4
 # The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
@@ -197,7 +197,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
 
 def page_text_lookup():
     """`source -> text of the page it cites`, reading each PDF's pages.json once."""
-    from storage.pdf_processing import load_page_texts
+    from storage.documents.catalog import load_page_texts
 
     cache: dict[str, list[str] | None] = {}
 
@@ -218,7 +218,7 @@ def page_text_lookup():
 
 def _embedder(embedder):
     if embedder is None:
-        from storage.embeddings import get_embedder
+        from storage.documents.embeddings import get_embedder
 
         embedder = get_embedder()
     return embedder
@@ -252,7 +252,10 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
         if lines:
             parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
     else:
-        parts.append("No language model is configured; these are the passages of your PDFs that best match the question, quoted:")
+        # a figure question no row answers: said first, so no quoted number reads as the figure asked
+        no_row = None if scope_note else figures.no_row_line(question)
+        parts.append(no_row or "No language model is configured; these are the passages of your PDFs that best match "
+                               "the question, quoted:")
         parts.append("\n".join(lines))
     return "\n\n".join(parts), True
 

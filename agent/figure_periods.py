@@ -4,6 +4,12 @@ whether a column's span (quarter, year to date, full year) is the one asked.
 A quarter's column never answers a full-year question and a full year's never a quarter's: the
 column headers say their span ("Three Months Ended", "Six Months Ended", "Years Ended"); a
 column without a span (a bare year, a balance sheet date) fits any.
+
+A fiscal year named by the calendar year it ends in ("Q2 FY2024" of a year ending in January 2024)
+is not the calendar year of its columns ("Three Months Ended July 31, 2023"): when the question
+names a fiscal period and the filing's own fiscal year (its DocumentInfo) is one after the calendar
+year of its latest column, the columns dated in that month are read as that fiscal year's
+(`FiscalShift`).
 """
 
 from __future__ import annotations
@@ -11,13 +17,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.question_scope import question_scope
-from storage.tables import Cell
+from storage.retrieval.question_scope import question_scope
+from storage.documents.tables import Cell
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
 _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
 _MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
+_FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
+_MONTH_NAME = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.IGNORECASE)
+_MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 
 
 @dataclass(frozen=True)
@@ -25,6 +34,7 @@ class AskedPeriod:
     years: tuple[int, ...] = ()  # in the order the question names them
     quarter: int | None = None
     months: int | None = None  # 3 for a quarter, 6 for a half year ...
+    fiscal: bool = False  # named as a fiscal period ("FY2024", "fiscal 2023"), not a calendar one
 
     def __bool__(self) -> bool:
         return bool(self.years or self.quarter or self.months)
@@ -32,7 +42,7 @@ class AskedPeriod:
 
 def asked_period(question: str) -> AskedPeriod:
     """The period(s) a question names: "FY2018", "fiscal 2018", "in 2021", "Q2 of FY2024", "FY23",
-    "FY2015 - FY2017" (storage/question_scope.py, the parser the selection prior uses too); "year
+    "FY2015 - FY2017" (storage/retrieval/question_scope.py, the parser the selection prior uses too); "year
     to date" with a quarter is that many quarters' months."""
     periods = question_scope(question).periods
     years = [y for y, _ in periods if y is not None]
@@ -44,7 +54,60 @@ def asked_period(question: str) -> AskedPeriod:
         months = 3 * quarter
     elif quarter:
         months = 3
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months)
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)))
+
+
+@dataclass(frozen=True)
+class FiscalShift:
+    """A row's columns read with its filing's fiscal calendar: columns dated in `month` (its latest)
+    belong to the fiscal year `years` after their calendar year, and, when the filing's own fiscal
+    quarter is known, a quarter's column dated in `month` is that `quarter` (the others by the
+    months between)."""
+
+    years: int
+    month: int
+    quarter: int | None = None
+
+
+def column_month(period: str) -> int | None:
+    """The month of the date a column names ("Three Months Ended July 31, 2023" -> 7), else None."""
+    m = _MONTH_NAME.search(period)
+    return _MONTH_NUMBER[m.group(1).lower()] if m else None
+
+
+def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int | None = None) -> FiscalShift | None:
+    """The fiscal calendar of a row's dated columns: shifted a year when the filing's fiscal year
+    (`fiscal_year`, from its cover) is the year after the calendar year of the row's latest dated
+    column (a fiscal year ending early in the next calendar year); with the filing's fiscal quarter,
+    the quarter of its latest column. None when neither applies."""
+    dated = [(max(years), month) for c in cells if (years := column_years(c.period)) and (month := column_month(c.period))]
+    if not fiscal_year or not dated:
+        return None
+    year, month = max(dated)
+    years = 1 if fiscal_year == year + 1 else 0 if fiscal_year == year else None
+    if years is None or not years and not fiscal_quarter:
+        return None
+    return FiscalShift(years, month, fiscal_quarter)
+
+
+def cell_quarter(cell: Cell, shift: FiscalShift | None = None) -> int | None:
+    """The fiscal quarter a column is: named by its header ("Fourth Quarter", "Q2"), else, for a
+    three months' column, counted back from the filing's own quarter (`shift`)."""
+    if (named := column_quarter(cell.period)) is not None:
+        return named
+    month = column_month(cell.period)
+    if shift is None or not shift.quarter or month is None or column_months(cell.period) != 3:
+        return None
+    back = (shift.month - month) % 12
+    return (shift.quarter - 1 - back // 3) % 4 + 1 if back % 3 == 0 else None
+
+
+def cell_years(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None) -> list[int]:
+    """The years a cell's column is of, as the question counts them (fiscal years when it names one)."""
+    years = column_years(cell.period)
+    if shift is not None and shift.years and asked.fiscal and column_month(cell.period) == shift.month:
+        return [y + shift.years for y in years]
+    return years
 
 
 def column_years(period: str) -> list[int]:
@@ -74,11 +137,11 @@ def column_quarter(period: str) -> int | None:
     return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None
 
 
-def span_mismatch(cell: Cell, asked: AskedPeriod) -> int:
+def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None) -> int:
     """1 when the column's span is known and is not the one asked (a full year unless the question
     names a quarter or a number of months), else 0."""
     months = column_months(cell.period)
-    quarter = column_quarter(cell.period)
+    quarter = cell_quarter(cell, shift)
     if quarter is not None and asked.quarter and quarter != asked.quarter:
         return 1
     if months is None:
@@ -88,25 +151,26 @@ def span_mismatch(cell: Cell, asked: AskedPeriod) -> int:
     return 0 if months == 12 else 1
 
 
-def pick_cells(cells: list[Cell], asked: AskedPeriod) -> list[Cell]:
+def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None = None) -> list[Cell]:
     """The row's cells for the asked period(s); without one, the most recent period's cell. Only
-    columns whose span is the asked one (span_mismatch): none when the row has no such column."""
+    columns whose span is the asked one (span_mismatch): none when the row has no such column.
+    `shift`: the row's fiscal-year shift (fiscal_shift)."""
     # a dash or text is not a figure to state; a column not of the asked span is not the asked period
-    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked)]
+    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked, shift)]
     years = asked.years[:MAX_FIGURES]
     if not years:  # no year named: the most recent
-        dated = [y for c in fitting for y in column_years(c.period)]
+        dated = [y for c in fitting for y in cell_years(c, asked, shift)]
         years = (max(dated),) if dated else ()
     out = []
     for year in years:
-        matching = [c for c in fitting if year in column_years(c.period)]
+        matching = [c for c in fitting if year in cell_years(c, asked, shift)]
         # two columns of the year that their headers do not tell apart (a quarter's and a year to
         # date's, headers read without their spans): which one is asked is unknown
         if len(matching) > 1 and len({c.period for c in matching}) < len(matching):
             continue
         # a quarter asked among several quarters' columns of the year that do not name theirs
         # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
-        if asked.quarter and len(matching) > 1 and not any(column_quarter(c.period) for c in matching):
+        if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift) for c in matching):
             continue
         if matching:
             out.append(min(matching, key=lambda c: c.column))

@@ -1,7 +1,7 @@
 """The table row that answers a figure question, or none: its line item, its section and its
 column must mean what the question asks.
 
-Rows come from the cited pages (storage/page_tables.py `table_units` -> storage/tables.py
+Rows come from the cited pages (storage/documents/page_tables.py `table_units` -> storage/documents/tables.py
 `row_cells`). A question naming a line item of agent/line_items.py ("net revenue", "capital
 spending") is answered only by a row printing that item (its label read as a US-GAAP concept:
 "Net sales", "Purchases of property and equipment"); then
@@ -21,7 +21,7 @@ spending") is answered only by a row printing that item (its label read as a US-
   apart (sections unread, captions that only name the statement), is not guessed.
 
 A question naming no known item falls back to label matching (term overlap with the question and
-the filing vocabulary of storage/query_expansion.py, plus MiniLM similarity) among rows of no
+the filing vocabulary of storage/retrieval/query_expansion.py, plus MiniLM similarity) among rows of no
 known item, with the same rules and the question's line-item words printed with the row. No row
 that passes -> no figure (a missing figure beats a wrong one).
 """
@@ -30,15 +30,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from agent import line_items
-from agent.figure_periods import AskedPeriod, column_years, pick_cells
+from agent.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_shift, pick_cells
 from agent.figure_words import figure_line, parse_number, scale_word
 from agent.line_items import LineItem
-from storage.bm25_index import tokenize
-from storage.page_tables import is_primary_statement, table_units
-from storage.question_scope import without_periods
-from storage.tables import Cell, Unit, is_period_line, row_cells, split_row
+from storage.documents.bm25 import tokenize as _tokenize
+from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
+from storage.retrieval.question_scope import without_periods
+from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
+
+def tokenize(text: str) -> list[str]:
+    """storage/documents/bm25.py tokens, with "non-current" one word ("noncurrent"): its "non" is no
+    other word's (the "non" of "non-GAAP" is a qualifier word the asking ignores)."""
+    return _tokenize(re.sub(r"(?i)\bnon[- ](?=current\b)", "non", text))
+
 
 MIN_ROW_SCORE = 0.5  # below this no label-matched row leads the answer (the sentences alone answer)
 SEMANTIC_WEIGHT = 0.5
@@ -49,6 +56,7 @@ OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts 
 MAX_SOURCES = 6
 TOTAL_BONUS = 0.05
 _TOTAL = re.compile(r"\btotal\b", re.I)
+_YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
 
 _ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
 _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
@@ -67,10 +75,18 @@ _STATEMENT_SECTION = re.compile(
     r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
     r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
-    r"adjustments to reconcile.*|changes in operating assets and liabilities.*|supplemental.*|"
+    r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
+    r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
+BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
+_CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
+_BALANCE_ASK = re.compile(r"\bas of\b|\bat (?:the )?(?:end|year[- ]end|close)\b|\byear[- ]end\b|\bbalance\b|"
+                          r"\boutstanding (?:at|as of)\b", re.I)
+# a flow's row (what moved during the period), never a balance asked at a date
+_FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuances?|redemptions?|additions?|"
+                         r"(?:net )?(?:increase|decrease|change)s?|borrowings? under)\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
     "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
@@ -78,7 +94,10 @@ _PERIOD_WORDS = set(tokenize(
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
     "latest recent last million billion thousand dollar january february march april may june july august september "
-    "october november december jan feb mar apr jun jul aug sep sept oct nov dec"
+    "october november december jan feb mar apr jun jul aug sep sept oct nov dec "
+    # asking verbs and company-form words: how a question asks and whom, not which line item
+    "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
+    "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
 
 
@@ -92,6 +111,14 @@ class Row:
     table_has_dollar: bool
     item: LineItem | None  # the line item the label prints (agent/line_items.py), None when unknown
     primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
+    shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/figure_periods.py)
+    entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")
+    statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
+    table: int = 0  # its table (rows of one table share it)
+
+    def cells_for(self, period: AskedPeriod) -> list[Cell]:
+        """The row's cells of the asked period (agent/figure_periods.py pick_cells)."""
+        return pick_cells(self.cells, period, self.shift)
 
     @property
     def label(self) -> str:
@@ -136,16 +163,22 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
         passage = _squash(src.get("text") or "")
         units = table_units(src.get("doc_id"), src.get("page_number"), text)
         primary = is_primary_statement(text)
+        entity = statement_entity(text) if primary else ""
+        kind = statement_kind(text) if primary else ""
         captions = table_captions(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
+        table, in_header = 0, False
         for unit in units:
+            if unit.is_header and not in_header:
+                table += 1  # a header block starts a table; its rows follow it
+            in_header = unit.is_header
             if not unit.is_table_row and re.search(r"\bin (?:millions|thousands|billions)\b", unit.text, re.I):
                 page_caption = unit.text
             cells = row_cells(unit)
-            key = (src.get("doc_id"), src.get("page_number"), unit.text)
-            if not cells or key in seen:
-                continue
+            key = (src.get("doc_id"), src.get("page_number"), table, unit.text)
+            if not cells or key in seen or all(_YEAR_VALUE.match(c.value) for c in cells):
+                continue  # a row of years is a header read as a row, not figures
             seen.add(key)
             # a row of the cited page outside the cited passage is still verifiable on the page
             # (the preview highlights it there), but the passage's own rows come first
@@ -154,9 +187,28 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
-                            line_items.row_item(cells[0].label, cells[0].section, all(c.value.endswith("%") for c in cells)),
-                            primary))
+                            line_items.row_item(cells[0].label, cells[0].section, _percent_row(cells)),
+                            primary, fiscal_shift(cells, *_fiscal_period(src.get("doc_id"))), entity, kind,
+                            hash((src.get("doc_id"), src.get("page_number"), table))))
     return rows
+
+
+def _percent_row(cells: list[Cell]) -> bool:
+    """The row prints percentages: each value with "%", or 100 in every column (the base row of a
+    table of percentages of total revenues)."""
+    return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
+
+
+@lru_cache(maxsize=256)
+def _fiscal_period(doc_id: str | None) -> tuple[int | None, int | None]:
+    """The fiscal year and quarter a processed PDF covers (its DocumentInfo), None when unknown."""
+    from storage.documents.catalog import document_info, load_manifest
+
+    try:
+        info = document_info(load_manifest(doc_id)) if doc_id else None
+    except (OSError, ValueError):
+        info = None
+    return (info.fiscal_year, info.fiscal_quarter) if info else (None, None)
 
 
 def table_captions(units: list[Unit]) -> dict[int, str]:
@@ -186,9 +238,10 @@ class Ask:
     items: tuple[LineItem, ...]  # the line items it names (agent/line_items.py)
     residue: frozenset[str]  # its other line-item words: a segment or sub-item it names ("international")
     own: frozenset[str]  # all its line-item terms
-    glossary: frozenset[str]  # filing words for them (storage/query_expansion.py)
+    glossary: frozenset[str]  # filing words for them (storage/retrieval/query_expansion.py)
     adjusted: bool
     opening: bool
+    balance: bool = False  # asks a balance at a date ("as of", "at year-end"), not a flow
 
 
 def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
@@ -196,23 +249,28 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     instructions ("Answer in USD millions") and the company's name (the sources' issuer or file
     names) are not part of the line item."""
     try:
-        from storage.query_expansion import expand_query, strip_instructions
+        from storage.retrieval.query_expansion import expand_query, strip_instructions
 
         question = strip_instructions(question)
         glossary_words = expand_query(question).expansion
     except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
         glossary_words = ""
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
+    question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/figures.py sums them
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
+    # words said only in parentheses gloss the words before them ("unearned (deferred) revenue",
+    # "(GMV)"): a row need not print them
+    glosses = set(tokenize(" ".join(re.findall(r"\(([^()]*)\)", question))))
+    own -= glosses - set(tokenize(re.sub(r"\([^()]*\)", " ", question)))
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
     residue = own - item_terms - _NOT_DISTINCTIVE
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
-               bool(_OPENING.search(question)))
+               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)))
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -234,6 +292,10 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
         return False
     if bool(_OPENING.search(label)) != ask.opening:
         return False
+    if ask.balance and _FLOW_LABEL.match(label):
+        return False
+    if line_items.is_instant(row.item) and _CHANGES.search(row.cells[0].section):
+        return False  # "Merchandise inventories" under "Changes in operating assets and liabilities": a change
     if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section):
         return False
     named = ask.residue & segment_words  # the segment the question names, if any
@@ -246,8 +308,50 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     # a section that qualifies the row ("Finance leases:" over "Long-term debt, less current
     # portion"): the row is that part's figure unless the question names it
     section = row.cells[0].section
+    if section and row.item is None and _other_item(section, ask):
+        return False  # "Subscription and support" under "Cost of revenues" is no revenue row
+    named = line_items.asked_items(section) if section and row.item is not None else []
+    if section and row.item is not None and not any(a.item.per_share or a.item.percent for a in named) \
+            and (row.item.concept in SECTION_FREE or named and named[0].item is not row.item):
+        # a statement's own total, or a row of one item under a heading naming another item: that
+        # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
+        return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)
+
+
+# a statement's own totals: a section printed above them ("Changes in assets and liabilities",
+# "Inventories") is the last one the parser read, never a part they belong to
+SECTION_FREE = frozenset({
+    "AssetsCurrent", "Assets", "LiabilitiesCurrent", "Liabilities", "StockholdersEquity", "NetIncomeLoss",
+    "NetCashProvidedByUsedInOperatingActivities", "NetCashProvidedByUsedInInvestingActivities",
+    "NetCashProvidedByUsedInFinancingActivities", "CashAndCashEquivalentsPeriodIncreaseDecrease",
+})
+
+
+def _other_item(section: str, ask: Ask) -> bool:
+    """The section names a line item other than the asked one while saying the asked one's words
+    ("Cost of revenues:" when revenues are asked): a row of no known item under it is a part of
+    that other item."""
+    named = line_items.asked_items(section)
+    return bool(named and ask.items) and line_items.mentions(section, ask.items[0]) \
+        and not any(line_items.answers(named[0].item, i) or named[0].item is i for i in ask.items)
+
+
+def at_home(row: Row) -> bool:
+    """The row is printed on the statement that presents its line item (line_items.HOME_STATEMENT)."""
+    home = line_items.home_statement(row.item)
+    return home is None or row.statement == home
+
+
+def _part_of_other(row: Row, ask: Ask) -> bool:
+    """The row's section names a line item other than the row's own, which the question does not ask
+    (a statement's own sections, "Current assets", only say where the row stands)."""
+    section = row.cells[0].section
+    if not section or _STATEMENT_SECTION.fullmatch(line_items.normalize_label(section)):
+        return False
+    named = line_items.asked_items(section)
+    return bool(named) and named[0].item is not row.item and named[0].item not in ask.items
 
 
 def _names_item(section: str, item: LineItem) -> bool:
@@ -276,7 +380,7 @@ def segment_words(rows: list[Row]) -> set[str]:
 def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     """The row answering `ask` with its cell(s) for the asked period, or None."""
     segments = segment_words(rows)
-    fitting = [(r, cells) for r in rows if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, ask, segments)]
+    fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period)) and row_fits(r, ask, segments)]
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
@@ -285,20 +389,47 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
-            by_item = [(r, c) for r, c in by_item if r.primary]
+            by_item = _named_entity([(r, c) for r, c in by_item if r.primary], ask)
         if by_item:
             # the label saying most of the question's words first, then the retriever's order, then
             # the plainest label ("Net income", not "Net income attributable to noncontrolling interests")
-            r, cells = max(by_item, key=lambda rc: (len(ask.own & _words(rc[0].label)), -rc[0].rank,
+            # a row under another item's section ("Depreciation and amortization" under "Selling,
+            # general & administrative expenses") is that item's part: the same item printed alone first
+            # line item, then the statement that presents the item (D&A: the cash flow statement's)
+            r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), at_home(rc[0]),
+                                                     len(ask.own & _words(rc[0].label)), -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
-        # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item
+        # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item;
+        # in a table whose total is the asked item, its rows are that item's parts ("Cloud services"
+        # in a table totalling revenues need not print "revenues")
+        implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
+                   or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
+        match = _by_label(ask, fitting, embedder, implied)
+        return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+def entity_adds(row: Row, ask: Ask) -> set[str]:
+    """Words of the row's registrant the question does not say ("partnership" of "Boston Properties
+    Limited Partnership" asked as "Boston Properties'"), company-form words aside."""
+    return _words(row.entity) - set(tokenize(ask.text)) if row.entity else set()
+
+
+def _named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[Row, list[Cell]]]:
+    """Of statements of several registrants in one filing (a parent's and its utility's), the rows of
+    the one the question names ("PG&E Corporation's"); all of them when it names none or one only."""
+    asked = set(tokenize(ask.text))
+    # most of the entity's words asked, then the fewest it adds ("Boston Properties, Inc." before
+    # "Boston Properties Limited Partnership" for "Boston Properties'"; "Inc."-style words count not)
+    fit = {id(r): (len(set(tokenize(r.entity)) & asked), -len(entity_adds(r, ask))) for r, _ in found}
+    best = max(fit.values(), default=(0, 0))
+    return [(r, c) for r, c in found if fit[id(r)] == best] if best[0] else found
 
 
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:
@@ -329,9 +460,10 @@ def _qualifier(row: Row) -> str:
     return f"{caption} {row.cells[0].section}".strip().lower()
 
 
-def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> FigureMatch | None:
+def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied: set[int] = frozenset()) -> FigureMatch | None:
     """Label matching for rows of no known line item: idf-free term overlap (the caption's words
-    count half) mixed with MiniLM similarity of the question's line item and the label."""
+    count half) mixed with MiniLM similarity of the question's line item and the label. `implied`:
+    tables whose total is the asked item, where the item's own words go without saying."""
     if not fitting or not ask.own:
         return None
     labels = [r.label for r, _ in fitting]
@@ -341,11 +473,12 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder) -> Figu
     own, glossary = ask.own, ask.glossary
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
+        said = _words(f"{row.label} {row.context}") | (own - ask.residue if row.table in implied else set())
         # the question's line-item words must all be printed with the row (label, caption or
         # section): "return on equity" is not "Return on invested capital"
-        if not terms or own - _words(f"{row.label} {row.context}"):
+        if not terms or own - said:
             continue
-        hit = terms & own
+        hit = terms & own | (own - ask.residue if row.table in implied else set())
         in_caption = (own & _words(row.caption)) - hit
         label_cover = (len(hit) + 0.7 * len(terms & glossary)) / len(terms)
         question_cover = max((len(hit) + CAPTION_WEIGHT * len(in_caption)) / len(own),
@@ -369,7 +502,7 @@ def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[
         if r.item is None or r.item.concept not in item.components:
             continue
         sub = replace(ask, items=(r.item,))
-        if (cells := pick_cells(r.cells, ask.period)) and row_fits(r, sub, segments):
+        if (cells := r.cells_for(ask.period)) and row_fits(r, sub, segments):
             found.setdefault((r.source.get("doc_id"), r.source.get("page_number")), []).append((r, cells[0]))
     if not found:
         return []

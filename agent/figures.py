@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 
+from agent import line_items
 from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
-from agent.figure_rows import FigureMatch, best_row, collect_rows, components_printed, make_ask, table_captions
+from agent.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, collect_rows, components_printed,
+                               entity_adds, make_ask, table_captions)
 from agent.figure_words import figure_line as _figure_line
 from agent.figure_words import parse_number, decimals
 
@@ -38,10 +40,12 @@ _NOT_FIGURE = re.compile(r"^\s*(?:why|explain|describe|summari[sz]e|who|where|li
                          r"what (?:industry|business|risks?)|is\b|are\b|does\b|do\b|did\b|has\b|have\b|was there)", re.IGNORECASE)
 INTRO = "No language model is configured; the table row of your PDFs that matches the question:"
 INTRO_COMPUTED = "No language model is configured; computed from the table rows of your PDFs:"
-INTRO_NOT_COMPUTED = "No language model is configured; the figure asked is computed from table rows, and one is missing:"
+NO_FIGURE = "no figure is stated"  # the words saying an answer states no figure (bench/figures_gold.py reads them)
+INTRO_NOT_COMPUTED = (f"No language model is configured; the figure asked is computed from table rows, and one is missing, "
+                      f"so {NO_FIGURE}:")
 
 __all__ = ["AskedPeriod", "asked_period", "pick_cells", "span_mismatch", "table_captions", "match_figures",
-           "figure_block", "figure_line", "is_figure_question", "FigureMatch"]
+           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "no_row_line", "wants_statements"]
 
 
 def is_figure_question(question: str) -> bool:
@@ -77,6 +81,8 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
     # a printed row that says the computation asked ("Increase in deferred revenues", "Return on
     # invested capital") is the answer; otherwise the computation, when the question asks one
     if match is not None and not defines_formula(question) and (not computation or _states_computation(question, match)):
+        if BOTH_PARTS.search(question) and len(parts := _current_and_noncurrent(match, rows, period)) == 2:
+            return _sum_block(f"{match.row.label}, current and non-current", parts)
         return [INTRO, *(f"- {match.row.line(c)}" for c in match.cells)]
     derived = derived_block(question, rows, sources, period, embedder)
     if derived:
@@ -88,6 +94,65 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
     return _components_block(total, ask, rows) if total else None
 
 
+def wants_statements(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> bool:
+    """A figure question that the primary statement pages should answer: no row of the searched pages
+    answers it, or the row found for a company-level line item (no segment or sub-item named) is
+    printed outside the primary statements (a business or segment table whose caption was not read),
+    or a computation over line items of which no statement page is among the searched ones."""
+    if not is_figure_question(question):
+        return False
+    block = figure_block(question, sources, page_text, embedder, max_sources)
+    if block is None:
+        return True
+    rows = collect_rows(sources, page_text, max_sources)
+    asked = line_items.asked_items(question)
+    if block[0] == INTRO and asked and asked[0].item.formula:
+        return False  # the ratio printed as a row ("Adjusted EBITDA"): that row answers
+    if asks_beyond_items(DERIVED_ASK, question) or defines_formula(question) or any(a.item.formula for a in asked):
+        # a computation over line items reads them on the statements of record when none is cited
+        return bool(asked) and not any(r.primary for r in rows)
+    ask = make_ask(question, asked_period(question), sources)
+    if not ask.items or ask.residue:
+        return False
+    match = best_row(ask, rows, embedder)
+    if match is None and ask.items[0].components:  # a total not printed: its parts on one statement
+        parts = components_printed(ask.items[0], ask, rows)
+        return len(parts) < 2 or not all(r.primary for r, _ in parts)
+    # a company-level row outside the statements, or one printed off its item's own statement
+    # (D&A under an income statement expense, not the cash flow statement's)
+    # or one of a registrant the question does not name in full (the filing's other registrant may be asked)
+    return match is not None and match.row is not None and (not match.row.primary or not at_home(match.row)
+                                                            or bool(entity_adds(match.row, ask)))
+
+
+def no_row_line(question: str) -> str | None:
+    """For a figure question naming a line item (or a computation) that no row of the searched pages
+    answers: the line saying so, which leads the answer instead of a quoted passage holding some other
+    number ("No table row of the pages searched prints Total debt for 2015, so no figure is stated").
+    None for a question that names no line item: its passages answer it as before."""
+    if not is_figure_question(question):
+        return None
+    asked = line_items.asked_items(question)
+    if not asked and not DERIVED_ASK.search(question):
+        return None
+    what = asked[0].item.label if asked else "the inputs of the figure asked"
+    period = asked_period(question)
+    when = _said_asked(period)
+    return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
+            "passages that mention it, quoted as context:")
+
+
+def _said_asked(period: AskedPeriod) -> str:
+    """" for Q2 FY2024", " for fiscal 2022", " for 2021 and 2022", "" when no period is named."""
+    if not period.years:
+        return f" for Q{period.quarter}" if period.quarter else ""
+    fy = "FY" if period.fiscal else ""
+    if period.quarter:
+        return f" for Q{period.quarter} {fy}{period.years[0]}"
+    years = " and ".join(str(y) for y in period.years)
+    return f" for {'fiscal ' if period.fiscal else ''}{years}"
+
+
 def _states_computation(question: str, match: FigureMatch) -> bool:
     """The row's label itself says the computed measure asked ("Return on invested capital",
     "Weighted average shares outstanding"): the printed row answers it."""
@@ -95,20 +160,46 @@ def _states_computation(question: str, match: FigureMatch) -> bool:
     return all(m.group(0).lower() in label for m in DERIVED_ASK.finditer(question))
 
 
+_NONCURRENT = re.compile(r"\bnon-?current\b|\blong-term\b", re.I)
+
+
+def _current_and_noncurrent(match: FigureMatch, rows, period) -> list:
+    """The matched row's label printed under a current and under a non-current section of its page
+    ("Marketable securities" under current and under non-current assets), each with its cell."""
+    label = line_items.normalize_label(match.row.label)
+    found = {}
+    for r in rows:
+        section = r.cells[0].section
+        if line_items.normalize_label(r.label) != label or r.source is not match.row.source or not section:
+            continue
+        side = "non-current" if _NONCURRENT.search(section) else "current" if re.search(r"(?i)\bcurrent\b", section) else ""
+        if side and side not in found and (cells := r.cells_for(period)):
+            found[side] = (r, cells[0])
+    return [found[k] for k in ("current", "non-current") if k in found]
+
+
 def _components_block(total, ask, rows) -> list[str] | None:
     """"Total debt is not printed as one row; its printed components:" each with its value and
     citation, and their sum labelled as computed (never one component as the answer)."""
     parts = components_printed(total, ask, rows)
-    if not parts:
-        return None
-    lines = [f"No language model is configured. {total.label} is not printed as one row on the cited pages; "
-             "the components printed there:"]
-    lines += [f"- {row.line(cell)}" for row, cell in parts]
+    return _sum_block(total.label, parts) if parts else None
+
+
+def _sum_block(label: str, parts) -> list[str]:
+    """A total no row prints: said so, its sum first (computed, every part cited), then each part."""
+    lines = [f"No language model is configured. {label} is not printed as one row on the cited pages; "
+             "the sum of the components printed there, then each component:"]
     values = [parse_number(cell.value) for _, cell in parts]
     if len(parts) >= 2 and all(v is not None for v in values) and len({c.period for _, c in parts}) == 1:
         places = max(decimals(c.value) for _, c in parts)
         fmt = lambda v: f"{v:,.{places}f}"  # noqa: E731
         markers = "".join(dict.fromkeys(row.source["source_id"] for row, _ in parts))
-        lines.append(f"Sum of the printed components (computed, not printed): {' + '.join(fmt(abs(v)) for v in values)} = "
-                     f"{fmt(sum(abs(v) for v in values))} {markers}")
+        # the sum first: a reader takes the first figure as the answer, and one component is not it
+        lines.append(f"- {label} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
+                     f"(computed, the sum of the printed components) {markers}")
+    else:  # one component, or parts of other periods: no figure is the total, none leads as one
+        lines[0] = lines[0].replace("the sum of the components printed there, then each component:",
+                                    f"its components printed there are not of one period, so {NO_FIGURE}:"
+                                    if len(parts) >= 2 else f"only one of its components is printed there, so {NO_FIGURE}:")
+    lines += [f"- {row.line(cell)}" for row, cell in parts]
     return lines

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.bm25_index import tokenize
+from storage.documents.bm25 import tokenize
 
 MAX_FOLLOWUP_WORDS = 9
 _CONTINUATION = re.compile(

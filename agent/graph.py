@@ -5,7 +5,7 @@
                           ├─ web ───────> web_search -> tools -> cite_sources -> summarize_web ┤
                           └─ conversation / command reply -> respond ───────────┤
                                         agent (final answer) ──────────────────> finalize_answer
-                                                                 -> update_history_and_profile -> END
+                                              -> check_claims -> update_history_and_profile -> END
 
 `tools` is LangGraph's standard `ToolNode`; `cite_sources` (agent/citation_ids.py) then gives every
 source its id and swaps the numbered ToolMessages in by id. Dependencies (model, web search,
@@ -28,6 +28,7 @@ from langgraph.runtime import Runtime
 
 from agent import conversation, extractive, figures, followup, prompts, scope
 from agent.citations import build_answer, cite_sources
+from agent.claim_check import check_turn
 from agent.routing import (
     QueryKind,
     RelevanceGrade,
@@ -43,7 +44,7 @@ from agent.routing import (
 from agent.state import AgentContext, AgentState
 from agent.tools import RAG_TOOL, STATEMENTS_TOOL, WEB_TOOL, agent_tools
 from agent.turns import turn_record
-from storage.embeddings import get_embedder
+from storage.documents.embeddings import get_embedder
 from storage.schema import AnswerResult, display_page
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,8 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 def _command_update(cmd) -> dict:
     if cmd.name == "ingest":
-        from storage.pdf_processing import PdfProcessingError, resolve_source_pdf
+        from storage.documents.catalog import PdfProcessingError
+        from storage.documents.intake import resolve_source_pdf
 
         if not cmd.argument:
             return {"route": "ingest", "command_reply": "Usage: /ingest <file.pdf> (a PDF in the source folder)."}
@@ -145,7 +147,8 @@ def _judge_route(state: AgentState, ctx: AgentContext) -> tuple[str, str]:
 def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Process the PDF named by `/ingest` (once: already-processed files are reused) and make it the
     active PDF, with its summary for routing. Failures become a plain reply; nothing is switched."""
-    from storage.pdf_processing import PdfProcessingError, process_and_index_pdf
+    from storage.documents.catalog import PdfProcessingError
+    from storage.documents.ingest import process_and_index_pdf
 
     ctx = runtime.context
     try:
@@ -274,9 +277,10 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
     statements = turn_tool_results(state, STATEMENTS_TOOL)
     statements_failed = any(name == STATEMENTS_TOOL for name, _ in failed)  # optional: not asked again
-    if not statements and not statements_failed and note is None and figures.is_figure_question(resolved.query) \
-            and figures.figure_block(resolved.query, sources, page_text, get_embedder()) is None:
-        # no row on the cited pages: read the statement pages that print the line item
+    if not statements and not statements_failed and note is None \
+            and figures.wants_statements(resolved.query, sources, page_text, get_embedder()):
+        # no row on the cited pages, or a company-level row outside the statements: read the
+        # statement pages that print the line item
         return {"messages": [_tool_call(STATEMENTS_TOOL, resolved.query, arg="question")]}
     sources = [s for r in statements for s in r.get("sources", [])] + sources  # the pages of record first
     text, usable = extractive.compose_extractive_answer(
@@ -345,7 +349,7 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 def _selected_infos(state: AgentState) -> list:
     """The selected documents' `DocumentInfo`s (issuer, form, period), in selection order."""
-    from storage.pdf_processing import library_infos
+    from storage.documents.catalog import library_infos
 
     infos = library_infos()
     return [infos[d] for d in state.get("selected_doc_ids") or [] if d in infos]
@@ -372,6 +376,18 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         "citations": [c.model_dump() for c in answer.citations],
         "citation_map": answer.citation_map,
     }
+
+
+def check_claims(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Check every cited sentence of the final answer against the text of the sources it cites
+    (agent/claim_check.py): the result is stored with the answer, and the UI marks what fails."""
+    answer = AnswerResult.model_validate(state["final_answer"])
+    if not answer.citations:
+        return {}
+    registry = dict(state.get("sources") or {})
+    registry.update({role: registry[sid] for role, sid in (state.get("page_roles") or {}).items() if sid in registry})
+    claims = check_turn(answer, registry, extractive.page_text_lookup())
+    return {"final_answer": {**state["final_answer"], "claims": [c.model_dump() for c in claims]}}
 
 
 def update_history_and_profile(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -404,6 +420,7 @@ def build_graph(tools: list | None = None):
     builder.add_node(summarize_web)
     builder.add_node(respond)
     builder.add_node(finalize_answer)
+    builder.add_node(check_claims)
     builder.add_node(update_history_and_profile)
 
     builder.add_edge(START, "route_query")
@@ -415,7 +432,8 @@ def build_graph(tools: list | None = None):
     builder.add_edge("web_search", "tools")
     builder.add_edge("summarize_web", "finalize_answer")
     builder.add_edge("respond", "finalize_answer")
-    builder.add_edge("finalize_answer", "update_history_and_profile")
+    builder.add_edge("finalize_answer", "check_claims")
+    builder.add_edge("check_claims", "update_history_and_profile")
     builder.add_edge("update_history_and_profile", END)
     return builder.compile(name="pdf_chat_agent")
 
@@ -496,7 +514,7 @@ def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tup
 
 def document_summary(doc_ids: list[str]) -> str:
     """The `indexed_document_summary` of the selected PDFs (one paragraph each)."""
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     parts = []
     for doc_id in doc_ids:

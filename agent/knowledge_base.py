@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import threading
 from functools import lru_cache
@@ -26,12 +25,11 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from storage.config import PROJECT_ROOT
+from storage.settings import get_settings
 from storage.schema import Source
 
 log = logging.getLogger("agent.knowledge_base")
 
-DEFAULT_PATH = PROJECT_ROOT / "data" / "knowledge_base.json"
 # Cosine similarity (all-MiniLM-L6-v2) a query must reach to count as relevant. Chosen by
 # measurement on the shipped items: on-topic paraphrases score 0.55-0.85, off-topic questions
 # ("revenue of Boeing in 2022", "weather today") stay below 0.40 (tests/test_citations_knowledge.py).
@@ -164,7 +162,7 @@ class KnowledgeBase:
         if not self.items or not query.strip():
             return np.zeros(len(self.items), dtype=np.float32)
         if embedder is None:
-            from storage.embeddings import get_embedder
+            from storage.documents.embeddings import get_embedder
 
             embedder = get_embedder()
         vectors = self._item_vectors(embedder)
@@ -194,8 +192,7 @@ def format_for_prompt(items: list[KnowledgeItem]) -> str:
 
 
 def default_path() -> Path:
-    value = os.environ.get("PDF_CHAT_KNOWLEDGE_BASE")
-    return Path(value).expanduser() if value else DEFAULT_PATH
+    return get_settings().knowledge.path.expanduser()
 
 
 @lru_cache(maxsize=4)

@@ -16,7 +16,7 @@ composes from other concepts (`DebtLongtermAndShorttermCombinedAmount` = current
 debt + short-term borrowings) carries its `components`, listed when the total is not printed.
 
 The vocabulary is general accounting language (the taxonomy's labels and the usual printed
-variants), never one filing's wording. The retrieval glossary (storage/query_expansion.py) adds
+variants), never one filing's wording. The retrieval glossary (storage/retrieval/query_expansion.py) adds
 search words for the same terms; this module decides whether a row *is* the asked item.
 """
 
@@ -86,7 +86,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?"),
     LineItem("NetCashProvidedByUsedInOperatingActivities", "Net Cash Provided by (Used in) Operating Activities",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from)|flows? from) operati\w+(?: activities)?|"
-             r"operating cash ?flows?|cash ?flows? from operations|cfo",
+             r"operating cash ?flows?|cash ?flows? from operations|cfo|"
+             r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from))? ?operating activities|(?:net )?cash "
              r"(?:provided by|from|generated (?:by|from)) operations"),
     LineItem("NetCashProvidedByUsedInInvestingActivities", "Net Cash Provided by (Used in) Investing Activities",
@@ -101,8 +102,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
              r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
-             r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:cash )?dividends? paid(?: to (?:common )?"
-             r"(?:stock|share)holders)?|payments? of (?:cash )?dividends?"),
+             r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
+             r"dividends?)(?: to (?:common )?(?:stock|share)holders)?"),
     LineItem("PaymentsForRepurchaseOfCommonStock", "Payments for Repurchase of Common Stock",
              r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)",
              r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased"),
@@ -137,7 +138,8 @@ ITEMS: tuple[LineItem, ...] = (
              rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
              r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
-             r"long[- ]term (?:debt|borrowings?)",
+             r"(?:non-?current )?long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
+             r"(?:term )?(?:debt|borrowings?),? non-?current",
              r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
              r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"
              r"maturities)))*"),
@@ -173,6 +175,21 @@ INSTANT = frozenset({
 })
 
 
+# the statement that presents a concept in the taxonomy's presentation, for the few printed on
+# several (D&A is also a line of some income statements, for one expense only)
+HOME_STATEMENT = {"DepreciationDepletionAndAmortization": "cash flows", "NetIncomeLoss": "income",
+                  "CashAndCashEquivalentsAtCarryingValue": "balance sheet",
+                  "PaymentsForRepurchaseOfCommonStock": "cash flows", "PaymentsOfDividends": "cash flows",
+                  "PaymentsToAcquirePropertyPlantAndEquipment": "cash flows"}
+
+
+def home_statement(item: LineItem | None) -> str | None:
+    """The statement that presents the item: HOME_STATEMENT's, "balance sheet" for a balance, else None."""
+    if item is None:
+        return None
+    return HOME_STATEMENT.get(item.concept) or ("balance sheet" if item.concept in INSTANT else None)
+
+
 def is_instant(item: LineItem | None) -> bool | None:
     """True for a balance, False for a flow, None for a row of no known line item."""
     return None if item is None else item.concept in INSTANT
@@ -180,6 +197,11 @@ _ASKED = [(item, re.compile(rf"\b(?:{item.asked})\b", re.IGNORECASE)) for item i
 _PRINTED = [(item, re.compile(item.printed)) for item in ITEMS]
 # "long-term debt" asked also takes the row that includes the current portion ("Total long-term debt")
 ALSO_ANSWERS = {"LongTermDebtNoncurrent": ("DebtLongtermAndShorttermCombinedAmount",)}
+
+
+def mentions(text: str, item: LineItem) -> bool:
+    """`text` says `item` the way questions name it, anywhere ("Cost of revenues" mentions revenues)."""
+    return any(rx.search(text) for i, rx in _ASKED if i is item)
 
 
 @dataclass(frozen=True)
@@ -202,6 +224,8 @@ def asked_items(question: str) -> list[AskedItem]:
 
 
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+|\s\d$")
+# a parenthetical remark of three or more words, or one pointing to a note: what the row includes, not what it is
+_REMARK = re.compile(r"\((?:[^()]*?\s){2,}[^()]*\)|\((?:see )?notes? [^()]*\)")
 _QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used in|used for|decrease|gain)\)")
 
 
@@ -209,7 +233,9 @@ def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
     a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
     text = label.lower().replace("&", " and ").replace("’", "'")
+    text = re.sub(r"(?<=\w)\s*[–—]\s*(?=\w)", "-", text)  # "Earnings per common share–diluted"
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
+    text = _REMARK.sub(" ", text)  # "Long-term debt (includes $10.31 billion related to VIEs)"
     text = re.sub(r"\s+", " ", text).strip(" :;,.-—–")
     # "GAAP" confirms what the row is; "Adjusted" / "Non-GAAP" qualify the same line item (whether
     # an adjusted row answers is agent/figure_rows.py's business)

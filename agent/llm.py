@@ -2,7 +2,7 @@
 
     load_chat_model("google_genai/gemini-2.5-flash")   Gemini API (needs GOOGLE_API_KEY)
     load_chat_model("openai/llama3.1")                  any OpenAI-compatible server (OPENAI_BASE_URL)
-    load_chat_model_from_env()                          the above chosen from the environment, or None
+    model_spec_from_env()                               which of the above the settings ask for, or None
 
 `None` means no-model mode: the agent answers extractively (agent/extractive.py).
 
@@ -21,16 +21,12 @@ Keys are read here and handed to the client; they are never logged or shown (`de
 
 from __future__ import annotations
 
-import logging
-import os
 from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
+from storage.settings import get_settings
 
-log = logging.getLogger(__name__)
 
-DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
-DEFAULT_OPENAI_MODEL = "llama3.1"
 PROVIDERS = ("google_genai", "openai")
 
 
@@ -50,25 +46,28 @@ class ModelSpec:
 
 
 def _google_key() -> str | None:
-    return os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY") or None
+    key = get_settings().models.google_api_key
+    return key.get_secret_value() if key else None
 
 
 def parse_model_spec(spec: str) -> ModelSpec:
     provider, sep, model = spec.strip().partition("/")
     if not sep or not model or provider not in PROVIDERS:
         raise ModelConfigError(f"model must be 'provider/model' with provider one of {', '.join(PROVIDERS)}; got {spec!r}")
-    base_url = os.environ.get("GEMINI_BASE_URL") if provider == "google_genai" else os.environ.get("OPENAI_BASE_URL")
+    models = get_settings().models
+    base_url = models.gemini_base_url if provider == "google_genai" else models.openai_base_url
     return ModelSpec(provider, model, base_url or None)
 
 
 def model_spec_from_env() -> ModelSpec | None:
     """Which model the environment asks for, or None for no-model mode."""
-    if forced := os.environ.get("PDF_CHAT_MODEL"):
-        return parse_model_spec(forced)
+    models = get_settings().models
+    if models.model:
+        return parse_model_spec(models.model)
     if _google_key():
-        return parse_model_spec("google_genai/" + (os.environ.get("GEMINI_MODEL") or DEFAULT_GEMINI_MODEL))
-    if os.environ.get("OPENAI_BASE_URL"):
-        return parse_model_spec("openai/" + (os.environ.get("OPENAI_MODEL") or DEFAULT_OPENAI_MODEL))
+        return parse_model_spec("google_genai/" + models.gemini_model)
+    if models.openai_base_url:
+        return parse_model_spec("openai/" + models.openai_model)
     return None
 
 
@@ -90,17 +89,9 @@ def load_chat_model(spec: str | ModelSpec, *, temperature: float = 0.0, timeout:
     if not ms.base_url:
         raise ModelConfigError("an OpenAI-compatible model needs OPENAI_BASE_URL (e.g. http://localhost:11434/v1)")
     # Local servers accept any key; the client insists on one.
-    key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+    configured = get_settings().models.openai_api_key
+    key = configured.get_secret_value() if configured else "not-needed"
     return ChatOpenAI(model=ms.model, base_url=ms.base_url, api_key=key, temperature=temperature, timeout=timeout, max_retries=2)
-
-
-def load_chat_model_from_env() -> BaseChatModel | None:
-    spec = model_spec_from_env()
-    if spec is None:
-        log.info("No chat model configured: answering in no-model (extractive) mode")
-        return None
-    log.info("Chat model: %s", spec.name)
-    return load_chat_model(spec)
 
 
 def describe_model(spec: ModelSpec | None) -> dict:

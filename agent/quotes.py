@@ -11,15 +11,18 @@ Two forms are read back before a marker (in either mode, the model is asked for 
 
 A table cell is quoted as "<row label> … <value>": the label and the value on the same printed
 row (ui/page_images.py finds them there, not a same-looking number elsewhere on the page).
-`attach_quotes` stores every quote of a marker in `Citation.metadata.quotes` and makes them the
-citation's snippet (what the preview highlights).
+`attach_quotes` stores every quote of a marker that its source prints, in the source's words, in
+`Citation.metadata.quotes` and makes them the citation's snippet (what the preview highlights).
 """
 
 from __future__ import annotations
 
 import re
 
+from typing import Any, Mapping
+
 from agent.citation_markers import iter_markers
+from agent.claim_text import find_span, is_ocr, source_texts
 from storage.schema import Citation
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
@@ -49,17 +52,47 @@ def quotes_by_marker(text: str) -> dict[str, list[str]]:
     return {k: v for k, v in out.items() if v}
 
 
-def attach_quotes(text: str, citations: list[Citation]) -> None:
+def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Mapping[str, Any]] | None = None) -> None:
     """Give each citation the quotes of its marker (metadata.quotes, and as its snippet), and a
     quoted table row the column headers of its table (metadata.columns), so its preview says which
-    period each number is."""
+    period each number is.
+
+    With `sources` (marker -> the source it cites) a quote is kept only as the source prints it
+    (its own text or its page's, agent/claim_text.py): the words shown are the source's, never the
+    answer's; a quote the source does not print is dropped (the snippet stays the source's passage)."""
     quotes = quotes_by_marker(text)
+    page_text = None
     for c in citations:
-        if q := quotes.get(c.marker):
+        q = quotes.get(c.marker)
+        if q and sources is not None:
+            if page_text is None:
+                from agent.extractive import page_text_lookup
+
+                page_text = page_text_lookup()
+            src = sources.get(c.marker)
+            texts = source_texts(src, page_text) if src is not None else []
+            q = list(dict.fromkeys(p for p in (as_printed(x, texts, is_ocr(src or {})) for x in q) if p))
+        if q:
             c.metadata.quotes = q
             c.snippet = "\n".join(q)
             if c.kind in ("document", "page") and c.metadata.doc_id and c.metadata.page:
                 c.metadata.columns = row_columns(c.metadata.doc_id, c.metadata.page - 1, q)
+
+
+def as_printed(quote: str, texts: list[str], fuzzy: bool = False) -> str | None:
+    """`quote` in the words of the first of `texts` that prints it (a cell quote: its label as
+    printed and the value printed after it), or None."""
+    label, value = quote.split(ROW_GAP, 1) if ROW_GAP in quote else (quote, None)
+    for text in texts:
+        span = find_span(label, text, fuzzy=fuzzy)
+        if span is None:
+            continue
+        printed = " ".join(text[span[0]:span[1]].split())
+        if value is None:
+            return printed
+        if find_span(value, text[span[1]:]) is not None:
+            return f"{printed}{ROW_GAP}{value}"
+    return None
 
 
 def _squash(text: str) -> str:
@@ -68,9 +101,9 @@ def _squash(text: str) -> str:
 
 def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
     """The column headers of the table row a quote is (a quoted row, or a "label … value" cell),
-    read from the page's tables (storage/page_tables.py); [] when no quote is a table row."""
-    from storage.page_tables import table_units
-    from storage.pdf_processing import load_page_texts
+    read from the page's tables (storage/documents/page_tables.py); [] when no quote is a table row."""
+    from storage.documents.page_tables import table_units
+    from storage.documents.catalog import load_page_texts
 
     try:
         pages = load_page_texts(doc_id)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from storage.question_scope import question_scope
+from storage.retrieval.question_scope import question_scope
 from storage.schema import DocumentInfo
 
 _ANNUAL_FORMS = {"10-K", "annual report", "20-F"}

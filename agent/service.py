@@ -22,7 +22,7 @@ from agent.llm import describe_model, load_chat_model, model_spec_from_env
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
 from agent.turns import LoadedHistory, TurnHistory
-from storage.config import get_settings
+from storage.settings import get_settings
 from storage.schema import AnswerResult
 
 log = logging.getLogger(__name__)
@@ -32,8 +32,8 @@ _DEFAULT = object()
 
 
 def default_retriever_factory() -> Callable[[list[str]], object]:
-    """doc_ids -> `storage.retrieval.HybridRetriever` (it keeps loaded indexes per process)."""
-    from storage.retrieval import HybridRetriever
+    """doc_ids -> `storage.retrieval.hybrid.HybridRetriever` (it keeps loaded indexes per process)."""
+    from storage.retrieval.hybrid import HybridRetriever
 
     return HybridRetriever
 
@@ -52,7 +52,7 @@ class ChatService:
         self.llm = (load_chat_model(self._spec) if self._spec else None) if llm is _DEFAULT else llm
         self.web = WebSearch.from_env() if web is _DEFAULT else web
         if history is _DEFAULT:
-            from storage.history import HistoryStore
+            from storage.history.store import HistoryStore
 
             history = HistoryStore()
         self.history = history
@@ -82,7 +82,7 @@ class ChatService:
         ("progress", dict) events while the turn runs, then ("answer", AnswerResult). Queued turns are
         written first; history errors are reported in the answer; a failing model is replaced by a
         no-model answer that says so. Closing the stream early stops the turn unsaved."""
-        limit = get_settings().max_question_chars
+        limit = get_settings().limits.max_question_chars
         if len(text or "") > limit:  # before any work: retrieval and the model would run for minutes
             raise ValueError(f"The question is {len(text):,} characters long; the limit is {limit:,}. "
                              "Shorten it (quote only the passage you need) and ask again.")
@@ -94,7 +94,7 @@ class ChatService:
             raise ValueError("The question is empty: type a question or a command such as /help.")
         turns, loaded, load_error, allocate = self.turns, LoadedHistory(), None, None
         if turns is not None and conversation_id:
-            from storage.history import HistoryUnavailableError
+            from storage.history.store import HistoryUnavailableError
 
             try:
                 turns.flush(user_id)  # turns queued while the history was down come first

@@ -63,7 +63,7 @@ class AgentContext:
     llm: chat model, or None for no-model (extractive) mode.
     web: a `agent.tools.WebSearch`, or None when no search key is configured.
     get_retriever: doc_ids -> object with `.search(query, k) -> list[RetrievedChunk]`.
-    history: a `storage.history.HistoryStore` to read earlier sources from, or None.
+    history: a `storage.history.store.HistoryStore` to read earlier sources from, or None.
     turns: the `agent.turns.TurnHistory` that saves the turn, or None (nothing is persisted).
     allocate_ids: the conversation's source registry (`TurnHistory.allocator`), or None: ids
         then come from the counters in state.

@@ -12,7 +12,6 @@ run context (agent/state.py `AgentContext`) through langgraph's injected `ToolRu
 from __future__ import annotations
 
 import logging
-import os
 import re
 from typing import Any
 
@@ -22,6 +21,7 @@ from langgraph.prebuilt import ToolRuntime
 from agent.context import PREVIOUS_TOOL, retrieve_previous_sources
 from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk, Source, display_page
+from storage.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +52,8 @@ class WebSearch:
 
     @classmethod
     def from_env(cls) -> "WebSearch | None":
-        key = os.environ.get("TAVILY_API_KEY")
-        return cls(key, os.environ.get("TAVILY_API_BASE_URL") or None) if key else None
+        web = get_settings().web
+        return cls(web.tavily_api_key.get_secret_value(), web.tavily_base_url) if web.tavily_api_key else None
 
     def search(self, query: str, max_results: int = WEB_MAX_RESULTS) -> list[Source]:
         response = self._client.search(query, max_results=max_results, search_depth="basic")
@@ -78,7 +78,7 @@ class WebSearch:
 
 def page_sources(state: dict) -> list[Source]:
     """The page(s) the user is looking at, as `page` sources ([^Current Page] / [^Previous Page])."""
-    from storage.pdf_processing import load_page_texts
+    from storage.documents.catalog import load_page_texts
 
     out = []
     for role in ("current", "previous"):
@@ -142,12 +142,12 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     selected PDFs that print the line item a figure question asks, as `page` sources: the pages of
     record for a figure, whatever rank a passage search gives them among the notes that discuss it.
     Pages printing the item's label first, then the documents the question's period and form point
-    to (storage/selection_prior.py), then the question's words on the page."""
+    to (storage/retrieval/selection_prior.py), then the question's words on the page."""
     from agent.line_items import asked_items
-    from storage.bm25_index import tokenize
-    from storage.page_tables import statement_pages
-    from storage.pdf_processing import library_infos, load_manifest, load_page_texts
-    from storage.selection_prior import selection_prior
+    from storage.documents.bm25 import tokenize
+    from storage.documents.page_tables import statement_pages
+    from storage.documents.catalog import library_infos, load_manifest, load_page_texts
+    from storage.retrieval.selection_prior import selection_prior
 
     doc_ids = list(state.get("selected_doc_ids") or [])
     labels = [re.compile(rf"(?im)^\s*(?:{a.item.printed})\b") for a in asked_items(question)]

@@ -35,8 +35,8 @@ from agent.citation_ids import ROLE_IDS, Allocate, source_key
 from agent.citation_markers import replace_markers
 from agent.context import history_to_messages
 from agent.tool_output import ToolOutput
-from storage.history import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError, new_id
-from storage.outbox import TurnOutbox
+from storage.history.store import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError, new_id
+from storage.history.outbox import TurnOutbox
 from storage.schema import Source
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,7 @@ def turn_record(state: Mapping[str, Any], answer: Mapping[str, Any]) -> dict:
             out.append({**base, "role": "ai", "content": answer["message"], "citations": answer.get("citations") or [],
                         "citation_map": answer.get("citation_map") or {}, "route": answer.get("route"),
                         "mode": answer.get("mode"), "active_doc_ids": answer.get("active_doc_ids"),
+                        "claims": answer.get("claims") or [],
                         "page_roles": {r: roles[r] for r in ROLE_IDS if r in roles}})
         elif isinstance(msg, AIMessage):
             calls = [{"name": c["name"], "args": c["args"], "id": c["id"]} for c in msg.tool_calls]
@@ -138,6 +139,10 @@ def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
                 msg["citations"] = cites
             if msg.get("page_roles"):
                 msg["page_roles"] = {r: mapping.get(sid, sid) for r, sid in msg["page_roles"].items()}
+            if msg.get("claims"):
+                msg["claims"] = [{**c, "source_ids": [mapping.get(i, i) for i in c.get("source_ids") or []],
+                                  "source_says": {mapping.get(i, i): t for i, t in (c.get("source_says") or {}).items()}}
+                                 for c in msg["claims"]]
         messages.append(msg)
     return {**record, "messages": messages}
 

@@ -21,8 +21,8 @@ _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
 from agent.citation_markers import strip_markers  # noqa: E402
-from storage.config import get_settings  # noqa: E402
-from storage.history import HistoryError, HistoryUnavailableError, is_valid_id  # noqa: E402
+from storage.settings import get_settings  # noqa: E402
+from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
@@ -172,7 +172,8 @@ def _keep(cid: str | None, question: str, result) -> None:
     if not result.saved and not queued:
         unsaved = st.session_state[UNSAVED].setdefault(cid or "", [])
         unsaved.append(conv.ChatTurn("user", question))
-        unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode))
+        unsaved.append(conv.ChatTurn("assistant", result.message, list(result.citations), result.route, result.mode,
+                                     claims=list(result.claims)))
     if result.error:
         st.session_state["chat_notice"] = redact(result.error)
 
@@ -212,7 +213,8 @@ def _ingest_in_background(cid: str | None, question: str) -> bool:
     can be cancelled) instead of inside the answer; True when it was started. Anything else (an
     already-processed file, a bad name) goes to the agent, which switches to it or says why not."""
     from agent.routing import parse_command
-    from storage.pdf_processing import PdfProcessingError, check_pdf_processed, resolve_source_pdf
+    from storage.documents.catalog import PdfProcessingError, check_pdf_processed
+    from storage.documents.intake import resolve_source_pdf
     from ui.citations import doc_id_of_file
 
     cmd = parse_command(question)
@@ -357,7 +359,8 @@ for i, turn in enumerate(turns + queued + unsaved):
             asked = turn.text
             st.text(turn.text)
         else:
-            render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode)
+            render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode,
+                          claims=turn.claims)
             if turn.stopped:
                 st.caption(":material/stop_circle: Stopped: this answer is incomplete.")
                 if asked:
@@ -390,7 +393,7 @@ if interrupted and interrupted["conversation_id"] == conversation_id:
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
 question = st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,
-    max_chars=get_settings().max_question_chars,
+    max_chars=get_settings().limits.max_question_chars,
 ) or st.session_state.pop(RETRY, None)
 if question:
     overview.empty()

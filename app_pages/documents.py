@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from storage.config import get_settings
-from storage.pdf_processing import (
-    PdfProcessingError, delete_pdf, library_infos, list_processed_pdfs, rejection_reason, save_uploaded_pdf,
-)
+from storage.settings import get_settings
+from storage.documents.catalog import PdfProcessingError, library_infos, list_processed_pdfs
+from storage.documents.maintenance import delete_pdf, rejection_reason
+from storage.documents.intake import save_uploaded_pdf
 from storage.schema import display_page
 from ui.citations import doc_id_of_file
 from ui.doc_picker import pdfs_waiting_in_source, remove_picked
@@ -32,7 +32,7 @@ with st.container(border=True):
         type=["pdf"],
         accept_multiple_files=True,
         key=uploader_key,
-        help=f"Up to {max_mb:.0f} MB and {settings.max_pages} pages per file. "
+        help=f"Up to {max_mb:.0f} MB and {settings.limits.max_pages} pages per file. "
         "Scanned pages are read with OCR.",
     )
     if files and st.button(f"Upload and process {len(files)} file{'s' if len(files) > 1 else ''}", type="primary"):

@@ -67,7 +67,7 @@ show_zoomable_page(doc_id, pdf.source_file, page, passage, zoom=1.0 if zoom == "
                    whole=whole or not passage)
 with st.expander("Text of this page"):
     try:
-        from storage.pdf_processing import load_page_texts
+        from storage.documents.catalog import load_page_texts
 
         st.text(load_page_texts(doc_id)[page])
     except (OSError, IndexError, ValueError) as exc:

@@ -8,8 +8,8 @@ single,company): its own filing only; every filing of its company (pdfs/ + libra
 Three answer paths, in the same run:
 - `new`                selection-aware ranking (HybridRetriever as shipped) + agent/extractive.py
                        (table cell with its period first, then sentences)
-- `today`              legacy ranking (HybridRetriever(ranking="legacy")) + the answer composer
-                       before this change, frozen in bench/extractive_baseline.py: today's path
+- `today`              legacy ranking (bench/baselines/legacy_ranking.py) + the answer composer
+                       before this change, frozen in bench/baselines/extractive.py: today's path
 - `baseline_composer`  selection-aware ranking + the frozen composer (the composer's share alone)
 With one filing selected the ranking makes no difference, so `today` is `baseline_composer` there.
 Retrieval page_hit@5 counts a result on an evidence page of the question's own filing.
@@ -22,7 +22,7 @@ Retrieval page_hit@5 counts a result on an evidence page of the question's own f
     with several filings selected, naming the company as an analyst would ("What was Best Buy's
     net earnings in fiscal 2019?", the issuer of the filing's document info). Built from PyMuPDF word
     *positions* (a value belongs to the year column whose header it sits under), independently of
-    storage/tables.py, which the answers use and which reads only the text order of the lines
+    storage/documents/tables.py, which the answers use and which reads only the text order of the lines
     and never coordinates: a parser bug on one side shows up as a miss, not as a matching error.
     Also scored, for every path: the figure stated on one line with the asked period's year (a
     table row quoted without its header leaves the number unlabelled), and the share of answers
@@ -34,7 +34,7 @@ Retrieval page_hit@5 counts a result on an evidence page of the question's own f
     questions and on dev questions naming a year, whose evidence page prints the shifted year;
     company shift between dev questions on the same topic, both filings selected). Score:
     page_hit@5 of retrieval for the follow-up resolved by agent/followup.py vs the raw text.
-`table_parsers`: pages with 8+ table rows where a period header was found, storage/tables.py vs
+`table_parsers`: pages with 8+ table rows where a period header was found, storage/documents/tables.py vs
     PyMuPDF `find_tables()` (how the parser was chosen).
 
 The plain functions (`ingest`, `figure_questions`, `statement_questions`, `answer_figures`,
@@ -78,17 +78,19 @@ def use_work_dir(work: Path) -> None:
 
 def ingest(pdfs: list[Path], work: Path) -> dict[str, str]:
     """doc_name -> doc_id, processing each PDF once into `work` (reused between runs)."""
-    from storage import pdf_processing
+    from storage.documents import catalog
+    from storage.documents import ingest
+    from storage.documents import intake
 
     docs = {}
     for src in pdfs:
         dst = work / "source" / src.name
         if not dst.exists() or dst.stat().st_size != src.stat().st_size:
             shutil.copy2(src, dst)
-        doc_id = pdf_processing.compute_doc_id(dst)
-        if not pdf_processing.check_pdf_processed(doc_id):
+        doc_id = intake.compute_doc_id(dst)
+        if not catalog.check_pdf_processed(doc_id):
             t0 = time.perf_counter()
-            pdf_processing.process_and_index_pdf(dst)
+            ingest.process_and_index_pdf(dst)
             print(f"  ingested {src.name} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         docs[src.stem] = doc_id
     return docs
@@ -244,10 +246,9 @@ def retrieve(doc_ids: list[str], query: str, k: int | None = None, ranking: str 
     so each question's sources come from its own ranking."""
     from agent.state import AgentContext
     from agent.tools import search_documents
-    from storage.retrieval import HybridRetriever
+    from bench.baselines.presets import retriever
 
-    ctx = AgentContext(llm=None, web=None, history=None,
-                       get_retriever=lambda ids: HybridRetriever(ids, use_cache=False, ranking=ranking))
+    ctx = AgentContext(llm=None, web=None, history=None, get_retriever=lambda ids: retriever(ids, ranking))
     if k is not None:
         ctx.rag_k = k
     sources, _, _ = search_documents(ctx, {"selected_doc_ids": doc_ids}, query)
@@ -290,8 +291,8 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
     when the question must name its company) with `selection` selected (bench/selections.py):
 
     - `new`                selection-aware ranking + agent/extractive.py (shipped)
-    - `today`              legacy ranking + bench/extractive_baseline.py (today's answer path)
-    - `baseline_composer`  selection-aware ranking + bench/extractive_baseline.py
+    - `today`              legacy ranking + bench/baselines/extractive.py (today's answer path)
+    - `baseline_composer`  selection-aware ranking + bench/baselines/extractive.py
 
     With one filing selected the ranking makes no difference: `today` is `baseline_composer`.
     Shares of answers containing the figure as printed, and stating it on one line with the asked
@@ -301,9 +302,9 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
 
     from agent import extractive
     from agent.figures import asked_period
-    from bench import extractive_baseline
+    from bench.baselines import extractive as extractive_baseline
     from bench.selections import selected_ids
-    from storage.embeddings import get_embedder
+    from storage.documents.embeddings import get_embedder
 
     embedder = _MemoEmbedder(get_embedder())
     page_text = extractive.page_text_lookup()
@@ -392,9 +393,9 @@ def _states_other_period(lead: str, item: dict) -> bool:
 def name_companies(items: list[dict], docs: dict[str, str]) -> None:
     """Give each generated question `question_named`, naming the filing's issuer as an analyst with
     several companies' filings would ("What was Best Buy's net earnings in fiscal 2019?"): the
-    issuer's short name from the filing's document info (storage.doc_metadata.short_name)."""
-    from storage.doc_metadata import short_name
-    from storage.retrieval import documents_of
+    issuer's short name from the filing's document info (storage.documents.metadata.short_name)."""
+    from storage.documents.metadata import short_name
+    from storage.retrieval.hybrid import documents_of
 
     infos = documents_of(sorted({docs[i["doc_name"]] for i in items}))
     for item in items:
@@ -501,11 +502,11 @@ def dev_page_hits(questions: list[dict], docs: dict[str, str], k: int = 5) -> fl
 
 
 def table_parsers(pdfs: list[Path], with_find_tables: bool = True) -> dict:
-    """Pages with 8+ table rows (storage/tables.py row rebuild) on which a period header was found:
-    by storage/tables.py and by PyMuPDF `find_tables()` (a header cell naming a year)."""
+    """Pages with 8+ table rows (storage/documents/tables.py row rebuild) on which a period header was found:
+    by storage/documents/tables.py and by PyMuPDF `find_tables()` (a header cell naming a year)."""
     import pymupdf
 
-    from storage.tables import page_units
+    from storage.documents.tables import page_units
 
     out = {"pages": 0, "tables_py_header": 0, "find_tables_header": 0, "tables_py_s": 0.0, "find_tables_s": 0.0}
     for pdf in pdfs:
@@ -609,8 +610,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print(report: dict) -> None:
     print(f"\n{report['filings']} filings ingested; answer paths: new = selection-aware ranking + agent/extractive.py, "
-          "today = legacy ranking + bench/extractive_baseline.py, baseline_composer = selection-aware ranking + "
-          "bench/extractive_baseline.py (with one filing, today = baseline_composer)")
+          "today = legacy ranking + bench/baselines/extractive.py, baseline_composer = selection-aware ranking + "
+          "bench/baselines/extractive.py (with one filing, today = baseline_composer)")
     print("columns: figure = the answer contains the figure as printed in the question's filing; +period = on one line "
           "with the asked year; any filing = or the value printed for that row and year in another filing of the company "
           "(restated, or a 10-K's full year for a 10-Q's column); only other = cites only other filings; hit@5 = "
@@ -641,7 +642,7 @@ def _print(report: dict) -> None:
             print(f"  {kind}: {v['cases']} cases  resolved {v['resolved']}  raw {v['raw']}")
     if "table_parsers" in report:
         t = report["table_parsers"]
-        print(f"\ntable pages {t['pages']}: period header found by storage/tables.py {t['tables_py_header']} "
+        print(f"\ntable pages {t['pages']}: period header found by storage/documents/tables.py {t['tables_py_header']} "
               f"({t['tables_py_s']} s), by find_tables() {t['find_tables_header']} ({t['find_tables_s']} s)")
     print(f"\n{report['seconds']} s")
 

@@ -1,9 +1,9 @@
-"""BM25 libraries on the filings' pages: bm25s (what storage/bm25_index.py uses) vs rank-bm25.
+"""BM25 libraries on the filings' pages: bm25s (what storage/documents/bm25.py uses) vs rank-bm25.
 
     python -m bench.bm25_libs [--data ../shared/bench/financebench-dev]
 
 One corpus: every page of every filing under `--data` (`pdfs/` and `library/`), tokenised once by
-the project's tokenizer (storage/bm25_index.py), so only the library differs. Figures: index build
+the project's tokenizer (storage/documents/bm25.py), so only the library differs. Figures: index build
 seconds, milliseconds per query over the dev questions, page_hit@5 (a top-5 page is an evidence page
 of the question's filing, from questions.jsonl) and whether the two rank the same top 5. rank-bm25 is
 a dev-only install (requirements-dev.txt); it has no save format but pickle.
@@ -21,7 +21,7 @@ import bm25s
 import numpy as np
 import pymupdf
 
-from storage.bm25_index import bm25_scores, tokenize
+from storage.documents.bm25 import bm25_scores, tokenize
 
 
 def load_pages(data: Path) -> tuple[list[tuple[str, int]], list[list[str]]]:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     questions = [json.loads(line) for line in (args.data / "questions.jsonl").read_text().splitlines() if line.strip()]
     keys, corpus = load_pages(args.data)
     started = time.perf_counter()
-    fast = bm25s.BM25()  # as storage/bm25_index.build_bm25_model, on the same tokens
+    fast = bm25s.BM25()  # as storage/documents/bm25.build_bm25_model, on the same tokens
     fast.index(corpus, show_progress=False)
     build_fast = time.perf_counter() - started
     started = time.perf_counter()

@@ -1,8 +1,12 @@
-"""How often a legacy `[chunk_id: N]` marker is resolved to the right PDF when N exists in several.
+"""How often a legacy `[chunk_id: N]` marker is resolved to the right PDF when N exists in several;
+with `--claims`, the claim check on planted and no-model answers (bench/claims.py).
 
     python -m bench.citations [--max-pairs 0]
+    python -m bench.citations --claims [--work DIR]      # DIR: the dev filings ingested (reused)
+    python -m bench.citations --claims-gold --work DIR [--data ../shared/bench/statements]
+                                                         # the statements gold's no-model answers (DIR: ingested)
 
-For each FinanceBench dev question, the true chunk is the chunk of its PDF (storage/chunking.py)
+For each FinanceBench dev question, the true chunk is the chunk of its PDF (storage/documents/chunking.py)
 on the evidence page that shares most words with the evidence text. Every other dev PDF that
 also has a chunk with that chunk_id makes one collision (true chunk vs. the other PDF's chunk).
 The citing sentence is what a model would write: question + gold answer ("qa"), or the gold
@@ -25,8 +29,8 @@ from pathlib import Path
 import pymupdf
 
 from agent.citation_legacy import LEXICAL_WEIGHT, MIN_MARGIN, candidate_scores, content_words, pick
-from storage.chunking import chunk_pages
-from storage.embeddings import get_embedder
+from storage.documents.chunking import chunk_pages
+from storage.documents.embeddings import get_embedder
 from storage.schema import PageContent
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench-dev"
@@ -63,7 +67,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with pdfs/ and questions.jsonl")
     parser.add_argument("--max-pairs", type=int, default=0, help="stop after this many collisions (0: all)")
+    parser.add_argument("--claims", action="store_true", help="run the claim-check benchmark (bench/claims.py) instead")
+    parser.add_argument("--claims-gold", action="store_true", help="the claim check on the statements gold's no-model answers")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/bench-claims"), help="ingestion folder for --claims (reused)")
     args = parser.parse_args()
+    if args.claims or args.claims_gold:
+        from bench.claims import run, run_gold
+
+        if args.claims_gold:
+            data = args.data if args.data != DEFAULT_DATA else DEFAULT_DATA.parent / "statements"
+            run_gold(data.resolve(), args.work.resolve())
+        else:
+            run(args.data.resolve(), args.work.resolve())
+        return
 
     t0 = time.perf_counter()
     chunks = {pdf.stem: load_chunks(pdf) for pdf in sorted((args.data / "pdfs").glob("*.pdf"))}

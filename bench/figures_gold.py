@@ -15,7 +15,8 @@ no web search, the filing(s) selected):
 - conversation  greetings, thanks and questions about the app, with one and with two filings selected.
 
 Scores (the lead figure line = the first answer line holding a `[^n]` marker and a number that is not a
-year, a date or a form name):
+year, a date or a form name; none when a line before it says "no figure is stated": the answer says no
+row prints the figure and quotes passages as context. `strict_*` read those quotes as the lead too):
 - figure_correct  the lead line states the gold value (bench.answers.contains_figure) and a year of
                   the gold period or of the question; `wrong_figure` = the lead line states another
                   figure; `missing` = no lead line. Totals not printed: correct when the lead states
@@ -49,7 +50,9 @@ from bench.answers import contains_figure, printed_forms
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = Path(__file__).resolve().parent / "gold"
 DEFAULT_BASELINE = "921cd18"
+SETS = ("figures", "derived", "out_of_scope", "conversation")
 REFUSAL = re.compile(r"(?i)\bnot (?:among them|in the selected)")
+NO_FIGURE = re.compile(r"(?i)\bno figure is stated\b")  # the contract with agent/figures.py NO_FIGURE
 MARKER = re.compile(r"\[\^[^\]]+\]")
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _NOT_FIGURES = re.compile(
@@ -90,9 +93,15 @@ def figures_in(line: str) -> list[str]:
     return [t for t in printed_forms(text) if not _YEAR.match(t.strip("()$,.")) and _value(t) is not None]
 
 
-def lead_line(answer: str) -> str | None:
-    """The first line holding a citation marker and a figure: what the reader takes as the answer."""
+def lead_line(answer: str, honour_no_figure: bool = True) -> str | None:
+    """The first line holding a citation marker and a figure: what the reader takes as the answer.
+    None when a line before it says the answer states no figure (NO_FIGURE: "no table row ... prints
+    X, so no figure is stated; passages that mention it, quoted as context"): the quotes after it
+    are context, not the answer (`honour_no_figure=False` reads them as the answer, the stricter
+    reading reported beside it)."""
     for line in answer.splitlines():
+        if honour_no_figure and NO_FIGURE.search(line):
+            return None
         if MARKER.search(line) and figures_in(line):
             return line
     return None
@@ -102,9 +111,9 @@ def years_of(*texts: str) -> set[str]:
     return {y for t in texts for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", t)}
 
 
-def score_figure(item: dict, answer: str) -> str:
+def score_figure(item: dict, answer: str, honour_no_figure: bool = True) -> str:
     """"correct" | "value_no_period" | "wrong" | "missing" for one gold figure question."""
-    lead = lead_line(answer)
+    lead = lead_line(answer, honour_no_figure)
     if lead is None:
         return "missing"
     if item["value"] is None:
@@ -128,9 +137,9 @@ def _score_total(item: dict, answer: str, lead: str) -> str:
     return "correct" if listed and any(contains_figure(lead, p) for p in parts) else "wrong"
 
 
-def score_derived(item: dict, answer: str) -> str:
+def score_derived(item: dict, answer: str, honour_no_figure: bool = True) -> str:
     """"correct" when the lead carries the answer within half a unit of its last printed digit."""
-    lead = lead_line(answer)
+    lead = lead_line(answer, honour_no_figure)
     if lead is None:
         return "missing"
     tolerance = 0.5 * 10 ** -item["precision"] + 1e-9
@@ -156,7 +165,7 @@ def spoken(issuer: str) -> str:
     """An issuer as a question names it: short name, no leading all-caps banner ("NEWS RELEASE eBay"
     -> "eBay"), first of several registrants ("Boston Properties, Inc. Boston Properties Limited
     Partnership" -> "Boston Properties")."""
-    from storage.doc_metadata import short_name
+    from storage.documents.metadata import short_name
 
     name = re.split(r",|\bInc\b\.?", short_name(issuer))[0].strip() or short_name(issuer)
     rest = re.sub(r"^(?:[A-Z&]{2,}\s+)+(?=\S*[a-z])", "", name)
@@ -187,7 +196,7 @@ def selections(stems: list[str]) -> list[list[str]]:
 
 def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     """Questions naming what a selection's document info says it does not cover (stem -> DocumentInfo)."""
-    from storage.doc_metadata import name_words
+    from storage.documents.metadata import name_words
 
     issuers = sorted({spoken(i.issuer) for i in infos.values() if i.issuer and i.form == "10-K"})
     out: list[dict] = []
@@ -249,9 +258,11 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
             verdict = score_figure(q, text)
             for key in (kind, f"{kind}@{file}"):
                 counts[key]["verdict"].append(verdict)
+                counts[key]["strict"].append(score_figure(q, text, honour_no_figure=False))
         elif q["set"] == "derived":
             for key in ("derived", f"derived@{file}"):
                 counts[key]["verdict"].append(score_derived(q, text))
+                counts[key]["strict"].append(score_derived(q, text, honour_no_figure=False))
         elif q["set"] == "out_of_scope":
             for key in ("out_of_scope", f"out_of_scope@{file}", f"out_of_scope:{q['kind']}"):
                 counts[key]["refused"].append(refused(text))
@@ -265,6 +276,7 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
         row = {"n": len(next(iter(c.values())))}
         if "verdict" in c:
             row.update({v: share(c["verdict"], v) for v in ("correct", "wrong", "missing", "value_no_period")})
+            row.update({f"strict_{v}": share(c["strict"], v) for v in ("correct", "wrong")})
         for flag in ("refused", "ok"):
             if flag in c:
                 row[flag] = share(c[flag])
@@ -310,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-rev", default=DEFAULT_BASELINE, help="git revision to compare with, or 'none'")
     parser.add_argument("--limit", type=int, help="only the first N questions of each set (development)")
     parser.add_argument("--out", type=Path, help="write scores (and answers) as JSON here too")
+    parser.add_argument("--sets", default=",".join(SETS),
+                        help=f"comma-separated question sets to ask (development), of {','.join(SETS)}")
     args = parser.parse_args(argv)
     # a stopped run still removes its baseline worktree (subprocess.run kills the child on the way out)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -324,10 +338,13 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.disable(logging.WARNING)
     docs = ingest([pdfs / f"{s}.pdf" for s in stems], work)
-    from storage.pdf_processing import document_info, load_manifest
+    from storage.documents.catalog import document_info, load_manifest
 
     infos = {s: document_info(load_manifest(docs[s])) for s in stems}
-    questions = build_questions(stems, args.limit, infos)
+    sets = {s.strip() for s in args.sets.split(",") if s.strip()}
+    if unknown := sets - set(SETS):
+        sys.exit(f"error: unknown --sets {','.join(sorted(unknown))} (known: {','.join(SETS)})")
+    questions = [q for q in build_questions(stems, args.limit, infos) if q["set"] in sets]
     report: dict = {"questions": len(questions), "baseline_rev": None}
     if args.baseline_rev.lower() != "none":
         rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline_rev], check=True,
@@ -352,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
 MEASURES = [  # (label, target, score key, field)
     ("(b) lead = gold value and period", ">= .80", "figures", "correct"),
     ("    wrong figure leads", "<= .05", "figures", "wrong"),
+    ("    wrong, quotes after 'no figure' read", "", "figures", "strict_wrong"),
     ("    no figure line", "", "figures", "missing"),
     ("    gold value, period not said", "", "figures", "value_no_period"),
     ("total not printed: sum or components", "", "totals_not_printed", "correct"),

@@ -5,7 +5,7 @@
 `bench.figures_gold` calls `answer_all` in process for the code of this tree, and runs this file as a
 script with PYTHONPATH set to a `git worktree` of another revision for its baseline: the script then
 imports that revision's `agent`, `storage` and `bench.answers`, so it must use only their long-stable
-entry points (`agent.graph.run_turn`, `agent.state.AgentContext`, `storage.retrieval.HybridRetriever`,
+entry points (`agent.graph.run_turn`, `agent.state.AgentContext`, `storage.retrieval.hybrid.HybridRetriever`,
 `bench.answers.use_work_dir/ingest`).
 
 Each question: {"id", "question", "doc_names": [pdf stems selected]}. Each answer: {"id", "message",
@@ -31,7 +31,7 @@ class _CountingFactory:
     """The retriever factory the turn gets, counting the retrievers it builds (a search needs one)."""
 
     def __init__(self) -> None:
-        from storage.retrieval import HybridRetriever
+        from storage.retrieval.hybrid import HybridRetriever
 
         self._cls = HybridRetriever
         self.built = 0

@@ -30,13 +30,13 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, BaseMessage
 
 from agent.context import TRUNCATED_HISTORY_PROMPT, load_history_messages
-from storage import mongo_server
-from storage.embeddings import _tokenizer_path
-from storage.history import HistoryStore
+from storage.history import embedded_server
+from storage.documents.embeddings import _tokenizer_path
+from storage.history.store import HistoryStore
 from storage.schema import Source
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench-dev" / "questions.jsonl"
-CHUNK_CHARS = 1000  # storage/chunking.py MAX_CHARS
+CHUNK_CHARS = 1000  # storage/documents/chunking.py MAX_CHARS
 
 
 def _corpus() -> tuple[list[dict], list[str]]:
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
     tokenizer.no_truncation()
     with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
-        server = mongo_server.ensure_server(Path(tmp))
+        server = embedded_server.ensure_server(Path(tmp))
         try:
             store = HistoryStore(server.uri, db_name="bench")
             conv = store_conversation(store, "bench-user", args.turns, args.sources)
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  load_messages(limit=50)            {window * 1000:8.1f} ms")
             store.close()
         finally:
-            mongo_server.stop_server(Path(tmp))
+            embedded_server.stop_server(Path(tmp))
     return 0
 
 

@@ -3,7 +3,7 @@
     python -m bench.ingest --data ../shared/bench/financebench-dev [--limit N] [--out results.json]
 
 For each PDF in DIR/pdfs, both pipelines run from scratch, alternating which goes first:
-- project:   storage.pdf_processing.process_and_index_pdf (text + OCR of scanned pages/images,
+- project:   storage.documents.ingest.process_and_index_pdf (text + OCR of scanned pages/images,
              table-aware chunking, embeddings, Chroma collection, BM25 index, atomic commit);
 - langchain: PyMuPDFLoader -> RecursiveCharacterTextSplitter(1000, 200) -> the same embedding
              model -> a Chroma collection.
@@ -24,14 +24,14 @@ from tqdm import tqdm
 
 
 def run_project(pdf: Path) -> tuple[int, int]:
-    from storage.pdf_processing import process_and_index_pdf
+    from storage.documents.ingest import process_and_index_pdf
 
     manifest = process_and_index_pdf(pdf, force=True)
     return manifest.page_count, manifest.chunk_count
 
 
 def run_langchain(pdf: Path, baseline) -> tuple[int, int]:
-    from storage.pdf_processing import file_sha256
+    from storage.documents.intake import file_sha256
 
     sha = file_sha256(pdf)
     pages, _ = baseline.ingest(pdf, sha)
@@ -54,8 +54,8 @@ def main() -> None:
     os.environ["PDF_DESTINATION_DIR"] = str(work / "destination")
     os.environ["ANONYMIZED_TELEMETRY"] = "False"
 
-    from bench.baselines import LangChainBaseline
-    from storage.embeddings import get_embedder
+    from bench.baselines.langchain_pipeline import LangChainBaseline
+    from storage.documents.embeddings import get_embedder
 
     embedder = get_embedder()
     embedder.embed(["warm up"])

@@ -35,8 +35,8 @@ import pymupdf
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
-from storage.ocr import ENGINES, INSTALL_HINT
-from storage.pdf_processing import MIN_OCR_DPI, OCR_DPI
+from storage.documents.ocr import ENGINES, INSTALL_HINT
+from storage.documents.extract import MIN_OCR_DPI, OCR_DPI
 
 VARIANTS = ("clean", "noise", "skew", "low_dpi")
 MIN_REFERENCE_CHARS = 800

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from agent.citation_ids import renumber_sources
-from storage import mongo_server
-from storage.history import HistoryStore, new_id
+from storage.history import embedded_server
+from storage.history.store import HistoryStore, new_id
 from storage.schema import Source
 
 
@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        server = mongo_server.ensure_server(Path(tmp))
+        server = embedded_server.ensure_server(Path(tmp))
         try:
             store = HistoryStore(server.uri, db_name="bench")
             conv = store.create_conversation("bench-user")
@@ -86,7 +86,7 @@ def main() -> None:
             print(f"  save_turn (messages + commit marker)    {whole:8.1f} ms  ({whole / old_way:.2f}x baseline)")
             store.close()
         finally:
-            mongo_server.stop_server(Path(tmp))
+            embedded_server.stop_server(Path(tmp))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ page (a chunk spanning pages counts every page it covers). Methods, all in this 
 machine:
 
 - `project_hybrid`  HybridRetriever as shipped (cache off, so latency is a cache miss)
-- `legacy_ranking`  HybridRetriever(ranking="legacy"): the ranking before selection awareness
+- `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
 - `dense_alone`     the project's chunk vectors, raw question, top chunks
@@ -55,7 +55,6 @@ import shutil
 import statistics
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -108,18 +107,6 @@ def _place_pdf(src: Path, source_dir: Path) -> Path:
     return dst
 
 
-@contextmanager
-def _patched(module, **values):
-    old = {name: getattr(module, name) for name in values}
-    for name, value in values.items():
-        setattr(module, name, value)
-    try:
-        yield
-    finally:
-        for name, value in old.items():
-            setattr(module, name, value)
-
-
 def _make_long_filing(pdfs: list[Path], out: Path, min_pages: int = 300) -> Path | None:
     import pymupdf
 
@@ -170,8 +157,11 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.disable(logging.WARNING)
 
-    from storage import pdf_processing, retrieval
-    from storage.embeddings import get_embedder
+    from storage.documents import catalog
+    from storage.documents import ingest
+    from storage.documents import intake
+    from storage.retrieval import hybrid
+    from storage.documents.embeddings import get_embedder
 
     get_embedder()  # load once before timing anything
     doc_names = sorted({q["doc_name"] for q in questions})
@@ -184,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     # ------------------------------------------------------------ ingestion (reused between runs)
     baseline = None
     if not args.no_langchain:
-        from bench.baselines import LangChainBaseline
+        from bench.baselines.langchain_pipeline import LangChainBaseline
 
         baseline = LangChainBaseline(work)
     docs: dict[str, dict] = {}
@@ -192,14 +182,14 @@ def main(argv: list[str] | None = None) -> int:
     for name in bar:
         folder = data / "pdfs" if name in doc_names else library_dir
         pdf = _place_pdf(folder / f"{name}.pdf", work / "source")
-        sha = pdf_processing.file_sha256(pdf)
-        doc_id = pdf_processing.compute_doc_id(pdf, sha)
+        sha = intake.file_sha256(pdf)
+        doc_id = intake.compute_doc_id(pdf, sha)
         bar.set_postfix_str(name[:30])
-        if not pdf_processing.check_pdf_processed(doc_id):
+        if not catalog.check_pdf_processed(doc_id):
             t0 = time.perf_counter()
-            pdf_processing.process_and_index_pdf(pdf)
+            ingest.process_and_index_pdf(pdf)
             timings[f"project:{sha}"] = time.perf_counter() - t0
-        pages = pdf_processing.load_manifest(doc_id).page_count
+        pages = catalog.load_manifest(doc_id).page_count
         if baseline is not None and name in doc_names:  # the baseline only for the questions' filings
             pages, seconds = baseline.ingest(pdf, sha)
             if seconds is not None:
@@ -217,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         return selected_ids(kind, name, {n: d["doc_id"] for n, d in docs.items()})
 
     for d in docs.values():  # load indexes before timing (a real session keeps them loaded too)
-        retrieval.get_doc_index(d["doc_id"])
-    retrieval.documents_of([d["doc_id"] for d in docs.values()])  # document info, read once
+        hybrid.get_doc_index(d["doc_id"])
+    hybrid.documents_of([d["doc_id"] for d in docs.values()])  # document info, read once
 
     results: dict[str, dict] = {}
     per_question: dict[str, dict] = {}
@@ -285,26 +275,27 @@ def main(argv: list[str] | None = None) -> int:
 
 def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
     """name -> run(question, selected doc_ids) -> ranked [(doc_id, pages)]."""
-    from storage import bm25_index, retrieval, selection_prior
-    from storage.embeddings import get_embedder
-    from storage.retrieval import HybridRetriever
+    from bench.baselines import presets
+    from storage.documents import bm25
+    from storage.retrieval import hybrid
+    from storage.documents.embeddings import get_embedder
 
     embedder = get_embedder()
 
     def hits(results):
         return [(h.chunk.doc_id, set(range(h.chunk.page_number, h.chunk.page_end + 1))) for h in results]
 
-    def project(ranking: str = "selection"):
+    def project(ranking: str = "selection"):  # "selection", "legacy" or an ablation's name
         def run(q: str, doc_ids: list[str]):
-            return hits(HybridRetriever(doc_ids, use_cache=False, ranking=ranking).search(q, k=max(KS)))
+            return hits(presets.retriever(doc_ids, ranking).search(q, k=max(KS)))
 
         return run
 
     def single_signal(signal: str):
         def run(q: str, doc_ids: list[str]):
-            indexes = [retrieval.get_doc_index(d) for d in doc_ids]
+            indexes = [hybrid.get_doc_index(d) for d in doc_ids]
             if signal == "bm25":  # one corpus over the selection (== the PDF's own index for one PDF)
-                scores = np.concatenate(bm25_index.selection_bm25_scores([i.chunk_bm25.model for i in indexes], q))
+                scores = np.concatenate(bm25.selection_bm25_scores([i.chunk_bm25.model for i in indexes], q))
             else:
                 qv = embedder.embed([q])[0]
                 scores = np.concatenate([i.vectors @ qv for i in indexes])
@@ -318,18 +309,6 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         sha = next(d["sha"] for d in docs.values() if d["doc_id"] == doc_ids[0])
         return [(doc_ids[0], {h.page}) for h in baseline.search(sha, q, max(KS))]
 
-    def ablation(module=retrieval, **patch):
-        def run(q: str, doc_ids: list[str]):
-            with _patched(module, **patch):
-                return project()(q, doc_ids)
-
-        return run
-
-    class _RawQuery:
-        def __init__(self, q):
-            self.text = self.sparse_text = q
-            self.expansion = ""
-
     methods = {
         "project_hybrid": project(),
         "legacy_ranking": project("legacy"),
@@ -338,30 +317,8 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain
-    if ablations and kind == "single":
-        methods.update({
-            "ablation_no_query_expansion": ablation(expand_query=_RawQuery),
-            "ablation_no_page_bm25": ablation(PAGE_WEIGHT=0.0),
-            "ablation_dense_weight_0.5": ablation(DENSE_WEIGHT=0.5),
-            "ablation_dense_weight_0.7": ablation(DENSE_WEIGHT=0.7),
-            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
-        })
-    if ablations and kind != "single":
-        methods.update({
-            "ablation_idf_fix_only": ablation(PRIOR_WEIGHT=0.0, DOC_WEIGHT=0.0),
-            "ablation_per_pdf_bm25_idf": ablation(PER_PDF_IDF=True),
-            "ablation_max_median_normalisation": ablation(NORMALISE=retrieval._max_median),
-            "ablation_no_prior": ablation(PRIOR_WEIGHT=0.0),
-            "ablation_no_doc_relevance": ablation(DOC_WEIGHT=0.0),
-            "ablation_doc_relevance_mean_top3": ablation(DOC_SIGNAL="mean_top", DOC_WEIGHT=0.5),
-            "ablation_no_recency": ablation(module=selection_prior, RECENT=0.0),
-            "ablation_no_primary_source": ablation(module=selection_prior, SECONDARY=1.0),
-            "ablation_secondary_0.5": ablation(module=selection_prior, SECONDARY=0.5),
-            "ablation_prior_weight_1": ablation(PRIOR_WEIGHT=1.0),
-            "ablation_prior_weight_3": ablation(PRIOR_WEIGHT=3.0),
-            "ablation_doc_weight_0.5": ablation(DOC_WEIGHT=0.5),
-            "ablation_doc_weight_2": ablation(DOC_WEIGHT=2.0),
-        })
+    if ablations:
+        methods.update({name: project(name) for name in (presets.SINGLE if kind == "single" else presets.SELECTION)})
     return methods
 
 
@@ -372,11 +329,11 @@ def _variants(q: str) -> list[str]:
 
 
 def _cache_bench(questions: list[dict], docs: dict) -> dict:
-    from storage import retrieval
-    from storage.embeddings import get_embedder
-    from storage.pdf_processing import get_pdf_output_dirs
-    from storage.retrieval import HybridRetriever
-    from storage.retrieval_cache import DEFAULT_THRESHOLD, normalise_query, query_numbers
+    from storage.retrieval import hybrid
+    from storage.documents.embeddings import get_embedder
+    from storage.documents.catalog import get_pdf_output_dirs
+    from storage.retrieval.hybrid import HybridRetriever
+    from storage.retrieval.cache import DEFAULT_THRESHOLD, normalise_query, query_numbers
 
     # 1. similarity between different questions: where must the threshold be?
     texts = [q["question"] for q in questions]
@@ -403,15 +360,15 @@ def _cache_bench(questions: list[dict], docs: dict) -> dict:
 
     # 2. end to end through HybridRetriever with the shipped threshold
     calls = {"n": 0}
-    original = HybridRetriever._rank
+    original = hybrid.rank_pages  # a ranking runs only on a cache miss
 
-    def counting(self, *a, **kw):
+    def counting(*a, **kw):
         calls["n"] += 1
-        return original(self, *a, **kw)
+        return original(*a, **kw)
 
-    HybridRetriever._rank = counting
+    hybrid.rank_pages = counting
     try:
-        retrieval.clear_loaded_indexes()
+        hybrid.clear_loaded_indexes()
         for d in docs.values():
             get_pdf_output_dirs(d["doc_id"]).cache_path.unlink(missing_ok=True)
         false_hits = 0
@@ -440,7 +397,7 @@ def _cache_bench(questions: list[dict], docs: dict) -> dict:
             HybridRetriever([docs[q["doc_name"]]["doc_id"]]).search(f"Please tell me: {q['question']}", k=10)
             reworded_hits += calls["n"] == before
     finally:
-        HybridRetriever._rank = original
+        hybrid.rank_pages = original
     return {
         "threshold": DEFAULT_THRESHOLD,
         "max_similarity_between_different_questions": round(max_any, 4),
@@ -455,13 +412,13 @@ def _cache_bench(questions: list[dict], docs: dict) -> dict:
 
 
 def _long_filing_latency(data: Path, work: Path, questions: list[dict]) -> dict | None:
-    from storage import pdf_processing
-    from storage.retrieval import HybridRetriever
+    from storage.documents import ingest
+    from storage.retrieval.hybrid import HybridRetriever
 
     path = _make_long_filing(sorted((data / "pdfs").glob("*.pdf")), work / "source" / "LONG_FILING_300P.pdf")
     if path is None:
         return None
-    manifest = pdf_processing.process_and_index_pdf(path)
+    manifest = ingest.process_and_index_pdf(path)
     retriever = HybridRetriever([manifest.doc_id], use_cache=False)
     latencies = []
     for q in tqdm(questions, desc="300-page latency", unit="q"):
@@ -482,26 +439,24 @@ def _no_model_answer_bench(questions: list[dict], docs: dict, selection_of) -> d
     filings; the same for today's answer path (legacy ranking) in the same run."""
     from agent.graph import run_turn
     from agent.state import AgentContext
-    from storage import selection_prior
-    from storage.retrieval import HybridRetriever
+    from bench.baselines.presets import retriever
     from storage.schema import page_index
 
     several = any(len(selection_of(q["doc_name"])) > 1 for q in questions)
-    variants = [("project", "selection", {}), ("legacy_ranking", "legacy", {})]
+    variants = [("project", "selection"), ("legacy_ranking", "legacy")]
     if several:
-        variants.append(("ablation_no_primary_source", "selection", {"SECONDARY": 1.0}))
+        variants.append(("ablation_no_primary_source", "ablation_no_primary_source"))
     out = {}
-    for label, ranking, patch in variants:
+    for label, ranking in variants:
         context = AgentContext(
             llm=None, web=None, history=None,
-            get_retriever=lambda ids, ranking=ranking: HybridRetriever(ids, use_cache=False, ranking=ranking),
+            get_retriever=lambda ids, ranking=ranking: retriever(ids, ranking),
         )
         right, only_other, cited_any, latencies, misses = 0, 0, 0, [], []
         for q in tqdm(questions, desc=f"no-model answers ({label})", unit="q"):
             own = docs[q["doc_name"]]["doc_id"]
             t0 = time.perf_counter()
-            with _patched(selection_prior, **patch):
-                answer = run_turn(context, q["question"], selected_doc_ids=selection_of(q["doc_name"]))
+            answer = run_turn(context, q["question"], selected_doc_ids=selection_of(q["doc_name"]))
             latencies.append((time.perf_counter() - t0) * 1000)
             cited = [
                 (c.metadata.doc_id, page_index(c.metadata.page))

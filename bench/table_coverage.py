@@ -16,7 +16,7 @@ layout reader's line grouping):
 A statement row is *covered* by a parser when the parser returns a table row with the same label (first 60
 letters and digits, case-folded, footnote marks "(1)" after it dropped; or a label wrapped over lines that ends with the row's) whose cells give a labelled column to at least as many values as the
 visual row prints (a value printed a little off the row's baseline is its own visual line). Coverage = covered rows / rows, over statement pages; reported for the layout reader
-(storage/table_layout.py, what figure answers use) and the text parser (storage/tables.py
+(storage/documents/table_layout.py, what figure answers use) and the text parser (storage/documents/tables.py
 `page_units(text, one_line_rows=True)`, today's path), in the same run, with time per page. A
 labelled column is a period, or for a roll-forward (equity statement, award activity: `TableHeader.kind
 == "roll-forward"`) a component title with the row's period; "L hdrs" is the layout coverage counting
@@ -43,8 +43,8 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.table_layout import layout_units
-from storage.tables import page_units, row_cells
+from storage.documents.table_layout import layout_units
+from storage.documents.tables import page_units, row_cells
 
 NUM = re.compile(r"^\(?-?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[-–—]+%?$")  # a figure, or a dash for zero ("-%" in a percent column)
 YEAR = re.compile(r"^\(?((?:19|20)\d\d)\)?,?$")

@@ -4,7 +4,7 @@
 
 For every figure of bench/gold/statements_figures.jsonl (read off the pages by a person) whose page
 has a text layer and that a row prints (`value` not null), read the gold page with
-`storage.table_layout.layout_units` and look for a row whose label ends with the gold line item (as
+`storage.documents.table_layout.layout_units` and look for a row whose label ends with the gold line item (as
 written, without its parenthesised note, or the part after "Segment:"), case and punctuation
 folded. Verdicts: *right* (a cell of that row holds the gold value, digits compared, under a column
 whose label names the gold period's year), *wrong period* (the value only under another year's
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.table_layout import layout_units
-from storage.tables import row_cells
+from storage.documents.table_layout import layout_units
+from storage.documents.tables import row_cells
 
 GOLD = Path(__file__).parent / "gold" / "statements_figures.jsonl"
 

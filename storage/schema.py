@@ -40,7 +40,7 @@ class Chunk(BaseModel):
 
 
 class DocumentInfo(BaseModel):
-    """What a PDF is, read at ingestion from its cover page and metadata (storage/doc_metadata.py).
+    """What a PDF is, read at ingestion from its cover page and metadata (storage/documents/metadata.py).
 
     SEC filings get issuer, form and period; any other PDF degrades to a title and a date.
     """
@@ -142,6 +142,33 @@ class Citation(BaseModel):
     metadata: CitationMetadata = Field(default_factory=CitationMetadata)
 
 
+ClaimProblemKind = Literal["figure", "quote", "arithmetic"]
+
+
+class ClaimProblem(BaseModel):
+    """One thing a cited sentence states that its sources do not print (agent/claim_check.py)."""
+
+    kind: ClaimProblemKind
+    text: str  # as the answer writes it: "$9.9 trillion", a quoted span, "170,782 / 394,328 = 45.3%"
+
+
+class ClaimCheck(BaseModel):
+    """A cited sentence of an answer checked against the text of the sources it cites.
+
+    Keyed by source id (the marker text in the stored answer, "[^3]"), never by a display number, so
+    the UI shows the mark with whatever label that marker is displayed as."""
+
+    sentence: str  # the sentence as written, markers removed
+    marker_index: int  # which marker of the answer (0-based, in `iter_markers` order) ends the sentence
+    source_ids: list[str] = Field(default_factory=list)  # the markers the sentence cites
+    problems: list[ClaimProblem] = Field(default_factory=list)  # empty: every figure and quote was found
+    source_says: dict[str, str] = Field(default_factory=dict)  # source id -> its closest passage (failed only)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
 class AnswerResult(BaseModel):
     """What one turn of the agent returns to the UI (and stores with the AI message)."""
 
@@ -153,6 +180,7 @@ class AnswerResult(BaseModel):
     saved: bool = True  # False when the history store could not persist the turn
     error: str | None = None
     active_doc_ids: list[str] | None = None  # set when the turn switched the active PDF(s) (/ingest)
+    claims: list[ClaimCheck] = Field(default_factory=list)  # each cited sentence checked (agent/claim_check.py)
 
 
 class PageContent(BaseModel):

@@ -18,7 +18,7 @@ for _key in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_
 def pdf_home(tmp_path, monkeypatch):
     """A fresh pdf_files/ tree (source/ and destination/) for each test, and no search index or
     retrieval cache still loaded from another test's tree."""
-    from storage import retrieval
+    from storage.retrieval import hybrid
 
     home = tmp_path / "pdf_files"
     (home / "source").mkdir(parents=True)
@@ -26,6 +26,6 @@ def pdf_home(tmp_path, monkeypatch):
     monkeypatch.setenv("PDF_CHAT_HOME", str(home))
     for var in ("PDF_SOURCE_DIR", "PDF_DESTINATION_DIR"):
         monkeypatch.delenv(var, raising=False)
-    retrieval.clear_loaded_indexes()
+    hybrid.clear_loaded_indexes()
     yield home
-    retrieval.clear_loaded_indexes()
+    hybrid.clear_loaded_indexes()

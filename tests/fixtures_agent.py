@@ -13,7 +13,7 @@ from langchain_core.language_models.fake_chat_models import FakeMessagesListChat
 from langchain_core.messages import AIMessage
 
 from agent.state import AgentContext
-from storage.retrieval import HybridRetriever
+from storage.retrieval.hybrid import HybridRetriever
 from tests.fixtures_pdfs import make_text_pdf
 
 
@@ -93,7 +93,7 @@ SAMPLE_PAGES = [
 @pytest.fixture
 def sample_pdf(pdf_home):
     """A real 4-page PDF in the test source folder, processed: returns its ProcessedPdf."""
-    from storage.pdf_processing import process_and_index_pdf
+    from storage.documents.ingest import process_and_index_pdf
 
     path = make_text_pdf(pdf_home / "source" / "northwind_2023.pdf", SAMPLE_PAGES, title="Northwind Solar Annual Report 2023")
     return process_and_index_pdf(path)

@@ -1,6 +1,6 @@
 """Generated statement pages for the figure answers: each page a list of tables (caption, section
 and unit caption, column headers, rows), served to agent/figure_rows.py as the `Unit`s
-storage/page_tables.py gives (rows with their period header, section and unit), so the tests
+storage/documents/page_tables.py gives (rows with their period header, section and unit), so the tests
 exercise row, section and column choice whatever parser reads a real page."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from storage.tables import TableHeader, Unit
+from storage.documents.tables import TableHeader, Unit
 
 
 @dataclass

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.config import get_settings
+from storage.settings import get_settings
 
 
 def write_pages(path: Path, pages: list[str], *, metadata: dict | None = None, title_font: float | None = None) -> Path:

@@ -1,5 +1,5 @@
 """MongoDB fixtures for the history tests: a plain `nx-27017` over TCP (as CI runs it) and the
-embedded default (storage/mongo_server.py), each session-scoped with data in a tmp dir.
+embedded default (storage/history/embedded_server.py), each session-scoped with data in a tmp dir.
 
 Import explicitly in a test file: `from tests.fixtures_mongo import *  # noqa: F401,F403`.
 """
@@ -19,8 +19,8 @@ import pytest
 from pymongo import MongoClient
 from pymongo.errors import PyMongoError
 
-from storage import mongo_server
-from storage.history import HistoryStore
+from storage.history import embedded_server
+from storage.history.store import HistoryStore
 
 NX_BIN = Path(sys.executable).with_name("nx-27017")
 
@@ -30,7 +30,7 @@ class NxServer:
     """A `nx-27017` process on 127.0.0.1 that a test can stop and start again on the same data."""
 
     data_dir: Path
-    port: int = field(default_factory=mongo_server.free_port)
+    port: int = field(default_factory=embedded_server.free_port)
     proc: subprocess.Popen | None = None
 
     @property
@@ -94,7 +94,7 @@ def embedded_mongo_dir(tmp_path_factory):
         mp.delenv("MONGODB_URI", raising=False)
         mp.delenv("PDF_CHAT_MONGO_PORT", raising=False)
         yield data_dir
-        mongo_server.stop_server(data_dir)
+        embedded_server.stop_server(data_dir)
 
 
 @pytest.fixture
@@ -105,7 +105,7 @@ def own_embedded_dir(tmp_path, monkeypatch):
     monkeypatch.delenv("MONGODB_URI", raising=False)
     monkeypatch.delenv("PDF_CHAT_MONGO_PORT", raising=False)
     yield data_dir
-    mongo_server.stop_server(data_dir)
+    embedded_server.stop_server(data_dir)
 
 
 def _fresh_db_name() -> str:

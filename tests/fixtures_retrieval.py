@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pymupdf
 
-from storage.config import get_settings
-from storage.pdf_processing import ProcessedPdf, process_and_index_pdf
+from storage.settings import get_settings
+from storage.documents.catalog import ProcessedPdf
+from storage.documents.ingest import process_and_index_pdf
 
 
 def write_pdf(name: str, pages: list[str]) -> str:

@@ -118,7 +118,7 @@ def run_client(uri: str, db_name: str, user_id: str, conversation_id: str, doc_i
                ready: str, go: str) -> None:
     """A separate app process asking `questions` in one conversation (started by a test)."""
     from agent.service import ChatService
-    from storage.history import HistoryStore
+    from storage.history.store import HistoryStore
 
     service = ChatService(llm=HonestModel(), web=None, history=HistoryStore(uri, db_name=db_name))
     service.get_retriever([doc_id]).search("warm up", k=2)  # load the embedder and indexes before the race

@@ -15,8 +15,8 @@ import pytest
 import streamlit as st
 
 import ui.resources
-from storage.history import HistoryStore
-from storage.pdf_processing import process_and_index_pdf
+from storage.history.store import HistoryStore
+from storage.documents.ingest import process_and_index_pdf
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +36,7 @@ XSS_LINES = [
 @pytest.fixture(scope="session")
 def mongo_uri(tmp_path_factory):
     """One embedded history server for the test session, stopped afterwards."""
-    from storage.mongo_server import ensure_server, stop_server
+    from storage.history.embedded_server import ensure_server, stop_server
 
     data_dir = tmp_path_factory.mktemp("ui-mongo")
     info = ensure_server(data_dir)
@@ -86,10 +86,10 @@ def new_app(timeout: float = 120) -> AppTest:
 
 def retriever_factory():
     try:
-        from storage.retrieval import HybridRetriever
+        from storage.retrieval.hybrid import HybridRetriever
 
         return HybridRetriever
-    except ImportError:  # until storage/retrieval.py lands: the agent tests' BM25 stand-in
+    except ImportError:  # until storage/retrieval/hybrid.py lands: the agent tests' BM25 stand-in
         from tests.fixtures_agent import Bm25Retriever
 
         return Bm25Retriever

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from agent.graph import run_turn
-from agent.llm import load_chat_model_from_env
+from agent.llm import load_chat_model, model_spec_from_env
 from agent.service import ChatService
 from agent.tools import WebSearch
 from tests.fixtures_agent import *  # noqa: F401,F403
@@ -25,7 +25,7 @@ def gemini_env(monkeypatch):
         monkeypatch.setenv("GOOGLE_API_KEY", gemini.API_KEY)
         monkeypatch.setenv("GEMINI_BASE_URL", stub.url)
         monkeypatch.setenv("GEMINI_MODEL", "gemini-2.5-flash")
-        return load_chat_model_from_env()
+        return load_chat_model(model_spec_from_env())  # what ChatService does
 
     return use
 

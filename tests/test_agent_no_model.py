@@ -16,7 +16,7 @@ from agent.citation_markers import iter_markers
 from agent.extractive import split_sentences
 from agent.graph import run_turn
 from agent.tools import WebSearch
-from storage.pdf_processing import load_page_texts
+from storage.documents.catalog import load_page_texts
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import SAMPLE_PAGES, FailingRetriever, context
 from tests.stubs import tavily
@@ -64,7 +64,7 @@ def test_no_model_answers_quote_the_cited_page(sample_pdf, question, page, needl
 
 
 def test_no_model_multi_pdf_cites_the_right_file(sample_pdf, pdf_home):
-    from storage.pdf_processing import process_and_index_pdf
+    from storage.documents.ingest import process_and_index_pdf
     from tests.fixtures_pdfs import make_text_pdf
 
     other = process_and_index_pdf(make_text_pdf(pdf_home / "source" / "bakery.pdf", [

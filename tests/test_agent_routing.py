@@ -147,7 +147,7 @@ def test_ingest_valid_pdf_switches_the_active_pdf(pdf_home):
     result = run_turn(context(llm), "/ingest fresh.pdf")
     assert result.route == "ingest"
     assert "Processed **fresh.pdf**" in result.message
-    from storage.pdf_processing import check_pdf_processed
+    from storage.documents.catalog import check_pdf_processed
 
     (doc_id,) = result.active_doc_ids
     assert doc_id.startswith("fresh-") and check_pdf_processed(doc_id)

@@ -9,7 +9,7 @@ import pytest
 from langchain_core.messages import ToolMessage
 
 from agent.service import ChatService
-from storage.history import HistoryStore
+from storage.history.store import HistoryStore
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_mongo import nx_server  # noqa: F401
 

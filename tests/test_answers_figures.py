@@ -13,7 +13,7 @@ from agent.extractive import compose_extractive_answer, ends_at_boundary, is_com
 from agent.figures import AskedPeriod, asked_period, is_figure_question
 from agent.graph import run_turn
 from agent.quotes import quotes_by_marker
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 from tests.fixtures_statements import make_statement_pdf
@@ -74,7 +74,8 @@ def test_question_periods_and_kinds():
     assert asked_period("and in fiscal year 2021 vs 2020?").years == (2021, 2020)
     # the selection prior's parser: a range names every year in it, "second fiscal quarter" a quarter
     assert asked_period("3 year average net profit margin for FY2015 - FY2017").years == (2015, 2016, 2017)
-    assert asked_period("Net sales in the second fiscal quarter of 2023?") == AskedPeriod((2023,), 2, 3)
+    assert asked_period("Net sales in the second fiscal quarter of 2023?") == AskedPeriod((2023,), 2, 3, fiscal=True)
+    assert not asked_period("Net sales in the quarter ended June 30, 2023?").fiscal
     assert is_figure_question("How much was the Real change in Sales for AMCOR in FY 2023?")
     assert not is_figure_question("Why did operating margin fall in 2022?")
     assert not is_figure_question("Is Boeing's business subject to cyclicality?")

@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.followup import resolve_followup
 from agent.graph import run_turn
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 from tests.fixtures_statements import make_statement_pdf

@@ -9,8 +9,8 @@ from langchain_core.messages import SystemMessage, ToolMessage
 
 from agent.graph import run_turn
 from agent.tools import RAG_TOOL
-from storage.pdf_processing import process_and_index_pdf
-from storage.retrieval import HybridRetriever
+from storage.documents.ingest import process_and_index_pdf
+from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import call, context, grade, say, scripted
@@ -20,7 +20,7 @@ INFO = DocumentInfo(title="Northwind Aerospace · 10-K · FY2019", issuer="North
 
 
 class TitledRetriever:
-    """The real hybrid retriever, with the document metadata the ingestion stores (storage/doc_metadata.py
+    """The real hybrid retriever, with the document metadata the ingestion stores (storage/documents/metadata.py
     fills `RetrievedChunk.document` on the main branch; set here so this test does not depend on it)."""
 
     def __init__(self, doc_ids):

@@ -10,7 +10,7 @@ import pytest
 
 from agent.graph import run_turn
 from agent.scope import covered_years, scope_note
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents.ingest import process_and_index_pdf
 from storage.schema import DocumentInfo
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context, grade, say, scripted

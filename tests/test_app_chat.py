@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import ui.resources
-from storage.history import HistoryStore
-from storage.pdf_processing import process_and_index_pdf
+from storage.history.store import HistoryStore
+from storage.documents.ingest import process_and_index_pdf
 from storage.schema import Citation
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, citation_buttons, make_xss_pdf, new_app, retriever_factory, doc_picker
@@ -98,7 +98,7 @@ def test_text_from_a_hostile_pdf_is_shown_literally(chat_service, ui_env):
 
 def test_history_down_still_answers_and_queues_the_turn(ui_env, sample_processed, monkeypatch, tmp_path):
     from agent.service import ChatService
-    from storage.mongo_server import free_port
+    from storage.history.embedded_server import free_port
 
     monkeypatch.setenv("PDF_CHAT_OUTBOX", str(tmp_path / "outbox"))
 
@@ -216,7 +216,7 @@ def test_an_interrupted_question_is_offered_again_not_lost(chat_service, sample_
 
 
 def test_a_failed_rename_says_why_instead_of_crashing(chat_service, ui_env, monkeypatch):
-    from storage.history import HistoryUnavailableError
+    from storage.history.store import HistoryUnavailableError
 
     chat_service.history.create_conversation(ui_env["user_id"], "Old question")
 

@@ -5,7 +5,7 @@ preview offers the page's link. The model is the only thing scripted."""
 from __future__ import annotations
 
 import ui.resources
-from storage.history import HistoryStore
+from storage.history.store import HistoryStore
 from tests.fixtures_agent import call, grade, kind, say, scripted
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, citation_buttons, new_app, retriever_factory

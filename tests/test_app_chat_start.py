@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import citation_buttons, new_app

@@ -4,7 +4,7 @@ stopped answer kept and marked, and the first step on an empty library."""
 
 from __future__ import annotations
 
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, doc_picker, make_xss_pdf, new_app, stopped_run
 
@@ -91,7 +91,7 @@ def test_ingest_of_a_new_pdf_runs_as_a_job_and_then_is_the_active_pdf(chat_servi
     messages = chat_service.history.load_messages(ui_env["user_id"], _cid(at))
     assert [m["role"] for m in messages] == ["user", "ai"] and "in the background" in messages[1]["content"]
     wait_for_ingest(at)
-    from storage.pdf_processing import list_processed_pdfs
+    from storage.documents.catalog import list_processed_pdfs
 
     new_id = next(p.doc_id for p in list_processed_pdfs() if p.source_file == "second_report.pdf")
     assert doc_picker(at).value == [new_id]

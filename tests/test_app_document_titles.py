@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_filings import cover_10k, source_path, write_pages
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app, doc_picker

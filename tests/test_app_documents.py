@@ -3,7 +3,7 @@ uploads, the sidebar picker, re-index, delete, and the first-run offer on the ch
 
 from __future__ import annotations
 
-from storage.pdf_processing import list_processed_pdfs
+from storage.documents.catalog import list_processed_pdfs
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app, wait_for_ingest, doc_picker, has_doc_picker
 
@@ -69,7 +69,7 @@ def test_source_folder_pdf_can_be_processed_then_deleted(ui_env, sample_pdf_byte
 
 def test_reindex_shows_progress_and_keeps_the_pdf_processed(ui_env, sample_pdf_bytes):
     (ui_env["home"] / "source" / "report.pdf").write_bytes(sample_pdf_bytes)
-    from storage.pdf_processing import process_and_index_pdf
+    from storage.documents.ingest import process_and_index_pdf
 
     before = process_and_index_pdf(ui_env["home"] / "source" / "report.pdf")
     at = _documents_page()
@@ -96,17 +96,17 @@ def test_processing_shows_progress_and_survives_other_clicks(ui_env, sample_pdf_
     it goes on, and the page shows its stage meanwhile."""
     import threading
 
-    import storage.pdf_processing as pdf_processing
+    from storage.documents import ingest
 
     gate = threading.Event()
-    real = pdf_processing.process_and_index_pdf
+    real = ingest.process_and_index_pdf
 
     def slow(path, progress=None, **kw):
         progress("Embedding chunks", 2, 5)
         assert gate.wait(30)
         return real(path, progress=progress, **kw)
 
-    monkeypatch.setattr(pdf_processing, "process_and_index_pdf", slow)
+    monkeypatch.setattr(ingest, "process_and_index_pdf", slow)
     (ui_env["home"] / "source" / "report.pdf").write_bytes(sample_pdf_bytes)
     at = _documents_page()
     at.button(key="process-report.pdf").click().run()
@@ -141,17 +141,17 @@ def test_a_file_name_in_the_progress_label_cannot_become_a_link(ui_env, sample_p
     """Status and progress labels render markdown links; a hostile file name stays text."""
     import threading
 
-    import storage.pdf_processing as pdf_processing
+    from storage.documents import ingest
 
     gate = threading.Event()
-    real = pdf_processing.process_and_index_pdf
+    real = ingest.process_and_index_pdf
 
     def slow(path, progress=None, **kw):
         progress("Reading [pages](javascript:x)", 1, 5)
         gate.wait(30)
         return real(path, progress=progress, **kw)
 
-    monkeypatch.setattr(pdf_processing, "process_and_index_pdf", slow)
+    monkeypatch.setattr(ingest, "process_and_index_pdf", slow)
     name = "[x](javascript:alert(1)).pdf"
     (ui_env["home"] / "source" / name).write_bytes(sample_pdf_bytes)
     at = _documents_page()

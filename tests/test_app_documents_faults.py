@@ -5,8 +5,11 @@ before the page runs; `save_uploaded_pdf` refuses it too: tests/test_ingestion_n
 from __future__ import annotations
 
 import ui.ingest_jobs
-from storage import pdf_processing as pp
-from storage.pdf_processing import list_processed_pdfs
+from storage.documents import catalog
+from storage.documents import extract
+from storage.documents import ingest
+from storage.documents import intake
+from storage.documents.catalog import list_processed_pdfs
 from tests.fixtures_pdfs import make_scanned_pdf, make_text_pdf
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app, wait_for_ingest
@@ -32,7 +35,7 @@ def test_a_very_long_upload_name_is_shortened_and_processed(ui_env, sample_pdf_b
     wait_for_ingest(at)
     assert not at.error
     [pdf] = list_processed_pdfs()
-    assert pdf.source_file.startswith("Northwind annual report really") and len(pdf.source_file.encode()) <= pp.MAX_NAME_BYTES
+    assert pdf.source_file.startswith("Northwind annual report really") and len(pdf.source_file.encode()) <= intake.MAX_NAME_BYTES
 
 
 def test_process_all_does_not_retry_a_refused_file(ui_env, monkeypatch):
@@ -40,12 +43,12 @@ def test_process_all_does_not_retry_a_refused_file(ui_env, monkeypatch):
     make_text_pdf(source / "a.pdf", ["Alpha report: revenue was 5 million dollars in 2023."])
     make_text_pdf(source / "b.pdf", ["Beta report: revenue was 7 million dollars in 2023."])
     monkeypatch.setenv("OCR_ENGINE", "none")
-    pp.get_ocr_engine.cache_clear()
+    extract.get_ocr_engine.cache_clear()
     try:
         scan = make_scanned_pdf(source / "scan.pdf", ["Only a picture of words"])
         try:
-            pp.process_and_index_pdf(scan)
-        except pp.PdfProcessingError:
+            ingest.process_and_index_pdf(scan)
+        except catalog.PdfProcessingError:
             pass
         submitted = []
         real_submit = ui.ingest_jobs.IngestJobs.submit
@@ -55,7 +58,7 @@ def test_process_all_does_not_retry_a_refused_file(ui_env, monkeypatch):
         [b for b in at.button if b.label == "Process all"][0].click().run()
         wait_for_ingest(at)
     finally:
-        pp.get_ocr_engine.cache_clear()
+        extract.get_ocr_engine.cache_clear()
     assert sorted(submitted) == [str(source / "a.pdf"), str(source / "b.pdf")]
     assert sorted(p.source_file for p in list_processed_pdfs()) == ["a.pdf", "b.pdf"]
 
@@ -68,6 +71,6 @@ def test_what_was_skipped_is_shown_with_the_pdf(ui_env):
     doc.new_page().insert_textbox(pymupdf.Rect(56, 56, 540, 790), "Revenue was 12 million dollars in 2023. " * 5)
     doc.new_page(width=14400, height=14400).insert_text((100, 100), "x")
     doc.save(path)
-    pp.process_and_index_pdf(path)
+    ingest.process_and_index_pdf(path)
     at = _documents_page()
     assert any(c.value.startswith("Not read: page 2\\: the page is 200 x 200 inches") for c in at.caption), [c.value for c in at.caption]

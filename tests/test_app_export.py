@@ -69,6 +69,26 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
     assert any('data-testid="pageImage"' in h.value and "min-width:720px" in h.value for h in at.html)
 
 
+def test_a_failed_claim_is_marked_after_its_sentence_in_the_copy_the_export_and_the_answer():
+    from storage.schema import ClaimCheck
+    from ui.citations import answer_markdown
+
+    failed = ClaimCheck(sentence="Net debt was 72.5m.", marker_index=0, source_ids=["[^1]"],
+                        problems=[{"kind": "figure", "text": "72.5m"}],
+                        source_says={"[^1]": "Net debt fell to 62.5 million euros."})
+    passed = ClaimCheck(sentence="The capital is Lima.", marker_index=1, source_ids=["{^2}"])
+    text = "Net debt was 72.5m [^1]. The capital is Lima {^2}."
+    out = answer_with_footnotes(text, [DOC, WEB], [failed, passed])
+    body, notes = out.split("\n\n")
+    assert body == "Net debt was 72.5m [1] (not found in [1]). The capital is Lima [web 2]."
+    assert notes.splitlines()[1] == "    not found here: 72.5m; the source says: “Net debt fell to 62.5 million euros.”"
+    shown = answer_markdown(text, [DOC, WEB], claims=[failed, passed])
+    assert shown.count(":orange-badge[:material/warning: not found in 1]") == 1
+    assert shown.index("orange-badge") < shown.index("Lima")
+    md = conversation_markdown("Debt", [ChatTurn("user", "Net debt?"), ChatTurn("assistant", text, [DOC, WEB], claims=[failed])])
+    assert "Net debt was 72.5m [1] (not found in [1])." in md
+
+
 def _doc(n: int, page: int) -> Citation:
     return DOC.model_copy(update={"number": str(n), "marker": f"[^{n}]",
                                   "metadata": DOC.metadata.model_copy(update={"page": page, "chunk_id": n})})
@@ -91,3 +111,14 @@ def test_export_keeps_literal_brackets_apart_from_references_and_unwraps_linked_
     assert body == ("Item \\[8.1\\] and a literal \\[1\\] differ from [1] (https://example.org/y) and [1]; "
                     "`[2]` is code.")
     assert "](" not in body  # no reference comes out as a link
+
+
+def test_a_mark_names_the_source_by_its_number_in_the_answer_not_its_id():
+    from storage.schema import ClaimCheck
+
+    failed = ClaimCheck(sentence="Debt fell to 9.", marker_index=1, source_ids=["[^10]"],
+                        problems=[{"kind": "figure", "text": "9"}], source_says={"[^10]": "Debt fell to 62.5."})
+    turn = ChatTurn("assistant", "Cash rose [^12]. Debt fell to 9 [^10].", [_doc(10, 4), _doc(12, 5)], claims=[failed])
+    md = conversation_markdown("Debt", [turn])
+    assert "Cash rose [1]. Debt fell to 9 [2] (not found in [2])." in md
+    assert "[2] " + FILE + ", page 4" in md and "    not found here: 9; the source says: “Debt fell to 62.5.”" in md

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from storage.history import HistoryStore, new_id
+from storage.history.store import HistoryStore, new_id
 from tests.fixtures_mongo import NxServer
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-import storage.chunking
-from storage import vector_store
-from storage.pdf_processing import list_processed_pdfs
+import storage.documents.chunking
+from storage.documents import vector_store
+from storage.documents.catalog import list_processed_pdfs
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import SAMPLE_PDF, new_app
 from ui.ingest_jobs import IngestJob, IngestJobs
@@ -25,14 +25,14 @@ def test_cancel_mid_build_leaves_nothing_behind(pdf_home, monkeypatch):
     path = pdf_home / "source" / "report.pdf"
     path.write_bytes(SAMPLE_PDF.read_bytes())
     jobs = IngestJobs()
-    real_chunk_pages = storage.chunking.chunk_pages
+    real_chunk_pages = storage.documents.chunking.chunk_pages
     holder = {}
 
     def chunk_then_cancel(*args, **kwargs):  # the user clicks Cancel while the PDF is being chunked
         jobs.cancel(holder["job"].job_id)
         return real_chunk_pages(*args, **kwargs)
 
-    monkeypatch.setattr(storage.chunking, "chunk_pages", chunk_then_cancel)
+    monkeypatch.setattr(storage.documents.chunking, "chunk_pages", chunk_then_cancel)
     holder["job"] = job = jobs.submit(path, owner="u1")
     _wait(job)
     assert job.state == "cancelled" and job.result is None
@@ -60,14 +60,14 @@ def test_a_reloaded_page_finds_the_running_job_and_can_cancel_it(chat_service, u
 
     jobs = get_ingest_jobs()
     release = {"go": False}
-    real_chunk_pages = storage.chunking.chunk_pages
+    real_chunk_pages = storage.documents.chunking.chunk_pages
 
     def slow_chunk_pages(*args, **kwargs):  # hold the job "running" until the test lets it go
         while not release["go"]:
             time.sleep(0.05)
         return real_chunk_pages(*args, **kwargs)
 
-    monkeypatch.setattr(storage.chunking, "chunk_pages", slow_chunk_pages)
+    monkeypatch.setattr(storage.documents.chunking, "chunk_pages", slow_chunk_pages)
     job = jobs.submit(path, owner=ui_env["user_id"])  # started from another tab / before the reload
     while job.state != "running":
         time.sleep(0.05)
@@ -122,14 +122,14 @@ def test_cancelled_processing_says_the_file_waits_in_the_source_folder(chat_serv
 
     jobs = get_ingest_jobs()
     release = {"go": False}
-    real_chunk_pages = storage.chunking.chunk_pages
+    real_chunk_pages = storage.documents.chunking.chunk_pages
 
     def slow_chunk_pages(*args, **kwargs):
         while not release["go"]:
             time.sleep(0.05)
         return real_chunk_pages(*args, **kwargs)
 
-    monkeypatch.setattr(storage.chunking, "chunk_pages", slow_chunk_pages)
+    monkeypatch.setattr(storage.documents.chunking, "chunk_pages", slow_chunk_pages)
     job = jobs.submit(path, owner=ui_env["user_id"])
     while job.state != "running":
         time.sleep(0.05)

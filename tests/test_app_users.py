@@ -3,7 +3,7 @@ only their own conversations; without it, one local user."""
 
 from __future__ import annotations
 
-from storage.history import HistoryStore
+from storage.history.store import HistoryStore
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import has_doc_picker, new_app
 

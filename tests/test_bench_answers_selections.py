@@ -30,7 +30,7 @@ def test_library_pdfs_leave_out_the_questions_filings(tmp_path):
 def test_generated_questions_name_the_company(monkeypatch):
     infos = {"bb19": DocumentInfo(title="Best Buy · 10-K · FY2019", issuer="Best Buy Co., Inc.", form="10-K"),
              "ba18": DocumentInfo(title="Boeing · 10-K · FY2018", issuer="The Boeing Company", form="10-K")}
-    monkeypatch.setattr("storage.retrieval.documents_of", lambda ids: {i: infos.get(i) for i in ids})
+    monkeypatch.setattr("storage.retrieval.hybrid.documents_of", lambda ids: {i: infos.get(i) for i in ids})
     items = [{"doc_name": "BESTBUY_2019_10K", "label": "Net earnings", "year": 2019,
               "question": "What was Net earnings in fiscal 2019?"},
              {"doc_name": "BOEING_2018_10K", "label": "SG&A expense", "year": 2017,

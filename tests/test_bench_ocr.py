@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from bench import ocr as bench_ocr
-from storage import ocr
-from storage.ocr import EasyOcr, boxes_to_lines
+from storage.documents import ocr
+from storage.documents.ocr import EasyOcr, boxes_to_lines
 
 
 def _bench_dir() -> Path | None:

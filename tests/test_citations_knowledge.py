@@ -10,18 +10,18 @@ import pytest
 
 from agent.citations import build_answer
 from agent.knowledge_base import (
-    DEFAULT_PATH,
     KnowledgeBase,
     KnowledgeBaseError,
     format_for_prompt,
     get_knowledge_base,
 )
+from storage.settings import DEFAULT_KNOWLEDGE_BASE
 from tests.fixtures_citations import renumber_tool_output, tool_output
 
 
 @pytest.fixture(scope="module")
 def kb() -> KnowledgeBase:
-    return KnowledgeBase.load(DEFAULT_PATH)
+    return KnowledgeBase.load(DEFAULT_KNOWLEDGE_BASE)
 
 
 def test_shipped_file_is_valid_and_numbered_by_category(kb):

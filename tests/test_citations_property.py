@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from agent.citation_markers import MARKER_LIKE_RE, prose_segments
 from agent.citations import build_answer, iter_markers, source_identity
 from agent.knowledge_base import KnowledgeBase
-from storage.history import HistoryStore
+from storage.history.store import HistoryStore
 from tests.fixtures_mongo import nx_server  # noqa: F401
 from tests.fixtures_citations import (
     renumber_tool_output,

@@ -12,8 +12,8 @@ import pytest
 from pymongo.collection import Collection
 
 from agent.service import ChatService
-from storage.config import PROJECT_ROOT
-from storage.history import HistoryStore, HistoryUnavailableError
+from storage.settings import PROJECT_ROOT
+from storage.history.store import HistoryStore, HistoryUnavailableError
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import call, grade, say, scripted
 from tests.fixtures_mongo import *  # noqa: F401,F403
@@ -231,8 +231,8 @@ def test_two_app_processes_flushing_one_outbox_write_a_queued_turn_once(nx_serve
     import threading
 
     from agent.turns import TurnHistory
-    from storage.history import new_id
-    from storage.outbox import TurnOutbox
+    from storage.history.store import new_id
+    from storage.history.outbox import TurnOutbox
 
     store = HistoryStore(nx_server.uri, db_name="t_double_flush")
     conv = store.create_conversation("alice")

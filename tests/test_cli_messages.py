@@ -44,3 +44,16 @@ def test_an_unexpected_failure_is_one_sentence(monkeypatch, capsys):
     assert cli.main(["What was revenue?"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "error: the question could not be answered (ConnectionError); run with --verbose for details"
+
+
+def test_a_sentence_the_cited_source_does_not_print_is_listed():
+    from agent.cli import format_answer
+    from storage.schema import ClaimCheck
+
+    result = AnswerResult(message="Revenue was $9.9 trillion [^1].", route="documents", claims=[
+        ClaimCheck(sentence="Revenue was $9.9 trillion.", marker_index=0, source_ids=["[^1]"],
+                   problems=[{"kind": "figure", "text": "$9.9 trillion"}]),
+        ClaimCheck(sentence="Costs fell.", marker_index=1, source_ids=["[^1]"])])
+    out = format_answer(result)
+    assert out.endswith("Not printed in the sources they cite:\n  Revenue was $9.9 trillion. — not found in [^1]: $9.9 trillion")
+    assert "Costs fell" not in out

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pymupdf
 
-from storage import pdf_processing
-from storage.doc_metadata import document_years, extract_document_info, unique_titles
+from storage.documents import catalog
+from storage.documents import ingest
+from storage.documents.metadata import document_years, extract_document_info, unique_titles
 from storage.schema import DocumentInfo, PageContent
 from tests.fixtures_filings import cover_8k, cover_10k, cover_10q, source_path, write_pages
 
@@ -101,24 +102,24 @@ def test_unique_titles_disambiguate_by_period_then_file_name():
 
 def test_ingestion_stores_info_in_manifest_summary_and_unique_library_titles():
     pages = [cover_10k("ACME ROCKETS, INC.", "December 31, 2022"), "Item 1. Business. Acme designs launch vehicles."]
-    one = pdf_processing.process_and_index_pdf(write_pages(source_path("first.pdf"), pages))
+    one = ingest.process_and_index_pdf(write_pages(source_path("first.pdf"), pages))
     # the same filing again (another download, one more page): same cover, so the same base title
-    two = pdf_processing.process_and_index_pdf(write_pages(source_path("second.pdf"), pages + ["Exhibit 21."]))
+    two = ingest.process_and_index_pdf(write_pages(source_path("second.pdf"), pages + ["Exhibit 21."]))
     assert one.info is not None and one.info.title == "Acme Rockets · 10-K · FY2022"
-    assert pdf_processing.load_manifest(one.doc_id).info == one.info
+    assert catalog.load_manifest(one.doc_id).info == one.info
     assert "Acme Rockets · 10-K · FY2022" in one.summary and "issuer: Acme Rockets, Inc." in one.summary
-    titles = {d: i.title for d, i in pdf_processing.library_infos().items()}
+    titles = {d: i.title for d, i in catalog.library_infos().items()}
     assert titles[one.doc_id] != titles[two.doc_id]
     assert titles[one.doc_id].startswith("Acme Rockets · 10-K · FY2022")
 
 
 def test_manifest_written_before_document_info_gets_it_lazily():
-    pdf = pdf_processing.process_and_index_pdf(
+    pdf = ingest.process_and_index_pdf(
         write_pages(source_path("old.pdf"), [cover_10k("ACME ROCKETS, INC.", "December 31, 2019"), "Business."])
     )
-    path = pdf_processing.get_pdf_output_dirs(pdf.doc_id).manifest_path
+    path = catalog.get_pdf_output_dirs(pdf.doc_id).manifest_path
     old = pdf.model_copy(update={"info": None})
     path.write_text(old.model_dump_json())  # what an older build wrote
-    assert pdf_processing.check_pdf_processed(pdf.doc_id)  # still processed: nothing to re-embed
-    info = pdf_processing.library_infos()[pdf.doc_id]
+    assert catalog.check_pdf_processed(pdf.doc_id)  # still processed: nothing to re-embed
+    info = catalog.library_infos()[pdf.doc_id]
     assert (info.title, info.fiscal_year) == ("Acme Rockets · 10-K · FY2019", 2019)

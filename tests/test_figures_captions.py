@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from agent.figures import match_figures, table_captions
-from storage.embeddings import get_embedder
-from storage.tables import page_units
+from storage.documents.embeddings import get_embedder
+from storage.documents.tables import page_units
 
 PAGE = """Segment Performance Summary
 Domestic Segment

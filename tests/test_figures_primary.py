@@ -8,7 +8,7 @@ import pytest
 
 from agent.figure_rows import is_primary_statement
 from agent.graph import run_turn
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 

@@ -12,7 +12,7 @@ import pytest
 from agent.figures import INTRO, figure_block
 from agent.line_items import asked_items, row_item
 from agent.quotes import quotes_by_marker
-from storage.embeddings import get_embedder
+from storage.documents.embeddings import get_embedder
 from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table, pages  # noqa: F401
 
 LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+)(?: — (?P<said>.+?))? (?P<marker>\[\^\d+\])$")
@@ -134,11 +134,12 @@ def test_total_debt_not_printed_lists_its_components(pages):
     sources, text = pages({7: [BALANCE_SHEET]})
     block = _block("What was total debt at December 31, 2022?", sources, text)
     assert block[0] != INTRO and "Total debt is not printed as one row" in block[0]
-    parts = [LINE.match(line) for line in block[1:4]]
+    # the sum first (one component is never the lead), then every component with its citation
+    assert block[1] == "- Total debt = 1,000 + 3,096 + 30,512 = 34,608 (computed, the sum of the printed components) [^1]"
+    parts = [LINE.match(line) for line in block[2:5]]
     assert [(p["label"], p["value"]) for p in parts] == [
         ("Short-term borrowings", "1,000"), ("Current portion of long-term debt", "3,096"),
         ("Long-term debt, net of current portion", "30,512")]
-    assert block[4] == "Sum of the printed components (computed, not printed): 1,000 + 3,096 + 30,512 = 34,608 [^1]"
     # printed as one row: that row is the answer
     with_total = Table(BALANCE, [*BALANCE_SHEET.rows, ("Total debt", "34,608", "34,690")])
     sources, text = pages({7: [with_total]})
@@ -170,8 +171,8 @@ def test_the_same_label_twice_without_sections_is_not_guessed(pages):
     sources, text = pages({4: [sectioned]})
     assert _lead(_block("What was long-term debt in 2022?", sources, text))["value"] == "98,959"
     block = _block("What was total debt in 2022?", sources, text)
-    assert [LINE.match(line)["value"] for line in block[1:4]] == ["9,982", "11,128", "98,959"]
-    assert block[4].endswith("9,982 + 11,128 + 98,959 = 120,069 [^1]")
+    assert [LINE.match(line)["value"] for line in block[2:5]] == ["9,982", "11,128", "98,959"]
+    assert "9,982 + 11,128 + 98,959 = 120,069 (computed" in block[1]
 
 
 def test_columns_their_headers_do_not_tell_apart_are_not_guessed(pages):

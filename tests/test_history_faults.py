@@ -10,14 +10,14 @@ import sys
 
 import pytest
 
-from storage import mongo_server
-from storage.config import PROJECT_ROOT
-from storage.history import HistoryStore, HistoryUnavailableError
+from storage.history import embedded_server
+from storage.settings import PROJECT_ROOT
+from storage.history.store import HistoryStore, HistoryUnavailableError
 from tests.fixtures_mongo import *  # noqa: F401,F403
 
 
 def test_database_down_at_start_gives_a_clear_error_without_the_password():
-    port = mongo_server.free_port()  # nothing listens there
+    port = embedded_server.free_port()  # nothing listens there
     store = HistoryStore(f"mongodb://alice:s3cr3t-pw@127.0.0.1:{port}/?authSource=admin", timeout_ms=300)
     with pytest.raises(HistoryUnavailableError) as err:
         store.ping()
@@ -32,23 +32,23 @@ def test_embedded_server_restarts_itself_and_keeps_data(own_embedded_dir):
     store = HistoryStore(db_name="restart")
     conv = store.create_conversation("alice", "Survives")
     store.append_message("alice", conv, "user", "before the crash")
-    first = mongo_server.running_server(own_embedded_dir)
+    first = embedded_server.running_server(own_embedded_dir)
     assert first is not None and (own_embedded_dir / "db" / "restart.db").exists()  # data lives in the folder
 
-    mongo_server.stop_server(own_embedded_dir)  # server killed (crash, reboot)
-    assert mongo_server.running_server(own_embedded_dir) is None
+    embedded_server.stop_server(own_embedded_dir)  # server killed (crash, reboot)
+    assert embedded_server.running_server(own_embedded_dir) is None
     store.append_message("alice", conv, "ai", "after the restart")  # the store starts it again
 
     again = HistoryStore(db_name="restart")  # a fresh app process
     assert [m["content"] for m in again.load_messages("alice", conv)] == ["before the crash", "after the restart"]
     assert again.list_conversations("alice")[0]["title"] == "Survives"
-    assert mongo_server.running_server(own_embedded_dir).pid != first.pid
+    assert embedded_server.running_server(own_embedded_dir).pid != first.pid
 
 
 def test_two_app_processes_share_one_embedded_server(own_embedded_dir):
-    info = mongo_server.ensure_server(own_embedded_dir)
-    code = ("from storage import mongo_server; import sys; "
-            "i = mongo_server.ensure_server(); print(i.pid, i.port)")
+    info = embedded_server.ensure_server(own_embedded_dir)
+    code = ("from storage.history import embedded_server; import sys; "
+            "i = embedded_server.ensure_server(); print(i.pid, i.port)")
     out = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(info.pid), str(info.port)]
@@ -62,18 +62,18 @@ def test_embedded_server_that_cannot_start_is_reported(own_embedded_dir, monkeyp
         store = HistoryStore(db_name="nope", timeout_ms=300)
         with pytest.raises(HistoryUnavailableError, match="could not be started.*address already in use"):
             store.ping()
-    assert mongo_server.running_server(own_embedded_dir) is None
+    assert embedded_server.running_server(own_embedded_dir) is None
 
 
 def test_embedded_server_exits_when_no_app_is_connected(own_embedded_dir, monkeypatch):
     monkeypatch.setenv("PDF_CHAT_MONGO_IDLE_S", "1")
-    info = mongo_server.ensure_server(own_embedded_dir)
+    info = embedded_server.ensure_server(own_embedded_dir)
     store = HistoryStore(db_name="idle")
     store.create_conversation("alice")  # an open client keeps it alive past the idle limit
     time.sleep(2.5)
-    assert mongo_server.running_server(own_embedded_dir) == info
+    assert embedded_server.running_server(own_embedded_dir) == info
     store.close()
     deadline = time.monotonic() + 15
-    while mongo_server._is_our_server(info.pid) and time.monotonic() < deadline:
+    while embedded_server._is_our_server(info.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not mongo_server._is_our_server(info.pid)
+    assert not embedded_server._is_our_server(info.pid)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from agent.service import ChatService
-from storage.history import ConversationNotFoundError, HistoryConfigError, HistoryStore, HistoryUnavailableError
-from storage.outbox import TurnOutbox
+from storage.history.store import ConversationNotFoundError, HistoryConfigError, HistoryStore, HistoryUnavailableError
+from storage.history.outbox import TurnOutbox
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_mongo import NxServer
 from tests.stubs.mongo_auth_refusing import AuthRefusingServer

@@ -12,8 +12,8 @@ import pytest
 from pymongo import MongoClient
 from pymongo.errors import DuplicateKeyError
 
-from storage.config import PROJECT_ROOT
-from storage.history import ConversationNotFoundError, InvalidHistoryInputError, new_id
+from storage.settings import PROJECT_ROOT
+from storage.history.store import ConversationNotFoundError, InvalidHistoryInputError, new_id
 from tests.fixtures_mongo import *  # noqa: F401,F403
 
 
@@ -69,7 +69,7 @@ def test_concurrent_writers_never_give_one_id_to_two_keys(store):
 
 _CLIENT = """
 import json, sys
-from storage.history import HistoryStore
+from storage.history.store import HistoryStore
 args = json.loads(sys.argv[1])
 store = HistoryStore(args["uri"], db_name=args["db"])
 keys = args["keys"]
@@ -80,7 +80,7 @@ print(json.dumps(dict(zip(map(str, keys), ids))))
 
 
 def test_two_processes_allocating_at_once_agree(nx_server):
-    from storage.history import HistoryStore
+    from storage.history.store import HistoryStore
 
     db = "t_registry_procs"
     conv = HistoryStore(nx_server.uri, db_name=db).create_conversation("alice")
@@ -98,7 +98,7 @@ def test_two_processes_allocating_at_once_agree(nx_server):
 
 
 def test_nx_27017_enforces_the_unique_registry_index_and_upsert_insert_fields(nx_server):
-    """The behaviour `allocate_source_ids` relies on (storage/history.py lists the quirks around it)."""
+    """The behaviour `allocate_source_ids` relies on (storage/history/store.py lists the quirks around it)."""
     client = MongoClient(nx_server.uri)
     try:
         col = client["t_nx_probe"].sources

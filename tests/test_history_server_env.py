@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.mongo_server import ensure_server, stop_server
+from storage.history.embedded_server import ensure_server, stop_server
 
 
 def test_the_server_does_not_inherit_secrets(tmp_path, monkeypatch):

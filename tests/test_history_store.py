@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from storage.history import (
+from storage.history.store import (
     ConversationNotFoundError,
     InvalidHistoryInputError,
     InvalidMessageIdError,
@@ -179,7 +179,7 @@ def test_concurrent_writes_from_two_tabs_lose_nothing_and_keep_order(backend):
 
 
 def test_save_turn_refuses_bad_input_and_writes_nothing(store):
-    from storage.history import new_id
+    from storage.history.store import new_id
 
     conv = store.create_conversation("alice")
     turn = new_id()
@@ -207,7 +207,7 @@ def test_load_messages_limit_is_checked_and_zero_means_none(store):
 
 
 def test_values_bson_cannot_store_are_rejected_as_bad_input():
-    from storage.history import HistoryStore
+    from storage.history.store import HistoryStore
 
     store = HistoryStore("mongodb://127.0.0.1:1/", timeout_ms=100)  # never reached: checked before writing
     conv = "0" * 32

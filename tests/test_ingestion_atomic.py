@@ -15,11 +15,14 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from storage import pdf_processing as pp
-from storage import vector_store
-from storage.config import PROJECT_ROOT, get_settings
-from storage.embeddings import get_embedder
-from storage.mongo_server import free_port
+from storage.documents import catalog
+from storage.documents import ingest
+from storage.documents import intake
+from storage.documents import maintenance
+from storage.documents import vector_store
+from storage.settings import PROJECT_ROOT, get_settings
+from storage.documents.embeddings import get_embedder
+from storage.history.embedded_server import free_port
 from tests.fixtures_pdfs import make_text_pdf
 
 PAGES = [f"Page {i} of the filing discusses topic number {i} in some detail. " * 5 for i in range(6)]
@@ -28,7 +31,7 @@ PAGES = [f"Page {i} of the filing discusses topic number {i} in some detail. " *
 CHILD = textwrap.dedent(
     """
     import sys, time, pathlib
-    from storage.pdf_processing import process_and_index_pdf
+    from storage.documents.ingest import process_and_index_pdf
     stall_file = sys.argv[2] if len(sys.argv) > 2 else None
     seen = set()
     def progress(stage, done, total):
@@ -53,31 +56,31 @@ def _temp_leftovers() -> tuple[list[str], list[str]]:
     """Build folders in progress, and collections no manifest names (unfinished or replaced builds)."""
     destination = get_settings().destination_dir
     folders = [p.name for p in destination.glob(".tmp-*")]
-    folders += [f"{p.parent.name}/{p.name}" for p in destination.glob(f"*/{pp.BUILD_PREFIX}*")
-                if pp.get_pdf_output_dirs(p.parent.name).build_dir != p]
-    current = {m.collection or m.doc_id for m in pp.list_processed_pdfs()}
+    folders += [f"{p.parent.name}/{p.name}" for p in destination.glob(f"*/{catalog.BUILD_PREFIX}*")
+                if catalog.get_pdf_output_dirs(p.parent.name).build_dir != p]
+    current = {m.collection or m.doc_id for m in catalog.list_processed_pdfs()}
     collections = [n for n in vector_store.list_collection_names() if n not in current]
     return folders, collections
 
 
 def test_exception_midway_leaves_nothing(monkeypatch):
     path = make_text_pdf(get_settings().source_dir / "crash.pdf", PAGES)
-    import storage.bm25_index
+    import storage.documents.bm25
 
     def explode(*args, **kwargs):
         raise RuntimeError("disk full")
 
     # Unexpected failures reach callers (CLI, /ingest, the Documents page) as a sentence naming the file.
-    with monkeypatch.context() as patched, pytest.raises(pp.PdfProcessingError, match=r"crash.pdf: could not be processed \(RuntimeError: disk full\)"):
-        patched.setattr(storage.bm25_index, "build_bm25_index", explode)
-        pp.process_and_index_pdf(path)
-    doc_id = pp.compute_doc_id(path)
-    assert not pp.check_pdf_processed(doc_id)
-    assert not pp.get_pdf_output_dirs(doc_id).root.exists()
+    with monkeypatch.context() as patched, pytest.raises(catalog.PdfProcessingError, match=r"crash.pdf: could not be processed \(RuntimeError: disk full\)"):
+        patched.setattr(storage.documents.bm25, "build_bm25_index", explode)
+        ingest.process_and_index_pdf(path)
+    doc_id = intake.compute_doc_id(path)
+    assert not catalog.check_pdf_processed(doc_id)
+    assert not catalog.get_pdf_output_dirs(doc_id).root.exists()
     assert _temp_leftovers() == ([], [])
 
-    assert pp.process_and_index_pdf(path).doc_id == doc_id
-    assert pp.check_pdf_processed(doc_id)
+    assert ingest.process_and_index_pdf(path).doc_id == doc_id
+    assert catalog.check_pdf_processed(doc_id)
 
 
 def test_killed_process_leaves_nothing_accepted_and_next_run_recovers(tmp_path):
@@ -92,13 +95,13 @@ def test_killed_process_leaves_nothing_accepted_and_next_run_recovers(tmp_path):
     child.send_signal(signal.SIGKILL)
     child.wait()
 
-    doc_id = pp.compute_doc_id(path)
-    assert not pp.check_pdf_processed(doc_id)
+    doc_id = intake.compute_doc_id(path)
+    assert not catalog.check_pdf_processed(doc_id)
     folders, collections = _temp_leftovers()
     assert folders and collections  # the kill really happened mid-build
 
-    manifest = pp.process_and_index_pdf(path)
-    assert pp.check_pdf_processed(doc_id) and manifest.doc_id == doc_id
+    manifest = ingest.process_and_index_pdf(path)
+    assert catalog.check_pdf_processed(doc_id) and manifest.doc_id == doc_id
     assert _temp_leftovers() == ([], [])
     assert vector_store.get_collection(doc_id).count() == manifest.chunk_count
 
@@ -114,8 +117,8 @@ def test_two_processes_ingesting_at_once_build_one_artifact_set():
     assert sorted(o[0] for o in outputs) == ["built", "cached"]
     assert outputs[0][1] == outputs[1][1]
     doc_id = outputs[0][1]
-    assert [m.doc_id for m in pp.list_processed_pdfs()] == [doc_id]
-    assert vector_store.get_collection(doc_id).count() == pp.load_manifest(doc_id).chunk_count
+    assert [m.doc_id for m in catalog.list_processed_pdfs()] == [doc_id]
+    assert vector_store.get_collection(doc_id).count() == catalog.load_manifest(doc_id).chunk_count
 
 
 @pytest.fixture
@@ -150,21 +153,21 @@ def test_ingest_and_query_against_a_chroma_server(chroma_server):
         get_settings().source_dir / "served.pdf",
         ["Cash and equivalents were 900 million.", "The board approved a buyback of 2 billion dollars."],
     )
-    manifest = pp.process_and_index_pdf(path)
+    manifest = ingest.process_and_index_pdf(path)
     client = vector_store.get_chroma_client()
     assert type(client).__name__ != "PersistentClient" and not get_settings().chroma_dir.exists()
-    assert pp.check_pdf_processed(manifest.doc_id)
+    assert catalog.check_pdf_processed(manifest.doc_id)
     collection = vector_store.get_collection(manifest.doc_id)
     assert collection.count() == manifest.chunk_count
-    hit = collection.query(query_embeddings=[get_embedder().embed_query("share buyback").tolist()], n_results=1)
+    hit = collection.query(query_embeddings=[get_embedder().embed(["share buyback"])[0].tolist()], n_results=1)
     assert hit["metadatas"][0][0]["page_number"] == 1
-    pp.delete_pdf(manifest.doc_id)
+    maintenance.delete_pdf(manifest.doc_id)
     assert not vector_store.collection_exists(manifest.doc_id)
 
 
 def test_sweep_leaves_other_documents_in_progress_alone():
     path = make_text_pdf(get_settings().source_dir / "a.pdf", PAGES[:2])
-    doc_id = pp.compute_doc_id(path)
+    doc_id = intake.compute_doc_id(path)
     destination = get_settings().destination_dir
     # Another PDF whose doc_id starts with this one's, mid-build (its lock is held), and a real
     # leftover of ours.
@@ -174,7 +177,7 @@ def test_sweep_leaves_other_documents_in_progress_alone():
     others.mkdir()
     ours.mkdir()
     with FileLock(str(destination / ".locks" / f"{other_id}.lock")):
-        pp.process_and_index_pdf(path)
+        ingest.process_and_index_pdf(path)
         assert others.exists() and not ours.exists()
-    assert pp.sweep_all_leftovers() >= 1  # once that build is over (here: abandoned), it is swept
-    assert not others.exists() and pp.check_pdf_processed(doc_id)
+    assert maintenance.sweep_all_leftovers() >= 1  # once that build is over (here: abandoned), it is swept
+    assert not others.exists() and catalog.check_pdf_processed(doc_id)

@@ -15,8 +15,12 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from storage import pdf_processing as pp
-from storage.config import PROJECT_ROOT, get_settings
+from storage.documents import catalog
+from storage.documents import extract
+from storage.documents import ingest
+from storage.documents import intake
+from storage.documents import maintenance
+from storage.settings import PROJECT_ROOT, get_settings
 from tests.fixtures_pdfs import make_text_pdf
 
 BODY = "Revenue was 12 million dollars in fiscal 2023, up from 9 million. Margins improved. " * 4
@@ -48,7 +52,7 @@ def make_pdf_with_image(path: Path, side: int) -> Path:
 CHILD = textwrap.dedent(
     """
     import json, resource, sys
-    from storage.pdf_processing import process_and_index_pdf
+    from storage.documents.ingest import process_and_index_pdf
     m = process_and_index_pdf(sys.argv[1])
     print(json.dumps({"chunks": m.chunk_count, "skipped": [s.model_dump() for s in m.skipped],
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -79,9 +83,9 @@ def test_huge_embedded_image_is_skipped_and_memory_stays_bounded():
     print(f"peak RSS: {huge['peak_mb']:.0f} MB with the 30000 px image, {normal['peak_mb']:.0f} MB with a 200 px one")
     assert huge["peak_mb"] < normal["peak_mb"] + 100
 
-    [manifest] = [m for m in pp.list_processed_pdfs() if m.source_file == "huge-image.pdf"]
+    [manifest] = [m for m in catalog.list_processed_pdfs() if m.source_file == "huge-image.pdf"]
     assert manifest.skipped[0].what == "image"
-    assert any("12 million dollars" in c.text for c in pp.load_chunks(manifest.doc_id))
+    assert any("12 million dollars" in c.text for c in catalog.load_chunks(manifest.doc_id))
 
 
 def test_page_too_large_to_ocr_is_skipped_and_the_rest_processed():
@@ -90,11 +94,11 @@ def test_page_too_large_to_ocr_is_skipped_and_the_rest_processed():
     doc.new_page().insert_textbox(pymupdf.Rect(56, 56, 540, 790), BODY, fontsize=11)
     doc.new_page(width=14400, height=14400).insert_text((100, 100), "x")  # the largest page PDF allows
     doc.save(path)
-    manifest = pp.process_and_index_pdf(path)
+    manifest = ingest.process_and_index_pdf(path)
     assert manifest.page_count == 2 and manifest.ocr_pages == []
     assert [(s.page, s.what) for s in manifest.skipped] == [(1, "page")]
     assert "200 x 200 inches, too large to read with OCR" in manifest.skipped[0].reason
-    assert any("12 million dollars" in c.text for c in pp.load_chunks(manifest.doc_id))
+    assert any("12 million dollars" in c.text for c in catalog.load_chunks(manifest.doc_id))
 
 
 def test_ocr_resolution_is_capped_by_the_pixel_budget():
@@ -102,10 +106,10 @@ def test_ocr_resolution_is_capped_by_the_pixel_budget():
     for width, height in ((612, 792), (3000, 3000), (14400, 14400)):
         doc.new_page(width=width, height=height)
     letter, a0_ish, huge = doc
-    assert pp.ocr_dpi(letter) == pp.OCR_DPI  # ordinary pages keep full resolution
-    dpi = pp.ocr_dpi(a0_ish)  # 41.7 in square: rendered at a lower resolution, under the budget
-    assert pp.MIN_OCR_DPI <= dpi < pp.OCR_DPI and (3000 / 72 * dpi) ** 2 <= pp.MAX_RENDER_PIXELS
-    assert pp.ocr_dpi(huge) is None
+    assert extract.ocr_dpi(letter) == extract.OCR_DPI  # ordinary pages keep full resolution
+    dpi = extract.ocr_dpi(a0_ish)  # 41.7 in square: rendered at a lower resolution, under the budget
+    assert extract.MIN_OCR_DPI <= dpi < extract.OCR_DPI and (3000 / 72 * dpi) ** 2 <= extract.MAX_RENDER_PIXELS
+    assert extract.ocr_dpi(huge) is None
 
 
 def test_truncated_pdf_is_named_damaged_before_any_ocr(monkeypatch):
@@ -116,11 +120,11 @@ def test_truncated_pdf_is_named_damaged_before_any_ocr(monkeypatch):
     def no_ocr(*_a, **_k):
         raise AssertionError("OCR must not run on a damaged PDF")
 
-    monkeypatch.setattr(pp, "get_ocr_engine", no_ocr)
-    with pytest.raises(pp.PdfProcessingError, match="cut.pdf: is damaged: the file is truncated"):
-        pp.process_and_index_pdf(path)
-    assert pp.list_processed_pdfs() == []
-    assert "truncated" in pp.rejection_reason(pp.compute_doc_id(path))
+    monkeypatch.setattr(extract, "get_ocr_engine", no_ocr)
+    with pytest.raises(catalog.PdfProcessingError, match="cut.pdf: is damaged: the file is truncated"):
+        ingest.process_and_index_pdf(path)
+    assert catalog.list_processed_pdfs() == []
+    assert "truncated" in maintenance.rejection_reason(intake.compute_doc_id(path))
 
 
 def test_cli_and_ingest_reply_with_a_sentence(capsys, monkeypatch):
@@ -135,12 +139,12 @@ def test_cli_and_ingest_reply_with_a_sentence(capsys, monkeypatch):
 
     # An unexpected failure inside the pipeline reaches the user as a sentence, not a traceback.
     make_text_pdf(get_settings().source_dir / "fine.pdf", [BODY])
-    import storage.bm25_index
+    import storage.documents.bm25
 
     def broken(*_a, **_k):
         raise RuntimeError(f"index writer failed at {get_settings().destination_dir}/x/bm25")
 
-    monkeypatch.setattr(storage.bm25_index, "build_bm25_index", broken)
+    monkeypatch.setattr(storage.documents.bm25, "build_bm25_index", broken)
     assert cli.main(["--pdf", "fine.pdf", "What was revenue?"]) == 2
     err = capsys.readouterr().err
     assert "error: fine.pdf: could not be processed (RuntimeError: index writer failed at bm25)" in err

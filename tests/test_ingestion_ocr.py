@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import ocr
+from storage.documents import ocr
 from tests.fixtures_pdfs import render_text_png
 
 
@@ -32,7 +32,7 @@ def test_engine_choice_follows_setting(monkeypatch):
 def test_a_text_layer_of_glyph_numbers_is_read_with_ocr():
     """A private font encoding gives PyMuPDF control characters, not letters (an earnings release in
     ../shared/bench reads "\\x00\\x01\\x02\\x03\\x04\\x03\\x05..."): such a page is OCRed; real text never is."""
-    from storage.pdf_processing import unreadable_text_layer
+    from storage.documents.extract import unreadable_text_layer
 
     glyphs = "\x00\x01\x02\x03\x04\x03\x05\x07\x07\x07\x08\t\x07\n\n\x0b\x0c\x07\r\x0e\x0e\x00\x0f\r\x10\x11" * 4
     assert unreadable_text_layer(glyphs + ' !"# $&\'(\x1f)*+,(-')

@@ -7,10 +7,12 @@ import json
 import pymupdf
 import pytest
 
-from storage import pdf_processing as pp
-from storage import vector_store
-from storage.config import get_settings
-from storage.embeddings import get_embedder
+from storage.documents import catalog
+from storage.documents import ingest
+from storage.documents import maintenance
+from storage.documents import vector_store
+from storage.settings import get_settings
+from storage.documents.embeddings import get_embedder
 from tests.fixtures_pdfs import make_pdf_with_text_image, make_scanned_pdf, make_text_pdf
 
 PAGES = [
@@ -27,19 +29,19 @@ def _source(name: str):
 def test_text_pdf_artifacts_and_chunk_metadata():
     path = make_text_pdf(_source("northwind.pdf"), PAGES, title="Northwind Annual Report")
     stages = []
-    manifest = pp.process_and_index_pdf(path, progress=lambda s, d, t: stages.append((s, d, t)))
+    manifest = ingest.process_and_index_pdf(path, progress=lambda s, d, t: stages.append((s, d, t)))
 
     assert manifest.doc_id.startswith("northwind-") and len(manifest.doc_id) == len("northwind-") + 12
     assert manifest.page_count == 3 and manifest.chunk_count >= 3
     assert manifest.title == "Northwind Annual Report"
     assert "Northwind Annual Report" in manifest.summary and "3 pages" in manifest.summary
-    assert pp.check_pdf_processed(manifest.doc_id)
+    assert catalog.check_pdf_processed(manifest.doc_id)
 
-    dirs = pp.get_pdf_output_dirs(manifest.doc_id)
+    dirs = catalog.get_pdf_output_dirs(manifest.doc_id)
     for artifact in (dirs.manifest_path, dirs.chunks_path, dirs.pages_path, dirs.bm25_path):
         assert artifact.exists(), artifact
-    pages = pp.load_page_texts(manifest.doc_id)
-    chunks = pp.load_chunks(manifest.doc_id)
+    pages = catalog.load_page_texts(manifest.doc_id)
+    chunks = catalog.load_chunks(manifest.doc_id)
     assert [c.chunk_id for c in chunks] == list(range(len(chunks)))
     for chunk in chunks:
         assert chunk.source_file == "northwind.pdf" and chunk.doc_id == manifest.doc_id
@@ -58,50 +60,50 @@ def test_text_pdf_artifacts_and_chunk_metadata():
     # Chroma holds one vector per chunk, and a query finds the right page.
     collection = vector_store.get_collection(manifest.doc_id)
     assert collection.count() == len(chunks)
-    hit = collection.query(query_embeddings=[get_embedder().embed_query("main risks currency supplier").tolist()], n_results=1)
+    hit = collection.query(query_embeddings=[get_embedder().embed(["main risks currency supplier"])[0].tolist()], n_results=1)
     assert hit["metadatas"][0][0]["page_number"] == 2
 
 
 def test_same_file_is_processed_once(monkeypatch):
     path = make_text_pdf(_source("once.pdf"), PAGES)
-    first = pp.process_and_index_pdf(path)
+    first = ingest.process_and_index_pdf(path)
 
     def must_not_build(*args, **kwargs):
         raise AssertionError("processed twice")
 
-    monkeypatch.setattr(pp, "_build", must_not_build)
-    second = pp.process_and_index_pdf("once.pdf")  # by name, relative to the source folder
+    monkeypatch.setattr(ingest, "_build", must_not_build)
+    second = ingest.process_and_index_pdf("once.pdf")  # by name, relative to the source folder
     assert second == first
 
 
 def test_artifacts_of_an_older_pipeline_are_rebuilt():
     path = make_text_pdf(_source("old.pdf"), PAGES)
-    manifest = pp.process_and_index_pdf(path)
-    manifest_path = pp.get_pdf_output_dirs(manifest.doc_id).manifest_path
-    manifest_path.write_text(manifest.model_copy(update={"pipeline_version": pp.PIPELINE_VERSION - 1}).model_dump_json())
-    assert not pp.check_pdf_processed(manifest.doc_id)
-    assert pp.list_processed_pdfs() == []
-    rebuilt = pp.process_and_index_pdf(path)
-    assert rebuilt.pipeline_version == pp.PIPELINE_VERSION and pp.check_pdf_processed(manifest.doc_id)
+    manifest = ingest.process_and_index_pdf(path)
+    manifest_path = catalog.get_pdf_output_dirs(manifest.doc_id).manifest_path
+    manifest_path.write_text(manifest.model_copy(update={"pipeline_version": catalog.PIPELINE_VERSION - 1}).model_dump_json())
+    assert not catalog.check_pdf_processed(manifest.doc_id)
+    assert catalog.list_processed_pdfs() == []
+    rebuilt = ingest.process_and_index_pdf(path)
+    assert rebuilt.pipeline_version == catalog.PIPELINE_VERSION and catalog.check_pdf_processed(manifest.doc_id)
     assert vector_store.get_collection(manifest.doc_id).count() == rebuilt.chunk_count
 
 
 def test_different_file_with_same_name_gets_fresh_artifacts():
     path = make_text_pdf(_source("report.pdf"), ["Version one says the dividend is 10 cents."])
-    old = pp.process_and_index_pdf(path)
+    old = ingest.process_and_index_pdf(path)
     make_text_pdf(path, ["Version two says the dividend is 25 cents."])
-    new = pp.process_and_index_pdf(path)
+    new = ingest.process_and_index_pdf(path)
     assert new.doc_id != old.doc_id
-    assert "25 cents" in pp.load_chunks(new.doc_id)[0].text
-    assert "10 cents" in pp.load_chunks(old.doc_id)[0].text
+    assert "25 cents" in catalog.load_chunks(new.doc_id)[0].text
+    assert "10 cents" in catalog.load_chunks(old.doc_id)[0].text
 
 
 def test_scanned_page_is_ocred():
     path = make_scanned_pdf(_source("scan.pdf"), ["Invoice 7731\nTotal due: 1,250 euros by March 3rd"])
     assert pymupdf.open(path)[0].get_text().strip() == ""  # really no text layer
-    manifest = pp.process_and_index_pdf(path)
+    manifest = ingest.process_and_index_pdf(path)
     assert manifest.ocr_pages == [0]
-    chunks = pp.load_chunks(manifest.doc_id)
+    chunks = catalog.load_chunks(manifest.doc_id)
     text = " ".join(c.text for c in chunks)
     assert "Invoice 7731" in text and "1,250" in text
     assert all(c.chunk_type == "page_ocr" and c.page_number == 0 for c in chunks)
@@ -113,50 +115,50 @@ def test_text_in_embedded_image_becomes_image_ocr_chunk():
         "Figure 1 shows the regional split of orders.",
         "Orders by region: North 410, South 290",
     )
-    manifest = pp.process_and_index_pdf(path)
-    image_chunks = [c for c in pp.load_chunks(manifest.doc_id) if c.chunk_type == "image_ocr"]
+    manifest = ingest.process_and_index_pdf(path)
+    image_chunks = [c for c in catalog.load_chunks(manifest.doc_id) if c.chunk_type == "image_ocr"]
     assert len(image_chunks) == 1 and manifest.image_ocr_chunks == 1
     chunk = image_chunks[0]
     assert "North 410" in chunk.text and chunk.page_number == 0
-    assert (pp.get_pdf_output_dirs(manifest.doc_id).root / chunk.image_path).is_file()
+    assert (catalog.get_pdf_output_dirs(manifest.doc_id).root / chunk.image_path).is_file()
 
 
 def test_delete_and_reindex():
     path = make_text_pdf(_source("cycle.pdf"), PAGES)
-    manifest = pp.process_and_index_pdf(path)
-    again = pp.reindex_pdf(manifest.doc_id)
-    assert again.doc_id == manifest.doc_id and pp.check_pdf_processed(manifest.doc_id)
+    manifest = ingest.process_and_index_pdf(path)
+    again = ingest.reindex_pdf(manifest.doc_id)
+    assert again.doc_id == manifest.doc_id and catalog.check_pdf_processed(manifest.doc_id)
     assert vector_store.get_collection(manifest.doc_id).count() == again.chunk_count  # replaced, not doubled
 
-    pp.delete_pdf(manifest.doc_id)
-    assert not pp.check_pdf_processed(manifest.doc_id)
-    assert not pp.get_pdf_output_dirs(manifest.doc_id).root.exists()
+    maintenance.delete_pdf(manifest.doc_id)
+    assert not catalog.check_pdf_processed(manifest.doc_id)
+    assert not catalog.get_pdf_output_dirs(manifest.doc_id).root.exists()
     assert not vector_store.collection_exists(manifest.doc_id)
     assert path.exists()  # the user's file stays
-    assert pp.list_processed_pdfs() == []
+    assert catalog.list_processed_pdfs() == []
 
 
 def test_list_processed_pdfs_reads_manifests():
-    a = pp.process_and_index_pdf(make_text_pdf(_source("b-second.pdf"), PAGES[:1]))
-    b = pp.process_and_index_pdf(make_text_pdf(_source("a-first.pdf"), PAGES[1:2]))
-    assert [m.doc_id for m in pp.list_processed_pdfs()] == [b.doc_id, a.doc_id]
-    stored = json.loads(pp.get_pdf_output_dirs(a.doc_id).manifest_path.read_text())
+    a = ingest.process_and_index_pdf(make_text_pdf(_source("b-second.pdf"), PAGES[:1]))
+    b = ingest.process_and_index_pdf(make_text_pdf(_source("a-first.pdf"), PAGES[1:2]))
+    assert [m.doc_id for m in catalog.list_processed_pdfs()] == [b.doc_id, a.doc_id]
+    stored = json.loads(catalog.get_pdf_output_dirs(a.doc_id).manifest_path.read_text())
     assert stored["source_file"] == "b-second.pdf"
 
 
 def test_list_ignores_builds_in_progress():
-    manifest = pp.process_and_index_pdf(make_text_pdf(_source("busy.pdf"), PAGES))
+    manifest = ingest.process_and_index_pdf(make_text_pdf(_source("busy.pdf"), PAGES))
     seen = []
 
     def progress(stage, done, total):
-        if stage in ("Indexing", pp.SWAP_STAGE):  # the new build exists beside the current one
-            seen.append(([m.doc_id for m in pp.list_processed_pdfs()], pp.check_pdf_processed(manifest.doc_id)))
+        if stage in ("Indexing", ingest.SWAP_STAGE):  # the new build exists beside the current one
+            seen.append(([m.doc_id for m in catalog.list_processed_pdfs()], catalog.check_pdf_processed(manifest.doc_id)))
 
-    pp.reindex_pdf(manifest.doc_id, progress)
+    ingest.reindex_pdf(manifest.doc_id, progress)
     assert len(seen) >= 5 and all(s == ([manifest.doc_id], True) for s in seen)
 
 
 @pytest.mark.parametrize("bad_id", ["../etc", "", "a/b", ".hidden"])
 def test_output_dirs_refuse_bad_ids(bad_id):
     with pytest.raises(ValueError):
-        pp.get_pdf_output_dirs(bad_id)
+        catalog.get_pdf_output_dirs(bad_id)

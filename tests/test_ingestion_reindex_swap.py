@@ -12,10 +12,13 @@ import time
 
 import pytest
 
-from storage import pdf_processing as pp
-from storage import retrieval, vector_store
-from storage.config import PROJECT_ROOT, get_settings
-from storage.retrieval import HybridRetriever
+from storage.documents import catalog
+from storage.documents import ingest
+from storage.documents import maintenance
+from storage.retrieval import hybrid
+from storage.documents import vector_store
+from storage.settings import PROJECT_ROOT, get_settings
+from storage.retrieval.hybrid import HybridRetriever
 from tests.fixtures_pdfs import make_text_pdf
 
 PAGES = [
@@ -28,7 +31,7 @@ PAGES = [
 CHILD = textwrap.dedent(
     """
     import sys, time, pathlib
-    from storage.pdf_processing import SWAP_STAGE, reindex_pdf
+    from storage.documents.ingest import SWAP_STAGE, reindex_pdf
     stall_file, stall_at = pathlib.Path(sys.argv[2]), int(sys.argv[3])
     def progress(stage, done, total):
         if stage == SWAP_STAGE and done == stall_at:
@@ -44,18 +47,18 @@ CHILD = textwrap.dedent(
 def _leftovers(doc_id: str) -> list[str]:
     """Everything of this PDF that its manifest does not name."""
     destination = get_settings().destination_dir
-    dirs = pp.get_pdf_output_dirs(doc_id)
+    dirs = catalog.get_pdf_output_dirs(doc_id)
     found = [p.name for p in destination.glob(f".tmp-{doc_id}-*")]
     found += [p.name for p in dirs.root.iterdir() if p.name not in {"manifest.json", dirs.build_dir.name}]
-    current = pp.load_manifest(doc_id).collection
+    current = catalog.load_manifest(doc_id).collection
     found += [n for n in vector_store.list_collection_names() if n != current]
     return found
 
 
 def _assert_listed_and_searchable(doc_id: str) -> None:
-    assert [m.doc_id for m in pp.list_processed_pdfs()] == [doc_id]
-    assert pp.check_pdf_processed(doc_id)
-    retrieval.clear_loaded_indexes()  # load from disk and Chroma, as a fresh process would
+    assert [m.doc_id for m in catalog.list_processed_pdfs()] == [doc_id]
+    assert catalog.check_pdf_processed(doc_id)
+    hybrid.clear_loaded_indexes()  # load from disk and Chroma, as a fresh process would
     hits = HybridRetriever([doc_id], use_cache=False).search("How large was the share buyback?", k=2)
     assert hits and "buyback of 2 billion" in hits[0].chunk.text
 
@@ -63,7 +66,7 @@ def _assert_listed_and_searchable(doc_id: str) -> None:
 @pytest.mark.parametrize("step", [1, 2, 3, 4])
 def test_kill_between_swap_steps_keeps_the_pdf_searchable(tmp_path, step):
     path = make_text_pdf(get_settings().source_dir / "swap.pdf", PAGES)
-    doc_id = pp.process_and_index_pdf(path).doc_id
+    doc_id = ingest.process_and_index_pdf(path).doc_id
     stalled = tmp_path / "stalled"
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, doc_id, str(stalled), str(step)],
@@ -84,7 +87,7 @@ def test_kill_between_swap_steps_keeps_the_pdf_searchable(tmp_path, step):
 
     # Recovery: the next run's sweep (once per process, here called directly) drops what the
     # killed re-index left, and the PDF is still searchable.
-    pp.sweep_all_leftovers()
+    maintenance.sweep_all_leftovers()
     assert _leftovers(doc_id) == []
     _assert_listed_and_searchable(doc_id)
 
@@ -93,7 +96,7 @@ def test_crash_right_after_dropping_the_old_collection_keeps_the_new_one(monkeyp
     """In-process variant of a crash: the first collection drop is followed by a crash (SystemExit
     escapes every handler). Dropping must only ever happen after the new build is current."""
     path = make_text_pdf(get_settings().source_dir / "swap.pdf", PAGES)
-    doc_id = pp.process_and_index_pdf(path).doc_id
+    doc_id = ingest.process_and_index_pdf(path).doc_id
     real_delete = vector_store.delete_collection_if_exists
 
     def delete_then_crash(name):
@@ -102,17 +105,17 @@ def test_crash_right_after_dropping_the_old_collection_keeps_the_new_one(monkeyp
 
     with monkeypatch.context() as patched, pytest.raises(SystemExit):
         patched.setattr(vector_store, "delete_collection_if_exists", delete_then_crash)
-        pp.reindex_pdf(doc_id)
+        ingest.reindex_pdf(doc_id)
     _assert_listed_and_searchable(doc_id)
 
 
 def test_reindex_replaces_and_drops_the_previous_build():
     path = make_text_pdf(get_settings().source_dir / "swap.pdf", PAGES)
-    first = pp.process_and_index_pdf(path)
-    second = pp.reindex_pdf(first.doc_id)
+    first = ingest.process_and_index_pdf(path)
+    second = ingest.reindex_pdf(first.doc_id)
     assert second.build != first.build and second.collection != first.collection
     assert not vector_store.collection_exists(first.collection)
-    assert not (pp.get_pdf_output_dirs(first.doc_id).root / f"{pp.BUILD_PREFIX}{first.build}").exists()
+    assert not (catalog.get_pdf_output_dirs(first.doc_id).root / f"{catalog.BUILD_PREFIX}{first.build}").exists()
     assert _leftovers(first.doc_id) == []
     _assert_listed_and_searchable(first.doc_id)
 
@@ -120,9 +123,9 @@ def test_reindex_replaces_and_drops_the_previous_build():
 def test_a_pdf_processed_before_builds_were_versioned_still_works_and_reindexes(monkeypatch):
     """Old layout: artifacts directly in <doc_id>/ and a collection named <doc_id>."""
     path = make_text_pdf(get_settings().source_dir / "old.pdf", PAGES)
-    manifest = pp.process_and_index_pdf(path)
-    root = pp.get_pdf_output_dirs(manifest.doc_id).root
-    build_dir = root / f"{pp.BUILD_PREFIX}{manifest.build}"
+    manifest = ingest.process_and_index_pdf(path)
+    root = catalog.get_pdf_output_dirs(manifest.doc_id).root
+    build_dir = root / f"{catalog.BUILD_PREFIX}{manifest.build}"
     for entry in build_dir.iterdir():
         os.replace(entry, root / entry.name)
     build_dir.rmdir()
@@ -131,10 +134,10 @@ def test_a_pdf_processed_before_builds_were_versioned_still_works_and_reindexes(
     (root / "manifest.json").write_text(old.model_dump_json())
 
     _assert_listed_and_searchable(manifest.doc_id)
-    pp.sweep_all_leftovers()  # the old layout is not mistaken for leftovers
+    maintenance.sweep_all_leftovers()  # the old layout is not mistaken for leftovers
     _assert_listed_and_searchable(manifest.doc_id)
 
-    again = pp.reindex_pdf(manifest.doc_id)
+    again = ingest.reindex_pdf(manifest.doc_id)
     assert again.build and not (root / "text_chunks.json").exists()
     assert not vector_store.collection_exists(manifest.doc_id)
     _assert_listed_and_searchable(manifest.doc_id)

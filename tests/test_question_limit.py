@@ -7,7 +7,7 @@ import time
 import pytest
 
 from agent.service import ChatService
-from storage.config import get_settings
+from storage.settings import get_settings
 from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures: the session's history server)
 from tests.fixtures_ui import new_app
 from tests.fixtures_agent import sample_pdf  # noqa: F401  (fixture)
@@ -34,7 +34,7 @@ def test_a_5_mb_question_is_refused_before_any_work():
 
 def test_the_limit_is_a_setting_and_the_boundary_is_accepted(monkeypatch):
     monkeypatch.setenv("PDF_CHAT_MAX_QUESTION_CHARS", "50")
-    assert get_settings().max_question_chars == 50
+    assert get_settings().limits.max_question_chars == 50
     service = ChatService(llm=None, web=None, history=None)
     with pytest.raises(ValueError, match="the limit is 50"):
         service.ask("u", None, "x" * 51, [])

@@ -5,29 +5,30 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from storage import retrieval
-from storage.pdf_processing import get_pdf_output_dirs, reindex_pdf
-from storage.retrieval import HybridRetriever, load_pdf_for_retrieval
-from storage.retrieval_cache import RetrievalCache, normalise_query
+from storage.retrieval import hybrid
+from storage.documents.catalog import get_pdf_output_dirs
+from storage.documents.ingest import reindex_pdf
+from storage.retrieval.hybrid import HybridRetriever
+from storage.retrieval.cache import RetrievalCache, normalise_query
 from tests.fixtures_retrieval import REPORT_PAGES, ingest
 
 
 @pytest.fixture
 def count_rankings(monkeypatch):
     calls = []
-    original = HybridRetriever._rank
+    original = hybrid.rank_pages  # runs only on a cache miss
 
-    def counting(self, *args, **kwargs):
+    def counting(*args, **kwargs):
         calls.append(args)
-        return original(self, *args, **kwargs)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(HybridRetriever, "_rank", counting)
+    monkeypatch.setattr(hybrid, "rank_pages", counting)
     return calls
 
 
 def test_repeat_and_trivial_variants_hit_without_embedding(count_rankings, monkeypatch):
     pdf = ingest("acme_2022.pdf", REPORT_PAGES)
-    retriever = load_pdf_for_retrieval(pdf.doc_id)
+    retriever = HybridRetriever([pdf.doc_id])
     first = retriever.search("What were total revenues in 2022?", k=3)
     assert len(count_rankings) == 1
     assert get_pdf_output_dirs(pdf.doc_id).cache_path.is_file()
@@ -35,7 +36,7 @@ def test_repeat_and_trivial_variants_hit_without_embedding(count_rankings, monke
     def no_embedding(*_a, **_k):
         raise AssertionError("an exact cache hit must not embed the query")
 
-    monkeypatch.setattr(retrieval, "get_embedder", no_embedding)
+    monkeypatch.setattr(hybrid, "get_embedder", no_embedding)
     for variant in ("What were total revenues in 2022?", "what were TOTAL revenues in 2022", "  What were total   revenues in 2022 ?! "):
         assert retriever.search(variant, k=3) == first
     assert len(count_rankings) == 1
@@ -43,7 +44,7 @@ def test_repeat_and_trivial_variants_hit_without_embedding(count_rankings, monke
 
 def test_different_questions_and_numbers_miss(count_rankings):
     pdf = ingest("acme_2022.pdf", REPORT_PAGES)
-    retriever = load_pdf_for_retrieval(pdf.doc_id)
+    retriever = HybridRetriever([pdf.doc_id])
     retriever.search("What were total revenues in 2022?", k=3)
     legal = retriever.search("Is the company involved in any lawsuit?", k=3)
     retriever.search("What were total revenues in 2021?", k=3)
@@ -55,24 +56,24 @@ def test_different_questions_and_numbers_miss(count_rankings):
 def test_reindex_invalidates_the_cache(count_rankings):
     pdf = ingest("acme_2022.pdf", REPORT_PAGES)
     question = "How many engineers are employed?"
-    before = load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    before = HybridRetriever([pdf.doc_id]).search(question, k=2)
     assert "1,200 engineers" in before[0].chunk.text
 
     changed = REPORT_PAGES[:3] + ["Employees. At year end we employed 3,400 engineers and technicians."]
     again = reindex_pdf(pdf.doc_id)  # same content, rebuilt (within the same second, too)
     assert again.doc_id == pdf.doc_id
-    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    HybridRetriever([pdf.doc_id]).search(question, k=2)
     assert len(count_rankings) == 2  # re-indexed: the cached entry was not served
 
     other = ingest("acme_2022.pdf", changed)  # same file name, new content: new doc id
-    after = load_pdf_for_retrieval(other.doc_id).search(question, k=2)
+    after = HybridRetriever([other.doc_id]).search(question, k=2)
     assert "3,400 engineers" in after[0].chunk.text
 
 
 def test_selection_cache_is_separate_from_single_pdf_cache(count_rankings):
     a = ingest("alpha.pdf", ["Alpha bicycle revenue was 5,000 dollars."])
     b = ingest("beta.pdf", ["Beta bicycle revenue was 7,000 dollars."])
-    load_pdf_for_retrieval(a.doc_id).search("bicycle revenue", k=2)
+    HybridRetriever([a.doc_id]).search("bicycle revenue", k=2)
     both = HybridRetriever([b.doc_id, a.doc_id]).search("bicycle revenue", k=2)
     assert len(count_rankings) == 2
     assert {h.chunk.source_file for h in both} == {"alpha.pdf", "beta.pdf"}
@@ -101,17 +102,17 @@ def test_cache_reopens_its_file_after_reindex(count_rankings):
     deleted one that an open handle still points at (lost for other processes, never freed)."""
     pdf = ingest("acme_2022.pdf", REPORT_PAGES)
     question = "How many engineers are employed?"
-    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    HybridRetriever([pdf.doc_id]).search(question, k=2)
     cache_path = get_pdf_output_dirs(pdf.doc_id).cache_path
     assert cache_path.is_file()
 
     reindex_pdf(pdf.doc_id)
     assert not cache_path.exists()
-    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    HybridRetriever([pdf.doc_id]).search(question, k=2)
     reopened = RetrievalCache(cache_path)
     assert reopened.count() == 1
     reopened.close()
-    load_pdf_for_retrieval(pdf.doc_id).search(question, k=2)
+    HybridRetriever([pdf.doc_id]).search(question, k=2)
     assert len(count_rankings) == 2  # the repeat after re-indexing is served by the new file
 
 

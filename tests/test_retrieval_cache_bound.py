@@ -7,7 +7,7 @@ import sqlite3
 
 import numpy as np
 
-from storage.retrieval_cache import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, RetrievalCache
+from storage.retrieval.cache import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, RetrievalCache
 from storage.schema import Chunk, RetrievedChunk
 
 RNG = np.random.default_rng(7)

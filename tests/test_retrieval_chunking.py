@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from storage.bm25_index import build_bm25_index, load_bm25_index, tokenize
-from storage.chunking import chunk_pages, embedding_text
+from storage.documents.bm25 import build_bm25_index, load_bm25_index, tokenize
+from storage.documents.chunking import chunk_pages, embedding_text
 from storage.schema import PageContent
 
 TABLE_PAGE = "\n".join(

@@ -5,29 +5,30 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from storage import retrieval
-from storage.bm25_index import build_bm25_index, build_bm25_model, load_bm25_index
-from storage.retrieval import DocIndex, HybridRetriever, RetrievalError, load_pdf_for_retrieval
+from storage.retrieval import hybrid
+from storage.documents.bm25 import build_bm25_index, build_bm25_model, load_bm25_index
+from storage.retrieval.fusion import DocIndex, rank_pages
+from storage.retrieval.hybrid import HybridRetriever, RetrievalError
 from storage.schema import Chunk
 from tests.fixtures_retrieval import REPORT_PAGES, ingest
 
 
 def test_single_pdf_finds_the_right_page():
     pdf = ingest("acme_2022.pdf", REPORT_PAGES)
-    hits = load_pdf_for_retrieval(pdf.doc_id).search("What were total revenues and cost of sales?", k=3)
+    hits = HybridRetriever([pdf.doc_id]).search("What were total revenues and cost of sales?", k=3)
     assert hits[0].chunk.page_number == 1
     assert hits[0].chunk.source_file == "acme_2022.pdf" and hits[0].chunk.doc_id == pdf.doc_id
     assert len({h.chunk.page_number for h in hits}) == len(hits)  # one result per page first
     assert hits[0].dense_score is not None and hits[0].sparse_score is not None
-    legal = load_pdf_for_retrieval(pdf.doc_id).search("Is the company involved in any lawsuit?", k=1)
+    legal = HybridRetriever([pdf.doc_id]).search("Is the company involved in any lawsuit?", k=1)
     assert legal[0].chunk.page_number == 2
 
 
 def test_multi_pdf_results_keep_their_own_file_and_page_with_same_chunk_ids():
     a = ingest("alpha.pdf", ["Alpha makes bicycles in Ohio.", "Alpha bicycle revenue was 5,000 dollars."])
     b = ingest("beta.pdf", ["Beta bicycle revenue was 7,000 dollars.", "Beta brews coffee in Oslo."])
-    assert {c.chunk_id for c in retrieval.get_doc_index(a.doc_id).chunks} == {0, 1}
-    assert {c.chunk_id for c in retrieval.get_doc_index(b.doc_id).chunks} == {0, 1}
+    assert {c.chunk_id for c in hybrid.get_doc_index(a.doc_id).chunks} == {0, 1}
+    assert {c.chunk_id for c in hybrid.get_doc_index(b.doc_id).chunks} == {0, 1}
 
     hits = HybridRetriever([a.doc_id, b.doc_id]).search("bicycle revenue", k=4)
     top2 = {(h.chunk.doc_id, h.chunk.source_file, h.chunk.page_number, h.chunk.chunk_id) for h in hits[:2]}
@@ -46,7 +47,7 @@ def test_bad_selection_fails_with_a_clear_message():
     with pytest.raises(RetrievalError, match="not processed"):
         HybridRetriever(["missing-0123456789ab"])
     pdf = ingest("acme_2022.pdf", REPORT_PAGES)
-    assert load_pdf_for_retrieval(pdf.doc_id).search("   ", k=5) == []
+    assert HybridRetriever([pdf.doc_id]).search("   ", k=5) == []
 
 
 # ------------------------------------------------------------------ fusion on a hand-made corpus
@@ -87,7 +88,7 @@ def test_fusion_orders_agreement_first_then_single_signal_then_nothing(tmp_path)
         vectors=[[0, 0, 1], [0, 1, 0.2], [1, 0.3, 0], [1, 0.1, 0], [0, 0.2, 1]],
         pages=[0, 1, 2, 3, 4],
     )
-    hits = HybridRetriever.__new__(HybridRetriever)._rank([index], "inventory balance", query_vec, k=5)
+    hits = rank_pages([index], "inventory balance", query_vec, k=5)
     order = [h.chunk.chunk_id for h in hits]
     assert order[0] == 3
     assert set(order[1:3]) == {1, 2}
@@ -103,6 +104,6 @@ def test_fusion_gives_one_result_per_page_before_second_chunks(tmp_path):
         vectors=[[1, 0], [1, 0.05], [1, 0.5], [0, 1]],
         pages=[0, 0, 1, 2],
     )
-    hits = HybridRetriever.__new__(HybridRetriever)._rank([index], "net sales", query_vec, k=4)
+    hits = rank_pages([index], "net sales", query_vec, k=4)
     assert [h.chunk.page_number for h in hits[:3]] == [0, 1, 2]
     assert hits[3].chunk.page_number == 0 and hits[3].chunk.chunk_id != hits[0].chunk.chunk_id

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from storage import pdf_processing, retrieval, selection_prior
-from storage.retrieval import HybridRetriever
+from storage.documents import ingest
+from storage.retrieval import hybrid
+from storage.retrieval import selection_prior
+from storage.retrieval.fusion import Ranking
+from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
-from storage.selection_prior import RECENT, SECONDARY
+from storage.retrieval.selection_prior import RECENT, SECONDARY
 from tests.fixtures_filings import cover_10q, source_path, write_pages
 
 BALANCE = (
@@ -25,13 +28,13 @@ BALANCE = (
 @pytest.fixture
 def quarter_pair():
     """Acme's Q2 2024 10-Q and its Q2 2024 earnings release; the release talks more about cash (the trap)."""
-    q = pdf_processing.process_and_index_pdf(write_pages(source_path("filing_q.pdf"), [
+    q = ingest.process_and_index_pdf(write_pages(source_path("filing_q.pdf"), [
         cover_10q("ACME ROCKETS, INC.", "June 30, 2024"),
         "Item 1. Financial Statements.\n" + BALANCE,
         "Item 2. Management's Discussion and Analysis. Launch volumes grew in the three and six months ended "
         "June 30, 2024.",
     ]))
-    r = pdf_processing.process_and_index_pdf(write_pages(source_path("release_q.pdf"), [
+    r = ingest.process_and_index_pdf(write_pages(source_path("release_q.pdf"), [
         "July 25, 2024\nAcme Rockets Announces Second Quarter 2024 Results\n"
         "HAWTHORNE, Calif.--(BUSINESS WIRE)-- Acme Rockets, Inc. (NYSE: ACME) today announced results for the "
         "second quarter ended June 30, 2024. Cash and cash equivalents were $1,234 million at quarter end.",
@@ -40,16 +43,15 @@ def quarter_pair():
     return q, r
 
 
-def test_the_periodic_report_leads_over_the_same_quarters_release(quarter_pair, monkeypatch):
+def test_the_periodic_report_leads_over_the_same_quarters_release(quarter_pair):
     q, r = quarter_pair
-    infos = retrieval.documents_of([q.doc_id, r.doc_id])
+    infos = hybrid.documents_of([q.doc_id, r.doc_id])
     assert (infos[q.doc_id].form, infos[q.doc_id].fiscal_quarter) == ("10-Q", 2)
     assert (infos[r.doc_id].form, infos[r.doc_id].fiscal_quarter) == ("earnings release", 2)
     question = "Was there any drop in cash and cash equivalents in Q2 2024?"
     # the trap is real: with no preference, the release's cash sentences lead
-    with monkeypatch.context() as m:
-        m.setattr(selection_prior, "SECONDARY", 1.0)
-        assert HybridRetriever([q.doc_id, r.doc_id], use_cache=False).search(question, k=1)[0].chunk.doc_id == r.doc_id
+    no_preference = Ranking(secondary=1.0)
+    assert HybridRetriever([q.doc_id, r.doc_id], use_cache=False, ranking=no_preference).search(question, k=1)[0].chunk.doc_id == r.doc_id
     assert HybridRetriever([q.doc_id, r.doc_id], use_cache=False).search(question, k=1)[0].chunk.doc_id == q.doc_id
     # asking for the release gets the release
     asked = "What did the Q2 2024 earnings release say about cash and cash equivalents?"

@@ -6,22 +6,23 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from storage import pdf_processing
-from storage.bm25_index import bm25_scores, build_bm25_model, selection_bm25_scores
-from storage.question_scope import question_scope
-from storage.retrieval import HybridRetriever
+from storage.documents import ingest
+from storage.documents.bm25 import bm25_scores, build_bm25_model, selection_bm25_scores
+from storage.retrieval.question_scope import question_scope
+from bench.baselines.legacy_ranking import LegacyRetriever
+from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
-from storage.selection_prior import RECENT, period_match, selection_prior
+from storage.retrieval.selection_prior import RECENT, period_match, selection_prior
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
 
 
 @pytest.fixture
 def two_10ks():
     """FY2018 and FY2022 10-Ks of one issuer, same line items; the FY2022 one talks more about capex."""
-    fy18 = pdf_processing.process_and_index_pdf(
+    fy18 = ingest.process_and_index_pdf(
         write_pages(source_path("filing_a.pdf"), acme_10k_pages(2018, (1722, 1739, 1808), prose=False))
     )
-    fy22 = pdf_processing.process_and_index_pdf(
+    fy22 = ingest.process_and_index_pdf(
         write_pages(source_path("filing_b.pdf"), acme_10k_pages(2022, (1222, 980, 1303), prose=True))
     )
     return fy18, fy22
@@ -31,7 +32,7 @@ def test_the_period_in_the_question_picks_the_filing(two_10ks):
     fy18, fy22 = two_10ks
     question = "What is the FY2018 capital expenditure of Acme Rockets?"
     # the trap is real: without selection awareness the FY2022 filing's capex page comes first
-    legacy = HybridRetriever([fy18.doc_id, fy22.doc_id], use_cache=False, ranking="legacy").search(question, k=3)
+    legacy = LegacyRetriever([fy18.doc_id, fy22.doc_id]).search(question, k=3)
     assert legacy[0].chunk.doc_id == fy22.doc_id
 
     hits = HybridRetriever([fy18.doc_id, fy22.doc_id], use_cache=False).search(question, k=3)
@@ -64,12 +65,12 @@ def test_no_period_named_hides_nothing(two_10ks):
 
 
 def test_issuer_named_in_the_question_is_preferred():
-    a = pdf_processing.process_and_index_pdf(
+    a = ingest.process_and_index_pdf(
         write_pages(source_path("one.pdf"), acme_10k_pages(2022, (1222, 980, 1303), prose=True))
     )
     other = [p.replace("ACME ROCKETS, INC.", "ZENITH MOTORS, INC.").replace("Acme Rockets, Inc.", "Zenith Motors, Inc.")
              for p in acme_10k_pages(2022, (1500, 1400, 1300), prose=True)]
-    b = pdf_processing.process_and_index_pdf(write_pages(source_path("two.pdf"), other))
+    b = ingest.process_and_index_pdf(write_pages(source_path("two.pdf"), other))
     for name, want in (("Zenith Motors", b.doc_id), ("Acme Rockets", a.doc_id)):
         hits = HybridRetriever([a.doc_id, b.doc_id], use_cache=False).search(f"{name} capital expenditures 2022", k=1)
         assert hits[0].chunk.doc_id == want

@@ -3,7 +3,7 @@ a negative value printed with a space before its closing parenthesis (both seen 
 
 from __future__ import annotations
 
-from storage.tables import page_units, row_cells, split_row
+from storage.documents.tables import page_units, row_cells, split_row
 
 
 def _cells(text: str) -> dict[str, dict[str, str]]:

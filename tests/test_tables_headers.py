@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pymupdf
 
-from storage.chunking import chunk_pages, embedding_text
+from storage.documents.chunking import chunk_pages, embedding_text
 from storage.schema import PageContent
-from storage.tables import page_units, row_cells
+from storage.documents.tables import page_units, row_cells
 from tests.fixtures_statements import CASH_FLOW_ROWS, make_statement_pdf
 
 

@@ -1,4 +1,4 @@
-"""Tables read by layout (storage/table_layout.py): each value gets the period of the column it is
+"""Tables read by layout (storage/documents/table_layout.py): each value gets the period of the column it is
 printed under, whatever the header's shape. The PDFs are written with PyMuPDF at positions, as
 filings lay them out: labels at the left, right-aligned figures, headers centred over columns."""
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.page_tables import table_units
-from storage.pdf_processing import process_and_index_pdf
-from storage.table_layout import layout_units
-from storage.tables import row_cells
+from storage.documents.page_tables import table_units
+from storage.documents.ingest import process_and_index_pdf
+from storage.documents.table_layout import layout_units
+from storage.documents.tables import row_cells
 
 RIGHT_EDGES = (380, 450, 520, 590)  # right edge of each value column
 
@@ -177,7 +177,7 @@ def test_the_preview_of_a_row_citation_shows_its_columns(pdf_home):
 
     from agent.graph import run_turn
     from agent.state import AgentContext
-    from storage.retrieval import HybridRetriever
+    from storage.retrieval.hybrid import HybridRetriever
     from tests.fixtures_statements import make_statement_pdf
 
     pdf = process_and_index_pdf(make_statement_pdf(pdf_home / "source" / "northwind_2019_10k.pdf"))

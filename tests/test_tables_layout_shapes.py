@@ -1,10 +1,10 @@
-"""More header shapes read by layout (storage/table_layout.py, storage/table_rollforward.py), on
+"""More header shapes read by layout (storage/documents/table_layout.py, storage/documents/table_rollforward.py), on
 PDFs written with PyMuPDF at positions as filings print them."""
 
 from __future__ import annotations
 
-from storage.table_layout import layout_units
-from storage.tables import row_cells
+from storage.documents.table_layout import layout_units
+from storage.documents.tables import row_cells
 from tests.test_tables_layout import RIGHT_EDGES, _cells, _centre, _page_with, _right
 
 

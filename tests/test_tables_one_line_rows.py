@@ -12,11 +12,11 @@ import pytest
 
 from agent.citations import build_answer
 from agent.graph import run_turn
-from storage import chunking
-from storage.chunking import chunk_pages
-from storage.pdf_processing import process_and_index_pdf
+from storage.documents import chunking
+from storage.documents.chunking import chunk_pages
+from storage.documents.ingest import process_and_index_pdf
 from storage.schema import PageContent
-from storage.tables import is_one_line_row, page_units, row_cells
+from storage.documents.tables import is_one_line_row, page_units, row_cells
 from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 from ui.citations import cited_words

@@ -1,8 +1,8 @@
-"""Roll-forward periods from balance rows (storage/table_rollforward.py)."""
+"""Roll-forward periods from balance rows (storage/documents/table_rollforward.py)."""
 
 from __future__ import annotations
 
-from storage.table_rollforward import balance_date, row_periods
+from storage.documents.table_rollforward import balance_date, row_periods
 
 
 def test_balance_rows_are_recognised_by_their_opening_words_and_date():

@@ -8,7 +8,9 @@ from pathlib import Path
 import streamlit as st
 
 from agent.display_numbers import display_citations
-from storage.schema import Citation
+from storage.schema import Citation, ClaimCheck
+from ui.claim_marks import claims_citing, problems_text
+from ui.claim_view import show_claim_warnings
 from ui.citations import (
     ROUTE_LABELS,
     answer_markdown,
@@ -92,10 +94,12 @@ def open_in_viewer(doc_id: str | None, file: str | None, index: int, passage: st
 
 
 @st.dialog("Source", width="large")
-def citation_dialog(c: Citation) -> None:
-    """The preview of one citation: where it points, the cited text, the page or link."""
+def citation_dialog(c: Citation, failed: list[ClaimCheck] | None = None) -> None:
+    """The preview of one citation: where it points, the cited text, the page or link; first, what
+    the answer states that this source does not print (`failed` claim checks)."""
     m = c.metadata
     st.markdown(f"**:blue-badge[{citation_label(c)}] {escape_markdown(citation_location(c))}**")
+    show_claim_warnings(c, failed or [])
     if c.kind == "document" and not m.file and m.candidates:
         # The model cited a chunk number that exists in several PDFs and the sentence did not
         # say which: show every candidate rather than guess.
@@ -170,13 +174,14 @@ def install_citation_links() -> None:
 
 
 def render_answer(text: str, citations: list[Citation], *, key: str, route: str | None = None,
-                  mode: str | None = None) -> None:
+                  mode: str | None = None, claims: list[ClaimCheck] | None = None) -> None:
     """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list,
-    its sources numbered 1…n in order of first use (agent/display_numbers.py)."""
+    its sources numbered 1…n in order of first use (agent/display_numbers.py); sentences the claim
+    check failed (`claims`) are marked in the text and in their citations."""
     key = element_key(key)
     citations = display_citations(text, citations)
     button_keys = [f"{key}-cite-{i}" for i in range(len(citations))]
-    st.markdown(answer_markdown(text, citations, button_keys))
+    st.markdown(answer_markdown(text, citations, button_keys, claims))
     if citations:
         with st.container(horizontal=True, gap="small"):
             for i, c in enumerate(citations):
@@ -186,16 +191,18 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
                     icon=KIND_ICONS.get(c.kind),
                     help="Show this source",
                 ):
-                    citation_dialog(c)
+                    citation_dialog(c, claims_citing(c, claims))
         with st.expander(f"Sources ({len(citations)})"):
             for i, c in enumerate(citations):
                 if st.button(f"{citation_label(c)}: {escape_markdown(citation_location(c))}", key=f"{key}-src-{i}",
                              type="tertiary", icon=KIND_ICONS.get(c.kind), help="Show this source"):
-                    citation_dialog(c)
+                    citation_dialog(c, claims_citing(c, claims))
                 if c.snippet:
                     st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
+                for f in claims_citing(c, claims):
+                    st.caption(f":orange[:material/warning: not found here: {escape_markdown(problems_text(f))}]")
     if text:
-        copy_button(answer_with_footnotes(text, citations), key=key)
+        copy_button(answer_with_footnotes(text, citations, claims), key=key)
     notes = answer_notes(route, mode)
     if notes:
         st.caption(" · ".join(notes))

@@ -9,6 +9,7 @@ marker-like text without a citation stays literal text. Readers see each answer'
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -16,8 +17,9 @@ from typing import Any, Iterable
 
 from agent.citation_markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
 from agent.display_numbers import display_citations
-from storage.config import get_settings
-from storage.schema import Citation, page_index as schema_page_index
+from storage.settings import get_settings
+from storage.schema import Citation, ClaimCheck, page_index as schema_page_index
+from ui.claim_marks import claims_citing, failed_at, not_found_text, problems_text
 from ui.safe_text import safe_model_markdown
 
 _BADGE_SAFE = re.compile(r"[^\w .\-]")
@@ -103,21 +105,25 @@ def unwrap_marker_links(text: str, citations: list[Citation]) -> str:
     return map_prose(text or "", lambda prose: MARKER_LINK_RE.sub(unwrap, prose))
 
 
-def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None) -> str:
+def answer_markdown(text: str, citations: list[Citation], button_keys: list[str] | None = None,
+                    claims: list[ClaimCheck] | None = None) -> str:
     """The answer as safe markdown, each marker that has a citation replaced by a compact badge
     showing its number in this answer (`display_citations`).
 
     Markers are found with the agent's own `iter_markers` (which skips code and addresses) and
     matched by their exact text to `Citation.marker`; a marker without a citation stays literal text.
     With `button_keys` (the key of each citation's button, in `citations` order) the badge is a
-    link to `cite_anchor(key)`, so clicking the number in the text opens that citation.
+    link to `cite_anchor(key)`, so clicking the number in the text opens that citation. A sentence
+    the claim check failed (`claims`) gets a "not found in [n]" badge after its last marker.
     """
     text = unwrap_marker_links(text or "", citations)
     index = {c.marker: i for i, c in enumerate(citations) if c.marker}
-    by_marker = {c.marker: (index[c.marker], c) for c in display_citations(text, citations) if c.marker}
+    shown = display_citations(text, citations)
+    by_marker = {c.marker: (index[c.marker], c) for c in shown if c.marker}
+    failed = failed_at(claims)
     out: list[str] = []
     pos = 0
-    for m in iter_markers(text):
+    for k, m in enumerate(iter_markers(text)):
         found = by_marker.get(m.text)
         if found is None:
             continue
@@ -125,6 +131,8 @@ def answer_markdown(text: str, citations: list[Citation], button_keys: list[str]
         out.append(_safe_prose(text[pos : m.start]))
         badge = f":blue-badge[{citation_label(c)}]"
         out.append(f" [{badge}]({cite_anchor(button_keys[i])})" if button_keys else f" {badge}")
+        out += [f" :orange-badge[:material/warning: {not_found_text(f, shown, citation_label).replace('[', '').replace(']', '')}]"
+                for f in failed.get(k, [])]
         pos = m.end
     out.append(_safe_prose(text[pos:]))
     return "".join(out)
@@ -142,7 +150,7 @@ def page_index(c: Citation) -> int | None:
 
 @lru_cache(maxsize=512)
 def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
-    from storage.pdf_processing import compute_doc_id
+    from storage.documents.intake import compute_doc_id
 
     return compute_doc_id(Path(path))
 
@@ -163,7 +171,7 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
     candidates: list[Path] = []
     if doc_id:
         try:
-            from storage.pdf_processing import load_manifest
+            from storage.documents.catalog import load_manifest
 
             candidates.append(Path(load_manifest(doc_id).source_path))
         except Exception:  # not processed (any more) or ingestion module unavailable
@@ -201,27 +209,38 @@ def citation_footnote(c: Citation, escape=_plain) -> str:
     return f"[{citation_label(c)}] {where}" + (f": “{quote}”" if quote else "")
 
 
-def answer_with_footnotes(text: str, citations: list[Citation], *, markdown: bool = False) -> str:
+def answer_with_footnotes(text: str, citations: list[Citation], claims: list[ClaimCheck] | None = None, *,
+                          markdown: bool = False) -> str:
     """An answer as plain text for copying or export: each marker replaced by its number in this
     answer in brackets ("[1]", "[web 2]"), then one footnote per citation in that order. With
     `markdown`, every other bracket (a filing's "Item [8.1]", a literal "[1]") is escaped, so
-    only references are bracketed in the Markdown source."""
+    only references are bracketed in the Markdown source. A sentence the claim check failed
+    (`claims`) is followed by "(not found in [1])", and its citation's footnote says what its
+    source says."""
     escape = escape_brackets if markdown else _plain
     text = unwrap_marker_links(text or "", citations)
     citations = display_citations(text, citations)
     by_marker = {c.marker: c for c in citations if c.marker}
+    failed, ordinal = failed_at(claims), itertools.count()
     out: list[str] = []
     for is_code, piece in prose_segments(text):
         pos = 0
         for mk in [] if is_code else iter_markers(piece):
-            if mk.text in by_marker:
-                out += [escape(piece[pos:mk.start]), f"[{citation_label(by_marker[mk.text])}]"]
+            marks = "".join(f" ({not_found_text(f, citations, citation_label)})" for f in failed.get(next(ordinal), []))
+            if mk.text in by_marker or marks:
+                shown = f"[{citation_label(by_marker[mk.text])}]" if mk.text in by_marker else escape(mk.text)
+                out += [escape(piece[pos:mk.start]), shown + marks]
                 pos = mk.end
         out.append(piece[pos:] if is_code else escape(piece[pos:]))
     body = "".join(out).rstrip()
     if not citations:
         return body
-    return body + "\n\n" + "\n".join(citation_footnote(c, escape) for c in citations)
+    notes = []
+    for c in citations:
+        notes.append(citation_footnote(c, escape))
+        notes += [f"    not found here: {escape(problems_text(f))}; the source says: “{escape(f.source_says[c.marker])}”"
+                  for f in claims_citing(c, claims) if f.source_says.get(c.marker)]
+    return body + "\n\n" + "\n".join(notes)
 
 
 def conversation_markdown(title: str, turns: list, details: Iterable[str] = ()) -> str:
@@ -235,7 +254,7 @@ def conversation_markdown(title: str, turns: list, details: Iterable[str] = ()) 
         if turn.role == "user":
             parts += [f"## {' '.join(turn.text.split())}", ""]
         else:
-            parts += [answer_with_footnotes(turn.text, turn.citations, markdown=True), ""]
+            parts += [answer_with_footnotes(turn.text, turn.citations, getattr(turn, "claims", None), markdown=True), ""]
             if getattr(turn, "stopped", False):
                 parts += ["_(stopped: incomplete answer)_", ""]
     return "\n".join(parts).rstrip() + "\n"

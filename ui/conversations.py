@@ -1,13 +1,14 @@
 """The chat page's view of the history store: conversations and their messages as plain
-records. The one place that knows the `storage.history.HistoryStore` method names."""
+records. The one place that knows the `storage.history.store.HistoryStore` method names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.schema import Citation
+from storage.schema import Citation, ClaimCheck
 from ui.citations import parse_citations
+from ui.claim_marks import parse_claims
 
 
 @dataclass
@@ -24,6 +25,7 @@ class ChatTurn:
     route: str | None = None
     mode: str | None = None
     stopped: bool = False  # the user pressed Stop: `text` is what was written until then
+    claims: list[ClaimCheck] = field(default_factory=list)  # the claim check stored with the answer
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -73,6 +75,7 @@ def turns_of(messages: list) -> list[ChatTurn]:
                     _get(m, "route"),
                     _get(m, "mode"),
                     bool(_get(m, "stopped")),
+                    parse_claims(_get(m, "claims")),
                 )
             )
     return turns
@@ -81,7 +84,7 @@ def turns_of(messages: list) -> list[ChatTurn]:
 def save_plain_turn(store, user_id: str, conversation_id: str, question: str, reply: str, **reply_fields: Any) -> None:
     """A turn answered outside the agent (a stopped answer, a background `/ingest`): the question and
     the reply, stored whole or not at all (`HistoryStore.save_turn`)."""
-    from storage.history import new_id
+    from storage.history.store import new_id
 
     store.save_turn(user_id, conversation_id, new_id(), [
         {"role": "user", "content": question, "message_id": new_id()},

@@ -25,7 +25,7 @@ MAX_PILLS = 12  # more PDFs than this: a searchable multiselect instead of pills
 def processed_pdfs() -> list:
     """Manifests of processed PDFs; [] (with the reason logged on screen) when unavailable."""
     try:
-        from storage.pdf_processing import list_processed_pdfs
+        from storage.documents.catalog import list_processed_pdfs
 
         return list_processed_pdfs()
     except Exception as exc:  # a broken destination folder must not take every page down
@@ -35,7 +35,7 @@ def processed_pdfs() -> list:
 
 def pdfs_waiting_in_source() -> list:
     """PDFs in the source folder that are not processed yet (by content, as doc_ids are)."""
-    from storage.config import get_settings
+    from storage.settings import get_settings
 
     source = get_settings().source_dir
     if not source.is_dir():
@@ -53,7 +53,7 @@ def _titles(names: dict[str, str]) -> dict[str, str]:
     if not names:
         return {}
     try:
-        from storage.pdf_processing import library_infos
+        from storage.documents.catalog import library_infos
 
         infos = library_infos()
     except Exception:  # titles are a nicety; the file names still work

@@ -2,7 +2,7 @@
 covers, its sections, the statement lines it prints) and questions it can answer.
 
 Everything comes from what ingestion stored (the manifest's DocumentInfo, headings and page
-texts) and the statement pages' rows as the answering code reads them (storage/page_tables.py),
+texts) and the statement pages' rows as the answering code reads them (storage/documents/page_tables.py),
 so no model is needed and a suggested figure question names a line the document prints.
 """
 
@@ -62,9 +62,9 @@ def statement_lines(doc_id: str, processed_at: str = "") -> tuple[str, ...]:
     """Labels of the line items the PDF's primary statements print (as printed), most asked first.
     `processed_at` keys the cache: a re-indexed PDF is read afresh."""
     from agent.line_items import row_item
-    from storage.page_tables import statement_pages, table_units
-    from storage.pdf_processing import load_page_texts
-    from storage.tables import split_row
+    from storage.documents.page_tables import statement_pages, table_units
+    from storage.documents.catalog import load_page_texts
+    from storage.documents.tables import split_row
 
     try:
         texts = load_page_texts(doc_id)
@@ -104,7 +104,7 @@ def suggested_questions(overviews: list[DocOverview], limit: int = MAX_SUGGESTIO
 @st.cache_data(show_spinner=False, max_entries=64)
 def _overviews(key: tuple[tuple[str, str], ...]) -> list[DocOverview]:
     # `key` (doc_id, processed_at) of each selected PDF keys the cache; the manifests are read here.
-    from storage.pdf_processing import library_infos, list_processed_pdfs
+    from storage.documents.catalog import library_infos, list_processed_pdfs
 
     wanted = [d for d, _ in key]
     pdfs = {p.doc_id: p for p in list_processed_pdfs() if p.doc_id in wanted}

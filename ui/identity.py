@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 
 import streamlit as st
+from storage.settings import get_settings
 
 
 
@@ -29,7 +29,7 @@ def auth_configured() -> bool:
 def current_identity() -> Identity | None:
     """The current user; None while OIDC is configured but nobody is signed in yet."""
     if not auth_configured():
-        return Identity(os.environ.get("PDF_CHAT_LOCAL_USER") or "local", "Local user", False)
+        return Identity(get_settings().history.local_user, "Local user", False)
     if not st.user.get("is_logged_in", False):  # absent until a sign-in attempt
         return None
     # Prefer the provider's stable subject; e-mail is a fallback. Issuer keeps providers apart.

@@ -33,7 +33,7 @@ class IngestJob:
     done: int = 0
     total: int = 0
     error: str | None = None
-    result: object | None = None  # storage.pdf_processing.ProcessedPdf when done
+    result: object | None = None  # storage.documents.catalog.ProcessedPdf when done
     submitted_at: float = field(default_factory=time.time)
     owner: str = ""  # the user who started it: their pages show its progress, after a reload too
     switch_to: bool = False  # started by `/ingest`: when done, the chat uses only this PDF
@@ -107,7 +107,8 @@ class IngestJobs:
             return {j.path for j in self._jobs.values() if j.active}
 
     def _run(self, job: IngestJob) -> None:
-        from storage.pdf_processing import PdfProcessingError, ProcessingCancelled, process_and_index_pdf, reindex_pdf
+        from storage.documents.catalog import PdfProcessingError, ProcessingCancelled
+        from storage.documents.ingest import process_and_index_pdf, reindex_pdf
         from ui.page_images import clear_preview_cache
 
         def progress(stage: str, done: int, total: int) -> None:
@@ -145,7 +146,7 @@ class IngestJobs:
 
 def _build_of(doc_id: str) -> tuple[str, str] | None:
     """(build, processed_at) of a processed PDF's current manifest, None when it has none."""
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     try:
         manifest = load_manifest(doc_id)
@@ -156,7 +157,8 @@ def _build_of(doc_id: str) -> tuple[str, str] | None:
 
 def _committed(job: IngestJob, before: tuple[str, str] | None):
     """The manifest this cancelled job committed anyway, or None when nothing of it was kept."""
-    from storage.pdf_processing import compute_doc_id, load_manifest
+    from storage.documents.intake import compute_doc_id
+    from storage.documents.catalog import load_manifest
 
     try:
         doc_id = job.reindex_doc_id or compute_doc_id(Path(job.path))

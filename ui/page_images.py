@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.config import get_settings
+from storage.settings import get_settings
 
 HIGHLIGHT_RGB = (1.0, 0.85, 0.0)
 HIGHLIGHT_OPACITY = 0.35

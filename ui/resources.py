@@ -21,7 +21,7 @@ class ResourceUnavailable(RuntimeError):
 
 @st.cache_resource(show_spinner="Starting the conversation history store…")
 def _history_store():
-    from storage.history import HistoryStore
+    from storage.history.store import HistoryStore
 
     return HistoryStore()
 
@@ -34,7 +34,7 @@ def _chat_service(_history):
 
 
 def get_history_store():
-    from storage.history import HistoryConfigError
+    from storage.history.store import HistoryConfigError
 
     try:
         return _history_store()

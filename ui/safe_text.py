@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from storage.settings import secret_values
+
 # Every ASCII punctuation character that markdown (CommonMark + GFM + Streamlit's extensions:
 # `$` LaTeX, `:` directives/emoji) can give meaning to. Backslash-escaping ASCII punctuation
 # always yields the literal character in CommonMark.
@@ -58,19 +60,15 @@ def emphasise(text: str, words: str | None) -> str:
     )
 
 
-_SECRET_ENV = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 _URL_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.IGNORECASE)
 
 
 def redact(text: str) -> str:
-    """`text` with secret values from the environment and credentials in URLs masked.
+    """`text` with the configured secrets and credentials in URLs masked.
 
     Used on every error message shown on a page, since exception texts can echo a URL or key.
     """
-    import os
-
     out = _URL_CREDENTIALS.sub(r"\g<scheme>***@", str(text))
-    for name, value in os.environ.items():
-        if value and len(value) >= 6 and _SECRET_ENV.search(name):
-            out = out.replace(value, "***")
+    for value in secret_values():
+        out = out.replace(value, "***")
     return out

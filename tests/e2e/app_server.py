@@ -12,7 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from storage.mongo_server import free_port
+from storage.history.embedded_server import free_port
 from tests.fixtures_ui import ROOT
 
 SECRET_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY",
@@ -56,7 +56,7 @@ def run_app(workdir: Path, **extra_env: str):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
         log.close()
-        from storage.mongo_server import stop_server
+        from storage.history.embedded_server import stop_server
 
         stop_server(home / ".mongo")  # the app's embedded history server (PDF_CHAT_HOME/.mongo)
         server_log = log_path.read_text(errors="replace")

@@ -1,6 +1,6 @@
-"""Words of a page grouped for reading tables by layout (storage/table_layout.py): visual lines,
+"""Words of a page grouped for reading tables by layout (storage/documents/table_layout.py): visual lines,
 their segments (words without a wide gap between them), a row's label and its value cells, and a
-column's extent (the clustering is `storage.table_layout.columns_of`)."""
+column's extent (the clustering is `storage.documents.table_layout.columns_of`)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from storage.mongo_server import default_data_dir
+from storage.history.embedded_server import default_data_dir
+from storage.settings import get_settings
 
 FILE_NAME = "turn-outbox.sqlite"
 
@@ -32,7 +33,8 @@ FILE_NAME = "turn-outbox.sqlite"
 def default_outbox_path(database: str = "") -> Path:
     """`PDF_CHAT_OUTBOX` (a folder) if set, else the embedded history server's data folder; one
     file per history database (`database` names it), so turns never go to another database."""
-    folder = Path(os.environ["PDF_CHAT_OUTBOX"]).expanduser().resolve() if os.environ.get("PDF_CHAT_OUTBOX") else default_data_dir()
+    configured = get_settings().history.outbox_dir
+    folder = configured.expanduser().resolve() if configured else default_data_dir()
     suffix = f"-{hashlib.sha1(database.encode()).hexdigest()[:12]}" if database else ""
     return folder / FILE_NAME.replace(".sqlite", f"{suffix}.sqlite")
 
@@ -51,7 +53,7 @@ class TurnOutbox:
     @classmethod
     def for_store(cls, store: Any) -> "TurnOutbox":
         """The outbox of a `HistoryStore`: keyed by its server (credentials left out) and database."""
-        from storage.history import redact_uri
+        from storage.history.store import redact_uri
 
         server = redact_uri(store._explicit_uri) if getattr(store, "_explicit_uri", None) else "embedded"
         return cls(default_outbox_path(f"{server}/{store.db_name}"))

@@ -63,9 +63,6 @@ class Embedder:
             out[idx] = self._embed_batch([texts[i] or " " for i in idx])
         return out
 
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
-
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)

@@ -16,7 +16,7 @@ from pathlib import Path
 import chromadb
 from chromadb.config import Settings as ChromaSettings
 
-from storage.embeddings import STOCK_MAX_TOKENS, Embedder
+from storage.documents.embeddings import STOCK_MAX_TOKENS, Embedder
 
 
 @dataclass

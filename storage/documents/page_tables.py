@@ -1,8 +1,8 @@
 """The table rows of a cited page, for answering: one entry point for agent/figures.py.
 
-`table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/tables.py
+`table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/documents/tables.py
 `Unit`s, each row with its period header); `statement_pages(doc_id)` which pages are primary statements.
-A page with a text layer is read by layout from the source PDF (storage/table_layout.py: each value
+A page with a text layer is read by layout from the source PDF (storage/documents/table_layout.py: each value
 under its period column, with the table's unit caption and the row's section); an OCR page, a page
 whose layout read finds no table, or a source PDF that is gone falls back to the text parser
 (`page_units` with one-line rows).
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.table_layout import has_table, layout_units
-from storage.tables import Unit, page_units
+from storage.documents.table_layout import has_table, layout_units
+from storage.documents.tables import Unit, page_units
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()  # PyMuPDF documents are not thread-safe
@@ -29,6 +29,10 @@ _PRIMARY_TITLE = re.compile(
     r"^(?:[\w.,&'’ ]{0,60}\s)?(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|"
     r"comprehensive\s+(?:income|loss)|cash\s+flows|financial\s+position)|balance\s+sheets?)\b[\w ,()’'-]{0,40}$", re.I)
 TITLE_LINES = 8  # a statement's title stands in the page's first lines
+# a registrant's parent-only schedule (Schedule I, "condensed financial information of the
+# registrant / parent"): supplementary, not the consolidated statement of record
+_PARENT_ONLY = re.compile(r"(?i)\bschedule\s+i\b|condensed\s+financial\s+information\s+of\b|\bparent\s+company\s+only\b|"
+                          r"\(\W?parent\W?\)")
 
 
 def is_primary_statement(page_text: str) -> bool:
@@ -36,12 +40,37 @@ def is_primary_statement(page_text: str) -> bool:
     ("CONSOLIDATED STATEMENTS OF OPERATIONS", "Condensed Consolidated Balance Sheets (Unaudited)"),
     not a note that mentions one."""
     lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    if any(_PARENT_ONLY.search(line) for line in lines):
+        return False
     return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
+
+
+_KINDS = (("cash flows", re.compile(r"(?i)cash\s+flows")), ("balance sheet", re.compile(r"(?i)balance\s+sheets?|financial\s+"
+          r"position")), ("income", re.compile(r"(?i)income|operations|earnings")))
+
+
+def statement_kind(page_text: str) -> str:
+    """"income", "balance sheet" or "cash flows" for a primary statement page (by its title), else ""."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    title = next((line for line in lines if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line)), "")
+    return next((kind for kind, rx in _KINDS if rx.search(title)), "") if title else ""
+
+
+def statement_entity(page_text: str) -> str:
+    """Whose statement a primary statement page is, when a filing has several registrants: the short
+    name line printed just above its title ("PG&E CORPORATION" over "CONSOLIDATED BALANCE SHEETS",
+    "PACIFIC GAS AND ELECTRIC COMPANY" over the subsidiary's); "" when none is printed."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    for above, line in zip(lines, lines[1:]):
+        if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line):
+            name = above if not _PRIMARY_TITLE.match(above) and not re.search(r"\d", above) else ""
+            return name if 0 < len(name.split()) <= 6 and not re.search(r"(?i)\bitem\b|financial statements", name) else ""
+    return ""
 
 
 def statement_pages(doc_id: str) -> list[int]:
     """0-based pages of a processed PDF that are primary statements (by their titles), cached per build."""
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     try:
         manifest = load_manifest(doc_id)
@@ -52,7 +81,7 @@ def statement_pages(doc_id: str) -> list[int]:
 
 @lru_cache(maxsize=256)
 def _statement_pages(doc_id: str, build: str, processed_at: str) -> tuple[int, ...]:
-    from storage.pdf_processing import load_page_texts
+    from storage.documents.catalog import load_page_texts
 
     return tuple(i for i, text in enumerate(load_page_texts(doc_id)) if is_primary_statement(text))
 
@@ -66,7 +95,7 @@ def table_units(doc_id: str | None, page_index: int | None, text: str | None) ->
 
 
 def _layout_units_of(doc_id: str, page_index: int) -> list[Unit] | None:
-    from storage.pdf_processing import load_manifest
+    from storage.documents.catalog import load_manifest
 
     try:
         manifest = load_manifest(doc_id)

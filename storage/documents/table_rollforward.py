@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from storage.doc_metadata import DATE_RE, parse_date
+from storage.documents.metadata import DATE_RE, parse_date
 
 _BALANCE = re.compile(  # "Balance at", "Balances as of", "Outstanding at", "Nonvested shares at"
     r"^\s*(?:(?:beginning|ending|opening|closing)\s+)?(?:balances?|outstanding|(?:non-?|un)vested)"

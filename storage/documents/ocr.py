@@ -16,6 +16,7 @@ import os
 import shutil
 from functools import lru_cache
 from typing import Protocol
+from storage.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ INSTALL_HINT = {"tesseract": "apt-get install tesseract-ocr", "rapidocr": "pip i
 @lru_cache(maxsize=None)
 def get_ocr_engine(preferred: str | None = None) -> OcrEngine | None:
     """The OCR engine to use, or None when OCR is disabled or nothing is installed."""
-    choice = (preferred or os.environ.get("OCR_ENGINE") or "auto").lower()
+    choice = (preferred or get_settings().ocr.engine).lower()
     if choice == "none":
         return None
     candidates = [ENGINES[choice]] if choice in ENGINES else [TesseractOcr, RapidOcr]

@@ -12,7 +12,7 @@ greedily into chunks of about `max_chars`, never splitting a unit (a row longer 
 is cut only as a last resort) and carrying the last ~`overlap_chars` of units into the next
 chunk so a fact on a boundary is retrievable from either side. A chunk holding table rows whose
 period header is not in it starts with that header ("Columns: December 31, 2018 | December 31,
-2017"), so each number still says which period it belongs to (storage/tables.py). The header
+2017"), so each number still says which period it belongs to (storage/documents/tables.py). The header
 line comes on top of `max_chars` (packing pages into smaller chunks to make room for it moved
 an evidence page down the ranking: dev single-filing page_hit@5 .821 instead of .857, measured
 with bench/answers.py) and stays out of the embedded text, so the dense vectors see what they
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import re
 
-from storage import tables
+from storage.documents import tables
 from storage.schema import Chunk, ChunkType, PageContent
-from storage.tables import Unit
+from storage.documents.tables import Unit
 
 MAX_CHARS = 1000
 OVERLAP_CHARS = 200
@@ -37,7 +37,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 
 def page_units(text: str) -> list[Unit]:
     """A page's text as prose lines and table rows, rows carrying their period header
-    (storage/tables.py)."""
+    (storage/documents/tables.py)."""
     return tables.page_units(text, MAX_CHARS)
 
 

@@ -1,12 +1,12 @@
 """A table's period header by layout: which header segment labels which column
-(storage/table_layout.py reads the page; this module names the columns of one table)."""
+(storage/documents/table_layout.py reads the page; this module names the columns of one table)."""
 
 from __future__ import annotations
 
 import re
 
-from storage.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR, Column, Line, Segment, segments
-from storage.tables import PERIOD_TOKEN, TableHeader, is_period_line
+from storage.documents.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR, Column, Line, Segment, segments
+from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
 
 
 def _date_with_year(text: str, year: str) -> str | None:

@@ -79,7 +79,7 @@ class Unit:
     is_header: bool = False  # a header line itself
     section: str = ""  # for table rows: the section label above them ("Current liabilities")
     unit: str = ""  # for table rows: the table's unit caption ("in millions, except per share data")
-    # for rows read by layout (storage/table_layout.py): (column index, value) of each value, and the label
+    # for rows read by layout (storage/documents/table_layout.py): (column index, value) of each value, and the label
     cells: tuple[tuple[int, str], ...] | None = None
     label: str = ""
 

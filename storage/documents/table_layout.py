@@ -1,6 +1,6 @@
 """Financial tables read by layout: each value belongs to the period column it sits under.
 
-storage/tables.py reads a page's text in line order and guesses which period a value belongs to
+storage/documents/tables.py reads a page's text in line order and guesses which period a value belongs to
 from how many values and header tokens there are; a header sentence above the year row ("Fiscal
 years ended December 31, 2022, December 25, 2021 and December 26, 2020" / "2022 2021 2020") or a
 row with an empty cell defeats it. This module reads the page's words with their boxes
@@ -19,12 +19,12 @@ row with an empty cell defeats it. This module reads the page's words with their
    heads the whole group, centred over it or right-aligned with its last column;
 5. a roll-forward (equity statement, award activity) has no period over its columns: its columns
    take their component titles and each row the period its balance rows give it
-   (storage/table_rollforward.py);
+   (storage/documents/table_rollforward.py);
 6. every row keeps the unit caption printed above its table ("In millions, except per share
    amounts") and its section (the last label-only line above it: "Current liabilities:").
 
-Rows come out as `storage.tables.Unit`s whose `cells` say which column each value is in, so a row
-with an empty cell still gives each value its own period (`storage.tables.row_cells`).
+Rows come out as `storage.documents.tables.Unit`s whose `cells` say which column each value is in, so a row
+with an empty cell still gives each value its own period (`storage.documents.tables.row_cells`).
 
 Why not `pymupdf.Page.find_tables()` or pdfplumber: on the dev 10-Ks find_tables found a period
 header on 63 of 137 table pages at ~0.9 s a page (bench.answers --tables), and neither assigns
@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import re
 
-from storage.table_headers import header_for
-from storage.table_rollforward import column_titles, period_columns, row_periods
-from storage.table_words import (
+from storage.documents.table_headers import header_for
+from storage.documents.table_rollforward import column_titles, period_columns, row_periods
+from storage.documents.table_words import (
     CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR,
     Column, Line, Segment, Word, average_char_width, segments, split_label_values, visual_lines,
 )
-from storage.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
+from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
@@ -227,7 +227,7 @@ def layout_units(words: list[tuple]) -> list[Unit]:
 
 def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],
                          char_width: float) -> dict[int, TableHeader]:
-    """Line index -> header of each row of a roll-forward (storage/table_rollforward.py): the
+    """Line index -> header of each row of a roll-forward (storage/documents/table_rollforward.py): the
     columns' titles printed above them, each with the row's period; {} for any other table."""
     periods = row_periods([lines[k].label for k in rows]) if cols else None
     if periods is None:

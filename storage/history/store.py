@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import threading
 import uuid
@@ -90,8 +89,9 @@ from pymongo.errors import (
 from pymongo.uri_parser import parse_uri
 
 from storage.schema import Citation, Source
+from storage.settings import get_settings
 
-log = logging.getLogger("storage.history")
+log = logging.getLogger("storage.history.store")
 
 Role = Literal["user", "ai", "tool"]
 ROLES: tuple[str, ...] = ("user", "ai", "tool")
@@ -101,7 +101,6 @@ _PAIR_FIELDS = ("citation_map",)  # dicts stored as [{"key", "value"}] (keys may
 _STATE_PROJECTION = {"rag_counter": 1, "web_counter": 1, "sources": 1}
 MAX_TITLE_CHARS = 200
 MAX_USER_ID_CHARS = 256
-DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 T = TypeVar("T")
 
 
@@ -281,13 +280,15 @@ class HistoryStore:
         timeout_ms: int | None = None,
         max_message_bytes: int | None = None,
     ) -> None:
-        self._explicit_uri = uri or os.environ.get("MONGODB_URI") or None
+        settings = get_settings().history
+        configured = settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None
+        self._explicit_uri = uri or configured or None
         if self._explicit_uri is not None:
             check_uri(self._explicit_uri)
         self.embedded = self._explicit_uri is None
         self.db_name = db_name
-        self.timeout_ms = timeout_ms or int(os.environ.get("HISTORY_TIMEOUT_MS", "3000"))
-        self.max_message_bytes = max_message_bytes or int(os.environ.get("HISTORY_MAX_MESSAGE_BYTES", DEFAULT_MAX_MESSAGE_BYTES))
+        self.timeout_ms = timeout_ms or settings.timeout_ms
+        self.max_message_bytes = max_message_bytes or settings.max_message_bytes
         self._lock = threading.Lock()
         self._client: MongoClient | None = None
         self._uri: str | None = self._explicit_uri
@@ -304,7 +305,7 @@ class HistoryStore:
             if self._client is not None and not restart_embedded:
                 return self._client
             if self.embedded:
-                from storage.mongo_server import EmbeddedServerError, ensure_server
+                from storage.history.embedded_server import EmbeddedServerError, ensure_server
 
                 try:
                     uri = ensure_server().uri

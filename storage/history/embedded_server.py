@@ -14,7 +14,7 @@ behind the same interface (which would test a second code path).
 - Sharing: `server.json` (pid, port) plus a file lock around start-up, so two app processes (or a
   Streamlit rerun after a crash) find and reuse the running server instead of starting a second.
   The server is detached (own session) and outlives the app; stop it with
-  `python -m storage.mongo_server stop`.
+  `python -m storage.history.embedded_server stop`.
 - neosqlite's Python fallback is forced before serving: its SQL fast path stores `$push`ed
   sub-documents as strings. (The store avoids `$push` anyway; this keeps other clients safe.)
 - It exits when no client has been connected for `PDF_CHAT_MONGO_IDLE_S` seconds (default 600;
@@ -24,7 +24,7 @@ behind the same interface (which would test a second code path).
 - The server logs at WARNING only: at INFO nx-27017 logs raw commands (a privacy risk for chat
   content as its logging grows) and the log would grow without bound.
 
-CLI: `python -m storage.mongo_server {start,stop,status,serve}`; `serve` is the launcher the
+CLI: `python -m storage.history.embedded_server {start,stop,status,serve}`; `serve` is the launcher the
 subprocess runs (foreground).
 """
 
@@ -45,9 +45,9 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from storage.config import PROJECT_ROOT
+from storage.settings import PROJECT_ROOT, get_settings
 
-log = logging.getLogger("storage.mongo_server")
+log = logging.getLogger("storage.history.embedded_server")
 
 HOST = "127.0.0.1"
 STATE_FILE = "server.json"
@@ -70,10 +70,11 @@ class ServerInfo:
 
 
 def default_data_dir() -> Path:
-    if os.environ.get("PDF_CHAT_MONGO_DIR"):
-        return Path(os.environ["PDF_CHAT_MONGO_DIR"]).expanduser().resolve()
-    if os.environ.get("PDF_CHAT_HOME"):
-        return Path(os.environ["PDF_CHAT_HOME"]).expanduser().resolve() / ".mongo"
+    settings = get_settings()
+    if settings.history.mongo_dir:
+        return settings.history.mongo_dir.expanduser().resolve()
+    if "home" in settings.paths.model_fields_set:  # PDF_CHAT_HOME was set
+        return settings.paths.home.expanduser().resolve() / ".mongo"
     return PROJECT_ROOT / ".data" / "mongo"
 
 
@@ -107,7 +108,7 @@ def _answers_ping(port: int, timeout_s: float = 1.0) -> bool:
 
 
 def _is_our_server(pid: int) -> bool:
-    """True if `pid` is alive and is a `storage.mongo_server serve` process (guards against pid reuse)."""
+    """True if `pid` is alive and is a `storage.history.embedded_server serve` process (guards against pid reuse)."""
     try:
         os.waitpid(pid, os.WNOHANG)  # if we started it and it died, reap the zombie
     except ChildProcessError:
@@ -120,7 +121,7 @@ def _is_our_server(pid: int) -> bool:
             return True
         except OSError:
             return False
-    return "storage.mongo_server" in cmdline and " serve" in cmdline
+    return "storage.history.embedded_server" in cmdline and " serve" in cmdline
 
 
 def _read_state(data_dir: Path) -> ServerInfo | None:
@@ -171,8 +172,7 @@ def stop_server(data_dir: Path | None = None) -> bool:
 
 
 def _configured_port() -> int | None:
-    value = os.environ.get("PDF_CHAT_MONGO_PORT")
-    return int(value) if value else None
+    return get_settings().history.mongo_port
 
 
 # The server needs a shell-like environment and its own settings, nothing of the app's (API keys,
@@ -190,7 +190,7 @@ def _server_environment() -> dict[str, str]:
 def _spawn(data_dir: Path, port: int) -> ServerInfo:
     (data_dir / "db").mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "server.log"
-    cmd = [sys.executable, "-m", "storage.mongo_server", "serve", "--data-dir", str(data_dir), "--port", str(port)]
+    cmd = [sys.executable, "-m", "storage.history.embedded_server", "serve", "--data-dir", str(data_dir), "--port", str(port)]
     env = _server_environment()
     with open(log_path, "ab") as log_fh:
         proc = subprocess.Popen(
@@ -251,7 +251,7 @@ def serve(data_dir: Path, port: int, host: str = HOST, idle_exit_s: float | None
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if idle_exit_s is None:
-        idle_exit_s = float(os.environ.get("PDF_CHAT_MONGO_IDLE_S", "600"))
+        idle_exit_s = get_settings().history.mongo_idle_s
     pid_file = str(data_dir / "nx-27017.pid")
     if not write_pid_file(pid_file):  # another server already serves this folder
         sys.exit(1)
@@ -280,7 +280,7 @@ def _watchdog(handler, data_dir: Path, idle_exit_s: float, poll_s: float = 1.0) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m storage.mongo_server", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m storage.history.embedded_server", description=__doc__.split("\n")[0])
     parser.add_argument("command", choices=["start", "stop", "status", "serve"])
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--port", type=int, default=None)

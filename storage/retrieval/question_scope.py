@@ -1,7 +1,7 @@
 """What a question names about time and documents: fiscal periods, dates and forms.
 
 One parser for everything that reads a period out of a question: the selection prior (which
-documents a question is about, storage/selection_prior.py) and the figure answers (which table
+documents a question is about, storage/retrieval/selection_prior.py) and the figure answers (which table
 column to state, agent/figures.py) must agree on what "FY2015 - FY2017", "Q2 of FY2024",
 "second fiscal quarter 2023" or "FY23" mean. Issuers are not parsed here: they are matched
 against the selected documents' own issuers.
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from storage.doc_metadata import DATE_RE, parse_date
+from storage.documents.metadata import DATE_RE, parse_date
 
 _YEAR = r"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d))"
 _YEAR_RE = re.compile(rf"\b{_YEAR}\b", re.IGNORECASE)

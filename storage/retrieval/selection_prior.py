@@ -5,7 +5,7 @@ issuer (matched against the selected documents' own issuers, read from their cov
 company list here), a fiscal year and, implicitly, a full-year document. Each selected document
 gets a prior in [0, 1]: the product of the components the question names and at least one
 selected document matches. Components nobody matches are ignored, and with nothing named every
-prior is 0, so nothing is ever hidden: the prior only re-orders (storage/retrieval.py adds it to
+prior is 0, so nothing is ever hidden: the prior only re-orders (storage/retrieval/hybrid.py adds it to
 page scores).
 
 Years: a document "is" the years in `doc_metadata.document_years` (the company's fiscal label
@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import re
 
-from storage.doc_metadata import document_years, name_words
-from storage.question_scope import QuestionScope, question_scope
+from storage.documents.metadata import document_years, name_words
+from storage.retrieval.question_scope import QuestionScope, question_scope
 from storage.schema import DocumentInfo
 
 EXACT, PARTIAL, COMPARATIVE, OTHER_QUARTER, OUTLOOK = 1.0, 0.5, 0.4, 0.25, 0.25
@@ -123,14 +123,14 @@ def _anchors(infos: list[DocumentInfo]) -> dict[str | None, tuple[str, bool]]:
     return {issuer: (annual[issuer], True) if issuer in annual else (end, False) for issuer, end in latest.items()}
 
 
-def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]]) -> dict[str, float]:
+def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]], recent: float) -> dict[str, float]:
     out: dict[str, float] = {}
     out["issuer"] = 1.0 if issuer_mentioned(info, c.question_words) else 0.0
     if c.periods:
         out["period"] = sum(period_match(y, q, info) for y, q in c.periods) / len(c.periods)
     elif not c.dates and _period_end(info):
         # no period named: the question is about the present (the latest annual report and what followed it)
-        out["period"] = RECENT if _present(info, anchors) else 0.0
+        out["period"] = recent if _present(info, anchors) else 0.0
     if c.dates:
         own = {info.date, info.period_end} - {None}
         out["date"] = 1.0 if any(d.isoformat() in own for d in c.dates) else 0.0
@@ -139,7 +139,7 @@ def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, 
     return out
 
 
-def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str, DocumentInfo]) -> None:
+def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str, DocumentInfo], secondary: float) -> None:
     """Discount the period match of a release / 8-K when a periodic report of the same issuer
     covers the period at least as well (a release stays the primary source of what nothing else files)."""
     best_primary: dict[str | None, float] = {}
@@ -149,10 +149,11 @@ def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str,
     for d, i in infos.items():
         own = parts[d].get("period", 0.0)
         if i.form not in PRIMARY_FORMS and own > 0 and best_primary.get(i.issuer, 0.0) >= own:
-            parts[d]["period"] = own * SECONDARY
+            parts[d]["period"] = own * secondary
 
 
-def selection_prior(question: str, infos: dict[str, DocumentInfo | None]) -> dict[str, float]:
+def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, recent: float = RECENT,
+                    secondary: float = SECONDARY) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches."""
     c = question_scope(question)
     priors = {doc_id: 0.0 for doc_id in infos}
@@ -160,9 +161,9 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None]) -> dic
     if len(infos) < 2 or not known:
         return priors
     anchors = _anchors(list(known.values()))
-    parts = {d: _components(c, i, anchors) for d, i in known.items()}
+    parts = {d: _components(c, i, anchors, recent) for d, i in known.items()}
     if not c.forms:
-        _prefer_primary_sources(parts, known)
+        _prefer_primary_sources(parts, known, secondary)
     # a component counts only if some selected document matches it and not all match it equally
     active = [
         name

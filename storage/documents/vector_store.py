@@ -1,7 +1,7 @@
 """The Chroma client and per-PDF collection naming.
 
 Each build of a PDF writes a new collection `<doc_id>-build-<id>`; the PDF's manifest (written
-last, storage/pdf_processing.py) names the current one, so a re-index never leaves a moment
+last, storage/documents/ingest.py) names the current one, so a re-index never leaves a moment
 without a complete collection. PDFs processed before builds were versioned use `<doc_id>`.
 
 Embedded by default (`PersistentClient` under `<destination>/.chroma`); a Chroma server when
@@ -20,7 +20,7 @@ import threading
 import unicodedata
 from typing import Any
 
-from storage.config import get_settings
+from storage.settings import get_settings
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
@@ -38,8 +38,8 @@ def get_chroma_client():
     """One client per (mode, location) for the process; thread-safe."""
     settings = get_settings()
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
-    if settings.chroma_host:
-        key = ("http", settings.chroma_host, settings.chroma_port)
+    if settings.chroma.host:
+        key = ("http", settings.chroma.host, settings.chroma.port)
     else:
         key = ("local", str(settings.chroma_dir))
     with _lock:
@@ -47,7 +47,7 @@ def get_chroma_client():
         if client is None:
             if key[0] == "http":
                 client = chromadb.HttpClient(
-                    host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+                    host=settings.chroma.host, port=settings.chroma.port, settings=chroma_settings
                 )
             else:
                 settings.chroma_dir.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ import math
 import re
 from typing import Literal
 
-from storage.bm25_index import tokenize
+from storage.documents.bm25 import tokenize
 
 MAX_SENTENCES = 4
 # The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
@@ -112,7 +112,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     idf = {t: math.log(1 + n / (1 + sum(t in c[1] for c in candidates))) + 0.1 for t in q_terms}
     total = sum(idf.values()) or 1.0
     if embedder is None:
-        from storage.embeddings import get_embedder
+        from storage.documents.embeddings import get_embedder
 
         embedder = get_embedder()
     vectors = embedder.embed([question, *(c[0] for c in candidates)])
@@ -143,7 +143,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
 
 def page_text_lookup():
     """`source -> text of the page it cites`, reading each PDF's pages.json once."""
-    from storage.pdf_processing import load_page_texts
+    from storage.documents.catalog import load_page_texts
 
     cache: dict[str, list[str] | None] = {}
 

@@ -1,0 +1,52 @@
+"""The ablations of bench.retrieval and bench.answers, named: each a `Ranking` that differs from the
+product's in the fields it names (storage/retrieval/fusion.py says what each field does)."""
+
+from __future__ import annotations
+
+from storage.retrieval.fusion import Ranking
+
+# single filing: the signals and their blend
+SINGLE = {
+    "ablation_no_query_expansion": {"expand_query": False},
+    "ablation_no_page_bm25": {"page_weight": 0.0},
+    "ablation_dense_weight_0.5": {"dense_weight": 0.5},
+    "ablation_dense_weight_0.7": {"dense_weight": 0.7},
+    "ablation_max_median_normalisation": {"normalise": "max_median"},
+}
+# several filings: the selection-aware parts
+SELECTION = {
+    "ablation_idf_fix_only": {"prior_weight": 0.0, "doc_weight": 0.0},
+    "ablation_per_pdf_bm25_idf": {"per_pdf_idf": True},
+    "ablation_max_median_normalisation": {"normalise": "max_median"},
+    "ablation_no_prior": {"prior_weight": 0.0},
+    "ablation_no_doc_relevance": {"doc_weight": 0.0},
+    "ablation_doc_relevance_mean_top3": {"doc_signal": "mean_top", "doc_weight": 0.5},
+    "ablation_no_recency": {"recent": 0.0},
+    "ablation_no_primary_source": {"secondary": 1.0},
+    "ablation_secondary_0.5": {"secondary": 0.5},
+    "ablation_prior_weight_1": {"prior_weight": 1.0},
+    "ablation_prior_weight_3": {"prior_weight": 3.0},
+    "ablation_doc_weight_0.5": {"doc_weight": 0.5},
+    "ablation_doc_weight_2": {"doc_weight": 2.0},
+}
+
+
+def preset(name: str) -> Ranking:
+    """The Ranking of a named ablation."""
+    overrides = SINGLE.get(name) or SELECTION.get(name)
+    if overrides is None:
+        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION))}")
+    return Ranking(**overrides)
+
+
+def retriever(doc_ids: list[str], ranking: str | Ranking = "selection"):
+    """A retriever for the benchmarks: "selection" (the product's HybridRetriever), "legacy"
+    (bench/baselines/legacy_ranking.py), a preset's name, or a Ranking; never the semantic cache."""
+    from bench.baselines.legacy_ranking import LegacyRetriever
+    from storage.retrieval.hybrid import HybridRetriever
+
+    if ranking == "legacy":
+        return LegacyRetriever(doc_ids)
+    if isinstance(ranking, str):
+        ranking = Ranking() if ranking == "selection" else preset(ranking)
+    return HybridRetriever(doc_ids, use_cache=False, ranking=ranking)

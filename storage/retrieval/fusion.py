@@ -1,0 +1,202 @@
+"""Fusion: the scores of a selection's signals made into one ranking of pages (steps 3-5 of
+storage/retrieval/hybrid.py), under a `Ranking` that names every weight.
+
+`Ranking()` is what the product uses; each default was chosen on `python -m bench.retrieval` (the
+sweep and its plateaus are in that module's docstring). The benchmark's ablations are other
+`Ranking`s, named in bench/baselines/presets.py, never patches of this module.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores
+from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
+from storage.schema import Chunk, DocumentInfo, RetrievedChunk
+
+
+class Ranking(BaseModel):
+    """Every weight of the ranking. Document signals (several PDFs selected) are in units of the query's own
+    score spread (best page - median page), so they weigh the same whatever the selection's size."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dense_weight: float = Field(0.6, description="chunk score = w dense + (1 - w) BM25 (z-scores); plateau 0.5-0.8 on dev")
+    page_weight: float = Field(0.4, description="page score = (1 - w) best chunk + w page BM25; plateau 0.2-0.5 on dev")
+    normalise: Literal["zscore", "max_median"] = Field("zscore", description="how each signal is put on one scale")
+    per_pdf_idf: bool = Field(False, description="BM25 with each PDF's own idf (before selection awareness)")
+    doc_signal: Literal["votes", "mean_top"] = Field(
+        "votes", description="a PDF's relevance: its share of the selection's best doc_vote_pages pages, or the mean "
+        "of its doc_top_pages best pages (measured worse)")
+    doc_vote_pages: int = Field(20, description="pages that vote for their PDF")
+    doc_top_pages: int = Field(3, description="pages averaged by the mean_top signal")
+    doc_weight: float = Field(1.0, description="page score += w * spread * (its PDF's share - the best PDF's share)")
+    prior_weight: float = Field(2.0, description="page score += w * spread * prior of its PDF (storage.retrieval.selection_prior)")
+    recent: float = Field(RECENT, description="prior of the issuer's present when the question names no period")
+    secondary: float = Field(SECONDARY, description="share of its period match a release keeps beside a periodic report")
+    expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
+
+
+@dataclass
+class DocIndex:
+    """Everything needed to score one PDF, loaded once per process (storage.retrieval.hybrid.get_doc_index)."""
+
+    doc_id: str
+    processed_at: str
+    chunks: list[Chunk]
+    vectors: np.ndarray  # float32 [n_chunks, 384], row i = chunks[i]
+    chunk_bm25: Bm25Index
+    page_bm25: object  # bm25s.BM25 over page texts
+    chunk_pages: np.ndarray  # int [n_chunks]: page of each chunk
+    n_pages: int
+    stamp: int = 0  # manifest mtime_ns when loaded
+
+    def page_scores(self, query: str) -> np.ndarray:
+        return bm25_scores(self.page_bm25, query, self.n_pages)
+
+
+def zscore(x: np.ndarray) -> np.ndarray:
+    std = float(x.std())
+    return (x - x.mean()) / std if std > 1e-9 else np.zeros_like(x)
+
+
+def max_median(x: np.ndarray) -> np.ndarray:
+    """(x - median) / (max - median): the best item is 1 whatever the selection's size (an ablation)."""
+    if not len(x):
+        return x
+    med = float(np.median(x))
+    span = float(x.max()) - med
+    return (x - med) / span if span > 1e-9 else np.zeros_like(x)
+
+
+_NORMALISERS = {"zscore": zscore, "max_median": max_median}
+
+
+@dataclass
+class _SelectionArrays:
+    vectors: np.ndarray  # all chunk vectors of the selection, PDF after PDF
+    chunk_page: np.ndarray  # selection-wide page id of each chunk
+    page_doc: np.ndarray  # index (in the selection) of each page's PDF
+    chunk_bm25: SelectionBm25  # chunk BM25 with the idf of the whole selection
+    page_bm25: SelectionBm25  # page BM25 likewise
+
+
+_selections: dict[tuple, _SelectionArrays] = {}
+_lock = threading.Lock()
+
+
+def clear_selections() -> None:
+    with _lock:
+        _selections.clear()
+
+
+def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
+    """Concatenated arrays of a selection, built once per selection (and per re-index)."""
+    key = tuple((id(i), i.stamp) for i in indexes)
+    with _lock:
+        found = _selections.get(key)
+    if found is not None:
+        return found
+    # global page ids: pages of PDF j are offset by the page counts of the PDFs before it
+    offsets = np.cumsum([0] + [i.n_pages for i in indexes[:-1]])
+    arrays = _SelectionArrays(
+        vectors=np.concatenate([i.vectors for i in indexes]) if len(indexes) > 1 else indexes[0].vectors,
+        chunk_page=np.concatenate([i.chunk_pages + off for i, off in zip(indexes, offsets)]),
+        page_doc=np.concatenate([np.full(i.n_pages, j) for j, i in enumerate(indexes)]),
+        chunk_bm25=SelectionBm25([i.chunk_bm25.model for i in indexes]),
+        page_bm25=SelectionBm25([i.page_bm25 for i in indexes]),
+    )
+    with _lock:
+        if len(_selections) >= 8:  # a few selections per process; drop the oldest
+            _selections.pop(next(iter(_selections)))
+        _selections[key] = arrays
+    return arrays
+
+
+def rank_pages(
+    indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int, *, question: str | None = None,
+    documents: dict[str, DocumentInfo | None] | None = None, ranking: Ranking = Ranking(),
+) -> list[RetrievedChunk]:
+    """The best chunk of each page, pages in score order; if k exceeds the pages, further chunks follow."""
+    indexes = [i for i in indexes if i.chunks]
+    if not indexes:
+        return []
+    documents = documents or {}
+    normalise = _NORMALISERS[ranking.normalise]
+    sel = _selection_arrays(indexes)
+    dense = sel.vectors @ dense_vec
+    if ranking.per_pdf_idf:
+        sparse = np.concatenate([i.chunk_bm25.scores(sparse_query) for i in indexes])
+        page_sparse = np.concatenate([i.page_scores(sparse_query) for i in indexes])
+    else:
+        sparse, page_sparse = sel.chunk_bm25.scores(sparse_query), sel.page_bm25.scores(sparse_query)
+    chunk_score = ranking.dense_weight * normalise(dense) + (1 - ranking.dense_weight) * normalise(sparse)
+
+    chunk_page, page_doc = sel.chunk_page, sel.page_doc
+    best_chunk_of_page = np.full(len(page_sparse), -np.inf)
+    np.maximum.at(best_chunk_of_page, chunk_page, chunk_score)
+    has_chunks = np.isfinite(best_chunk_of_page)
+    page_score = np.where(
+        has_chunks, (1 - ranking.page_weight) * best_chunk_of_page + ranking.page_weight * normalise(page_sparse), -np.inf
+    )
+    if len(indexes) > 1:
+        page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
+
+    # chunks ordered by (page score, chunk score): first chunk seen of each page is its best
+    order = np.lexsort((-chunk_score, -page_score[chunk_page]))
+    order = order[np.isfinite(page_score[chunk_page[order]])]
+    is_first = np.zeros(len(order), dtype=bool)
+    is_first[np.unique(chunk_page[order], return_index=True)[1]] = True
+    picked = order[is_first][:k]
+    if len(picked) < k:  # fewer pages than k: further chunks follow, in the same order
+        picked = np.concatenate([picked, order[~is_first][: k - len(picked)]])
+    chunk_start = np.cumsum([0] + [len(i.chunks) for i in indexes])
+    results = []
+    for ci in picked:
+        j = int(np.searchsorted(chunk_start, ci, side="right")) - 1
+        chunk = indexes[j].chunks[ci - chunk_start[j]]
+        results.append(
+            RetrievedChunk(
+                chunk=chunk,
+                score=float(page_score[chunk_page[ci]]),
+                dense_score=float(dense[ci]),
+                sparse_score=float(sparse[ci]),
+                document=documents.get(chunk.doc_id),
+            )
+        )
+    return results
+
+
+def document_signals(
+    indexes: list[DocIndex], page_score: np.ndarray, page_doc: np.ndarray, question: str | None,
+    documents: dict[str, DocumentInfo | None], ranking: Ranking,
+) -> np.ndarray:
+    """Per-page addition: its document's relevance as a whole, and the question's prior for it."""
+    finite = page_score[np.isfinite(page_score)]
+    spread = float(finite.max() - np.median(finite)) if len(finite) else 0.0
+    if ranking.doc_signal == "votes":
+        # share of the selection's best pages (before document signals) that lie in each PDF
+        top = np.argsort(-np.where(np.isfinite(page_score), page_score, -np.inf))[: ranking.doc_vote_pages]
+        votes = np.bincount(page_doc[top], minlength=len(indexes)) / max(len(top), 1)
+        relevance = spread * (votes - votes.max())
+    else:
+        relevance = np.zeros(len(indexes))
+        starts = np.cumsum([0] + [i.n_pages for i in indexes])
+        for j in range(len(indexes)):
+            scores = page_score[starts[j] : starts[j + 1]]  # a PDF's pages are contiguous
+            scores = scores[np.isfinite(scores)]
+            top = np.sort(scores)[-ranking.doc_top_pages:]
+            relevance[j] = float(top.mean()) if len(top) else -np.inf
+        ok = np.isfinite(relevance)
+        relevance = np.where(ok, relevance - (relevance[ok].max() if ok.any() else 0.0), 0.0)
+    priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes},
+                             recent=ranking.recent, secondary=ranking.secondary)
+    prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
+    # the prior in units of this query's own score range (best page over the median page), so
+    # it weighs the same whatever the selection's size or how sharply the question matches
+    return (ranking.doc_weight * relevance + ranking.prior_weight * spread * prior)[page_doc]
