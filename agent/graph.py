@@ -21,6 +21,7 @@ import uuid
 from typing import Any, Iterator
 
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import ToolException
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
@@ -184,7 +185,7 @@ def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     system = prompts.AGENT_SYSTEM.format(summary=_summary(state), page_context=page_context, history_note=_history_note())
     system += _knowledge_note(_question(state)) + _scope_note(state)
     messages = [SystemMessage(system), *state["messages"]]
-    if rounds >= ctx.max_tool_rounds:
+    if rounds >= ctx.max_tool_rounds or _repeated_failure(state):
         response = ctx.llm.invoke([*messages, HumanMessage(prompts.FORCE_ANSWER_NOTE)])
     else:
         ctx.emit("thinking", round=rounds + 1)
@@ -234,6 +235,28 @@ def _history_note() -> str:
     return "\n" + TRUNCATED_HISTORY_PROMPT + "\n"
 
 
+def _tool_failures(state: AgentState) -> list[tuple[str, str]]:
+    """(tool name, error text) of this turn's tool calls that raised, oldest first."""
+    return [(m.name or "", str(m.content)) for m in turn_messages(state) if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def _repeated_failure(state: AgentState) -> bool:
+    """True when one tool failed the same way `MAX_TOOL_FAILURES` times this turn: asking again
+    would only fail again, so the model must answer from what it has."""
+    failed = _tool_failures(state)
+    return any(failed.count(f) >= MAX_TOOL_FAILURES for f in set(failed))
+
+
+def _tool_error(exc: Exception) -> str:
+    """What a tool that raised tells the model (and a no-model turn's end): a ToolException's own
+    message (invalid arguments, a reason the tool gives), else only the error's type, since its text
+    may hold server paths."""
+    if isinstance(exc, ToolException):
+        return str(exc)
+    log.warning("tool failed: %r", exc)
+    return f"The tool failed ({type(exc).__name__})."
+
+
 def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     question = _question(state)
     # a short follow-up ("and in the year before?") is searched as the previous question, shifted
@@ -241,18 +264,21 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
                if isinstance(m, HumanMessage) and not conversation.is_conversation(_text(m))]
     resolved = followup.resolve_followup(question, earlier)
     searches = turn_tool_results(state, RAG_TOOL)
+    failed = _tool_failures(state)
     if not searches:
-        failed = [m for m in turn_messages(state) if isinstance(m, ToolMessage) and m.status == "error"]
-        if len(failed) >= MAX_TOOL_FAILURES:  # the same search failing again would only fail again
-            reason = " ".join(str(failed[-1].content).encode("utf-8", "replace").decode("utf-8").split())[:200]
-            return {"messages": [AIMessage(content=f"The document search failed {len(failed)} times ({reason}), so this "
-                                                   "turn ends here. Rephrase the question and ask again.")]}
+        rag_failed = [reason for name, reason in failed if name == RAG_TOOL]
+        if len(rag_failed) >= MAX_TOOL_FAILURES:  # the same search failing again would only fail again
+            reason = " ".join(rag_failed[-1].encode("utf-8", "replace").decode("utf-8").split())[:200]
+            return {"messages": [AIMessage(content=f"The document search failed {len(rag_failed)} times ({reason}), so "
+                                                   "this turn ends here. Rephrase the question and ask again.")]}
         return {"messages": [_tool_call(RAG_TOOL, resolved.query)]}
     sources = [s for r in searches for s in r.get("sources", [])]
     page_text = extractive.page_text_lookup()  # each PDF's pages read once for the whole step
     note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
     statements = turn_tool_results(state, STATEMENTS_TOOL)
-    if not statements and note is None and figures.wants_statements(resolved.query, sources, page_text, get_embedder()):
+    statements_failed = any(name == STATEMENTS_TOOL for name, _ in failed)  # optional: not asked again
+    if not statements and not statements_failed and note is None \
+            and figures.wants_statements(resolved.query, sources, page_text, get_embedder()):
         # no row on the cited pages, or a company-level row outside the statements: read the
         # statement pages that print the line item
         return {"messages": [_tool_call(STATEMENTS_TOOL, resolved.query, arg="question")]}
@@ -387,7 +413,8 @@ def build_graph(tools: list | None = None):
     builder.add_node(route_query)
     builder.add_node(ingest_pdf)
     builder.add_node(agent)
-    builder.add_node("tools", ToolNode(tools or agent_tools()))
+    # A tool that raises becomes an error ToolMessage (a repeated failure ends the turn).
+    builder.add_node("tools", ToolNode(tools or agent_tools(), handle_tool_errors=_tool_error))
     builder.add_node(cite_sources)
     builder.add_node(web_search)
     builder.add_node(summarize_web)

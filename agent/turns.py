@@ -7,6 +7,7 @@
     record = turn_record(state, answer)              # the finished turn, every message with its id
     outcome = turns.save(record)                     # SaveOutcome(saved, queued, error)
     turns.pending_messages(user_id, conversation_id) # queued turns, for display
+    conversation_id = turns.open_offline(user_id, title)   # store down: created when it is back, turns after
 
 A turn is written whole or not at all (`HistoryStore.save_turn`: messages, then a commit marker).
 When the store cannot take it, the turn goes to the outbox on disk (it survives an app restart)
@@ -34,7 +35,7 @@ from agent.citation_ids import ROLE_IDS, Allocate, source_key
 from agent.citation_markers import replace_markers
 from agent.context import history_to_messages
 from agent.tool_output import ToolOutput
-from storage.history.store import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError
+from storage.history.store import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError, new_id
 from storage.history.outbox import TurnOutbox
 from storage.schema import Source
 
@@ -226,10 +227,31 @@ class TurnHistory:
             log.warning("turn %s not saved: %s", record["turn_id"], exc)
             return SaveOutcome(False, error=NOT_SAVED_NOTE.format(reason=exc))
 
+    def open_offline(self, user_id: str, title: str) -> str:
+        """A conversation for a user whose store is down: its id now, the conversation itself created
+        (before its queued turns) when the store is back."""
+        conversation_id = new_id()
+        self.outbox.put_conversation(user_id, conversation_id, title)
+        return conversation_id
+
+    def _create_opened(self, user_id: str | None) -> bool:
+        """Create the conversations opened offline; False when the store is still down."""
+        for pending in self.outbox.pending_conversations(user_id):
+            try:
+                self.store.create_conversation(pending["user_id"], pending["title"], pending["conversation_id"])
+            except HistoryUnavailableError:
+                return False
+            except HistoryError as exc:  # can never succeed: its turns are dropped as a deleted conversation's
+                log.error("conversation %s opened offline not created: %s", pending["conversation_id"], exc)
+            self.outbox.remove_conversation(pending["conversation_id"])
+        return True
+
     def flush(self, user_id: str | None = None) -> int:
-        """Write queued turns (of one user, or all) oldest first; stops at the first the store
-        cannot take. Returns how many were written."""
+        """Write queued turns (of one user, or all) oldest first, after creating the conversations
+        opened offline; stops at the first the store cannot take. Returns how many were written."""
         written = 0
+        if not self._create_opened(user_id):
+            return written
         for record in self.outbox.pending(user_id):
             try:
                 self._write(record)

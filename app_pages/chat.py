@@ -2,9 +2,10 @@
 
 The open conversation is in the URL (`?c=<id>`), so a reload comes back to it; its messages,
 citations included, are reloaded from the history store on every run. When the history
-database is down the chat still answers: a turn of an open conversation is queued on the server
-(agent/turns.py) and shown as "not saved yet" until it is written; a turn with no conversation to
-go to is kept in this browser tab only, and the page says it is not saved.
+database is down (or refuses the credentials) the chat still answers: a turn is queued on the server
+(agent/turns.py; with no conversation open, one is opened there and created when the store is back)
+and shown as "not saved yet" until it is written; without a usable MONGODB_URI a turn is kept in
+this browser tab only, and the page says it is not saved.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ _loading.caption(":material/hourglass_top: Loading your PDFs and conversationsâ€
 
 from agent.citation_markers import strip_markers  # noqa: E402
 from storage.settings import get_settings  # noqa: E402
-from storage.history.store import HistoryError, is_valid_id  # noqa: E402
+from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
@@ -52,9 +53,14 @@ identity = st.session_state["identity"]
 doc_ids = render_sidebar()
 user_id = identity.user_id
 
-store, conversations, offline_reason = None, [], None
+store, conversations, offline_reason, queueing = None, [], None, False
 try:
     store = get_history_store()
+    queueing = True  # a store is configured: while it is down, turns wait on this server (agent/turns.py)
+    try:  # first, so that conversations opened while it was down are listed
+        get_chat_service().flush_pending(user_id)
+    except Exception:  # noqa: BLE001 - best effort: the next question flushes again and says why if it fails
+        pass
     conversations = conv.list_conversations(store, user_id)
 except (ResourceUnavailable, HistoryError) as exc:
     store, offline_reason = None, str(exc)
@@ -82,6 +88,21 @@ def _queued_turns(cid: str | None, flush: bool = True) -> list[conv.ChatTurn]:
     except Exception:  # noqa: BLE001 - showing queued turns is best effort
         return []
     return conv.turns_of(pending)
+
+
+def _conversation_for(question: str) -> str | None:
+    """A new conversation for this question: in the store, or, while it is down, opened on this server
+    and created when it is back (agent/turns.py). None: answered anyway, kept in this browser tab."""
+    title = question.strip()[:60] or "New chat"
+    try:
+        if store is not None:
+            try:
+                return conv.create_conversation(store, user_id, title=title)
+            except HistoryUnavailableError:
+                pass
+        return get_chat_service().turns.open_offline(user_id, title)
+    except Exception:  # noqa: BLE001 - bad title, outbox unwritable
+        return None
 
 
 def _open(cid: str | None) -> None:
@@ -269,11 +290,10 @@ with st.sidebar:
 # ---------------------------------------------------------------- header and context
 _loading.empty()
 if offline_reason:
-    st.warning(
-        f"{escape_markdown(offline_reason)} You can keep asking: answers in an open conversation are "
-        "saved when the history is back; answers with no conversation open are kept in this browser tab only.",
-        icon=":material/cloud_off:",
-    )
+    keeping = ("Answers are kept on this server and saved to your history when it is back." if queueing
+               else "Answers are not saved: they are kept in this browser tab only.")
+    st.warning(f"Chat history is unavailable: {escape_markdown(offline_reason)} You can keep asking. {keeping}",
+               icon=":material/cloud_off:")
 if model_info().get("mode") == "extractive":
     st.info(
         "No language model is configured, so answers are the most relevant passages quoted from "
@@ -377,12 +397,9 @@ question = st.chat_input(
 ) or st.session_state.pop(RETRY, None)
 if question:
     overview.empty()
-    if store is not None and not conversation_id:
-        try:
-            conversation_id = conv.create_conversation(store, user_id, title=question.strip()[:60] or "New chat")
-            _open(conversation_id)
-        except HistoryError:
-            conversation_id = None  # answered anyway, kept in this session
+    if queueing and not conversation_id:
+        conversation_id = _conversation_for(question)
+        _open(conversation_id)
     if _ingest_in_background(conversation_id, question.strip()):
         st.rerun()
     if current_page:

@@ -105,8 +105,8 @@ class WebSettings(_Section):
 
 
 class OcrSettings(_Section):
-    engine: Literal["auto", "tesseract", "rapidocr", "none"] = Field(
-        "auto", validation_alias=_env("OCR_ENGINE"), description="OCR for scanned pages and images with text: tesseract, rapidocr or none; auto = tesseract when installed, else rapidocr")
+    engine: Literal["auto", "tesseract", "rapidocr", "easyocr", "none"] = Field(
+        "auto", validation_alias=_env("OCR_ENGINE"), description="OCR for scanned pages and images with text: tesseract, rapidocr, easyocr (optional install: requirements-easyocr.txt) or none; auto = tesseract when installed, else rapidocr")
 
 
 class KnowledgeSettings(_Section):

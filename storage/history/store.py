@@ -4,7 +4,7 @@ API (the agent and UI code against these names)::
 
     store = HistoryStore(uri=None, db_name="pdf_chat")   # uri: arg, else MONGODB_URI, else embedded
     store.ping() -> True                                  # raises HistoryUnavailableError
-    store.create_conversation(user_id, title="New chat") -> conversation_id
+    store.create_conversation(user_id, title="New chat", conversation_id=None) -> conversation_id
     store.list_conversations(user_id) -> [{"conversation_id", "title", "created_at", "updated_at"}]
                                           # newest activity first
     store.get_conversation(user_id, conversation_id) -> dict (same keys)
@@ -31,8 +31,9 @@ API (the agent and UI code against these names)::
         with the turn id, then a commit marker; `load_messages` ignores uncommitted turns, so a
         turn is stored whole or not at all. Idempotent: re-running after a failure finishes it.
 
-Errors: `HistoryUnavailableError` (server down/unreachable; message says what to do, never the
-password), `ConversationNotFoundError` (unknown id or another user's), `InvalidMessageIdError`
+Errors: `HistoryUnavailableError` (server down/unreachable, or it refuses the credentials or
+rights of the URI: codes 18 and 13; message says what to do, never the password),
+`HistoryConfigError` (a malformed URI, refused by the constructor before any connection), `ConversationNotFoundError` (unknown id or another user's), `InvalidMessageIdError`
 (malformed id), `MessageTooLargeError` (over `HISTORY_MAX_MESSAGE_BYTES`, default 4 MiB BSON),
 `ValueError` subclasses for other bad input. All derive from `HistoryError`.
 
@@ -79,8 +80,10 @@ from bson.errors import InvalidDocument
 from pydantic import BaseModel, ValidationError
 from pymongo import ASCENDING, DESCENDING, MongoClient, ReturnDocument
 from pymongo.errors import (
+    ConfigurationError,
     ConnectionFailure,
     DuplicateKeyError,
+    OperationFailure,
     ServerSelectionTimeoutError,
 )
 from pymongo.uri_parser import parse_uri
@@ -107,6 +110,10 @@ class HistoryError(Exception):
 
 class HistoryUnavailableError(HistoryError):
     """The history database cannot be reached; nothing was read or written."""
+
+
+class HistoryConfigError(HistoryError, ValueError):
+    """`MONGODB_URI` (or the uri given) is not a MongoDB URI; refused before any connection."""
 
 
 class ConversationNotFoundError(HistoryError, LookupError):
@@ -232,6 +239,36 @@ def redact_uri(uri: str) -> str:
     return f"{scheme}://{hosts}"
 
 
+def check_uri(uri: str) -> None:
+    """Raise HistoryConfigError, saying what is wrong but never the password, for a malformed URI.
+
+    A `mongodb+srv://` URI is checked for syntax only: resolving its DNS records is the
+    connection's job (a failure there is an outage, not bad configuration)."""
+    srv = uri.startswith("mongodb+srv://")
+    authority = uri.split("://", 1)[-1].split("/", 1)[0]
+    userinfo, _, hosts = authority.rpartition("@")
+    reason = "a mongodb+srv:// URI names one host, without a port" if srv and (":" in hosts or "," in hosts) else None
+    try:
+        parse_uri("mongodb://" + uri[len("mongodb+srv://"):] if srv else uri, validate=True, warn=False)
+    except (ConfigurationError, ValueError) as exc:
+        reason = str(exc)
+        for secret in filter(None, (userinfo, userinfo.partition(":")[2])):
+            reason = reason.replace(secret, "***")
+    if reason:
+        raise HistoryConfigError(f"MONGODB_URI is not a valid MongoDB URI ({reason}). Chat history is off until it "
+                                 "is fixed (mongodb://user:password@host:port/, password URL-encoded) and the app "
+                                 "restarted.")
+
+
+def _refusal(exc: OperationFailure) -> str | None:
+    """What to tell the user when the server refuses the credentials or the rights; None otherwise."""
+    if exc.code == 18:  # AuthenticationFailed
+        return "refused the user name or password in MONGODB_URI (authentication failed)"
+    if exc.code == 13:  # Unauthorized
+        return "does not let the user in MONGODB_URI read and write the history (not authorized)"
+    return None
+
+
 class HistoryStore:
     """Conversations and messages of each user. Thread-safe; share one per process."""
 
@@ -246,6 +283,8 @@ class HistoryStore:
         settings = get_settings().history
         configured = settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None
         self._explicit_uri = uri or configured or None
+        if self._explicit_uri is not None:
+            check_uri(self._explicit_uri)
         self.embedded = self._explicit_uri is None
         self.db_name = db_name
         self.timeout_ms = timeout_ms or settings.timeout_ms
@@ -277,15 +316,17 @@ class HistoryStore:
                     self._client = None
                 self._uri = uri
             if self._client is None:
-                self._client = MongoClient(
-                    self._uri,
-                    tz_aware=True,
-                    serverSelectionTimeoutMS=self.timeout_ms,
-                    connectTimeoutMS=self.timeout_ms,
-                    socketTimeoutMS=max(self.timeout_ms * 5, 15000),
-                    appname="pdf-chat-history",
-                )
+                try:
+                    self._client = self._new_client()
+                except ConfigurationError as exc:  # e.g. the DNS records of a mongodb+srv host not found
+                    raise HistoryUnavailableError(
+                        f"The chat history database at {self.where} cannot be reached ({type(exc).__name__}).") from None
             return self._client
+
+    def _new_client(self) -> MongoClient:
+        return MongoClient(self._uri, tz_aware=True, serverSelectionTimeoutMS=self.timeout_ms,
+                           connectTimeoutMS=self.timeout_ms, socketTimeoutMS=max(self.timeout_ms * 5, 15000),
+                           appname="pdf-chat-history")
 
     def _run(self, op: Callable[[Any], T]) -> T:
         """Run `op(db)`; map connection failures to HistoryUnavailableError.
@@ -306,6 +347,11 @@ class HistoryStore:
                 raise HistoryUnavailableError(
                     f"The chat history database at {self.where} is unavailable ({type(exc).__name__})."
                 ) from None
+            except OperationFailure as exc:
+                if (refusal := _refusal(exc)) is None:
+                    raise
+                log.warning("history server %s refused access (code %s)", self.where, exc.code)
+                raise HistoryUnavailableError(f"The chat history database at {self.where} {refusal}.") from None
         raise AssertionError("unreachable")
 
     def _create_indexes(self, db) -> None:
@@ -334,10 +380,12 @@ class HistoryStore:
                 self._client = None
 
     # ----- conversations ----------------------------------------------------------------------
-    def create_conversation(self, user_id: str, title: str = "New chat") -> str:
+    def create_conversation(self, user_id: str, title: str = "New chat", conversation_id: str | None = None) -> str:
+        """A new conversation; `conversation_id` (one made by `new_id`) when it was opened while the
+        store was down. Creating the same id again for its user is a no-op."""
         _check_user(user_id)
         title = _check_title(title)
-        conversation_id = new_id()
+        conversation_id = new_id() if conversation_id is None else _check_id(conversation_id, "conversation id")
         now = _now()
         doc = {"_id": conversation_id, "user_id": user_id, "title": title, "created_at": now, "updated_at_ms": _activity_ms(),
                "next_seq": 0, "rag_counter": 0, "web_counter": 0, "sources": []}
@@ -345,8 +393,8 @@ class HistoryStore:
         def op(db):
             try:
                 db.conversations.insert_one(doc)
-            except DuplicateKeyError:
-                pass  # a retried insert that had landed
+            except DuplicateKeyError:  # a retried insert that had landed
+                self._owned(db, user_id, conversation_id, {"_id": 1})
 
         self._run(op)
         return conversation_id
