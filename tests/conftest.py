@@ -6,6 +6,9 @@ import os
 
 import pytest
 
+# Every fixture module, for every test (no `import *` of fixtures).
+pytest_plugins = ["tests.fixtures_agent", "tests.fixtures_citations", "tests.fixtures_cluster", "tests.fixtures_figures", "tests.fixtures_filings", "tests.fixtures_mongo", "tests.fixtures_pdfs", "tests.fixtures_retrieval", "tests.fixtures_statements", "tests.fixtures_turns", "tests.fixtures_ui"]
+
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # Embedded history servers started by tests stop soon after the last client leaves.
 os.environ.setdefault("PDF_CHAT_MONGO_IDLE_S", "60")

@@ -12,7 +12,6 @@ from agent.graph import run_turn
 from agent.llm import load_chat_model, model_spec_from_env
 from agent.service import ChatService
 from agent.tools import WebSearch
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 from tests.stubs import gemini, tavily
 from tests.stubs.gemini import GeminiStub

@@ -17,7 +17,6 @@ from agent.extractive import split_sentences
 from agent.graph import run_turn
 from agent.tools import WebSearch
 from storage.documents.catalog import load_page_texts
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import SAMPLE_PAGES, FailingRetriever, context
 from tests.stubs import tavily
 from tests.stubs.tavily import TavilyStub

@@ -10,7 +10,6 @@ from langchain_core.messages import ToolMessage
 
 from agent.graph import run_turn, stream_turn
 from agent.tools import WebSearch
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import FailingRetriever, call, context, grade, kind, say, scripted
 from tests.fixtures_pdfs import make_text_pdf
 from tests.stubs import tavily

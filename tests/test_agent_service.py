@@ -10,8 +10,6 @@ from langchain_core.messages import ToolMessage
 
 from agent.service import ChatService
 from storage.history.store import HistoryStore
-from tests.fixtures_agent import *  # noqa: F401,F403
-from tests.fixtures_mongo import nx_server  # noqa: F401
 
 
 def test_service_persists_the_turn_and_continues_numbering(sample_pdf, nx_server):  # noqa: F811

@@ -5,8 +5,6 @@ reply token by token (tests/stubs/openai_compat.py), and in no-model mode."""
 from __future__ import annotations
 
 from agent.service import ChatService
-from tests.fixtures_agent import *  # noqa: F401,F403
-from tests.fixtures_mongo import *  # noqa: F401,F403
 from tests.stubs import openai_compat
 from tests.stubs.openai_compat import OpenAIStub
 

@@ -10,8 +10,7 @@ from langchain_core.messages import HumanMessage, ToolMessage
 
 from agent import prompts
 from agent.service import ChatService
-from tests.fixtures_agent import call, grade, sample_pdf, say, scripted  # noqa: F401  (fixture)
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
+from tests.fixtures_agent import call, grade, say, scripted
 from tests.fixtures_ui import new_app
 
 

@@ -14,7 +14,6 @@ from agent.figures import AskedPeriod, asked_period, is_figure_question
 from agent.graph import run_turn
 from agent.quotes import quotes_by_marker
 from storage.documents.ingest import process_and_index_pdf
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 from tests.fixtures_statements import make_statement_pdf
 from ui.citations import cited_words

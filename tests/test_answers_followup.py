@@ -9,7 +9,6 @@ from langchain_core.messages import AIMessage, HumanMessage
 from agent.followup import resolve_followup
 from agent.graph import run_turn
 from storage.documents.ingest import process_and_index_pdf
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 from tests.fixtures_statements import make_statement_pdf
 

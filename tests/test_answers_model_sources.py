@@ -12,7 +12,6 @@ from agent.tools import RAG_TOOL
 from storage.documents.ingest import process_and_index_pdf
 from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import call, context, grade, say, scripted
 from tests.fixtures_statements import make_statement_pdf
 

@@ -12,7 +12,6 @@ from agent.graph import run_turn
 from agent.scope import covered_years, scope_note
 from storage.documents.ingest import process_and_index_pdf
 from storage.schema import DocumentInfo
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context, grade, say, scripted
 from tests.fixtures_filings import cover_10k, write_pages
 

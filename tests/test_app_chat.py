@@ -10,7 +10,6 @@ import ui.resources
 from storage.history.store import HistoryStore
 from storage.documents.ingest import process_and_index_pdf
 from storage.schema import Citation
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, citation_buttons, make_xss_pdf, new_app, retriever_factory, doc_picker
 from ui.safe_text import escape_markdown
 

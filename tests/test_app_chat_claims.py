@@ -9,7 +9,6 @@ from agent.citations import build_answer
 from agent.turns import renumber_record
 from storage.history.store import HistoryStore
 from tests.fixtures_agent import call, grade, say, scripted
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import citation_buttons, new_app, retriever_factory
 from ui import conversations as conv
 from ui.citations import answer_with_footnotes, conversation_markdown

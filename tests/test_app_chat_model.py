@@ -7,7 +7,6 @@ from __future__ import annotations
 import ui.resources
 from storage.history.store import HistoryStore
 from tests.fixtures_agent import call, grade, kind, say, scripted
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, citation_buttons, new_app, retriever_factory
 from tests.stubs import tavily
 from tests.stubs.tavily import TavilyStub

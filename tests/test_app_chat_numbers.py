@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 from storage.schema import Citation
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import citation_buttons, new_app
 
 BADGE_RE = re.compile(r":blue-badge\[(?P<label>[^\]]+)\]\]\(#cite-(?P<key>[A-Za-z0-9_-]+)\)")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import ui.resources
 from storage.history.store import HistoryStore
-from tests.fixtures_mongo import own_nx_server  # noqa: F401
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import citation_buttons, new_app, retriever_factory, stopped_run
 
 QUEUED = "Not saved to your history yet"

@@ -7,7 +7,6 @@ from datetime import datetime, timezone
 
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import citation_buttons, new_app
 from ui.chat_actions import export_details
 from ui.citations import conversation_markdown

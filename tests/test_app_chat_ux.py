@@ -5,7 +5,6 @@ stopped answer kept and marked, and the first step on an empty library."""
 from __future__ import annotations
 
 from storage.documents.ingest import process_and_index_pdf
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, doc_picker, make_xss_pdf, new_app, stopped_run
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_filings import cover_10k, source_path, write_pages
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app, doc_picker
 from ui.safe_text import escape_markdown
 

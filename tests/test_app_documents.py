@@ -4,7 +4,6 @@ uploads, the sidebar picker, re-index, delete, and the first-run offer on the ch
 from __future__ import annotations
 
 from storage.documents.catalog import list_processed_pdfs
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app, wait_for_ingest, doc_picker, has_doc_picker
 
 

@@ -11,7 +11,6 @@ from storage.documents import ingest
 from storage.documents import intake
 from storage.documents.catalog import list_processed_pdfs
 from tests.fixtures_pdfs import make_scanned_pdf, make_text_pdf
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app, wait_for_ingest
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 
 from storage.schema import Citation
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import FILE, new_app
 from ui.citations import answer_with_footnotes, conversation_markdown
 from ui.conversations import ChatTurn, file_stem

@@ -9,7 +9,6 @@ import streamlit as st
 
 from storage.history.store import HistoryStore, new_id
 from tests.fixtures_mongo import NxServer
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app
 from tests.stubs.mongo_auth_refusing import AuthRefusingServer
 from ui.safe_text import escape_markdown

@@ -9,7 +9,6 @@ import time
 import storage.documents.chunking
 from storage.documents import vector_store
 from storage.documents.catalog import list_processed_pdfs
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import SAMPLE_PDF, new_app
 from ui.ingest_jobs import IngestJob, IngestJobs
 

@@ -4,7 +4,6 @@ it is kept in the URL beside the open conversation."""
 from __future__ import annotations
 
 from tests.fixtures_pdfs import make_text_pdf
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import doc_picker, new_app
 from storage.documents.ingest import process_and_index_pdf
 

@@ -4,7 +4,6 @@ only their own conversations; without it, one local user."""
 from __future__ import annotations
 
 from storage.history.store import HistoryStore
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import has_doc_picker, new_app
 
 AUTH = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "test-cookie-secret-123456",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures)
 from tests.fixtures_ui import new_app
 
 

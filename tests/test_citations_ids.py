@@ -10,24 +10,7 @@ from agent.citations import (
     renumber_sources,
     source_identity,
 )
-from tests.fixtures_citations import (
-    renumber_tool_output,
-    APPLE,
-    BOEING,
-    AIMessage,
-    HumanMessage,
-    ToolMessage,
-    build_graph,
-    call,
-    doc,
-    page,
-    run_tool_node,
-    scripted_model,
-    scripted_tools,
-    source_ids,
-    tool_output,
-    web,
-)
+from tests.fixtures_citations import renumber_tool_output, APPLE, BOEING, AIMessage, HumanMessage, ToolMessage, build_graph, call, doc, page, run_tool_node, scripted_model, scripted_tools, source_ids, tool_output, web
 
 RESULTS = {
     "q1": [doc(1, "Revenue was $66.6 billion."), doc(2, "Backlog grew to $404 billion.")],

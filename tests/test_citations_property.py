@@ -14,19 +14,7 @@ from agent.citation_markers import MARKER_LIKE_RE, prose_segments
 from agent.citations import build_answer, iter_markers, source_identity
 from agent.knowledge_base import KnowledgeBase
 from storage.history.store import HistoryStore
-from tests.fixtures_mongo import nx_server  # noqa: F401
-from tests.fixtures_citations import (
-    renumber_tool_output,
-    AIMessage,
-    call,
-    doc,
-    page,
-    run_tool_node,
-    scripted_tools,
-    source_ids,
-    tool_output,
-    web,
-)
+from tests.fixtures_citations import renumber_tool_output, AIMessage, call, doc, page, run_tool_node, scripted_tools, source_ids, tool_output, web
 
 FILES = ["BOEING_2022_10K.pdf", "APPLE_2022_10K.pdf", "3M_2018_10K.pdf"]
 URLS = ["https://a.example/x", "https://b.example/y", "https://c.example/z"]

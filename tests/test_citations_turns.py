@@ -14,16 +14,8 @@ from pymongo.collection import Collection
 from agent.service import ChatService
 from storage.settings import PROJECT_ROOT
 from storage.history.store import HistoryStore, HistoryUnavailableError
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import call, grade, say, scripted
-from tests.fixtures_mongo import *  # noqa: F401,F403
-from tests.fixtures_turns import (
-    HonestModel,
-    assert_markers_open_their_sentence_source,
-    assert_whole_turns,
-    final_answers,
-    marker_texts,
-)
+from tests.fixtures_turns import HonestModel, assert_markers_open_their_sentence_source, assert_whole_turns, final_answers, marker_texts
 
 QUESTIONS = {  # the first questions of A and B rank the passages in different orders
     "A": ["How many people were employed at year end?", "What was total revenue in fiscal 2023?", "What is the main risk?"],

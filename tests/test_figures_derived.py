@@ -12,7 +12,7 @@ from agent.derived_figures import FormulaError, parse_formula
 from agent.figures import INTRO_COMPUTED, INTRO_NOT_COMPUTED, figure_block
 from agent.quotes import quotes_by_marker
 from storage.documents.embeddings import get_embedder
-from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table, pages  # noqa: F401
+from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table
 
 
 def _block(question, sources, page_text):

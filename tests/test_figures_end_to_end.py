@@ -10,7 +10,6 @@ import pymupdf
 
 from agent.graph import run_turn
 from storage.documents.ingest import process_and_index_pdf
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 
 STATEMENTS = [

@@ -9,7 +9,6 @@ import pytest
 from agent.figure_rows import is_primary_statement
 from agent.graph import run_turn
 from storage.documents.ingest import process_and_index_pdf
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 
 PAGES = [

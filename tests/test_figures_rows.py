@@ -13,7 +13,7 @@ from agent.figures import INTRO, figure_block
 from agent.line_items import asked_items, row_item
 from agent.quotes import quotes_by_marker
 from storage.documents.embeddings import get_embedder
-from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table, pages  # noqa: F401
+from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table
 
 LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+)(?: — (?P<said>.+?))? (?P<marker>\[\^\d+\])$")
 

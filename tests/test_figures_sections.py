@@ -16,7 +16,7 @@ from bench.figures_gold import lead_line, score_figure
 from storage.documents.embeddings import get_embedder
 from storage.documents.page_tables import statement_entity
 from storage.documents.tables import Cell, TableHeader
-from tests.fixtures_figures import BALANCE, YEARS, Table, pages  # noqa: F401
+from tests.fixtures_figures import BALANCE, YEARS, Table
 
 QUARTERS = ("Three Months Ended July 31, 2023", "Three Months Ended July 31, 2022",
             "Six Months Ended July 31, 2023", "Six Months Ended July 31, 2022")

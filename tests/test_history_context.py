@@ -17,7 +17,6 @@ from agent.context import (
     load_history_messages,
 )
 from storage.schema import Source
-from tests.fixtures_mongo import *  # noqa: F401,F403
 
 
 def _sources(ids: list[str]) -> list[dict]:

@@ -13,7 +13,6 @@ import pytest
 from storage.history import embedded_server
 from storage.settings import PROJECT_ROOT
 from storage.history.store import HistoryStore, HistoryUnavailableError
-from tests.fixtures_mongo import *  # noqa: F401,F403
 
 
 def test_database_down_at_start_gives_a_clear_error_without_the_password():

@@ -11,7 +11,6 @@ import pytest
 from agent.service import ChatService
 from storage.history.store import ConversationNotFoundError, HistoryConfigError, HistoryStore, HistoryUnavailableError
 from storage.history.outbox import TurnOutbox
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_mongo import NxServer
 from tests.stubs.mongo_auth_refusing import AuthRefusingServer
 

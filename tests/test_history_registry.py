@@ -14,7 +14,6 @@ from pymongo.errors import DuplicateKeyError
 
 from storage.settings import PROJECT_ROOT
 from storage.history.store import ConversationNotFoundError, InvalidHistoryInputError, new_id
-from tests.fixtures_mongo import *  # noqa: F401,F403
 
 
 def _doc(n: int) -> dict:

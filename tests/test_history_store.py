@@ -15,7 +15,6 @@ from storage.history.store import (
     MessageTooLargeError,
 )
 from storage.schema import Citation, CitationMetadata, Source
-from tests.fixtures_mongo import *  # noqa: F401,F403
 
 
 def _sources(n: int, start: int = 1) -> list[dict]:

@@ -10,14 +10,7 @@ from storage.documents import ingest
 from storage.documents import intake
 from storage.documents import vector_store
 from storage.settings import get_settings
-from tests.fixtures_pdfs import (
-    make_corrupt_pdf,
-    make_encrypted_pdf,
-    make_fake_pdf,
-    make_scanned_pdf,
-    make_text_pdf,
-    make_zero_page_pdf,
-)
+from tests.fixtures_pdfs import make_corrupt_pdf, make_encrypted_pdf, make_fake_pdf, make_scanned_pdf, make_text_pdf, make_zero_page_pdf
 
 
 def _assert_nothing_written():

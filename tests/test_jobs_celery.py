@@ -13,10 +13,7 @@ from storage.documents.catalog import get_pdf_output_dirs, load_chunks, load_man
 from storage.documents.vector_store import get_chroma_client
 from storage.jobs.records import JobRecords
 from storage.history.store import HistoryStore
-from tests.fixtures_cluster import *  # noqa: F401,F403
 from bench.servers import CeleryWorker
-from tests.fixtures_mongo import *  # noqa: F401,F403
-from tests.fixtures_ui import *  # noqa: F401,F403
 from tests.fixtures_pdfs import make_text_pdf
 
 VISIBILITY_S = 20  # short, so a job of a killed worker comes back within the test

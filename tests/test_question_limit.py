@@ -8,9 +8,7 @@ import pytest
 
 from agent.service import ChatService
 from storage.settings import get_settings
-from tests.fixtures_ui import *  # noqa: F401,F403  (fixtures: the session's history server)
 from tests.fixtures_ui import new_app
-from tests.fixtures_agent import sample_pdf  # noqa: F401  (fixture)
 
 
 class MustNotRun:

@@ -17,7 +17,6 @@ from storage.documents.chunking import chunk_pages
 from storage.documents.ingest import process_and_index_pdf
 from storage.schema import PageContent
 from storage.documents.tables import is_one_line_row, page_units, row_cells
-from tests.fixtures_agent import *  # noqa: F401,F403
 from tests.fixtures_agent import context
 from ui.citations import cited_words
 from ui.page_images import find_passage_rects
