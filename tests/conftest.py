@@ -7,7 +7,20 @@ import os
 import pytest
 
 # Every fixture module, for every test (no `import *` of fixtures).
-pytest_plugins = ["tests.fixtures_agent", "tests.fixtures_citations", "tests.fixtures_cluster", "tests.fixtures_figures", "tests.fixtures_filings", "tests.fixtures_mongo", "tests.fixtures_pdfs", "tests.fixtures_retrieval", "tests.fixtures_statements", "tests.fixtures_turns", "tests.fixtures_ui"]
+pytest_plugins = [
+    # fixtures_pdfs first: fixtures_agent imports it, and a plugin imported before registration is not assert-rewritten
+    "tests.fixtures_pdfs",
+    "tests.fixtures_agent",
+    "tests.fixtures_citations",
+    "tests.fixtures_cluster",
+    "tests.fixtures_figures",
+    "tests.fixtures_filings",
+    "tests.fixtures_mongo",
+    "tests.fixtures_retrieval",
+    "tests.fixtures_statements",
+    "tests.fixtures_turns",
+    "tests.fixtures_ui",
+]
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # Embedded history servers started by tests stop soon after the last client leaves.
