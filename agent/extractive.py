@@ -253,7 +253,8 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
             parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
     else:
         # a figure question no row answers: said first, so no quoted number reads as the figure asked
-        no_row = None if scope_note else figures.no_row_line(question)
+        quoted = [sent for score, sent, _ in picked if score >= floor]
+        no_row = None if scope_note else figures.no_row_line(question, quoted)
         parts.append(no_row or "No language model is configured; these are the passages of your PDFs that best match "
                                "the question, quoted:")
         parts.append("\n".join(lines))

@@ -125,21 +125,49 @@ def wants_statements(question: str, sources: list[dict], page_text, embedder, ma
                                                             or bool(entity_adds(match.row, ask)))
 
 
-def no_row_line(question: str) -> str | None:
+def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
     """For a figure question naming a line item (or a computation) that no row of the searched pages
     answers: the line saying so, which leads the answer instead of a quoted passage holding some other
     number ("No table row of the pages searched prints Total debt for 2015, so no figure is stated").
-    None for a question that names no line item: its passages answer it as before."""
+    None for a question that names no line item. A question that qualifies the item beyond what its
+    concept's rows print ("net debt", where rows print debt) is named in its own words, and when a
+    `quoted` sentence states it so with a figure ("Net debt fell to 62.5 million euros") that passage
+    answers it as before: no table row was ever going to."""
     if not is_figure_question(question):
         return None
     asked = line_items.asked_items(question)
     if not asked and not DERIVED_ASK.search(question):
         return None
     what = asked[0].item.label if asked else "the inputs of the figure asked"
+    if asked:
+        said = _said_item(question, asked[0])
+        if said != " ".join(question[asked[0].start : asked[0].end].lower().split()):  # a qualified item
+            if any(_states(sentence, said) for sentence in quoted):
+                return None
+            what = f"“{said}”"
     period = asked_period(question)
     when = _said_asked(period)
     return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
             "passages that mention it, quoted as context:")
+
+
+# words before a line item's name that make it another measure than its concept's rows print
+# ("net debt" is debt less cash; "adjusted EBITDA", "non-GAAP EPS" are the company's own measures)
+_QUALIFIERS = frozenset("net adjusted non-gaap core organic underlying comparable pro-forma".split())
+
+
+def _said_item(question: str, asked: line_items.AskedItem) -> str:
+    """The item as the question names it, with a qualifier said right before it ("net debt" where the
+    item matched is "debt"): a prose sentence must say all of it."""
+    before = re.search(r"([A-Za-z][\w-]*)\s+$", question[: asked.start])
+    start = before.start(1) if before and before.group(1).lower() in _QUALIFIERS else asked.start
+    return " ".join(question[start : asked.end].lower().split())
+
+
+def _states(sentence: str, said: str) -> bool:
+    """The sentence says the item in those words and prints a figure that is not a year."""
+    text = " ".join(sentence.lower().split())
+    return bool(said) and said in text and bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", re.sub(r"\b(?:19|20)\d\d\b", "", text)))
 
 
 def _said_asked(period: AskedPeriod) -> str:

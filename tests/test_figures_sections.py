@@ -151,6 +151,18 @@ def test_no_row_says_no_figure_before_any_quoted_number(pages):
     assert re.search(r"no table row", no_row_line("What was the gross margin in 2022?"), re.I)
 
 
+def test_an_item_the_question_qualifies_is_named_so_and_answered_by_the_sentence_stating_it(pages):
+    """"net debt" is no row of the debt concept: the sentence that states it answers, and without one
+    the no-row line names what was asked, not the concept ("Total debt")."""
+    sources, text = pages({3: [Table(YEARS, [("Net sales", "$ 52,417", "$ 48,300")])]})
+    sources[0]["text"] = "Net debt fell to 62.5 million euros, which is 0.8 times EBITDA."
+    page = sources[0]["text"]
+    answer, usable = compose_extractive_answer("What was the net debt at year end?", sources, lambda s: page)
+    assert usable and NO_FIGURE not in answer and "62.5 million euros" in answer.split("\n\n")[1]
+    line = no_row_line("What was the net debt at year end?", ["Total assets were 506.9 million euros."])
+    assert "“net debt”" in line and "Total debt" not in line and NO_FIGURE in line
+
+
 def test_parent_only_schedules_are_not_the_statements_of_record():
     from storage.documents.page_tables import is_primary_statement
 
