@@ -131,7 +131,6 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
     tmp_root = destination / f".tmp-{doc_id}-{build}"
     tmp_dirs = PdfOutputDirs.at(tmp_root)  # becomes <doc_id>/build-<build>/
     collection_name = vector_store.build_collection_name(doc_id, build)
-    committed = False
     try:
         tmp_root.mkdir(parents=True)
         pages, image_texts, engine_name, skipped = extract_pages(doc, tmp_dirs.images_dir, progress)
@@ -170,17 +169,12 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
         )
         _write_json(tmp_dirs.chunks_path, [c.model_dump() for c in chunks])
         _write_json(tmp_dirs.pages_path, [p.text for p in pages])
-
-        def mark_committed() -> None:
-            nonlocal committed
-            committed = True
-
-        _swap(manifest, tmp_root, destination / doc_id, progress, mark_committed)
+        _swap(manifest, tmp_root, destination / doc_id, progress)
         progress("Done", 2, 2)
         log.info("Processed %s as %s: %d pages, %d chunks", source.name, doc_id, len(pages), len(chunks))
         return manifest
     except BaseException:
-        if not committed:
+        if not _is_current(destination / doc_id, build):
             _discard_build(destination, doc_id, build, tmp_root, collection_name)
         raise
 
@@ -261,7 +255,13 @@ def _index(chunks: list[Chunk], vectors: list[list[float]], collection_name: str
     progress("Indexing", 1, 2)
 
 
-def _swap(manifest: ProcessedPdf, tmp_root: Path, root: Path, progress: ProgressCallback, mark_committed) -> None:
+def _is_current(root: Path, build: str) -> bool:
+    """Whether the PDF's manifest (the commit point) names this build: once it does, nothing of it is undone."""
+    manifest = read_manifest(root / "manifest.json")
+    return manifest is not None and manifest.build == build
+
+
+def _swap(manifest: ProcessedPdf, tmp_root: Path, root: Path, progress: ProgressCallback) -> None:
     """Swap, then drop. Until the manifest is replaced the previous build (if any) is current and
     complete; from then on the new one is. Each step is reported, so a test can kill here."""
     build, doc_id = manifest.build, manifest.doc_id
@@ -275,7 +275,6 @@ def _swap(manifest: ProcessedPdf, tmp_root: Path, root: Path, progress: Progress
     def commit_manifest() -> None:
         _write_json(new_manifest, manifest.model_dump())
         os.replace(new_manifest, root / "manifest.json")  # the commit point
-        mark_committed()
 
     def drop_previous_build() -> None:
         if previous is None:
@@ -294,14 +293,12 @@ def _swap(manifest: ProcessedPdf, tmp_root: Path, root: Path, progress: Progress
             (root / f"retrieval_cache.db{suffix}").unlink(missing_ok=True)
 
     steps = [move_build_into_place, commit_manifest, drop_previous_build, drop_previous_collection, drop_retrieval_cache]
-    committed = False
     for done, step in enumerate(steps):
         progress(SWAP_STAGE, done, len(steps))
         try:
             step()
-            committed = committed or step is commit_manifest
         except Exception:
-            if not committed:
+            if not _is_current(root, build):
                 raise
             # The new build is current: what was not dropped is swept by the next run.
             log.warning("Could not %s of %s", step.__name__.replace("_", " "), doc_id, exc_info=True)
