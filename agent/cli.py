@@ -38,7 +38,7 @@ def format_answer(result: AnswerResult, model_configured: bool = False) -> str:
     lines = [f"[{result.route} · {label}]", "", result.message]
     if result.citations:
         lines += ["", "Citations:"] + [f"  {format_citation(c)}" for c in result.citations]
-    if failed := [c for c in result.claims if c.problems]:  # the claim check (agent/claim_check.py)
+    if failed := [c for c in result.claims if c.problems]:  # the claim check (agent/claims/check.py)
         lines += ["", "Not printed in the sources they cite:"] + [
             f"  {c.sentence} — not found in {', '.join(c.source_ids)}: {'; '.join(p.text for p in c.problems)}" for c in failed]
     if result.error:

@@ -7,10 +7,10 @@
                                         agent (final answer) ──────────────────> finalize_answer
                                               -> check_claims -> update_history_and_profile -> END
 
-`tools` is LangGraph's standard `ToolNode`; `cite_sources` (agent/citation_ids.py) then gives every
+`tools` is LangGraph's standard `ToolNode`; `cite_sources` (agent/citations/ids.py) then gives every
 source its id and swaps the numbered ToolMessages in by id. Dependencies (model, web search,
 retriever, history, the source registry's allocator) come from the run context (`AgentContext`);
-with no model, `agent`, `summarize_web` and `respond` answer extractively (agent/extractive.py)
+with no model, `agent`, `summarize_web` and `respond` answer extractively (agent/no_model/extractive.py)
 through the same tool calls and citation numbering, so citations are exact in both modes.
 """
 
@@ -26,9 +26,10 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import conversation, extractive, figures, followup, prompts, scope
-from agent.citations import build_answer, cite_sources
-from agent.claim_check import check_turn
+from agent import conversation, prompts, scope
+from agent.no_model import extractive, figures, followups
+from agent.citations.answer import build_answer, cite_sources
+from agent.claims.check import check_turn
 from agent.routing import (
     QueryKind,
     RelevanceGrade,
@@ -86,7 +87,7 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Decide the path. Commands first (`/ingest <pdf>`, `/help`); then, with a model, a structured
     relevance judgement of the message against the selected documents' summary (yes/maybe ->
     documents), and on "no" a second judgement: conversational or needs web search. Without a model,
-    simple rules (agent/extractive.py) decide; retrieval scores decide later whether the documents
+    simple rules (agent/no_model/extractive.py) decide; retrieval scores decide later whether the documents
     answered."""
     ctx = runtime.context
     text = _question(state)
@@ -262,7 +263,7 @@ def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
     # a short follow-up ("and in the year before?") is searched as the previous question, shifted
     earlier = [_text(m) for m in (state.get("messages") or [])[: state.get("turn_start") or 0]
                if isinstance(m, HumanMessage) and not conversation.is_conversation(_text(m))]
-    resolved = followup.resolve_followup(question, earlier)
+    resolved = followups.resolve_followup(question, earlier)
     searches = turn_tool_results(state, RAG_TOOL)
     failed = _tool_failures(state)
     if not searches:
@@ -360,7 +361,7 @@ def _selected_titles(state: AgentState) -> list[str]:
 
 
 def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Turn the final AI text into an `AnswerResult` (agent/citations.py checks every marker against
+    """Turn the final AI text into an `AnswerResult` (agent/citations/answer.py checks every marker against
     the source registry) and replace the final message with the cleaned text."""
     ctx = runtime.context
     last = state["messages"][-1]
@@ -380,7 +381,7 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 def check_claims(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Check every cited sentence of the final answer against the text of the sources it cites
-    (agent/claim_check.py): the result is stored with the answer, and the UI marks what fails."""
+    (agent/claims/check.py): the result is stored with the answer, and the UI marks what fails."""
     answer = AnswerResult.model_validate(state["final_answer"])
     if not answer.citations:
         return {}

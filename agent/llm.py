@@ -4,7 +4,7 @@
     load_chat_model("openai/llama3.1")                  any OpenAI-compatible server (OPENAI_BASE_URL)
     model_spec_from_env()                               which of the above the settings ask for, or None
 
-`None` means no-model mode: the agent answers extractively (agent/extractive.py).
+`None` means no-model mode: the agent answers extractively (agent/no_model/extractive.py).
 
 Environment:
 - `PDF_CHAT_MODEL`      "provider/model" to force one (providers: google_genai, openai)

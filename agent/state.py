@@ -1,7 +1,7 @@
 """Graph state: small TypedDicts with reducers (messages append, sources merge).
 
 The citation keys (`rag_counter`, `web_counter`, `sources`, `current_page`, `previous_page`,
-`page_roles`) are the contract with agent/citation_ids.py: its `cite_sources` node reads and
+`page_roles`) are the contract with agent/citations/ids.py: its `cite_sources` node reads and
 advances them after each tool call.
 """
 
@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from agent.citation_ids import merge_sources
+from agent.citations.ids import merge_sources
 
 Route = Literal["documents", "web", "conversation", "ingest"]
 
@@ -29,7 +29,7 @@ class AgentState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     turn_start: int  # index in `messages` where this turn's user message sits (what gets persisted)
 
-    # citation registry (see agent/citation_ids.py)
+    # citation registry (see agent/citations/ids.py)
     rag_counter: int
     web_counter: int
     sources: Annotated[dict[str, dict], merge_sources]

@@ -3,7 +3,7 @@ tool-output JSON contract (docs/ARCHITECTURE.md) as the content the model reads:
 
     {"success": bool, "tool": name, "result_count": n, "sources": [Source dumps], "message": str}
 
-Sources leave `source_id` empty; the graph's `cite_sources` node (agent/citation_ids.py) numbers
+Sources leave `source_id` empty; the graph's `cite_sources` node (agent/citations/ids.py) numbers
 them right after the standard `ToolNode` ran the calls.
 Tools read the selected PDFs and the viewed page from graph state and their dependencies from the
 run context (agent/state.py `AgentContext`) through langgraph's injected `ToolRuntime`.
@@ -143,7 +143,7 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     record for a figure, whatever rank a passage search gives them among the notes that discuss it.
     Pages printing the item's label first, then the documents the question's period and form point
     to (storage/retrieval/selection_prior.py), then the question's words on the page."""
-    from agent.line_items import asked_items
+    from agent.no_model.line_items import asked_items
     from storage.documents.bm25 import tokenize
     from storage.documents.page_tables import statement_pages
     from storage.documents.catalog import library_infos, load_manifest, load_page_texts

@@ -31,8 +31,8 @@ from typing import Any, Mapping
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from agent.citation_ids import ROLE_IDS, Allocate, source_key
-from agent.citation_markers import replace_markers
+from agent.citations.ids import ROLE_IDS, Allocate, source_key
+from agent.citations.markers import replace_markers
 from agent.context import history_to_messages
 from agent.tool_output import ToolOutput
 from storage.history.store import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError, new_id

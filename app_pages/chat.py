@@ -20,7 +20,7 @@ st.title("Chat")
 _loading = st.empty()
 _loading.caption(":material/hourglass_top: Loading your PDFs and conversations…")
 
-from agent.citation_markers import strip_markers  # noqa: E402
+from agent.citations.markers import strip_markers  # noqa: E402
 from storage.settings import get_settings  # noqa: E402
 from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id  # noqa: E402
 from ui import conversations as conv  # noqa: E402

@@ -6,7 +6,7 @@
 Each question is asked with each selection of `--selections` (bench/selections.py; default
 single,company): its own filing only; every filing of its company (pdfs/ + library/); all filings.
 Three answer paths, in the same run:
-- `new`                selection-aware ranking (HybridRetriever as shipped) + agent/extractive.py
+- `new`                selection-aware ranking (HybridRetriever as shipped) + agent/no_model/extractive.py
                        (table cell with its period first, then sentences)
 - `today`              legacy ranking (bench/baselines/legacy_ranking.py) + the answer composer
                        before this change, frozen in bench/baselines/extractive.py: today's path
@@ -33,7 +33,7 @@ Retrieval page_hit@5 counts a result on an evidence page of the question's own f
 (c) `followup_cases`: follow-ups written from the dev questions (period shift on the statement
     questions and on dev questions naming a year, whose evidence page prints the shifted year;
     company shift between dev questions on the same topic, both filings selected). Score:
-    page_hit@5 of retrieval for the follow-up resolved by agent/followup.py vs the raw text.
+    page_hit@5 of retrieval for the follow-up resolved by agent/no_model/followups.py vs the raw text.
 `table_parsers`: pages with 8+ table rows where a period header was found, storage/documents/tables.py vs
     PyMuPDF `find_tables()` (how the parser was chosen).
 
@@ -290,7 +290,7 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
     """The answer paths on each item (`question`, `doc_name`, `figure`, `pages`; `question_named`
     when the question must name its company) with `selection` selected (bench/selections.py):
 
-    - `new`                selection-aware ranking + agent/extractive.py (shipped)
+    - `new`                selection-aware ranking + agent/no_model/extractive.py (shipped)
     - `today`              legacy ranking + bench/baselines/extractive.py (today's answer path)
     - `baseline_composer`  selection-aware ranking + bench/baselines/extractive.py
 
@@ -300,8 +300,8 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
     its table lead states the figure, another column of the row, and comes from the own filing."""
     from tqdm import tqdm
 
-    from agent import extractive
-    from agent.figures import asked_period
+    from agent.no_model import extractive
+    from agent.no_model.figures import asked_period
     from bench.baselines import extractive as extractive_baseline
     from bench.selections import selected_ids
     from storage.documents.embeddings import get_embedder
@@ -460,8 +460,8 @@ def followup_cases(questions: list[dict], statements: list[dict], pdfs: dict[str
 
 
 def followup_hits(cases: list[dict], docs: dict[str, str], k: int = 5) -> dict:
-    """page_hit@k of the follow-up resolved (agent/followup.py) vs its raw text, same retriever."""
-    from agent.followup import resolve_followup
+    """page_hit@k of the follow-up resolved (agent/no_model/followups.py) vs its raw text, same retriever."""
+    from agent.no_model.followups import resolve_followup
 
     rows = {"resolved": [], "raw": []}
     kinds: dict[str, dict[str, list[bool]]] = {}
@@ -609,7 +609,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print(report: dict) -> None:
-    print(f"\n{report['filings']} filings ingested; answer paths: new = selection-aware ranking + agent/extractive.py, "
+    print(f"\n{report['filings']} filings ingested; answer paths: new = selection-aware ranking + agent/no_model/extractive.py, "
           "today = legacy ranking + bench/baselines/extractive.py, baseline_composer = selection-aware ranking + "
           "bench/baselines/extractive.py (with one filing, today = baseline_composer)")
     print("columns: figure = the answer contains the figure as printed in the question's filing; +period = on one line "

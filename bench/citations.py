@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pymupdf
 
-from agent.citation_legacy import LEXICAL_WEIGHT, MIN_MARGIN, candidate_scores, content_words, pick
+from agent.citations.legacy import LEXICAL_WEIGHT, MIN_MARGIN, candidate_scores, content_words, pick
 from storage.documents.chunking import chunk_pages
 from storage.documents.embeddings import get_embedder
 from storage.schema import PageContent

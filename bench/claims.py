@@ -1,4 +1,4 @@
-"""The claim check (agent/claim_check.py) on answers built from real retrieved chunks of the dev filings.
+"""The claim check (agent/claims/check.py) on answers built from real retrieved chunks of the dev filings.
 
     python -m bench.citations --data ../shared/bench/financebench-dev --work /tmp/claims-work --claims
 
@@ -120,7 +120,7 @@ def _change_digit(text: str, rng: random.Random) -> str | None:
 
 
 def _quote_of(chunk: str, rng: random.Random) -> str | None:
-    from agent.extractive import split_sentences
+    from agent.no_model.extractive import split_sentences
 
     sentences = [s for s in split_sentences(chunk) if 8 <= len(s.split()) <= 40 and not re.search(r"[“”\"]", s)]
     return rng.choice(sentences) if sentences else None
@@ -202,8 +202,8 @@ def verbatim_problems(sentence: str, texts: list[str]) -> bool:
 
 def score(answers: list[dict], page_text) -> dict:
     """Per variant: flagged share by the claim check and by the verbatim baseline; time per answer."""
-    from agent.claim_check import CheckedSource, check_answer, cited_sentences
-    from agent.claim_text import source_texts
+    from agent.claims.check import CheckedSource, check_answer, cited_sentences
+    from agent.claims.text import source_texts
 
     tallies: dict[str, list[int]] = {}
     times = []
@@ -279,7 +279,7 @@ def no_model_answers(questions: list[dict], docs: dict[str, str], page_text, sel
     filing, or every ingested filing of its company): every check the
     turn stored (all its sentences are true by construction), and the check's time per answer, timed
     again on the turn's cited chunks and pages read from the artifacts."""
-    from agent.claim_check import check_turn
+    from agent.claims.check import check_turn
     from agent.graph import run_turn
     from bench.selections import selected_ids
     from agent.state import AgentContext
@@ -324,7 +324,7 @@ def run(data, work) -> None:
     use_work_dir(work)
     logging.disable(logging.WARNING)
     docs = ingest(sorted((data / "pdfs").glob("*.pdf")), work)
-    from agent.extractive import page_text_lookup
+    from agent.no_model.extractive import page_text_lookup
 
     questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
     page_text = page_text_lookup()
@@ -357,7 +357,7 @@ def run_gold(pdf_dir, work) -> None:
     sets = {name: [json.loads(line) for line in (gold / f"statements_{name}.jsonl").read_text().splitlines() if line.strip()]
             for name in ("figures", "derived")}
     docs = ingest(sorted({pdf_dir / q["file"] for qs in sets.values() for q in qs}), work)
-    from agent.extractive import page_text_lookup
+    from agent.no_model.extractive import page_text_lookup
 
     page_text = page_text_lookup()
     for name, items in sets.items():

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from agent.citation_ids import renumber_sources
+from agent.citations.ids import renumber_sources
 from storage.history import embedded_server
 from storage.history.store import HistoryStore, new_id
 from storage.schema import Source

@@ -146,7 +146,7 @@ ClaimProblemKind = Literal["figure", "quote", "arithmetic"]
 
 
 class ClaimProblem(BaseModel):
-    """One thing a cited sentence states that its sources do not print (agent/claim_check.py)."""
+    """One thing a cited sentence states that its sources do not print (agent/claims/check.py)."""
 
     kind: ClaimProblemKind
     text: str  # as the answer writes it: "$9.9 trillion", a quoted span, "170,782 / 394,328 = 45.3%"
@@ -180,7 +180,7 @@ class AnswerResult(BaseModel):
     saved: bool = True  # False when the history store could not persist the turn
     error: str | None = None
     active_doc_ids: list[str] | None = None  # set when the turn switched the active PDF(s) (/ingest)
-    claims: list[ClaimCheck] = Field(default_factory=list)  # each cited sentence checked (agent/claim_check.py)
+    claims: list[ClaimCheck] = Field(default_factory=list)  # each cited sentence checked (agent/claims/check.py)
 
 
 class PageContent(BaseModel):

@@ -12,7 +12,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode, tools_condition
 
-from agent.citations import CitationState, RenumberResult, cite_sources, number_output
+from agent.citations.answer import CitationState, RenumberResult, cite_sources, number_output
 from agent.tool_output import ToolOutput
 from storage.schema import Source
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.citation_markers import iter_markers
-from agent.extractive import split_sentences
+from agent.citations.markers import iter_markers
+from agent.no_model.extractive import split_sentences
 from agent.graph import run_turn
 from agent.tools import WebSearch
 from storage.documents.catalog import load_page_texts
@@ -130,7 +130,8 @@ def test_cli_answers_from_the_shell_with_citations(pdf_home):
 
 
 def test_cli_shows_why_a_model_answer_fell_back(monkeypatch, capsys):
-    from agent import cli, service
+    from agent import cli
+    from agent import service
     from storage.schema import AnswerResult
 
     class FallbackService:

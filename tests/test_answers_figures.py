@@ -8,11 +8,11 @@ import re
 import pymupdf
 import pytest
 
-from agent.citations import build_answer
-from agent.extractive import compose_extractive_answer, ends_at_boundary, is_complete
-from agent.figures import AskedPeriod, asked_period, is_figure_question
+from agent.citations.answer import build_answer
+from agent.no_model.extractive import compose_extractive_answer, ends_at_boundary, is_complete
+from agent.no_model.figures import AskedPeriod, asked_period, is_figure_question
 from agent.graph import run_turn
-from agent.quotes import quotes_by_marker
+from agent.citations.quotes import quotes_by_marker
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import context
 from tests.fixtures_statements import make_statement_pdf

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from agent.followup import resolve_followup
+from agent.no_model.followups import resolve_followup
 from agent.graph import run_turn
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import context

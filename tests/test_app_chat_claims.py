@@ -5,7 +5,7 @@ the turn (a reload shows the same marks); the quotes shown are the stored chunk'
 from __future__ import annotations
 
 import ui.resources
-from agent.citations import build_answer
+from agent.citations.answer import build_answer
 from agent.turns import renumber_record
 from storage.history.store import HistoryStore
 from tests.fixtures_agent import call, grade, say, scripted

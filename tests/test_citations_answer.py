@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from agent.citations import build_answer, iter_markers, renumber_sources
+from agent.citations.answer import build_answer, iter_markers, renumber_sources
 from agent.knowledge_base import KnowledgeBase
 from tests.fixtures_citations import APPLE, BOEING, doc, page, web
 
@@ -180,7 +180,7 @@ def test_bracketed_numbers_that_are_not_ours_stay_text():
 def test_dead_and_malformed_markers_are_dropped_and_logged(caplog):
     reg = registry(BOEING_44, web("https://a.example"))
     text = "Revenue [^0] grew [^99]. Margin [^ 3] fell {^}. Cash [^] rose {^ 1} and {^7}. Kept [^1] {^1}."
-    with caplog.at_level(logging.DEBUG, logger="agent.citations"):
+    with caplog.at_level(logging.DEBUG, logger="agent.citations.answer"):
         answer = build_answer(text, reg, knowledge=False)
     assert answer.message == "Revenue grew. Margin fell. Cash rose and. Kept [^1] {^1}."
     assert markers(answer) == ["[^1]", "{^1}"]

@@ -1,10 +1,10 @@
-"""The claim check (agent/claim_check.py): each cited sentence's figures, quotes and shown arithmetic
+"""The claim check (agent/claims/check.py): each cited sentence's figures, quotes and shown arithmetic
 against the text of the sources it cites; one test per planted error and per printed form."""
 
 from __future__ import annotations
 
-from agent.claim_check import CheckedSource, check_answer, cited_sentences
-from agent.claim_text import find_span
+from agent.claims.check import CheckedSource, check_answer, cited_sentences
+from agent.claims.text import find_span
 
 TABLE = ("CONSOLIDATED STATEMENTS OF CASH FLOWS\n(in millions)\nYears ended December 31, 2018 2017\n"
          "Net sales 86,392 80,000\nPurchases of property, plant and equipment (1,577) (1,201)\nDiluted EPS $ 6.11 $ 5.20\n")
@@ -46,7 +46,7 @@ def test_a_quote_must_be_printed_in_the_source():
     assert _problems("The filing says “Total revenue for fiscal 2023 was $1.9 billion” [^2].", s2=PROSE) == []
     changed = "The filing says “Total sales for fiscal 2023 was $1.9 billion” [^2]."  # one word changed
     assert _problems(changed, s2=PROSE) == ["Total sales for fiscal 2023 was $1.9 billion"]
-    # a quoted table row's label (agent/quotes.py cell form) must be printed too
+    # a quoted table row's label (agent/citations/quotes.py cell form) must be printed too
     assert _problems("- Net revenue (2018): 86,392 [^1]", s1=TABLE) == ["Net revenue"]
     assert _problems("- Net sales (2018): 86,392 [^1]", s1=TABLE) == []
 

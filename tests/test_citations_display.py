@@ -1,10 +1,10 @@
-"""Display numbering (agent/display_numbers.py): each answer's sources read 1…n in order of first
+"""Display numbering (agent/citations/numbering.py): each answer's sources read 1…n in order of first
 use, whatever ids the conversation's registry gave them; the stored answer is unchanged."""
 
 from __future__ import annotations
 
-from agent.citations import build_answer
-from agent.display_numbers import display_citations, display_labels
+from agent.citations.answer import build_answer
+from agent.citations.numbering import display_citations, display_labels
 from tests.fixtures_citations import doc, web
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent.citation_ids import renumber_sources
-from agent.citations import build_answer
+from agent.citations.ids import renumber_sources
+from agent.citations.answer import build_answer
 from agent.knowledge_base import KnowledgeBase
 from tests.fixtures_citations import BOEING, doc, page
 
@@ -52,7 +52,7 @@ def test_markers_inside_urls_stay_part_of_the_url_and_a_marker_after_one_cites()
     answer = build_answer(text, registry, knowledge=KB)
     assert answer.message == text
     assert [c.marker for c in answer.citations] == ["[^1]"]
-    from agent.citation_markers import iter_markers
+    from agent.citations.markers import iter_markers
 
     assert [(m.text, m.start) for m in iter_markers(text)] == [("[^1]", text.rindex("[^1]"))]
     dead = build_answer("See https://example.com/a[^99]b here.", registry, knowledge=KB)

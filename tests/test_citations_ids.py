@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from agent.citations import (
+from agent.citations.answer import (
     build_answer,
     merge_sources,
     renumber_sources,
@@ -175,7 +175,7 @@ def test_async_graph_and_debug_log_of_renumbering(caplog):
     model = scripted_model(AIMessage("", tool_calls=[call("search_documents", "q1", "c1"), call("search_web", "w1", "c2")]),
                            AIMessage("Revenue [^2]."))
     graph = build_graph(model, scripted_tools(RESULTS))
-    with caplog.at_level(logging.DEBUG, logger="agent.citations"):
+    with caplog.at_level(logging.DEBUG, logger="agent.citations.answer"):
         state = asyncio.run(graph.ainvoke({"messages": [HumanMessage("q")], "rag_counter": 1,
                                            "sources": {"[^1]": doc(9).model_dump() | {"source_id": "[^1]"}}}))
     assert [source_ids(m) for m in state["messages"] if isinstance(m, ToolMessage)] == [["[^2]", "[^3]"], ["{^1}"]]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from agent.citations import build_answer
+from agent.citations.answer import build_answer
 from agent.knowledge_base import (
     KnowledgeBase,
     KnowledgeBaseError,

@@ -10,8 +10,8 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.citation_markers import MARKER_LIKE_RE, prose_segments
-from agent.citations import build_answer, iter_markers, source_identity
+from agent.citations.markers import MARKER_LIKE_RE, prose_segments
+from agent.citations.answer import build_answer, iter_markers, source_identity
 from agent.knowledge_base import KnowledgeBase
 from storage.history.store import HistoryStore
 from tests.fixtures_citations import renumber_tool_output, AIMessage, call, doc, page, run_tool_node, scripted_tools, source_ids, tool_output, web

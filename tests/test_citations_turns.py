@@ -246,7 +246,7 @@ def test_two_app_processes_flushing_one_outbox_write_a_queued_turn_once(nx_serve
 
 
 def test_a_legacy_marker_is_renumbered_with_the_rest_of_its_turn():
-    from agent.citations import build_answer
+    from agent.citations.answer import build_answer
     from agent.turns import renumber_record
     from tests.fixtures_citations import doc
 

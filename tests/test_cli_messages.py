@@ -18,7 +18,8 @@ def _fake_service(llm):
 
 
 def test_a_failed_model_is_labelled_as_failed(monkeypatch, capsys):
-    from agent import cli, service
+    from agent import cli
+    from agent import service
 
     monkeypatch.setattr(service, "ChatService", _fake_service(llm=object()))
     assert cli.main(["What was revenue?"]) == 0
@@ -31,7 +32,8 @@ def test_a_failed_model_is_labelled_as_failed(monkeypatch, capsys):
 
 
 def test_an_unexpected_failure_is_one_sentence(monkeypatch, capsys):
-    from agent import cli, service
+    from agent import cli
+    from agent import service
 
     class Broken:
         def __init__(self, **kwargs):

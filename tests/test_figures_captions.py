@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.figures import match_figures, table_captions
+from agent.no_model.figures import match_figures, table_captions
 from storage.documents.embeddings import get_embedder
 from storage.documents.tables import page_units
 

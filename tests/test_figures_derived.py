@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from agent.derived_figures import FormulaError, parse_formula
-from agent.figures import INTRO_COMPUTED, INTRO_NOT_COMPUTED, figure_block
-from agent.quotes import quotes_by_marker
+from agent.no_model.derived_figures import FormulaError, parse_formula
+from agent.no_model.figures import INTRO_COMPUTED, INTRO_NOT_COMPUTED, figure_block
+from agent.citations.quotes import quotes_by_marker
 from storage.documents.embeddings import get_embedder
 from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table
 

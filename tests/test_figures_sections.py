@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from agent.extractive import compose_extractive_answer
-from agent.figure_periods import FiscalShift, asked_period, cell_years, fiscal_shift, pick_cells
-from agent.figures import INTRO, NO_FIGURE, figure_block, no_row_line
+from agent.no_model.extractive import compose_extractive_answer
+from agent.no_model.figure_periods import FiscalShift, asked_period, cell_years, fiscal_shift, pick_cells
+from agent.no_model.figures import INTRO, NO_FIGURE, figure_block, no_row_line
 from bench.figures_gold import lead_line, score_figure
 from storage.documents.embeddings import get_embedder
 from storage.documents.page_tables import statement_entity
@@ -37,7 +37,7 @@ def _lead(question, sources, text) -> str:
 def fiscal_year(monkeypatch):
     """The selected filing's fiscal year as its DocumentInfo says (a release of Q2 FY2024)."""
     def set_year(year, quarter=2):
-        monkeypatch.setattr("agent.figure_rows._fiscal_period", lambda doc_id: (year, quarter))
+        monkeypatch.setattr("agent.no_model.figure_rows._fiscal_period", lambda doc_id: (year, quarter))
     return set_year
 
 
@@ -220,7 +220,7 @@ def test_a_row_of_a_table_totalling_the_asked_item_is_its_part(pages):
 
 
 def test_company_level_rows_outside_the_statements_bring_the_statement_pages(pages):
-    from agent.figures import wants_statements
+    from agent.no_model.figures import wants_statements
 
     business = Table(YEARS, [("Total revenues", "$ 3,274", "$ 3,183")], caption="Hardware Business")
     statement = Table(YEARS, [("Total revenues", "$ 49,954", "$ 42,440"), ("Operating income", "13,093", "10,926")],
@@ -236,7 +236,7 @@ def test_company_level_rows_outside_the_statements_bring_the_statement_pages(pag
 
 
 def test_one_component_of_a_total_is_never_the_lead_and_off_home_rows_bring_the_statements(pages):
-    from agent.figures import wants_statements
+    from agent.no_model.figures import wants_statements
 
     sheet = Table(BALANCE, [("Short-term borrowings", "2,055", "1,900")], sections={0: "Current liabilities"},
                   caption="CONSOLIDATED BALANCE SHEETS")
@@ -252,8 +252,8 @@ def test_one_component_of_a_total_is_never_the_lead_and_off_home_rows_bring_the_
 
 
 def test_remarks_in_labels_rows_of_years_and_a_registrant_named_in_part(pages):
-    from agent.figures import wants_statements
-    from agent.line_items import row_item
+    from agent.no_model.figures import wants_statements
+    from agent.no_model.line_items import row_item
 
     assert row_item("Long-term debt (includes $10.31 billion related to VIEs at respective dates)",
                     "Noncurrent Liabilities").concept == "LongTermDebtNoncurrent"
@@ -273,7 +273,7 @@ def test_remarks_in_labels_rows_of_years_and_a_registrant_named_in_part(pages):
 
 
 def test_a_row_under_another_items_heading_still_answers_its_own_item(pages):
-    from agent.figures import wants_statements
+    from agent.no_model.figures import wants_statements
 
     release = Table(("Twelve Months Ended June 30, 2023", "Twelve Months Ended June 30, 2022"), [
         ("Net income attributable to non-controlling interests", "(7)", "(10)"),

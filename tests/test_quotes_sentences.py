@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.extractive import split_sentences
+from agent.no_model.extractive import split_sentences
 
 PARAGRAPH = (
     "Sales to customers in the U.S. accounted for approximately 20% and 21%, respectively, of the U.S. "

@@ -10,7 +10,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from agent.citations import build_answer
+from agent.citations.answer import build_answer
 from agent.graph import run_turn
 from storage.documents import chunking
 from storage.documents.chunking import chunk_pages

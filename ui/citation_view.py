@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from agent.display_numbers import display_citations
+from agent.citations.numbering import display_citations
 from storage.schema import Citation, ClaimCheck
 from ui.claim_marks import claims_citing, problems_text
 from ui.claim_view import show_claim_warnings
@@ -176,7 +176,7 @@ def install_citation_links() -> None:
 def render_answer(text: str, citations: list[Citation], *, key: str, route: str | None = None,
                   mode: str | None = None, claims: list[ClaimCheck] | None = None) -> None:
     """An assistant answer: text with clickable citation badges, citation buttons, and a Sources list,
-    its sources numbered 1…n in order of first use (agent/display_numbers.py); sentences the claim
+    its sources numbered 1…n in order of first use (agent/citations/numbering.py); sentences the claim
     check failed (`claims`) are marked in the text and in their citations."""
     key = element_key(key)
     citations = display_citations(text, citations)

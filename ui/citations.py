@@ -4,7 +4,7 @@ replaced by badges, and where a cited page lives on disk.
 Markers are matched by the exact `Citation.marker` strings the agent stored with the answer
 (`[^3]`, `{^2}`, `[^Current Page]`, `[8.1]`), so UI and agent always agree on what is a marker;
 marker-like text without a citation stays literal text. Readers see each answer's own numbers,
-1…n in order of first use (agent/display_numbers.py), on the page and in the export alike.
+1…n in order of first use (agent/citations/numbering.py), on the page and in the export alike.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from agent.citation_markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
-from agent.display_numbers import display_citations
+from agent.citations.markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
+from agent.citations.numbering import display_citations
 from storage.settings import get_settings
 from storage.schema import Citation, ClaimCheck, page_index as schema_page_index
 from ui.claim_marks import claims_citing, failed_at, not_found_text, problems_text

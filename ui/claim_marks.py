@@ -1,4 +1,4 @@
-"""Marks for sentences the claim check failed (agent/claim_check.py), without Streamlit.
+"""Marks for sentences the claim check failed (agent/claims/check.py), without Streamlit.
 
 A failed `ClaimCheck` is stored with its answer, keyed by the markers (source ids) it cites and by
 which marker of the answer ends the sentence (`marker_index`), so a mark is drawn after that marker

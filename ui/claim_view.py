@@ -1,5 +1,5 @@
 """Streamlit view of a failed claim check in a citation's preview: what the answer states that this
-source does not print, and what the source says instead (agent/claim_check.py stored it)."""
+source does not print, and what the source says instead (agent/claims/check.py stored it)."""
 
 from __future__ import annotations
 

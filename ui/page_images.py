@@ -59,7 +59,7 @@ def _pieces(passage: str) -> list[str]:
     return out[:_MAX_PIECES]
 
 
-ROW_GAP = " … "  # agent/quotes.py: a table cell quoted as "<row label> … <value>"
+ROW_GAP = " … "  # agent/citations/quotes.py: a table cell quoted as "<row label> … <value>"
 
 
 def _same_row(a: "pymupdf.Rect", b: "pymupdf.Rect") -> bool:

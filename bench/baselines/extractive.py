@@ -1,4 +1,4 @@
-"""Today's no-model answer path (agent/extractive.py before issue 10), frozen as the baseline of
+"""Today's no-model answer path (agent/no_model/extractive.py before issue 10), frozen as the baseline of
 bench/answers.py: the best sentences of the retrieved passages, quoted and cited, no table cells.
 Only `pick_sentences` and `compose_extractive_answer` are used; kept verbatim otherwise."""
 from __future__ import annotations

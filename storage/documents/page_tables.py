@@ -1,4 +1,4 @@
-"""The table rows of a cited page, for answering: one entry point for agent/figures.py.
+"""The table rows of a cited page, for answering: one entry point for agent/no_model/figures.py.
 
 `table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/documents/tables.py
 `Unit`s, each row with its period header); `statement_pages(doc_id)` which pages are primary statements.

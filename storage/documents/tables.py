@@ -306,7 +306,7 @@ def page_units(text: str, max_chars: int = 1000, one_line_rows: bool = False) ->
 
     `one_line_rows`: also read a row printed on one text line (label and values together, and a
     header like "Years ended December 31, 2019 2018") as a table row. Off for chunking (the
-    chunks' text stays as ingested); on for answering (agent/figures.py)."""
+    chunks' text stays as ingested); on for answering (agent/no_model/figures.py)."""
     units = _merge_wrapped_labels(_rebuild_rows(text, one_line_rows))
     return attach_headers(_merge_value_only_rows(units, max_chars))
 

@@ -2,7 +2,7 @@
 
 One parser for everything that reads a period out of a question: the selection prior (which
 documents a question is about, storage/retrieval/selection_prior.py) and the figure answers (which table
-column to state, agent/figures.py) must agree on what "FY2015 - FY2017", "Q2 of FY2024",
+column to state, agent/no_model/figures.py) must agree on what "FY2015 - FY2017", "Q2 of FY2024",
 "second fiscal quarter 2023" or "FY23" mean. Issuers are not parsed here: they are matched
 against the selected documents' own issuers.
 """

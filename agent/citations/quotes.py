@@ -21,8 +21,8 @@ import re
 
 from typing import Any, Mapping
 
-from agent.citation_markers import iter_markers
-from agent.claim_text import find_span, is_ocr, source_texts
+from agent.citations.markers import iter_markers
+from agent.claims.text import find_span, is_ocr, source_texts
 from storage.schema import Citation
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
@@ -58,7 +58,7 @@ def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Ma
     period each number is.
 
     With `sources` (marker -> the source it cites) a quote is kept only as the source prints it
-    (its own text or its page's, agent/claim_text.py): the words shown are the source's, never the
+    (its own text or its page's, agent/claims/text.py): the words shown are the source's, never the
     answer's; a quote the source does not print is dropped (the snippet stays the source's passage)."""
     quotes = quotes_by_marker(text)
     page_text = None
@@ -66,7 +66,7 @@ def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Ma
         q = quotes.get(c.marker)
         if q and sources is not None:
             if page_text is None:
-                from agent.extractive import page_text_lookup
+                from agent.no_model.extractive import page_text_lookup
 
                 page_text = page_text_lookup()
             src = sources.get(c.marker)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from syntok import segmenter as syntok_segmenter
 
-from agent import figures
+from agent.no_model import figures
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 

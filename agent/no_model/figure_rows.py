@@ -2,7 +2,7 @@
 column must mean what the question asks.
 
 Rows come from the cited pages (storage/documents/page_tables.py `table_units` -> storage/documents/tables.py
-`row_cells`). A question naming a line item of agent/line_items.py ("net revenue", "capital
+`row_cells`). A question naming a line item of agent/no_model/line_items.py ("net revenue", "capital
 spending") is answered only by a row printing that item (its label read as a US-GAAP concept:
 "Net sales", "Purchases of property and equipment"); then
 
@@ -16,7 +16,7 @@ spending") is answered only by a row printing that item (its label read as a US-
   assets" or "Operating activities" only say where a row stands);
 - the question's other line-item words must be printed with the row ("other current assets" is
   not "Total current assets");
-- the column's span is the asked one (agent/figure_periods.py);
+- the column's span is the asked one (agent/no_model/figure_periods.py);
 - the same label printed with other values for the asked period, with nothing telling the rows
   apart (sections unread, captions that only name the statement), is not guessed.
 
@@ -32,10 +32,10 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from agent import line_items
-from agent.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_shift, pick_cells
-from agent.figure_words import figure_line, parse_number, scale_word
-from agent.line_items import LineItem
+from agent.no_model import line_items
+from agent.no_model.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_shift, pick_cells
+from agent.no_model.figure_words import figure_line, parse_number, scale_word
+from agent.no_model.line_items import LineItem
 from storage.documents.bm25 import tokenize as _tokenize
 from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
 from storage.retrieval.question_scope import without_periods
@@ -109,15 +109,15 @@ class Row:
     caption: str  # the table's caption ("International Segment"), "" when none
     unit_caption: str  # "in millions, except per share data" (the cell's unit, else the page's caption above)
     table_has_dollar: bool
-    item: LineItem | None  # the line item the label prints (agent/line_items.py), None when unknown
+    item: LineItem | None  # the line item the label prints (agent/no_model/line_items.py), None when unknown
     primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
-    shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/figure_periods.py)
+    shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/no_model/figure_periods.py)
     entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")
     statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
     table: int = 0  # its table (rows of one table share it)
 
     def cells_for(self, period: AskedPeriod) -> list[Cell]:
-        """The row's cells of the asked period (agent/figure_periods.py pick_cells)."""
+        """The row's cells of the asked period (agent/no_model/figure_periods.py pick_cells)."""
         return pick_cells(self.cells, period, self.shift)
 
     @property
@@ -129,7 +129,7 @@ class Row:
         return line_items.is_instant(self.item)
 
     def line(self, cell: Cell) -> str:
-        """The cell's figure line (agent/figure_words.py), without its list bullet."""
+        """The cell's figure line (agent/no_model/figure_words.py), without its list bullet."""
         return figure_line(cell, self.source["source_id"], self.unit_caption, self.table_has_dollar, self.instant)
 
     @property
@@ -235,7 +235,7 @@ class Ask:
 
     text: str
     period: AskedPeriod
-    items: tuple[LineItem, ...]  # the line items it names (agent/line_items.py)
+    items: tuple[LineItem, ...]  # the line items it names (agent/no_model/line_items.py)
     residue: frozenset[str]  # its other line-item words: a segment or sub-item it names ("international")
     own: frozenset[str]  # all its line-item terms
     glossary: frozenset[str]  # filing words for them (storage/retrieval/query_expansion.py)
@@ -256,7 +256,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
         glossary_words = ""
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
-    question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/figures.py sums them
+    question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/no_model/figures.py sums them
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)

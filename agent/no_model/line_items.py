@@ -11,7 +11,7 @@ the answer to "long-term debt" (`LongTermDebtNoncurrent`).
 
 A few entries are ratios every analyst names (gross / operating / net margin, current ratio, free
 cash flow, EBITDA): not US-GAAP elements, they carry the `formula` over concepts that
-agent/derived_figures.py computes when the filing does not print them. A total the taxonomy
+agent/no_model/derived_figures.py computes when the filing does not print them. A total the taxonomy
 composes from other concepts (`DebtLongtermAndShorttermCombinedAmount` = current + noncurrent
 debt + short-term borrowings) carries its `components`, listed when the total is not printed.
 
@@ -32,7 +32,7 @@ class LineItem:
     label: str  # the taxonomy's standard label, as said in answers
     asked: str  # regex: how questions name it
     printed: str  # regex: printed row labels (matched in full against normalize_label's output)
-    formula: str = ""  # for ratios: a formula over other items' concepts (agent/derived_figures.py)
+    formula: str = ""  # for ratios: a formula over other items' concepts (agent/no_model/derived_figures.py)
     components: tuple[str, ...] = ()  # concepts that make up the total when it is not printed
     per_share: bool = False
     percent: bool = False
@@ -238,7 +238,7 @@ def normalize_label(label: str) -> str:
     text = _REMARK.sub(" ", text)  # "Long-term debt (includes $10.31 billion related to VIEs)"
     text = re.sub(r"\s+", " ", text).strip(" :;,.-—–")
     # "GAAP" confirms what the row is; "Adjusted" / "Non-GAAP" qualify the same line item (whether
-    # an adjusted row answers is agent/figure_rows.py's business)
+    # an adjusted row answers is agent/no_model/figure_rows.py's business)
     return re.sub(r"^(?:(?:u\.s\. )?gaap|non-gaap|adjusted|organic) ", "", text)
 
 

@@ -4,9 +4,9 @@
     claims = check_turn(answer, registry, page_text)              # the graph's `check_claims` node
 
 A sentence (syntok, agent/extractive.segment; a marker written after the full stop belongs to the
-sentence before it) that cites sources fails when one of its figures (agent/claim_figures.py), a
+sentence before it) that cites sources fails when one of its figures (agent/claims/figures.py), a
 quoted span, or the label of a quoted table row is printed in none of them, or when arithmetic
-it shows does not hold (agent/claim_arithmetic.py: a computed figure passes only through its
+it shows does not hold (agent/claims/arithmetic.py: a computed figure passes only through its
 arithmetic, whose inputs are figures like any other). Knowledge items and ambiguous legacy
 markers are not checked. The result (`ClaimCheck`, storage/schema.py) is keyed by marker text (the
 source id), stored with the answer, and shown by the UI: "not found in [2]" after the sentence and,
@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping
 
-from agent.citation_legacy import content_words
-from agent.citation_markers import MARKER_RE, Marker, code_spans, iter_markers
-from agent.claim_arithmetic import check_arithmetic
-from agent.claim_figures import SourceNumbers, figures_in
-from agent.claim_text import flatten, is_ocr, prints, source_texts
-from agent.extractive import segment
-from agent.quotes import ROW_GAP, quotes_by_marker
+from agent.citations.legacy import content_words
+from agent.citations.markers import MARKER_RE, Marker, code_spans, iter_markers
+from agent.claims.arithmetic import check_arithmetic
+from agent.claims.figures import SourceNumbers, figures_in
+from agent.claims.text import flatten, is_ocr, prints, source_texts
+from agent.no_model.extractive import segment
+from agent.citations.quotes import ROW_GAP, quotes_by_marker
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
 
 SAYS_CHARS = 300

@@ -3,7 +3,7 @@
 Public API (everything else is internal):
 
     cite_sources(state, runtime)     graph node placed after the standard ToolNode: numbers the
-                                     sources of the tool results just added (agent/citation_ids.py).
+                                     sources of the tool results just added (agent/citations/ids.py).
     CitationState, merge_sources     state keys to include in the graph state; `sources` reducer.
     renumber_sources(sources, rag_counter, web_counter, registry, current_page=, previous_page=, allocate=)
     number_output(tool_output, rag_counter, web_counter, registry, ...)
@@ -53,7 +53,7 @@ import re
 from functools import partial
 from typing import Any, Iterable, Mapping
 
-from agent.citation_ids import (
+from agent.citations.ids import (
     CURRENT_PAGE_ID,
     PREVIOUS_PAGE_ID,
     ROLE_IDS,
@@ -66,8 +66,8 @@ from agent.citation_ids import (
     number_output,
     source_identity,
 )
-from agent.citation_legacy import citing_sentence, content_words, match_file, resolve, short_name
-from agent.citation_markers import (
+from agent.citations.legacy import citing_sentence, content_words, match_file, resolve, short_name
+from agent.citations.markers import (
     GROUPED_RE,
     LEGACY_GROUP_RE,
     MARKER_LIKE_RE,
@@ -81,7 +81,7 @@ from agent.citation_markers import (
     map_prose,
     replace_markers,
 )
-from agent.quotes import attach_quotes
+from agent.citations.quotes import attach_quotes
 from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
 
 __all__ = [
@@ -101,7 +101,7 @@ __all__ = [
     "source_identity",
 ]
 
-log = logging.getLogger("agent.citations")
+log = logging.getLogger("agent.citations.answer")
 
 SNIPPET_CHARS = 240
 PREVIEW_CHARS = 1200

@@ -1,7 +1,7 @@
 """Figures said as people say them: "$52,417 million in fiscal 2022", from a printed cell, its
 column's period and its table's unit caption ("in millions, except per share data").
 
-The printed value stays in the figure line (agent/figures.py) so the claim is checkable on the
+The printed value stays in the figure line (agent/no_model/figures.py) so the claim is checkable on the
 page; this module only adds the spoken form and reads printed numbers ("(1,577)" = -1577).
 """
 
@@ -105,7 +105,7 @@ def said(printed: str, period: str, label: str, caption: str, table_has_dollar: 
 
 def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None) -> str:
     """`Net sales (Years ended December 31, 2022): 52,417 — $52,417 million in fiscal 2022 [^1]`:
-    the row label, the column and the value as printed (checkable on the page; agent/quotes.py
+    the row label, the column and the value as printed (checkable on the page; agent/citations/quotes.py
     reads this part back to highlight it), then the figure as said."""
     spoken = said(cell.value, cell.period, cell.label, caption, table_has_dollar, instant)
     tail = f" — {spoken}" if spoken != cell.value else ""

@@ -1,4 +1,4 @@
-"""What a citation marker is: one regex shared by the agent (agent/citations.py) and the UI.
+"""What a citation marker is: one regex shared by the agent (agent/citations/answer.py) and the UI.
 
 Markers in an answer:
 - `[^3]`               a document chunk (kind "document"), ids from the running `rag_counter`

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from agent.tool_output import ToolOutput
 from storage.schema import Source
 
-log = logging.getLogger("agent.citations")
+log = logging.getLogger("agent.citations.answer")
 
 CURRENT_PAGE_ID = "[^Current Page]"
 PREVIOUS_PAGE_ID = "[^Previous Page]"

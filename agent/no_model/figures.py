@@ -1,34 +1,34 @@
 """No-model figure answers: the printed cell that answers "what was <line item> in <period>", a
 figure computed from printed rows, or nothing.
 
-`figure_block(question, sources, page_text, embedder)` gives the lines agent/extractive.py puts
+`figure_block(question, sources, page_text, embedder)` gives the lines agent/no_model/extractive.py puts
 first in a no-model answer:
 
-- the row that is the asked line item, in the asked section and column (agent/figure_rows.py,
-  with the US-GAAP line items of agent/line_items.py and the column spans of
-  agent/figure_periods.py), each cell said as people say it (agent/figure_words.py):
+- the row that is the asked line item, in the asked section and column (agent/no_model/figure_rows.py,
+  with the US-GAAP line items of agent/no_model/line_items.py and the column spans of
+  agent/no_model/figure_periods.py), each cell said as people say it (agent/no_model/figure_words.py):
   `Net sales (Years ended December 31, 2022): 394,328 — $394,328 million in fiscal 2022 [^1]`;
 - a figure the question asks to compute (a margin, a ratio, growth, an average, a formula the
-  question defines) with its arithmetic and every input row cited (agent/derived_figures.py);
+  question defines) with its arithmetic and every input row cited (agent/no_model/derived_figures.py);
 - a total that no row prints ("total debt"): said so, with its printed components;
 - None when no row passes: a missing figure is better than a wrong one.
 
 Only rows printed on the cited pages are used (those of the cited passage first), so every figure
 line is as verifiable as a quoted sentence. The line form `<row label> (<column period>): <value>`
-is what agent/quotes.py reads back to highlight the label and the value on the page.
+is what agent/citations/quotes.py reads back to highlight the label and the value on the page.
 """
 
 from __future__ import annotations
 
 import re
 
-from agent import line_items
-from agent.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
-from agent.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
-from agent.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, collect_rows, components_printed,
+from agent.no_model import line_items
+from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
+from agent.no_model.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
+from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, collect_rows, components_printed,
                                entity_adds, make_ask, table_captions)
-from agent.figure_words import figure_line as _figure_line
-from agent.figure_words import parse_number, decimals
+from agent.no_model.figure_words import figure_line as _figure_line
+from agent.no_model.figure_words import parse_number, decimals
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
