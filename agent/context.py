@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from typing import Any, Iterable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -32,6 +31,7 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
+from agent.citations.markers import PAGE_ROLE_RE
 from agent.tool_output import ToolOutput
 from storage.history.store import (
     HistoryError,
@@ -44,7 +44,6 @@ log = logging.getLogger("agent.context")
 
 PREVIOUS_TOOL = RETRIEVE_PREVIOUS_SOURCES = "retrieve_previous_sources"
 MAX_IDS_PER_CALL = 20
-_PAGE_ROLE_RE = re.compile(r"\[\^(?:Current|Previous) Page\]")
 
 TRUNCATED_HISTORY_PROMPT = f"""\
 Tool output from earlier turns of this conversation is truncated to save space: such a tool \
@@ -129,7 +128,7 @@ def concrete_page_ids(text: str, page_roles: Any) -> str:
     (roles are re-bound every turn; a role with no page in its turn stays as written)."""
     if not isinstance(page_roles, dict) or not page_roles:
         return text
-    return _PAGE_ROLE_RE.sub(lambda m: page_roles.get(m.group(0)) or m.group(0), text)
+    return PAGE_ROLE_RE.sub(lambda m: page_roles.get(m.group(0)) or m.group(0), text)
 
 
 def load_history_messages(store: HistoryStore, user_id: str, conversation_id: str, *,

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from agent.citations.markers import is_q_number, rag_id
 from storage.settings import get_settings
 from storage.schema import Source
 
@@ -34,7 +34,6 @@ log = logging.getLogger("agent.knowledge_base")
 # measurement on the shipped items: on-topic paraphrases score 0.55-0.85, off-topic questions
 # ("revenue of Boeing in 2022", "weather today") stay below 0.40 (tests/test_citations_knowledge.py).
 RELEVANCE_THRESHOLD = 0.45
-_Q_ID = re.compile(r"^Q\d{3,4}$")
 
 
 class KnowledgeBaseError(ValueError):
@@ -59,7 +58,7 @@ class KnowledgeItem(BaseModel):
     @field_validator("id")
     @classmethod
     def _check_id(cls, v: str) -> str:
-        if not _Q_ID.match(v):
+        if not is_q_number(v):
             raise ValueError(f"id {v!r} is not 'Q' followed by 3-4 digits")
         return v
 
@@ -69,7 +68,7 @@ class KnowledgeItem(BaseModel):
 
     @property
     def marker(self) -> str:
-        return f"[^{self.label}]"
+        return rag_id(self.label)
 
     def to_source(self, score: float | None = None) -> Source:
         """The item as a tool-output source (its Q-number is its id; it is never renumbered)."""

@@ -56,6 +56,8 @@ from pathlib import Path
 
 import numpy as np
 
+from agent.citations.markers import DOC_ID_RE
+
 YEAR = re.compile(r"^(?:19|20)\d\d,?$")
 AMOUNT = re.compile(r"^\$?\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\$?\(?\d+(?:\.\d+)?\)?%?$")
 DASH = re.compile(r"^[—–-]+$")
@@ -282,7 +284,7 @@ def _lead_lines(text: str) -> list[str]:
 
 def _cited_docs(text: str, sources: list[dict]) -> set[str]:
     by_id = {s["source_id"]: s.get("doc_id") for s in sources}
-    return {by_id[m] for m in re.findall(r"\[\^\d+\]", text) if by_id.get(m)}
+    return {by_id[m.group(0)] for m in DOC_ID_RE.finditer(text) if by_id.get(m.group(0))}
 
 
 def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figures", selection: str = "single",

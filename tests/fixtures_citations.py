@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Callable
+from typing import Any, Callable
 
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode, tools_condition
 
-from agent.citations.answer import CitationState, RenumberResult, cite_sources, number_output
+from agent.citations.answer import RenumberResult, cite_sources, number_output
+from agent.state import AgentState
 from agent.tool_output import ToolOutput
 from storage.schema import Source
 
@@ -50,12 +50,16 @@ def renumber_tool_output(content: str, rag_counter: int = 0, web_counter: int = 
     return numbered.content(), result
 
 
+def state_after(result: RenumberResult) -> dict[str, Any]:
+    """The state keys `cite_sources` writes after numbering one tool output."""
+    return {"rag_counter": result.rag_counter, "web_counter": result.web_counter, "sources": result.registry}
+
+
 def source_ids(message: ToolMessage) -> list[str]:
     return [s["source_id"] for s in json.loads(message.content)["sources"]]
 
 
-class GraphState(CitationState, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
+GraphState = AgentState  # the product graph's state: messages and the citation keys cite_sources reads
 
 
 def scripted_tools(results: dict[str, list[Source]]) -> list:

@@ -14,7 +14,7 @@ from agent.citations.markers import MARKER_LIKE_RE, prose_segments
 from agent.citations.answer import build_answer, iter_markers, source_identity
 from agent.knowledge_base import KnowledgeBase
 from storage.history.store import HistoryStore
-from tests.fixtures_citations import renumber_tool_output, AIMessage, call, doc, page, run_tool_node, scripted_tools, source_ids, tool_output, web
+from tests.fixtures_citations import renumber_tool_output, AIMessage, call, doc, page, run_tool_node, scripted_tools, source_ids, state_after, tool_output, web
 
 FILES = ["BOEING_2022_10K.pdf", "APPLE_2022_10K.pdf", "3M_2018_10K.pdf"]
 URLS = ["https://a.example/x", "https://b.example/y", "https://c.example/z"]
@@ -97,7 +97,7 @@ def test_every_marker_resolves_to_exactly_one_stored_source(turns, text):
                                                 state.get("web_counter", 0), state.get("sources", {}))
             out = json.loads(content)["sources"]
             assert len(out) == len(sources)
-            state = res.state_update()
+            state = state_after(res)
             for s in out:
                 sid = s["source_id"]
                 assert sid, s
@@ -152,7 +152,7 @@ def test_interleaved_turns_from_two_clients_never_give_one_id_two_meanings(nx_se
             view = views[client]
             content, res = renumber_tool_output(tool_output("t", sources), view["rag_counter"], view["web_counter"],
                                                 view["sources"], allocate=allocate, current_page=current)
-            views[client] = res.state_update()
+            views[client] = state_after(res)
             for s in json.loads(content)["sources"]:
                 sid = res.page_roles.get(s["source_id"], s["source_id"])
                 assert sid not in PAGE_IDS, s

@@ -4,7 +4,7 @@ Public API (everything else is internal):
 
     cite_sources(state, runtime)     graph node placed after the standard ToolNode: numbers the
                                      sources of the tool results just added (agent/citations/ids.py).
-    CitationState, merge_sources     state keys to include in the graph state; `sources` reducer.
+    merge_sources                    the reducer of the graph state's `sources` key (agent/state.py).
     renumber_sources(sources, rag_counter, web_counter, registry, current_page=, previous_page=, allocate=)
     number_output(tool_output, rag_counter, web_counter, registry, ...)
                                      the functions behind the node.
@@ -54,10 +54,6 @@ from functools import partial
 from typing import Any, Iterable, Mapping
 
 from agent.citations.ids import (
-    CURRENT_PAGE_ID,
-    PREVIOUS_PAGE_ID,
-    ROLE_IDS,
-    CitationState,
     RenumberResult,
     cite_sources,
     counters_from_registry,
@@ -68,18 +64,26 @@ from agent.citations.ids import (
 )
 from agent.citations.legacy import citing_sentence, content_words, match_file, resolve, short_name
 from agent.citations.markers import (
+    CURRENT_PAGE_ID,
+    PREVIOUS_PAGE_ID,
+    ROLE_IDS,
     GROUPED_RE,
     LEGACY_GROUP_RE,
     MARKER_LIKE_RE,
     MARKER_RE,
     Q_ID_RE,
+    Q_NUMBER_RE,
+    WRAPPED_Q_RE,
     Marker,
+    rag_id,
+    id_label,
     address_spans,
     inside,
     iter_markers,
     map_outside_addresses,
     map_prose,
     replace_markers,
+    web_id,
 )
 from agent.citations.quotes import attach_quotes
 from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
@@ -88,7 +92,6 @@ __all__ = [
     "CURRENT_PAGE_ID",
     "PREVIOUS_PAGE_ID",
     "MARKER_RE",
-    "CitationState",
     "cite_sources",
     "Marker",
     "RenumberResult",
@@ -106,7 +109,6 @@ log = logging.getLogger("agent.citations.answer")
 SNIPPET_CHARS = 240
 PREVIEW_CHARS = 1200
 _DEAD_CANDIDATE_RE = re.compile(r"[ \t]*(?P<marker>" + MARKER_LIKE_RE.pattern + ")")
-_WRAPPED_Q_RE = re.compile(r"[ \t]*[(\[]\s*(Q\d{3,4}(?:\s*(?:[,;]|and)\s*Q\d{3,4})*)\s*[)\]]")
 
 
 def _registry(sources: Mapping[str, Any] | Iterable[Any] | None) -> dict[str, dict]:
@@ -209,10 +211,6 @@ def _knowledge_citation(marker: str, q_id: str, item: Mapping[str, Any]) -> Cita
     )
 
 
-def _label(source_id: str) -> str:
-    return source_id.strip("[]{}").lstrip("^")
-
-
 def _map_plain(text: str, fn) -> str:
     """`fn` applied to the text outside code and addresses (what can hold citations)."""
     return map_prose(text, lambda prose: map_outside_addresses(prose, fn))
@@ -243,15 +241,15 @@ class _AnswerBuilder:
 
     def split_groups(self, prose: str) -> str:
         def split(m: re.Match) -> str:
-            open_, close = ("[^", "]") if m.group(0).startswith("[") else ("{^", "}")
-            return "".join(f"{open_}{n}{close}" for n in re.findall(r"\d+", m.group(0)))
+            form = rag_id if m.group(0).startswith("[") else web_id
+            return "".join(form(n) for n in re.findall(r"\d+", m.group(0)))
 
         prose = GROUPED_RE.sub(split, prose)
         return LEGACY_GROUP_RE.sub(lambda m: "".join(f"[chunk_id: {n}]" for n in re.findall(r"\d+", m.group(0))), prose)
 
     def inject_q(self, prose: str) -> str:
         def wrapped(m: re.Match) -> str:
-            ids = re.findall(r"Q\d{3,4}", m.group(1))
+            ids = Q_NUMBER_RE.findall(m.group(1))
             known = [q for q in ids if q in self.q_lookup]
             for q in ids:
                 if q not in self.q_lookup:
@@ -259,16 +257,16 @@ class _AnswerBuilder:
             if not known:
                 return ""
             lead = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip(" \t"))]
-            return lead + "".join(f"[^{self.q_lookup[q]['label']}]" for q in known)
+            return lead + "".join(rag_id(self.q_lookup[q]["label"]) for q in known)
 
         def bare(m: re.Match) -> str:
             q = m.group(0)
             if q in self.q_lookup:
-                return f"[^{self.q_lookup[q]['label']}]"
+                return rag_id(self.q_lookup[q]["label"])
             log.debug("unknown Q-number %s left as text", q)
             return q
 
-        return Q_ID_RE.sub(bare, _WRAPPED_Q_RE.sub(wrapped, prose))
+        return Q_ID_RE.sub(bare, WRAPPED_Q_RE.sub(wrapped, prose))
 
     def resolve_legacy(self, prose: str, *, new_only: bool = False) -> str:
         """Resolve each legacy marker (with `new_only`, only those not already resolved)."""
@@ -397,7 +395,7 @@ class _AnswerBuilder:
         sentence = citing_sentence(text[: mk.start])
         if mk.kind in ("document", "web", "page"):
             src = self.registry[mk.text]  # drop_dead guarantees presence
-            return _source_citation(mk.text, _label(mk.text), src, sentence)
+            return _source_citation(mk.text, id_label(mk.text), src, sentence)
         if mk.kind == "knowledge":
             q_id = self.label_to_q.get(mk.label) if mk.text.startswith("[^") else None
             if q_id is None:  # "Note [2.5]" from the text itself, not one of ours: plain text
@@ -409,7 +407,7 @@ class _AnswerBuilder:
             return self._ambiguous_citation(mk, info)
         src = self.registry[info["source_id"]]
         return _source_citation(
-            mk.text, _label(info["source_id"]), src, sentence,
+            mk.text, id_label(info["source_id"]), src, sentence,
             disambiguated=info.get("disambiguated", False), candidates=info["files"] if len(info["files"]) > 1 else [],
         )
 

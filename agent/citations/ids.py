@@ -21,24 +21,19 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from dataclasses import dataclass, field
-from typing import Any, Annotated, Callable, Iterable, Mapping, Optional, TypedDict
+from typing import Any, Callable, Iterable, Mapping, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.messages import AIMessage, ToolMessage
 from pydantic import BaseModel
 
+from agent.citations.markers import CURRENT_PAGE_ID, PREVIOUS_PAGE_ID, ROLE_IDS, id_number, is_q_number, rag_id, web_id
 from agent.tool_output import ToolOutput
 from storage.schema import Source
 
 log = logging.getLogger("agent.citations.answer")
 
-CURRENT_PAGE_ID = "[^Current Page]"
-PREVIOUS_PAGE_ID = "[^Previous Page]"
-_DOC_ID_RE = re.compile(r"^\[\^([1-9]\d*)\]$")
-_WEB_ID_RE = re.compile(r"^\{\^([1-9]\d*)\}$")
-_Q_ID_RE = re.compile(r"^Q\d{3,4}$")
 
 
 def merge_sources(left: Mapping[str, dict] | None, right: Mapping[str, dict] | None) -> dict[str, dict]:
@@ -46,17 +41,6 @@ def merge_sources(left: Mapping[str, dict] | None, right: Mapping[str, dict] | N
     merged = dict(left or {})
     merged.update(right or {})
     return merged
-
-
-class CitationState(TypedDict, total=False):
-    """The state keys the citation node reads and writes; include them in the graph's state."""
-
-    rag_counter: int
-    web_counter: int
-    sources: Annotated[dict[str, dict], merge_sources]
-    current_page: dict | None  # {"doc_id", "source_file", "page_number" (0-based)}
-    previous_page: dict | None
-    page_roles: dict[str, str]  # this turn: "[^Current Page]" -> "[^n]" of that page
 
 
 @dataclass
@@ -68,14 +52,10 @@ class RenumberResult:
     new_ids: list[str] = field(default_factory=list)  # ids given out by this call
     page_roles: dict[str, str] = field(default_factory=dict)  # role id -> concrete id, this call's pages
 
-    def state_update(self) -> dict[str, Any]:
-        return {"rag_counter": self.rag_counter, "web_counter": self.web_counter, "sources": self.registry}
-
 
 # (key, family "rag"|"web", source dump) per new source -> their ids; None = "store unavailable,
 # number locally" (HistoryStore.allocate_source_ids behind a fallback, see agent/turns.py).
 Allocate = Callable[[list[tuple[str, str, dict]]], Optional[list[str]]]
-ROLE_IDS = (CURRENT_PAGE_ID, PREVIOUS_PAGE_ID)
 
 
 def _norm_url(url: str) -> str:
@@ -116,16 +96,17 @@ def source_key(src: Mapping[str, Any]) -> str:
 def knowledge_id(src: Mapping[str, Any]) -> str | None:
     """The Q-number of a knowledge source (its source_id, or extra.q_id)."""
     sid = src.get("source_id") or ""
-    if _Q_ID_RE.match(sid):
+    if is_q_number(sid):
         return sid
     q = (src.get("extra") or {}).get("q_id")
-    return q if q and _Q_ID_RE.match(q) else None
+    return q if q and is_q_number(q) else None
 
 
 def counters_from_registry(registry: Mapping[str, dict]) -> tuple[int, int]:
     """The highest `[^n]` and `{^n}` ids in a registry."""
-    rag = max((int(m.group(1)) for k in registry if (m := _DOC_ID_RE.match(k))), default=0)
-    web = max((int(m.group(1)) for k in registry if (m := _WEB_ID_RE.match(k))), default=0)
+    numbers = [n for k in registry if (n := id_number(k))]
+    rag = max((i for family, i in numbers if family == "rag"), default=0)
+    web = max((i for family, i in numbers if family == "web"), default=0)
     return rag, web
 
 
@@ -142,10 +123,11 @@ def _dump(src: Source | Mapping[str, Any]) -> dict:
     return Source.model_validate(data).model_dump()  # fills defaults, rejects unknown kinds
 
 
-def _claimable(kind: str, claimed: str) -> re.Match | None:
-    if kind in ("document", "page"):
-        return _DOC_ID_RE.match(claimed)
-    return _WEB_ID_RE.match(claimed) if kind == "web" else None
+def _claimable(kind: str, claimed: str) -> int | None:
+    """The number of a well-formed id of the source's family (`[^n]` for documents and pages)."""
+    number = id_number(claimed)
+    family = "web" if kind == "web" else "rag" if kind in ("document", "page") else None
+    return number[1] if number and number[0] == family else None
 
 
 def renumber_sources(
@@ -183,12 +165,12 @@ def renumber_sources(
                 log.debug("knowledge source without a Q-number left unnumbered: %r", src.get("title"))
         elif ident in by_identity:
             src["source_id"] = by_identity[ident]
-        elif allocate is None and claimed and claimed not in reg and (m := _claimable(kind, claimed)):
+        elif allocate is None and claimed and claimed not in reg and (n := _claimable(kind, claimed)):
             src["source_id"] = claimed
             if kind == "web":
-                web = max(web, int(m.group(1)))
+                web = max(web, n)
             else:
-                rag = max(rag, int(m.group(1)))
+                rag = max(rag, n)
             by_identity[ident] = claimed
         else:
             pending.setdefault(ident, []).append(len(out))
@@ -205,10 +187,10 @@ def renumber_sources(
             for _, family, _ in requests:
                 if family == "web":
                     web += 1
-                    ids.append(f"{{^{web}}}")
+                    ids.append(web_id(web))
                 else:
                     rag += 1
-                    ids.append(f"[^{rag}]")
+                    ids.append(rag_id(rag))
         else:
             got_rag, got_web = counters_from_registry(dict.fromkeys(ids))
             rag, web = max(rag, got_rag), max(web, got_web)

@@ -1,4 +1,4 @@
-"""What a citation marker is: one regex shared by the agent (agent/citations/answer.py) and the UI.
+"""What a citation marker is: the one id grammar, imported by the agent, the UI and the benchmarks.
 
 Markers in an answer:
 - `[^3]`               a document chunk (kind "document"), ids from the running `rag_counter`
@@ -15,6 +15,9 @@ HTML tag or link, an e-mail address): `https://x.org/a[^1]b` is a URL, `https://
 
     for m in iter_markers(answer):        # Marker(start, end, text, kind, label)
         citation = by_marker.get(m.text)  # AnswerResult.citations keyed by Citation.marker
+
+A single id: `rag_id(3)` / `web_id(2)` write one, `id_number("[^3]")` -> ("rag", 3), `is_q_number`,
+`id_label("[^3]")` -> "3"; `DOC_ID_RE`, `WEB_ID_RE`, `PAGE_ROLE_RE`, `Q_NUMBER_RE` find them in text.
 """
 
 from __future__ import annotations
@@ -26,11 +29,24 @@ from typing import Callable, Iterator, Literal
 
 MarkerKind = Literal["document", "web", "page", "knowledge", "legacy"]
 
+# The grammar's pieces: every pattern below, and every check of a single id, is built from these.
+_NUMBER = r"[1-9]\d*"  # a running id's number: 1, 2, … (never 0 or 01)
+Q_NUMBER = r"Q\d{3,4}"  # a knowledge item's id: Q301
+CURRENT_PAGE_ID = "[^Current Page]"
+PREVIOUS_PAGE_ID = "[^Previous Page]"
+ROLE_IDS = (CURRENT_PAGE_ID, PREVIOUS_PAGE_ID)
+_PAGE_ROLE = r"Current Page|Previous Page"
+
+DOC_ID_RE = re.compile(rf"\[\^({_NUMBER})\]")  # `[^3]`: a document or page source id (group 1: its number)
+WEB_ID_RE = re.compile(rf"\{{\^({_NUMBER})\}}")  # `{^2}`: a web source id
+PAGE_ROLE_RE = re.compile(rf"\[\^(?:{_PAGE_ROLE})\]")  # `[^Current Page]`, `[^Previous Page]`
+Q_NUMBER_RE = re.compile(Q_NUMBER)
+
 # One alternation, one named group per form. Order matters only for overlapping forms (none).
 MARKER_RE = re.compile(
-    r"\[\^(?P<doc>[1-9]\d*)\]"
-    r"|\{\^(?P<web>[1-9]\d*)\}"
-    r"|\[\^(?P<page>Current Page|Previous Page)\]"
+    rf"\[\^(?P<doc>{_NUMBER})\]"
+    rf"|\{{\^(?P<web>{_NUMBER})\}}"
+    rf"|\[\^(?P<page>{_PAGE_ROLE})\]"
     r"|\[\^?(?P<kb>\d{1,3}\.\d{1,3})\]"
     r"|\[chunk_id:\s*(?P<legacy>\d+)(?:\s*,\s*file:\s*(?P<legacy_file>[^\]\n]+?))?\s*\]"
 )
@@ -51,7 +67,9 @@ MARKER_LINK_RE = re.compile(
 )
 
 # A Q-number standing alone: not part of a word, an issue key (`JIRA-Q301`) or a path (`faq/Q301`).
-Q_ID_RE = re.compile(r"(?<![A-Za-z0-9_/\-])Q\d{3,4}(?![A-Za-z0-9_]|-\w)")
+Q_ID_RE = re.compile(rf"(?<![A-Za-z0-9_/\-]){Q_NUMBER}(?![A-Za-z0-9_]|-\w)")
+# Q-numbers a model wrapped in parentheses or brackets: `(Q301)`, `[Q301, Q302]`, `(Q301 and Q302)`.
+WRAPPED_Q_RE = re.compile(rf"[ \t]*[(\[]\s*({Q_NUMBER}(?:\s*(?:[,;]|and)\s*{Q_NUMBER})*)\s*[)\]]")
 
 # Addresses, whose text is never a citation. A bare URL ends at whitespace, so its trailing
 # punctuation and markers are trimmed off (`_ADDRESS_TAIL_RE`): a marker right after a URL cites.
@@ -80,6 +98,36 @@ class Marker:
     kind: MarkerKind
     label: str  # "3", "2", "Current Page", "8.1", "44"
     file: str | None = None  # legacy markers with a file suffix
+
+
+def rag_id(n: int | str) -> str:
+    """`[^n]`: a document or page source's id (with a knowledge item's label, its marker `[^8.1]`)."""
+    return f"[^{n}]"
+
+
+def web_id(n: int | str) -> str:
+    """`{^n}`: a web source's id."""
+    return f"{{^{n}}}"
+
+
+def id_number(source_id: str) -> tuple[Literal["rag", "web"], int] | None:
+    """("rag", 3) for `[^3]`, ("web", 2) for `{^2}` (the store's id families); None for any other id
+    (a page role, a Q-number, a legacy marker)."""
+    if m := DOC_ID_RE.fullmatch(source_id):
+        return "rag", int(m.group(1))
+    if m := WEB_ID_RE.fullmatch(source_id):
+        return "web", int(m.group(1))
+    return None
+
+
+def is_q_number(text: str) -> bool:
+    """`Q301`: a knowledge item's id."""
+    return Q_NUMBER_RE.fullmatch(text) is not None
+
+
+def id_label(source_id: str) -> str:
+    """What an id shows between its brackets: "3" for `[^3]`, "2" for `{^2}`, "Current Page"."""
+    return source_id.strip("[]{}").lstrip("^")
 
 
 def code_spans(text: str) -> list[tuple[int, int]]:
