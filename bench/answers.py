@@ -304,12 +304,13 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
 
     from agent.no_model import extractive
     from agent.no_model.figures import asked_period
+    from agent.page_text import page_text_lookup
     from bench.baselines import extractive as extractive_baseline
     from bench.selections import selected_ids
     from storage.documents.embeddings import get_embedder
 
     embedder = _MemoEmbedder(get_embedder())
-    page_text = extractive.page_text_lookup()
+    page_text = page_text_lookup()
     several = selection != "single"
     rankings = ("selection", "legacy") if several else ("selection",)
 

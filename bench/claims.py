@@ -324,7 +324,7 @@ def run(data, work) -> None:
     use_work_dir(work)
     logging.disable(logging.WARNING)
     docs = ingest(sorted((data / "pdfs").glob("*.pdf")), work)
-    from agent.no_model.extractive import page_text_lookup
+    from agent.page_text import page_text_lookup
 
     questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
     page_text = page_text_lookup()
@@ -357,7 +357,7 @@ def run_gold(pdf_dir, work) -> None:
     sets = {name: [json.loads(line) for line in (gold / f"statements_{name}.jsonl").read_text().splitlines() if line.strip()]
             for name in ("figures", "derived")}
     docs = ingest(sorted({pdf_dir / q["file"] for qs in sets.values() for q in qs}), work)
-    from agent.no_model.extractive import page_text_lookup
+    from agent.page_text import page_text_lookup
 
     page_text = page_text_lookup()
     for name, items in sets.items():

@@ -66,7 +66,7 @@ def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Ma
         q = quotes.get(c.marker)
         if q and sources is not None:
             if page_text is None:
-                from agent.no_model.extractive import page_text_lookup
+                from agent.page_text import page_text_lookup
 
                 page_text = page_text_lookup()
             src = sources.get(c.marker)

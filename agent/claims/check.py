@@ -3,7 +3,7 @@
     claims = check_answer(text, {"[^1]": texts, ...})            # pure: marker -> CheckedSource
     claims = check_turn(answer, registry, page_text)              # the graph's `check_claims` node
 
-A sentence (syntok, agent/extractive.segment; a marker written after the full stop belongs to the
+A sentence (syntok, agent/page_text.py `segment`; a marker written after the full stop belongs to the
 sentence before it) that cites sources fails when one of its figures (agent/claims/figures.py), a
 quoted span, or the label of a quoted table row is printed in none of them, or when arithmetic
 it shows does not hold (agent/claims/arithmetic.py: a computed figure passes only through its
@@ -25,7 +25,7 @@ from agent.citations.markers import MARKER_RE, Marker, code_spans, iter_markers
 from agent.claims.arithmetic import check_arithmetic
 from agent.claims.figures import SourceNumbers, figures_in
 from agent.claims.text import flatten, is_ocr, prints, source_texts
-from agent.no_model.extractive import segment
+from agent.page_text import segment
 from agent.citations.quotes import ROW_GAP, quotes_by_marker
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
 

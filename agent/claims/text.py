@@ -125,7 +125,7 @@ def _fuzzy_find(target: str, norm: str, start: int) -> tuple[int, int] | None:
 def source_texts(src: Mapping[str, Any], page_text: Callable[[dict], str | None] | None = None) -> list[str]:
     """The text a cited source stands for: its own (a chunk, a page, a web result and its title),
     then the printed text of every page it is on (`page_text(source) -> str | None`,
-    agent/extractive.page_text_lookup), where a table's unit caption or the rest of a row is."""
+    agent/page_text.py), where a table's unit caption or the rest of a row is."""
     texts = [t for t in (src.get("title") if src.get("kind") == "web" else None, src.get("text")) if t]
     first = src.get("page_number")
     if page_text is not None and src.get("doc_id") and first is not None:

@@ -12,9 +12,8 @@ import math
 import re
 from typing import Literal
 
-from syntok import segmenter as syntok_segmenter
-
 from agent.no_model import figures
+from agent.page_text import page_text_lookup, segment  # agent/graph.py reads extractive.page_text_lookup
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 
@@ -83,14 +82,6 @@ def _paragraphs(text: str) -> list[str]:
     if current:
         paras.append(current)
     return paras
-
-
-def segment(paragraph: str) -> list[str]:
-    """A paragraph's sentences by syntok, verbatim (spacing kept): on 400 paragraphs of filings' prose
-    it cut inside a sentence 2 times, against 17 for pysbd and 62 for a punctuation regex ("U.S." /
-    "Department of State"), at 0.4 ms a paragraph (`python -m bench.sentences`)."""
-    return ["".join(tok.spacing + tok.value for tok in sentence).strip()
-            for para in syntok_segmenter.analyze(paragraph) for sentence in para]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -193,27 +184,6 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
         if len(picked) >= max_sentences:
             break
     return picked
-
-
-def page_text_lookup():
-    """`source -> text of the page it cites`, reading each PDF's pages.json once."""
-    from storage.documents.catalog import load_page_texts
-
-    cache: dict[str, list[str] | None] = {}
-
-    def lookup(src: dict) -> str | None:
-        doc_id, page = src.get("doc_id"), src.get("page_number")
-        if not doc_id or page is None:
-            return None
-        if doc_id not in cache:
-            try:
-                cache[doc_id] = load_page_texts(doc_id)
-            except (OSError, ValueError):
-                cache[doc_id] = None
-        pages = cache[doc_id]
-        return pages[page] if pages and 0 <= page < len(pages) else None
-
-    return lookup
 
 
 def _embedder(embedder):

@@ -1,0 +1,38 @@
+"""Text as the PDFs print it, shared by the no-model answers, the citations and the claim check:
+
+    page_text = page_text_lookup()     # source -> the text of the page it cites (each PDF read once)
+    segment(paragraph)                 # its sentences, verbatim (syntok)
+"""
+
+from __future__ import annotations
+
+from syntok import segmenter as syntok_segmenter
+
+
+def segment(paragraph: str) -> list[str]:
+    """A paragraph's sentences by syntok, verbatim (spacing kept): on 400 paragraphs of filings' prose
+    it cut inside a sentence 2 times, against 17 for pysbd and 62 for a punctuation regex ("U.S." /
+    "Department of State"), at 0.4 ms a paragraph (`python -m bench.sentences`)."""
+    return ["".join(tok.spacing + tok.value for tok in sentence).strip()
+            for para in syntok_segmenter.analyze(paragraph) for sentence in para]
+
+
+def page_text_lookup():
+    """`source -> text of the page it cites`, reading each PDF's pages.json once."""
+    from storage.documents.catalog import load_page_texts
+
+    cache: dict[str, list[str] | None] = {}
+
+    def lookup(src: dict) -> str | None:
+        doc_id, page = src.get("doc_id"), src.get("page_number")
+        if not doc_id or page is None:
+            return None
+        if doc_id not in cache:
+            try:
+                cache[doc_id] = load_page_texts(doc_id)
+            except (OSError, ValueError):
+                cache[doc_id] = None
+        pages = cache[doc_id]
+        return pages[page] if pages and 0 <= page < len(pages) else None
+
+    return lookup
