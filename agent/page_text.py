@@ -2,6 +2,9 @@
 
     page_text = page_text_lookup()     # source -> the text of the page it cites (each PDF read once)
     segment(paragraph)                 # its sentences, verbatim (syntok)
+    squash(sentence) in squash(page)   # printed there, whatever the line breaks and case
+
+(agent/claims/text.py `flatten` builds on `squash` where PDF text-layer differences must not count.)
 """
 
 from __future__ import annotations
@@ -15,6 +18,12 @@ def segment(paragraph: str) -> list[str]:
     "Department of State"), at 0.4 ms a paragraph (`python -m bench.sentences`)."""
     return ["".join(tok.spacing + tok.value for tok in sentence).strip()
             for para in syntok_segmenter.analyze(paragraph) for sentence in para]
+
+
+def squash(text: str) -> str:
+    """`text` with its whitespace runs as one space and in lower case: the same words however the
+    page broke its lines."""
+    return " ".join(text.split()).lower()
 
 
 def page_text_lookup():

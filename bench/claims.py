@@ -140,12 +140,10 @@ def _change_word(quote: str, donor: str, rng: random.Random) -> str | None:
     return " ".join(words)
 
 
-def _squash(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
 def build_answers(hits_per_question: list[list[dict]], page_text, other_page_numbers, seed: int = 7) -> list[dict]:
     """Answers of labelled sentences: {"text", "sources": {marker: source}, "labels": [(variant, planted)]}."""
+    from agent.page_text import squash
+
     rng = random.Random(seed)
     answers = []
     for hits in hits_per_question:
@@ -179,7 +177,7 @@ def build_answers(hits_per_question: list[list[dict]], page_text, other_page_num
             if quote:
                 sentences.append((f"The filing states “{quote}” [^1].", "true quote", False))
                 changed = _change_word(quote, other["text"], rng)
-                if changed and _squash(changed) not in _squash(page) and _squash(changed) not in _squash(src["text"]):
+                if changed and squash(changed) not in squash(page) and squash(changed) not in squash(src["text"]):
                     sentences.append((f"The filing states “{changed}” [^1].", "quote word changed", True))
             support = _quote_of(other["text"], rng)
             if not sentences or not support:

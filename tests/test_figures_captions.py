@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.no_model.figures import match_figures, table_captions
+from agent.no_model.figure_periods import asked_period
+from agent.no_model.figure_rows import best_row, collect_rows, make_ask, table_captions
 from storage.documents.embeddings import get_embedder
 from storage.documents.tables import page_units
 
@@ -47,5 +48,6 @@ def test_captions_of_tables():
 ])
 def test_the_caption_picks_the_segment_table(question, value):
     src = {"source_id": "[^1]", "kind": "document", "text": PAGE, "doc_id": "d", "page_number": 3}
-    match = match_figures(question, [src], lambda s: PAGE, get_embedder())
+    rows = collect_rows([src], lambda s: PAGE)
+    match = best_row(make_ask(question, asked_period(question), [src]), rows, get_embedder())
     assert match is not None and [c.value for c in match.cells] == [value]

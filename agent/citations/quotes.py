@@ -23,6 +23,7 @@ from typing import Any, Mapping
 
 from agent.citations.markers import iter_markers
 from agent.claims.text import find_span, is_ocr, source_texts
+from agent.page_text import squash
 from storage.schema import Citation
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
@@ -95,8 +96,9 @@ def as_printed(quote: str, texts: list[str], fuzzy: bool = False) -> str | None:
     return None
 
 
-def _squash(text: str) -> str:
-    return " ".join(text.replace("$ ", "$").split()).lower()
+def _row_key(text: str) -> str:
+    """A row's text as compared: squashed, "$ 1,577" as "$1,577"."""
+    return squash(text.replace("$ ", "$"))
 
 
 def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
@@ -114,7 +116,7 @@ def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
     for quote in quotes:
         label = quote.split(ROW_GAP)[0] if ROW_GAP in quote else None
         for unit in rows:
-            if (label and _squash(unit.label or unit.text).startswith(_squash(label))) or \
-                    (not label and _squash(quote) in _squash(unit.text)):
+            if (label and _row_key(unit.label or unit.text).startswith(_row_key(label))) or \
+                    (not label and _row_key(quote) in _row_key(unit.text)):
                 return list(unit.header.columns)
     return []

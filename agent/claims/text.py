@@ -17,6 +17,8 @@ import unicodedata
 from difflib import SequenceMatcher
 from typing import Any, Callable, Mapping
 
+from agent.page_text import squash
+
 FUZZY_RATIO = 0.9  # OCR text: the window must match the quote this well (difflib ratio, characters)
 _CHAR_MAP = str.maketrans({
     "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'", "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
@@ -64,7 +66,7 @@ _BLANK_BEFORE = re.compile(r" (?=[%)])")
 
 def flatten(text: str) -> str:
     """`normalise(text)[0]` computed on the whole string at once (no offsets): for yes/no lookups."""
-    flat = " ".join(unicodedata.normalize("NFKC", text).translate(_CHAR_MAP).lower().split())
+    flat = squash(unicodedata.normalize("NFKC", text).translate(_CHAR_MAP))
     return _BLANK_BEFORE.sub("", _BLANK_AFTER.sub("", _LETTER_HYPHEN.sub("", flat)))
 
 

@@ -13,7 +13,7 @@ import re
 from typing import Literal
 
 from agent.no_model import figures
-from agent.page_text import page_text_lookup, segment  # agent/graph.py reads extractive.page_text_lookup
+from agent.page_text import page_text_lookup, segment, squash  # agent/graph.py reads extractive.page_text_lookup
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 
@@ -120,7 +120,7 @@ def ends_at_boundary(sentence: str, page_text: str | None) -> bool:
     for i, line in enumerate(lines):
         flat = f"{flat} {line}" if flat else line
         ends[len(flat)] = i
-    target = _squash(sentence)
+    target = squash(sentence)
     pos = flat.lower().find(target)
     while pos >= 0:
         i = ends.get(pos + len(target))
@@ -130,12 +130,8 @@ def ends_at_boundary(sentence: str, page_text: str | None) -> bool:
     return False
 
 
-def _squash(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
 def _on_page(sentence: str, page_text: str | None) -> bool:
-    return page_text is not None and _squash(sentence) in _squash(page_text)
+    return page_text is not None and squash(sentence) in squash(page_text)
 
 
 def pick_sentences(question: str, sources: list[dict], page_text, max_sentences: int = MAX_SENTENCES, embedder=None):
@@ -175,7 +171,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
         scored.insert(0, top[0])
     picked, seen = [], set()
     for _, score, sent, src in scored:
-        key = _squash(sent)
+        key = squash(sent)
         text = page_text(src)
         if key in seen or not _on_page(sent, text) or not (is_complete(sent) or ends_at_boundary(sent, text)):
             continue  # never a sentence the page does not print, nor one cut at a chunk edge

@@ -36,6 +36,7 @@ from agent.no_model import line_items
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, column_years, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, parse_number, scale_word
 from agent.no_model.line_items import LineItem
+from agent.page_text import squash
 from storage.documents.bm25 import tokenize as _tokenize
 from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
 from storage.retrieval.question_scope import without_periods
@@ -146,10 +147,6 @@ class FigureMatch:
     row: Row | None = None
 
 
-def _squash(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
 def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:
     """Every table row with cells on the pages the first `max_sources` document sources cite (each
     printed row once, at its best rank)."""
@@ -160,7 +157,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
         text = page_text(src)
         if not text:
             continue
-        passage = _squash(src.get("text") or "")
+        passage = squash(src.get("text") or "")
         units = table_units(src.get("doc_id"), src.get("page_number"), text)
         primary = is_primary_statement(text)
         entity = statement_entity(text) if primary else ""
@@ -182,7 +179,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             seen.add(key)
             # a row of the cited page outside the cited passage is still verifiable on the page
             # (the preview highlights it there), but the passage's own rows come first
-            outside = _squash(unit.text) not in passage
+            outside = squash(unit.text) not in passage
             header_caption = unit.header.text if scale_word(unit.header.text) else ""  # "ended May 31 (in millions):"
             rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),

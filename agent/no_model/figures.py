@@ -24,10 +24,9 @@ import re
 
 from agent.no_model import line_items
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
-from agent.no_model.figure_periods import AskedPeriod, asked_period, pick_cells, span_mismatch
+from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, collect_rows, components_printed,
-                               entity_adds, make_ask, table_captions)
-from agent.no_model.figure_words import figure_line as _figure_line
+                                        entity_adds, make_ask)
 from agent.no_model.figure_words import parse_number, decimals
 
 _FIGURE_ASK = re.compile(
@@ -44,27 +43,9 @@ NO_FIGURE = "no figure is stated"  # the words saying an answer states no figure
 INTRO_NOT_COMPUTED = (f"No language model is configured; the figure asked is computed from table rows, and one is missing, "
                       f"so {NO_FIGURE}:")
 
-__all__ = ["AskedPeriod", "asked_period", "pick_cells", "span_mismatch", "table_captions", "match_figures",
-           "figure_block", "figure_line", "is_figure_question", "FigureMatch", "no_row_line", "wants_statements"]
-
-
 def is_figure_question(question: str) -> bool:
     """The question asks for an amount, ratio or count (not a why / yes-no / description)."""
     return bool(_FIGURE_ASK.search(question)) and not _NOT_FIGURE.search(question)
-
-
-def match_figures(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> FigureMatch | None:
-    """The row that answers a figure question among the cited pages, with the cell(s) of the asked
-    period; None when the question asks for no figure or no row passes."""
-    if not is_figure_question(question):
-        return None
-    rows = collect_rows(sources, page_text, max_sources)
-    return best_row(make_ask(question, asked_period(question), sources), rows, embedder) if rows else None
-
-
-def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None) -> str:
-    """`Net sales (Years ended December 31, 2022): 394,328 — $394,328 million in fiscal 2022 [^1]`"""
-    return _figure_line(cell, source_id, caption, table_has_dollar, instant)
 
 
 def figure_block(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> list[str] | None:
