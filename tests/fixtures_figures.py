@@ -1,5 +1,5 @@
 """Generated statement pages for the figure answers: each page a list of tables (caption, section
-and unit caption, column headers, rows), served to agent/no_model/figure_rows.py as the `Unit`s
+and unit caption, column headers, rows), served to agent/no_model/cited_rows.py as the `Unit`s
 storage/documents/page_tables.py gives (rows with their period header, section and unit), so the tests
 exercise row, section and column choice whatever parser reads a real page."""
 
@@ -47,7 +47,7 @@ def pages(monkeypatch):
     """`pages({page_number: [Table, ...]}, docs={page_number: doc_id})` -> (sources in page order,
     page_text lookup); the figure code reads each page's units from the tables."""
     def make(by_page: dict[int, list[Table]], docs: dict[int, str] | None = None):
-        monkeypatch.setattr("agent.no_model.figure_rows.table_units",
+        monkeypatch.setattr("agent.no_model.cited_rows.table_units",
                             lambda doc_id, page, text: units_of(by_page[page]))
         docs = docs or {}
         sources = [{"source_id": f"[^{i}]", "kind": "document", "doc_id": docs.get(p, "acme-10k"), "page_number": p,

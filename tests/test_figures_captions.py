@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from agent.no_model.figure_periods import asked_period
-from agent.no_model.figure_rows import best_row, collect_rows, make_ask, table_captions
+from agent.no_model.cited_rows import collect_rows, table_captions
+from agent.no_model.figure_rows import best_row, make_ask
 from storage.documents.embeddings import get_embedder
 from storage.documents.tables import page_units
 

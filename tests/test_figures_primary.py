@@ -6,7 +6,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from agent.no_model.figure_rows import is_primary_statement
+from storage.documents.page_tables import is_primary_statement
 from agent.graph import run_turn
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import context

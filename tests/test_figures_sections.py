@@ -37,7 +37,7 @@ def _lead(question, sources, text) -> str:
 def fiscal_year(monkeypatch):
     """The selected filing's fiscal year as its DocumentInfo says (a release of Q2 FY2024)."""
     def set_year(year, quarter=2):
-        monkeypatch.setattr("agent.no_model.figure_rows._fiscal_period", lambda doc_id: (year, quarter))
+        monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: (year, quarter))
     return set_year
 
 

@@ -62,7 +62,7 @@ from agent.citations.ids import (
     number_output,
     source_identity,
 )
-from agent.citations.legacy import citing_sentence, content_words, match_file, resolve, short_name
+from agent.citations.legacy import citing_sentence, match_file, resolve, short_name
 from agent.citations.markers import (
     CURRENT_PAGE_ID,
     PREVIOUS_PAGE_ID,
@@ -85,6 +85,7 @@ from agent.citations.markers import (
     replace_markers,
     web_id,
 )
+from agent.citations.previews import clip, knowledge_citation, source_citation
 from agent.citations.quotes import attach_quotes
 from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
 
@@ -106,8 +107,6 @@ __all__ = [
 
 log = logging.getLogger("agent.citations.answer")
 
-SNIPPET_CHARS = 240
-PREVIEW_CHARS = 1200
 _DEAD_CANDIDATE_RE = re.compile(r"[ \t]*(?P<marker>" + MARKER_LIKE_RE.pattern + ")")
 
 
@@ -148,67 +147,6 @@ def _knowledge_lookup(registry: Mapping[str, dict], knowledge: Any) -> dict[str,
                 "source": item.metadata.get("source"), "url": item.metadata.get("url"),
             }
     return lookup
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
-
-
-def _best_snippet(text: str, sentence: str) -> str:
-    """The part of a source that best matches the citing sentence (first sentences if none)."""
-    flat = " ".join((text or "").split())
-    words = content_words(sentence)
-    if not words or len(flat) <= SNIPPET_CHARS:
-        return _clip(flat, SNIPPET_CHARS)
-    parts = re.split(r"(?<=[.!?])\s+", flat)
-    best = max(range(len(parts)), key=lambda i: (len(words & content_words(parts[i])), -i))
-    if not words & content_words(parts[best]):
-        return _clip(flat, SNIPPET_CHARS)
-    snippet = parts[best]
-    j = best + 1
-    while j < len(parts) and len(snippet) + len(parts[j]) < SNIPPET_CHARS:
-        snippet += " " + parts[j]
-        j += 1
-    return _clip(("… " if best else "") + snippet, SNIPPET_CHARS)
-
-
-def _source_citation(marker: str, number: str, src: Mapping[str, Any], sentence: str, **meta: Any) -> Citation:
-    kind = src.get("kind", "document")
-    page = display_page(src.get("page_number"))
-    file = src.get("source_file")
-    if kind == "web":
-        document_id, title = src.get("url") or "", src.get("title") or src.get("url") or "Web page"
-    else:
-        document_id = src.get("doc_id") or file or ""
-        title = src.get("title") or file or document_id
-        if kind == "page" and page is not None:
-            title = f"{file or title} — page {page}"
-    return Citation(
-        number=number,
-        marker=marker,
-        kind=kind,
-        documentId=document_id,
-        documentTitle=title,
-        snippet=_best_snippet(src.get("text", ""), sentence),
-        preview=_clip(src.get("text", ""), PREVIEW_CHARS),
-        metadata=CitationMetadata(
-            file=file, page=page, chunk_id=src.get("chunk_id"), url=src.get("url"), doc_id=src.get("doc_id"), **meta
-        ),
-    )
-
-
-def _knowledge_citation(marker: str, q_id: str, item: Mapping[str, Any]) -> Citation:
-    return Citation(
-        number=item["label"],
-        marker=marker,
-        kind="knowledge",
-        documentId=q_id,
-        documentTitle=item["title"],
-        snippet=_clip(item["answer"], SNIPPET_CHARS),
-        preview=_clip(f"Q: {item['title']}\nA: {item['answer']}" + (f"\nSource: {item['source']}" if item.get("source") else ""), PREVIEW_CHARS),
-        metadata=CitationMetadata(q_id=q_id, category=item.get("category"), url=item.get("url")),
-    )
 
 
 def _map_plain(text: str, fn) -> str:
@@ -395,18 +333,18 @@ class _AnswerBuilder:
         sentence = citing_sentence(text[: mk.start])
         if mk.kind in ("document", "web", "page"):
             src = self.registry[mk.text]  # drop_dead guarantees presence
-            return _source_citation(mk.text, id_label(mk.text), src, sentence)
+            return source_citation(mk.text, id_label(mk.text), src, sentence)
         if mk.kind == "knowledge":
             q_id = self.label_to_q.get(mk.label) if mk.text.startswith("[^") else None
             if q_id is None:  # "Note [2.5]" from the text itself, not one of ours: plain text
                 log.debug("%s is not a knowledge item label; left as text", mk.text)
                 return None
-            return _knowledge_citation(mk.text, q_id, self.q_lookup[q_id])
+            return knowledge_citation(mk.text, q_id, self.q_lookup[q_id])
         info = self.legacy[mk.text]
         if info["source_id"] is None:
             return self._ambiguous_citation(mk, info)
         src = self.registry[info["source_id"]]
-        return _source_citation(
+        return source_citation(
             mk.text, id_label(info["source_id"]), src, sentence,
             disambiguated=info.get("disambiguated", False), candidates=info["files"] if len(info["files"]) > 1 else [],
         )
@@ -423,7 +361,7 @@ class _AnswerBuilder:
             documentTitle=f"Ambiguous: chunk {info['chunk_id']} exists in {', '.join(names)}",
             snippet=f"The answer cites chunk {info['chunk_id']}, which exists in several files ({listing}); "
             "the sentence does not clearly match one of them.",
-            preview="\n\n".join(f"{self.name(s)}, page {display_page(s.get('page_number'))}: {_clip(s.get('text', ''), 400)}" for s in cands),
+            preview="\n\n".join(f"{self.name(s)}, page {display_page(s.get('page_number'))}: {clip(s.get('text', ''), 400)}" for s in cands),
             metadata=CitationMetadata(chunk_id=info["chunk_id"], candidates=names, disambiguated=False),
         )
 

@@ -150,34 +150,57 @@ def renumber_sources(
     """
     reg = {k: dict(v) for k, v in (registry or {}).items() if k not in ROLE_IDS}
     known_rag, known_web = counters_from_registry(reg)
-    rag, web = max(rag_counter or 0, known_rag), max(web_counter or 0, known_web)
-    by_identity = {source_identity(v): k for k, v in reg.items()}
-    out: list[dict] = []
-    pending: dict[tuple, list[int]] = {}  # identity -> indexes in `out` waiting for a new id
-
-    for raw in sources:
-        src = _dump(raw)
-        kind, ident, claimed = src["kind"], source_identity(src), src.get("source_id") or ""
-        src["source_id"] = ""
-        if kind == "knowledge":
-            src["source_id"] = knowledge_id(src) or ""
-            if not src["source_id"]:
-                log.debug("knowledge source without a Q-number left unnumbered: %r", src.get("title"))
-        elif ident in by_identity:
-            src["source_id"] = by_identity[ident]
-        elif allocate is None and claimed and claimed not in reg and (n := _claimable(kind, claimed)):
-            src["source_id"] = claimed
-            if kind == "web":
-                web = max(web, n)
-            else:
-                rag = max(rag, n)
-            by_identity[ident] = claimed
-        else:
-            pending.setdefault(ident, []).append(len(out))
-        src["_claimed"] = claimed
-        out.append(src)
-
+    numbering = _Numbering(reg, max(rag_counter or 0, known_rag), max(web_counter or 0, known_web))
+    out, pending = numbering.known_ids(sources, local=allocate is None)
     if pending:
+        numbering.new_ids(out, pending, allocate)
+    shown, new_ids, page_roles = numbering.register(out, current_page, previous_page)
+    rag, web = numbering.rag, numbering.web
+    log.debug(
+        "sources renumbered: %s (new: %s; roles %s; counters rag=%d web=%d)",
+        [s.get("source_id") for s in shown], new_ids, page_roles, rag, web,
+    )
+    return RenumberResult(shown, reg, rag, web, new_ids, page_roles)
+
+
+class _Numbering:
+    """One `renumber_sources` call's working state: the registry it extends, each identity's id, the counters."""
+
+    def __init__(self, reg: dict[str, dict], rag: int, web: int) -> None:
+        self.reg, self.rag, self.web = reg, rag, web
+        self.by_identity = {source_identity(v): k for k, v in reg.items()}
+
+    def known_ids(self, sources: Iterable[Source | Mapping[str, Any]], local: bool) -> tuple[list[dict], dict[tuple, list[int]]]:
+        """Each source as a dump with the id it already has (a Q-number, its registry id, or with
+        `local` numbering a free id it arrives with), and the identities still waiting for an id
+        (identity -> their indexes in the dumps). Each dump keeps the id it arrived with in "_claimed"."""
+        out: list[dict] = []
+        pending: dict[tuple, list[int]] = {}
+        for raw in sources:
+            src = _dump(raw)
+            kind, ident, claimed = src["kind"], source_identity(src), src.get("source_id") or ""
+            src["source_id"] = ""
+            if kind == "knowledge":
+                src["source_id"] = knowledge_id(src) or ""
+                if not src["source_id"]:
+                    log.debug("knowledge source without a Q-number left unnumbered: %r", src.get("title"))
+            elif ident in self.by_identity:
+                src["source_id"] = self.by_identity[ident]
+            elif local and claimed and claimed not in self.reg and (n := _claimable(kind, claimed)):
+                src["source_id"] = claimed
+                if kind == "web":
+                    self.web = max(self.web, n)
+                else:
+                    self.rag = max(self.rag, n)
+                self.by_identity[ident] = claimed
+            else:
+                pending.setdefault(ident, []).append(len(out))
+            src["_claimed"] = claimed
+            out.append(src)
+        return out, pending
+
+    def new_ids(self, out: list[dict], pending: dict[tuple, list[int]], allocate: Allocate | None) -> None:
+        """Ids for the waiting identities, from `allocate` (the store) or else the local counters."""
         firsts = [out[idxs[0]] for idxs in pending.values()]
         requests = [(source_key(s), "web" if s["kind"] == "web" else "rag", {k: v for k, v in s.items() if k != "_claimed"})
                     for s in firsts]
@@ -186,43 +209,42 @@ def renumber_sources(
             ids = []
             for _, family, _ in requests:
                 if family == "web":
-                    web += 1
-                    ids.append(web_id(web))
+                    self.web += 1
+                    ids.append(web_id(self.web))
                 else:
-                    rag += 1
-                    ids.append(rag_id(rag))
+                    self.rag += 1
+                    ids.append(rag_id(self.rag))
         else:
             got_rag, got_web = counters_from_registry(dict.fromkeys(ids))
-            rag, web = max(rag, got_rag), max(web, got_web)
+            self.rag, self.web = max(self.rag, got_rag), max(self.web, got_web)
         for (ident, idxs), sid in zip(pending.items(), ids):
-            by_identity[ident] = sid
+            self.by_identity[ident] = sid
             for i in idxs:
                 out[i]["source_id"] = sid
 
-    new_ids: list[str] = []
-    page_roles: dict[str, str] = {}
-    shown: list[dict] = []
-    for src in out:
-        claimed = src.pop("_claimed")
-        sid = src["source_id"]
-        if sid:
-            if sid not in reg or source_identity(reg[sid]) != source_identity(src):
-                if sid not in new_ids:
-                    new_ids.append(sid)
-            reg[sid] = dict(src)  # the latest copy of a source wins (re-extracted text, new score)
-        if src["kind"] == "page" and sid and not claimed:  # fresh from the viewer, not brought back
-            for role, ref in ((CURRENT_PAGE_ID, current_page), (PREVIOUS_PAGE_ID, previous_page)):
-                if _same_page(src, ref) and role not in page_roles:
-                    page_roles[role] = sid
-                    src = {**src, "source_id": role}  # what the model sees and cites
-                    break
-        shown.append(src)
-
-    log.debug(
-        "sources renumbered: %s (new: %s; roles %s; counters rag=%d web=%d)",
-        [s.get("source_id") for s in shown], new_ids, page_roles, rag, web,
-    )
-    return RenumberResult(shown, reg, rag, web, new_ids, page_roles)
+    def register(self, out: list[dict], current_page: Mapping[str, Any] | None,
+                 previous_page: Mapping[str, Any] | None) -> tuple[list[dict], list[str], dict[str, str]]:
+        """Record the numbered sources in the registry (the latest copy wins) -> (the sources as the
+        model sees them, a fresh viewer page under its role id; the ids new to the registry; the roles)."""
+        new_ids: list[str] = []
+        page_roles: dict[str, str] = {}
+        shown: list[dict] = []
+        for src in out:
+            claimed = src.pop("_claimed")
+            sid = src["source_id"]
+            if sid:
+                if sid not in self.reg or source_identity(self.reg[sid]) != source_identity(src):
+                    if sid not in new_ids:
+                        new_ids.append(sid)
+                self.reg[sid] = dict(src)  # the latest copy of a source wins (re-extracted text, new score)
+            if src["kind"] == "page" and sid and not claimed:  # fresh from the viewer, not brought back
+                for role, ref in ((CURRENT_PAGE_ID, current_page), (PREVIOUS_PAGE_ID, previous_page)):
+                    if _same_page(src, ref) and role not in page_roles:
+                        page_roles[role] = sid
+                        src = {**src, "source_id": role}  # what the model sees and cites
+                        break
+            shown.append(src)
+        return shown, new_ids, page_roles
 
 
 def number_output(output: ToolOutput, rag_counter: int = 0, web_counter: int = 0,

@@ -1,3 +1,14 @@
-"""Answers without a language model: the extractive composer (extractive), figures read from the
-statements' table rows (figures, figure_rows, figure_periods, figure_words, line_items,
-derived_figures), and follow-up questions resolved against the previous turn (followups)."""
+"""Answers without a language model, one module per job:
+
+- extractive       routing by rules and the extractive composer (quoted sentences, figures first)
+- figures          the figure block that leads a figure answer (`figure_block`)
+- cited_rows       the table rows of the cited pages, with caption, unit, line item and statement
+- figure_rows      the row that answers a question, or none
+- figure_periods   the asked period and the column that prints it
+- figure_words     a cell said as people say it
+- line_items       US-GAAP line items: how questions name them and filings print them
+- derived_figures  figures computed from printed rows (margins, growth, averages, formulas)
+- followups        follow-up questions resolved against the previous turn
+
+Shared with the citations and the claim check: agent/page_text.py (page texts, sentences).
+"""

@@ -28,7 +28,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from agent.no_model import line_items
 from agent.no_model.figure_periods import AskedPeriod, cell_years
-from agent.no_model.figure_rows import FigureMatch, Row, best_row, make_ask
+from agent.no_model.cited_rows import Row
+from agent.no_model.figure_rows import FigureMatch, best_row, make_ask
 from agent.no_model.figure_words import decimals, parse_number, said_period
 from agent.no_model.line_items import LineItem
 

@@ -25,8 +25,8 @@ import re
 from agent.no_model import line_items
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.no_model.figure_periods import AskedPeriod, asked_period
-from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, collect_rows, components_printed,
-                                        entity_adds, make_ask)
+from agent.no_model.cited_rows import collect_rows
+from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
 from agent.no_model.figure_words import parse_number, decimals
 
 _FIGURE_ASK = re.compile(

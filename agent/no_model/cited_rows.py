@@ -1,0 +1,144 @@
+"""The table rows printed on the cited pages, each with what answering needs to know about it: its
+table's caption and unit, the line item its label prints, the statement its page is, its columns'
+fiscal-year shift, and the retrieval rank of its source (rows of the cited passage first).
+
+    rows = collect_rows(sources, page_text)      # Row(cells, source, rank, caption, unit_caption, ...)
+
+Rows come from storage/documents/page_tables.py `table_units` -> storage/documents/tables.py `row_cells`;
+agent/no_model/figure_rows.py picks the one that answers a question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from agent.no_model import line_items
+from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
+from agent.no_model.figure_words import figure_line, parse_number, scale_word
+from agent.no_model.line_items import LineItem
+from agent.page_text import squash
+from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
+from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
+
+MAX_CAPTION_WORDS = 8
+OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower
+MAX_SOURCES = 6
+_YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
+
+
+@dataclass
+class Row:
+    cells: list[Cell]
+    source: dict
+    rank: int
+    caption: str  # the table's caption ("International Segment"), "" when none
+    unit_caption: str  # "in millions, except per share data" (the cell's unit, else the page's caption above)
+    table_has_dollar: bool
+    item: LineItem | None  # the line item the label prints (agent/no_model/line_items.py), None when unknown
+    primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
+    shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/no_model/figure_periods.py)
+    entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")
+    statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
+    table: int = 0  # its table (rows of one table share it)
+
+    def cells_for(self, period: AskedPeriod) -> list[Cell]:
+        """The row's cells of the asked period (agent/no_model/figure_periods.py pick_cells)."""
+        return pick_cells(self.cells, period, self.shift)
+
+    @property
+    def label(self) -> str:
+        return self.cells[0].label
+
+    @property
+    def instant(self) -> bool | None:
+        return line_items.is_instant(self.item)
+
+    def line(self, cell: Cell) -> str:
+        """The cell's figure line (agent/no_model/figure_words.py), without its list bullet."""
+        return figure_line(cell, self.source["source_id"], self.unit_caption, self.table_has_dollar, self.instant)
+
+    @property
+    def context(self) -> str:
+        """The words around the label that say whose or which figure it is: caption and section."""
+        return f"{self.caption} {self.cells[0].section}".strip()
+
+
+def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:
+    """Every table row with cells on the pages the first `max_sources` document sources cite (each
+    printed row once, at its best rank)."""
+    rows: list[Row] = []
+    seen: set[tuple] = set()
+    used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:max_sources]
+    for rank, src in enumerate(used):
+        text = page_text(src)
+        if not text:
+            continue
+        passage = squash(src.get("text") or "")
+        units = table_units(src.get("doc_id"), src.get("page_number"), text)
+        primary = is_primary_statement(text)
+        entity = statement_entity(text) if primary else ""
+        kind = statement_kind(text) if primary else ""
+        captions = table_captions(units)
+        page_caption = ""
+        dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
+        table, in_header = 0, False
+        for unit in units:
+            if unit.is_header and not in_header:
+                table += 1  # a header block starts a table; its rows follow it
+            in_header = unit.is_header
+            if not unit.is_table_row and re.search(r"\bin (?:millions|thousands|billions)\b", unit.text, re.I):
+                page_caption = unit.text
+            cells = row_cells(unit)
+            key = (src.get("doc_id"), src.get("page_number"), table, unit.text)
+            if not cells or key in seen or all(_YEAR_VALUE.match(c.value) for c in cells):
+                continue  # a row of years is a header read as a row, not figures
+            seen.add(key)
+            # a row of the cited page outside the cited passage is still verifiable on the page
+            # (the preview highlights it there), but the passage's own rows come first
+            outside = squash(unit.text) not in passage
+            header_caption = unit.header.text if scale_word(unit.header.text) else ""  # "ended May 31 (in millions):"
+            rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
+                            cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
+                            id(unit.header) in dollar_tables,
+                            line_items.row_item(cells[0].label, cells[0].section, _percent_row(cells)),
+                            primary, fiscal_shift(cells, *fiscal_period(src.get("doc_id"))), entity, kind,
+                            hash((src.get("doc_id"), src.get("page_number"), table))))
+    return rows
+
+
+def _percent_row(cells: list[Cell]) -> bool:
+    """The row prints percentages: each value with "%", or 100 in every column (the base row of a
+    table of percentages of total revenues)."""
+    return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
+
+
+@lru_cache(maxsize=256)
+def fiscal_period(doc_id: str | None) -> tuple[int | None, int | None]:
+    """The fiscal year and quarter a processed PDF covers (its DocumentInfo), None when unknown."""
+    from storage.documents.catalog import document_info, load_manifest
+
+    try:
+        info = document_info(load_manifest(doc_id)) if doc_id else None
+    except (OSError, ValueError):
+        info = None
+    return (info.fiscal_year, info.fiscal_quarter) if info else (None, None)
+
+
+def table_captions(units: list[Unit]) -> dict[int, str]:
+    """id(table header) -> the words that title its table: a caption printed left of the header's
+    periods ("Domestic Segment Performance Summary 2018 2017"), else the short line just above the
+    header ("International Segment", not a sentence)."""
+    captions: dict[int, str] = {}
+    above = ""
+    for unit in units:
+        if unit.is_header and unit.header is not None:
+            label = split_row(unit.text)[0]
+            own = label if re.search(r"[A-Za-z]{3}", label) and not is_period_line(label) else ""
+            if own or id(unit.header) not in captions:
+                captions[id(unit.header)] = own or captions.get(id(unit.header)) or above
+        elif not unit.is_table_row:
+            words = len(unit.text.split())
+            above = unit.text if 0 < words <= MAX_CAPTION_WORDS and unit.text[-1:] not in ".;:" else ""
+    return captions
