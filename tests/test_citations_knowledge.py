@@ -115,8 +115,12 @@ def test_env_override_and_edits_are_picked_up(tmp_path, monkeypatch):
     assert build_answer("Only you can (Q501).", {}).message == "Only you can [^5.2]."
 
 
-def test_broken_default_knowledge_base_does_not_break_answers(tmp_path, monkeypatch, caplog):
-    monkeypatch.setenv("PDF_CHAT_KNOWLEDGE_BASE", str(tmp_path / "missing.json"))
+@pytest.mark.parametrize("content", [None, "{not json", '{"items": 3}'])
+def test_broken_default_knowledge_base_does_not_break_answers(tmp_path, monkeypatch, caplog, content):
+    path = tmp_path / "kb.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("PDF_CHAT_KNOWLEDGE_BASE", str(path))
     answer = build_answer("Text (Q301).", {})
     assert answer.message == "Text." and answer.citations == []
     assert any("knowledge base unavailable" in r.getMessage() for r in caplog.records)

@@ -133,11 +133,12 @@ def _knowledge_lookup(registry: Mapping[str, dict], knowledge: Any) -> dict[str,
                 "category": extra.get("category"), "source": extra.get("source"), "url": s.get("url"),
             }
     if knowledge is None:
-        try:
-            from agent.knowledge_base import get_knowledge_base
+        from agent.knowledge_base import get_knowledge_base
 
+        try:
             knowledge = get_knowledge_base()
-        except Exception as e:  # a broken KB file must not break answers; Q-numbers stay text
+        except (OSError, ValueError) as e:  # a missing, unreadable or invalid file (KnowledgeBaseError is a
+            # ValueError) must not break answers: Q-numbers stay text
             log.warning("knowledge base unavailable, Q-numbers resolve from the registry only: %s", e)
             knowledge = False
     if knowledge:

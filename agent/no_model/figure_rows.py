@@ -36,6 +36,7 @@ from agent.no_model.figure_periods import AskedPeriod, column_years
 from agent.no_model.figure_words import parse_number
 from agent.no_model.line_items import LineItem
 from storage.documents.bm25 import tokenize as _tokenize
+from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.question_scope import without_periods
 from storage.documents.tables import Cell
 
@@ -123,13 +124,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     """The question's line items, its other line-item words, and its qualifiers. Answer-format
     instructions ("Answer in USD millions") and the company's name (the sources' issuer or file
     names) are not part of the line item."""
-    try:
-        from storage.retrieval.query_expansion import expand_query, strip_instructions
-
-        question = strip_instructions(question)
-        glossary_words = expand_query(question).expansion
-    except Exception:  # noqa: BLE001 - the glossary only helps; the question's words still match
-        glossary_words = ""
+    question = strip_instructions(question)
+    glossary_words = expand_query(question).expansion  # pure regexes over the shipped glossary
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/no_model/figures.py sums them
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
