@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Iterator
 
-from agent.graph import run_turn, stream_turn
+from agent.run import run_turn, stream_turn
 from agent.llm import describe_model, load_chat_model, model_spec_from_env
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
