@@ -1,19 +1,21 @@
 """The agent as a flowchart: the nodes in the order a turn meets them, each edge function right after
 the node it leaves, the builder at the bottom.
 
-    START -> route_query ─┬─ /ingest ────────────────> ingest_pdf ────────────────────────────┐
-                          ├─ documents, a model ───> agent ─────────────────┐                  │
-                          ├─ documents, no model ──> answer_without_model ──┤ tool calls       │
-                          │                          (nothing usable) ─> web_search            │
-                          ├─ web ──────────────────> web_search ────────────┤                  │
-                          └─ conversation / command reply -> respond ───────┼─────────────────┤
-                                                                            v                  │
-              tools -> cite_sources ─┬─ web path ─────────────────> summarize_web ────────────┤
-                                     ├─ documents found nothing ──> web_search                 │
-                                     └─ else back to agent / answer_without_model              │
-              agent / answer_without_model (an answer) ───────────────────────────────────────┤
-                                                                                               v
-                                  finalize_answer -> check_claims -> update_history_and_profile -> END
+    START -> route_query
+    route_query ─┬─ /ingest ─────────────────> ingest_pdf ─> finalize_answer
+                 ├─ documents, a model ──────> agent
+                 ├─ documents, no model ─────> answer_without_model
+                 ├─ web ─────────────────────> web_search
+                 └─ conversation, a command ─> respond ─> finalize_answer
+    agent ────────────────┬─ tool calls ─> tools
+                          └─ an answer ──> finalize_answer
+    answer_without_model ─┬─ tool calls ─> tools
+                          ├─ nothing usable, web search configured ─> web_search
+                          └─ an answer ──> finalize_answer
+    web_search ─> tools ─> cite_sources ─┬─ web path ─────────────────> summarize_web ─> finalize_answer
+                                         ├─ documents found nothing, web configured ─> web_search
+                                         └─ else back to agent / answer_without_model
+    finalize_answer ─> check_claims ─> update_history_and_profile ─> END
 
 `tools` is LangGraph's standard `ToolNode` over `TOOLS` (agent/tools.py), the same tools the model is
 bound to; `cite_sources` (agent/citations/ids.py) then gives every source its id and swaps the
