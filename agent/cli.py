@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     except (PdfProcessingError, ModelConfigError, ValueError) as exc:  # ValueError: an empty or too long question
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the command's boundary: any failure ends in one sentence (traceback with --verbose)
         logging.getLogger(__name__).exception("the question failed")
         print(f"error: the question could not be answered ({type(exc).__name__}); run with --verbose for details", file=sys.stderr)
         return 2

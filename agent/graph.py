@@ -1,69 +1,67 @@
-"""The agent as a flowchart (builder at the bottom).
+"""The agent as a flowchart: the nodes in the order a turn meets them, each edge function right after
+the node it leaves, the builder at the bottom.
 
-    START -> route_query ─┬─ /ingest ───────────> ingest_pdf ──────────────┐
-                          ├─ documents ─> agent <──> tools -> cite_sources ─(nothing found)─> web_search
-                          ├─ web ───────> web_search -> tools -> cite_sources -> summarize_web ┤
-                          └─ conversation / command reply -> respond ───────────┤
-                                        agent (final answer) ──────────────────> finalize_answer
-                                              -> check_claims -> update_history_and_profile -> END
+    START -> route_query
+    route_query ─┬─ /ingest ─────────────────> ingest_pdf ─> finalize_answer
+                 ├─ documents, a model ──────> agent
+                 ├─ documents, no model ─────> answer_without_model
+                 ├─ web ─────────────────────> web_search
+                 └─ conversation, a command ─> respond ─> finalize_answer
+    agent ────────────────┬─ tool calls ─> tools
+                          └─ an answer ──> finalize_answer
+    answer_without_model ─┬─ tool calls ─> tools
+                          ├─ nothing usable, web search configured ─> web_search
+                          └─ an answer ──> finalize_answer
+    web_search ─> tools ─> cite_sources ─┬─ web path ─────────────────> summarize_web ─> finalize_answer
+                                         ├─ documents found nothing, web configured ─> web_search
+                                         └─ else back to agent / answer_without_model
+    finalize_answer ─> check_claims ─> update_history_and_profile ─> END
 
-`tools` is LangGraph's standard `ToolNode`; `cite_sources` (agent/citations/ids.py) then gives every
-source its id and swaps the numbered ToolMessages in by id. Dependencies (model, web search,
-retriever, history, the source registry's allocator) come from the run context (`AgentContext`);
-with no model, `agent`, `summarize_web` and `respond` answer extractively (agent/no_model/extractive.py)
-through the same tool calls and citation numbering, so citations are exact in both modes.
+`tools` is LangGraph's standard `ToolNode` over `TOOLS` (agent/tools.py), the same tools the model is
+bound to; `cite_sources` (agent/citations/ids.py) then gives every source its id and swaps the
+numbered ToolMessages in by id. Dependencies (model, web search, retriever, history, the source
+registry's allocator) come from the run context (`AgentContext`, agent/state.py). Without a model,
+`answer_without_model` (agent/no_model_step.py) answers the documents path extractively through the
+same tool calls and citation numbering, so citations are exact in both modes; `summarize_web` and
+`respond` have a no-model reply of their own. Running a turn: agent/run.py.
 """
 
 from __future__ import annotations
 
 import logging
-import uuid
-from typing import Any, Iterator
+from typing import Literal
 
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.tools import ToolException
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import conversation, prompts, scope
-from agent.no_model import extractive, figures, followups
+from agent import conversation, no_model_step, prompts, scope
 from agent.citations.answer import build_answer, cite_sources
 from agent.claims.check import check_turn
-from agent.routing import (
-    QueryKind,
-    RelevanceGrade,
-    documents_found_nothing,
-    parse_command,
-    route_after_agent,
-    route_after_query,
-    route_after_tools,
+from agent.knowledge_base import format_for_prompt, relevant_items
+from agent.messages import last_tool_batch, message_text, tool_call_message
+from agent.no_model import extractive
+from agent.no_model_step import with_knowledge_quotes
+from agent.routing import QueryKind, RelevanceGrade, parse_command, unknown_command_reply
+from agent.state import (
+    AgentContext,
+    AgentState,
+    question,
+    repeated_failure,
+    tool_result,
     turn_messages,
     turn_tool_results,
-    unknown_command_reply,
 )
-from agent.state import AgentContext, AgentState
-from agent.tools import RAG_TOOL, STATEMENTS_TOOL, WEB_TOOL, agent_tools
+from agent.tools import RAG_TOOL, TOOLS, WEB_TOOL
 from agent.turns import turn_record
-from storage.documents.embeddings import get_embedder
 from storage.schema import AnswerResult, display_page
 
 log = logging.getLogger(__name__)
 
 ROUTER_HISTORY = 6  # recent messages the router sees (follow-ups need the previous turn)
-MAX_TOOL_FAILURES = 2  # a no-model turn whose search fails this often ends with the error, not a retry loop
-
-
-def _text(msg) -> str:
-    """A message's text (a chat model may return its content as a list of parts)."""
-    return msg.text if hasattr(msg, "text") else str(msg.content)
-
-
-def _question(state: AgentState) -> str:
-    for msg in reversed(turn_messages(state) or state.get("messages") or []):
-        if isinstance(msg, HumanMessage):
-            return _text(msg)
-    return ""
 
 
 def _summary(state: AgentState) -> str:
@@ -76,11 +74,13 @@ def _recent_dialogue(state: AgentState) -> list:
     return keep[-ROUTER_HISTORY:]
 
 
-def _tool_call(name: str, query: str, arg: str = "query") -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": name, "args": {arg: query}, "id": f"call_{uuid.uuid4().hex[:12]}"}])
+def _knowledge_note(question_text: str) -> str:
+    """The prompt block listing relevant knowledge items with the instruction to cite their Q-numbers."""
+    block = format_for_prompt(relevant_items(question_text))
+    return f"\n\n{block}\n" if block else ""
 
 
-# ---------------------------------------------------------------- nodes
+# ---------------------------------------------------------------- route_query
 
 
 def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -90,7 +90,7 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     simple rules (agent/no_model/extractive.py) decide; retrieval scores decide later whether the documents
     answered."""
     ctx = runtime.context
-    text = _question(state)
+    text = question(state)
     base = {"web_available": ctx.web is not None, "command_reply": "", "fallback_reason": ""}
     if (cmd := parse_command(text)) is not None:
         return {**base, **_command_update(cmd)}
@@ -125,7 +125,7 @@ def _judge(llm, schema, system: str, dialogue: list):
     """One structured judgement; None when the model's output cannot be parsed (logged)."""
     try:
         return llm.with_structured_output(schema).invoke([SystemMessage(system), *dialogue])
-    except Exception as exc:  # noqa: BLE001 - a bad judgement must not lose the question
+    except ValueError as exc:  # unparsable output (OutputParserException, pydantic's ValidationError): route on
         log.warning("%s judgement failed: %s", schema.__name__, type(exc).__name__)
         return None
 
@@ -143,6 +143,23 @@ def _judge_route(state: AgentState, ctx: AgentContext) -> tuple[str, str]:
     if kind is not None and kind.kind == "needs_web_search" and ctx.web is not None:
         return "web", kind.search_query.strip()
     return "conversation", ""
+
+
+def route_after_query(state: AgentState, runtime: Runtime[AgentContext]) -> Literal[
+        "ingest_pdf", "agent", "answer_without_model", "web_search", "respond"]:
+    if state.get("command_reply"):
+        return "respond"
+    route = state.get("route")
+    if route == "ingest":
+        return "ingest_pdf"
+    if route == "documents":
+        return "agent" if runtime.context.llm is not None else "answer_without_model"
+    if route == "web":
+        return "web_search"
+    return "respond"
+
+
+# ---------------------------------------------------------------- ingest_pdf (-> finalize_answer)
 
 
 def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -165,141 +182,124 @@ def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
             "ingested_doc_id": pdf.doc_id}
 
 
+# ---------------------------------------------------------------- agent (with a model)
+
+
 def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """The documents agent. With a model: the model with tools bound (rag/web/previous sources)
-    decides the next tool call or answers; after `max_tool_rounds` rounds it must answer. Without a
-    model: first a document search for the question, then an extractive answer quoting the best
-    sentences of the results; when nothing usable was found, `fallback_reason` sends the turn to web
-    search (if configured)."""
+    """The documents agent: the model, bound to `TOOLS`, decides the next tool call or answers; after
+    `max_tool_rounds` rounds, or when a tool failed the same way twice, it must answer."""
     ctx = runtime.context
-    if ctx.llm is None:
-        return _extractive_agent_step(state, ctx)
     rounds = sum(1 for m in turn_messages(state) if isinstance(m, AIMessage) and m.tool_calls)
-    page = state.get("current_page")
-    page_context = ""
+    messages = [SystemMessage(_agent_system(state)), *state["messages"]]
+    if rounds >= ctx.max_tool_rounds or repeated_failure(state):
+        response = ctx.llm.invoke([*messages, HumanMessage(prompts.FORCE_ANSWER_NOTE)])
+    else:
+        ctx.emit("thinking", round=rounds + 1)
+        response = ctx.llm.bind_tools(TOOLS).invoke(messages)
+    return {"messages": [response]}
+
+
+def _agent_system(state: AgentState) -> str:
+    """The agent's system prompt: the selection's summary, the viewed pages, how earlier tool output
+    is truncated, relevant knowledge items, and what the selection does not cover."""
+    from agent.context import TRUNCATED_HISTORY_PROMPT
+
+    page, page_context = state.get("current_page"), ""
     if page:
         prev = state.get("previous_page")
         page_context = prompts.PAGE_CONTEXT.format(
             page=display_page(page["page_number"]), file=page.get("source_file") or page["doc_id"],
             previous=f" The page viewed before, page {display_page(prev['page_number'])}, is [^Previous Page]." if prev else "",
         )
-    system = prompts.AGENT_SYSTEM.format(summary=_summary(state), page_context=page_context, history_note=_history_note())
-    system += _knowledge_note(_question(state)) + _scope_note(state)
-    messages = [SystemMessage(system), *state["messages"]]
-    if rounds >= ctx.max_tool_rounds or _repeated_failure(state):
-        response = ctx.llm.invoke([*messages, HumanMessage(prompts.FORCE_ANSWER_NOTE)])
-    else:
-        ctx.emit("thinking", round=rounds + 1)
-        response = ctx.llm.bind_tools(agent_tools()).invoke(messages)
-    return {"messages": [response]}
+    system = prompts.AGENT_SYSTEM.format(summary=_summary(state), page_context=page_context,
+                                         history_note="\n" + TRUNCATED_HISTORY_PROMPT + "\n")
+    return system + _knowledge_note(question(state)) + _scope_note(state)
 
 
 def _scope_note(state: AgentState) -> str:
     """The model is told, as the no-model answer says, when the asked period, issuer or form is not
     in the selection (agent/scope.py), judged on the passages retrieved so far."""
     passages = [s.get("text") or "" for r in turn_tool_results(state, RAG_TOOL) for s in r.get("sources", [])]
-    note = scope.scope_note(_question(state), _selected_infos(state), passages)
+    note = scope.scope_note(question(state), scope.selected_infos(state.get("selected_doc_ids") or []), passages)
     return f"\n\n{prompts.SCOPE_NOTE.format(note=note)}\n" if note else ""
 
 
-def _knowledge_items(question: str) -> list:
-    """Curated Q&A items relevant to the question; none when the knowledge base is missing or broken."""
-    from agent.knowledge_base import KnowledgeBaseError, get_knowledge_base
-
-    try:
-        return get_knowledge_base().search(question) if question else []
-    except KnowledgeBaseError as exc:
-        log.warning("knowledge base unavailable: %s", exc)
-        return []
+def _calls_tools(state: AgentState) -> bool:
+    last = (state.get("messages") or [None])[-1]
+    return isinstance(last, AIMessage) and bool(last.tool_calls)
 
 
-def _knowledge_note(question: str) -> str:
-    """The prompt block listing relevant knowledge items with the instruction to cite their Q-numbers."""
-    from agent.knowledge_base import format_for_prompt
-
-    block = format_for_prompt(_knowledge_items(question))
-    return f"\n\n{block}\n" if block else ""
+def route_after_agent(state: AgentState) -> Literal["tools", "finalize_answer"]:
+    return "tools" if _calls_tools(state) else "finalize_answer"
 
 
-def _with_knowledge_quotes(text: str, question: str) -> str:
-    """No-model mode: quote relevant curated answers, cited by Q-number (shown as [^8.1]-style markers)."""
-    items = _knowledge_items(question)
-    if not items:
-        return text
-    quotes = "\n".join(f"- “{item.answer}” ({item.id})" for item in items)
-    return f"{text}\n\nFrom the curated knowledge base:\n\n{quotes}"
+# ---------------------------------------------------------------- answer_without_model
 
 
-def _history_note() -> str:
-    from agent.context import TRUNCATED_HISTORY_PROMPT
-
-    return "\n" + TRUNCATED_HISTORY_PROMPT + "\n"
-
-
-def _tool_failures(state: AgentState) -> list[tuple[str, str]]:
-    """(tool name, error text) of this turn's tool calls that raised, oldest first."""
-    return [(m.name or "", str(m.content)) for m in turn_messages(state) if isinstance(m, ToolMessage) and m.status == "error"]
+def answer_without_model(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """The documents path with no model: first a document search for the question, then an
+    extractive answer quoting the best sentences of the results (agent/no_model_step.py); when
+    nothing usable was found, `fallback_reason` sends the turn to web search (if configured)."""
+    return no_model_step.answer_without_model(state, runtime.context)
 
 
-def _repeated_failure(state: AgentState) -> bool:
-    """True when one tool failed the same way `MAX_TOOL_FAILURES` times this turn: asking again
-    would only fail again, so the model must answer from what it has."""
-    failed = _tool_failures(state)
-    return any(failed.count(f) >= MAX_TOOL_FAILURES for f in set(failed))
+def route_after_answer_without_model(state: AgentState) -> Literal["tools", "web_search", "finalize_answer"]:
+    """Tool calls -> tools; nothing usable found (and no web search yet) -> web search; else answer."""
+    if _calls_tools(state):
+        return "tools"
+    if state.get("fallback_reason") and not turn_tool_results(state, WEB_TOOL):
+        return "web_search"
+    return "finalize_answer"
 
 
-def _tool_error(exc: Exception) -> str:
+# ---------------------------------------------------------------- tools (ToolNode) -> cite_sources
+
+
+def tool_error(exc: Exception) -> str:
     """What a tool that raised tells the model (and a no-model turn's end): a ToolException's own
     message (invalid arguments, a reason the tool gives), else only the error's type, since its text
-    may hold server paths."""
+    may hold server paths. A repeated failure ends the turn (`repeated_failure`)."""
     if isinstance(exc, ToolException):
         return str(exc)
     log.warning("tool failed: %r", exc)
     return f"The tool failed ({type(exc).__name__})."
 
 
-def _extractive_agent_step(state: AgentState, ctx: AgentContext) -> dict:
-    question = _question(state)
-    # a short follow-up ("and in the year before?") is searched as the previous question, shifted
-    earlier = [_text(m) for m in (state.get("messages") or [])[: state.get("turn_start") or 0]
-               if isinstance(m, HumanMessage) and not conversation.is_conversation(_text(m))]
-    resolved = followups.resolve_followup(question, earlier)
-    searches = turn_tool_results(state, RAG_TOOL)
-    failed = _tool_failures(state)
-    if not searches:
-        rag_failed = [reason for name, reason in failed if name == RAG_TOOL]
-        if len(rag_failed) >= MAX_TOOL_FAILURES:  # the same search failing again would only fail again
-            reason = " ".join(rag_failed[-1].encode("utf-8", "replace").decode("utf-8").split())[:200]
-            return {"messages": [AIMessage(content=f"The document search failed {len(rag_failed)} times ({reason}), so "
-                                                   "this turn ends here. Rephrase the question and ask again.")]}
-        return {"messages": [_tool_call(RAG_TOOL, resolved.query)]}
-    sources = [s for r in searches for s in r.get("sources", [])]
-    page_text = extractive.page_text_lookup()  # each PDF's pages read once for the whole step
-    note = scope.scope_note(resolved.query, _selected_infos(state), [s.get("text") or "" for s in sources])
-    statements = turn_tool_results(state, STATEMENTS_TOOL)
-    statements_failed = any(name == STATEMENTS_TOOL for name, _ in failed)  # optional: not asked again
-    if not statements and not statements_failed and note is None \
-            and figures.wants_statements(resolved.query, sources, page_text, get_embedder()):
-        # no row on the cited pages, or a company-level row outside the statements: read the
-        # statement pages that print the line item
-        return {"messages": [_tool_call(STATEMENTS_TOOL, resolved.query, arg="question")]}
-    sources = [s for r in statements for s in r.get("sources", [])] + sources  # the pages of record first
-    text, usable = extractive.compose_extractive_answer(
-        resolved.query, sources, page_text=page_text, searched_for=resolved.query if resolved.is_followup else None,
-        scope_note=note)
-    if not usable and ctx.web is not None:
-        return {"fallback_reason": "no passage in the selected PDFs matched the question"}
-    return {"messages": [AIMessage(content=_with_knowledge_quotes(text, question))]}
+def documents_found_nothing(state: AgentState) -> bool:
+    """True when every document search of this turn came back empty or failed (and one was made)."""
+    rag = turn_tool_results(state, RAG_TOOL)
+    return bool(rag) and not any(
+        r.get("success") and any(s.get("kind") in ("document", "page") for s in r.get("sources", [])) for r in rag
+    )
+
+
+def route_after_tools(state: AgentState, runtime: Runtime[AgentContext]) -> Literal[
+        "agent", "answer_without_model", "web_search", "summarize_web"]:
+    """Web path -> summarise; documents that yielded nothing (and no web search yet) -> web fallback;
+    else back to the step that called the tools."""
+    if state.get("route") == "web":
+        return "summarize_web"
+    batch = [r for r in map(tool_result, last_tool_batch(list(state.get("messages") or []))) if r is not None]
+    only_rag = batch and all(r.get("tool") == RAG_TOOL for r in batch)
+    if state.get("web_available") and only_rag and documents_found_nothing(state) and not turn_tool_results(state, WEB_TOOL):
+        return "web_search"
+    return "agent" if runtime.context.llm is not None else "answer_without_model"
+
+
+# ---------------------------------------------------------------- web_search (-> tools)
 
 
 def web_search(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Start the web path: a `web_search_tool` call for the user's question (run by `tools`, then
     numbered by `cite_sources`: results get `{^n}` ids). Reached directly from routing, or as the
     fallback when the documents yielded nothing usable (`fallback_reason` says why)."""
-    update: dict = {"route": "web", "messages": [_tool_call(WEB_TOOL, state.get("web_query") or _question(state))]}
+    update: dict = {"route": "web", "messages": [tool_call_message(WEB_TOOL, {"query": state.get("web_query") or question(state)})]}
     if not state.get("fallback_reason") and documents_found_nothing(state):
         update["fallback_reason"] = "the document search returned nothing usable"
     return update
+
+
+# ---------------------------------------------------------------- summarize_web (-> finalize_answer)
 
 
 def summarize_web(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -309,11 +309,11 @@ def summarize_web(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     results = turn_tool_results(state, WEB_TOOL)
     last = results[-1] if results else {}
     sources = [s for s in last.get("sources", []) if s.get("source_id")]
-    question = _question(state)
+    asked = question(state)
     fallback = state.get("fallback_reason")
     if not sources:
         why = last.get("message") or "no results"
-        text = f"I searched the web for “{question}” but found nothing usable ({why.rstrip('.')})."
+        text = f"I searched the web for “{asked}” but found nothing usable ({why.rstrip('.')})."
         if fallback:
             text = f"The selected PDFs did not answer this ({fallback}). " + text
         return {"messages": [AIMessage(content=text)]}
@@ -326,8 +326,11 @@ def summarize_web(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     system = prompts.WEB_SUMMARY_SYSTEM.format(
         results=listing, fallback_note=prompts.WEB_FALLBACK_NOTE.format(reason=fallback) if fallback else ""
     )
-    response = ctx.llm.invoke([SystemMessage(system), HumanMessage(question)])
-    return {"messages": [AIMessage(content=_text(response))]}
+    response = ctx.llm.invoke([SystemMessage(system), HumanMessage(asked)])
+    return {"messages": [AIMessage(content=message_text(response))]}
+
+
+# ---------------------------------------------------------------- respond (-> finalize_answer)
 
 
 def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -336,28 +339,21 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
     if reply := state.get("command_reply"):
         return {"messages": [AIMessage(content=reply)]}
+    asked = question(state)
     if ctx.llm is None:
-        question = _question(state)
-        if (kind := conversation.kind(question)) is not None:
-            reply = conversation.reply_without_model(kind, _selected_titles(state))
-            return {"messages": [AIMessage(content=_with_knowledge_quotes(reply, question))]}
-        return {"messages": [AIMessage(content=_with_knowledge_quotes(extractive.NO_MODEL_CONVERSATION, question))]}
+        if (kind := conversation.kind(asked)) is not None:
+            titles = [info.title for info in scope.selected_infos(state.get("selected_doc_ids") or [])]
+            reply = conversation.reply_without_model(kind, titles)
+        else:
+            reply = extractive.NO_MODEL_CONVERSATION
+        return {"messages": [AIMessage(content=with_knowledge_quotes(reply, asked))]}
     system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state), web_note="" if ctx.web else prompts.NO_WEB_NOTE)
-    system += _knowledge_note(_question(state))
+    system += _knowledge_note(asked)
     response = ctx.llm.invoke([SystemMessage(system), *_recent_dialogue(state)])
-    return {"messages": [AIMessage(content=_text(response))]}
+    return {"messages": [AIMessage(content=message_text(response))]}
 
 
-def _selected_infos(state: AgentState) -> list:
-    """The selected documents' `DocumentInfo`s (issuer, form, period), in selection order."""
-    from storage.documents.catalog import library_infos
-
-    infos = library_infos()
-    return [infos[d] for d in state.get("selected_doc_ids") or [] if d in infos]
-
-
-def _selected_titles(state: AgentState) -> list[str]:
-    return [info.title for info in _selected_infos(state)]
+# ---------------------------------------------------------------- finalize_answer -> check_claims -> update_history_and_profile
 
 
 def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -366,8 +362,8 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
     last = state["messages"][-1]
     route = state.get("route") or "conversation"
-    answer = build_answer(_text(last), state.get("sources") or {}, page_roles=state.get("page_roles") or {}, route=route,
-                          mode="extractive" if ctx.llm is None else "llm")
+    answer = build_answer(message_text(last), state.get("sources") or {}, page_roles=state.get("page_roles") or {},
+                          route=route, mode="extractive" if ctx.llm is None else "llm")
     if state.get("ingested_doc_id"):  # only a successful /ingest switches the active PDF
         answer.active_doc_ids = [state["ingested_doc_id"]]
     final = AIMessage(content=answer.message, id=last.id)
@@ -408,14 +404,18 @@ def update_history_and_profile(state: AgentState, runtime: Runtime[AgentContext]
 
 # ---------------------------------------------------------------- the flowchart
 
+# Nodes whose model text is the answer the user reads (not routing's judgements, not tool calls).
+ANSWER_NODES = frozenset({"agent", "answer_without_model", "summarize_web", "respond"})
 
-def build_graph(tools: list | None = None):
+
+def build_graph() -> CompiledStateGraph:
     builder = StateGraph(AgentState, context_schema=AgentContext)
     builder.add_node(route_query)
     builder.add_node(ingest_pdf)
     builder.add_node(agent)
+    builder.add_node(answer_without_model)
     # A tool that raises becomes an error ToolMessage (a repeated failure ends the turn).
-    builder.add_node("tools", ToolNode(tools or agent_tools(), handle_tool_errors=_tool_error))
+    builder.add_node("tools", ToolNode(TOOLS, handle_tool_errors=tool_error))
     builder.add_node(cite_sources)
     builder.add_node(web_search)
     builder.add_node(summarize_web)
@@ -428,6 +428,7 @@ def build_graph(tools: list | None = None):
     builder.add_conditional_edges("route_query", route_after_query)
     builder.add_edge("ingest_pdf", "finalize_answer")
     builder.add_conditional_edges("agent", route_after_agent)
+    builder.add_conditional_edges("answer_without_model", route_after_answer_without_model)
     builder.add_edge("tools", "cite_sources")
     builder.add_conditional_edges("cite_sources", route_after_tools)
     builder.add_edge("web_search", "tools")
@@ -437,90 +438,3 @@ def build_graph(tools: list | None = None):
     builder.add_edge("check_claims", "update_history_and_profile")
     builder.add_edge("update_history_and_profile", END)
     return builder.compile(name="pdf_chat_agent")
-
-
-_GRAPH = None
-
-
-def get_graph():
-    global _GRAPH
-    if _GRAPH is None:
-        _GRAPH = build_graph()
-    return _GRAPH
-
-
-def _initial_state(text: str, *, selected_doc_ids: list[str] | None = None, history: list | None = None,
-                   summary: str | None = None, rag_counter: int = 0, web_counter: int = 0, sources: dict | None = None,
-                   current_page: dict | None = None, previous_page: dict | None = None, user_id: str = "",
-                   conversation_id: str = "") -> dict:
-    """The graph's input for one user message (the inputs `run_turn` and `stream_turn` share)."""
-    selected = list(selected_doc_ids or [])
-    history = list(history or [])
-    return {
-        "messages": [*history, HumanMessage(content=text)],
-        "turn_start": len(history),
-        "rag_counter": rag_counter, "web_counter": web_counter, "sources": dict(sources or {}), "page_roles": {},
-        "selected_doc_ids": selected,
-        "indexed_document_summary": document_summary(selected) if summary is None else summary,
-        "current_page": current_page, "previous_page": previous_page,
-        "user_id": user_id, "conversation_id": conversation_id,
-    }
-
-
-def run_turn(context: AgentContext, text: str, **inputs: Any) -> AnswerResult:
-    """Run one user message through the graph and return its AnswerResult (inputs: `_initial_state`)."""
-    final = get_graph().invoke(_initial_state(text, **inputs), context=context, config={"recursion_limit": 40})
-    return AnswerResult.model_validate(final["final_answer"])
-
-
-# Nodes whose model text is the answer the user reads (not routing's judgements, not tool calls).
-ANSWER_NODES = frozenset({"agent", "summarize_web", "respond"})
-
-
-def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tuple[str, Any]]:
-    """`run_turn`, streamed (same inputs). Yields, in order of arrival:
-
-    ("token", str)     a piece of answer text as the model writes it (LangGraph `stream_mode="messages"`,
-                       answering nodes only); a no-model answer arrives as one whole piece;
-    ("progress", dict) an `AgentContext.emit` event, `{"event": name, **data}` (`stream_mode="custom"`);
-    ("answer", AnswerResult) last, once the turn is finalized (and persisted).
-
-    Closing the generator early (the user pressed Stop) ends the run before its next step, so a
-    stopped turn is not persisted.
-    """
-    state = _initial_state(text, **inputs)
-    final: dict = {}
-    streamed: set[str] = set()  # answering nodes whose tokens already streamed (skip their whole message)
-    for mode, chunk in get_graph().stream(state, context=context, config={"recursion_limit": 40},
-                                          stream_mode=["messages", "custom", "values"]):
-        if mode == "values":
-            final = chunk
-        elif mode == "custom":
-            yield "progress", dict(chunk) if isinstance(chunk, dict) else {"event": str(chunk)}
-        else:
-            message, meta = chunk
-            node = meta.get("langgraph_node")
-            if node not in ANSWER_NODES or not isinstance(message, AIMessage) or message.tool_calls:
-                continue
-            if isinstance(message, AIMessageChunk):
-                if message.tool_call_chunks:
-                    continue
-                streamed.add(node)
-            elif node in streamed:
-                continue
-            if piece := _text(message):
-                yield "token", piece
-    yield "answer", AnswerResult.model_validate(final["final_answer"])
-
-
-def document_summary(doc_ids: list[str]) -> str:
-    """The `indexed_document_summary` of the selected PDFs (one paragraph each)."""
-    from storage.documents.catalog import load_manifest
-
-    parts = []
-    for doc_id in doc_ids:
-        try:
-            parts.append(load_manifest(doc_id).summary)
-        except (OSError, ValueError) as exc:
-            log.warning("no manifest for %s: %s", doc_id, exc)
-    return "\n".join(parts)

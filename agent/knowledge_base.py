@@ -5,6 +5,7 @@
     prompt_block = format_for_prompt(items)   # items + "cite them as (Q301)"
     sources = [item.to_source() for item in items]            # kind "knowledge", source_id "Q301"
     kb.get("Q301").marker                     # "[8.1]": category no. + position in the category
+    relevant_items(question)                  # the shipped base's items for a question; [] when it is broken
 
 File format: {"categories": [{"no": 8, "name": "Financial metrics"}],
               "items": [{"id": "Q301", "question", "answer", "category", "metadata": {"source"}}]}.
@@ -96,7 +97,6 @@ class KnowledgeBase:
         self.categories = categories
         self.path = path
         self._by_id = {i.id: i for i in items}
-        self._by_label = {i.label: i for i in items}
         self._vectors: np.ndarray | None = None
         self._lock = threading.Lock()
 
@@ -105,10 +105,6 @@ class KnowledgeBase:
 
     def get(self, q_id: str) -> KnowledgeItem | None:
         return self._by_id.get(q_id)
-
-    def by_label(self, label: str) -> KnowledgeItem | None:
-        """The item shown as `[label]`, e.g. "8.1"."""
-        return self._by_label.get(label)
 
     @classmethod
     def from_dict(cls, data: Any, path: Path | None = None) -> "KnowledgeBase":
@@ -210,3 +206,13 @@ def get_knowledge_base(path: str | Path | None = None) -> KnowledgeBase:
     except FileNotFoundError as e:
         raise KnowledgeBaseError(f"{p}: file not found") from e
     return _cached(str(p), mtime)
+
+
+def relevant_items(question: str) -> list[KnowledgeItem]:
+    """Curated items relevant to the question; none when the knowledge base is missing or broken
+    (logged: a turn answers without it)."""
+    try:
+        return get_knowledge_base().search(question) if question else []
+    except KnowledgeBaseError as exc:
+        log.warning("knowledge base unavailable: %s", exc)
+        return []

@@ -3,6 +3,7 @@
     load_chat_model("google_genai/gemini-2.5-flash")   Gemini API (needs GOOGLE_API_KEY)
     load_chat_model("openai/llama3.1")                  any OpenAI-compatible server (OPENAI_BASE_URL)
     model_spec_from_env()                               which of the above the settings ask for, or None
+    except model_errors():                              what a failing model (or the network to it) raises
 
 `None` means no-model mode: the agent answers extractively (agent/no_model/extractive.py).
 
@@ -21,6 +22,7 @@ Keys are read here and handed to the client; they are never logged or shown (`de
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
@@ -105,3 +107,20 @@ def describe_model(spec: ModelSpec | None) -> dict:
         parts = urlsplit(spec.base_url)
         host = parts.hostname + (f":{parts.port}" if parts.port else "") if parts.hostname else None
     return {"mode": "llm", "provider": spec.provider, "model": spec.model, "endpoint": host, "label": spec.name}
+
+
+@functools.cache
+def model_errors() -> tuple[type[Exception], ...]:
+    """The exceptions a failing chat model raises: LangChain's classified model errors and its providers'
+    own (a bad key, a quota, a server error, output that is not the tool call it claims), and the network
+    errors under them (a server down, a timeout). Anything else is a bug of ours, not the model's.
+    Imported on first use, which is when a turn has failed."""
+    import httpx
+    import openai
+    import requests
+    from google.genai import errors as genai_errors
+    from langchain_core.exceptions import ModelError, OutputParserException
+    from langchain_google_genai.chat_models import ChatGoogleGenerativeAIError
+
+    return (ModelError, OutputParserException, ChatGoogleGenerativeAIError, genai_errors.APIError, openai.OpenAIError,
+            httpx.HTTPError, requests.RequestException, ConnectionError, TimeoutError)

@@ -7,7 +7,7 @@
 
 `ask` writes turns queued while the history was down, loads the conversation (earlier tool output
 truncated, agent/context.py) and its source registry through `agent/turns.py`, runs the graph
-(agent/graph.py), which saves the turn whole, and returns the AnswerResult. If the history
+(agent/graph.py, through agent/run.py), which saves the turn whole, and returns the AnswerResult. If the history
 database is down the answer is still returned, with `saved=False` and `error` saying whether the
 turn is queued (it is written when the database is back) or not saved at all.
 """
@@ -15,10 +15,12 @@ turn is queued (it is written when the database is back) or not saved at all.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any, Callable, Iterator
 
-from agent.graph import run_turn, stream_turn
-from agent.llm import describe_model, load_chat_model, model_spec_from_env
+from agent.citations.ids import Allocate
+from agent.llm import describe_model, load_chat_model, model_errors, model_spec_from_env
+from agent.run import run_turn, stream_turn
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
 from agent.turns import LoadedHistory, TurnHistory
@@ -41,6 +43,22 @@ def default_retriever_factory() -> Callable[[list[str]], object]:
 def unreadable_characters(text: str) -> bool:
     """Text holding lone UTF-16 surrogates, which no encoder, tokenizer or database accepts."""
     return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def checked_question(text: str) -> str:
+    """The question stripped, or a ValueError saying what to fix (before any work: retrieval and the
+    model would run for minutes on a pasted book)."""
+    limit = get_settings().limits.max_question_chars
+    if len(text or "") > limit:
+        raise ValueError(f"The question is {len(text):,} characters long; the limit is {limit:,}. "
+                         "Shorten it (quote only the passage you need) and ask again.")
+    text = (text or "").strip()
+    if unreadable_characters(text):
+        raise ValueError("The question holds characters that cannot be read (a lone surrogate, as a broken "
+                         "clipboard paste leaves): retype or paste it again.")
+    if not text:
+        raise ValueError("The question is empty: type a question or a command such as /help.")
+    return text
 
 
 class ChatService:
@@ -68,46 +86,22 @@ class ChatService:
         for kind, value in self.ask_stream(user_id, conversation_id, text, selected_doc_ids, current_page, previous_page):
             if kind == "answer":
                 return value
-            if kind == "progress" and on_event is not None:
+            if kind == "progress" and on_event is not None:  # the caller's callback: its errors are the caller's
                 data = dict(value)
-                try:
-                    on_event(data.pop("event", ""), data)
-                except Exception:  # noqa: BLE001 - UI callbacks are best effort
-                    pass
+                on_event(data.pop("event", ""), data)
         raise RuntimeError("the turn ended without an answer")
 
     def ask_stream(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
                    current_page: PageRef | None = None, previous_page: PageRef | None = None) -> Iterator[tuple[str, Any]]:
-        """Answer one message, streamed: yields `agent.graph.stream_turn`'s ("token", str) and
+        """Answer one message, streamed: yields `agent.run.stream_turn`'s ("token", str) and
         ("progress", dict) events while the turn runs, then ("answer", AnswerResult). Queued turns are
-        written first; history errors are reported in the answer; a failing model is replaced by a
-        no-model answer that says so. Closing the stream early stops the turn unsaved."""
-        limit = get_settings().limits.max_question_chars
-        if len(text or "") > limit:  # before any work: retrieval and the model would run for minutes
-            raise ValueError(f"The question is {len(text):,} characters long; the limit is {limit:,}. "
-                             "Shorten it (quote only the passage you need) and ask again.")
-        text = (text or "").strip()
-        if unreadable_characters(text):
-            raise ValueError("The question holds characters that cannot be read (a lone surrogate, as a broken "
-                             "clipboard paste leaves): retype or paste it again.")
-        if not text:
-            raise ValueError("The question is empty: type a question or a command such as /help.")
-        turns, loaded, load_error, allocate = self.turns, LoadedHistory(), None, None
-        if turns is not None and conversation_id:
-            from storage.history.store import HistoryUnavailableError
-
-            try:
-                turns.flush(user_id)  # turns queued while the history was down come first
-                if turns.outbox.pending(user_id):
-                    raise HistoryUnavailableError("queued turns could not be written yet")
-                loaded = turns.load(user_id, conversation_id)
-            except HistoryUnavailableError as exc:
-                log.warning("history unavailable: %s", exc)
-                load_error = "History is unavailable, so this answer ignores earlier messages."
-            else:
-                allocate = turns.allocator(user_id, conversation_id)  # down: provisional ids, renumbered when saved
+        written first; history errors are reported in the answer; a model that fails (`model_errors`:
+        the provider's errors, the network, a timeout) is replaced by a no-model answer that says so,
+        any other error is raised to the caller. Closing the stream early stops the turn unsaved."""
+        text = checked_question(text)
+        loaded, load_error, allocate = self._load_history(user_id, conversation_id)
         context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=self.history,
-                               turns=turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds)
+                               turns=self.turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds)
         turn = dict(
             selected_doc_ids=list(selected_doc_ids or []), history=loaded.messages, rag_counter=loaded.rag_counter,
             web_counter=loaded.web_counter, sources=loaded.sources, current_page=current_page,
@@ -120,21 +114,41 @@ class ChatService:
                     result = value
                 else:
                     yield kind, value
-        except Exception as exc:
+        except model_errors() as exc:
             if context.llm is None:
                 raise
-            # The model failed (network, quota, bad key): nothing was saved yet, so answer this turn
-            # without it rather than not at all, and say so.
-            log.warning("chat model failed, answering extractively: %s", type(exc).__name__)
-            context.llm = None
-            result = run_turn(context, text, **turn)
-            note = f"The language model failed ({type(exc).__name__}), so this answer quotes the documents instead."
-            result = result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
+            result = self._answer_without_model(context, text, turn, exc)
         if load_error:
             result = result.model_copy(update={"error": " ".join(filter(None, [load_error, result.error]))})
         elif result.saved and conversation_id and not loaded.messages:
             self._title_from_first_question(user_id, conversation_id, text)
         yield "answer", result
+
+    def _load_history(self, user_id: str, conversation_id: str | None) -> tuple[LoadedHistory, str | None, Allocate | None]:
+        """(the conversation so far, why it could not be loaded, its source-id allocator), after writing
+        the turns queued while the history was down."""
+        if self.turns is None or not conversation_id:
+            return LoadedHistory(), None, None
+        from storage.history.store import HistoryUnavailableError
+
+        try:
+            self.turns.flush(user_id)  # turns queued while the history was down come first
+            if self.turns.outbox.pending(user_id):
+                raise HistoryUnavailableError("queued turns could not be written yet")
+            loaded = self.turns.load(user_id, conversation_id)
+        except HistoryUnavailableError as exc:
+            log.warning("history unavailable: %s", exc)
+            return LoadedHistory(), "History is unavailable, so this answer ignores earlier messages.", None
+        return loaded, None, self.turns.allocator(user_id, conversation_id)  # down: provisional ids, renumbered when saved
+
+    @staticmethod
+    def _answer_without_model(context: AgentContext, text: str, turn: dict, exc: Exception) -> AnswerResult:
+        """The turn run again without the model that failed (network, quota, bad key): nothing was
+        saved yet, so answer it rather than not at all, and say so."""
+        log.warning("chat model failed, answering extractively: %s", type(exc).__name__)
+        result = run_turn(replace(context, llm=None), text, **turn)
+        note = f"The language model failed ({type(exc).__name__}), so this answer quotes the documents instead."
+        return result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
 
     # ----- turns the history could not take yet ----------------------------------------------
     def flush_pending(self, user_id: str) -> int:
@@ -146,11 +160,13 @@ class ChatService:
         return self.turns.pending_messages(user_id, conversation_id) if self.turns is not None else []
 
     def _title_from_first_question(self, user_id: str, conversation_id: str, text: str) -> None:
+        from storage.history.store import HistoryError
+
         try:
             conv = self.history.get_conversation(user_id, conversation_id)
             if conv.get("title") in ("", "New chat"):
                 self.history.rename_conversation(user_id, conversation_id, " ".join(text.split())[:60])
-        except Exception as exc:  # noqa: BLE001 - a title is cosmetic
+        except HistoryError as exc:  # a title is cosmetic: the turn is saved either way
             log.debug("could not title conversation: %s", exc)
 
     # ----- what the UI shows ------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Graph state: small TypedDicts with reducers (messages append, sources merge).
+"""Graph state (small TypedDicts with reducers: messages append, sources merge), the readers nodes
+and edges share, and the run context (`AgentContext`, the graph's `context_schema`).
 
 The citation keys (`rag_counter`, `web_counter`, `sources`, `current_page`, `previous_page`,
 `page_roles`) are the contract with agent/citations/ids.py: its `cite_sources` node reads and
@@ -7,14 +8,26 @@ advances them after each tool call.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Literal, Protocol, TypedDict
 
-from langchain_core.messages import AnyMessage
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AnyMessage, HumanMessage, ToolMessage
+from langgraph.config import get_stream_writer
 from langgraph.graph.message import add_messages
 
-from agent.citations.ids import merge_sources
+from agent.citations.ids import Allocate, merge_sources
+from agent.messages import message_text
+from agent.tool_output import ToolOutput
+from storage.schema import RetrievedChunk
+
+if TYPE_CHECKING:
+    from agent.tools import WebSearch
+    from agent.turns import TurnHistory
+    from storage.history.store import HistoryStore
 
 Route = Literal["documents", "web", "conversation", "ingest"]
+MAX_TOOL_FAILURES = 2  # a tool failing the same way this often this turn is not asked again
 
 
 class PageRef(TypedDict):
@@ -57,40 +70,79 @@ class AgentState(TypedDict, total=False):
     conversation_id: str
 
 
+# ---------------------------------------------------------------- readers of the state
+
+
+def turn_messages(state: AgentState) -> list:
+    """This turn's messages, from the user's question on."""
+    return list(state.get("messages") or [])[state.get("turn_start", 0) or 0:]
+
+
+def question(state: AgentState) -> str:
+    """The user's message of this turn."""
+    for msg in reversed(turn_messages(state) or state.get("messages") or []):
+        if isinstance(msg, HumanMessage):
+            return message_text(msg)
+    return ""
+
+
+def tool_result(msg) -> dict | None:
+    """A ToolMessage's `ToolOutput` as a dict (sources as Source dumps), or None."""
+    output = ToolOutput.of(msg) if isinstance(msg, ToolMessage) else None
+    return output.model_dump() if output is not None else None
+
+
+def turn_tool_results(state: AgentState, tool_name: str | None = None) -> list[dict]:
+    """Tool outputs of this turn, oldest first (optionally of one tool)."""
+    results = (tool_result(msg) for msg in turn_messages(state))
+    return [r for r in results if r is not None and (tool_name is None or r.get("tool") == tool_name)]
+
+
+def tool_failures(state: AgentState) -> list[tuple[str, str]]:
+    """(tool name, error text) of this turn's tool calls that raised, oldest first."""
+    return [(m.name or "", str(m.content)) for m in turn_messages(state) if isinstance(m, ToolMessage) and m.status == "error"]
+
+
+def repeated_failure(state: AgentState) -> bool:
+    """True when one tool failed the same way `MAX_TOOL_FAILURES` times this turn: asking again
+    would only fail again, so the turn must answer from what it has."""
+    failed = tool_failures(state)
+    return any(failed.count(f) >= MAX_TOOL_FAILURES for f in set(failed))
+
+
+# ---------------------------------------------------------------- the run context
+
+
+class Retriever(Protocol):
+    def search(self, query: str, k: int = 8) -> list[RetrievedChunk]: ...
+
+
+@dataclass(kw_only=True)
 class AgentContext:
-    """Run-scoped dependencies handed to nodes (`Runtime.context`) and tools (`ToolRuntime.context`).
+    """Run-scoped dependencies handed to nodes (`Runtime.context`) and tools (`ToolRuntime.context`);
+    the graph's `context_schema`."""
 
-    llm: chat model, or None for no-model (extractive) mode.
-    web: a `agent.tools.WebSearch`, or None when no search key is configured.
-    get_retriever: doc_ids -> object with `.search(query, k) -> list[RetrievedChunk]`.
-    history: a `storage.history.store.HistoryStore` to read earlier sources from, or None.
-    turns: the `agent.turns.TurnHistory` that saves the turn, or None (nothing is persisted).
-    allocate_ids: the conversation's source registry (`TurnHistory.allocator`), or None: ids
-        then come from the counters in state.
-    """
+    llm: BaseChatModel | None = None  # None: no-model (extractive) answers
+    web: WebSearch | None = None  # None when no search key is configured
+    get_retriever: Callable[[list[str]], Retriever] | None = None  # doc_ids -> a retriever over them
+    history: HistoryStore | None = None  # earlier sources are read from it (retrieve_previous_sources)
+    turns: TurnHistory | None = None  # saves the turn; None: nothing is persisted
+    allocate_ids: Allocate | None = None  # the conversation's source registry; None: ids from state's counters
+    rag_k: int = 8  # passages per document search
+    max_tool_rounds: int = 4  # tool rounds before the model must answer
 
-    def __init__(self, *, llm=None, web=None, get_retriever=None, history=None, turns=None, allocate_ids=None,
-                 rag_k: int = 8, max_tool_rounds: int = 4) -> None:
-        self.llm = llm
-        self.web = web
-        self.get_retriever = get_retriever
-        self.history = history
-        if turns is None and history is not None:  # a store alone: save turns through their owner
+    def __post_init__(self) -> None:
+        if self.turns is None and self.history is not None:  # a store alone: save turns through their owner
             from agent.turns import TurnHistory
 
-            turns = TurnHistory(history)
-        self.turns = turns
-        self.allocate_ids = allocate_ids
-        self.rag_k = rag_k
-        self.max_tool_rounds = max_tool_rounds
+            self.turns = TurnHistory(self.history)
 
     def emit(self, event: str, **data: Any) -> None:
         """Progress for the UI ("searching documents…"): written to LangGraph's custom stream
-        (`stream_mode="custom"`, see `agent.graph.stream_turn`) as `{"event": ..., **data}`.
-        Progress never breaks a turn."""
+        (`stream_mode="custom"`, see `agent.run.stream_turn`) as `{"event": ..., **data}`.
+        Outside a graph run it does nothing."""
         try:
-            from langgraph.config import get_stream_writer
-
-            get_stream_writer()({"event": event, **data})
-        except Exception:  # noqa: BLE001 - outside a graph run (no writer) or a failing consumer
-            pass
+            writer = get_stream_writer()
+        except RuntimeError:  # called outside a graph run: nobody listens
+            return
+        writer({"event": event, **data})

@@ -40,6 +40,10 @@ WEAK_DENSE = 0.2
 # ---------------------------------------------------------------- web search (Tavily)
 
 
+class WebSearchError(Exception):
+    """The web search service could not be reached or refused the query (the message names the error's type)."""
+
+
 class WebSearch:
     """Tavily search returning `Source(kind="web")`. `TAVILY_API_BASE_URL` overrides the endpoint."""
 
@@ -56,7 +60,16 @@ class WebSearch:
         return cls(web.tavily_api_key.get_secret_value(), web.tavily_base_url) if web.tavily_api_key else None
 
     def search(self, query: str, max_results: int = WEB_MAX_RESULTS) -> list[Source]:
-        response = self._client.search(query, max_results=max_results, search_depth="basic")
+        """Up to `max_results` web pages; raises `WebSearchError` when the service fails."""
+        import requests
+        from tavily import errors
+
+        refused = (errors.UsageLimitExceededError, errors.BadRequestError, errors.ForbiddenError,
+                   errors.InvalidAPIKeyError, errors.MissingAPIKeyError, errors.TimeoutError)
+        try:
+            response = self._client.search(query, max_results=max_results, search_depth="basic")
+        except (*refused, requests.RequestException, ValueError) as exc:  # ValueError: a reply that is not JSON
+            raise WebSearchError(type(exc).__name__) from exc
         sources = []
         for item in (response or {}).get("results", [])[:max_results]:
             if not item.get("url"):
@@ -113,10 +126,12 @@ def search_documents(context, state: dict, query: str) -> tuple[list[Source], st
         return pages, "No PDF is selected; select or upload one to search documents.", bool(pages)
     if not query.strip():
         return pages, "Empty query.", False
+    from storage.retrieval.hybrid import RetrievalError
+
     try:
         hits: list[RetrievedChunk] = context.get_retriever(doc_ids).search(query, k=context.rag_k)
-    except Exception as exc:  # noqa: BLE001 - the model gets the reason and can try web search
-        log.exception("document search failed")
+    except (RetrievalError, OSError) as exc:  # a selection that cannot be searched: the model can try the web
+        log.warning("document search failed: %s", exc)
         return pages, f"Document search failed: {exc}", bool(pages)
     if not hits:
         return pages, "No passages matched this query in the selected PDFs.", bool(pages)
@@ -193,9 +208,9 @@ def search_web(context, query: str) -> tuple[list[Source], str, bool]:
         return [], "Empty query.", False
     try:
         sources = context.web.search(query)
-    except Exception as exc:  # noqa: BLE001 - reported to the model / user, never raised
-        log.warning("web search failed: %s", type(exc).__name__)
-        return [], f"Web search failed ({type(exc).__name__}).", False
+    except WebSearchError as exc:  # reported to the model / user; its type only (a reply may echo the key)
+        log.warning("web search failed: %s", exc)
+        return [], f"Web search failed ({exc}).", False
     if not sources:
         return [], "The web search returned no results.", False
     return sources, f"{len(sources)} web results.", True
@@ -210,6 +225,5 @@ def web_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, To
     return ToolOutput(tool=WEB_TOOL, sources=sources, message=message, success=ok).as_tool_response()
 
 
-def agent_tools() -> list:
-    """The documents-path tools, bound to the model and run by the graph's ToolNode (then numbered by `cite_sources`)."""
-    return [rag_search_tool, statement_pages_tool, web_search_tool, retrieve_previous_sources]
+# The tools, listed once: the graph's ToolNode runs exactly these and the model is bound to exactly these.
+TOOLS = (rag_search_tool, statement_pages_tool, web_search_tool, retrieve_previous_sources)

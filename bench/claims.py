@@ -273,12 +273,12 @@ def other_page_picker():
 
 
 def no_model_answers(questions: list[dict], docs: dict[str, str], page_text, selection: str = "single") -> dict:
-    """The dev questions answered with no model (agent.graph.run_turn, `selection` of bench/selections.py: own
+    """The dev questions answered with no model (agent.run.run_turn, `selection` of bench/selections.py: own
     filing, or every ingested filing of its company): every check the
     turn stored (all its sentences are true by construction), and the check's time per answer, timed
     again on the turn's cited chunks and pages read from the artifacts."""
     from agent.claims.check import check_turn
-    from agent.graph import run_turn
+    from agent.run import run_turn
     from bench.selections import selected_ids
     from agent.state import AgentContext
     from storage.documents.catalog import load_chunks

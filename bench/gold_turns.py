@@ -5,7 +5,7 @@
 `bench.figures_gold` calls `answer_all` in process for the code of this tree, and runs this file as a
 script with PYTHONPATH set to a `git worktree` of another revision for its baseline: the script then
 imports that revision's `agent`, `storage` and `bench.answers`, so it must use only their long-stable
-entry points (`agent.graph.run_turn`, `agent.state.AgentContext`, `storage.retrieval.hybrid.HybridRetriever`,
+entry points (`agent.run.run_turn`, `agent.state.AgentContext`, `storage.retrieval.hybrid.HybridRetriever`,
 `bench.answers.use_work_dir/ingest`).
 
 Each question: {"id", "question", "doc_names": [pdf stems selected]}. Each answer: {"id", "message",
@@ -49,7 +49,7 @@ def answer_all(questions: list[dict], work: Path, pdf_dir: Path, progress: bool 
     logging.disable(logging.WARNING)
     names = sorted({n for q in questions for n in q["doc_names"]})
     docs = ingest([pdf_dir / f"{n}.pdf" for n in names], work)
-    from agent.graph import run_turn
+    from agent.run import run_turn
     from agent.state import AgentContext
 
     out = []

@@ -22,7 +22,7 @@ machine:
   on several PDFs: no prior, no document relevance, per-PDF BM25 idf)
 On company/library selections the single-signal baselines score the whole selection
 (dense: one cosine ranking over all chunks; BM25: one corpus), and LangChain is not run.
-No-model answers (agent.graph.run_turn, no model) per selection: share citing an evidence page of
+No-model answers (agent.run.run_turn, no model) per selection: share citing an evidence page of
 the right filing, share citing only other filings; today's answer path (legacy ranking) as baseline,
 and the shipped ranking without the primary-source preference (an ablation) on several filings.
 
@@ -434,10 +434,10 @@ def _long_filing_latency(data: Path, work: Path, questions: list[dict]) -> dict 
 
 
 def _no_model_answer_bench(questions: list[dict], docs: dict, selection_of) -> dict:
-    """No-model (extractive) answers through agent.graph.run_turn over a selection: the share
+    """No-model (extractive) answers through agent.run.run_turn over a selection: the share
     citing an evidence page of the question's own filing, and the share citing only other
     filings; the same for today's answer path (legacy ranking) in the same run."""
-    from agent.graph import run_turn
+    from agent.run import run_turn
     from agent.state import AgentContext
     from bench.baselines.presets import retriever
     from storage.schema import page_index

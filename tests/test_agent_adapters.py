@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from agent.graph import run_turn
+from agent.run import run_turn
 from agent.llm import load_chat_model, model_spec_from_env
 from agent.service import ChatService
 from agent.tools import WebSearch

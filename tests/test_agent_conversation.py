@@ -8,7 +8,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agent import conversation
-from agent.graph import run_turn, stream_turn
+from agent.run import run_turn, stream_turn
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import SAMPLE_PAGES, context, say, scripted
 from tests.fixtures_pdfs import make_text_pdf

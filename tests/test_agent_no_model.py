@@ -14,7 +14,7 @@ import pytest
 
 from agent.citations.markers import iter_markers
 from agent.no_model.extractive import split_sentences
-from agent.graph import run_turn
+from agent.run import run_turn
 from agent.tools import WebSearch
 from storage.documents.catalog import load_page_texts
 from tests.fixtures_agent import SAMPLE_PAGES, FailingRetriever, context

@@ -8,7 +8,7 @@ import json
 import pytest
 from langchain_core.messages import ToolMessage
 
-from agent.graph import run_turn, stream_turn
+from agent.run import run_turn, stream_turn
 from agent.tools import WebSearch
 from tests.fixtures_agent import FailingRetriever, call, context, grade, kind, say, scripted
 from tests.fixtures_pdfs import make_text_pdf

@@ -1,4 +1,4 @@
-"""Streaming a turn (`agent.graph.stream_turn`, `ChatService.ask_stream`) through LangGraph's
+"""Streaming a turn (`agent.run.stream_turn`, `ChatService.ask_stream`) through LangGraph's
 messages and custom streams, with a real OpenAI client against a local server that streams its
 reply token by token (tests/stubs/openai_compat.py), and in no-model mode."""
 

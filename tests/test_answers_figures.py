@@ -12,7 +12,7 @@ from agent.citations.answer import build_answer
 from agent.no_model.extractive import compose_extractive_answer, ends_at_boundary, is_complete
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.figures import is_figure_question
-from agent.graph import run_turn
+from agent.run import run_turn
 from agent.citations.quotes import quotes_by_marker
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import context

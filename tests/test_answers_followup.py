@@ -7,7 +7,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.no_model.followups import resolve_followup
-from agent.graph import run_turn
+from agent.run import run_turn
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import context
 from tests.fixtures_statements import make_statement_pdf

@@ -7,7 +7,7 @@ import json
 
 from langchain_core.messages import SystemMessage, ToolMessage
 
-from agent.graph import run_turn
+from agent.run import run_turn
 from agent.tools import RAG_TOOL
 from storage.documents.ingest import process_and_index_pdf
 from storage.retrieval.hybrid import HybridRetriever

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from agent.graph import run_turn
+from agent.run import run_turn
 from agent.scope import covered_years, scope_note
 from storage.documents.ingest import process_and_index_pdf
 from storage.schema import DocumentInfo

@@ -8,7 +8,7 @@ import re
 
 import pymupdf
 
-from agent.graph import run_turn
+from agent.run import run_turn
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import context
 

@@ -7,7 +7,7 @@ import pymupdf
 import pytest
 
 from storage.documents.page_tables import is_primary_statement
-from agent.graph import run_turn
+from agent.run import run_turn
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_agent import context
 

@@ -55,7 +55,7 @@ def test_a_lone_surrogate_is_refused_once_with_a_clear_message():
 
 def test_a_search_that_fails_twice_ends_the_turn(sample_pdf):
     """Past the service (the CLI, benchmarks), the graph stops a no-model search that keeps failing."""
-    from agent.graph import run_turn
+    from agent.run import run_turn
     from tests.fixtures_agent import context
 
     result = run_turn(context(), "What was revenue \ud800 in 2022?", selected_doc_ids=[sample_pdf.doc_id])

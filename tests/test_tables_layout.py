@@ -175,7 +175,7 @@ def test_the_preview_of_a_row_citation_shows_its_columns(pdf_home):
     shows them above the quoted row."""
     from streamlit.testing.v1 import AppTest
 
-    from agent.graph import run_turn
+    from agent.run import run_turn
     from agent.state import AgentContext
     from storage.retrieval.hybrid import HybridRetriever
     from tests.fixtures_statements import make_statement_pdf

@@ -11,7 +11,7 @@ import pymupdf
 import pytest
 
 from agent.citations.answer import build_answer
-from agent.graph import run_turn
+from agent.run import run_turn
 from storage.documents import chunking
 from storage.documents.chunking import chunk_pages
 from storage.documents.ingest import process_and_index_pdf
