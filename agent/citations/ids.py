@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional
 from urllib.parse import urlsplit, urlunsplit
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import ToolMessage
 from pydantic import BaseModel
 
 from agent.citations.markers import CURRENT_PAGE_ID, PREVIOUS_PAGE_ID, ROLE_IDS, id_number, is_q_number, rag_id, web_id
+from agent.messages import last_tool_batch
 from agent.tool_output import ToolOutput
 from storage.schema import Source
 
@@ -254,17 +255,6 @@ def number_output(output: ToolOutput, rag_counter: int = 0, web_counter: int = 0
     return output.model_copy(update={"sources": [Source.model_validate(s) for s in result.sources]}), result
 
 
-def _last_tool_batch(messages: list) -> list[ToolMessage]:
-    """The ToolMessages answering the last AI tool-call message, in the order the calls were made."""
-    for i in range(len(messages) - 1, -1, -1):
-        msg = messages[i]
-        if isinstance(msg, AIMessage) and msg.tool_calls:
-            order = {c["id"]: n for n, c in enumerate(msg.tool_calls)}
-            batch = [m for m in messages[i + 1:] if isinstance(m, ToolMessage) and m.tool_call_id in order]
-            return sorted(batch, key=lambda m: order[m.tool_call_id])
-    return []
-
-
 def cite_sources(state: Mapping[str, Any], runtime: Any = None) -> dict[str, Any]:
     """Graph node after the standard `ToolNode`: number the sources of the tool results it just
     added and replace those ToolMessages (same id: the `add_messages` reducer swaps them in place)
@@ -278,7 +268,7 @@ def cite_sources(state: Mapping[str, Any], runtime: Any = None) -> dict[str, Any
     roles = dict(state.get("page_roles") or {})
     pages = {"current_page": state.get("current_page"), "previous_page": state.get("previous_page")}
     replaced: list[ToolMessage] = []
-    for msg in _last_tool_batch(list(state.get("messages") or [])):
+    for msg in last_tool_batch(list(state.get("messages") or [])):
         output = ToolOutput.of(msg)
         if output is None:
             continue
