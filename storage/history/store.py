@@ -10,11 +10,6 @@ API (the agent and UI code against these names)::
     store.get_conversation(user_id, conversation_id) -> dict (same keys)
     store.rename_conversation(user_id, conversation_id, title)
     store.delete_conversation(user_id, conversation_id)   # its messages too
-    store.append_message(user_id, conversation_id, role, content, *, message_id=None,
-                         created_at=None, **fields) -> message_id
-        role: "user" | "ai" | "tool". Fields stored as given (JSON-like values), e.g.
-        tool: tool_name, tool_call_id, sources (list of Source / dumps; else parsed from content)
-        ai:   tool_calls, citations (list of Citation / dumps), citation_map, route, mode
     store.load_messages(user_id, conversation_id, limit=None) -> [message dict] in order
         each: message_id, conversation_id, seq, role, content, created_at, + the stored fields;
         tool messages also carry `sources` (list of Source dumps with their ids) and `result_count`.
@@ -29,6 +24,9 @@ API (the agent and UI code against these names)::
         a whole turn (list of {"role", "content", "message_id", **fields}): every message written
         with the turn id, then a commit marker; `load_messages` ignores uncommitted turns, so a
         turn is stored whole or not at all. Idempotent: re-running after a failure finishes it.
+        role: "user" | "ai" | "tool". Fields stored as given (JSON-like values), e.g.
+        tool: tool_name, tool_call_id, sources (list of Source / dumps; else parsed from content)
+        ai:   tool_calls, citations (list of Citation / dumps), citation_map, route, mode
 
 Errors: `HistoryUnavailableError` (server down/unreachable, or it refuses the credentials or
 rights of the URI: codes 18 and 13; message says what to do, never the password),
@@ -281,34 +279,6 @@ class HistoryStore:
         self.run_on_database(op)
 
     # ----- messages ---------------------------------------------------------------------------
-    def append_message(self, user_id: str, conversation_id: str, role: Role, content: str, *,
-                       message_id: str | None = None, created_at: datetime | None = None, **fields: Any) -> str:
-        """Store one message at the end of the conversation; returns its id.
-
-        Idempotent for a given `message_id` (retrying a write that may have landed is safe).
-        """
-        doc = message_doc(user_id, conversation_id, role, content, message_id, created_at, fields, self.max_message_bytes)
-
-        def op(db):
-            for _ in range(5):
-                conv = db.conversations.find_one_and_update(
-                    {"_id": conversation_id, "user_id": user_id},
-                    {"$inc": {"next_seq": 1}, "$set": {"updated_at_ms": activity_ms()}},
-                    projection={"next_seq": 1}, return_document=ReturnDocument.AFTER)
-                if conv is None:
-                    raise not_found(conversation_id)
-                try:
-                    db.messages.insert_one({**doc, "seq": conv["next_seq"]})
-                    return
-                except DuplicateKeyError:
-                    if db.messages.find_one({"_id": doc["_id"]}, {"_id": 1}) is not None:
-                        return  # written by an earlier attempt (a retry); its seq stands, this one is a gap
-                    continue  # the seq was taken (should not happen with $inc): take the next one
-            raise HistoryError(f"Could not store message {doc['_id']}: sequence conflicts kept recurring.")
-
-        self.run_on_database(op)
-        return doc["_id"]
-
     def load_messages(self, user_id: str, conversation_id: str, limit: int | None = None) -> list[dict]:
         """The conversation's messages in order (the last `limit` ones if given)."""
         check_conversation(user_id, conversation_id)
