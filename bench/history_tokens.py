@@ -31,7 +31,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from agent.context import TRUNCATED_HISTORY_PROMPT, load_history_messages
 from storage.history import embedded_server
-from storage.documents.embeddings import _tokenizer_path
+from storage.documents.embeddings import tokenizer_path
 from storage.history.store import HistoryStore, new_id
 from storage.schema import Source
 
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from tokenizers import Tokenizer
 
-    tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
+    tokenizer = Tokenizer.from_file(str(tokenizer_path()))
     tokenizer.no_truncation()
     with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
         server = embedded_server.ensure_server(Path(tmp))
