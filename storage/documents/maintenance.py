@@ -132,7 +132,7 @@ def sweep_leftovers_once() -> None:
         _swept.add(key)
     try:
         sweep_all_leftovers()
-    except Exception as exc:  # the sweep is housekeeping: it must never stop an ingestion
+    except (OSError, *vector_store.VECTOR_STORE_ERRORS) as exc:  # housekeeping: it must never stop an ingestion
         log.warning("Sweeping leftovers failed: %s", exc)
 
 

@@ -21,6 +21,7 @@ from datetime import date
 from pathlib import Path
 from typing import Iterable
 
+from storage.documents.pdf_errors import PDF_ERRORS
 from storage.schema import DocumentInfo, PageContent
 
 COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
@@ -353,7 +354,7 @@ def generic_title(doc, pages: list[PageContent], source_file: str, meta_title: s
             top = max(size for size, _ in lines)
             biggest = list(dict.fromkeys(t for s, t in lines if s >= top * 0.9))
             return " · ".join(biggest[:3])[:120]
-    except Exception:  # noqa: BLE001 - an unreadable first page still has a text layer or a file name
+    except PDF_ERRORS:  # an unreadable first page still has a text layer or a file name
         pass
     first = [ln for p in pages[:1] for ln in _lines(p.text)]
     return first[0][:120] if first else Path(source_file).stem
