@@ -154,14 +154,24 @@ def _keep_stopped(flight: dict) -> None:
     """The user pressed Stop: keep the question and what was written so far, marked as stopped.
     Its markers go: the run never built citations for them, and their ids (provisional while the
     history is down) would read as references to whatever later answers number the same."""
-    cid, partial = flight["conversation_id"], strip_markers(flight.get("partial", ""))
+    _keep_plain(flight["conversation_id"], flight["text"], strip_markers(flight.get("partial", "")), stopped=True)
+
+
+def _keep_plain(cid: str | None, question: str, reply: str, **reply_fields) -> None:
+    """A turn answered outside the agent, saved like any turn (agent/turns.py: stored, or queued on this
+    server while the history is down); kept in this browser tab when there is no history to keep it."""
+    outcome = None
     try:
-        if store is None or not cid:
-            raise HistoryError("no history")
-        conv.save_stopped_turn(store, user_id, cid, flight["text"], partial)
-    except Exception:  # noqa: BLE001 - history down: keep it in this browser session
-        unsaved = st.session_state[UNSAVED].setdefault(cid or "", [])
-        unsaved += [conv.ChatTurn("user", flight["text"]), conv.ChatTurn("assistant", partial, stopped=True)]
+        turns = get_chat_service().turns if cid else None
+    except ResourceUnavailable:
+        turns = None
+    if turns is not None:
+        outcome = turns.save_plain(user_id, cid, question, reply, **reply_fields)
+    if outcome is None or not (outcome.saved or outcome.queued):
+        st.session_state[UNSAVED].setdefault(cid or "", []).extend(
+            [conv.ChatTurn("user", question), conv.ChatTurn("assistant", reply, **reply_fields)])
+    if outcome is not None and outcome.error:
+        st.session_state["chat_notice"] = redact(outcome.error)
 
 
 def _keep(cid: str | None, question: str, result) -> None:
@@ -229,13 +239,7 @@ def _ingest_in_background(cid: str | None, question: str) -> bool:
     start_ingest(path, switch_to=True)
     reply = (f"Processing **{escape_markdown(path.name)}** in the background (progress at the top). It becomes the "
              "active PDF when it is ready; you can keep using the app, or reload, meanwhile.")
-    try:
-        if store is None or not cid:
-            raise HistoryError("no history")
-        conv.save_plain_turn(store, user_id, cid, question, reply, route="ingest")
-    except Exception:  # noqa: BLE001 - history down: keep it in this browser session
-        st.session_state[UNSAVED].setdefault(cid or "", [])
-        st.session_state[UNSAVED][cid or ""] += [conv.ChatTurn("user", question), conv.ChatTurn("assistant", reply, route="ingest")]
+    _keep_plain(cid, question, reply, route="ingest")
     return True
 
 
