@@ -3,7 +3,8 @@
 Tools are declared with `response_format="content_and_artifact"` and return
 `output.as_tool_response()`: the model reads the JSON content (the contract in
 docs/ARCHITECTURE.md), the graph reads the typed artifact. `ToolOutput.of(message)` is the one
-parser: the artifact when there is one, else the JSON content (messages restored from history).
+parser: the artifact when there is one, else the JSON content (messages restored from history), read by
+storage's one tool-JSON parser (`storage.history.tool_json.tool_payload`, which the history store uses too).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from storage.history.tool_json import tool_payload
 from storage.schema import Source
 
 
@@ -41,14 +43,8 @@ class ToolOutput(BaseModel):
         artifact = getattr(message, "artifact", None)
         if isinstance(artifact, ToolOutput):
             return artifact
-        content = getattr(message, "content", message)
-        data = artifact if isinstance(artifact, dict) else None
-        if data is None and isinstance(content, str):
-            try:
-                data = json.loads(content)
-            except ValueError:
-                return None
-        if not isinstance(data, dict) or not isinstance(data.get("sources"), list):
+        data = artifact if isinstance(artifact, dict) else tool_payload(getattr(message, "content", message))
+        if data is None or not isinstance(data.get("sources"), list):
             return None
         try:
             return cls(tool=str(data.get("tool") or getattr(message, "name", "") or ""), success=bool(data.get("success", True)),

@@ -6,6 +6,7 @@
     allocate = turns.allocator(user_id, conversation_id)   # for the graph's cite_sources node
     record = turn_record(state, answer)              # the finished turn, every message with its id
     outcome = turns.save(record)                     # SaveOutcome(saved, queued, error)
+    outcome = turns.save_plain(user_id, conversation_id, question, reply, stopped=True)  # a turn without the agent
     turns.pending_messages(user_id, conversation_id) # queued turns, for display
     conversation_id = turns.open_offline(user_id, title)   # store down: created when it is back, turns after
 
@@ -63,7 +64,8 @@ class SaveOutcome:
     error: str | None = None
 
 
-def _text(msg) -> str:
+def message_text(msg) -> str:
+    """A LangChain message's text (its text blocks joined when the content is a list)."""
     return msg.text if hasattr(msg, "text") else str(msg.content)
 
 
@@ -77,7 +79,7 @@ def turn_record(state: Mapping[str, Any], answer: Mapping[str, Any]) -> dict:
     for i, msg in enumerate(msgs):
         base = {"message_id": uuid.uuid4().hex, "created_at": now}
         if isinstance(msg, HumanMessage):
-            out.append({**base, "role": "user", "content": _text(msg)})
+            out.append({**base, "role": "user", "content": message_text(msg)})
         elif isinstance(msg, ToolMessage):
             output = ToolOutput.of(msg)
             entry = {**base, "role": "tool", "tool_name": msg.name, "tool_call_id": msg.tool_call_id}
@@ -95,9 +97,19 @@ def turn_record(state: Mapping[str, Any], answer: Mapping[str, Any]) -> dict:
                         "page_roles": {r: roles[r] for r in ROLE_IDS if r in roles}})
         elif isinstance(msg, AIMessage):
             calls = [{"name": c["name"], "args": c["args"], "id": c["id"]} for c in msg.tool_calls]
-            out.append({**base, "role": "ai", "content": _text(msg), "tool_calls": calls})
+            out.append({**base, "role": "ai", "content": message_text(msg), "tool_calls": calls})
     return {"turn_id": uuid.uuid4().hex, "user_id": state.get("user_id") or "",
             "conversation_id": state.get("conversation_id") or "", "messages": out}
+
+
+def plain_turn_record(user_id: str, conversation_id: str, question: str, reply: str, **reply_fields: Any) -> dict:
+    """A turn answered outside the agent (a stopped answer, a background `/ingest`) in `turn_record`'s
+    shape: the question and the reply (with `reply_fields` such as `stopped=True`, `route="ingest"`)."""
+    now = datetime.now(timezone.utc).isoformat()
+    return {"turn_id": uuid.uuid4().hex, "user_id": user_id, "conversation_id": conversation_id or "", "messages": [
+        {"message_id": uuid.uuid4().hex, "created_at": now, "role": "user", "content": question},
+        {"message_id": uuid.uuid4().hex, "created_at": now, "role": "ai", "content": reply, **reply_fields},
+    ]}
 
 
 # ---------------------------------------------------------------- renumbering a turn
@@ -108,7 +120,8 @@ def _remap_text(text: str, mapping: Mapping[str, str]) -> str:
     return replace_markers(text, lambda mk: mapping.get(mk.text))
 
 
-def _label(source_id: str) -> str:
+def source_label(source_id: str) -> str:
+    """A citation id's label: "[^3]" -> "3", "{^2}" -> "2", "[^8.1]" -> "8.1"."""
     return source_id.strip("[]{}").lstrip("^")
 
 
@@ -132,9 +145,9 @@ def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
                 for c in msg["citations"]:
                     if c.get("marker") in mapping:
                         new = mapping[c["marker"]]
-                        c = {**c, "marker": new, "number": _label(new)}
+                        c = {**c, "marker": new, "number": source_label(new)}
                     elif str(c.get("marker")).startswith("[chunk_id:") and f"[^{c.get('number')}]" in mapping:
-                        c = {**c, "number": _label(mapping[f"[^{c['number']}]"])}  # a legacy marker's number is its id's
+                        c = {**c, "number": source_label(mapping[f"[^{c['number']}]"])}  # a legacy marker's number is its id's
                     cites.append(c)
                 msg["citations"] = cites
             if msg.get("page_roles"):
@@ -226,6 +239,12 @@ class TurnHistory:
         except HistoryError as exc:  # bad input, deleted conversation: never written, say so
             log.warning("turn %s not saved: %s", record["turn_id"], exc)
             return SaveOutcome(False, error=NOT_SAVED_NOTE.format(reason=exc))
+
+    def save_plain(self, user_id: str, conversation_id: str, question: str, reply: str,
+                   **reply_fields: Any) -> SaveOutcome:
+        """`save` of a turn answered outside the agent (`plain_turn_record`): stored, or queued while
+        the store is down, like any turn."""
+        return self.save(plain_turn_record(user_id, conversation_id, question, reply, **reply_fields))
 
     def open_offline(self, user_id: str, title: str) -> str:
         """A conversation for a user whose store is down: its id now, the conversation itself created

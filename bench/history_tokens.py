@@ -31,8 +31,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from agent.context import TRUNCATED_HISTORY_PROMPT, load_history_messages
 from storage.history import embedded_server
-from storage.documents.embeddings import _tokenizer_path
-from storage.history.store import HistoryStore
+from storage.documents.embeddings import tokenizer_path
+from storage.history.store import HistoryStore, new_id
 from storage.schema import Source
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "financebench-dev" / "questions.jsonl"
@@ -71,14 +71,16 @@ def store_conversation(store: HistoryStore, user: str, turns: int, n_sources: in
     for t in range(turns):
         row = rows[t % len(rows)]
         call_id = f"call_{t}"
-        store.append_message(user, conv, "user", row["question"])
-        store.append_message(user, conv, "ai", "", tool_calls=[{"name": "search_documents", "args": {"query": row["question"]}, "id": call_id}])
         sources = _sources(texts, t, n_sources, row.get("doc_name") or "DOC")
         output = json.dumps({"success": True, "tool": "search_documents", "result_count": len(sources), "sources": sources,
                              "message": f"Found {len(sources)} passages."})
-        store.append_message(user, conv, "tool", output, tool_call_id=call_id, tool_name="search_documents")
         markers = " ".join(s["source_id"] for s in sources[:2])
-        store.append_message(user, conv, "ai", f"{row['answer']} {markers}", route="documents")
+        store.save_turn(user, conv, new_id(), [
+            {"role": "user", "content": row["question"], "message_id": new_id()},
+            {"role": "ai", "content": "", "message_id": new_id(),
+             "tool_calls": [{"name": "search_documents", "args": {"query": row["question"]}, "id": call_id}]},
+            {"role": "tool", "content": output, "message_id": new_id(), "tool_call_id": call_id, "tool_name": "search_documents"},
+            {"role": "ai", "content": f"{row['answer']} {markers}", "message_id": new_id(), "route": "documents"}])
     return conv
 
 
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from tokenizers import Tokenizer
 
-    tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
+    tokenizer = Tokenizer.from_file(str(tokenizer_path()))
     tokenizer.no_truncation()
     with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
         server = embedded_server.ensure_server(Path(tmp))
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             turns = max(1, args.messages // 4)
             big = store_conversation(store, "bench-user", turns, args.sources)
             n = len(store.load_messages("bench-user", big))
-            raw_db = store._connect()["bench"]
+            raw_db = store.run_on_database(lambda db: db)
             raw = _median_s(lambda: list(raw_db.messages.find({"user_id": "bench-user", "conversation_id": big}).sort("seq", 1)), args.repeats)
             loaded = _median_s(lambda: store.load_messages("bench-user", big), args.repeats)
             window = _median_s(lambda: store.load_messages("bench-user", big, limit=50), args.repeats)

@@ -7,7 +7,7 @@ On a private nx-27017 server (the embedded default, in a temp folder):
    (what `cite_sources` does per tool call), and the same chunks again (all known), against the
    baseline of local numbering (`renumber_sources` without a store: no round trip at all);
 2. writing a 4-message turn with `HistoryStore.save_turn` (messages + commit marker), against the
-   baseline of the same 4 messages written one by one with `append_message` (the old way).
+   baseline of the same 4 messages written one by one (bench/baselines/per_message.py, the old way).
 Medians of `--repeats` runs, in milliseconds.
 """
 
@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from agent.citations.ids import renumber_sources
+from bench.baselines.per_message import append_message
 from storage.history import embedded_server
 from storage.history.store import HistoryStore, new_id
 from storage.schema import Source
@@ -72,8 +73,8 @@ def main() -> None:
 
             def one_by_one():
                 for m in turn_messages():
-                    store.append_message("bench-user", conv, m["role"], m["content"], message_id=m["message_id"],
-                                         **{k: v for k, v in m.items() if k not in ("role", "content", "message_id")})
+                    append_message(store, "bench-user", conv, m["role"], m["content"], message_id=m["message_id"],
+                                   **{k: v for k, v in m.items() if k not in ("role", "content", "message_id")})
 
             old_way = _median_ms(one_by_one, args.repeats)
             whole = _median_ms(lambda: store.save_turn("bench-user", conv, new_id(), turn_messages()), args.repeats)

@@ -20,7 +20,7 @@ from pymongo import MongoClient
 from pymongo.errors import PyMongoError
 
 from storage.history import embedded_server
-from storage.history.store import HistoryStore
+from storage.history.store import HistoryStore, new_id
 
 NX_BIN = Path(sys.executable).with_name("nx-27017")
 
@@ -139,3 +139,11 @@ def backend(request):
 @pytest.fixture
 def store(backend) -> HistoryStore:
     return backend()
+
+
+def write_message(store: HistoryStore, user_id: str, conversation_id: str, role: str, content: str, *,
+                  message_id: str | None = None, **fields) -> str:
+    """One message written the product's way, as a one-message turn through `save_turn`; returns its id."""
+    message_id = message_id or new_id()
+    store.save_turn(user_id, conversation_id, new_id(), [{"role": role, "content": content, "message_id": message_id, **fields}])
+    return message_id

@@ -12,6 +12,7 @@ from storage.documents.ingest import process_and_index_pdf
 from storage.schema import Citation
 from tests.fixtures_ui import FILE, citation_buttons, make_xss_pdf, new_app, retriever_factory, doc_picker
 from ui.safe_text import escape_markdown
+from tests.fixtures_mongo import write_message
 
 
 def test_question_gets_a_cited_answer_that_survives_a_reload(chat_service, sample_processed, ui_env):
@@ -124,9 +125,9 @@ def test_history_down_still_answers_and_queues_the_turn(ui_env, sample_processed
 
 def _stored_answer(store, user_id: str, citations: list[Citation]) -> str:
     cid = store.create_conversation(user_id, "Stored answer")
-    store.append_message(user_id, cid, "user", "Tell me everything")
+    write_message(store, user_id, cid, "user", "Tell me everything")
     text = " ".join(c.marker for c in citations)
-    store.append_message(user_id, cid, "ai", f"Answer {text}.", citations=[c.model_dump() for c in citations], route="documents")
+    write_message(store, user_id, cid, "ai", f"Answer {text}.", citations=[c.model_dump() for c in citations], route="documents")
     return cid
 
 

@@ -64,3 +64,27 @@ def test_a_stopped_turn_during_an_outage_keeps_no_provisional_id(ui_env, sample_
     assert not at.exception
     firsts = [b.label for b in citation_buttons(at) if b.label.startswith("1 · ")]
     assert len(firsts) == 2 and firsts[0] != firsts[1]  # each answer's [1] opens its own source
+
+
+def test_a_turn_stopped_during_an_outage_is_queued_and_written_when_the_history_is_back(
+        ui_env, sample_processed, own_nx_server, monkeypatch, tmp_path):  # noqa: F811
+    store = _serve(own_nx_server, "ui_outage_stop_queued", monkeypatch, tmp_path)
+    user_id = ui_env["user_id"]
+    cid = store.create_conversation(user_id, "Outage")
+    own_nx_server.stop()
+    at = stopped_run(cid, "Net debt fell to")
+    assert not at.exception
+    service = ui.resources.get_chat_service()
+    queued = [(m["role"], m["content"], bool(m.get("stopped"))) for m in service.pending_messages(user_id, cid)]
+    assert queued == [("user", "What was the net debt?", False), ("ai", "Net debt fell to", True)]  # in the outbox
+    captions = [c.value for c in at.caption]
+    assert any(QUEUED in c for c in captions) and "Stopped: this answer is incomplete." in " ".join(captions)
+    assert not any("browser tab only" in c for c in captions)  # shown like a queued agent turn
+
+    own_nx_server.start()
+    at.run()
+    assert not at.exception and not any(QUEUED in c.value for c in at.caption)
+    stored = [(m["role"], m["content"], bool(m.get("stopped"))) for m in store.load_messages(user_id, cid)]
+    assert stored == queued  # written once, as it was queued
+    assert service.pending_messages(user_id, cid) == []
+    assert "Stopped: this answer is incomplete." in " ".join(c.value for c in at.caption)

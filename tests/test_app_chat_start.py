@@ -10,7 +10,7 @@ from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
 from tests.fixtures_ui import citation_buttons, new_app
 from ui.chat_actions import export_details
 from ui.citations import conversation_markdown
-from ui.conversations import ChatTurn, save_stopped_turn, turns_of
+from ui.conversations import ChatTurn, turns_of
 from ui.safe_text import escape_markdown
 from ui.doc_summary import DocOverview, statement_lines, suggested_questions
 
@@ -66,7 +66,7 @@ def test_empty_chat_shows_the_documents_and_a_suggestion_is_answered_from_them(c
 def test_a_stopped_answer_offers_asking_again(chat_service, sample_processed, ui_env):
     store = chat_service.history
     cid = store.create_conversation(ui_env["user_id"], "Stopped")
-    save_stopped_turn(store, ui_env["user_id"], cid, "What was the net debt at year end?", "Net debt")
+    chat_service.turns.save_plain(ui_env["user_id"], cid, "What was the net debt at year end?", "Net debt", stopped=True)
     at = new_app()
     at.query_params["c"] = cid
     at.run()

@@ -10,6 +10,7 @@ from storage.schema import Citation
 from tests.fixtures_ui import FILE, new_app
 from ui.citations import answer_with_footnotes, conversation_markdown
 from ui.conversations import ChatTurn, file_stem
+from tests.fixtures_mongo import write_message
 
 DOC = Citation(number="1", marker="[^1]", kind="document", documentId="d1", documentTitle=FILE,
                snippet="…Net debt fell to 62.5 million euros…", preview="Net debt fell to 62.5 million euros.",
@@ -44,8 +45,8 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
                                  "metadata": DOC.metadata.model_copy(update={"doc_id": sample_processed.doc_id})})
     store = chat_service.history
     cid = store.create_conversation(ui_env["user_id"], "Debt")
-    store.append_message(ui_env["user_id"], cid, "user", "What was net debt?")
-    store.append_message(ui_env["user_id"], cid, "ai", "Net debt fell to 62.5m [^1].", citations=[doc.model_dump()], route="documents")
+    write_message(store, ui_env["user_id"], cid, "user", "What was net debt?")
+    write_message(store, ui_env["user_id"], cid, "ai", "Net debt fell to 62.5m [^1].", citations=[doc.model_dump()], route="documents")
     at = new_app()
     at.query_params["c"] = cid
     at.run()

@@ -65,7 +65,7 @@ def test_a_fault_at_each_write_of_a_turn_loses_nothing_and_reissues_no_id(sample
     store = HistoryStore(nx_server.uri, db_name="t_turn_faults", timeout_ms=500)
     service = ChatService(llm=HonestModel(), web=None, history=store)
     calls = {"n": 0, "fail_at": None}
-    real_run = HistoryStore._run
+    real_run = HistoryStore.run_on_database
 
     def run(self, op):
         calls["n"] += 1
@@ -73,7 +73,7 @@ def test_a_fault_at_each_write_of_a_turn_loses_nothing_and_reissues_no_id(sample
             raise HistoryUnavailableError("injected fault")
         return real_run(self, op)
 
-    monkeypatch.setattr(HistoryStore, "_run", run)
+    monkeypatch.setattr(HistoryStore, "run_on_database", run)
     reference = service.create_conversation("alice")
     _ask(service, reference, QUESTIONS["A"][0], sample_pdf.doc_id)
     calls["n"] = 0

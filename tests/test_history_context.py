@@ -17,6 +17,7 @@ from agent.context import (
     load_history_messages,
 )
 from storage.schema import Source
+from tests.fixtures_mongo import write_message
 
 
 def _sources(ids: list[str]) -> list[dict]:
@@ -26,12 +27,12 @@ def _sources(ids: list[str]) -> list[dict]:
 
 def _turn(store, user, conv, question, call_id, source_ids, answer):
     """One stored turn: user -> AI tool call -> tool output -> AI answer. Returns the tool message id."""
-    store.append_message(user, conv, "user", question)
-    store.append_message(user, conv, "ai", "", tool_calls=[{"name": "search_documents", "args": {"query": question}, "id": call_id}])
+    write_message(store, user, conv, "user", question)
+    write_message(store, user, conv, "ai", "", tool_calls=[{"name": "search_documents", "args": {"query": question}, "id": call_id}])
     tool_out = json.dumps({"success": True, "tool": "search_documents", "result_count": len(source_ids),
                            "sources": _sources(source_ids), "message": "found"})
-    tid = store.append_message(user, conv, "tool", tool_out, tool_call_id=call_id, tool_name="search_documents")
-    store.append_message(user, conv, "ai", answer, route="documents")
+    tid = write_message(store, user, conv, "tool", tool_out, tool_call_id=call_id, tool_name="search_documents")
+    write_message(store, user, conv, "ai", answer, route="documents")
     return tid
 
 

@@ -13,6 +13,7 @@ import pytest
 from storage.history import embedded_server
 from storage.settings import PROJECT_ROOT
 from storage.history.store import HistoryStore, HistoryUnavailableError
+from tests.fixtures_mongo import write_message
 
 
 def test_database_down_at_start_gives_a_clear_error_without_the_password():
@@ -30,13 +31,13 @@ def test_database_down_at_start_gives_a_clear_error_without_the_password():
 def test_embedded_server_restarts_itself_and_keeps_data(own_embedded_dir):
     store = HistoryStore(db_name="restart")
     conv = store.create_conversation("alice", "Survives")
-    store.append_message("alice", conv, "user", "before the crash")
+    write_message(store, "alice", conv, "user", "before the crash")
     first = embedded_server.running_server(own_embedded_dir)
     assert first is not None and (own_embedded_dir / "db" / "restart.db").exists()  # data lives in the folder
 
     embedded_server.stop_server(own_embedded_dir)  # server killed (crash, reboot)
     assert embedded_server.running_server(own_embedded_dir) is None
-    store.append_message("alice", conv, "ai", "after the restart")  # the store starts it again
+    write_message(store, "alice", conv, "ai", "after the restart")  # the store starts it again
 
     again = HistoryStore(db_name="restart")  # a fresh app process
     assert [m["content"] for m in again.load_messages("alice", conv)] == ["before the crash", "after the restart"]

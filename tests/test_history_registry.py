@@ -125,11 +125,11 @@ def test_uncommitted_turns_are_invisible_and_deleting_a_conversation_drops_its_r
         db.messages.insert_one({"_id": new_id(), "user_id": "alice", "conversation_id": conv, "seq": 99, "role": "user",
                                 "content": "Q2", "turn_id": cut, "created_at": None})
 
-    store._run(half_write)
+    store.run_on_database(half_write)
     assert [m["content"] for m in store.load_messages("alice", conv)] == ["Q1", "A1 [^1]"]
     assert [m["content"] for m in store.load_messages("alice", conv, limit=1)] == ["A1 [^1]"]
     store.delete_conversation("alice", conv)
     again = store.create_conversation("alice")
     assert store.allocate_source_ids("alice", again, [_req(5)]) == ["[^1]"]
-    assert store._run(lambda db: db.sources.count_documents({"conversation_id": conv})) == 0
-    assert store._run(lambda db: db.turns.count_documents({"conversation_id": conv})) == 0
+    assert store.run_on_database(lambda db: db.sources.count_documents({"conversation_id": conv})) == 0
+    assert store.run_on_database(lambda db: db.turns.count_documents({"conversation_id": conv})) == 0

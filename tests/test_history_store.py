@@ -15,6 +15,7 @@ from storage.history.store import (
     MessageTooLargeError,
 )
 from storage.schema import Citation, CitationMetadata, Source
+from tests.fixtures_mongo import write_message
 
 
 def _sources(n: int, start: int = 1) -> list[dict]:
@@ -30,7 +31,7 @@ def _tool_output(sources: list[dict], tool: str = "search_documents") -> str:
 def test_conversation_lifecycle(store):
     a = store.create_conversation("alice", "Budget questions")
     b = store.create_conversation("alice")
-    store.append_message("alice", a, "user", "hello")  # activity moves `a` to the top
+    write_message(store, "alice", a, "user", "hello")  # activity moves `a` to the top
     listed = store.list_conversations("alice")
     assert [c["conversation_id"] for c in listed] == [a, b]
     assert listed[0]["title"] == "Budget questions" and listed[1]["title"] == "New chat"
@@ -50,11 +51,11 @@ def test_messages_round_trip_in_order_with_citations_and_tool_output(store):
     citation = Citation(number="8.1", marker="[8.1]", kind="knowledge", documentId="Q301", documentTitle="FAQ",
                         snippet="s", preview="p", metadata=CitationMetadata(q_id="Q301", category="8"))
     sources = _sources(3)
-    uid = store.append_message("alice", conv, "user", "What was revenue?")
-    aid1 = store.append_message("alice", conv, "ai", "", tool_calls=[{"name": "search_documents", "args": {"query": "revenue"}, "id": "call_1"}])
-    tid = store.append_message("alice", conv, "tool", _tool_output(sources), tool_call_id="call_1", tool_name="search_documents")
-    aid2 = store.append_message("alice", conv, "ai", "Revenue was 5 [^1] [8.1].", citations=[citation],
-                                citation_map={"[^1]": {"page": 1}, "[8.1]": {"q_id": "Q301"}}, route="documents")
+    uid = write_message(store, "alice", conv, "user", "What was revenue?")
+    aid1 = write_message(store, "alice", conv, "ai", "", tool_calls=[{"name": "search_documents", "args": {"query": "revenue"}, "id": "call_1"}])
+    tid = write_message(store, "alice", conv, "tool", _tool_output(sources), tool_call_id="call_1", tool_name="search_documents")
+    aid2 = write_message(store, "alice", conv, "ai", "Revenue was 5 [^1] [8.1].", citations=[citation],
+                        citation_map={"[^1]": {"page": 1}, "[8.1]": {"q_id": "Q301"}}, route="documents")
 
     msgs = store.load_messages("alice", conv)
     assert [m["message_id"] for m in msgs] == [uid, aid1, tid, aid2]
@@ -74,10 +75,10 @@ def test_messages_round_trip_in_order_with_citations_and_tool_output(store):
     assert [m["message_id"] for m in store.load_messages("alice", conv, limit=2)] == [tid, aid2]
 
 
-def test_append_with_same_message_id_is_idempotent(store):
+def test_writing_a_message_id_again_is_idempotent(store):
     conv = store.create_conversation("alice")
-    mid = store.append_message("alice", conv, "user", "hi")
-    assert store.append_message("alice", conv, "user", "hi", message_id=mid) == mid
+    mid = write_message(store, "alice", conv, "user", "hi")
+    assert write_message(store, "alice", conv, "user", "hi", message_id=mid) == mid
     assert len(store.load_messages("alice", conv)) == 1
 
 
@@ -99,14 +100,14 @@ def test_state_continues_numbering_after_reload(backend):
 
 def test_users_are_isolated(store):
     a_conv = store.create_conversation("alice", "secret plans")
-    tid = store.append_message("alice", a_conv, "tool", _tool_output(_sources(2)), tool_call_id="c1")
+    tid = write_message(store, "alice", a_conv, "tool", _tool_output(_sources(2)), tool_call_id="c1")
     b_conv = store.create_conversation("bob")
 
     assert [c["conversation_id"] for c in store.list_conversations("bob")] == [b_conv]
     assert store.get_tool_messages("bob", [tid]) == []
     assert store.get_tool_messages("alice", [tid], conversation_id=b_conv) == []
     for call in (lambda: store.load_messages("bob", a_conv),
-                 lambda: store.append_message("bob", a_conv, "user", "let me in"),
+                 lambda: write_message(store, "bob", a_conv, "user", "let me in"),
                  lambda: store.rename_conversation("bob", a_conv, "mine now"),
                  lambda: store.delete_conversation("bob", a_conv),
                  lambda: store.get_state("bob", a_conv),
@@ -130,11 +131,11 @@ def test_malformed_ids_and_bad_input_are_rejected_clearly(store):
     with pytest.raises(InvalidHistoryInputError, match="user_id"):
         store.list_conversations({"$ne": ""})
     with pytest.raises(InvalidHistoryInputError, match="role"):
-        store.append_message("alice", conv, "system", "x")
+        write_message(store, "alice", conv, "system", "x")
     with pytest.raises(InvalidHistoryInputError, match="not allowed"):
-        store.append_message("alice", conv, "ai", "x", **{"$set": 1})
+        write_message(store, "alice", conv, "ai", "x", **{"$set": 1})
     with pytest.raises(InvalidHistoryInputError, match="Citation"):
-        store.append_message("alice", conv, "ai", "x", citations=[{"number": "1"}])
+        write_message(store, "alice", conv, "ai", "x", citations=[{"number": "1"}])
     with pytest.raises(InvalidHistoryInputError, match="title"):
         store.rename_conversation("alice", conv, "   ")
     assert store.load_messages("alice", conv) == []  # nothing half-written
@@ -144,8 +145,8 @@ def test_oversized_message_is_refused_and_nothing_written(backend):
     store = backend(max_message_bytes=256 * 1024)
     conv = store.create_conversation("alice")
     with pytest.raises(MessageTooLargeError, match=r"limit is 0\.2 MiB"):
-        store.append_message("alice", conv, "tool", _tool_output([{**_sources(1)[0], "text": "x" * 300_000}]), tool_call_id="c")
-    ok = store.append_message("alice", conv, "user", "small")
+        write_message(store, "alice", conv, "tool", _tool_output([{**_sources(1)[0], "text": "x" * 300_000}]), tool_call_id="c")
+    ok = write_message(store, "alice", conv, "user", "small")
     msgs = store.load_messages("alice", conv)
     assert [m["message_id"] for m in msgs] == [ok] and msgs[0]["seq"] == 1  # no sequence number was used up
 
@@ -159,7 +160,7 @@ def test_concurrent_writes_from_two_tabs_lose_nothing_and_keep_order(backend):
     def write(store, tab):
         try:
             for i in range(n):
-                store.append_message("alice", conv, "user" if i % 2 == 0 else "ai", f"{tab}-{i}")
+                write_message(store, "alice", conv, "user" if i % 2 == 0 else "ai", f"{tab}-{i}")
         except BaseException as exc:  # noqa: BLE001 - surfaced below
             errors.append(exc)
 
@@ -198,7 +199,7 @@ def test_save_turn_refuses_bad_input_and_writes_nothing(store):
 
 def test_load_messages_limit_is_checked_and_zero_means_none(store):
     conv = store.create_conversation("alice")
-    store.append_message("alice", conv, "user", "hi")
+    write_message(store, "alice", conv, "user", "hi")
     assert store.load_messages("alice", conv, limit=0) == []  # pymongo's limit(0) would mean "all"
     for bad in (-1, 1.5, "2", True):
         with pytest.raises(InvalidHistoryInputError, match="limit"):
@@ -211,6 +212,6 @@ def test_values_bson_cannot_store_are_rejected_as_bad_input():
     store = HistoryStore("mongodb://127.0.0.1:1/", timeout_ms=100)  # never reached: checked before writing
     conv = "0" * 32
     with pytest.raises(InvalidHistoryInputError, match="cannot be stored"):
-        store.append_message("alice", conv, "ai", "x", route={"documents"})
+        write_message(store, "alice", conv, "ai", "x", route={"documents"})
     with pytest.raises(InvalidHistoryInputError, match="cannot be stored"):
-        store.append_message("alice", conv, "ai", "x", mode=2**70)
+        write_message(store, "alice", conv, "ai", "x", mode=2**70)

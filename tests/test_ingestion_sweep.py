@@ -21,14 +21,14 @@ def _crash_leftovers(doc_id: str, build: str) -> None:
                                                        embedding_function=None)
 
 
-def test_leftovers_of_other_pdfs_are_swept_once_per_process(monkeypatch):
+def test_leftovers_of_other_pdfs_are_swept_once_per_process():
     a = ingest.process_and_index_pdf(make_text_pdf(get_settings().source_dir / "a.pdf", ["Alpha revenue was 5 million."]))
     orphan = "gone-0123456789ab"  # a PDF whose build crashed and that is never ingested again
     busy = "busy-0123456789ab"  # a PDF being built right now by another process
     _crash_leftovers(orphan, "0a1b2c3d")
     _crash_leftovers(a.doc_id, "1a2b3c4d")
     _crash_leftovers(busy, "2a3b4c5d")
-    monkeypatch.setattr(maintenance, "_swept", set())  # a new process
+    maintenance.forget_sweeps()  # as in a new process
 
     with FileLock(str(get_settings().destination_dir / ".locks" / f"{busy}.lock")):
         ingest.process_and_index_pdf(make_text_pdf(get_settings().source_dir / "b.pdf", ["Beta revenue was 7 million."]))

@@ -24,7 +24,7 @@ from ui.citations import (
     safe_url,
 )
 from ui.copy_button import copy_button
-from ui.page_images import preview_cache_dir, render_page
+from ui.page_images import RENDER_ERRORS, preview_cache_dir, render_page
 from ui.safe_text import emphasise, escape_markdown, redact
 
 VIEWER_PAGE = "app_pages/viewer.py"
@@ -72,7 +72,7 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
         png, highlights = _render(path, index, passage, doc_id, bool(passage) and not whole, scale)
         if passage and not highlights and not whole:  # not found: the whole page, no band to show
             png, highlights = _render(path, index, passage, doc_id, False, scale)
-    except Exception as exc:  # noqa: BLE001 - MuPDF raises plain Exception subclasses
+    except RENDER_ERRORS as exc:
         st.warning(f"Could not render the page: {escape_markdown(redact(str(exc)))}")
         return False
     if passage and not highlights:

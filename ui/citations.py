@@ -15,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from pydantic import ValidationError
+
 from agent.citations.markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
 from agent.citations.numbering import display_citations
 from storage.settings import get_settings
@@ -64,7 +66,7 @@ def parse_citations(raw: Iterable[Any] | None) -> list[Citation]:
     for item in raw or []:
         try:
             out.append(item if isinstance(item, Citation) else Citation.model_validate(item))
-        except Exception:  # a malformed stored citation must not hide the whole answer
+        except ValidationError:  # a malformed stored citation must not hide the whole answer
             continue
     return out
 
@@ -174,7 +176,7 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
             from storage.documents.catalog import load_manifest
 
             candidates.append(Path(load_manifest(doc_id).source_path))
-        except Exception:  # not processed (any more) or ingestion module unavailable
+        except (OSError, ValueError):  # not processed (any more), or a damaged manifest
             pass
     if file:
         candidates.append(get_settings().source_dir / Path(file).name)

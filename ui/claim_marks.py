@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from pydantic import ValidationError
+
 from storage.schema import Citation, ClaimCheck
 
 
@@ -18,7 +20,7 @@ def parse_claims(raw: Iterable[Any] | None) -> list[ClaimCheck]:
     for item in raw or []:
         try:
             out.append(item if isinstance(item, ClaimCheck) else ClaimCheck.model_validate(item))
-        except Exception:  # a malformed stored check must not hide the answer
+        except ValidationError:  # a malformed stored check must not hide the answer
             continue
     return out
 

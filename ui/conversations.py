@@ -81,22 +81,6 @@ def turns_of(messages: list) -> list[ChatTurn]:
     return turns
 
 
-def save_plain_turn(store, user_id: str, conversation_id: str, question: str, reply: str, **reply_fields: Any) -> None:
-    """A turn answered outside the agent (a stopped answer, a background `/ingest`): the question and
-    the reply, stored whole or not at all (`HistoryStore.save_turn`)."""
-    from storage.history.store import new_id
-
-    store.save_turn(user_id, conversation_id, new_id(), [
-        {"role": "user", "content": question, "message_id": new_id()},
-        {"role": "ai", "content": reply, "message_id": new_id(), **reply_fields},
-    ])
-
-
-def save_stopped_turn(store, user_id: str, conversation_id: str, question: str, partial: str) -> None:
-    """A question whose answer the user stopped: the question, and the partial answer marked `stopped`."""
-    save_plain_turn(store, user_id, conversation_id, question, partial, stopped=True)
-
-
 def file_stem(title: str) -> str:
     """A safe file name (without extension) for exporting a conversation titled `title`."""
     import re

@@ -28,7 +28,7 @@ def processed_pdfs() -> list:
         from storage.documents.catalog import list_processed_pdfs
 
         return list_processed_pdfs()
-    except Exception as exc:  # a broken destination folder must not take every page down
+    except OSError as exc:  # a broken destination folder must not take every page down
         st.sidebar.error(f"Could not list processed PDFs: {escape_markdown(redact(str(exc)))}")
         return []
 
@@ -56,7 +56,7 @@ def _titles(names: dict[str, str]) -> dict[str, str]:
         from storage.documents.catalog import library_infos
 
         infos = library_infos()
-    except Exception:  # titles are a nicety; the file names still work
+    except (OSError, ValueError):  # titles are a nicety; the file names still work
         return {}
     return {d: i.title for d, i in infos.items() if d in names and i.form != "other"}
 

@@ -8,6 +8,7 @@ so no model is needed and a suggested figure question names a line the document 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
@@ -15,6 +16,8 @@ from typing import Callable
 import streamlit as st
 
 from ui.safe_text import escape_markdown
+
+log = logging.getLogger(__name__)
 
 MAX_ITEMS = 6  # statement lines listed per document
 MAX_SUGGESTIONS = 4
@@ -116,7 +119,8 @@ def render_overview(pdfs: list, on_ask: Callable[[str], None]) -> None:
     """The empty chat: what the selected PDFs (`ProcessedPdf`s) are, and questions to start with."""
     try:
         overviews = _overviews(tuple((p.doc_id, p.processed_at) for p in pdfs))
-    except Exception:  # noqa: BLE001 - an overview is a nicety: the chat works without it
+    except Exception:  # noqa: BLE001 - an overview (manifests, table rows) is a nicety: the chat works without it
+        log.exception("no overview of the selected PDFs")
         overviews = []
     st.caption("Ask a question about the selected PDFs. Every answer links to the pages it used.")
     if not overviews:

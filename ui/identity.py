@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.errors import StreamlitSecretNotFoundError
 from storage.settings import get_settings
 
 
@@ -22,7 +23,7 @@ def auth_configured() -> bool:
     """True when `.streamlit/secrets.toml` has an `[auth]` section (OIDC sign-in)."""
     try:
         return "auth" in st.secrets
-    except Exception:  # no secrets file at all
+    except StreamlitSecretNotFoundError:  # no secrets file at all, or an unreadable one
         return False
 
 

@@ -126,7 +126,7 @@ class IngestJobs:
             if job.reindex_doc_id:
                 clear_preview_cache(job.reindex_doc_id)
             outcome = run_ingestion(job.path, job.reindex_doc_id, progress)
-        except Exception as exc:  # unexpected: keep the message for the page, the trace for the log
+        except Exception as exc:  # noqa: BLE001 - a job thread's boundary: the page shows the message, the log the trace
             log.exception("processing %s failed", job.file)
             job.error, job.state = redact(f"{job.file}: {type(exc).__name__}: {exc}"), "error"
             return

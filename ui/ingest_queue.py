@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from kombu.exceptions import KombuError
+
 from storage.jobs.records import JobRecord, JobRecords
 from storage.settings import get_settings
 from ui.ingest_jobs import IngestJob
@@ -47,7 +49,8 @@ class CeleryIngestJobs:
             clear_preview_cache(reindex_doc_id)
         try:
             ingest_pdf.apply_async((record.job_id,), task_id=record.job_id)
-        except Exception as exc:  # broker unreachable: the record says so instead of waiting forever
+        except Exception as exc:  # noqa: BLE001 - broker or result store down (Celery raises RuntimeError, kombu or
+            # redis errors): the record says so instead of waiting forever
             log.exception("could not queue job %s", record.job_id)
             from storage.jobs.runner import Outcome
 
@@ -72,5 +75,5 @@ class CeleryIngestJobs:
         self.records.request_cancel(job_id)
         try:
             app.control.revoke(job_id)
-        except Exception as exc:  # the flag alone is enough; revoke only saves a worker the start-up
+        except (KombuError, OSError) as exc:  # the flag alone is enough; revoke only saves a worker the start-up
             log.warning("revoke of job %s failed (%s)", job_id, type(exc).__name__)

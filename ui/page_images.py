@@ -23,6 +23,9 @@ HIGHLIGHT_RGB = (1.0, 0.85, 0.0)
 HIGHLIGHT_OPACITY = 0.35
 _MAX_PIECES = 40  # bound the work for very long chunks
 CROP_MARGIN = 90  # points kept above and below the highlighted band when cropping
+# A page that cannot be rendered: the file gone or changed, a page out of range, a damaged PDF
+# (MuPDF's FzErrorBase; FileDataError is a RuntimeError).
+RENDER_ERRORS = (OSError, IndexError, ValueError, RuntimeError, pymupdf.mupdf.FzErrorBase)
 # A rendered preview stays under this many pixels (a Letter page at zoom 1.5 is 1.1 MP): a poster-sized
 # page (up to 200 x 200 inches) is shown at a lower zoom instead of failing ("Overly large image")
 # or taking a minute and tens of MB.

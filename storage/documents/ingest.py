@@ -95,7 +95,7 @@ def process_and_index_pdf(
                 manifest = _build(doc, source, sha, doc_id, progress)
             except (PdfProcessingError, ProcessingCancelled):
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the pipeline's boundary: a PdfProcessingError, trace logged
                 log.exception("Processing %s failed", source.name)
                 detail = " ".join(str(exc).split())[:200]
                 raise PdfProcessingError(
@@ -297,7 +297,7 @@ def _swap(manifest: ProcessedPdf, tmp_root: Path, root: Path, progress: Progress
         progress(SWAP_STAGE, done, len(steps))
         try:
             step()
-        except Exception:
+        except (OSError, *vector_store.VECTOR_STORE_ERRORS):
             if not _is_current(root, build):
                 raise
             # The new build is current: what was not dropped is swept by the next run.
@@ -311,7 +311,7 @@ def _discard_build(destination: Path, doc_id: str, build: str, tmp_root: Path, c
     (destination / doc_id / f".manifest-{build}.json").unlink(missing_ok=True)
     try:
         vector_store.delete_collection_if_exists(collection_name)
-    except Exception:  # the vector store may be what failed; the sweep retries next time
+    except Exception:  # noqa: BLE001 - cleanup while another error propagates must not replace it; the sweep retries
         log.warning("Could not remove the unfinished collection %s", collection_name)
     root = destination / doc_id
     if root.is_dir() and not (root / "manifest.json").exists():

@@ -18,6 +18,7 @@ from pathlib import Path
 import pymupdf
 
 from storage.documents.catalog import PdfProcessingError
+from storage.documents.pdf_errors import PDF_ERRORS
 from storage.settings import get_settings
 
 
@@ -156,7 +157,7 @@ def open_validated(path: Path, name: str | None = None) -> pymupdf.Document:
             raise PdfProcessingError(name, "is not a PDF (no %PDF- header); was another file renamed to .pdf?")
     try:
         doc = pymupdf.open(path, filetype="pdf")
-    except Exception as exc:
+    except PDF_ERRORS as exc:
         raise PdfProcessingError(name, f"is damaged: corrupt or unreadable ({exc})") from exc
     if doc.needs_pass or doc.is_encrypted:
         doc.close()

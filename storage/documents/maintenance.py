@@ -116,6 +116,13 @@ _swept: set[str] = set()
 _swept_lock = threading.Lock()
 
 
+def forget_sweeps() -> None:
+    """Forget which destination folders this process has swept: the next ingestion sweeps again, as
+    the first one of a new process does."""
+    with _swept_lock:
+        _swept.clear()
+
+
 def sweep_leftovers_once() -> None:
     """`sweep_all_leftovers()` on the first call in this process (per destination folder)."""
     key = str(get_settings().destination_dir)
@@ -125,7 +132,7 @@ def sweep_leftovers_once() -> None:
         _swept.add(key)
     try:
         sweep_all_leftovers()
-    except Exception as exc:  # the sweep is housekeeping: it must never stop an ingestion
+    except (OSError, *vector_store.VECTOR_STORE_ERRORS) as exc:  # housekeeping: it must never stop an ingestion
         log.warning("Sweeping leftovers failed: %s", exc)
 
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Iterable
 
+from storage.documents.pdf_errors import PDF_ERRORS
 from storage.schema import DocumentInfo, PageContent
 
 COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
@@ -223,106 +225,138 @@ def _file_year(source_file: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+@dataclass
+class _Cover:
+    """The first pages of a PDF, flattened once for the readers below."""
+
+    texts: list[str]  # the text of each of the first LABEL_PAGES pages
+    lines: list[str]  # the lines of the cover pages
+    flat: str  # the cover pages on one line
+    body: str  # all of `texts` on one line
+    meta_title: str
+
+
+@dataclass
+class _Found:
+    """What the readers found so far; anything not found stays None."""
+
+    doc_date: date | None
+    form: str = "other"
+    issuer: str | None = None
+    period_end: date | None = None
+    quarter: int | None = None
+    headline: str = ""
+
+
 def extract_document_info(doc, pages: list[PageContent], source_file: str) -> DocumentInfo:
     """Issuer, form, period and title of a PDF from its first pages and metadata (never raises
     for an odd PDF: anything not found stays None)."""
     meta = dict(getattr(doc, "metadata", None) or {})
     texts = [p.text or "" for p in pages[:LABEL_PAGES]]
-    cover = "\n".join(texts[:COVER_PAGES])
-    flat_cover = " ".join(cover.split())
-    body = " ".join(" ".join(texts).split())
-    lines = _lines(cover)
-    meta_title = " ".join((meta.get("title") or "").split())
-    doc_date = _pdf_date(meta.get("creationDate"))
-
-    form = "other"
-    issuer: str | None = None
-    period_end: date | None = None
-    quarter: int | None = None
-    headline = ""
-    m_form = _FORM_RE.search(flat_cover[:3000])
-    registrant = _registrant(lines, body)
+    cover_text = "\n".join(texts[:COVER_PAGES])
+    cover = _Cover(texts=texts, lines=_lines(cover_text), flat=" ".join(cover_text.split()),
+                   body=" ".join(" ".join(texts).split()), meta_title=" ".join((meta.get("title") or "").split()))
+    found = _Found(doc_date=_pdf_date(meta.get("creationDate")))
+    m_form = _FORM_RE.search(cover.flat[:3000])
+    registrant = _registrant(cover.lines, cover.body)
     if m_form and registrant:
-        kind = m_form.group(1).upper()
-        issuer = registrant
-        if kind in ("10-K", "20-F", "40-F"):
-            form = "10-K" if kind == "10-K" else "annual report"
-            period_end = _date_after(_ANNUAL_PERIOD, flat_cover)
-        elif kind == "10-Q":
-            form = "10-Q"
-            period_end = _date_after(_QUARTER_PERIOD, flat_cover)
-            # "three and six months ended" -> Q2: the longest interim period the filing reports
-            spans = [{"three": 1, "six": 2, "nine": 3}.get(m.group(1).lower(), 0) for m in _MONTHS_ENDED.finditer(body)]
-            quarter = max(spans, default=0) or _quarter_from(flat_cover[:1500])
-        elif kind == "8-K":
-            form = "8-K"
-            event = _date_after(_EVENT_DATE, flat_cover, 100)
-            doc_date = event or doc_date
-        headline = m_form.group(0)
+        _read_filing(m_form, registrant, cover, found)
     else:
-        # An earnings release: a headline "X reports/announces ... results" near the top.
-        top = lines[:12]
-        for i, line in enumerate(top):
-            joined = " ".join(top[i : i + 3])
-            m = _RELEASE_HEADLINE.match(joined)
-            if m and re.search(r"\bresults?\b|\bearnings\b", m.group("rest"), re.IGNORECASE):
-                form = "earnings release"
-                headline = joined
-                issuer = m.group("issuer").strip(" ,-")
-                break
-        if form == "other" and re.search(r"\bresults?\b", meta_title, re.IGNORECASE):
-            m = _RELEASE_HEADLINE.match(re.sub(r"^microsoft word\s*-\s*", "", meta_title, flags=re.IGNORECASE))
-            if m and _TICKER.search(flat_cover):
-                form, headline, issuer = "earnings release", meta_title, m.group("issuer").strip()
-        if form == "earnings release":
-            issuer = _after_dateline(issuer)
-            named = _ISSUER_BEFORE_TICKER.search(flat_cover)
-            if named and issuer and issuer.lower().split()[0] in named.group(1).lower():
-                issuer = _after_dateline(named.group(1))  # "Best Buy Co., Inc." from "(NYSE: BBY)"
-            # the latest "quarter/period/year/weeks/months ... ended <date>" (comparatives end earlier)
-            ends = [
-                parse_date(flat_cover[m.end() : m.end() + 40])
-                for m in re.finditer(r"\b(?:quarter|period|year|weeks|months)\W[^.]{0,80}?\bended\s+", flat_cover, re.IGNORECASE)
-            ]
-            period_end = max((d for d in ends if d), default=None)
-            quarter = _quarter_from(headline + " " + meta_title) or _quarter_from(flat_cover[:600])
-            dateline = parse_date(flat_cover[:400])
-            doc_date = dateline or doc_date
-        elif re.search(r"\bannual\s+report\b", flat_cover[:600], re.IGNORECASE):
-            form = "annual report"
-            period_end = _date_after(_ANNUAL_PERIOD, flat_cover)
+        _read_release_or_report(cover, found)
+    fiscal_year = _fiscal_year(cover, found)
+    if found.form in ("10-K", "annual report"):
+        found.quarter = None
 
-    fiscal_year: int | None = None
-    if period_end is not None:
-        fy_end = (period_end.month, period_end.day) if form in ("10-K", "annual report") else _fiscal_year_end_month(body)
-        if form == "earnings release" and quarter == 4:
-            fy_end = (period_end.month, period_end.day)
-        end_year = _fiscal_end_year(period_end, fy_end)
-        fiscal_year = _fiscal_label(texts[:LABEL_PAGES], headline + " " + meta_title, end_year, later=fy_end is None)
-    elif form == "earnings release":
-        labels = [int(m.group(1)) for m in _FISCAL_LABEL.finditer(headline) if m.group(1)]
-        fiscal_year = labels[0] if labels else None
-    if form in ("10-K", "annual report"):
-        quarter = None
-
-    if form == "other":
-        title = generic_title(doc, pages, source_file, meta_title)
-    else:
-        title = ""  # composed below
+    title = generic_title(doc, pages, source_file, cover.meta_title) if found.form == "other" else ""  # else composed below
+    period_end, doc_date = found.period_end, found.doc_date
     info = DocumentInfo(
         title=title or "untitled",
-        issuer=issuer,
-        form=form,
+        issuer=found.issuer,
+        form=found.form,
         fiscal_year=fiscal_year,
-        fiscal_quarter=quarter,
+        fiscal_quarter=found.quarter,
         period_end=period_end.isoformat() if period_end else None,
         date=doc_date.isoformat() if doc_date else None,
     )
-    if form != "other":
+    if found.form != "other":
         info.title = base_title(info)
     elif info.date is None and (year := _file_year(source_file)):
         info.date = str(year)  # weak last resort: a year in the file name
     return info
+
+
+def _read_filing(m_form: re.Match, registrant: str, cover: _Cover, found: _Found) -> None:
+    """An SEC filing's cover (10-K, 10-Q, 20-F, 40-F, 8-K): the registrant is the issuer."""
+    kind = m_form.group(1).upper()
+    found.issuer = registrant
+    if kind in ("10-K", "20-F", "40-F"):
+        found.form = "10-K" if kind == "10-K" else "annual report"
+        found.period_end = _date_after(_ANNUAL_PERIOD, cover.flat)
+    elif kind == "10-Q":
+        found.form = "10-Q"
+        found.period_end = _date_after(_QUARTER_PERIOD, cover.flat)
+        # "three and six months ended" -> Q2: the longest interim period the filing reports
+        spans = [{"three": 1, "six": 2, "nine": 3}.get(m.group(1).lower(), 0) for m in _MONTHS_ENDED.finditer(cover.body)]
+        found.quarter = max(spans, default=0) or _quarter_from(cover.flat[:1500])
+    elif kind == "8-K":
+        found.form = "8-K"
+        event = _date_after(_EVENT_DATE, cover.flat, 100)
+        found.doc_date = event or found.doc_date
+    found.headline = m_form.group(0)
+
+
+def _read_release_or_report(cover: _Cover, found: _Found) -> None:
+    """Not a filing: an earnings release (a headline "X reports/announces ... results" near the top,
+    or such a PDF title with a ticker on the cover), else perhaps an annual report."""
+    top = cover.lines[:12]
+    for i, line in enumerate(top):
+        joined = " ".join(top[i : i + 3])
+        m = _RELEASE_HEADLINE.match(joined)
+        if m and re.search(r"\bresults?\b|\bearnings\b", m.group("rest"), re.IGNORECASE):
+            found.form, found.headline, found.issuer = "earnings release", joined, m.group("issuer").strip(" ,-")
+            break
+    if found.form == "other" and re.search(r"\bresults?\b", cover.meta_title, re.IGNORECASE):
+        m = _RELEASE_HEADLINE.match(re.sub(r"^microsoft word\s*-\s*", "", cover.meta_title, flags=re.IGNORECASE))
+        if m and _TICKER.search(cover.flat):
+            found.form, found.headline, found.issuer = "earnings release", cover.meta_title, m.group("issuer").strip()
+    if found.form == "earnings release":
+        _read_release(cover, found)
+    elif re.search(r"\bannual\s+report\b", cover.flat[:600], re.IGNORECASE):
+        found.form = "annual report"
+        found.period_end = _date_after(_ANNUAL_PERIOD, cover.flat)
+
+
+def _read_release(cover: _Cover, found: _Found) -> None:
+    """An earnings release's issuer (as named before its ticker), period, quarter and dateline."""
+    flat = cover.flat
+    found.issuer = _after_dateline(found.issuer)
+    named = _ISSUER_BEFORE_TICKER.search(flat)
+    if named and found.issuer and found.issuer.lower().split()[0] in named.group(1).lower():
+        found.issuer = _after_dateline(named.group(1))  # "Best Buy Co., Inc." from "(NYSE: BBY)"
+    # the latest "quarter/period/year/weeks/months ... ended <date>" (comparatives end earlier)
+    ends = [
+        parse_date(flat[m.end() : m.end() + 40])
+        for m in re.finditer(r"\b(?:quarter|period|year|weeks|months)\W[^.]{0,80}?\bended\s+", flat, re.IGNORECASE)
+    ]
+    found.period_end = max((d for d in ends if d), default=None)
+    found.quarter = _quarter_from(found.headline + " " + cover.meta_title) or _quarter_from(flat[:600])
+    dateline = parse_date(flat[:400])
+    found.doc_date = dateline or found.doc_date
+
+
+def _fiscal_year(cover: _Cover, found: _Found) -> int | None:
+    """The fiscal year the document reports on, from its period end and fiscal-year labels."""
+    if found.period_end is not None:
+        period_end = found.period_end
+        fy_end = (period_end.month, period_end.day) if found.form in ("10-K", "annual report") else _fiscal_year_end_month(cover.body)
+        if found.form == "earnings release" and found.quarter == 4:
+            fy_end = (period_end.month, period_end.day)
+        end_year = _fiscal_end_year(period_end, fy_end)
+        return _fiscal_label(cover.texts[:LABEL_PAGES], found.headline + " " + cover.meta_title, end_year, later=fy_end is None)
+    if found.form == "earnings release":
+        labels = [int(m.group(1)) for m in _FISCAL_LABEL.finditer(found.headline) if m.group(1)]
+        return labels[0] if labels else None
+    return None
 
 
 def font_lines(page) -> list[tuple[float, str]]:
@@ -353,7 +387,7 @@ def generic_title(doc, pages: list[PageContent], source_file: str, meta_title: s
             top = max(size for size, _ in lines)
             biggest = list(dict.fromkeys(t for s, t in lines if s >= top * 0.9))
             return " · ".join(biggest[:3])[:120]
-    except Exception:  # noqa: BLE001 - an unreadable first page still has a text layer or a file name
+    except PDF_ERRORS:  # an unreadable first page still has a text layer or a file name
         pass
     first = [ln for p in pages[:1] for ln in _lines(p.text)]
     return first[0][:120] if first else Path(source_file).stem

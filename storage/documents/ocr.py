@@ -121,7 +121,9 @@ def get_ocr_engine(preferred: str | None = None) -> OcrEngine | None:
         if engine_cls.available():
             try:
                 return engine_cls()
-            except Exception as exc:  # a broken install should not stop text-layer PDFs
+            # Broad on purpose: engines (tesseract, onnxruntime, torch) fail to load in their own ways,
+            # and a broken install must not stop text-layer PDFs.
+            except Exception as exc:  # noqa: BLE001
                 log.warning("OCR engine %s unavailable: %s", engine_cls.name, exc)
     log.warning("No OCR engine available: scanned pages will have no text")
     return None

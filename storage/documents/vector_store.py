@@ -25,7 +25,13 @@ from storage.settings import get_settings
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import chromadb  # noqa: E402  (telemetry must be off before import)
+import httpx  # noqa: E402
 from chromadb.config import Settings as ChromaSettings  # noqa: E402
+from chromadb.errors import ChromaError  # noqa: E402
+
+# What the vector store raises when a collection is missing or unreadable (ChromaError, ValueError
+# depending on the client) or a Chroma server cannot be reached (httpx).
+VECTOR_STORE_ERRORS: tuple[type[BaseException], ...] = (ChromaError, ValueError, httpx.HTTPError)
 
 _clients: dict[tuple, Any] = {}
 _lock = threading.Lock()
@@ -106,7 +112,7 @@ def collection_exists(name: str) -> bool:
     try:
         get_chroma_client().get_collection(name, embedding_function=None)
         return True
-    except Exception:  # chromadb raises NotFoundError / ValueError depending on the client
+    except VECTOR_STORE_ERRORS:
         return False
 
 

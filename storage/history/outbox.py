@@ -53,10 +53,7 @@ class TurnOutbox:
     @classmethod
     def for_store(cls, store: Any) -> "TurnOutbox":
         """The outbox of a `HistoryStore`: keyed by its server (credentials left out) and database."""
-        from storage.history.store import redact_uri
-
-        server = redact_uri(store._explicit_uri) if getattr(store, "_explicit_uri", None) else "embedded"
-        return cls(default_outbox_path(f"{server}/{store.db_name}"))
+        return cls(default_outbox_path(f"{store.server}/{store.db_name}"))
 
     def _db(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None)

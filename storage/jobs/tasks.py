@@ -35,7 +35,7 @@ def ingest_pdf(job_id: str) -> str:
         outcome = run_ingestion(record.source_name, record.reindex_doc_id, jobs.progress_callback(record))
     except HistoryUnavailableError:
         raise
-    except Exception as exc:  # unexpected: the trace goes to the worker's log, the type to the page
+    except Exception as exc:  # noqa: BLE001 - the worker's boundary: the job records it, the trace is logged
         log.exception("job %s: processing %s failed", job_id, record.file)
         outcome = Outcome(state="error", error=f"{record.file}: could not be processed ({type(exc).__name__})")
     jobs.finish(job_id, outcome)

@@ -57,6 +57,9 @@ CREATE TABLE IF NOT EXISTS retrieval_cache (
 CREATE INDEX IF NOT EXISTS retrieval_cache_exact ON retrieval_cache (fingerprint, k, norm_query);
 """
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# What a broken or unreadable cache raises (SQLite, its file, a stored entry that no longer parses);
+# the retriever then searches without it.
+CACHE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, ValueError)
 
 
 def normalise_query(query: str) -> str:

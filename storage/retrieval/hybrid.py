@@ -48,7 +48,7 @@ from storage.documents.bm25 import build_bm25_model, load_bm25_index
 from storage.settings import get_settings
 from storage.documents.embeddings import get_embedder
 from storage.retrieval.query_expansion import ExpandedQuery, expand_query
-from storage.retrieval.cache import RetrievalCache, normalise_query
+from storage.retrieval.cache import CACHE_ERRORS, RetrievalCache, normalise_query
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 from storage.retrieval.fusion import DocIndex, Ranking, clear_selections, rank_pages
 from storage.retrieval.selection_prior import without_issuers
@@ -98,7 +98,7 @@ def _load_doc_index(doc_id: str) -> DocIndex:
         vectors = _load_vectors(doc_id, chunks)
     except RetrievalError:
         raise
-    except Exception as exc:  # unreadable artifacts or missing collection
+    except (OSError, ValueError, KeyError, *vector_store.VECTOR_STORE_ERRORS) as exc:  # unreadable, or no collection
         raise RetrievalError(f"{doc_id}: cannot load its indexes ({exc}); re-index the PDF") from exc
     if chunk_bm25.chunk_ids != [c.chunk_id for c in chunks]:
         raise RetrievalError(f"{doc_id}: BM25 index does not match its chunks; re-index the PDF")
@@ -194,7 +194,7 @@ class HybridRetriever:
                 hit = cache.get_exact(fingerprint, k, query)
                 if hit is not None:
                     return hit
-            except Exception as exc:  # a broken cache must never break search
+            except CACHE_ERRORS as exc:  # a broken cache must never break search
                 log.warning("Retrieval cache unavailable: %s", exc)
                 cache = None
 
@@ -208,7 +208,7 @@ class HybridRetriever:
                 hit = cache.get_similar(fingerprint, k, query, cache_vec)
                 if hit is not None:
                     return hit
-            except Exception as exc:
+            except CACHE_ERRORS as exc:
                 log.warning("Retrieval cache lookup failed: %s", exc)
 
         sparse = expanded.sparse_text
@@ -218,7 +218,7 @@ class HybridRetriever:
         if cache is not None:
             try:
                 cache.put(fingerprint, k, query, cache_vec, results)
-            except Exception as exc:
+            except CACHE_ERRORS as exc:
                 log.warning("Retrieval cache write failed: %s", exc)
         return results
 
@@ -226,7 +226,7 @@ def documents_of(doc_ids: list[str]) -> dict[str, DocumentInfo | None]:
     """DocumentInfo (title unique in the library) of each doc_id; None when it cannot be read."""
     try:
         library = catalog.library_infos()
-    except Exception as exc:  # document info is a nicety: never let it break search
+    except (OSError, ValueError) as exc:  # document info is a nicety: never let it break search
         log.warning("Document info unavailable: %s", exc)
         library = {}
     out: dict[str, DocumentInfo | None] = {}
@@ -235,7 +235,7 @@ def documents_of(doc_ids: list[str]) -> dict[str, DocumentInfo | None]:
         if info is None:
             try:
                 info = catalog.document_info(catalog.load_manifest(doc_id))
-            except Exception:
+            except (OSError, ValueError):
                 info = None
         out[doc_id] = info
     return out
