@@ -21,7 +21,7 @@ the node it leaves, the builder at the bottom.
 bound to; `cite_sources` (agent/citations/ids.py) then gives every source its id and swaps the
 numbered ToolMessages in by id. Dependencies (model, web search, retriever, history, the source
 registry's allocator) come from the run context (`AgentContext`, agent/state.py). Without a model,
-`answer_without_model` (agent/no_model_step.py) answers the documents path extractively through the
+`answer_without_model` (agent/no_model/answer.py) answers the documents path extractively through the
 same tool calls and citation numbering, so citations are exact in both modes; `summarize_web` and
 `respond` have a no-model reply of their own. Running a turn: agent/run.py.
 """
@@ -38,13 +38,15 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import conversation, no_model_step, prompts, scope
+from agent import conversation, prompts, scope
 from agent.citations.answer import build_answer, cite_sources
 from agent.claims.check import check_turn
 from agent.knowledge_base import format_for_prompt, relevant_items
 from agent.messages import last_tool_batch, message_text, tool_call_message
+from agent.no_model import answer as no_model_answer
 from agent.no_model import extractive
-from agent.no_model_step import with_knowledge_quotes
+from agent.no_model.answer import with_knowledge_quotes
+from agent.page_text import page_text_lookup
 from agent.routing import QueryKind, RelevanceGrade, parse_command, unknown_command_reply
 from agent.state import (
     AgentContext,
@@ -238,9 +240,9 @@ def route_after_agent(state: AgentState) -> Literal["tools", "finalize_answer"]:
 
 def answer_without_model(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """The documents path with no model: first a document search for the question, then an
-    extractive answer quoting the best sentences of the results (agent/no_model_step.py); when
+    extractive answer quoting the best sentences of the results (agent/no_model/answer.py); when
     nothing usable was found, `fallback_reason` sends the turn to web search (if configured)."""
-    return no_model_step.answer_without_model(state, runtime.context)
+    return no_model_answer.answer_without_model(state, runtime.context)
 
 
 def route_after_answer_without_model(state: AgentState) -> Literal["tools", "web_search", "finalize_answer"]:
@@ -383,7 +385,7 @@ def check_claims(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return {}
     registry = dict(state.get("sources") or {})
     registry.update({role: registry[sid] for role, sid in (state.get("page_roles") or {}).items() if sid in registry})
-    claims = check_turn(answer, registry, extractive.page_text_lookup())
+    claims = check_turn(answer, registry, page_text_lookup())
     return {"final_answer": {**state["final_answer"], "claims": [c.model_dump() for c in claims]}}
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
-from agent.context import PREVIOUS_TOOL, retrieve_previous_sources
+from agent.context import retrieve_previous_sources
 from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk, Source, display_page
 from storage.settings import get_settings

@@ -23,7 +23,6 @@ citations, the tool messages' sources, the page roles), so no id ever names two 
 from __future__ import annotations
 
 import logging
-import re
 import sqlite3
 import uuid
 from dataclasses import dataclass, field
@@ -33,8 +32,9 @@ from typing import Any, Mapping
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from agent.citations.ids import ROLE_IDS, Allocate, source_key
-from agent.citations.markers import replace_markers
+from agent.citations.markers import id_label, id_number, rag_id, replace_markers
 from agent.context import history_to_messages
+from agent.messages import message_text
 from agent.tool_output import ToolOutput
 from storage.history.store import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError, new_id
 from storage.history.outbox import TurnOutbox
@@ -42,7 +42,6 @@ from storage.schema import Source
 
 log = logging.getLogger(__name__)
 
-_NUMBERED_RE = re.compile(r"^(?:\[\^[1-9]\d*\]|\{\^[1-9]\d*\})$")
 
 QUEUED_NOTE = ("This answer is not saved to your history yet: the chat history database is unavailable. It is "
                "kept on this server and added to your history as soon as the database is back.")
@@ -62,11 +61,6 @@ class SaveOutcome:
     saved: bool
     queued: bool = False
     error: str | None = None
-
-
-def message_text(msg) -> str:
-    """A LangChain message's text (its text blocks joined when the content is a list)."""
-    return msg.text if hasattr(msg, "text") else str(msg.content)
 
 
 def turn_record(state: Mapping[str, Any], answer: Mapping[str, Any]) -> dict:
@@ -120,11 +114,6 @@ def _remap_text(text: str, mapping: Mapping[str, str]) -> str:
     return replace_markers(text, lambda mk: mapping.get(mk.text))
 
 
-def source_label(source_id: str) -> str:
-    """A citation id's label: "[^3]" -> "3", "{^2}" -> "2", "[^8.1]" -> "8.1"."""
-    return source_id.strip("[]{}").lstrip("^")
-
-
 def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
     """The record with its citation ids replaced per `mapping` (old id -> id in the store)."""
     if not mapping:
@@ -145,9 +134,9 @@ def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
                 for c in msg["citations"]:
                     if c.get("marker") in mapping:
                         new = mapping[c["marker"]]
-                        c = {**c, "marker": new, "number": source_label(new)}
+                        c = {**c, "marker": new, "number": id_label(new)}
                     elif str(c.get("marker")).startswith("[chunk_id:") and f"[^{c.get('number')}]" in mapping:
-                        c = {**c, "number": source_label(mapping[f"[^{c['number']}]"])}  # a legacy marker's number is its id's
+                        c = {**c, "number": id_label(mapping[rag_id(c["number"])])}  # a legacy marker's number is its id's
                     cites.append(c)
                 msg["citations"] = cites
             if msg.get("page_roles"):
@@ -166,7 +155,7 @@ def _record_sources(record: dict) -> list[dict]:
     for msg in record["messages"]:
         for src in msg.get("sources") or []:
             sid = src.get("source_id") or ""
-            if _NUMBERED_RE.match(sid) and sid not in seen:
+            if id_number(sid) is not None and sid not in seen:
                 seen[sid] = src
     return list(seen.values())
 

@@ -4,7 +4,7 @@ back as `[<category>.<n>]` citations — with a model and in no-model mode."""
 from __future__ import annotations
 
 from agent.run import run_turn
-from tests.fixtures_agent import context, grade, kind, say, scripted
+from tests.fixtures_agent import context, grade, say, scripted
 
 KB_QUESTION = "How do I open the page a citation points to?"
 

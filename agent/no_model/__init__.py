@@ -1,5 +1,6 @@
 """Answers without a language model, one module per job:
 
+- answer           the graph's `answer_without_model` node: search, statement pages, then compose
 - extractive       routing by rules and the extractive composer (quoted sentences, figures first)
 - figures          the figure block that leads a figure answer (`figure_block`)
 - cited_rows       the table rows of the cited pages, with caption, unit, line item and statement

@@ -13,7 +13,7 @@ import re
 from typing import Literal
 
 from agent.no_model import figures
-from agent.page_text import page_text_lookup, segment, squash  # agent/graph.py reads extractive.page_text_lookup
+from agent.page_text import page_text_lookup, segment, squash
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 

@@ -18,6 +18,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from agent import conversation, scope
 from agent.knowledge_base import relevant_items
 from agent.messages import message_text, tool_call_message
+from agent.page_text import page_text_lookup
 from agent.no_model import extractive, figures, followups
 from agent.state import MAX_TOOL_FAILURES, AgentContext, AgentState, question, tool_failures, turn_tool_results
 from agent.tools import RAG_TOOL, STATEMENTS_TOOL
@@ -31,7 +32,7 @@ def answer_without_model(state: AgentState, ctx: AgentContext) -> dict:
     if not searches:
         return _first_search(state, resolved.query)
     sources = [s for r in searches for s in r.get("sources", [])]
-    page_text = extractive.page_text_lookup()  # each PDF's pages read once for the whole step
+    page_text = page_text_lookup()  # each PDF's pages read once for the whole step
     note = scope.scope_note(resolved.query, scope.selected_infos(state.get("selected_doc_ids") or []),
                             [s.get("text") or "" for s in sources])
     statements = turn_tool_results(state, STATEMENTS_TOOL)
