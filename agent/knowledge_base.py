@@ -33,7 +33,7 @@ log = logging.getLogger("agent.knowledge_base")
 
 # Cosine similarity (all-MiniLM-L6-v2) a query must reach to count as relevant. Chosen by
 # measurement on the shipped items: on-topic paraphrases score 0.55-0.85, off-topic questions
-# ("revenue of Boeing in 2022", "weather today") stay below 0.40 (tests/test_citations_knowledge.py).
+# ("revenue of Boeing in 2022", "weather today") stay below 0.40 (tests/agent/citations/test_citations_knowledge.py).
 RELEVANCE_THRESHOLD = 0.45
 
 

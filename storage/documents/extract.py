@@ -32,7 +32,7 @@ MIN_IMAGE_SIDE = 120
 MIN_OCR_CHARS = 20
 OCR_DPI = 200
 MAX_IMAGE_OCR_PER_PAGE = 4
-# Memory bounds (see tests/test_ingestion_limits.py for the measured peak RSS). An embedded image is
+# Memory bounds (see tests/storage/documents/test_ingestion_limits.py for the measured peak RSS). An embedded image is
 # decoded for OCR only below MAX_IMAGE_PIXELS (its size is read from the PDF first): a 600 dpi Letter
 # scan is 34 MP (~100 MB as RGB); a 30000x30000 px image would be 0.9-2.7 GB. A page rendered for OCR
 # stays under MAX_RENDER_PIXELS (25 MB in gray; Letter at 200 dpi is 3.7 MP): larger pages are

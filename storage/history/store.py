@@ -54,7 +54,7 @@ Kept deliberately simple for nx-27017 (and any MongoDB): no `$push`, no position
 neosqlite's fallback, nx-27017 stores a `$set` datetime as a string, which then sorts wrongly. Dict fields whose keys may contain "." or "$" (`citation_map`, the
 source registry) are stored as lists of pairs.
 
-More nx-27017 behaviour, checked by trying it (tests/test_history_registry.py covers the parts used):
+More nx-27017 behaviour, checked by trying it (tests/storage/history/test_history_registry.py covers the parts used):
 - `find_one_and_update(..., upsert=True)` inserts the filter fields but ignores `$setOnInsert`
   (the inserted document lacks those fields). `update_one(..., upsert=True)` applies it. So the
   registry upserts with `update_one` + `$setOnInsert` and reads the winner back with `find_one`.

@@ -11,7 +11,7 @@ so re-indexing a PDF invalidates everything cached for it:
 
 Bounded: at most `max_rows` entries and `max_bytes` of stored results and embeddings per file; beyond
 that the least recently used entries are evicted (a hit counts as a use). SQLite reuses the freed
-pages, so the file stays bounded too (tests/test_retrieval_cache_bound.py).
+pages, so the file stays bounded too (tests/storage/retrieval/test_retrieval_cache_bound.py).
 
 The default threshold is chosen by measurement (`python -m bench.retrieval`, "cache" section):
 well above the highest similarity between any two different FinanceBench dev questions, so a

@@ -1,6 +1,6 @@
 """Documents page with hostile uploads: very long names, refused files not retried by "Process all"
 (AppTest, real processing). (A NUL byte in an upload's name is refused by Streamlit's uploader itself,
-before the page runs; `save_uploaded_pdf` refuses it too: tests/test_ingestion_names.py.)"""
+before the page runs; `save_uploaded_pdf` refuses it too: tests/storage/documents/test_ingestion_names.py.)"""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from storage.documents.table_layout import layout_units
 from storage.documents.tables import row_cells
-from tests.test_tables_layout import RIGHT_EDGES, _cells, _centre, _page_with, _right
+from tests.storage.documents.test_tables_layout import RIGHT_EDGES, _cells, _centre, _page_with, _right
 
 
 def _rows(page, labels_values, top: float, edges=RIGHT_EDGES) -> None:

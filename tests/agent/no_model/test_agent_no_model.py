@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,11 +16,11 @@ from agent.no_model.extractive import split_sentences
 from agent.run import run_turn
 from agent.tools import WebSearch
 from storage.documents.catalog import load_page_texts
+from storage.settings import PROJECT_ROOT
 from tests.fixtures_agent import SAMPLE_PAGES, FailingRetriever, context
 from tests.stubs import tavily
 from tests.stubs.tavily import TavilyStub
 
-ROOT = Path(__file__).resolve().parent.parent
 QUOTE = re.compile(r"“(?P<sentence>[^”]+)”\s*(?P<marker>\[\^(?:\d+|Current Page|Previous Page)\])")  # document/page ids
 
 
@@ -108,7 +107,7 @@ def _cli(args, home, **env):
     full_env = {**os.environ, "PDF_CHAT_HOME": str(home), **env}
     for key in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY", "PDF_CHAT_MODEL"):
         full_env.pop(key, None)
-    return subprocess.run([sys.executable, "-m", "agent.cli", *args], cwd=ROOT, env=full_env,
+    return subprocess.run([sys.executable, "-m", "agent.cli", *args], cwd=PROJECT_ROOT, env=full_env,
                           capture_output=True, text=True, timeout=240)
 
 

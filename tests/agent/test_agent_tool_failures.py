@@ -1,7 +1,7 @@
 """A tool that fails the same way twice ends the turn (it used to retry until GraphRecursionError),
 through ChatService and through the chat page; an optional tool that fails is not asked again.
 
-A lone surrogate itself is refused by ChatService (tests/test_question_limit.py); it cannot reach the
+A lone surrogate itself is refused by ChatService (tests/agent/test_question_limit.py); it cannot reach the
 page: Streamlit's widget protocol (protobuf strings are UTF-8) rejects it before the script runs."""
 
 from __future__ import annotations
