@@ -5,8 +5,8 @@
 `bench.figures_gold` calls `answer_all` in process for the code of this tree, and runs this file as a
 script with PYTHONPATH set to a `git worktree` of another revision for its baseline: the script then
 imports that revision's `agent`, `storage` and `bench.answers`, so it must use only their long-stable
-entry points (`agent.run.run_turn`, `agent.state.AgentContext`, `storage.retrieval.hybrid.HybridRetriever`,
-`bench.answers.use_work_dir/ingest`).
+entry points (`agent.run.run_turn`, `agent.graph.run_turn` before issue 21, `agent.state.AgentContext`,
+`storage.retrieval.hybrid.HybridRetriever`, `bench.answers.use_work_dir/ingest`).
 
 Each question: {"id", "question", "doc_names": [pdf stems selected]}. Each answer: {"id", "message",
 "route", "mode", "retrievers" (retrievers the turn built: 0 = no search), "seconds", "error"}.
@@ -49,7 +49,10 @@ def answer_all(questions: list[dict], work: Path, pdf_dir: Path, progress: bool 
     logging.disable(logging.WARNING)
     names = sorted({n for q in questions for n in q["doc_names"]})
     docs = ingest([pdf_dir / f"{n}.pdf" for n in names], work)
-    from agent.run import run_turn
+    try:
+        from agent.run import run_turn
+    except ModuleNotFoundError:  # a baseline revision before agent/run.py (issue 21) kept it in the graph module
+        from agent.graph import run_turn
     from agent.state import AgentContext
 
     out = []
