@@ -133,3 +133,15 @@ def test_uncommitted_turns_are_invisible_and_deleting_a_conversation_drops_its_r
     assert store.allocate_source_ids("alice", again, [_req(5)]) == ["[^1]"]
     assert store.run_on_database(lambda db: db.sources.count_documents({"conversation_id": conv})) == 0
     assert store.run_on_database(lambda db: db.turns.count_documents({"conversation_id": conv})) == 0
+
+
+def test_the_registry_writes_ids_in_the_one_marker_grammar():
+    """storage cannot import agent, so the registry spells the id shapes itself: they must be the ones
+    agent/citations/markers.py reads back, or a stored id would never be recognised as a citation."""
+    from agent.citations.markers import id_number, rag_id, web_id
+    from storage.history.registry import FAMILIES
+
+    assert set(FAMILIES) == {"rag", "web"}
+    for n in (1, 7, 123):
+        assert FAMILIES["rag"].format(n) == rag_id(n) and id_number(FAMILIES["rag"].format(n)) == ("rag", n)
+        assert FAMILIES["web"].format(n) == web_id(n) and id_number(FAMILIES["web"].format(n)) == ("web", n)
