@@ -15,8 +15,12 @@ from pathlib import Path
 from storage.history.embedded_server import free_port
 from tests.fixtures_ui import ROOT
 
-SECRET_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY",
-               "MONGODB_URI", "CHROMA_HOST", "PDF_SOURCE_DIR", "PDF_DESTINATION_DIR", "PDF_CHAT_LOCAL_USER")
+# Not passed on to an app under test: keys and servers of the developer's environment, and the test session's
+# shared history server and outbox (tests/fixtures_mongo.py sets them for the session; e2e tests run after the
+# other folders): each app keeps its history under its own PDF_CHAT_HOME.
+NOT_INHERITED = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY",
+                 "MONGODB_URI", "CHROMA_HOST", "PDF_SOURCE_DIR", "PDF_DESTINATION_DIR", "PDF_CHAT_LOCAL_USER",
+                 "PDF_CHAT_MONGO_DIR", "PDF_CHAT_MONGO_PORT", "PDF_CHAT_OUTBOX")
 
 
 @contextlib.contextmanager
@@ -25,7 +29,7 @@ def run_app(workdir: Path, **extra_env: str):
     fail if its log shows a traceback."""
     home = workdir / "pdf_files"
     (home / "source").mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k not in SECRET_VARS}
+    env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
     env.update(PDF_CHAT_HOME=str(home), ANONYMIZED_TELEMETRY="False", PYTHONUNBUFFERED="1", **extra_env)
     port = free_port()
     log_path = workdir / "streamlit.log"

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from storage.history.embedded_server import free_port
-from tests.e2e.app_server import SECRET_VARS
+from tests.e2e.app_server import NOT_INHERITED
 from tests.e2e.steps import ask, upload
 from tests.fixtures_ui import FILE, ROOT, SAMPLE_PDF
 
@@ -43,7 +43,7 @@ def cluster(tmp_path_factory):
     (home / "source").mkdir(parents=True)
     ports = {name: free_port() for name in ("CLUSTER_PORT", "REDIS_PORT", "CHROMA_PORT", "MONGO_PORT")}
     apps = [free_port(), free_port()]
-    env = {k: v for k, v in os.environ.items() if k not in SECRET_VARS and not k.startswith("CELERY_")}
+    env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED and not k.startswith("CELERY_")}
     env.update({k: str(v) for k, v in ports.items()}, APP_PORTS=" ".join(map(str, apps)), CLUSTER_SKIP_SETUP="1",
                CLUSTER_DIR=str(work / "run"), PDF_CHAT_HOME=str(home), PDF_CHAT_MONGO_DIR=str(work / "mongo"),
                PYTHONUNBUFFERED="1")
