@@ -34,16 +34,23 @@ XSS_LINES = [
 
 
 @pytest.fixture(scope="session")
-def mongo_uri(tmp_path_factory):
-    """One embedded history server for the test session, stopped afterwards."""
-    from storage.history.embedded_server import ensure_server, stop_server
+def ui_mongo_dir(tmp_path_factory):
+    """The data folder of one embedded history server for the UI tests, stopped at the end of the session."""
+    from storage.history.embedded_server import stop_server
 
     data_dir = tmp_path_factory.mktemp("ui-mongo")
-    info = ensure_server(data_dir)
-    try:
-        yield info.uri
-    finally:
-        stop_server(data_dir)
+    yield data_dir
+    stop_server(data_dir)
+
+
+@pytest.fixture
+def mongo_uri(ui_mongo_dir, monkeypatch):
+    """That server's URI, started again if it stopped since the last test: the first user may be an early
+    test folder and the UI tests come many minutes later."""
+    from storage.history.embedded_server import ensure_server
+
+    monkeypatch.setenv("PDF_CHAT_MONGO_IDLE_S", str(24 * 3600))  # it lives until stopped, not until idle
+    return ensure_server(ui_mongo_dir).uri
 
 
 @pytest.fixture
