@@ -150,15 +150,6 @@ class ChatService:
         note = f"The language model failed ({type(exc).__name__}), so this answer quotes the documents instead."
         return result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
 
-    # ----- turns the history could not take yet ----------------------------------------------
-    def flush_pending(self, user_id: str) -> int:
-        """Write this user's queued turns if the history is back; how many were written."""
-        return self.turns.flush(user_id) if self.turns is not None else 0
-
-    def pending_messages(self, user_id: str, conversation_id: str) -> list[dict]:
-        """Queued (not yet saved) user and answer messages of a conversation, oldest first."""
-        return self.turns.pending_messages(user_id, conversation_id) if self.turns is not None else []
-
     def _title_from_first_question(self, user_id: str, conversation_id: str, text: str) -> None:
         from storage.history.store import HistoryError
 

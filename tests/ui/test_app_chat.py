@@ -116,7 +116,7 @@ def test_history_down_still_answers_and_queues_the_turn(ui_env, sample_processed
     # a conversation is opened on this server and created with the turn when the history is back
     assert any("Not saved to your history yet" in c.value for c in at.caption)
     cid = at.query_params["c"][0] if isinstance(at.query_params["c"], list) else at.query_params["c"]
-    assert len(service.pending_messages(ui_env["user_id"], cid)) == 2
+    assert len(service.turns.pending_messages(ui_env["user_id"], cid)) == 2
     buttons = citation_buttons(at)
     assert buttons
     buttons[0].click().run()  # a rerun (opening a citation) keeps the unsaved answer on screen

@@ -75,7 +75,7 @@ def test_a_turn_stopped_during_an_outage_is_queued_and_written_when_the_history_
     at = stopped_run(cid, "Net debt fell to")
     assert not at.exception
     service = ui.resources.get_chat_service()
-    queued = [(m["role"], m["content"], bool(m.get("stopped"))) for m in service.pending_messages(user_id, cid)]
+    queued = [(m["role"], m["content"], bool(m.get("stopped"))) for m in service.turns.pending_messages(user_id, cid)]
     assert queued == [("user", "What was the net debt?", False), ("ai", "Net debt fell to", True)]  # in the outbox
     captions = [c.value for c in at.caption]
     assert any(QUEUED in c for c in captions) and "Stopped: this answer is incomplete." in " ".join(captions)
@@ -86,5 +86,5 @@ def test_a_turn_stopped_during_an_outage_is_queued_and_written_when_the_history_
     assert not at.exception and not any(QUEUED in c.value for c in at.caption)
     stored = [(m["role"], m["content"], bool(m.get("stopped"))) for m in store.load_messages(user_id, cid)]
     assert stored == queued  # written once, as it was queued
-    assert service.pending_messages(user_id, cid) == []
+    assert service.turns.pending_messages(user_id, cid) == []
     assert "Stopped: this answer is incomplete." in " ".join(c.value for c in at.caption)

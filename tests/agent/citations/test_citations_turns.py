@@ -107,13 +107,13 @@ def test_history_down_for_a_whole_turn_is_saved_when_back_once_and_in_order(samp
     own_nx_server.stop()
     down = _ask(service, conv, QUESTIONS["A"][1], sample_pdf.doc_id)
     assert not down.saved and "not saved to your history yet" in down.error and down.citations
-    assert [m["content"] for m in service.pending_messages("alice", conv)][0] == QUESTIONS["A"][1]
+    assert [m["content"] for m in service.turns.pending_messages("alice", conv)][0] == QUESTIONS["A"][1]
     own_nx_server.start()
 
     # The app restarts: a new store and service find the queued turn on disk and write it.
     restarted = ChatService(llm=HonestModel(), web=None, history=HistoryStore(own_nx_server.uri, db_name="t_down"))
-    assert restarted.flush_pending("alice") == 1
-    assert restarted.flush_pending("alice") == 0 and restarted.pending_messages("alice", conv) == []
+    assert restarted.turns.flush("alice") == 1
+    assert restarted.turns.flush("alice") == 0 and restarted.turns.pending_messages("alice", conv) == []
     third = _ask(restarted, conv, QUESTIONS["A"][2], sample_pdf.doc_id)
     assert third.saved
     messages = restarted.load_messages("alice", conv)
@@ -141,7 +141,7 @@ def test_history_down_from_the_start_of_a_turn_renumbers_its_provisional_ids(sam
                         outbox=None)
     other.turns.outbox = type(other.turns.outbox)(outbox_dir / "other-tab.sqlite")  # another process's outbox
     _ask(other, conv, QUESTIONS["B"][0], sample_pdf.doc_id)
-    assert service.flush_pending("alice") == 1
+    assert service.turns.flush("alice") == 1
     messages = store.load_messages("alice", conv)
     assert assert_whole_turns(messages) == [QUESTIONS["B"][0], QUESTIONS["A"][0]]
     assert assert_markers_open_their_sentence_source(store, "alice", conv) >= 2

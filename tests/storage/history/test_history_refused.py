@@ -76,7 +76,7 @@ def test_turns_asked_while_credentials_are_refused_are_saved_once_they_are_fixed
     try:
         fixed = HistoryStore(f"mongodb://127.0.0.1:{port}/", db_name=db)
         service = ChatService(llm=None, web=None, history=fixed)
-        assert service.flush_pending("carol") == 1
+        assert service.turns.flush("carol") == 1
         stored = fixed.load_messages("carol", conversation)
         assert [m["content"] for m in stored if m["role"] == "user"] == ["What dividend does the board propose?"]
         assert stored[-1]["content"] == result.message
@@ -94,13 +94,13 @@ def test_a_conversation_opened_while_refused_is_created_before_its_turns(sample_
         service = ChatService(llm=None, web=None, history=refused)
         conversation = service.turns.open_offline("dan", "Dividend question")
         result = service.ask("dan", conversation, "What dividend does the board propose?", [sample_pdf.doc_id])
-        assert result.saved is False and service.flush_pending("dan") == 0  # still refused: kept
+        assert result.saved is False and service.turns.flush("dan") == 0  # still refused: kept
         refused.close()
     nx = NxServer(tmp_path / "nx", port=port).start()
     try:
         fixed = HistoryStore(f"mongodb://127.0.0.1:{port}/", db_name="opened_offline")
         service = ChatService(llm=None, web=None, history=fixed)
-        assert service.flush_pending("dan") == 1
+        assert service.turns.flush("dan") == 1
         assert service.list_conversations("dan")[0]["conversation_id"] == conversation
         assert [m["role"] for m in fixed.load_messages("dan", conversation)][0] == "user"
         assert not service.turns.outbox.pending_conversations("dan")
