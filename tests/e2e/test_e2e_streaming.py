@@ -68,7 +68,8 @@ def test_answer_streams_then_is_replaced_by_the_cited_answer_and_stop_keeps_the_
     expect(page.get_by_role("heading", name="Chat")).to_be_visible()
 
     ask(page, "What was the net debt at year end?")
-    expect(_answer(page).get_by_text("Net debt fell", exact=False)).to_be_visible()
+    # .first: the rendered paragraph; a finished answer also holds its words in a hidden copy source
+    expect(_answer(page).get_by_text("Net debt fell", exact=False).first).to_be_visible()
     first = len(_answer(page).inner_text())
     page.wait_for_timeout(1200)
     second = len(_answer(page).inner_text())
@@ -104,7 +105,7 @@ def test_answer_streams_then_is_replaced_by_the_cited_answer_and_stop_keeps_the_
     expect(again).to_be_visible()
     shot(page, "stopped_answer_ask_again_phone")
     again.click()
-    expect(_answer(page).get_by_text(AGAIN, exact=False)).to_be_visible()
+    expect(_answer(page).get_by_text(AGAIN, exact=False).first).to_be_visible()
     expect(page.get_by_test_id("stChatMessage").filter(has_text="Give me an overview of the report")).to_have_count(2)
     expect(page.get_by_text("Stopped: this answer is incomplete.")).to_be_visible()
     shot(page, "stopped_answer_asked_again_phone")
