@@ -26,6 +26,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import chromadb  # noqa: E402  (telemetry must be off before import)
 import httpx  # noqa: E402
+from filelock import FileLock  # noqa: E402
 from chromadb.config import Settings as ChromaSettings  # noqa: E402
 from chromadb.errors import ChromaError  # noqa: E402
 
@@ -57,7 +58,10 @@ def get_chroma_client():
                 )
             else:
                 settings.chroma_dir.mkdir(parents=True, exist_ok=True)
-                client = chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+                # Processes opening a new store at once race Chroma's schema creation ("table collections
+                # already exists"): one opens it at a time.
+                with FileLock(str(settings.chroma_dir.with_name(settings.chroma_dir.name + ".open.lock"))):
+                    client = chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
             _clients[key] = client
     return client
 
