@@ -60,7 +60,7 @@ def get_chroma_client():
                 settings.chroma_dir.mkdir(parents=True, exist_ok=True)
                 # Processes opening a new store at once race Chroma's schema creation ("table collections
                 # already exists"): one opens it at a time.
-                with FileLock(str(settings.chroma_dir.with_name(settings.chroma_dir.name + ".open.lock"))):
+                with FileLock(str(settings.chroma_dir / "open.lock")):
                     client = chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
             _clients[key] = client
     return client
