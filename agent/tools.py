@@ -158,7 +158,7 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     record for a figure, whatever rank a passage search gives them among the notes that discuss it.
     Pages printing the item's label first, then the documents the question's period and form point
     to (storage/retrieval/selection_prior.py), then the question's words on the page."""
-    from agent.no_model.line_items import asked_items
+    from storage.finance.line_items import asked_items
     from storage.documents.bm25 import tokenize
     from storage.documents.page_tables import statement_pages
     from storage.documents.catalog import library_infos, load_manifest, load_page_texts

@@ -64,7 +64,7 @@ def overview_of(pdf, info) -> DocOverview:
 def statement_lines(doc_id: str, processed_at: str = "") -> tuple[str, ...]:
     """Labels of the line items the PDF's primary statements print (as printed), most asked first.
     `processed_at` keys the cache: a re-indexed PDF is read afresh."""
-    from agent.no_model.line_items import row_item
+    from storage.finance.line_items import row_item
     from storage.documents.page_tables import statement_pages, table_units
     from storage.documents.catalog import load_page_texts
     from storage.documents.tables import split_row

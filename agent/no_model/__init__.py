@@ -7,9 +7,9 @@
 - figure_rows      the row that answers a question, or none
 - figure_periods   the asked period and the column that prints it
 - figure_words     a cell said as people say it
-- line_items       US-GAAP line items: how questions name them and filings print them
 - derived_figures  figures computed from printed rows (margins, growth, averages, formulas)
 - followups        follow-up questions resolved against the previous turn
 
+Line items (US-GAAP concepts) live in storage/finance/line_items.py, shared with storage/.
 Shared with the citations and the claim check: agent/page_text.py (page texts, sentences).
 """

@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent.no_model import line_items
+from storage.finance import line_items
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, parse_number, scale_word
-from agent.no_model.line_items import LineItem
+from storage.finance.line_items import LineItem
 from agent.page_text import squash
 from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
 from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
@@ -36,7 +36,7 @@ class Row:
     caption: str  # the table's caption ("International Segment"), "" when none
     unit_caption: str  # "in millions, except per share data" (the cell's unit, else the page's caption above)
     table_has_dollar: bool
-    item: LineItem | None  # the line item the label prints (agent/no_model/line_items.py), None when unknown
+    item: LineItem | None  # the line item the label prints (storage/finance/line_items.py), None when unknown
     primary: bool = False  # printed on a primary statement page (its title: "Consolidated Balance Sheets")
     shift: FiscalShift | None = None  # its columns' fiscal-year shift (agent/no_model/figure_periods.py)
     entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")

@@ -6,7 +6,7 @@ What is computed:
 - formulas the question defines: "the operating cash flow ratio is defined as cash from operations
   / total current liabilities", "EBITDA = operating income + D&A", "ratio of A to B", "A as a
   percentage of B";
-- ratios analysts name (agent/no_model/line_items.py entries with a `formula`: gross / operating / net
+- ratios analysts name (storage/finance/line_items.py entries with a `formula`: gross / operating / net
   margin, current ratio, free cash flow, EBITDA) when the filing prints no row for them;
 - growth between two years' columns of one row ("year over year", "from 2021 to 2022");
 - averages of one row over the years the question names ("3-year average ... FY2020-FY2022").
@@ -26,12 +26,12 @@ import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
-from agent.no_model import line_items
+from storage.finance import line_items
 from agent.no_model.figure_periods import AskedPeriod, cell_years
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask
 from agent.no_model.figure_words import decimals, parse_number, said_period
-from agent.no_model.line_items import LineItem
+from storage.finance.line_items import LineItem
 
 _OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"), (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*", re.I), "*"),
         (re.compile(r"\bplus\b|\+", re.I), "+"), (re.compile(r"\bminus\b|\bless\b|(?<=\s)[-–—−](?=\s)", re.I), "-")]

@@ -1,7 +1,7 @@
 """The table row that answers a figure question, or none: its line item, its section and its
 column must mean what the question asks.
 
-Rows come from the cited pages (agent/no_model/cited_rows.py `collect_rows`). A question naming a line item of agent/no_model/line_items.py ("net revenue", "capital
+Rows come from the cited pages (agent/no_model/cited_rows.py `collect_rows`). A question naming a line item of storage/finance/line_items.py ("net revenue", "capital
 spending") is answered only by a row printing that item (its label read as a US-GAAP concept:
 "Net sales", "Purchases of property and equipment"); then
 
@@ -30,11 +30,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from agent.no_model import line_items
+from storage.finance import line_items
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from agent.no_model.figure_words import parse_number
-from agent.no_model.line_items import LineItem
+from storage.finance.line_items import LineItem
 from storage.documents.bm25 import tokenize as _tokenize
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.question_scope import without_periods
@@ -111,7 +111,7 @@ class Ask:
 
     text: str
     period: AskedPeriod
-    items: tuple[LineItem, ...]  # the line items it names (agent/no_model/line_items.py)
+    items: tuple[LineItem, ...]  # the line items it names (storage/finance/line_items.py)
     residue: frozenset[str]  # its other line-item words: a segment or sub-item it names ("international")
     own: frozenset[str]  # all its line-item terms
     glossary: frozenset[str]  # filing words for them (storage/retrieval/query_expansion.py)

@@ -5,7 +5,7 @@ figure computed from printed rows, or nothing.
 first in a no-model answer:
 
 - the row that is the asked line item, in the asked section and column (agent/no_model/figure_rows.py,
-  with the US-GAAP line items of agent/no_model/line_items.py and the column spans of
+  with the US-GAAP line items of storage/finance/line_items.py and the column spans of
   agent/no_model/figure_periods.py), each cell said as people say it (agent/no_model/figure_words.py):
   `Net sales (Years ended December 31, 2022): 394,328 — $394,328 million in fiscal 2022 [^1]`;
 - a figure the question asks to compute (a margin, a ratio, growth, an average, a formula the
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from agent.no_model import line_items
+from storage.finance import line_items
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from agent.no_model.figures import INTRO, figure_block
-from agent.no_model.line_items import asked_items, row_item
+from storage.finance.line_items import asked_items, row_item
 from agent.citations.quotes import quotes_by_marker
 from storage.documents.embeddings import get_embedder
 from tests.fixtures_figures import BALANCE, BALANCE_SHEET, CASH_FLOW, INCOME, YEARS, Table

@@ -253,7 +253,7 @@ def test_one_component_of_a_total_is_never_the_lead_and_off_home_rows_bring_the_
 
 def test_remarks_in_labels_rows_of_years_and_a_registrant_named_in_part(pages):
     from agent.no_model.figures import wants_statements
-    from agent.no_model.line_items import row_item
+    from storage.finance.line_items import row_item
 
     assert row_item("Long-term debt (includes $10.31 billion related to VIEs at respective dates)",
                     "Noncurrent Liabilities").concept == "LongTermDebtNoncurrent"
