@@ -1,7 +1,7 @@
 """Agent test helpers: a scripted chat model, an agent context over the real hybrid retriever, and
 a processed sample PDF.
 
-Import explicitly: `from tests.fixtures_agent import *  # noqa: F401,F403`.
+Registered for every test by tests/conftest.py's `pytest_plugins`: use the fixtures by name, import nothing.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (Celery's broker and result backend) and `chroma run` (the shared vector store). nx-27017 comes from
 tests/fixtures_mongo.py; Celery workers are started per test (bench.servers.CeleryWorker).
 
-Import explicitly: `from tests.fixtures_cluster import *  # noqa: F401,F403`.
+Registered for every test by tests/conftest.py's `pytest_plugins`: use the fixtures by name, import nothing.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """MongoDB fixtures for the history tests: a plain `nx-27017` over TCP (as CI runs it) and the
 embedded default (storage/history/embedded_server.py), each session-scoped with data in a tmp dir.
 
-Import explicitly in a test file: `from tests.fixtures_mongo import *  # noqa: F401,F403`.
+Registered for every test by tests/conftest.py's `pytest_plugins`: use the fixtures by name, import nothing.
 """
 
 from __future__ import annotations

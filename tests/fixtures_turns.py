@@ -2,7 +2,7 @@
 source it was given with a sentence taken from that source), the check that every stored marker
 opens the source its sentence came from, and a client entry point for separate processes.
 
-Import explicitly: `from tests.fixtures_turns import *  # noqa: F401,F403`.
+Registered for every test by tests/conftest.py's `pytest_plugins`: use the fixtures by name, import nothing.
 """
 
 from __future__ import annotations

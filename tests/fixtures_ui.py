@@ -1,6 +1,6 @@
 """Fixtures for the UI tests: a real embedded MongoDB (nx-27017 over the wire protocol) for the
 whole session, per-test users, the shipped sample PDF and a PDF full of HTML/markdown injection.
-Import explicitly: `from tests.fixtures_ui import *`.
+Registered for every test by tests/conftest.py's `pytest_plugins`: use the fixtures by name, import nothing.
 Chat tests get the real ChatService (no-model mode unless a test scripts a model) and a
 processed copy of the shipped sample PDF."""
 
