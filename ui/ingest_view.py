@@ -1,4 +1,4 @@
-"""Start PDF processing (background jobs, ui/ingest_jobs.py) and show its live progress.
+"""Start PDF processing (background jobs, storage/jobs/thread_jobs.py or celery_jobs.py) and show its live progress.
 
 The pages call `start_ingest(...)`; `show_ingest_progress()` draws a progress bar and the
 current stage for each of this session's jobs, refreshing every second, and when a job ends

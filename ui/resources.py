@@ -73,13 +73,14 @@ def model_info() -> dict:
 @st.cache_resource(show_spinner=False)
 def get_ingest_jobs():
     """The process-wide queue of PDF processing jobs: Celery workers when CELERY_BROKER_URL is set
-    (ui/ingest_queue.py), else a thread of this process (ui/ingest_jobs.py)."""
+    (storage/jobs/celery_jobs.py), else a thread of this process (storage/jobs/thread_jobs.py)."""
     from storage.settings import get_settings
+    from ui.page_images import clear_preview_cache
 
     if get_settings().jobs.broker_url is not None:
-        from ui.ingest_queue import CeleryIngestJobs
+        from storage.jobs.celery_jobs import CeleryIngestJobs
 
-        return CeleryIngestJobs()
-    from ui.ingest_jobs import IngestJobs
+        return CeleryIngestJobs(on_reindex=clear_preview_cache)
+    from storage.jobs.thread_jobs import ThreadIngestJobs
 
-    return IngestJobs()
+    return ThreadIngestJobs(on_reindex=clear_preview_cache)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from storage.settings import secret_values
+from storage.redaction import redact  # noqa: F401 - re-exported: pages redact what they show
 
 # Every ASCII punctuation character that markdown (CommonMark + GFM + Streamlit's extensions:
 # `$` LaTeX, `:` directives/emoji) can give meaning to. Backslash-escaping ASCII punctuation
@@ -58,17 +58,3 @@ def emphasise(text: str, words: str | None) -> str:
         + "**"
         + escape_markdown(text[m.end():])
     )
-
-
-_URL_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.IGNORECASE)
-
-
-def redact(text: str) -> str:
-    """`text` with the configured secrets and credentials in URLs masked.
-
-    Used on every error message shown on a page, since exception texts can echo a URL or key.
-    """
-    out = _URL_CREDENTIALS.sub(r"\g<scheme>***@", str(text))
-    for value in secret_values():
-        out = out.replace(value, "***")
-    return out

@@ -34,9 +34,12 @@ ACTIVE = ["queued", "running"]
 
 
 class JobRecord(BaseModel):
+    """One ingestion job, whichever runner runs it (storage/jobs/thread_jobs.py in the app process, or
+    storage/jobs/celery_jobs.py on workers); the pages only show it."""
+
     job_id: str
     path: str
-    source_name: str
+    source_name: str = ""  # the file's path inside the source folder (Celery workers resolve it)
     doc_id: str | None = None
     reindex_doc_id: str | None = None
     owner: str = ""
@@ -48,7 +51,7 @@ class JobRecord(BaseModel):
     error: str | None = None
     cancel_requested: bool = False
     cancelled_too_late: bool = False
-    result: ProcessedPdf | None = None
+    result: ProcessedPdf | None = None  # the manifest, when done
     attempts: int = 0
     submitted_at: float = 0.0
     updated_at: float = 0.0
@@ -58,6 +61,22 @@ class JobRecord(BaseModel):
     @property
     def file(self) -> str:
         return Path(self.path).name
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE
+
+    @property
+    def fraction(self) -> float:
+        return min(max(self.done / self.total, 0.0), 1.0) if self.total else 0.0
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Time left in the current stage at its rate so far (None until it can be estimated)."""
+        progressed = self.done - self.stage_done0
+        if self.state != "running" or progressed <= 0 or self.total <= self.done:
+            return None
+        return (time.time() - self.stage_started) / progressed * (self.total - self.done)
 
     @classmethod
     def from_doc(cls, doc: dict) -> "JobRecord":

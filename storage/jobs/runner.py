@@ -1,5 +1,5 @@
-"""One ingestion job from start to outcome, shared by the app's thread runner (ui/ingest_jobs.py) and the
-Celery task (storage/jobs/tasks.py): process or re-index, and tell a cancel that came too late (the build
+"""One ingestion job from start to outcome, shared by the app's thread runner (storage/jobs/thread_jobs.py) and
+the Celery task (storage/jobs/tasks.py): process or re-index, and tell a cancel that came too late (the build
 was already committed) from one that left the previous index unchanged."""
 
 from __future__ import annotations

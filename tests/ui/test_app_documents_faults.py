@@ -4,7 +4,7 @@ before the page runs; `save_uploaded_pdf` refuses it too: tests/storage/document
 
 from __future__ import annotations
 
-import ui.ingest_jobs
+import storage.jobs.thread_jobs
 from storage.documents import catalog
 from storage.documents import extract
 from storage.documents import ingest
@@ -50,8 +50,8 @@ def test_process_all_does_not_retry_a_refused_file(ui_env, monkeypatch):
         except catalog.PdfProcessingError:
             pass
         submitted = []
-        real_submit = ui.ingest_jobs.IngestJobs.submit
-        monkeypatch.setattr(ui.ingest_jobs.IngestJobs, "submit", lambda self, path, *a, **kw: submitted.append(str(path)) or real_submit(self, path, *a, **kw))
+        real_submit = storage.jobs.thread_jobs.ThreadIngestJobs.submit
+        monkeypatch.setattr(storage.jobs.thread_jobs.ThreadIngestJobs, "submit", lambda self, path, *a, **kw: submitted.append(str(path)) or real_submit(self, path, *a, **kw))
         at = _documents_page()
         assert any(c.value.startswith("Refused: no text could be extracted") for c in at.caption)
         [b for b in at.button if b.label == "Process all"][0].click().run()

@@ -10,7 +10,8 @@ import storage.documents.chunking
 from storage.documents import vector_store
 from storage.documents.catalog import list_processed_pdfs
 from tests.fixtures_ui import SAMPLE_PDF, new_app
-from ui.ingest_jobs import IngestJob, IngestJobs
+from storage.jobs.records import JobRecord
+from storage.jobs.thread_jobs import ThreadIngestJobs
 
 
 def _wait(job, timeout=90):
@@ -23,7 +24,7 @@ def _wait(job, timeout=90):
 def test_cancel_mid_build_leaves_nothing_behind(pdf_home, monkeypatch):
     path = pdf_home / "source" / "report.pdf"
     path.write_bytes(SAMPLE_PDF.read_bytes())
-    jobs = IngestJobs()
+    jobs = ThreadIngestJobs()
     real_chunk_pages = storage.documents.chunking.chunk_pages
     holder = {}
 
@@ -44,7 +45,7 @@ def test_cancel_mid_build_leaves_nothing_behind(pdf_home, monkeypatch):
 
 
 def test_eta_comes_from_the_current_stage_rate():
-    job = IngestJob("j", "/x/a.pdf", state="running", stage="Embedding", done=10, total=40,
+    job = JobRecord(job_id="j", path="/x/a.pdf", state="running", stage="Embedding", done=10, total=40,
                     stage_started=time.time() - 5, stage_done0=0)
     assert 14 < job.eta_seconds < 16  # 10 done in 5 s -> 30 left in ~15 s
     job.done = 40

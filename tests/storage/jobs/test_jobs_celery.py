@@ -57,7 +57,7 @@ def worker(cluster_env, tmp_path):
 
 @pytest.fixture
 def jobs(cluster_env, nx_server):
-    from ui.ingest_queue import CeleryIngestJobs
+    from storage.jobs.celery_jobs import CeleryIngestJobs
 
     store = HistoryStore(nx_server.uri)  # the database the workers use (MONGODB_URI, default name)
     queue = CeleryIngestJobs(JobRecords(store))
@@ -149,7 +149,7 @@ def test_the_documents_page_runs_jobs_on_the_worker_and_another_session_sees_the
     """With CELERY_BROKER_URL set, the page queues the job for the worker; a second session (another replica
     or a reload) of the same user finds it through the record, and both see the PDF processed."""
     from tests.fixtures_ui import doc_picker, new_app, wait_for_ingest
-    from ui.ingest_queue import CeleryIngestJobs
+    from storage.jobs.celery_jobs import CeleryIngestJobs
     from ui.resources import get_ingest_jobs
 
     _long_pdf(pdf_home, "annual.pdf", pages=60)

@@ -1,5 +1,6 @@
-"""PDF processing jobs on Celery workers (when `CELERY_BROKER_URL` is set), behind the same interface as the
-in-process queue (ui/ingest_jobs.IngestJobs): submit, get, active_for, cancel, active_paths.
+"""PDF processing jobs on Celery workers (when `CELERY_BROKER_URL` is set), behind the same interface and
+job model as the in-process queue (storage/jobs/thread_jobs.py): submit, get, active_for, cancel,
+active_paths, each returning `JobRecord`s.
 
 The job record in MongoDB (storage/jobs/records.py) is the truth every replica reads, so a page served
 by another replica, or after a reload, shows the same progress and can cancel the job.
@@ -9,20 +10,16 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Callable
 
 from kombu.exceptions import KombuError
 
 from storage.jobs.records import JobRecord, JobRecords
+from storage.jobs.runner import Outcome
+from storage.redaction import redact
 from storage.settings import get_settings
-from ui.ingest_jobs import IngestJob
-from ui.safe_text import redact
 
 log = logging.getLogger(__name__)
-
-
-def _job(record: JobRecord) -> IngestJob:
-    fields = record.model_dump(include=set(IngestJob.__dataclass_fields__) - {"result"})
-    return IngestJob(**fields, result=record.result)
 
 
 def _source_name(path: str | Path) -> str:
@@ -34,36 +31,35 @@ def _source_name(path: str | Path) -> str:
 
 
 class CeleryIngestJobs:
-    def __init__(self, records: JobRecords | None = None) -> None:
+    """`on_reindex(doc_id)` runs before a re-index is queued (the app drops that PDF's rendered pages)."""
+
+    def __init__(self, records: JobRecords | None = None, on_reindex: Callable[[str], None] | None = None) -> None:
         self.records = records or JobRecords()
+        self._on_reindex = on_reindex
 
     def submit(self, path: str | Path, reindex_doc_id: str | None = None, owner: str = "",
-               switch_to: bool = False) -> IngestJob:
-        from storage.jobs.tasks import ingest_pdf
-        from ui.page_images import clear_preview_cache
+               switch_to: bool = False) -> JobRecord:
+        from storage.jobs.tasks import ingest_pdf  # the Celery app: configured from the settings on first use
 
         record, new = self.records.create(path, _source_name(path), reindex_doc_id, owner, switch_to)
         if not new:
-            return _job(record)
-        if reindex_doc_id:
-            clear_preview_cache(reindex_doc_id)
+            return record
+        if reindex_doc_id and self._on_reindex:
+            self._on_reindex(reindex_doc_id)
         try:
             ingest_pdf.apply_async((record.job_id,), task_id=record.job_id)
         except Exception as exc:  # noqa: BLE001 - broker or result store down (Celery raises RuntimeError, kombu or
             # redis errors): the record says so instead of waiting forever
             log.exception("could not queue job %s", record.job_id)
-            from storage.jobs.runner import Outcome
-
             self.records.finish(record.job_id, Outcome(state="error", error=redact(
                 f"{record.file}: the processing queue is unreachable ({type(exc).__name__}); try again later")))
-        return self.get(record.job_id) or _job(record)
+        return self.get(record.job_id) or record
 
-    def get(self, job_id: str) -> IngestJob | None:
-        record = self.records.get(job_id)
-        return _job(record) if record else None
+    def get(self, job_id: str) -> JobRecord | None:
+        return self.records.get(job_id)
 
-    def active_for(self, owner: str) -> list[IngestJob]:
-        return [_job(r) for r in self.records.active_for(owner)]
+    def active_for(self, owner: str) -> list[JobRecord]:
+        return self.records.active_for(owner)
 
     def active_paths(self) -> set[str]:
         return self.records.active_paths()
