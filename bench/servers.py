@@ -60,6 +60,7 @@ class RedisServer:
     data_dir: Path
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
+    persistent: bool = False  # append-only file in data_dir (what scripts/start_cluster.sh and compose run)
 
     @property
     def url(self) -> str:
@@ -72,7 +73,7 @@ class RedisServer:
         log = self.data_dir / "redis.log"
         assert REDIS_BIN, "redis-server is not installed: scripts/setup.sh --dev installs it"
         self.proc = spawn([REDIS_BIN, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-                            "--appendonly", "no", "--dir", str(self.data_dir), "--daemonize", "no"], log)
+                            "--appendonly", "yes" if self.persistent else "no", "--dir", str(self.data_dir), "--daemonize", "no"], log)
 
         def ping() -> bool:
             try:

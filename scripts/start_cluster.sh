@@ -64,7 +64,7 @@ except Exception:
 http_ok() { echo "urllib.request.urlopen('http://127.0.0.1:$1$2', timeout=1).status == 200"; }
 
 # ---- shared state: broker, vector store, history database
-start redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$CLUSTER_DIR" --save "" --appendonly no
+start redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$CLUSTER_DIR" --save "" --appendonly yes --appendfsync everysec
 wait_for redis "__import__('redis').Redis(port=$REDIS_PORT, socket_timeout=1).ping()"
 export CELERY_BROKER_URL="redis://127.0.0.1:$REDIS_PORT/0"
 
@@ -107,6 +107,7 @@ for port in "${APP_PORTS[@]}"; do wait_for "replica on $port" "$(http_ok "$port"
 
 # ---- the front door
 export CLUSTER_BIND="127.0.0.1:$CLUSTER_PORT" APP1_ADDR="127.0.0.1:${APP_PORTS[0]}" APP2_ADDR="127.0.0.1:${APP_PORTS[1]}"
+export HAPROXY_ERRORS="$PWD/deploy/errors"
 start haproxy haproxy -db -f deploy/haproxy.cfg
 wait_for haproxy "$(http_ok "$CLUSTER_PORT" /_stcore/health)"
 

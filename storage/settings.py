@@ -125,6 +125,18 @@ class JobSettings(_Section):
                                     description="how often workers look for jobs past the visibility timeout")
     progress_every_s: float = Field(0.5, ge=0, validation_alias=_env("JOBS_PROGRESS_EVERY_S"),
                                     description="a running job writes its progress (and reads a cancel) at most this often")
+    heartbeat_s: float = Field(10.0, gt=0, validation_alias=_env("JOBS_HEARTBEAT_S"),
+                               description="a worker running a job writes a heartbeat into its record this often, whatever the progress")
+    orphan_after_s: float = Field(60.0, gt=0, validation_alias=_env("JOBS_ORPHAN_AFTER_S"),
+                                  description="a running job without a heartbeat for this long lost its worker: it is queued again (keep it several heartbeats long)")
+    max_restarts: int = Field(3, ge=0, validation_alias=_env("JOBS_MAX_RESTARTS"),
+                              description="a job whose worker died this many times fails with that reason instead of being queued again")
+    resend_after_s: float = Field(30.0, gt=0, validation_alias=_env("JOBS_RESEND_AFTER_S"),
+                                  description="a job queued in its record this long whose message the broker does not hold (a Redis restart without persistence) is sent again")
+    outage_retry_s: float = Field(30.0, gt=0, validation_alias=_env("JOBS_OUTAGE_RETRY_S"),
+                                  description="first wait before a job stopped by an unreachable service (vector store, history) is retried; doubles up to 5 minutes")
+    outage_retries: int = Field(12, ge=0, validation_alias=_env("JOBS_OUTAGE_RETRIES"),
+                                description="retries of a job stopped by an unreachable service before it fails with that reason")
 
 
 class Settings(BaseModel):

@@ -90,11 +90,13 @@ def process_and_index_pdf(
             if not force and check_pdf_processed(doc_id):
                 progress("Already processed", 1, 1)
                 return load_manifest(doc_id)
-            sweep_leftovers(doc_id)
             try:
+                sweep_leftovers(doc_id)
                 manifest = _build(doc, source, sha, doc_id, progress)
             except (PdfProcessingError, ProcessingCancelled):
                 raise
+            except vector_store.UNREACHABLE_ERRORS as exc:  # an outage, not the file's fault: never "refused"
+                raise vector_store.VectorStoreUnavailable(source.name, exc) from exc
             except Exception as exc:  # noqa: BLE001 - the pipeline's boundary: a PdfProcessingError, trace logged
                 log.exception("Processing %s failed", source.name)
                 detail = " ".join(str(exc).split())[:200]

@@ -30,9 +30,19 @@ from filelock import FileLock  # noqa: E402
 from chromadb.config import Settings as ChromaSettings  # noqa: E402
 from chromadb.errors import ChromaError  # noqa: E402
 
+# What says the Chroma server is out of reach (refused, reset, timed out), not that a PDF is wrong.
+UNREACHABLE_ERRORS: tuple[type[BaseException], ...] = (httpx.TransportError, ConnectionError)
 # What the vector store raises when a collection is missing or unreadable (ChromaError, ValueError
-# depending on the client) or a Chroma server cannot be reached (httpx).
-VECTOR_STORE_ERRORS: tuple[type[BaseException], ...] = (ChromaError, ValueError, httpx.HTTPError)
+# depending on the client) or a Chroma server cannot be reached (httpx; ConnectionError from get_chroma_client).
+VECTOR_STORE_ERRORS: tuple[type[BaseException], ...] = (ChromaError, ValueError, httpx.HTTPError, ConnectionError)
+
+
+class VectorStoreUnavailable(Exception):
+    """Processing stopped because the vector store could not be reached: retry later; the file is fine."""
+
+    def __init__(self, file: str, cause: BaseException) -> None:
+        super().__init__(f"{file}: the vector store is unreachable ({type(cause).__name__})")
+        self.file = file
 
 _clients: dict[tuple, Any] = {}
 _lock = threading.Lock()
@@ -53,9 +63,15 @@ def get_chroma_client():
         client = _clients.get(key)
         if client is None:
             if key[0] == "http":
-                client = chromadb.HttpClient(
-                    host=settings.chroma.host, port=settings.chroma.port, settings=chroma_settings
-                )
+                try:
+                    client = chromadb.HttpClient(
+                        host=settings.chroma.host, port=settings.chroma.port, settings=chroma_settings
+                    )
+                except ValueError as exc:  # chromadb says "Could not connect" as a ValueError over the httpx error
+                    if isinstance(exc.__context__, UNREACHABLE_ERRORS):
+                        raise ConnectionError(f"the Chroma server at {settings.chroma.host}:{settings.chroma.port} "
+                                              "is unreachable") from exc.__context__
+                    raise
             else:
                 settings.chroma_dir.mkdir(parents=True, exist_ok=True)
                 # Processes opening a new store at once race Chroma's schema creation ("table collections

@@ -5,9 +5,15 @@ One document per job: `_id` = job id = the Celery task id, `path` (as the app th
 `source_name` (the file's path inside the source folder: workers resolve it against their own),
 `doc_id`, `reindex_doc_id`, `owner`, `switch_to`, `state` (queued, running, done, error, cancelled),
 `stage`, `done`, `total`, `error`, `cancel_requested`, `cancelled_too_late`, `result` (the manifest,
-ProcessedPdf dump, when done), `attempts` (a redelivered job counts up), and epoch-second floats
-`submitted_at`, `updated_at`, `stage_started`, `stage_done0` (for the ETA). Times are numbers, not
-datetimes: nx-27017 stores a `$set` datetime as a string.
+ProcessedPdf dump, when done), `attempts` (each start counts up), `restarts` (each time its worker was found
+dead), and epoch-second floats `submitted_at`, `updated_at` (the last progress), `heartbeat_at` (the worker's
+last sign of life, written every `JOBS_HEARTBEAT_S` while it runs), `sent_at` (the last message sent to the
+broker), `stage_started`, `stage_done0` (for the ETA). Times are numbers, not datetimes: nx-27017 stores a
+`$set` datetime as a string.
+
+The record is the truth, not the broker: a running job without a heartbeat for `JOBS_ORPHAN_AFTER_S` lost its
+worker and is queued again ("The worker stopped; restarting"), or cancelled at once when a cancel was asked,
+or failed after `JOBS_MAX_RESTARTS`; storage/jobs/celery_jobs.py sends queued jobs the broker does not hold.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ log = logging.getLogger(__name__)
 COLLECTION = "ingest_jobs"
 JobState = Literal["queued", "running", "done", "error", "cancelled"]
 ACTIVE = ["queued", "running"]
+STALLED_S = 30.0  # no progress for this long: the page shows no ETA (a guess from a rate that stopped)
+RESTARTING = "The worker stopped; restarting"
 
 
 class JobRecord(BaseModel):
@@ -53,8 +61,11 @@ class JobRecord(BaseModel):
     cancelled_too_late: bool = False
     result: ProcessedPdf | None = None  # the manifest, when done
     attempts: int = 0
+    restarts: int = 0
     submitted_at: float = 0.0
     updated_at: float = 0.0
+    heartbeat_at: float = 0.0
+    sent_at: float = 0.0
     stage_started: float = 0.0
     stage_done0: int = 0
 
@@ -72,9 +83,12 @@ class JobRecord(BaseModel):
 
     @property
     def eta_seconds(self) -> float | None:
-        """Time left in the current stage at its rate so far (None until it can be estimated)."""
+        """Time left in the current stage at its rate so far (None until it can be estimated, and while no
+        progress came for `STALLED_S`)."""
         progressed = self.done - self.stage_done0
         if self.state != "running" or progressed <= 0 or self.total <= self.done:
+            return None
+        if self.updated_at and time.time() - self.updated_at > STALLED_S:
             return None
         return (time.time() - self.stage_started) / progressed * (self.total - self.done)
 
@@ -106,7 +120,7 @@ class JobRecords:
         """(the record, True) for a new job; (the active job of that file, False) when one is queued or running."""
         path = str(path)
         active = self._run(lambda c: c.find_one({"path": path, "state": {"$in": ACTIVE}}))
-        if active is not None and not self._lost(active):
+        if active is not None and (active := self._settle(active))["state"] in ACTIVE:
             return JobRecord.from_doc(active), False
         try:
             doc_id = reindex_doc_id or compute_doc_id(Path(path))
@@ -119,53 +133,87 @@ class JobRecords:
         self._run(lambda c: c.insert_one(_doc(record)))
         return record, True
 
-    def _lost(self, doc: dict) -> bool:
-        """A running job silent for longer than Redis waits before redelivering it (plus a minute) was lost
-        with its message (e.g. the broker's data was wiped): mark it failed so the file can be queued again.
-        (A queued job may wait behind others for any time: its message is still in the queue.)"""
-        silent_s = time.time() - doc.get("updated_at", 0)
-        if doc.get("state") != "running" or silent_s <= get_settings().jobs.visibility_timeout_s + 60:
-            return False
-        self._run(lambda c: c.update_one({"_id": doc["_id"], "updated_at": doc.get("updated_at", 0)}, {"$set": {
-            "state": "error", "updated_at": time.time(),
-            "error": f"{Path(doc['path']).name}: processing was lost (no worker reported for too long); process it again"}}))
-        return True
+    def _settle(self, doc: dict) -> dict:
+        """The job as it stands: a running job whose worker stopped beating is queued again (its runner sends
+        it), cancelled when a cancel was asked, or failed after too many restarts. Compare-and-set on the
+        heartbeat, so of several readers one moves it."""
+        jobs = get_settings().jobs
+        beat = doc.get("heartbeat_at") or doc.get("updated_at", 0)
+        if doc.get("state") != "running" or time.time() - beat <= jobs.orphan_after_s:
+            return doc
+        restarts = doc.get("restarts", 0)
+        if doc.get("cancel_requested"):
+            fields = {"state": "cancelled", "stage": "Cancelled"}
+        elif restarts >= jobs.max_restarts:
+            fields = {"state": "error", "error": f"{Path(doc['path']).name}: the worker processing it stopped "
+                      f"{restarts + 1} times; process it again"}
+        else:
+            fields = {"state": "queued", "stage": RESTARTING, "restarts": restarts + 1, "sent_at": 0.0}
+        log.warning("job %s: no heartbeat for %.0f s -> %s", doc["_id"], time.time() - beat, fields["state"])
+        self._run(lambda c: c.update_one({"_id": doc["_id"], "state": "running", "heartbeat_at": doc.get("heartbeat_at", 0)},
+                                         {"$set": {**fields, "updated_at": time.time()}}))
+        return self._run(lambda c: c.find_one({"_id": doc["_id"]})) or doc
 
     def get(self, job_id: str) -> JobRecord | None:
         doc = self._run(lambda c: c.find_one({"_id": job_id}))
-        return JobRecord.from_doc(doc) if doc else None
+        return JobRecord.from_doc(self._settle(doc)) if doc else None
 
     def active_for(self, owner: str) -> list[JobRecord]:
-        docs = self._run(lambda c: list(c.find({"owner": owner, "state": {"$in": ACTIVE}})))
-        return [JobRecord.from_doc(d) for d in docs if not self._lost(d)]
+        docs = [self._settle(d) for d in self._run(lambda c: list(c.find({"owner": owner, "state": {"$in": ACTIVE}})))]
+        return [JobRecord.from_doc(d) for d in docs if d["state"] in ACTIVE]
 
     def active_paths(self) -> set[str]:
-        docs = self._run(lambda c: list(c.find({"state": {"$in": ACTIVE}}, {"path": 1, "state": 1, "updated_at": 1})))
-        return {d["path"] for d in docs if not self._lost(d)}
+        return {r.path for r in self.active()}
+
+    def active(self) -> list[JobRecord]:
+        """Every queued or running job (of any user), settled."""
+        docs = [self._settle(d) for d in self._run(lambda c: list(c.find({"state": {"$in": ACTIVE}})))]
+        return [JobRecord.from_doc(d) for d in docs if d["state"] in ACTIVE]
+
+    def mark_sent(self, job_id: str, at: float | None = None) -> None:
+        """The job's message was handed to the broker (`at` later than now: it is due then, a retry's countdown)."""
+        self._run(lambda c: c.update_one({"_id": job_id}, {"$set": {"sent_at": at or time.time()}}))
 
     def request_cancel(self, job_id: str) -> None:
         """A queued job is cancelled at once (the worker skips it); a running one stops at its next
         progress report."""
         self._run(lambda c: c.update_one({"_id": job_id, "state": {"$in": ACTIVE}},
-                                         {"$set": {"cancel_requested": True, "updated_at": time.time()}}))
+                                         {"$set": {"cancel_requested": True}}))
         self._run(lambda c: c.update_one({"_id": job_id, "state": "queued"},
-                                         {"$set": {"state": "cancelled", "stage": "Cancelled"}}))
+                                         {"$set": {"state": "cancelled", "stage": "Cancelled", "updated_at": time.time()}}))
+        if doc := self._run(lambda c: c.find_one({"_id": job_id})):
+            self._settle(doc)  # a running job whose worker is gone is cancelled now, not at a report that never comes
 
     # ----- the worker's side ----------------------------------------------------------------------
     def start(self, job_id: str) -> JobRecord | None:
-        """Mark a job running (a redelivered one too); None when there is nothing to run (ended, cancelled
-        while queued, or unknown)."""
+        """Mark a queued job running, or take over a running one whose worker stopped beating (a message the
+        broker redelivered); None when there is nothing to run: ended, cancelled, unknown, or running on a
+        live worker (a duplicate message: the record sends a job again when it is unsure the broker has it)."""
         now = time.time()
+        stale = now - get_settings().jobs.orphan_after_s
         doc = self._run(lambda c: c.find_one_and_update(
-            {"_id": job_id, "state": {"$in": ACTIVE}, "cancel_requested": {"$ne": True}},
-            {"$set": {"state": "running", "stage": "Starting", "updated_at": now, "stage_started": now,
-                      "stage_done0": 0}, "$inc": {"attempts": 1}},
+            {"_id": job_id, "cancel_requested": {"$ne": True},
+             "$or": [{"state": "queued"}, {"state": "running", "heartbeat_at": {"$lt": stale}}]},
+            {"$set": {"state": "running", "stage": "Starting", "updated_at": now, "heartbeat_at": now,
+                      "stage_started": now, "stage_done0": 0}, "$inc": {"attempts": 1}},
             return_document=ReturnDocument.AFTER))
         if doc is None:  # a cancel that arrived before the start ends the job here
-            self._run(lambda c: c.update_one({"_id": job_id, "state": {"$in": ACTIVE}},
+            self._run(lambda c: c.update_one({"_id": job_id, "state": "queued", "cancel_requested": True},
                                              {"$set": {"state": "cancelled", "stage": "Cancelled"}}))
             return None
         return JobRecord.from_doc(doc)
+
+    def beat(self, job_id: str) -> None:
+        """The worker running the job is alive."""
+        self._run(lambda c: c.update_one({"_id": job_id, "state": "running"}, {"$set": {"heartbeat_at": time.time()}}))
+
+    def wait_for_service(self, job_id: str, reason: str, retry_in_s: float) -> None:
+        """A service the job needs is unreachable: the job waits queued, saying why, for its retry (whose
+        message is due in `retry_in_s`, so it is not sent again meanwhile)."""
+        now = time.time()
+        self._run(lambda c: c.update_one({"_id": job_id, "state": "running"}, {"$set": {
+            "state": "queued", "stage": f"{reason}; retrying in {retry_in_s:.0f} s", "updated_at": now,
+            "sent_at": now + retry_in_s, "done": 0, "total": 0}}))
 
     def progress_callback(self, record: JobRecord) -> ProgressCallback:
         """The pipeline's progress callback: writes stage/done/total at most every `JOBS_PROGRESS_EVERY_S`

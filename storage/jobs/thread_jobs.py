@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from storage.documents.catalog import ProcessingCancelled
+from storage.documents.vector_store import VectorStoreUnavailable
 from storage.jobs import runner
 from storage.jobs.records import JobRecord
 from storage.redaction import redact
@@ -88,6 +89,9 @@ class ThreadIngestJobs:
             if job.reindex_doc_id and self._on_reindex:
                 self._on_reindex(job.reindex_doc_id)
             outcome = runner.run_ingestion(job.path, job.reindex_doc_id, progress)
+        except VectorStoreUnavailable as exc:  # an outage: said as such, and the file is not remembered as refused
+            job.error, job.state = redact(f"{exc}; try again once it is back"), "error"
+            return
         except Exception as exc:  # noqa: BLE001 - a job thread's boundary: the page shows the message, the log the trace
             log.exception("processing %s failed", job.file)
             job.error, job.state = redact(f"{job.file}: {type(exc).__name__}: {exc}"), "error"
