@@ -4,7 +4,10 @@
 - "2 replicas + worker": two replicas behind HAProxy (deploy/haproxy.cfg), the PDF processed by a Celery
   worker (Redis broker), a Chroma server and nx-27017 for the job records.
 
-Each setup is measured idle first (its own baseline), then with the ingestion running. Replicas are
+Each setup is measured idle first (its own baseline), then with the ingestion running. Beside answers/s
+(which on a shared machine says as much about the neighbours as about the app) every window reports the CPU
+seconds its server processes used (replicas, worker with its pool, HAProxy, Redis, Chroma, nx-27017; psutil)
+per answer, per process kind, so setups compare across machines. Replicas are
 bench/load_replica.py (the app's ChatService in no-model mode and its job queue over HTTP; the Streamlit
 page itself is not drawn); load is locust headless (bench/locustfile.py: N users asking back to back).
 
@@ -28,6 +31,7 @@ import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 
+import psutil
 import pymupdf
 
 from bench.servers import CeleryWorker, ChromaServer, MongoServer, RedisServer, spawn, stop_process, wait_until
@@ -66,8 +70,33 @@ def _health(url: str) -> bool:
         return False
 
 
-def start_setup(mode: str, work: Path, stack: ExitStack) -> tuple[str, dict]:
-    """Start the processes of `mode`; return (the front URL, the environment)."""
+class CpuMeter:
+    """CPU seconds (user + system) of named server processes and all their children, between two reads."""
+
+    def __init__(self) -> None:
+        self.procs: dict[str, list[int]] = {}
+
+    def add(self, kind: str, pid: int) -> None:
+        self.procs.setdefault(kind, []).append(pid)
+
+    def read(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for kind, pids in self.procs.items():
+            total = 0.0
+            for pid in pids:
+                try:
+                    root = psutil.Process(pid)
+                    for p in [root, *root.children(recursive=True)]:
+                        t = p.cpu_times()
+                        total += t.user + t.system
+                except psutil.Error:
+                    continue  # gone (stopped): its time is no longer counted
+            out[kind] = total
+        return out
+
+
+def start_setup(mode: str, work: Path, stack: ExitStack, cpu: CpuMeter) -> tuple[str, dict]:
+    """Start the processes of `mode` (each registered with `cpu`); return (the front URL, the environment)."""
     home = work / "home"
     (home / "source").mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "CHROMA_", "MONGODB_"))}
@@ -76,18 +105,21 @@ def start_setup(mode: str, work: Path, stack: ExitStack) -> tuple[str, dict]:
     if mode != MODES[0]:
         replicas = 2
         redis, chroma, mongo = (RedisServer(work / "redis"), ChromaServer(work / "chroma"), MongoServer(work / "mongo"))
-        for server in (redis, chroma, mongo):
+        for kind, server in (("redis", redis), ("chroma", chroma), ("nx-27017", mongo)):
             stack.callback(server.stop)
             server.start()
+            cpu.add(kind, server.proc.pid)
         env.update(CELERY_BROKER_URL=redis.url, CHROMA_HOST="127.0.0.1", CHROMA_PORT=str(chroma.port),
                    MONGODB_URI=mongo.uri)
         worker = CeleryWorker(env, work / "worker.log").start()
         stack.callback(worker.kill)  # a warm stop would wait for the ingestion to end
+        cpu.add("worker", worker.proc.pid)
     ports = [free_port() for _ in range(replicas)]
     for n, port in enumerate(ports):
         log = work / f"replica{n + 1}.log"
         proc = spawn([sys.executable, "-m", "bench.load_replica", "--port", str(port)], log, env=env, cwd=PROJECT_ROOT)
         stack.callback(stop_process, proc)
+        cpu.add("replicas", proc.pid)
         wait_until(lambda port=port: _health(f"http://127.0.0.1:{port}"), f"replica {port}", proc, log, 120)
     front = free_port()
     proxy_env = {**os.environ, "CLUSTER_BIND": f"127.0.0.1:{front}", "APP1_ADDR": f"127.0.0.1:{ports[0]}",
@@ -95,6 +127,7 @@ def start_setup(mode: str, work: Path, stack: ExitStack) -> tuple[str, dict]:
     proc = spawn(["haproxy", "-db", "-f", str(PROJECT_ROOT / "deploy" / "haproxy.cfg")], work / "haproxy.log",
                  env=proxy_env)
     stack.callback(stop_process, proc)
+    cpu.add("haproxy", proc.pid)
     url = f"http://127.0.0.1:{front}"
     wait_until(lambda: _health(url), "haproxy", proc, work / "haproxy.log")
     return url, env
@@ -126,18 +159,31 @@ def run_locust(url: str, doc_ids: list[str], users: int, seconds: int, prefix: P
             "p95_ms": float(row["95%"]), "answers": requests - failures, "failures": failures}
 
 
+def cpu_per_answer(before: dict[str, float], after: dict[str, float], window: dict) -> dict:
+    """CPU seconds the servers used in a window, per answer: all processes, and by kind."""
+    used = {kind: after.get(kind, 0.0) - before.get(kind, 0.0) for kind in after}
+    answers = max(window["answers"], 1)
+    return {"cpu_s_per_answer": round(sum(used.values()) / answers, 3),
+            "cpu_s_by_kind": {kind: round(s, 1) for kind, s in used.items()}}
+
+
 def measure(mode: str, work: Path, args) -> list[dict]:
+    cpu = CpuMeter()
     with ExitStack() as stack:
-        url, env = start_setup(mode, work, stack)
+        url, env = start_setup(mode, work, stack, cpu)
         sample = shutil.copy(SAMPLE, work / "home" / "source" / SAMPLE.name)
         done = wait_job(url, _call(url, "/ingest", {"path": str(sample)})["job_id"], lambda j: j["state"] == "done")
         doc_ids = [done["doc_id"]]
         _call(url, "/ask", {"question": "What was the net debt at year end?", "doc_ids": doc_ids})  # warm both paths
-        rows = [{"setup": mode, "window": "idle", **run_locust(url, doc_ids, args.users, args.seconds, work / "idle")}]
+        before = cpu.read()
+        idle = run_locust(url, doc_ids, args.users, args.seconds, work / "idle")
+        rows = [{"setup": mode, "window": "idle", **idle, **cpu_per_answer(before, cpu.read(), idle)}]
         big = make_long_pdf(work / "home" / "source" / "long-filing.pdf", args.pages, tag=mode)
         job_id = _call(url, "/ingest", {"path": str(big)})["job_id"]
         wait_job(url, job_id, lambda j: j["state"] == "running" and j["stage"] not in ("Starting", "Checking file"))
+        before = cpu.read()
         loaded = run_locust(url, doc_ids, args.users, args.seconds, work / "ingesting")
+        loaded.update(cpu_per_answer(before, cpu.read(), loaded))
         job = _call(url, f"/job?id={job_id}")
         rows.append({"setup": mode, "window": f"{args.pages}-page ingestion", **loaded,
                      "ingestion_at_end": f"{job['state']}: {job['stage']} {job['done']}/{job['total']}"})
@@ -162,10 +208,12 @@ def main(argv: list[str] | None = None) -> None:
             rows += measure(mode, work, args)
     print(f"{args.users} users asking back to back, {args.seconds} s per window (noisy shared machine: compare "
           "rows of this run only)")
-    print(f"{'setup':<22}{'window':<24}{'answers/s':>10}{'p50 ms':>9}{'p95 ms':>9}{'failed':>8}  ingestion at end")
+    print(f"{'setup':<22}{'window':<24}{'answers/s':>10}{'p50 ms':>9}{'p95 ms':>9}{'failed':>8}{'CPU s/answer':>14}"
+          "  ingestion at end")
     for r in rows:
         print(f"{r['setup']:<22}{r['window']:<24}{r['answers_per_s']:>10}{r['p50_ms']:>9.0f}{r['p95_ms']:>9.0f}"
-              f"{r['failures']:>8}  {r.get('ingestion_at_end', '')}")
+              f"{r['failures']:>8}{r['cpu_s_per_answer']:>14}  {r.get('ingestion_at_end', '')}")
+        print(f"{'':<46}CPU s by process: {r['cpu_s_by_kind']}")
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2))
 

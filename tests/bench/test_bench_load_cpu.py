@@ -1,0 +1,35 @@
+"""bench.load's CPU accounting: a server process's CPU seconds, its children's included, per answer."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from bench.load import CpuMeter, cpu_per_answer
+
+BUSY = "import time, subprocess, sys\n" \
+       "child = subprocess.Popen([sys.executable, '-c', 'import time\\nt = time.process_time()\\n" \
+       "while time.process_time() - t < 0.6: pass'])\n" \
+       "t = time.process_time()\nwhile time.process_time() - t < 0.4: pass\nchild.wait()\ntime.sleep(30)"
+
+
+def test_the_meter_counts_a_process_and_its_children_between_two_reads():
+    proc = subprocess.Popen([sys.executable, "-c", BUSY])
+    try:
+        meter = CpuMeter()
+        meter.add("replicas", proc.pid)
+        first = meter.read()["replicas"]
+        deadline = time.monotonic() + 20
+        while meter.read()["replicas"] - first < 0.3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert meter.read()["replicas"] - first >= 0.3
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_cpu_per_answer_divides_every_process_kind_by_the_answers_of_the_window():
+    row = cpu_per_answer({"replicas": 10.0, "worker": 5.0}, {"replicas": 14.0, "worker": 11.0}, {"answers": 20})
+    assert row == {"cpu_s_per_answer": 0.5, "cpu_s_by_kind": {"replicas": 4.0, "worker": 6.0}}
+    assert cpu_per_answer({}, {"replicas": 2.0}, {"answers": 0})["cpu_s_per_answer"] == 2.0  # no answers: not /0
