@@ -558,9 +558,11 @@ from agent.no_model import extractive
 from agent.page_text import page_text_lookup
 from storage.documents.embeddings import get_embedder
 embedder, page_text = get_embedder(), page_text_lookup()
-items = json.loads(Path(sys.argv[2]).read_text())
-out = [extractive.compose_extractive_answer(i["question"], retrieve([i["doc_id"]], i["question"]), page_text, embedder)[0]
-       for i in items]
+out = {"answers": [], "top5": []}
+for i in json.loads(Path(sys.argv[2]).read_text()):
+    sources = retrieve([i["doc_id"]], i["question"])
+    out["answers"].append(extractive.compose_extractive_answer(i["question"], sources, page_text, embedder)[0])
+    out["top5"].append([s["page_number"] for s in sources if s["kind"] == "document"][:5])
 Path(sys.argv[3]).write_text(json.dumps(out))
 """
 
@@ -587,12 +589,13 @@ def quote_mentions(quote: str, question: str) -> bool | None:
     said = [" ".join(question[a.start:a.end].lower().split()) for a in asked]
     low = " ".join(quote.lower().split())
     return (any(w in low for w in said) or any(line_items.mentions(quote, i) for i in items)
-            or any(re.search(rf"(?<!\d){y}(?!\d)", quote) for y in years))
+            or any(re.search(rf"(?<!\d){y}(?!\d)|\bFY\s?'?{y % 100:02d}\b", quote) for y in years))
 
 
-def answers_at_revision(rev: str, items: list[dict], work: Path) -> list[str]:
+def answers_at_revision(rev: str, items: list[dict], work: Path) -> dict:
     """The no-model answers of git revision `rev` to `items` (`question`, `doc_id`), each asked of its
-    own filing: a temporary worktree, run in a subprocess with PYTHONPATH set to it."""
+    own filing, and the pages of its top 5 results: {"answers": [...], "top5": [[page, ...], ...]}; a
+    temporary worktree, run in a subprocess with PYTHONPATH set to it."""
     import subprocess
     import tempfile
 
@@ -619,21 +622,28 @@ def _half(doc_name: str) -> str:
 
 def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:
     """Per path and half: quotes mentioning the asked item or period / quotes judged, quotes per
-    answer, and leads stating the figure (items with a `figure`)."""
+    answer, and leads stating the figure (items with a `figure`). `item_*`: over the questions
+    naming a line item only (the others are judged by their period alone)."""
+    from storage.finance import line_items
+
     out: dict = {}
     for path, texts in answers.items():
         for item, text in zip(items, texts):
             for half in ("all", _half(item["doc_name"])):
                 row = out.setdefault(path, {}).setdefault(half, {"answers": 0, "quotes": 0, "judged": 0, "on_point": 0,
+                                                                 "item_judged": 0, "item_on_point": 0,
                                                                  "figure_items": 0, "lead_correct": 0})
                 quotes = quotes_of(text)
                 row["answers"] += 1
                 row["quotes"] += len(quotes)
+                names_item = bool(line_items.asked_items(item["question"]))
                 for q in quotes:
                     verdict = quote_mentions(q, item["question"])
                     if verdict is not None:
                         row["judged"] += 1
                         row["on_point"] += verdict
+                        row["item_judged"] += names_item
+                        row["item_on_point"] += names_item and verdict
                 if item.get("figure"):
                     leads = _lead_lines(text)
                     row["figure_items"] += 1
@@ -641,6 +651,7 @@ def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:
     for halves in out.values():
         for row in halves.values():
             row["on_point_share"] = round(row["on_point"] / row["judged"], 3) if row["judged"] else None
+            row["item_on_point_share"] = round(row["item_on_point"] / row["item_judged"], 3) if row["item_judged"] else None
             row["quotes_per_answer"] = round(row["quotes"] / row["answers"], 2) if row["answers"] else None
     return out
 
@@ -653,7 +664,8 @@ def run_quotes(questions: list[dict], pdfs: list[Path], docs: dict[str, str], wo
 
     figs = {q["question"]: q["figure"] for q in figure_questions(questions)}
     sets = {
-        "dev": [{"question": q["question"], "doc_name": q["doc_name"], "figure": figs.get(q["question"])} for q in questions],
+        "dev": [{"question": q["question"], "doc_name": q["doc_name"], "figure": figs.get(q["question"]),
+                 "pages": sorted({int(e["evidence_page_num"]) for e in q["evidence"]})} for q in questions],
         "statements": [{"question": s["question"], "doc_name": s["doc_name"], "figure": s["figure"]}
                        for s in statement_questions(pdfs, per_filing)],
     }
@@ -662,12 +674,21 @@ def run_quotes(questions: list[dict], pdfs: list[Path], docs: dict[str, str], wo
     for name, items in sets.items():
         for i in items:
             i["doc_id"] = docs[i["doc_name"]]
-        new = [extractive.compose_extractive_answer(i["question"], retrieve([i["doc_id"]], i["question"]), page_text,
-                                                    embedder)[0] for i in items]
-        answers = {"new": new}
+        answers: dict[str, list[str]] = {"new": []}
+        top5: dict[str, list[list[int]]] = {"new": []}
+        for i in items:
+            sources = retrieve([i["doc_id"]], i["question"])
+            answers["new"].append(extractive.compose_extractive_answer(i["question"], sources, page_text, embedder)[0])
+            top5["new"].append([s["page_number"] for s in sources if s["kind"] == "document"][:5])
         if rev:
-            answers[rev] = answers_at_revision(rev, items, work)
+            at_rev = answers_at_revision(rev, items, work)
+            answers[rev], top5[rev] = at_rev["answers"], at_rev["top5"]
         report[name] = {"questions": len(items), **quote_relevance(items, answers)}
+        if name == "dev":  # the evidence pages in the top 5 (bench.retrieval's single-filing page_hit@5)
+            report["dev_page_hit@5"] = {
+                path: {half: round(statistics.mean(any(p in i["pages"] for p in pages) for i, pages in zip(items, tops)
+                                                   if half == "all" or _half(i["doc_name"]) == half), 3)
+                       for half in ("all", "tune", "check")} for path, tops in top5.items()}
     return report
 
 
@@ -675,7 +696,7 @@ def _print_quotes(report: dict) -> None:
     print("\nquote relevance: on point = quotes mentioning the asked item (as asked, or its concept) or an asked year, "
           "of the quotes of answers to questions naming an item or a period; lead = the figure lead states the figure")
     print(f"{'set':12s}{'half':>7s}{'path':>10s}{'answers':>9s}{'quotes/ans':>11s}{'on point':>10s}{'judged':>8s}"
-          f"{'lead ok':>9s}{'of':>5s}")
+          f"{'item q: on point':>17s}{'judged':>8s}{'lead ok':>9s}{'of':>5s}")
     for name in ("dev", "statements"):
         r = report[name]
         for half in ("all", "tune", "check", "other"):
@@ -683,8 +704,11 @@ def _print_quotes(report: dict) -> None:
                 v = r[path].get(half)
                 if v:
                     share = "-" if v["on_point_share"] is None else f"{v['on_point_share']:.3f}"
+                    item = "-" if v["item_on_point_share"] is None else f"{v['item_on_point_share']:.3f}"
                     print(f"{name:12s}{half:>7s}{path:>10s}{v['answers']:>9d}{v['quotes_per_answer']:>11.2f}{share:>10s}"
-                          f"{v['judged']:>8d}{v['lead_correct']:>9d}{v['figure_items']:>5d}")
+                          f"{v['judged']:>8d}{item:>17s}{v['item_judged']:>8d}{v['lead_correct']:>9d}{v['figure_items']:>5d}")
+    print("\ndev questions, own filing, page_hit@5: " + "; ".join(
+        f"{path} " + " ".join(f"{half} {v}" for half, v in halves.items()) for path, halves in report["dev_page_hit@5"].items()))
 
 
 # ---------------------------------------------------------------- command

@@ -7,9 +7,9 @@ quoted when it is found on the page its source points at, so every citation is e
 
 A question naming a line item (storage/finance/line_items: "net sales", "gross margin") gets only
 quotes on point: a sentence naming that item (or, for a ratio, its inputs; a table row must *be*
-one of them) or stating the asked period in words, never a bare column header, at most
+one of them) or stating the asked period in words, at most
 MAX_SUPPORTING of them. None is better than filler (a company's defined terms, its state of
-incorporation, a section title, a row of another item).
+incorporation, a row of another item). No answer quotes a bare column header or a section title.
 """
 
 from __future__ import annotations
@@ -157,6 +157,15 @@ def is_header(sentence: str) -> bool:
     return all(w.lower() in _HEADER_WORDS for w in words)
 
 
+def is_title(sentence: str) -> bool:
+    """A heading ("Note 5 - Acquisitions and Divestitures", "Amcor plc and Subsidiaries"): no closing
+    punctuation, no value cells, every word of four letters or more capitalised."""
+    if sentence[-1:] in ".!?:;”\")" or _is_row(sentence):
+        return False
+    long_words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", sentence) if len(w) >= 4]
+    return bool(long_words) and all(w[0].isupper() for w in long_words)
+
+
 @dataclass(frozen=True)
 class Focus:
     """What a question asks about, for judging quotes: the line items it names (with a ratio's
@@ -272,7 +281,7 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
     if best < MIN_SCORE and block is None:
         return (f"{scope_note}\n\n{NOT_FOUND_IN_DOCUMENTS}", True) if scope_note else (NOT_FOUND_IN_DOCUMENTS, False)
     floor = max(MIN_SCORE * 0.8, best * 0.6)
-    picked = [p for p in picked if p[0] >= floor and not is_header(p[1])]
+    picked = [p for p in picked if p[0] >= floor and not is_header(p[1]) and not is_title(p[1])]
     focus = question_focus(question)
     if focus:
         picked = [p for p in picked if on_point(p[1], focus)][:MAX_SUPPORTING]

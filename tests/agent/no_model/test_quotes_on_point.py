@@ -10,7 +10,8 @@ import re
 import pytest
 
 from agent.knowledge_base import about_asked_items, get_knowledge_base
-from agent.no_model.extractive import MAX_SUPPORTING, compose_extractive_answer, is_header, on_point, question_focus
+from agent.no_model.extractive import (MAX_SUPPORTING, compose_extractive_answer, is_header, is_title, on_point,
+                                      question_focus)
 from tests.fixtures_figures import Table, page_text, units_of
 
 INCOME = Table(("Fiscal Year 2020", "Fiscal Year 2019"), [
@@ -77,6 +78,14 @@ def test_on_point_reads_rows_by_their_item_and_prose_by_item_or_period():
     assert not on_point("Operating income 6,912 6,010", gross)
     assert is_header("In Millions, Except Per Share Data 2019 2018") and not is_header("Net sales 17,626.6")
     assert not question_focus("Is the business subject to cyclicality?")  # no line item: no focus
+
+
+def test_no_answer_quotes_a_section_title(filing):
+    sources, lookup = filing
+    text, _ = compose_extractive_answer("What did results of consolidated operations look like?", sources[1:], lookup)
+    assert "Results of Consolidated Operations and Segment Review" not in _quotes(text), text
+    assert is_title("Note 5 - Acquisitions and Divestitures") and is_title("Northwind Foods and Subsidiaries")
+    assert not is_title("Net sales increased 5 percent.") and not is_title("Sales of products $55,893 $51,386")
 
 
 def test_knowledge_items_are_about_the_asked_item():
