@@ -65,7 +65,8 @@ GLOSSARY: list[tuple[str, str]] = [
      "number of shares of common stock outstanding as of"),
     (r"\bstores?\b|\bshops?\b|\blocations?\b|\bbranch(?:es)?\b|restaurants?|\bfacilit(?:y|ies)\b|\bplants?\b|"
      r"\bsites?\b|\boutlets?\b", "stores locations operate facilities properties square feet owned leased"),
-    (r"\bcustomers?\b|\bclients?\b|\bbuyers?\b", "customers largest customer accounted for percent of consolidated net sales"),
+    (r"\bcustomers?\b|\bclients?\b|\bbuyers?\b",
+     "customers largest customer major customers significant portion of our revenues derive limited number accounted for percent"),
     (r"fiscal year[- ]?ends?|year[- ]ends?|(?:fiscal|financial) (?:year|calendar)\b(?! ?20\d\d)",
      "fiscal year ends last weeks included"),
 ]
