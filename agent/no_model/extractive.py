@@ -302,11 +302,11 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
         # a figure question no row answers: said first, so no quoted number reads as the figure asked
         quoted = [sent for _, sent, _ in picked]
         no_row = None if scope_note else figures.no_row_line(question, quoted)
-        if no_row and not lines:  # nothing on point to quote as context
-            no_row = no_row.split("; passages that mention it")[0] + "."
-        parts.append(no_row or "No language model is configured; these are the passages of your PDFs that best match "
-                               "the question, quoted:")
-        if lines:
+        if not lines:  # nothing on point to quote
+            parts.append(no_row.split("; passages that mention it")[0] + "." if no_row else NOT_FOUND_IN_DOCUMENTS)
+        else:
+            parts.append(no_row or "No language model is configured; these are the passages of your PDFs that best "
+                                   "match the question, quoted:")
             parts.append("\n".join(lines))
     return "\n\n".join(parts), True
 
