@@ -42,7 +42,7 @@ Retrieval page_hit@5 counts a result on an evidence page of the question's own f
     or a period, the share that mention the asked item (its words as asked, or its concept as
     questions name it: storage/finance/line_items `mentions`, with a ratio's inputs) or an asked
     year; quotes per answer; and, over the questions with a figure, the lead line stating it
-    (figure leads must not regress). Each by half of bench/gold/splits.json (tune / check issuers).
+    (figure leads must not regress) and the answer stating it anywhere; the dev questions' page_hit@5. Each by half of bench/gold/splits.json (tune / check issuers).
 `table_parsers`: pages with 8+ table rows where a period header was found, storage/documents/tables.py vs
     PyMuPDF `find_tables()` (how the parser was chosen).
 
@@ -632,7 +632,7 @@ def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:
             for half in ("all", _half(item["doc_name"])):
                 row = out.setdefault(path, {}).setdefault(half, {"answers": 0, "quotes": 0, "judged": 0, "on_point": 0,
                                                                  "item_judged": 0, "item_on_point": 0,
-                                                                 "figure_items": 0, "lead_correct": 0})
+                                                                 "figure_items": 0, "lead_correct": 0, "with_figure": 0})
                 quotes = quotes_of(text)
                 row["answers"] += 1
                 row["quotes"] += len(quotes)
@@ -648,6 +648,7 @@ def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:
                     leads = _lead_lines(text)
                     row["figure_items"] += 1
                     row["lead_correct"] += bool(leads) and contains_figure(leads[0], item["figure"])
+                    row["with_figure"] += contains_figure(text, item["figure"])
     for halves in out.values():
         for row in halves.values():
             row["on_point_share"] = round(row["on_point"] / row["judged"], 3) if row["judged"] else None
@@ -694,9 +695,10 @@ def run_quotes(questions: list[dict], pdfs: list[Path], docs: dict[str, str], wo
 
 def _print_quotes(report: dict) -> None:
     print("\nquote relevance: on point = quotes mentioning the asked item (as asked, or its concept) or an asked year, "
-          "of the quotes of answers to questions naming an item or a period; lead = the figure lead states the figure")
+          "of the quotes of answers to questions naming an item or a period (item q: naming a line item); lead ok = the "
+          "figure lead states the figure, figure = the answer states it anywhere, of = questions with a figure")
     print(f"{'set':12s}{'half':>7s}{'path':>10s}{'answers':>9s}{'quotes/ans':>11s}{'on point':>10s}{'judged':>8s}"
-          f"{'item q: on point':>17s}{'judged':>8s}{'lead ok':>9s}{'of':>5s}")
+          f"{'item q: on point':>17s}{'judged':>8s}{'lead ok':>9s}{'figure':>8s}{'of':>5s}")
     for name in ("dev", "statements"):
         r = report[name]
         for half in ("all", "tune", "check", "other"):
@@ -706,7 +708,8 @@ def _print_quotes(report: dict) -> None:
                     share = "-" if v["on_point_share"] is None else f"{v['on_point_share']:.3f}"
                     item = "-" if v["item_on_point_share"] is None else f"{v['item_on_point_share']:.3f}"
                     print(f"{name:12s}{half:>7s}{path:>10s}{v['answers']:>9d}{v['quotes_per_answer']:>11.2f}{share:>10s}"
-                          f"{v['judged']:>8d}{item:>17s}{v['item_judged']:>8d}{v['lead_correct']:>9d}{v['figure_items']:>5d}")
+                          f"{v['judged']:>8d}{item:>17s}{v['item_judged']:>8d}{v['lead_correct']:>9d}{v['with_figure']:>8d}"
+                          f"{v['figure_items']:>5d}")
     print("\ndev questions, own filing, page_hit@5: " + "; ".join(
         f"{path} " + " ".join(f"{half} {v}" for half, v in halves.items()) for path, halves in report["dev_page_hit@5"].items()))
 
