@@ -26,6 +26,7 @@ import numpy as np
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from agent.citations.markers import is_q_number, rag_id
+from storage.finance import line_items
 from storage.settings import get_settings
 from storage.schema import Source
 
@@ -165,11 +166,22 @@ class KnowledgeBase:
         return (vectors @ q).max(axis=0)
 
     def search(self, query: str, k: int = 3, threshold: float = RELEVANCE_THRESHOLD, embedder=None) -> list[KnowledgeItem]:
-        """Up to k items relevant to query, best first; none when nothing reaches the threshold."""
+        """Up to k items relevant to query, best first; none when nothing reaches the threshold or
+        when the query names a line item no item is about (`about_asked_items`)."""
         scores = self.scores(query, embedder)
-        order = [int(i) for i in np.argsort(-scores) if scores[i] >= threshold][:k]
+        order = [int(i) for i in np.argsort(-scores)
+                 if scores[i] >= threshold and about_asked_items(self.items[int(i)], query)][:k]
         log.debug("knowledge search %r -> %s", query, [(self.items[i].id, round(float(scores[i]), 3)) for i in order])
         return [self.items[i] for i in order]
+
+
+def about_asked_items(item: KnowledgeItem, query: str) -> bool:
+    """An item about a line item (storage/finance/line_items: its question names one) is about what
+    the query asks only when the query names that item too, or none at all: a definition of
+    *operating* margin says nothing about a gross margin. Other items are judged by similarity."""
+    asked = {a.item.concept for a in line_items.asked_items(query)}
+    about = {a.item.concept for a in line_items.asked_items(item.question)}
+    return not asked or not about or bool(asked & about)
 
 
 def format_for_prompt(items: list[KnowledgeItem]) -> str:

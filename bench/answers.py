@@ -34,6 +34,15 @@ Retrieval page_hit@5 counts a result on an evidence page of the question's own f
     questions and on dev questions naming a year, whose evidence page prints the shifted year;
     company shift between dev questions on the same topic, both filings selected). Score:
     page_hit@5 of retrieval for the follow-up resolved by agent/no_model/followups.py vs the raw text.
+(d) `--quotes [--baseline-rev fe96e53]`: quote relevance (issue 29.2) alone. The dev questions and the
+    generated statement questions (`--per-filing` of each filing), each asked of its own filing, are
+    answered by this tree and by the code of REV (a temporary `git worktree`, run as a subprocess
+    with PYTHONPATH set to it; same interpreter, same work folder, which neither revision writes).
+    Score: of the quoted passages (`- “…” [^n]` lines) of the answers to questions naming a line item
+    or a period, the share that mention the asked item (its words as asked, or its concept as
+    questions name it: storage/finance/line_items `mentions`, with a ratio's inputs) or an asked
+    year; quotes per answer; and, over the questions with a figure, the lead line stating it
+    (figure leads must not regress) and the answer stating it anywhere; the dev questions' page_hit@5. Each by half of bench/gold/splits.json (tune / check issuers).
 `table_parsers`: pages with 8+ table rows where a period header was found, storage/documents/tables.py vs
     PyMuPDF `find_tables()` (how the parser was chosen).
 
@@ -535,6 +544,176 @@ def table_parsers(pdfs: list[Path], with_find_tables: bool = True) -> dict:
     return out
 
 
+# ---------------------------------------------------------------- quote relevance (issue 29.2)
+
+QUOTE_LINE = re.compile(r"^\s*- “(?P<quote>.+)” (?:\[\^[^\]]+\])+\s*$", re.M)
+_REV_SCRIPT = """
+import json, logging, sys
+from pathlib import Path
+from bench.answers import use_work_dir
+use_work_dir(Path(sys.argv[1]))
+logging.disable(logging.WARNING)
+from bench.answers import retrieve
+from agent.no_model import extractive
+from agent.page_text import page_text_lookup
+from storage.documents.embeddings import get_embedder
+embedder, page_text = get_embedder(), page_text_lookup()
+out = {"answers": [], "top5": []}
+for i in json.loads(Path(sys.argv[2]).read_text()):
+    sources = retrieve([i["doc_id"]], i["question"])
+    out["answers"].append(extractive.compose_extractive_answer(i["question"], sources, page_text, embedder)[0])
+    out["top5"].append([s["page_number"] for s in sources if s["kind"] == "document"][:5])
+Path(sys.argv[3]).write_text(json.dumps(out))
+"""
+
+
+def quotes_of(answer: str) -> list[str]:
+    """The quoted passages of an answer (its `- “…” [^n]` lines)."""
+    return [m.group("quote") for m in QUOTE_LINE.finditer(answer)]
+
+
+def quote_mentions(quote: str, question: str) -> bool | None:
+    """Whether `quote` mentions what `question` asks: the item's words as asked, the item's concept
+    as questions name it (or a ratio's inputs), or an asked year; None when the question names
+    neither a line item nor a period (nothing to judge by)."""
+    from agent.no_model.figure_periods import asked_period
+    from storage.finance import line_items
+
+    asked = line_items.asked_items(question)
+    years = asked_period(question).years
+    if not asked and not years:
+        return None
+    items = [a.item for a in asked]
+    items += [line_items.BY_CONCEPT[c] for a in asked for c in re.findall(r"[A-Za-z]+", a.item.formula)
+              if c in line_items.BY_CONCEPT]
+    said = [" ".join(question[a.start:a.end].lower().split()) for a in asked]
+    low = " ".join(quote.lower().split())
+    return (any(w in low for w in said) or any(line_items.mentions(quote, i) for i in items)
+            or any(re.search(rf"(?<!\d){y}(?!\d)|\bFY\s?'?{y % 100:02d}\b", quote) for y in years))
+
+
+def answers_at_revision(rev: str, items: list[dict], work: Path) -> dict:
+    """The no-model answers of git revision `rev` to `items` (`question`, `doc_id`), each asked of its
+    own filing, and the pages of its top 5 results: {"answers": [...], "top5": [[page, ...], ...]}; a
+    temporary worktree, run in a subprocess with PYTHONPATH set to it."""
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    tmp = Path(tempfile.mkdtemp(prefix="answers-rev-"))
+    tree = tmp / "tree"
+    subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(tree), rev], check=True,
+                   capture_output=True, text=True)
+    try:
+        (tmp / "q.json").write_text(json.dumps(items), "utf-8")
+        subprocess.run([sys.executable, "-c", _REV_SCRIPT, str(work), str(tmp / "q.json"), str(tmp / "a.json")],
+                       cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True)
+        return json.loads((tmp / "a.json").read_text("utf-8"))
+    finally:
+        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _half(doc_name: str) -> str:
+    splits = json.loads((Path(__file__).resolve().parent / "gold" / "splits.json").read_text("utf-8"))
+    issuer = doc_name.split("_")[0]
+    return next((h for h in ("tune", "check") if issuer in splits["financebench-dev"][h]), "other")
+
+
+def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:
+    """Per path and half: quotes mentioning the asked item or period / quotes judged, quotes per
+    answer, and leads stating the figure (items with a `figure`). `item_*`: over the questions
+    naming a line item only (the others are judged by their period alone)."""
+    from storage.finance import line_items
+
+    out: dict = {}
+    for path, texts in answers.items():
+        for item, text in zip(items, texts):
+            for half in ("all", _half(item["doc_name"])):
+                row = out.setdefault(path, {}).setdefault(half, {"answers": 0, "quotes": 0, "judged": 0, "on_point": 0,
+                                                                 "item_judged": 0, "item_on_point": 0,
+                                                                 "figure_items": 0, "lead_correct": 0, "with_figure": 0})
+                quotes = quotes_of(text)
+                row["answers"] += 1
+                row["quotes"] += len(quotes)
+                names_item = bool(line_items.asked_items(item["question"]))
+                for q in quotes:
+                    verdict = quote_mentions(q, item["question"])
+                    if verdict is not None:
+                        row["judged"] += 1
+                        row["on_point"] += verdict
+                        row["item_judged"] += names_item
+                        row["item_on_point"] += names_item and verdict
+                if item.get("figure"):
+                    leads = _lead_lines(text)
+                    row["figure_items"] += 1
+                    row["lead_correct"] += bool(leads) and contains_figure(leads[0], item["figure"])
+                    row["with_figure"] += contains_figure(text, item["figure"])
+    for halves in out.values():
+        for row in halves.values():
+            row["on_point_share"] = round(row["on_point"] / row["judged"], 3) if row["judged"] else None
+            row["item_on_point_share"] = round(row["item_on_point"] / row["item_judged"], 3) if row["item_judged"] else None
+            row["quotes_per_answer"] = round(row["quotes"] / row["answers"], 2) if row["answers"] else None
+    return out
+
+
+def run_quotes(questions: list[dict], pdfs: list[Path], docs: dict[str, str], work: Path, rev: str | None,
+               per_filing: int) -> dict:
+    from agent.no_model import extractive
+    from agent.page_text import page_text_lookup
+    from storage.documents.embeddings import get_embedder
+
+    figs = {q["question"]: q["figure"] for q in figure_questions(questions)}
+    sets = {
+        "dev": [{"question": q["question"], "doc_name": q["doc_name"], "figure": figs.get(q["question"]),
+                 "pages": sorted({int(e["evidence_page_num"]) for e in q["evidence"]})} for q in questions],
+        "statements": [{"question": s["question"], "doc_name": s["doc_name"], "figure": s["figure"]}
+                       for s in statement_questions(pdfs, per_filing)],
+    }
+    embedder, page_text = _MemoEmbedder(get_embedder()), page_text_lookup()
+    report = {"baseline_rev": rev}
+    for name, items in sets.items():
+        for i in items:
+            i["doc_id"] = docs[i["doc_name"]]
+        answers: dict[str, list[str]] = {"new": []}
+        top5: dict[str, list[list[int]]] = {"new": []}
+        for i in items:
+            sources = retrieve([i["doc_id"]], i["question"])
+            answers["new"].append(extractive.compose_extractive_answer(i["question"], sources, page_text, embedder)[0])
+            top5["new"].append([s["page_number"] for s in sources if s["kind"] == "document"][:5])
+        if rev:
+            at_rev = answers_at_revision(rev, items, work)
+            answers[rev], top5[rev] = at_rev["answers"], at_rev["top5"]
+        report[name] = {"questions": len(items), **quote_relevance(items, answers)}
+        if name == "dev":  # the evidence pages in the top 5 (bench.retrieval's single-filing page_hit@5)
+            report["dev_page_hit@5"] = {
+                path: {half: round(statistics.mean(any(p in i["pages"] for p in pages) for i, pages in zip(items, tops)
+                                                   if half == "all" or _half(i["doc_name"]) == half), 3)
+                       for half in ("all", "tune", "check")} for path, tops in top5.items()}
+    return report
+
+
+def _print_quotes(report: dict) -> None:
+    print("\nquote relevance: on point = quotes mentioning the asked item (as asked, or its concept) or an asked year, "
+          "of the quotes of answers to questions naming an item or a period (item q: naming a line item); lead ok = the "
+          "figure lead states the figure, figure = the answer states it anywhere, of = questions with a figure")
+    print(f"{'set':12s}{'half':>7s}{'path':>10s}{'answers':>9s}{'quotes/ans':>11s}{'on point':>10s}{'judged':>8s}"
+          f"{'item q: on point':>17s}{'judged':>8s}{'lead ok':>9s}{'figure':>8s}{'of':>5s}")
+    for name in ("dev", "statements"):
+        r = report[name]
+        for half in ("all", "tune", "check", "other"):
+            for path in [p for p in r if p != "questions"]:
+                v = r[path].get(half)
+                if v:
+                    share = "-" if v["on_point_share"] is None else f"{v['on_point_share']:.3f}"
+                    item = "-" if v["item_on_point_share"] is None else f"{v['item_on_point_share']:.3f}"
+                    print(f"{name:12s}{half:>7s}{path:>10s}{v['answers']:>9d}{v['quotes_per_answer']:>11.2f}{share:>10s}"
+                          f"{v['judged']:>8d}{item:>17s}{v['item_judged']:>8d}{v['lead_correct']:>9d}{v['with_figure']:>8d}"
+                          f"{v['figure_items']:>5d}")
+    print("\ndev questions, own filing, page_hit@5: " + "; ".join(
+        f"{path} " + " ".join(f"{half} {v}" for half, v in halves.items()) for path, halves in report["dev_page_hit@5"].items()))
+
+
 # ---------------------------------------------------------------- command
 
 
@@ -551,6 +730,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", action="store_true", help="also compare the table parsers (find_tables is slow)")
     parser.add_argument("--gold", type=Path, metavar="WORK", help="also run bench.figures_gold (statements gold, "
                         "its own process) with WORK as the statements work folder")
+    parser.add_argument("--quotes", action="store_true", help="only the quote relevance (d), single filing")
+    parser.add_argument("--baseline-rev", help="with --quotes: git revision answering the same questions")
     args = parser.parse_args(argv)
     selections = [x for x in args.selections.split(",") if x]
     if not selections or set(selections) - set(SELECTIONS):
@@ -569,6 +750,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.disable(logging.WARNING)
     started = time.perf_counter()
     docs = ingest(pdfs + library, args.work.resolve())
+    if args.quotes:
+        report = run_quotes(questions, pdfs, docs, args.work.resolve(), args.baseline_rev, args.per_filing)
+        _print_quotes(report)
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps(report, indent=2))
+        return 0
 
     report: dict = {"selections": selections, "filings": len(docs),
                     "dev_single_filing_page_hit@5": dev_page_hits(questions, docs)}

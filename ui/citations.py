@@ -198,6 +198,33 @@ def escape_brackets(text: str) -> str:
     return map_outside_addresses(text, lambda part: re.sub(r"([\[\]])", r"\\\1", part))
 
 
+_LITERAL_REFERENCE = re.compile(r"\[((?:web )?\d+)\]")
+
+
+def _plain_brackets(text: str) -> str:
+    """Copy text: a bracketed number the answer writes itself ("reference [1]") in parentheses, so
+    only the references read as "[1]"."""
+    return map_outside_addresses(text, lambda part: _LITERAL_REFERENCE.sub(r"(\1)", part))
+
+
+def _escape_export(text: str) -> str:
+    """Export prose: literal brackets escaped (`escape_brackets`) and every `<` too, so no HTML of
+    the answer (an `<img>`, a link) is rendered."""
+    return escape_brackets(text).replace("<", "\\<")
+
+
+def _around_reference(text: str, out: list[str], markdown: bool, before: bool = False) -> str:
+    """Prose around a reference "[1]": a "(" or ":" right after it would make it a link or a link
+    definition ("[1](url)", "[1]: url"), a "!" right before it an image: escaped in Markdown (the
+    copy text, plain, only keeps "(" apart)."""
+    after = bool(out) and out[-1].startswith("[") and text[:1]
+    if not markdown:  # pasted where Markdown renders, "[1](url)" would still link
+        return " " + text if after and text[:1] == "(" else text
+    if after and text[:1] in "(:":
+        text = "\\" + text
+    return text[:-1] + "\\!" if before and text.endswith("!") else text
+
+
 def citation_footnote(c: Citation, escape=_plain) -> str:
     """One citation as a plain-text footnote: where it points (file and 1-based page, site and URL,
     or Q&A item) and the cited words (`escape` applied to those)."""
@@ -219,7 +246,7 @@ def answer_with_footnotes(text: str, citations: list[Citation], claims: list[Cla
     only references are bracketed in the Markdown source. A sentence the claim check failed
     (`claims`) is followed by "(not found in [1])", and its citation's footnote says what its
     source says."""
-    escape = escape_brackets if markdown else _plain
+    escape = _escape_export if markdown else _plain_brackets
     text = unwrap_marker_links(text or "", citations)
     citations = display_citations(text, citations)
     by_marker = {c.marker: c for c in citations if c.marker}
@@ -231,9 +258,9 @@ def answer_with_footnotes(text: str, citations: list[Citation], claims: list[Cla
             marks = "".join(f" ({not_found_text(f, citations, citation_label)})" for f in failed.get(next(ordinal), []))
             if mk.text in by_marker or marks:
                 shown = f"[{citation_label(by_marker[mk.text])}]" if mk.text in by_marker else escape(mk.text)
-                out += [escape(piece[pos:mk.start]), shown + marks]
+                out += [_around_reference(escape(piece[pos:mk.start]), out, markdown, before=True), shown + marks]
                 pos = mk.end
-        out.append(piece[pos:] if is_code else escape(piece[pos:]))
+        out.append(piece[pos:] if is_code else _around_reference(escape(piece[pos:]), out, markdown))
     body = "".join(out).rstrip()
     if not citations:
         return body

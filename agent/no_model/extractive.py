@@ -4,20 +4,30 @@ Without a language model the agent still answers, honestly labelled (`AnswerResu
 "extractive"`): the sentences of the retrieved passages that best cover the question, quoted
 verbatim, each followed by the `[^n]` id the citation node gave its source. A sentence is only
 quoted when it is found on the page its source points at, so every citation is exact.
+
+A question naming a line item (storage/finance/line_items: "net sales", "gross margin") gets only
+quotes on point: a sentence naming that item (or, for a ratio, its inputs; a table row must *be*
+one of them) or stating the asked period in words, at most
+MAX_SUPPORTING of them. None is better than filler (a company's defined terms, its state of
+incorporation, a row of another item). No answer quotes a bare column header or a section title.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 from agent.no_model import figures
+from agent.no_model.figure_periods import asked_period
 from agent.page_text import page_text_lookup, segment, squash
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
+from storage.finance import line_items
 
 MAX_SENTENCES = 4
+MAX_SUPPORTING = 3  # quotes under a figure, or answering a question that names a line item
 # The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
 # are already caught by the search tool (agent/tools.py WEAK_DENSE), so this only drops noise.
 MIN_SCORE = 0.25
@@ -130,6 +140,68 @@ def ends_at_boundary(sentence: str, page_text: str | None) -> bool:
     return False
 
 
+# Words of a column header or unit caption ("In Millions, Except Per Share Data", "Fiscal Year Ended
+# May 31"): a line made only of these and figures says nothing about anything.
+_HEADER_WORDS = frozenset(
+    "in millions thousands billions of dollars usd except per share data amounts and the fiscal year years "
+    "ended ending months weeks quarter quarters three six nine twelve fifty two three 52 53 as at for total "
+    "january february march april may june july august september october november december restated "
+    "unaudited audited percent change".split())
+_YEAR = re.compile(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
+
+
+def is_header(sentence: str) -> bool:
+    """A column header or caption: years, units, period words and figures only ("In Millions 2019
+    2018", "Fiscal Year 2020 2019 2018")."""
+    words = re.findall(r"[A-Za-z]+", sentence)
+    return all(w.lower() in _HEADER_WORDS for w in words)
+
+
+def is_title(sentence: str) -> bool:
+    """A heading ("Note 5 - Acquisitions and Divestitures", "Amcor plc and Subsidiaries"): no closing
+    punctuation, no value cells, every word of four letters or more capitalised."""
+    if sentence[-1:] in ".!?:;”\")" or _is_row(sentence):
+        return False
+    long_words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", sentence) if len(w) >= 4]
+    return bool(long_words) and all(w[0].isupper() for w in long_words)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What a question asks about, for judging quotes: the line items it names (with a ratio's
+    inputs and a total's components) and the years of its period."""
+
+    concepts: frozenset[str] = frozenset()
+    years: tuple[int, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.concepts)
+
+
+def question_focus(question: str) -> Focus:
+    concepts: set[str] = set()
+    for asked in line_items.asked_items(question):
+        item = asked.item
+        concepts |= {item.concept, *item.components, *line_items.ALSO_ANSWERS.get(item.concept, ())}
+        concepts |= {c for c in re.findall(r"[A-Za-z]+", item.formula) if c in line_items.BY_CONCEPT}
+    return Focus(frozenset(concepts), asked_period(question).years)
+
+
+def on_point(sentence: str, focus: Focus) -> bool:
+    """The quote says something about the asked item or its period: a table row that is the item
+    (by its label), a sentence naming it, or a sentence (not a header) stating an asked year."""
+    if is_header(sentence):
+        return False
+    label, values = split_row(sentence)
+    if label and values:
+        row = line_items.row_item(label) or line_items.row_item(label, percent=True)
+        named = {row.concept} if row else {a.item.concept for a in line_items.asked_items(label)}
+        return bool(named & focus.concepts)
+    if {a.item.concept for a in line_items.asked_items(sentence)} & focus.concepts:
+        return True
+    return any(int(y) in focus.years for y in _YEAR.findall(sentence))
+
+
 def _on_page(sentence: str, page_text: str | None) -> bool:
     return page_text is not None and squash(sentence) in squash(page_text)
 
@@ -203,12 +275,21 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
     page_text = page_text or page_text_lookup()
     embedder = _embedder(embedder)
     block = None if scope_note else figures.figure_block(question, sources, page_text, embedder)
-    picked = pick_sentences(question, sources, page_text, embedder=embedder)
+    picked = pick_sentences(question, sources, page_text, embedder=embedder,
+                            max_sentences=MAX_SENTENCES * 3)  # room for the filters below
     best = max((score for score, _, _ in picked), default=0.0)
     if best < MIN_SCORE and block is None:
         return (f"{scope_note}\n\n{NOT_FOUND_IN_DOCUMENTS}", True) if scope_note else (NOT_FOUND_IN_DOCUMENTS, False)
     floor = max(MIN_SCORE * 0.8, best * 0.6)
-    lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked if score >= floor]
+    picked = [p for p in picked if p[0] >= floor and not is_header(p[1]) and not is_title(p[1])]
+    focus = question_focus(question)
+    if focus:
+        picked = [p for p in picked if on_point(p[1], focus)][:MAX_SUPPORTING]
+    else:
+        picked = picked[: MAX_SUPPORTING if block is not None else MAX_SENTENCES]
+    if not picked and block is None and not scope_note and figures.no_row_line(question) is None:
+        return NOT_FOUND_IN_DOCUMENTS, False  # the question's item is named in no passage found
+    lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked]
     parts = [scope_note] if scope_note else []
     if searched_for:
         parts.append(f"Searched for: “{searched_for}”")
@@ -219,11 +300,14 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
             parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
     else:
         # a figure question no row answers: said first, so no quoted number reads as the figure asked
-        quoted = [sent for score, sent, _ in picked if score >= floor]
+        quoted = [sent for _, sent, _ in picked]
         no_row = None if scope_note else figures.no_row_line(question, quoted)
-        parts.append(no_row or "No language model is configured; these are the passages of your PDFs that best match "
-                               "the question, quoted:")
-        parts.append("\n".join(lines))
+        if not lines:  # nothing on point to quote
+            parts.append(no_row.split("; passages that mention it")[0] + "." if no_row else NOT_FOUND_IN_DOCUMENTS)
+        else:
+            parts.append(no_row or "No language model is configured; these are the passages of your PDFs that best "
+                                   "match the question, quoted:")
+            parts.append("\n".join(lines))
     return "\n\n".join(parts), True
 
 

@@ -4,7 +4,10 @@ words filings use for the financial terms people ask about.
 Analysts ask "gross margin", "quick ratio", "income statement"; filings print "Cost of sales",
 "Total current assets", "Consolidated Statements of Operations". Neither BM25 nor a small
 embedding model bridges that gap, so a glossary of standard financial-statement vocabulary does
-(general accounting terms, nothing specific to one company or one question). Instructions such
+(general accounting terms, nothing specific to one company or one question), and so do the
+prose facts people ask for (employees, customers, stores, segments, auditors, headquarters, shares
+outstanding, fiscal year end: "how many employees" -> "approximately ... full-time part-time
+employees"). Instructions such
 as "Answer in USD millions" or "If X is not a useful metric ... explain why" describe the
 answer, not the evidence, and only add noise to retrieval, so they are removed.
 """
@@ -48,8 +51,24 @@ GLOSSARY: list[tuple[str, str]] = [
     (r"inventor(?:y|ies)", "merchandise inventories"),
     (r"restructuring", "restructuring charges liability"),
     (r"acquisitions?|acquired", "acquisition acquired business combination"),
-    (r"segments?|product categor(?:y|ies)", "segment revenue product category"),
+    (r"segments?|product categor(?:y|ies)|business units?|divisions?", "segment revenue product category reportable operating segments"),
     (r"legal|litigation|lawsuits?", "legal proceedings litigation contingencies"),
+    # Prose facts asked in plain words, in the words filings state them (Item 1 "Human capital",
+    # Item 2 "Properties", the cover page, the auditor's report, the basis of presentation).
+    (r"\bemployees?\b|\bemploy(?:s|ed|ing)?\b|head ?count|\bstaff(?:ing)?\b|work ?force|personnel|"
+     r"\bpeople\b.{0,20}\b(?:work|employ)|\bworks? (?:for|at)\b",
+     "approximately full-time part-time employees employed associates team members workforce human capital"),
+    (r"head ?quarter\w*|head office|\bhq\b|\bbased\b|main office", "principal executive offices located headquarters"),
+    (r"\baudit(?:or|ors|s|ed|ing)?\b|accounting firm|\baccountants?\b",
+     "report of independent registered public accounting firm llp opinion auditor"),
+    (r"shares? outstanding|outstanding shares?|shares? (?:issued|in issue)|(?:share|stock) count|how many shares",
+     "number of shares of common stock outstanding as of"),
+    (r"\bstores?\b|\bshops?\b|\blocations?\b|\bbranch(?:es)?\b|restaurants?|\bfacilit(?:y|ies)\b|\bplants?\b|"
+     r"\bsites?\b|\boutlets?\b", "stores locations operate facilities properties square feet owned leased"),
+    (r"\bcustomers?\b|\bclients?\b|\bbuyers?\b",
+     "customers largest customer major customers significant portion of our revenues derive limited number accounted for percent"),
+    (r"fiscal year[- ]?ends?|year[- ]ends?|(?:fiscal|financial) (?:year|calendar)\b(?! ?20\d\d)",
+     "fiscal year ends last weeks included"),
 ]
 _COMPILED = [(re.compile(p, re.IGNORECASE), words) for p, words in GLOSSARY]
 

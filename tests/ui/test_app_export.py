@@ -122,3 +122,22 @@ def test_a_mark_names_the_source_by_its_number_in_the_answer_not_its_id():
     md = conversation_markdown("Debt", [turn])
     assert "Cash rose [1]. Debt fell to 9 [2] (not found in [2])." in md
     assert "[2] " + FILE + ", page 4" in md and "    not found here: 9; the source says: “Debt fell to 62.5.”" in md
+
+
+def test_model_text_never_makes_a_link_an_image_or_a_link_definition_in_the_export():
+    from markdown_it import MarkdownIt
+
+    text = ("Net debt fell [^1](https://evil.example/x). Chart: ![^1](https://evil.example/t.png) "
+            "<img src=\"https://evil.example/p.png\">\n\n[^1]: https://evil.example/def\n\nSee [^1] and reference [1].")
+    md = conversation_markdown("T", [ChatTurn("assistant", text, [DOC])])
+    rendered = MarkdownIt("commonmark").render(md)
+    assert "<a " not in rendered and "<img" not in rendered, rendered
+    assert "[1]: https://evil.example/def" in rendered  # shown as text, not taken as a definition
+    assert f"[1] {FILE}, page 2" in md  # the real citation keeps its footnote
+
+
+def test_a_literal_bracketed_number_in_the_copy_text_is_not_a_reference():
+    out = answer_with_footnotes("Net debt fell [^1], as reference [1] and [web 2] say; [^1](https://e.example/x).", [DOC])
+    body, notes = out.split("\n\n")
+    assert body == "Net debt fell [1], as reference (1) and (web 2) say; [1] (https://e.example/x)."
+    assert notes.startswith(f"[1] {FILE}, page 2")
