@@ -16,6 +16,7 @@ from ui.citations import (
     answer_markdown,
     answer_with_footnotes,
     element_key,
+    highlight_text,
     citation_label,
     citation_location,
     cited_words,
@@ -129,7 +130,7 @@ def citation_dialog(c: Citation, failed: list[ClaimCheck] | None = None) -> None
                 f"{escape_markdown(m.file or '')}" + (f" (not {escape_markdown(others)})." if others else ".")
             )
         if index is not None:
-            doc_id, passage = m.doc_id or c.documentId, cited if c.kind == "document" else ""
+            doc_id, passage = m.doc_id or c.documentId, highlight_text(c)
             with st.expander(f"Page {index + 1} image" + (", passage highlighted" if passage else ""),
                              icon=":material/image:"):
                 shown = show_zoomable_page(doc_id, m.file, index, passage, min_width=PAGE_MIN_WIDTH)
