@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from storage.documents.ingest import process_and_index_pdf
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
-from tests.fixtures_ui import citation_buttons, new_app
+from tests.fixtures_ui import citation_buttons, doc_picker, new_app
 from ui.chat_actions import export_details
 from ui.citations import conversation_markdown
 from ui.conversations import ChatTurn, turns_of
@@ -98,7 +98,7 @@ def test_a_large_library_gets_a_searchable_picker_with_the_selection_in_full(cha
     _acme(2018), _acme(2019)
     at = new_app().run()
     assert not at.exception and not at.pills
-    assert len(at.multiselect(key="doc_picker").value) == 2
+    assert len(doc_picker(at).value) == 2
     selected = [c.value for c in at.sidebar.caption if c.value.startswith("Selected: ")]
     assert selected == ["Selected: Acme Rockets · 10\\-K · FY2018; Acme Rockets · 10\\-K · FY2019"]
 

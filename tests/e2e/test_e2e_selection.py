@@ -1,0 +1,57 @@
+"""Issue 29.1 and 29.6 in a real browser: a question asked the moment a PDF is ready is asked with the
+selection the picker shows (never "Select a PDF"), the chat follows the newest turn after a citation
+dialog is closed, and Back from the page viewer returns to the chat. No keys: no-model mode."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.app_server import run_app
+from tests.e2e.steps import shot, upload
+from tests.fixtures_ui import SAMPLE_PDF
+
+FILE = SAMPLE_PDF.name
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    with run_app(tmp_path_factory.mktemp("e2e-selection")) as app:
+        yield app
+
+
+def _ask_at_once(page, question: str) -> None:
+    """Type as soon as the chat box takes input (no waiting for the rest of the page)."""
+    box = page.get_by_test_id("stChatInputTextArea")
+    expect(box).to_be_enabled()
+    box.fill(question)
+    box.press("Enter")
+
+
+def _start_upload(page, url: str, path) -> None:
+    page.goto(f"{url}/documents")
+    expect(page.get_by_role("heading", name="Documents")).to_be_visible()
+    page.locator('input[type="file"]').set_input_files(str(path))
+    page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
+    expect(page.get_by_test_id("stExpander").filter(has_text=f"Processing {path.name}")).to_be_visible()
+
+
+def test_question_asked_the_moment_the_pdf_is_ready_uses_the_selection_shown(app_url, page, tmp_path):
+    """Upload, go to the chat while it is processed, ask the moment the box takes input."""
+    url = app_url["url"]
+    pdf = tmp_path / FILE
+    pdf.write_bytes(SAMPLE_PDF.read_bytes())
+    _start_upload(page, url, pdf)
+    page.get_by_role("link", name="Chat").click()
+    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
+    _ask_at_once(page, "What was the net debt at year end?")
+    expect(page.get_by_test_id("stChatMessage").filter(has_text="What was the net debt")).to_be_visible()
+    cite = page.get_by_role("button", name=re.compile(rf"^\d+ · {re.escape(FILE)}, page 2$")).first
+    expect(cite.or_(page.get_by_text("Select a PDF and ask about it"))).to_be_visible()
+    shot(page, "asked_the_moment_the_pdf_is_ready")
+    expect(page.get_by_text("Select a PDF and ask about it")).to_have_count(0)
+    expect(cite).to_be_visible()
+    # the picker shows the PDF selected (an active pill) that the answer cites
+    expect(page.get_by_test_id("stSidebar").get_by_test_id("stBaseButton-pillsActive")).to_have_count(1)
