@@ -1,5 +1,5 @@
-"""Streamlit rendering of answers and their citations: badges in the text, one small button per
-citation that opens a preview dialog, and a "Sources" list under the answer."""
+"""Streamlit rendering of answers and their citations: badges in the text and one small button per
+citation under the answer (the answer's one list of sources), each opening a preview dialog."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ui.citations import (
     answer_with_footnotes,
     element_key,
     highlight_text,
+    table_columns,
     citation_label,
     citation_location,
     cited_words,
@@ -115,8 +116,8 @@ def citation_dialog(c: Citation, failed: list[ClaimCheck] | None = None) -> None
         cited = cited_words(c)
         if cited:
             with st.container(border=True):
-                if m.columns:  # a table row: its columns say which period each number is
-                    st.caption("Columns: " + " | ".join(escape_markdown(col) for col in m.columns))
+                if columns := table_columns(c):  # a table row: its columns say which period each number is
+                    st.caption("Columns: " + " | ".join(escape_markdown(col) for col in columns))
                 st.markdown(f"“{escape_markdown(cited)}”")
         if c.preview and c.preview != cited:
             with st.expander("Whole passage"):
@@ -183,25 +184,18 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
     citations = display_citations(text, citations)
     button_keys = [f"{key}-cite-{i}" for i in range(len(citations))]
     st.markdown(answer_markdown(text, citations, button_keys, claims))
-    if citations:
+    if citations:  # one list of sources: a chip per citation (the answer's numbers open the same dialogs)
         with st.container(horizontal=True, gap="small"):
             for i, c in enumerate(citations):
+                failed = claims_citing(c, claims)
+                tip = "; ".join(f"not found here: {problems_text(f)}" for f in failed)
                 if st.button(
                     f"{citation_label(c)} · {escape_markdown(citation_location(c))}",
                     key=button_keys[i],
-                    icon=KIND_ICONS.get(c.kind),
-                    help="Show this source",
+                    icon=":material/warning:" if failed else KIND_ICONS.get(c.kind),
+                    help=f"Show this source ({tip})" if tip else "Show this source",
                 ):
-                    citation_dialog(c, claims_citing(c, claims))
-        with st.expander(f"Sources ({len(citations)})"):
-            for i, c in enumerate(citations):
-                if st.button(f"{citation_label(c)}: {escape_markdown(citation_location(c))}", key=f"{key}-src-{i}",
-                             type="tertiary", icon=KIND_ICONS.get(c.kind), help="Show this source"):
-                    citation_dialog(c, claims_citing(c, claims))
-                if c.snippet:
-                    st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
-                for f in claims_citing(c, claims):
-                    st.caption(f":orange[:material/warning: not found here: {escape_markdown(problems_text(f))}]")
+                    citation_dialog(c, failed)
     if text:
         copy_button(answer_with_footnotes(text, citations, claims), key=key)
     notes = answer_notes(route, mode)

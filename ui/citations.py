@@ -71,6 +71,12 @@ def highlight_text(c: Citation) -> str:
     return ""
 
 
+def table_columns(c: Citation) -> list[str]:
+    """The column headers shown with a quoted table row, each once ("May 26, 2019 | May 26, 2019"
+    says nothing a reader can use twice)."""
+    return list(dict.fromkeys(col for col in c.metadata.columns if col.strip()))
+
+
 def parse_citations(raw: Iterable[Any] | None) -> list[Citation]:
     """Citations as stored with a message (dicts) or returned by the agent (models)."""
     out: list[Citation] = []

@@ -87,13 +87,25 @@ def statement_lines(doc_id: str, processed_at: str = "") -> tuple[str, ...]:
     return tuple(found[c] for c in ranked[:MAX_ITEMS])
 
 
+def in_sentence(label: str) -> str:
+    """A printed row label inside a sentence: its first word lower-cased unless it is an acronym or a
+    name ("Net earnings attributable to General Mills" -> "net earnings attributable to General Mills");
+    a label printed in capitals is lower-cased whole ("NET SALES" -> "net sales")."""
+    if label.isupper() and " " in label:
+        return label.lower()
+    first, _, rest = label.partition(" ")
+    if first[:1].isupper() and first[1:].islower():  # "Net", not "EBITDA" nor "iPhone"
+        first = first.lower()
+    return f"{first} {rest}" if rest else first
+
+
 def suggested_questions(overviews: list[DocOverview], limit: int = MAX_SUGGESTIONS) -> list[str]:
     """Questions the selected documents answer: a printed statement line of each, in turn (its
     period named, so the answer is that document's figure), else a section of it."""
     per_doc: list[list[str]] = []
     for o in overviews:
         when = f" in {o.period}" if o.period else ""
-        asks = [f"What did {o.subject} report for {label.lower()}{when}?" for label in o.line_items]
+        asks = [f"What did {o.subject} report for {in_sentence(label)}{when}?" for label in o.line_items]
         asks += [f"What does {o.subject} say about “{h.rstrip('.')}”?" for h in o.headings[:2]]
         per_doc.append(asks)
     out: list[str] = []
