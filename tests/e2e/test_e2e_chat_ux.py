@@ -93,7 +93,8 @@ def test_desktop_first_run_picker_overview_copy_citation_export_and_delete(app_u
         expect(pill).to_be_visible(timeout=180_000)
         assert not _clipped(pill), f"{title} is cut in the picker"
     expect(page.get_by_text("The 2 selected PDFs")).to_be_visible()
-    expect(page.get_by_text("Its statements print: Net earnings").first).to_be_visible()
+    expect(page.get_by_text("Acme Rockets, Inc. designs launch vehicles.").first).to_be_visible()  # what it does
+    expect(page.get_by_text("Net earnings: 9,100", exact=False).first).to_be_visible()  # a headline figure
     shot(page, "ux_empty_chat_overview_desktop")
 
     question = _ask_first_suggestion(page)
