@@ -35,6 +35,8 @@ _BOILERPLATE = re.compile(
     r"the terms? [“\"']|we,? us,? our|refers? to|unless the context|should be read|non-gaap|webcast|conference call|"
     r"copyright|all rights reserved|www\.|https?://|@"
 )
+# Statements of part of the group (summarized guarantor information, parent-company-only statements).
+_SUBSET_ENTITY = re.compile(r"(?i)obligor group|guarantor|parent company only|condensed consolidating|non-guarantor")
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[A-Z“\"(])")
 
 
@@ -160,7 +162,10 @@ def headline_figures(doc_id: str, processed_at: str = "", period_year: int = 0) 
     except (OSError, ValueError):
         return ()
     by_page: dict[int, dict[str, Headline]] = {}
+    columns_of: dict[int, int] = {}  # page -> most value columns of a row (a statement prints comparatives)
     for index in pages[:8]:
+        if _SUBSET_ENTITY.search(texts[index] if index < len(texts) else ""):
+            continue  # a guarantor's or parent company's summarized statement, not the company's
         found = by_page.setdefault(index, {})
         for unit in table_units(doc_id, index, texts[index] if index < len(texts) else ""):
             if not unit.is_table_row or unit.is_header:
@@ -172,6 +177,7 @@ def headline_figures(doc_id: str, processed_at: str = "", period_year: int = 0) 
             cells = list(unit.cells) if unit.cells else list(enumerate(split_row(unit.text)[1]))
             if not cells:
                 continue
+            columns_of[index] = max(columns_of.get(index, 0), len(cells))
             columns = unit.header.columns if unit.header is not None else ()
             col, value = max(cells, key=lambda c: (_latest_year(columns[c[0]]) if 0 <= c[0] < len(columns) else 0, -c[0]))
             if period_year and 0 <= col < len(columns) and 0 < _latest_year(columns[col]) < period_year:
@@ -181,5 +187,5 @@ def headline_figures(doc_id: str, processed_at: str = "", period_year: int = 0) 
     if not any(by_page.values()):
         return ()
     # The page printing most of them is the statement of results (not a guarantor's or a segment's table).
-    best = max(by_page.values(), key=len)
+    best = by_page[max(by_page, key=lambda i: (len(by_page[i]), columns_of.get(i, 0)))]
     return tuple(best[c] for c in HEADLINE_CONCEPTS if c in best)[:MAX_HEADLINES]
