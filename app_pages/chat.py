@@ -25,6 +25,7 @@ from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.chat_session import ChatSession, background_ingest_path, ingest_reply, open_history  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
+from ui.chat_scroll import install_follow_newest  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
 from ui.copy_button import install_copy_buttons  # noqa: E402
 from ui.doc_summary import render_overview  # noqa: E402
@@ -153,6 +154,7 @@ def _load_turns() -> tuple[list[conv.ChatTurn], list[conv.ChatTurn], list[conv.C
 
 def _draw_turns(stored: list[conv.ChatTurn], queued: list[conv.ChatTurn], unsaved: list[conv.ChatTurn]) -> None:
     shown = stored + queued + unsaved
+    install_follow_newest()
     if any(t.citations for t in shown):
         install_citation_links()
     if shown:
