@@ -72,3 +72,23 @@ def test_the_empty_chat_says_what_the_company_does_and_its_headline_figures(chat
     assert not at.exception
     viewer = at.session_state["viewer"]
     assert (viewer["page"], viewer["passage"]) == (3, "Net sales … 48,200")  # opens the page, the row highlighted
+
+
+def test_headline_figures_are_the_groups_not_a_guarantors_summary(ui_env):
+    """A 10-K's summarized statement of its guarantor ("Obligor Group") comes before the consolidated one:
+    the headline is the company's own statement of earnings."""
+    path = zenith_10k(source_path("zenith_guarantor.pdf"))
+    doc = pymupdf.open(path)
+    page = doc.new_page(pno=3)  # before the consolidated statement
+    page.insert_text((56, 80), "Statement of Income for Obligor Group", fontsize=11)
+    page.insert_text((56, 96), "(In millions)", fontsize=9)
+    page.insert_text((350, 120), "Year ended December 31,", fontsize=9)
+    page.insert_text((380, 134), "2019", fontsize=9)
+    for i, (label, value) in enumerate([("Net sales", "959"), ("Operating income", "178"), ("Net earnings", "3,057")]):
+        page.insert_text((56, 160 + 20 * i), label, fontsize=10)
+        page.insert_text((380, 160 + 20 * i), value, fontsize=10)
+    doc.saveIncr()
+    doc.close()
+    pdf = process_and_index_pdf(path)
+    figures = headline_figures(pdf.doc_id, pdf.processed_at, 2019)
+    assert [(h.label, h.value, h.page) for h in figures][:2] == [("Net sales", "48,200", 4), ("Net earnings", "5,610", 4)]
