@@ -34,6 +34,7 @@ from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, sta
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info  # noqa: E402
 from ui.safe_text import escape_markdown, redact  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
+from ui.url_state import switch_page  # noqa: E402
 
 identity = st.session_state["identity"]
 doc_ids = render_sidebar()
@@ -105,7 +106,7 @@ def _first_run() -> None:
             st.markdown("**Start by adding a PDF.** Upload a report or filing; every answer will cite "
                         "the exact page it comes from.")
             if st.button("Add a PDF", type="primary", icon=":material/upload_file:", key="first-run-add"):
-                st.switch_page("app_pages/documents.py")
+                switch_page("app_pages/documents.py")
     else:
         st.caption("No PDF selected in the sidebar: questions are answered without your documents.")
 

@@ -28,6 +28,7 @@ from ui.citations import (
 from ui.copy_button import copy_button
 from ui.page_images import RENDER_ERRORS, preview_cache_dir, render_page
 from ui.safe_text import emphasise, escape_markdown, redact
+from ui.url_state import switch_page
 
 VIEWER_PAGE = "app_pages/viewer.py"
 PAGE_MIN_WIDTH = 720  # px: a page image narrower than this has unreadable text (phones scroll it instead)
@@ -92,7 +93,7 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
 def open_in_viewer(doc_id: str | None, file: str | None, index: int, passage: str = "") -> None:
     """Show the page in the viewer, with the cited passage still highlighted there."""
     st.session_state["viewer"] = {"doc_id": doc_id, "file": file, "page": index, "passage": passage}
-    st.switch_page(VIEWER_PAGE)
+    switch_page(VIEWER_PAGE)
 
 
 @st.dialog("Source", width="large")

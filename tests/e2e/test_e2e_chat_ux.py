@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from agent.citations.previews import clip
 from tests.e2e.app_server import run_app
 from tests.e2e.steps import shot
 from tests.fixtures_filings import acme_10k_pages, write_pages
@@ -123,7 +124,7 @@ def test_desktop_first_run_picker_overview_copy_citation_export_and_delete(app_u
     assert f"Documents: {TITLES[0]}; {TITLES[1]}" in exported or f"Documents: {TITLES[1]}; {TITLES[0]}" in exported
     assert "Mode: no-model (answers are passages quoted from the documents)" in exported
 
-    _delete_open_conversation(page, question[:60])
+    _delete_open_conversation(page, clip(question, 60))  # titled by the question, cut at a word
     shot(page, "ux_after_delete_desktop")
 
 
@@ -169,5 +170,5 @@ def test_phone_overview_citation_text_first_readable_page_viewer_and_delete(app_
         expect(pill).to_be_visible()
         assert not _clipped(pill), f"{title} is cut in the picker at phone width"
     shot(page, "ux_picker_phone")
-    _delete_open_conversation(page, question[:60])
+    _delete_open_conversation(page, clip(question, 60))
     shot(page, "ux_after_delete_phone")
