@@ -94,8 +94,21 @@ def reply_without_model(k: Kind, documents: list[str]) -> str:
     if k == "goodbye":
         return "Goodbye! Your conversation is kept in the sidebar."
     return (f"{capabilities} Upload PDFs on the Documents page (or drop them in the source folder), select them "
-            "in the sidebar, and ask, for example, for a figure and a year (\"What was net revenue in fiscal "
-            "2022?\"). Each [n] marker opens its source at the cited page.")
+            f"in the sidebar, and ask, for example, for a figure and a year (\"{example_question(documents)}\"). "
+            "Each [n] marker opens its source at the cited page.")
+
+
+_TITLE_YEAR = re.compile(r"\bFY\s?((?:19|20)\d\d)\b|\b((?:19|20)\d\d)\b")
+
+
+def example_question(documents: list[str]) -> str:
+    """An example figure question about a year the selected documents cover (their titles name it:
+    "Acme · 10-K · FY2019"), or about no particular year when no title names one."""
+    years = [int(m.group(1) or m.group(2)) for title in documents for m in _TITLE_YEAR.finditer(title)]
+    if not years:
+        return "What was net revenue in the latest year?"
+    fiscal = any(m.group(1) for title in documents for m in _TITLE_YEAR.finditer(title))
+    return f"What was net revenue in {'fiscal ' if fiscal else ''}{max(years)}?"
 
 
 def _embedder(embedder):

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, Callable, Iterator
 
 from agent.citations.ids import Allocate
+from agent.citations.previews import clip
 from agent.llm import describe_model, load_chat_model, model_errors, model_spec_from_env
 from agent.run import run_turn, stream_turn
 from agent.state import AgentContext, PageRef
@@ -156,7 +157,7 @@ class ChatService:
         try:
             conv = self.history.get_conversation(user_id, conversation_id)
             if conv.get("title") in ("", "New chat"):
-                self.history.rename_conversation(user_id, conversation_id, " ".join(text.split())[:60])
+                self.history.rename_conversation(user_id, conversation_id, clip(text, 60))  # cut at a word, "…"
         except HistoryError as exc:  # a title is cosmetic: the turn is saved either way
             log.debug("could not title conversation: %s", exc)
 

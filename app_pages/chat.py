@@ -25,6 +25,7 @@ from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.chat_session import ChatSession, background_ingest_path, ingest_reply, open_history  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
+from ui.chat_scroll import install_follow_newest  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
 from ui.copy_button import install_copy_buttons  # noqa: E402
 from ui.doc_summary import render_overview  # noqa: E402
@@ -33,6 +34,7 @@ from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, sta
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info  # noqa: E402
 from ui.safe_text import escape_markdown, redact  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
+from ui.url_state import switch_page  # noqa: E402
 
 identity = st.session_state["identity"]
 doc_ids = render_sidebar()
@@ -104,7 +106,7 @@ def _first_run() -> None:
             st.markdown("**Start by adding a PDF.** Upload a report or filing; every answer will cite "
                         "the exact page it comes from.")
             if st.button("Add a PDF", type="primary", icon=":material/upload_file:", key="first-run-add"):
-                st.switch_page("app_pages/documents.py")
+                switch_page("app_pages/documents.py")
     else:
         st.caption("No PDF selected in the sidebar: questions are answered without your documents.")
 
@@ -153,6 +155,7 @@ def _load_turns() -> tuple[list[conv.ChatTurn], list[conv.ChatTurn], list[conv.C
 
 def _draw_turns(stored: list[conv.ChatTurn], queued: list[conv.ChatTurn], unsaved: list[conv.ChatTurn]) -> None:
     shown = stored + queued + unsaved
+    install_follow_newest()
     if any(t.citations for t in shown):
         install_citation_links()
     if shown:

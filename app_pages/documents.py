@@ -15,6 +15,7 @@ from ui.ingest_view import being_processed, describe, flash, show_flash, show_in
 from ui.page_images import clear_preview_cache
 from ui.safe_text import escape_markdown
 from ui.sidebar import render_sidebar
+from ui.url_state import switch_page
 
 settings = get_settings()
 render_sidebar()
@@ -69,7 +70,7 @@ for pdf in processed:
         with right, st.container(horizontal=True, horizontal_alignment="right"):
             if st.button("View", key=f"view-{pdf.doc_id}", icon=":material/menu_book:"):
                 st.session_state["viewer"] = {"doc_id": pdf.doc_id, "file": pdf.source_file, "page": 0}
-                st.switch_page("app_pages/viewer.py")
+                switch_page("app_pages/viewer.py")
             if st.button("Re-index", key=f"reindex-{pdf.doc_id}", icon=":material/refresh:"):
                 start_ingest(pdf.source_path, reindex_doc_id=pdf.doc_id)
                 st.rerun()

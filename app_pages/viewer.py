@@ -8,6 +8,7 @@ from ui.citation_view import show_zoomable_page
 from ui.doc_picker import processed_pdfs
 from ui.safe_text import escape_markdown
 from ui.sidebar import render_sidebar
+from ui.url_state import switch_page
 
 render_sidebar()
 st.title("Page viewer")
@@ -55,7 +56,7 @@ passage = viewer.get("passage", "") if same_page else ""
 st.session_state["viewer"] = {"doc_id": doc_id, "file": pdf.source_file, "page": page, "passage": passage}
 _set_current(doc_id, pdf.source_file, page)
 if nav.button("Ask about this page", type="primary", icon=":material/chat:"):
-    st.switch_page("app_pages/chat.py")
+    switch_page("app_pages/chat.py")
 
 view = st.container(horizontal=True, vertical_alignment="center", gap="small")
 view.caption(f"{escape_markdown(pdf.source_file)} · page {page + 1} of {pdf.page_count}")

@@ -122,13 +122,13 @@ def sample_processed(ui_env):
 
 def doc_picker(at):
     """The sidebar PDF picker: pills for a small library, a multiselect for a large one."""
-    found = [w for w in [*at.pills, *at.multiselect] if w.key == "doc_picker"]
+    found = [w for w in [*at.pills, *at.multiselect] if (w.key or "").startswith("doc_picker-")]
     assert found, "no PDF picker on the page"
     return found[0]
 
 
 def has_doc_picker(at) -> bool:
-    return any(w.key == "doc_picker" for w in [*at.pills, *at.multiselect])
+    return any((w.key or "").startswith("doc_picker-") for w in [*at.pills, *at.multiselect])
 
 
 def citation_buttons(at):

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.citations.markers import strip_markers
+from agent.citations.previews import clip
 from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id
 from ui import conversations as conv
 from ui.resources import ResourceUnavailable
@@ -47,6 +48,7 @@ STOP = "stop_requested"  # set by the Stop button's callback, before the run it 
 PAGE = "current_page"  # the page last viewed in the viewer ("this page"), with the conversation it belongs to
 PREVIOUS_PAGE = "previous_page"
 NOTICE = "chat_notice"
+TITLE_CHARS = 60  # a conversation titled by its first question
 PAGE_KEYS = ("doc_id", "source_file", "page_number")
 OUTBOX_ERRORS = (OSError, sqlite3.Error)  # the on-disk outbox (storage/history/outbox.py) failing
 
@@ -144,7 +146,7 @@ class ChatSession:
     def conversation_for(self, question: str) -> str | None:
         """A new conversation for this question: in the store, or, while it is down, opened on this server
         and created when it is back (agent/turns.py). None: answered anyway, kept in this browser tab."""
-        title = question.strip()[:60] or "New chat"
+        title = clip(question, TITLE_CHARS) or "New chat"  # cut at a word, with "…"
         try:
             if self.store is not None:
                 try:

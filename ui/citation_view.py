@@ -1,5 +1,5 @@
-"""Streamlit rendering of answers and their citations: badges in the text, one small button per
-citation that opens a preview dialog, and a "Sources" list under the answer."""
+"""Streamlit rendering of answers and their citations: badges in the text and one small button per
+citation under the answer (the answer's one list of sources), each opening a preview dialog."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from ui.citations import (
     answer_markdown,
     answer_with_footnotes,
     element_key,
+    highlight_text,
+    table_columns,
     citation_label,
     citation_location,
     cited_words,
@@ -26,6 +28,7 @@ from ui.citations import (
 from ui.copy_button import copy_button
 from ui.page_images import RENDER_ERRORS, preview_cache_dir, render_page
 from ui.safe_text import emphasise, escape_markdown, redact
+from ui.url_state import switch_page
 
 VIEWER_PAGE = "app_pages/viewer.py"
 PAGE_MIN_WIDTH = 720  # px: a page image narrower than this has unreadable text (phones scroll it instead)
@@ -90,7 +93,7 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
 def open_in_viewer(doc_id: str | None, file: str | None, index: int, passage: str = "") -> None:
     """Show the page in the viewer, with the cited passage still highlighted there."""
     st.session_state["viewer"] = {"doc_id": doc_id, "file": file, "page": index, "passage": passage}
-    st.switch_page(VIEWER_PAGE)
+    switch_page(VIEWER_PAGE)
 
 
 @st.dialog("Source", width="large")
@@ -114,8 +117,8 @@ def citation_dialog(c: Citation, failed: list[ClaimCheck] | None = None) -> None
         cited = cited_words(c)
         if cited:
             with st.container(border=True):
-                if m.columns:  # a table row: its columns say which period each number is
-                    st.caption("Columns: " + " | ".join(escape_markdown(col) for col in m.columns))
+                if columns := table_columns(c):  # a table row: its columns say which period each number is
+                    st.caption("Columns: " + " | ".join(escape_markdown(col) for col in columns))
                 st.markdown(f"“{escape_markdown(cited)}”")
         if c.preview and c.preview != cited:
             with st.expander("Whole passage"):
@@ -129,7 +132,7 @@ def citation_dialog(c: Citation, failed: list[ClaimCheck] | None = None) -> None
                 f"{escape_markdown(m.file or '')}" + (f" (not {escape_markdown(others)})." if others else ".")
             )
         if index is not None:
-            doc_id, passage = m.doc_id or c.documentId, cited if c.kind == "document" else ""
+            doc_id, passage = m.doc_id or c.documentId, highlight_text(c)
             with st.expander(f"Page {index + 1} image" + (", passage highlighted" if passage else ""),
                              icon=":material/image:"):
                 shown = show_zoomable_page(doc_id, m.file, index, passage, min_width=PAGE_MIN_WIDTH)
@@ -182,25 +185,18 @@ def render_answer(text: str, citations: list[Citation], *, key: str, route: str 
     citations = display_citations(text, citations)
     button_keys = [f"{key}-cite-{i}" for i in range(len(citations))]
     st.markdown(answer_markdown(text, citations, button_keys, claims))
-    if citations:
+    if citations:  # one list of sources: a chip per citation (the answer's numbers open the same dialogs)
         with st.container(horizontal=True, gap="small"):
             for i, c in enumerate(citations):
+                failed = claims_citing(c, claims)
+                tip = "; ".join(f"not found here: {problems_text(f)}" for f in failed)
                 if st.button(
                     f"{citation_label(c)} · {escape_markdown(citation_location(c))}",
                     key=button_keys[i],
-                    icon=KIND_ICONS.get(c.kind),
-                    help="Show this source",
+                    icon=":material/warning:" if failed else KIND_ICONS.get(c.kind),
+                    help=f"Show this source ({tip})" if tip else "Show this source",
                 ):
-                    citation_dialog(c, claims_citing(c, claims))
-        with st.expander(f"Sources ({len(citations)})"):
-            for i, c in enumerate(citations):
-                if st.button(f"{citation_label(c)}: {escape_markdown(citation_location(c))}", key=f"{key}-src-{i}",
-                             type="tertiary", icon=KIND_ICONS.get(c.kind), help="Show this source"):
-                    citation_dialog(c, claims_citing(c, claims))
-                if c.snippet:
-                    st.caption(escape_markdown(c.snippet[:300] + ("…" if len(c.snippet) > 300 else "")))
-                for f in claims_citing(c, claims):
-                    st.caption(f":orange[:material/warning: not found here: {escape_markdown(problems_text(f))}]")
+                    citation_dialog(c, failed)
     if text:
         copy_button(answer_with_footnotes(text, citations, claims), key=key)
     notes = answer_notes(route, mode)

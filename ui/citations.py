@@ -60,6 +60,23 @@ def cited_words(c: Citation) -> str:
     return text
 
 
+def highlight_text(c: Citation) -> str:
+    """What the page image marks for this citation: a chunk's cited words; for a whole-page citation
+    (a statement page, "this page") only the quotes the answer took from it (a table row as
+    "<label> … <value>" or the row as printed), since its snippet is just the page's opening text."""
+    if c.kind == "document":
+        return cited_words(c)
+    if c.kind == "page" and c.metadata.quotes:
+        return "\n".join(q for q in c.metadata.quotes if q.strip())
+    return ""
+
+
+def table_columns(c: Citation) -> list[str]:
+    """The column headers shown with a quoted table row, each once ("May 26, 2019 | May 26, 2019"
+    says nothing a reader can use twice)."""
+    return list(dict.fromkeys(col for col in c.metadata.columns if col.strip()))
+
+
 def parse_citations(raw: Iterable[Any] | None) -> list[Citation]:
     """Citations as stored with a message (dicts) or returned by the agent (models)."""
     out: list[Citation] = []

@@ -1,8 +1,12 @@
 """The sidebar PDF picker shown on every page: which processed PDFs the chat searches.
 
-`picked_docs` in session state is the selection (a plain list, so pages may change it after
-the widget is drawn, e.g. to add a PDF that was just processed); the widget mirrors it.
-New sessions start with every processed PDF selected.
+One source of truth: what the picker shows is what the chat asks with. The widget's value is the
+selection; `picked_docs` in session state only carries it to the next run and takes the app's own
+changes (a PDF just processed, `/ingest`). An app change never writes into the widget's state (a
+browser that has not drawn it yet would send its older value back and undo it, or the app would
+guess which of the two is the user's): it draws a new widget (its key carries a version and the
+library's titles) whose default is the new selection. New sessions start with every processed PDF
+selected.
 
 A small library is shown as pills, every title in full (a multiselect's tags are cut at the
 sidebar's width, so "Acme · 10-K · FY2018" and "… · FY2019" would both read "Acme · 10-K · FY2…");
@@ -11,14 +15,16 @@ a large one as a searchable multiselect, with the selected titles listed in full
 
 from __future__ import annotations
 
+import hashlib
+
 import streamlit as st
 
 from ui.citations import doc_id_of_file
 from ui.safe_text import escape_markdown, redact
 
 PICKED = "picked_docs"
-_WIDGET = "doc_picker"
-_DRAWN = "doc_picker_drawn"
+_WIDGET = "doc_picker"  # the widget's key is "doc_picker-<version>-<library digest>"
+_VERSION = "doc_picker_version"  # bumped by every change the app makes to the selection
 MAX_PILLS = 12  # more PDFs than this: a searchable multiselect instead of pills
 
 
@@ -68,20 +74,34 @@ def picked_titles(doc_ids: list[str]) -> list[str]:
     return [names[d] for d in doc_ids if d in names]
 
 
+def _set(doc_ids: list[str]) -> None:
+    """The app changes the selection: the next run draws a new picker showing it."""
+    st.session_state[PICKED] = list(dict.fromkeys(doc_ids))
+    st.session_state[_VERSION] = st.session_state.get(_VERSION, 0) + 1
+
+
 def add_picked(doc_id: str) -> None:
     picked = list(st.session_state.get(PICKED) or [])
     if doc_id not in picked:
-        picked.append(doc_id)
-    st.session_state[PICKED] = picked
+        _set([*picked, doc_id])
 
 
 def set_picked(doc_ids: list[str]) -> None:
     """Make exactly these PDFs the chat's selection (e.g. after `/ingest` switched to one)."""
-    st.session_state[PICKED] = list(dict.fromkeys(doc_ids))
+    _set(doc_ids)
 
 
 def remove_picked(doc_id: str) -> None:
-    st.session_state[PICKED] = [d for d in st.session_state.get(PICKED) or [] if d != doc_id]
+    picked = list(st.session_state.get(PICKED) or [])
+    if doc_id in picked:
+        _set([d for d in picked if d != doc_id])
+
+
+def widget_key(names: dict[str, str]) -> str:
+    """The picker's key for this selection version and these titles: a title changed by a PDF processed
+    meanwhile, or an app change, is a new widget (the browser's value for the old one is not read)."""
+    digest = hashlib.sha1("\n".join(f"{d}\t{t}" for d, t in names.items()).encode()).hexdigest()[:10]
+    return f"{_WIDGET}-{st.session_state.get(_VERSION, 0)}-{digest}"
 
 
 def selected_doc_ids() -> list[str]:
@@ -96,17 +116,8 @@ def render_doc_picker(processing: bool = False) -> list[str]:
     names.update(_titles(names))
     if PICKED not in st.session_state:
         st.session_state[PICKED] = list(names)
-    # The user's own change arrives as a widget value that differs from what we drew last run.
-    # A value equal to it is stale (e.g. sent along with a chat message while a PDF was being
-    # processed) and must not undo a selection the app made meanwhile, so no on_change here.
-    drawn, current = st.session_state.get(_DRAWN), st.session_state.get(_WIDGET)
-    if drawn is not None and current is not None and list(current) != list(drawn):
-        st.session_state[PICKED] = list(current)
-    # Drop PDFs deleted since (a multiselect refuses values that are not options).
-    picked = [d for d in st.session_state[PICKED] if d in names]
+    picked = [d for d in st.session_state[PICKED] if d in names]  # PDFs deleted since are dropped
     st.session_state[PICKED] = picked
-    st.session_state[_WIDGET] = picked
-    st.session_state[_DRAWN] = picked
 
     with st.sidebar:
         if not pdfs:
@@ -114,12 +125,15 @@ def render_doc_picker(processing: bool = False) -> list[str]:
                        if processing else "No processed PDFs yet: add one on the Documents page.")
             return []
         label, tip = "PDFs to chat with", "The chat searches only the PDFs chosen here."
+        key = widget_key(names)
         if len(names) <= MAX_PILLS:
-            st.pills(label, options=list(names), selection_mode="multi", format_func=lambda d: names.get(d, d),
-                     key=_WIDGET, help=tip)
+            value = st.pills(label, options=list(names), selection_mode="multi", format_func=lambda d: names.get(d, d),
+                             default=picked, key=key, help=tip)
         else:
-            st.multiselect(label, options=list(names), format_func=lambda d: names.get(d, d), key=_WIDGET,
-                           placeholder="Choose one or more PDFs", help=tip)
-            if picked:
-                st.caption("Selected: " + "; ".join(escape_markdown(names[d]) for d in picked))
+            value = st.multiselect(label, options=list(names), format_func=lambda d: names.get(d, d), default=picked,
+                                   key=key, placeholder="Choose one or more PDFs", help=tip)
+        picked = [d for d in (value or []) if d in names]  # the user's change, or what was drawn
+        st.session_state[PICKED] = picked
+        if len(names) > MAX_PILLS and picked:
+            st.caption("Selected: " + "; ".join(escape_markdown(names[d]) for d in picked))
     return picked

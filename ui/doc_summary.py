@@ -1,5 +1,6 @@
 """What an empty chat shows: a short overview of each selected PDF (what it is, the period it
-covers, its sections, the statement lines it prints) and questions it can answer.
+covers, what the company does and its headline figures, each opening its page with the row
+highlighted; ui/doc_brief.py) and questions it can answer.
 
 Everything comes from what ingestion stored (the manifest's DocumentInfo, headings and page
 texts) and the statement pages' rows as the answering code reads them (storage/documents/page_tables.py),
@@ -38,6 +39,9 @@ class DocOverview:
     period: str  # "FY2018", a date, or ""
     headings: tuple[str, ...] = ()
     line_items: tuple[str, ...] = field(default=())  # statement lines as printed: "Net earnings"
+    description: str = ""  # what the company does, in its own first sentences
+    headlines: tuple = ()  # ui.doc_brief.Headline rows: the figures a reader wants first
+    file: str = ""  # the PDF's file name (opens its pages)
 
 
 def overview_of(pdf, info) -> DocOverview:
@@ -53,10 +57,15 @@ def overview_of(pdf, info) -> DocOverview:
     parts.append(f"{pdf.page_count} page{'s' if pdf.page_count != 1 else ''}")
     headings = tuple(dict.fromkeys(h for h in pdf.headings if 3 < len(h) <= 80 and h.lower() not in title.lower()
                                    and title.lower() not in h.lower()))[:6]
+    from ui.doc_brief import business_sentences, headline_figures
+
+    year = int(info.period_end[:4]) if info and info.period_end and info.period_end[:4].isdigit() else 0
     return DocOverview(
         doc_id=pdf.doc_id, title=title, kind=" · ".join(p for p in parts if p),
         subject=(info.issuer if info and info.issuer else title), period=period, headings=headings,
         line_items=statement_lines(pdf.doc_id, pdf.processed_at),
+        description=business_sentences(pdf.doc_id, pdf.processed_at),
+        headlines=headline_figures(pdf.doc_id, pdf.processed_at, year), file=pdf.source_file,
     )
 
 
@@ -87,13 +96,25 @@ def statement_lines(doc_id: str, processed_at: str = "") -> tuple[str, ...]:
     return tuple(found[c] for c in ranked[:MAX_ITEMS])
 
 
+def in_sentence(label: str) -> str:
+    """A printed row label inside a sentence: its first word lower-cased unless it is an acronym or a
+    name ("Net earnings attributable to General Mills" -> "net earnings attributable to General Mills");
+    a label printed in capitals is lower-cased whole ("NET SALES" -> "net sales")."""
+    if label.isupper() and " " in label:
+        return label.lower()
+    first, _, rest = label.partition(" ")
+    if first[:1].isupper() and first[1:].islower():  # "Net", not "EBITDA" nor "iPhone"
+        first = first.lower()
+    return f"{first} {rest}" if rest else first
+
+
 def suggested_questions(overviews: list[DocOverview], limit: int = MAX_SUGGESTIONS) -> list[str]:
     """Questions the selected documents answer: a printed statement line of each, in turn (its
     period named, so the answer is that document's figure), else a section of it."""
     per_doc: list[list[str]] = []
     for o in overviews:
         when = f" in {o.period}" if o.period else ""
-        asks = [f"What did {o.subject} report for {label.lower()}{when}?" for label in o.line_items]
+        asks = [f"What did {o.subject} report for {in_sentence(label)}{when}?" for label in o.line_items]
         asks += [f"What does {o.subject} say about “{h.rstrip('.')}”?" for h in o.headings[:2]]
         per_doc.append(asks)
     out: list[str] = []
@@ -115,6 +136,24 @@ def _overviews(key: tuple[tuple[str, str], ...]) -> list[DocOverview]:
     return [overview_of(pdfs[d], infos.get(d)) for d in wanted if d in pdfs]
 
 
+def headline_text(h) -> str:
+    """ "Net sales: $48,200 (Years ended December 31, 2019; in millions)" """
+    about = "; ".join(x for x in (h.column, h.unit) if x)
+    return f"{h.label}: {h.value}" + (f" ({about})" if about else "")
+
+
+def _headlines(o: DocOverview) -> None:
+    """The headline figures, each with its page: a click opens it with the row highlighted."""
+    from ui.citation_view import open_in_viewer
+
+    for i, h in enumerate(o.headlines):
+        row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+        row.markdown(escape_markdown(headline_text(h)))
+        if row.button(f"page {h.page + 1}", key=f"headline-{o.doc_id}-{i}", type="tertiary", icon=":material/article:",
+                      help="Open this page with the row highlighted"):
+            open_in_viewer(o.doc_id, o.file, h.page, h.quote)
+
+
 def render_overview(pdfs: list, on_ask: Callable[[str], None]) -> None:
     """The empty chat: what the selected PDFs (`ProcessedPdf`s) are, and questions to start with."""
     try:
@@ -129,10 +168,11 @@ def render_overview(pdfs: list, on_ask: Callable[[str], None]) -> None:
     with st.expander(f"The {len(overviews)} selected PDFs", expanded=not many, icon=":material/description:"):
         for o in overviews:
             st.markdown(f"**{escape_markdown(o.title)}** · {escape_markdown(o.kind)}")
-            if o.headings and not many:
+            if o.description:
+                st.markdown(escape_markdown(o.description))
+            _headlines(o)
+            if o.headings and not many and not o.description:
                 st.caption("Sections: " + " · ".join(escape_markdown(h) for h in o.headings))
-            if o.line_items:
-                st.caption("Its statements print: " + ", ".join(escape_markdown(x) for x in o.line_items))
     questions = suggested_questions(overviews)
     if questions:
         st.caption("Try asking")

@@ -70,20 +70,46 @@ def _same_row(a: "pymupdf.Rect", b: "pymupdf.Rect") -> bool:
     return overlap > 0.5 * min(a.height, b.height) and b.x0 >= a.x1 - 1
 
 
-def find_quote_rects(page: "pymupdf.Page", quote: str) -> list["pymupdf.Rect"]:
-    """Rectangles of exactly the quoted words: a phrase, or a table cell quoted as "<row label> …
-    <value>" (the label, and the value printed on the label's row, not the same number elsewhere)."""
-    quote = " ".join(quote.split())
-    if ROW_GAP.strip() not in quote:
-        return page.search_for(quote) if quote else []
-    label, value = (part.strip() for part in quote.rsplit(ROW_GAP.strip(), 1))
-    variants = dict.fromkeys([value, value.lstrip("$€£"), value.strip("$€£()%")])
+def _variants(value: str) -> list[str]:
+    """A value cell as it may be printed: "$1,208", "1,208", "(1,208)" found as "1,208"."""
+    return [v for v in dict.fromkeys([value, value.lstrip("$€£"), value.strip("$€£()%")]) if v]
+
+
+def _cells_on_row(page: "pymupdf.Page", label: str, values: list[str]) -> list["pymupdf.Rect"]:
+    """The label's box and, left to right on the label's printed line, one box per value (each
+    after the previous one); [] unless the label and every value are found on one line."""
     for lab in page.search_for(label):
-        for variant in (v for v in variants if v):
-            on_row = [r for r in page.search_for(variant) if _same_row(lab, r)]
-            if on_row:
-                return [lab, min(on_row, key=lambda r: r.x0)]
+        boxes, right = [lab], lab.x1 - 1
+        for value in values:
+            on_row = [r for v in _variants(value) for r in page.search_for(v) if _same_row(lab, r) and r.x0 >= right]
+            if not on_row:
+                break
+            box = min(on_row, key=lambda r: r.x0)
+            boxes.append(box)
+            right = box.x1 - 1
+        else:
+            return boxes
     return []
+
+
+def find_quote_rects(page: "pymupdf.Page", quote: str) -> list["pymupdf.Rect"]:
+    """Rectangles of exactly the quoted words: a phrase, a table cell quoted as "<row label> …
+    <value>" (the label, and the value printed on the label's row, not the same number elsewhere),
+    or a table row quoted as read ("Net earnings 9,100 8,200"), whose label and values are printed
+    apart in columns: the label and each value on the label's line."""
+    quote = " ".join(quote.split())
+    if not quote:
+        return []
+    if ROW_GAP.strip() not in quote:
+        found = page.search_for(quote)
+        if found:
+            return found
+        from storage.documents.tables import split_row
+
+        label, values = split_row(quote)
+        return _cells_on_row(page, label, values) if label and values else []
+    label, value = (part.strip() for part in quote.rsplit(ROW_GAP.strip(), 1))
+    return _cells_on_row(page, label, [value])
 
 
 def find_passage_rects(page: "pymupdf.Page", passage: str) -> list["pymupdf.Rect"]:
@@ -105,6 +131,8 @@ def find_passage_rects(page: "pymupdf.Page", passage: str) -> list["pymupdf.Rect
     found: list[pymupdf.Rect] = []
     for piece in _pieces(passage):
         found.extend(page.search_for(piece))
+    if not found and len(quotes) == 1:  # a table row quoted as read, its cells printed apart
+        found = find_quote_rects(page, quotes[0])
     return found
 
 

@@ -31,3 +31,11 @@ def publish_selection(doc_ids: list[str]) -> None:
         st.query_params.pop(DOCS, None)
     elif st.query_params.get(DOCS) != value:
         st.query_params[DOCS] = value
+
+
+def switch_page(page: str) -> None:
+    """`st.switch_page` that keeps the selection in the new page's URL. Without it the new page writes
+    it there itself, and that write is a browser history entry of its own: Back from the page viewer
+    then went to the viewer's address without it, not to the chat."""
+    docs = st.query_params.get(DOCS)
+    st.switch_page(page, query_params={DOCS: docs} if docs else None)

@@ -13,8 +13,11 @@ behind the same interface (which would test a second code path).
 - Port: `PDF_CHAT_MONGO_PORT`, else the port used last time if free, else any free port.
 - Sharing: `server.json` (pid, port) plus a file lock around start-up, so two app processes (or a
   Streamlit rerun after a crash) find and reuse the running server instead of starting a second.
-  The server is detached (own session) and outlives the app; stop it with
-  `python -m storage.history.embedded_server stop`.
+  The server runs in its own session (a Ctrl+C or a signal to the app's process group does not cut
+  it off mid-write) but watches the process that started it: once that process is gone and no
+  client is connected (another app may still use it), it stops, so stopping the app stops it,
+  however the app ended. `python -m storage.history.embedded_server start` starts one that nobody
+  owns (it stops when idle, or with `... stop`).
 - neosqlite's Python fallback is forced before serving: its SQL fast path stores `$push`ed
   sub-documents as strings. (The store avoids `$push` anyway; this keeps other clients safe.)
 - It exits when no client has been connected for `PDF_CHAT_MONGO_IDLE_S` seconds (default 600;
@@ -141,8 +144,9 @@ def running_server(data_dir: Path | None = None) -> ServerInfo | None:
     return None
 
 
-def ensure_server(data_dir: Path | None = None, port: int | None = None) -> ServerInfo:
-    """Return the running embedded server for `data_dir`, starting it if needed."""
+def ensure_server(data_dir: Path | None = None, port: int | None = None, *, owned: bool = True) -> ServerInfo:
+    """Return the running embedded server for `data_dir`, starting it if needed. A server started here
+    stops once this process is gone and no client is connected (`owned=False`: only when idle)."""
     data_dir = Path(data_dir) if data_dir else default_data_dir()
     data_dir.mkdir(parents=True, exist_ok=True)
     with FileLock(str(data_dir / "server.lock"), timeout=START_TIMEOUT_S + 10):
@@ -152,7 +156,7 @@ def ensure_server(data_dir: Path | None = None, port: int | None = None) -> Serv
                 return previous
             _terminate(previous.pid)  # alive but not answering: replace it
         port = port or _configured_port() or (previous.port if previous and _port_is_free(previous.port) else free_port())
-        info = _spawn(data_dir, port)
+        info = _spawn(data_dir, port, os.getpid() if owned else None)
         (data_dir / STATE_FILE).write_text(json.dumps({"pid": info.pid, "port": info.port}))
         return info
 
@@ -187,15 +191,17 @@ def _server_environment() -> dict[str, str]:
     return env
 
 
-def _spawn(data_dir: Path, port: int) -> ServerInfo:
+def _spawn(data_dir: Path, port: int, owner_pid: int | None = None) -> ServerInfo:
     (data_dir / "db").mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "server.log"
     cmd = [sys.executable, "-m", "storage.history.embedded_server", "serve", "--data-dir", str(data_dir), "--port", str(port)]
+    if owner_pid:
+        cmd += ["--owner-pid", str(owner_pid)]
     env = _server_environment()
     with open(log_path, "ab") as log_fh:
         proc = subprocess.Popen(
             cmd, cwd=str(data_dir), env=env, stdin=subprocess.DEVNULL, stdout=log_fh, stderr=log_fh,
-            start_new_session=True,  # detached: survives the app process, shared by the next one
+            start_new_session=True,  # its own session: the app's Ctrl+C does not cut a write; it watches the owner
         )
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
@@ -234,13 +240,15 @@ def _terminate(pid: int, timeout_s: float = 10.0) -> None:
         pass
 
 
-def serve(data_dir: Path, port: int, host: str = HOST, idle_exit_s: float | None = None) -> None:
+def serve(data_dir: Path, port: int, host: str = HOST, idle_exit_s: float | None = None,
+          owner_pid: int | None = None) -> None:
     """Run nx-27017 in the foreground with neosqlite's Python fallback forced (the launcher).
 
     Exits by itself when its data folder is deleted, or when no client has been connected for
     `idle_exit_s` (`PDF_CHAT_MONGO_IDLE_S`, default 600; 0 = never): an app holds a pymongo pool
     open while it runs, so this only reaps servers whose apps (or test runs) are gone; the next
-    app start brings it back in ~2 s.
+    app start brings it back in ~2 s. With `owner_pid` (the app that started it) it also exits once
+    that process is gone and no client is connected.
     """
     from neosqlite.collection.query_helper import set_force_fallback
 
@@ -258,22 +266,40 @@ def serve(data_dir: Path, port: int, host: str = HOST, idle_exit_s: float | None
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     signal.signal(signal.SIGINT, lambda *_: sys.exit(0))
     handler = NeoSQLiteHandler(str(data_dir / "db" / "default.db"), journal_mode="WAL", data_dir=str(data_dir / "db"))
-    threading.Thread(target=_watchdog, args=(handler, data_dir, idle_exit_s), daemon=True).start()
+    threading.Thread(target=_watchdog, args=(handler, data_dir, idle_exit_s, owner_pid), daemon=True).start()
     try:
         run_server_threaded(host, port, handler, use_threading=False)
     finally:
         remove_pid_file(pid_file)
 
 
-def _watchdog(handler, data_dir: Path, idle_exit_s: float, poll_s: float = 1.0) -> None:
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` runs (an exited process its parent has not reaped yet counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc (macOS): the signal check above is all there is
+    return stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
+
+
+def _watchdog(handler, data_dir: Path, idle_exit_s: float, owner_pid: int | None = None, poll_s: float = 0.5) -> None:
     idle_since = time.monotonic()
     while True:
         time.sleep(poll_s)
         if not (data_dir / "db").is_dir():
             log.warning("data folder %s is gone; stopping", data_dir)
             break
-        if getattr(handler, "_active_connections", 1) > 0:  # private counter of nx-27017 0.8.x
+        connected = getattr(handler, "_active_connections", 1) > 0  # private counter of nx-27017 0.8.x
+        if connected:
             idle_since = time.monotonic()
+        elif owner_pid and not process_alive(owner_pid):
+            break  # the app that started it has stopped, and no other app is using it
         elif idle_exit_s > 0 and time.monotonic() - idle_since >= idle_exit_s:
             break
     os.kill(os.getpid(), signal.SIGTERM)
@@ -284,13 +310,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["start", "stop", "status", "serve"])
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--port", type=int, default=None)
+    parser.add_argument("--owner-pid", type=int, default=None, help="serve: stop once this process is gone and idle")
     args = parser.parse_args(argv)
     data_dir = args.data_dir.resolve() if args.data_dir else default_data_dir()
     if args.command == "serve":
-        serve(data_dir, args.port or _configured_port() or 27017)
+        serve(data_dir, args.port or _configured_port() or 27017, owner_pid=args.owner_pid)
         return 0
     if args.command == "start":
-        info = ensure_server(data_dir, args.port)
+        info = ensure_server(data_dir, args.port, owned=False)
         print(f"history server running: pid {info.pid}, {info.uri}, data {data_dir}")
         return 0
     if args.command == "stop":

@@ -60,8 +60,14 @@ def run_app(workdir: Path, **extra_env: str):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
         log.close()
-        from storage.history.embedded_server import stop_server
+        from storage.history.embedded_server import _is_our_server, _read_state, stop_server
 
-        stop_server(home / ".mongo")  # the app's embedded history server (PDF_CHAT_HOME/.mongo)
+        server = _read_state(home / ".mongo")  # the app's embedded history server (PDF_CHAT_HOME/.mongo)
+        deadline = time.monotonic() + 20
+        while server and _is_our_server(server.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)  # it stops by itself once the app that started it is gone
+        outlived = bool(server and _is_our_server(server.pid))
+        stop_server(home / ".mongo")
         server_log = log_path.read_text(errors="replace")
         assert "Traceback" not in server_log, server_log[-4000:]
+        assert not outlived, "the embedded history server outlived the app that started it"

@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from agent.citations.previews import clip
 from tests.e2e.app_server import run_app
 from tests.e2e.steps import shot
 from tests.fixtures_filings import acme_10k_pages, write_pages
@@ -93,7 +94,8 @@ def test_desktop_first_run_picker_overview_copy_citation_export_and_delete(app_u
         expect(pill).to_be_visible(timeout=180_000)
         assert not _clipped(pill), f"{title} is cut in the picker"
     expect(page.get_by_text("The 2 selected PDFs")).to_be_visible()
-    expect(page.get_by_text("Its statements print: Net earnings").first).to_be_visible()
+    expect(page.get_by_text("Acme Rockets, Inc. designs launch vehicles.").first).to_be_visible()  # what it does
+    expect(page.get_by_text("Net earnings: 9,100", exact=False).first).to_be_visible()  # a headline figure
     shot(page, "ux_empty_chat_overview_desktop")
 
     question = _ask_first_suggestion(page)
@@ -122,7 +124,7 @@ def test_desktop_first_run_picker_overview_copy_citation_export_and_delete(app_u
     assert f"Documents: {TITLES[0]}; {TITLES[1]}" in exported or f"Documents: {TITLES[1]}; {TITLES[0]}" in exported
     assert "Mode: no-model (answers are passages quoted from the documents)" in exported
 
-    _delete_open_conversation(page, question[:60])
+    _delete_open_conversation(page, clip(question, 60))  # titled by the question, cut at a word
     shot(page, "ux_after_delete_desktop")
 
 
@@ -168,5 +170,5 @@ def test_phone_overview_citation_text_first_readable_page_viewer_and_delete(app_
         expect(pill).to_be_visible()
         assert not _clipped(pill), f"{title} is cut in the picker at phone width"
     shot(page, "ux_picker_phone")
-    _delete_open_conversation(page, question[:60])
+    _delete_open_conversation(page, clip(question, 60))
     shot(page, "ux_after_delete_phone")

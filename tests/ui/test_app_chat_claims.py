@@ -1,5 +1,5 @@
 """Issue 20: a scripted model answer whose figure the cited page does not print is marked in the
-answer, the citation preview, the Sources list and the Markdown export, from the check stored with
+answer, the citation preview, the source chips and the Markdown export, from the check stored with
 the turn (a reload shows the same marks); the quotes shown are the stored chunk's words."""
 
 from __future__ import annotations
@@ -50,12 +50,12 @@ def test_a_claim_the_page_does_not_print_is_marked_everywhere_and_after_a_reload
     assert failed[0]["problems"] == [{"kind": "figure", "text": "9,340"}]
     assert failed[1]["problems"] == [{"kind": "quote", "text": "At the end of 2023 Northwind employed 9,340 people"}]
 
-    # the quote box and the Sources list show the page's words, never the model's
+    # the quote box and the chip show the page's words, never the model's
     [citation] = stored["citations"]
     assert "9,340" not in citation["snippet"] and "2,340" in citation["snippet"]
     assert citation["metadata"]["quotes"] == []
-    sources_caption = [c.value for c in at.caption if "not found here" in c.value]
-    assert sources_caption and "9,340" in sources_caption[0]
+    [chip] = citation_buttons(at)  # the source's chip says so too
+    assert "not found here" in (chip.help or "") and "9,340" in chip.help
 
     # the preview says what the page says instead
     [button] = citation_buttons(at)

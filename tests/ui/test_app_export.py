@@ -1,5 +1,5 @@
 """Copying and exporting answers: markers become [n], every citation a footnote with its file,
-1-based page and quote (or URL / Q&A item); the Sources entries open the same preview as the
+1-based page and quote (or URL / Q&A item); the source chips open the same preview as the
 buttons; the chat offers the conversation as a Markdown download."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
     copy.click().run()
     assert [t.value for t in at.toast] == ["Copied: the answer, with its citations as footnotes."]
     assert at.get("download_button")  # the export
-    source = next(b for b in at.button if (b.key or "").endswith("-src-0"))
+    source = next(b for b in at.button if (b.key or "").endswith("-cite-0"))
     source.click().run()
     assert not at.exception
     dialog = "\n".join(m.value for m in at.markdown)
