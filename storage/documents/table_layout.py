@@ -43,6 +43,7 @@ from storage.documents.table_words import (
     Column, Line, Segment, Word, average_char_width, segments, split_label_values, visual_lines,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
+from storage.finance.scale import find_caption
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
@@ -125,8 +126,8 @@ def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool
 
 
 def _unit_caption(line: Line) -> str | None:
-    m = UNIT_CAPTION.search(line.text)
-    return m.group(0).strip(" ()") if m else None
+    caption = find_caption(line.text)
+    return caption.strip(" ()") if caption else None
 
 
 def _is_dated_titles(line: Line) -> bool:
