@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pymupdf
 
+from storage.documents.page_furniture import drop_furniture, furniture_keys, page_lines
 from storage.documents.table_layout import has_table, layout_units
 from storage.documents.tables import Unit, page_units
 
@@ -120,11 +121,23 @@ def _page_layout(path: str, mtime_ns: int, size: int, page_index: int) -> list[U
             doc = _open(path, mtime_ns, size)
             if not 0 <= page_index < doc.page_count:
                 return None
-            words = doc[page_index].get_text("words")
+            page = doc[page_index]
+            words = drop_furniture(page.get_text("words"), page.rect.height, _furniture(doc))
         except (RuntimeError, ValueError, pymupdf.FileDataError) as exc:
             log.info("layout read of %s page %d failed: %s", path, page_index, exc)
             return None
     return layout_units(words)
+
+
+def _furniture(doc: pymupdf.Document) -> frozenset[str]:
+    """The document's running headers and footers (storage/documents/page_furniture.py), read once per open document."""
+    key = id(doc)
+    if key not in _furniture_cache:
+        _furniture_cache[key] = furniture_keys([page_lines(p.get_text("words"), p.rect.height) for p in doc])
+    return _furniture_cache[key]
+
+
+_furniture_cache: dict[int, frozenset[str]] = {}
 
 
 @lru_cache(maxsize=8)

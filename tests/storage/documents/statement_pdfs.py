@@ -18,12 +18,20 @@ def statement_filing(path, caption="(Millions)", running_header: str | None = No
     doc = pymupdf.open()
     statements = [("CONSOLIDATED STATEMENTS OF INCOME", "Years ended December 31,", INCOME_ROWS),
                   ("CONSOLIDATED BALANCE SHEETS", "December 31,", BALANCE_ROWS)]
-    for n in range(prose_pages):
+
+    def new_page():
         page = doc.new_page()
+        if running_header:  # printed first, as filings' page templates do
+            page.insert_text((56, 40), running_header, fontsize=8)
+            page.insert_text((300, 760), f"{doc.page_count + 40}", fontsize=8)
+        return page
+
+    for n in range(prose_pages):
+        page = new_page()
         page.insert_text((56, 110), f"Item {n + 7}. Management's discussion of results for the year.", fontsize=10)
         page.insert_text((56, 126), "Our business sells beverages through distributors in many markets.", fontsize=10)
     for title, period, rows in statements:
-        page = doc.new_page()
+        page = new_page()
         page.insert_text((56, 100), "Northwind Beverages, Inc.", fontsize=11)
         page.insert_text((56, 116), title, fontsize=11)
         page.insert_text((56, 132), caption, fontsize=9)
@@ -37,10 +45,6 @@ def statement_filing(path, caption="(Millions)", running_header: str | None = No
                 width = pymupdf.get_text_length(value, fontsize=9)
                 page.insert_text((460 + 70 * i - width, y), value, fontsize=9)  # right-aligned
             y += 14
-    for number, page in enumerate(doc):
-        if running_header:
-            page.insert_text((56, 40), running_header, fontsize=8)
-            page.insert_text((56, 760), f"{number + 41}", fontsize=8)
     doc.save(path)
     doc.close()
     return path
