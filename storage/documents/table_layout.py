@@ -212,18 +212,31 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
             row_header = row_headers.get(k, header)
-            cells = []
+            cells, boxes = [], []
+            y0, y1 = min(w.y0 for w in ln.words), max(w.y1 for w in ln.words)
             for value, x0, x1 in ln.values:
                 col = _column_of(x0, x1, cols)
                 if col is not None and all(c != col for c, _ in cells):
                     cells.append((col, value))
+                    boxes.append((round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)))
             text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
+            laid = row_header is not None and len(cells) == len(ln.values)
             kinds[k] = Unit(text, True, row_header, section=section, unit=unit_caption,
-                            cells=tuple(cells) if row_header is not None and len(cells) == len(ln.values) else None,
-                            label=ln.label)
+                            cells=tuple(cells) if laid else None, label=ln.label,
+                            label_box=_label_box(ln), cell_boxes=tuple(boxes) if laid else None)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
     return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)]
+
+
+def _label_box(line: Line) -> tuple[float, float, float, float] | None:
+    """The box of the label's words on the row's line (left of its first value)."""
+    first = line.values[0][1] if line.values else float("inf")
+    words = [w for w in line.words if w.x1 <= first - 0.5 and w.text not in ("$", "(", "$(")]
+    if not words or not line.label:
+        return None
+    return (round(min(w.x0 for w in words), 2), round(min(w.y0 for w in words), 2),
+            round(max(w.x1 for w in words), 2), round(max(w.y1 for w in words), 2))
 
 
 def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],

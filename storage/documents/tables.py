@@ -82,6 +82,9 @@ class Unit:
     # for rows read by layout (storage/documents/table_layout.py): (column index, value) of each value, and the label
     cells: tuple[tuple[int, str], ...] | None = None
     label: str = ""
+    # for rows read by layout: the boxes (x0, y0, x1, y1, PDF points) of the label and of each cell in `cells`
+    label_box: tuple[float, float, float, float] | None = None
+    cell_boxes: tuple[tuple[float, float, float, float], ...] | None = None
 
 
 def is_value_cell(line: str) -> bool:
