@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.documents.page_furniture import drop_furniture, drop_furniture_text, furniture_keys, page_lines
+from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import has_table, layout_units
 from storage.documents.tables import TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance import line_items
@@ -68,17 +68,16 @@ def page_words(doc: pymupdf.Document, number: int, textpage=None) -> tuple[list[
 def read_tables(pages: list[PageContent], words: dict[int, tuple[list[tuple], float]]) -> DocumentTables:
     """The document's tables and facts from its extracted pages and the word boxes of its text-layer
     pages (`words`: page -> (`get_text("words")`, page height))."""
-    keys = furniture_keys([page_lines(w, h) for w, h in words.values()])
+    numbered = {n: sum(1 for w in ws if _NUMBER.search(str(w[4]))) >= MIN_NUMBERS for n, (ws, _) in words.items()}
+    keys, kept = read_pages(words)
     layout: dict[int, list[Unit]] = {}
-    for number, (ws, height) in words.items():
-        if sum(1 for w in ws if _NUMBER.search(str(w[4]))) < MIN_NUMBERS:
-            continue
-        units = layout_units(drop_furniture(ws, height, keys))
-        if has_table(units):
+    for number, ws in kept.items():
+        if numbered[number] and has_table(units := layout_units(ws)):
             layout[number] = units
     tables = DocumentTables(keys, layout)
     for p in pages:
-        tables.facts.extend(facts_of(p.page_number, units_of(tables, p.page_number, p.text)))
+        if p.is_ocr or numbered.get(p.page_number, True):  # a text page printing under 4 numbers holds no table
+            tables.facts.extend(facts_of(p.page_number, units_of(tables, p.page_number, p.text)))
     return tables
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.documents.table_words import Word, visual_lines
+from storage.documents.table_words import Line, Word, visual_lines
 
 BAND = 0.12  # the top and bottom 12% of a page's height
 EDGE_LINES = 3  # furniture stands among a page's first or last three lines
@@ -46,19 +46,27 @@ def _is_row_like(key: str) -> bool:
     return "#,#" in key or "#.#" in key or key.count("#") >= 4  # a table row's figures, not a header's year and page
 
 
+def _lines(words: list[tuple]) -> tuple[list[Line], dict[int, tuple]]:
+    ws = [(Word(*map(float, w[:4]), str(w[4])), w) for w in words if str(w[4]).strip()]
+    return visual_lines([word for word, _ in ws]), {id(word): raw for word, raw in ws}
+
+
+def _edges(lines: list[Line], height: float) -> list[tuple[int, EdgeLine]]:
+    """(index, line) of the lines among a page's first or last EDGE_LINES that stand in its band."""
+    out = []
+    n = len(lines)
+    for i in sorted(set(range(min(EDGE_LINES, n))) | set(range(max(n - EDGE_LINES, 0), n))):
+        line = lines[i]
+        top, bottom = min(w.y0 for w in line.words), max(w.y1 for w in line.words)
+        if i < EDGE_LINES and bottom <= BAND * height or i >= n - EDGE_LINES and top >= (1 - BAND) * height:
+            nxt = lines[i + 1].text if i + 1 < n else ""
+            out.append((i, EdgeLine(mask(line.text), line.text, bool(_TITLE.match(nxt.strip())))))
+    return out
+
+
 def page_lines(words: list[tuple], height: float) -> list[EdgeLine]:
     """The lines of a page's band (`pymupdf.Page.get_text("words")` tuples) that could be furniture."""
-    ws = [Word(*map(float, w[:4]), str(w[4])) for w in words if str(w[4]).strip()]
-    lines = visual_lines(ws)
-    out = []
-    for i, line in enumerate(lines):
-        top = min(w.y0 for w in line.words)
-        bottom = max(w.y1 for w in line.words)
-        edge = i < EDGE_LINES and bottom <= BAND * height or i >= len(lines) - EDGE_LINES and top >= (1 - BAND) * height
-        if edge:
-            nxt = lines[i + 1].text if i + 1 < len(lines) else ""
-            out.append(EdgeLine(mask(line.text), line.text, bool(_TITLE.match(nxt.strip()))))
-    return out
+    return [line for _, line in _edges(_lines(words)[0], height)]
 
 
 def furniture_keys(pages: list[list[EdgeLine]]) -> frozenset[str]:
@@ -88,27 +96,25 @@ def _footer_number(text: str) -> bool:
 def drop_furniture(words: list[tuple], height: float, keys: frozenset[str]) -> list[tuple]:
     """The page's words without its furniture lines (running header and footer, page number, "Table
     of Contents"), for the layout read."""
-    if not words:
-        return words
-    edge = {ln.text for ln in page_lines(words, height) if is_furniture(ln, keys)}
-    toc = any(_TOC.match(t) for t in _line_texts(words))
-    if not edge and not toc:
-        return words
-    ws = [(Word(*map(float, w[:4]), str(w[4])), w) for w in words if str(w[4]).strip()]
-    by_word = {id(word): raw for word, raw in ws}
-    kept: list[tuple] = []
-    lines = visual_lines([word for word, _ in ws])
-    for i, line in enumerate(lines):
-        top, bottom = min(w.y0 for w in line.words), max(w.y1 for w in line.words)
-        in_band = i < EDGE_LINES and bottom <= BAND * height or i >= len(lines) - EDGE_LINES and top >= (1 - BAND) * height
-        if (in_band and line.text in edge) or _TOC.match(line.text.strip()):
-            continue
-        kept.extend(by_word[id(w)] for w in line.words)
-    return kept
+    return kept_words(words, *_lines(words), height, keys) if words else words
 
 
-def _line_texts(words: list[tuple]) -> list[str]:
-    return [ln.text for ln in visual_lines([Word(*map(float, w[:4]), str(w[4])) for w in words if str(w[4]).strip()])]
+def kept_words(words: list[tuple], lines: list[Line], raw: dict[int, tuple], height: float,
+               keys: frozenset[str]) -> list[tuple]:
+    """`drop_furniture` over a page's lines read already (`_lines`)."""
+    drop = {i for i, line in _edges(lines, height) if is_furniture(line, keys)}
+    drop |= {i for i, line in enumerate(lines) if _TOC.match(line.text.strip())}
+    if not drop:
+        return words
+    return [raw[id(w)] for i, line in enumerate(lines) if i not in drop for w in line.words]
+
+
+def read_pages(pages: dict[int, tuple[list[tuple], float]]) -> tuple[frozenset[str], dict[int, list[tuple]]]:
+    """A document's furniture keys and each page's words without its furniture (`pages`: page ->
+    (words, height)), each page's lines read once."""
+    read = {n: (ws, h, *_lines(ws)) for n, (ws, h) in pages.items()}
+    keys = furniture_keys([[line for _, line in _edges(lines, h)] for ws, h, lines, raw in read.values()])
+    return keys, {n: kept_words(ws, lines, raw, h, keys) if ws else ws for n, (ws, h, lines, raw) in read.items()}
 
 
 def drop_furniture_text(text: str, keys: frozenset[str]) -> str:

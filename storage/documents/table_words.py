@@ -67,15 +67,17 @@ class Line:
 def visual_lines(words: list[Word]) -> list[Line]:
     """Words grouped into lines by their vertical centre, each line read left to right."""
     lines: list[list[Word]] = []
+    total = 0.0  # the sum of the last line's word centres (its mean is the line's centre)
     for w in sorted(words, key=lambda w: ((w.y0 + w.y1) / 2, w.x0)):
         centre, height = (w.y0 + w.y1) / 2, max(w.y1 - w.y0, 1.0)
         if lines:
             last = lines[-1]
-            last_centre = sum((v.y0 + v.y1) / 2 for v in last) / len(last)
-            if abs(centre - last_centre) < LINE_TOLERANCE * height:
+            if abs(centre - total / len(last)) < LINE_TOLERANCE * height:
                 last.append(w)
+                total += centre
                 continue
         lines.append([w])
+        total = centre
     return [Line(sorted(ws, key=lambda w: w.x0)) for ws in lines]
 
 

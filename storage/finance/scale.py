@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _WORD = {"thousands": "thousand", "thousand": "thousand", "millions": "million", "million": "million",
@@ -60,6 +61,7 @@ class Scale:
     text: str  # the caption as printed
 
 
+@lru_cache(maxsize=4096)
 def find_caption(text: str) -> str | None:
     """The scale caption printed in `text` (a line or a page), as printed; None when there is none."""
     m = CAPTION.search(text or "")
@@ -86,6 +88,7 @@ def _currency(text: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=4096)
 def read_scale(caption: str) -> Scale | None:
     """The scale a caption (or any text holding one) says; None when it says none."""
     text = caption or ""
