@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     missing = sorted({c["file"] for c in cells} - set(by_file))
     if missing:
         print(f"not processed in {work}, left out: {', '.join(missing)}", file=sys.stderr)
-    cells = [c for c in cells if c["file"] in by_file]
+    cells = [c for c in cells if c["file"] in by_file and isinstance(c.get("value"), str)]
     pages = sorted({(by_file[c["file"]].doc_id, int(c["page"])) for c in cells})
     base = baseline_cells(args.baseline_rev, pages, work) if args.baseline_rev else {}
     rows = []

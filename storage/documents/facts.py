@@ -32,7 +32,7 @@ import pymupdf
 
 from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import has_table, layout_units
-from storage.documents.tables import TableHeader, Unit, is_period_line, page_units, row_cells, split_row
+from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance import line_items
 from storage.finance.periods import parse_period
 from storage.finance.scale import factor, find_caption, read_scale, unit_of
@@ -119,7 +119,7 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
             if not unit.is_header and find_caption(unit.text):
                 page_caption = unit.text
             continue
-        cells = row_cells(unit)
+        cells = row_cells(unit) or _unlabelled_cells(unit)
         if not cells or all(_YEAR_VALUE.match(c.value) for c in cells):
             continue
         key = (unit.header.text, unit.header.kind)
@@ -135,7 +135,7 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
         boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
         for cell in cells:
             period = parse_period(cell.period)
-            unit_name = "%" if percent and not cell.value.endswith("%") else unit_of(cell.label, cell.value, caption_text)
+            unit_name = "%" if percent and not cell.value.endswith("%") else unit_of(cell.label, cell.value, caption_text, cell.section)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
                 path=[p for p in (title, cell.section) if p], column=cell.column, period=cell.period,
@@ -144,6 +144,17 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
                 scale_caption=scale.text if scale else "", value_text=cell.value, value=_number(cell.value),
                 label_box=unit.label_box, value_box=boxes.get(cell.column)))
     return facts
+
+
+def _unlabelled_cells(unit: Unit) -> list[Cell]:
+    """The cells of a layout row printed without a label (a total under its column's figures): facts
+    whose label is "" (their section and caption still say what they total); row_cells, which
+    the answer path reads, leaves them out."""
+    if unit.label or unit.cells is None or unit.header is None or unit.is_header:
+        return []
+    columns = unit.header.columns
+    return [Cell("", columns[i], value, unit.text, unit.header, i, unit.section, unit.unit)
+            for i, value in unit.cells if i < len(columns)]
 
 
 def _iso(day) -> str | None:

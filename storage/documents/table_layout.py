@@ -59,7 +59,12 @@ def _is_header_line(line: Line) -> bool:
         # a table title before the dates: "Domestic Segment Results  January 28, 2023  January 29, 2022"
         return all(YEAR.match(v[0]) for v in line.values) and (
             not label or is_period_line(label) or len(PERIOD_TOKEN.sub(" ", label).split()) <= MAX_SECTION_WORDS)
-    return is_period_line(text) or (bool(line.values) and all(YEAR.match(v[0]) for v in line.values))
+    return is_period_line(text) or (bool(line.values) and all(YEAR.match(v[0]) for v in line.values)) \
+        or bool(_BALANCE_AT.match(text))
+
+
+# a balance sheet's date phrase over its year columns: "Balance at December 31,", "Balances as of June 30,"
+_BALANCE_AT = re.compile(r"(?i)^\s*balances?\s+(?:at|as\s+of)\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s*$")
 
 
 def _is_row(line: Line) -> bool:
@@ -130,6 +135,12 @@ def _unit_caption(line: Line) -> str | None:
     return caption.strip(" ()") if caption else None
 
 
+def _joined_caption(a: Line, b: Line) -> str | None:
+    """A unit caption that only the two lines together print ("(in" + "millions):")."""
+    caption = find_caption(f"{a.text} {b.text}")
+    return caption.strip(" ():") if caption and caption not in a.text else None
+
+
 def _is_dated_titles(line: Line) -> bool:
     """Column titles that print a year ("2017 Balance  Gains/(Losses)  Settlements  2017 Balance"):
     the header of the next table."""
@@ -187,8 +198,10 @@ def layout_units(words: list[tuple]) -> list[Unit]:
         rows = [ln for ln in lines[start:end] if _is_row(ln)]
         cols = columns_of(rows)
         header_lines = [ln for ln in lines[h:start] if _is_header_line(ln) or _is_column_titles(ln, cols, cw)]
-        for ln in lines[h:start]:
-            unit_caption = _unit_caption(ln) or unit_caption
+        for k in range(max(h - 1, 0), start):
+            # a caption broken over two lines: "... were as follows (in" / "millions):"
+            unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
+                                                       and _joined_caption(lines[k], lines[k + 1])) or unit_caption
         header = header_for(header_lines, cols, cw) if header_lines else None
         if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
             header = previous[1]  # the table goes on after a note printed inside it

@@ -143,7 +143,8 @@ def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> s
         return "%"
     if re.search(r"\b(?:bps?|basis points)\b", printed, re.IGNORECASE):
         return "bp"
-    if _PER_SHARE.search(label) and not _NOT_PER_SHARE.search(label):
+    if not _NOT_PER_SHARE.search(label) and (_PER_SHARE.search(label) or _PER_SHARE.search(section or "") and (
+            "." in printed or len(re.sub(r"\D", "", printed)) <= 2)):  # "Diluted" under "Earnings per share:"
         return f"{code}/share"
     if _SHARE_COUNT.search(label) and "$" not in printed:
         return "shares"
