@@ -217,6 +217,8 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                     (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
                 ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
+        if header is None and not row_headers:
+            cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
         section = ""
         for k in range(h, end):
             ln = lines[k]
@@ -234,8 +236,11 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                     boxes.append((round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)))
             text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
             laid = row_header is not None and len(cells) == len(ln.values)
+            label = ln.label
+            if row_header is not None and row_header.kind == "roll-forward" and YEAR.match(label) and section:
+                label = section  # a year printed as the row's label: the row is its section's item ("Revenue")
             kinds[k] = Unit(text, True, row_header, section=section, unit=unit_caption,
-                            cells=tuple(cells) if laid else None, label=ln.label,
+                            cells=tuple(cells) if laid else None, label=label,
                             label_box=_label_box(ln), cell_boxes=tuple(boxes) if laid else None)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
@@ -269,6 +274,39 @@ def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], c
     text = " ".join(ln.text for ln in title_lines)
     return {k: TableHeader(text, period_columns(titles, period), kind="roll-forward")
             for k, period in zip(rows, periods) if period is not None}
+
+
+_YEAR_ENDED = re.compile(r"(?i)\b(?:fiscal\s+)?years?\s+ended(?:\s+or\s+as\s+of)?\s+([A-Z][a-z]{2,8}\.?\s+\d{1,2})\b")
+
+
+def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],
+               char_width: float) -> tuple[list[Column], dict[int, TableHeader]]:
+    """A table whose rows are years under item sections ("Revenue" / "2023 $42,743 $33,507 ..." /
+    "2022 ..."), its columns components ("FedEx Express Segment", ...): each year row's period is its
+    year (with the month and day of a "years ended May 31" caption), its columns the titles above
+    them, kind "roll-forward" like other tables whose periods stand in the rows. The years become the
+    rows' labels and leave the columns. (cols, {}) for any other table."""
+    years = [k for k in rows if not lines[k].label and len(lines[k].values) >= 2 and YEAR.match(lines[k].values[0][0])]
+    if len(years) < 2 or len(years) < 0.6 * len(rows) or len({lines[k].values[0][2] // COLUMN_GAP for k in years}) > 2:
+        return cols, {}
+    for k in years:
+        lines[k].label, lines[k].values = lines[k].values[0][0], lines[k].values[1:]
+    cols = columns_of([lines[k] for k in rows])
+    if not cols:
+        return cols, {}
+    left = cols[0].x0 - 4 * char_width
+    title_lines = [ln for ln in head if _is_column_titles(ln, cols, char_width)]
+    segs = [[(s.x0, s.x1, s.text) for s in segments(ln, char_width) if s.x1 >= left and not re.search(r"(?:19|20)\d\d", s.text)]
+            for ln in title_lines]
+    titles = column_titles(segs, [(c.x0, c.x1) for c in cols])
+    month_day = next((m.group(1) for ln in head if (m := _YEAR_ENDED.search(ln.text))), None)
+    text = " ".join(ln.text for ln in title_lines)
+    out = {}
+    for k in years:
+        year = lines[k].label.strip("(),")
+        out[k] = TableHeader(text, period_columns(titles, f"Year ended {month_day}, {year}" if month_day else year),
+                             kind="roll-forward")
+    return cols, out
 
 
 def _same_columns(a: list[Column], b: list[Column]) -> bool:

@@ -56,3 +56,22 @@ def test_per_share_rows_under_a_per_share_section_are_unscaled_and_a_bare_total_
     assert (income.unit, income.scale) == ("USD", 1e3)
     total = next(f for f in facts if f.value_text == "2,500")
     assert (total.label, total.scale, total.fiscal_year) == ("", 1e3, 2015)
+
+
+def test_years_as_row_labels_under_item_sections_with_segment_columns():
+    def row(y, year, *values):
+        return (y, [(56, year, False)] + [(300 + 80 * i, v, True) for i, v in enumerate(values)])
+
+    facts = _facts([
+        (60, [(56, "The following table reconciles segment revenue and operating income (in millions) for the years ended May 31:", False)]),
+        (80, [(240, "Express", False), (325, "Ground", False), (400, "Consolidated", False)]),
+        (92, [(240, "Segment", False), (325, "Segment", False), (420, "Total", False)]),
+        (108, [(56, "Revenue", False)]), row(122, "2023", "$ 42,743", "$ 33,507", "$ 76,250"),
+        row(136, "2022", "45,814", "33,232", "79,046"),
+        (150, [(56, "Operating income", False)]), row(164, "2023", "$ 1,064", "$ 3,140", "$ 4,204"),
+        row(178, "2022", "2,922", "2,642", "5,564")])
+    ground = next(f for f in facts if f.value_text == "$33,507")
+    assert (ground.label, ground.period, ground.period_end, ground.duration_months, ground.scale) == \
+        ("Revenue", "Ground Segment, Year ended May 31, 2023", "2023-05-31", 12, 1e6)
+    income = next(f for f in facts if f.value_text == "2,642")
+    assert (income.label, income.fiscal_year, income.column) == ("Operating income", 2022, 1)
