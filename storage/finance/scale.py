@@ -125,6 +125,8 @@ def scales_in(text: str) -> list[Scale]:
 
 _PER_SHARE = re.compile(r"per (?:common |ordinary |diluted |basic |class [a-c] )?(?:share|unit)|\beps\b|\bdiluted\b|"
                         r"\bbasic\b|dividends? declared per", re.IGNORECASE)
+# a section over per-share rows, its last words wrapped to the next line: "Diluted earnings per common"
+_PER_SHARE_SECTION = re.compile(_PER_SHARE.pattern + r"|\bper (?:common|ordinary)\b|\bearnings per\b", re.IGNORECASE)
 _SHARE_COUNT = re.compile(r"\bshares?\b|\bunits outstanding\b|weighted[- ]average (?:number|common|diluted|basic)",
                           re.IGNORECASE)
 _NOT_PER_SHARE = re.compile(r"\bshares? (?:used|outstanding)|weighted|number of", re.IGNORECASE)
@@ -143,7 +145,7 @@ def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> s
         return "%"
     if re.search(r"\b(?:bps?|basis points)\b", printed, re.IGNORECASE):
         return "bp"
-    if not _NOT_PER_SHARE.search(label) and (_PER_SHARE.search(label) or _PER_SHARE.search(section or "") and (
+    if not _NOT_PER_SHARE.search(label) and (_PER_SHARE.search(label) or _PER_SHARE_SECTION.search(section or "") and (
             "." in printed or len(re.sub(r"\D", "", printed)) <= 2)):  # "Diluted" under "Earnings per share:"
         return f"{code}/share"
     if _SHARE_COUNT.search(label) and "$" not in printed:

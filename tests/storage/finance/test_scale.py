@@ -47,3 +47,8 @@ def test_per_share_and_percent_values_are_never_scaled():
     assert factor(unit_of("Net sales", "34,229", scale.text), scale) == 1e6
     assert unit_of("Weighted-average shares outstanding - diluted", "1,204", scale.text) == "shares"
     assert unit_of("Net sales", "34,229", "(€ in millions)") == "EUR"
+
+
+def test_rows_under_a_wrapped_per_share_section_are_per_share():
+    assert unit_of("Net income", "$3.72", "in thousands, except per share", "Diluted earnings per common") == "USD/share"
+    assert unit_of("Net income", "572,606", "in thousands, except per share", "Diluted earnings per common") == "USD"
