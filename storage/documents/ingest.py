@@ -84,13 +84,13 @@ def process_and_index_pdf(
         raise
     try:
         if not force and check_pdf_processed(doc_id):
-            add_missing_facts(doc_id, doc)  # a build made before facts were stored gets them (storage/documents/facts.py)
+            _upgrade(doc_id, doc)
             progress("Already processed", 1, 1)
             return load_manifest(doc_id)
         with document_lock(doc_id):
             # Someone else may have finished it while we waited for the lock.
             if not force and check_pdf_processed(doc_id):
-                add_missing_facts(doc_id, doc, lock=False)
+                _upgrade(doc_id, doc, lock=False)
                 progress("Already processed", 1, 1)
                 return load_manifest(doc_id)
             sweep_leftovers(doc_id)
@@ -111,6 +111,15 @@ def process_and_index_pdf(
         raise
     finally:
         doc.close()
+
+
+def _upgrade(doc_id: str, doc: pymupdf.Document, lock: bool = True) -> None:
+    """A build made before facts were stored gets them (storage/documents/facts.py); one that cannot be
+    written (a read-only folder) stays as it is, read by the text parser."""
+    try:
+        add_missing_facts(doc_id, doc, lock=lock)
+    except OSError as exc:
+        log.warning("Could not add facts to %s: %s", doc_id, exc)
 
 
 def reindex_pdf(doc_id: str, progress: ProgressCallback | None = None) -> ProcessedPdf:
