@@ -189,3 +189,34 @@ class PageContent(BaseModel):
     page_number: int  # 0-based
     text: str
     is_ocr: bool = False  # True when the page had no text layer and was OCRed
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, origin at the page's top left
+
+
+class Fact(BaseModel):
+    """One value of a table, read once at ingestion (storage/documents/facts.py) and stored with the build.
+
+    The printed forms are kept as printed (checkable on the page); the parsed ones are None where the
+    page does not say them."""
+
+    page: int  # 0-based
+    table: int  # the table's index on its page (0-based, reading order)
+    label: str  # the row label as printed
+    concept: str | None = None  # the line item's US-GAAP concept (storage/finance/line_items.row_item), None when unknown
+    section: str = ""  # the row's section ("Current liabilities")
+    path: list[str] = Field(default_factory=list)  # the table's caption and the row's section: ["Americas Segment", "Net sales"]
+    column: int  # the value's column in its table (0-based)
+    period: str  # the column's period as printed ("Years ended December 31, 2022")
+    period_start: str | None = None  # ISO dates of the span ("2022-01-01" .. "2022-12-31")
+    period_end: str | None = None
+    duration_months: int | None = None  # 3, 6, 9, 12
+    as_of: str | None = None  # a date without a span: a balance's date
+    fiscal_year: int | None = None  # the year the column names
+    unit: str = ""  # "USD", "USD/share", "%", "shares", "people", "ratio", "bp", "EUR", "" when unknown
+    scale: float = 1.0  # what the printed number is multiplied by (the table's caption; 1 for per-share and %)
+    scale_caption: str = ""  # the caption as printed ("In millions, except per share data")
+    value_text: str  # the value as printed ("(1,577)", "$34,229", "43.3%")
+    value: float | None = None  # the number printed (-1577.0), None for a dash or text; times `scale` for the amount
+    label_box: Box | None = None  # None for OCR pages
+    value_box: Box | None = None

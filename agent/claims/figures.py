@@ -20,6 +20,8 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from storage.finance.scale import scales_in
+
 SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "mln": 1e6,
           "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
 _NUMBER = re.compile(
@@ -38,7 +40,6 @@ _DURATION_AFTER = re.compile(r"^\s?[- ]?(?:months?|weeks?|quarters?)\b", re.IGNO
 _SMALL = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
-_CAPTION = re.compile(r"\bin\s+(thousands|millions|billions)\b|\(\s*0{3}s?\s*\)|\b000s\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,8 @@ class SourceNumbers:
 
     def __init__(self, text: str) -> None:
         scales = {1.0}
-        for m in _CAPTION.finditer(text):
-            scales.add(SCALES[m.group(1).lower().rstrip("s")] if m.group(1) else 1e3)
+        for caption in scales_in(text):  # storage/finance/scale.py: "(In millions)", "(Millions)", "(000s)", "$M"
+            scales.update((caption.factor, caption.share_factor))
         values: list[float] = []
         dates = iter(d.span() for d in _DATE.finditer(text))
         date = next(dates, None)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-_SCALE = re.compile(r"\b(?:in|dollars in|amounts in|\$ in|€ in|£ in)\s+(millions|thousands|billions)\b", re.IGNORECASE)
+from storage.finance.scale import scale_word  # the one reader of scale captions (also used by cited_rows)
+
 _CURRENCY = re.compile(r"[$€£]")
 _MONTH_DAY_YEAR = re.compile(r"[A-Z][a-z]{2,8}\.? \d{1,2},? (?:19|20)\d\d")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
@@ -34,13 +35,6 @@ def parse_number(printed: str) -> float | None:
 def decimals(printed: str) -> int:
     m = re.search(r"\.(\d+)", printed)
     return len(m.group(1)) if m else 0
-
-
-def scale_word(caption: str) -> str:
-    """"million" for a table "in millions" ("(Dollars in millions)", "in millions, except per share
-    data"), "" when the caption says no scale."""
-    m = _SCALE.search(caption or "")
-    return m.group(1).lower().rstrip("s") if m else ""
 
 
 def currency_of(printed: str, caption: str, table_has_dollar: bool) -> str:

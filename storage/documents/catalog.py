@@ -7,6 +7,8 @@
             text_chunks.json     list[Chunk]
             pages.json           list[str], the text of each page (0-based index)
             bm25_index/          the sparse index (storage.documents.bm25)
+            facts.json           list[Fact], every table value read at ingestion (storage.documents.facts)
+            page_tables.json     the layout rows the answer path reads, and the running headers/footers
             extracted_images/    images whose OCR text became `image_ocr` chunks
 
 (PDFs processed before builds were versioned keep their artifacts directly in `<doc_id>/`, and a
@@ -26,7 +28,7 @@ from pydantic import BaseModel, Field
 
 from storage.documents import vector_store
 from storage.documents.pdf_errors import PDF_ERRORS
-from storage.schema import Chunk, DocumentInfo
+from storage.schema import Chunk, DocumentInfo, Fact
 from storage.settings import get_settings
 
 
@@ -102,6 +104,8 @@ class PdfOutputDirs:
     chunks_path: Path
     pages_path: Path
     bm25_path: Path
+    facts_path: Path
+    tables_path: Path
     cache_path: Path
     manifest_path: Path
 
@@ -115,6 +119,8 @@ class PdfOutputDirs:
             chunks_path=build_dir / "text_chunks.json",
             pages_path=build_dir / "pages.json",
             bm25_path=build_dir / "bm25_index",
+            facts_path=build_dir / "facts.json",
+            tables_path=build_dir / "page_tables.json",
             cache_path=root / "retrieval_cache.db",
             manifest_path=root / "manifest.json",
         )
@@ -180,6 +186,13 @@ def list_processed_pdfs() -> list[ProcessedPdf]:
 def load_chunks(doc_id: str) -> list[Chunk]:
     raw = json.loads(get_pdf_output_dirs(doc_id).chunks_path.read_text("utf-8"))
     return [Chunk.model_validate(c) for c in raw]
+
+
+def load_facts(doc_id: str) -> list[Fact]:
+    """Every table value of a processed PDF as read at ingestion (storage/documents/facts.py; cached
+    per build there: `facts.page_facts`). Raises OSError for a build made before facts were stored."""
+    raw = json.loads(get_pdf_output_dirs(doc_id).facts_path.read_text("utf-8"))
+    return [Fact.model_validate(f) for f in raw]
 
 
 def load_page_texts(doc_id: str) -> list[str]:

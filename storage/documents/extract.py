@@ -109,9 +109,12 @@ def unreadable_text_layer(text: str) -> bool:
 
 
 def extract_pages(
-    doc: pymupdf.Document, images_dir: Path, progress: ProgressCallback
+    doc: pymupdf.Document, images_dir: Path, progress: ProgressCallback,
+    words: dict[int, tuple[list[tuple], float]] | None = None,
 ) -> tuple[list[PageContent], list[tuple[int, str, str]], str | None, list[SkippedItem]]:
-    """Per-page text (OCR for scanned pages), OCR text of embedded images, and what was skipped."""
+    """Per-page text (OCR for scanned pages), OCR text of embedded images, and what was skipped.
+    `words`, when given, receives each text-layer page's word boxes and height (for
+    storage/documents/facts.py), read from the same text page as its text."""
     engine = None
     engine_loaded = False
     pages: list[PageContent] = []
@@ -120,7 +123,8 @@ def extract_pages(
     total = doc.page_count
     for number in range(total):
         page = doc[number]
-        text = page.get_text("text", sort=False)
+        textpage = page.get_textpage() if words is not None else None
+        text = page.get_text("text", sort=False, textpage=textpage)
         has_images = bool(page.get_images())
         needs_ocr = len(text.strip()) < MIN_TEXT_CHARS or unreadable_text_layer(text)
         if (needs_ocr or has_images) and not engine_loaded:
@@ -139,6 +143,8 @@ def extract_pages(
                 pages.append(PageContent(page_number=number, text=text, is_ocr=False))
         else:
             pages.append(PageContent(page_number=number, text=text, is_ocr=False))
+            if words is not None:
+                words[number] = (page.get_text("words", textpage=textpage), page.rect.height)
             if has_images and engine is not None:
                 image_texts.extend((number, name, t) for name, t in _ocr_images(doc, page, engine, images_dir, skipped))
         progress("Reading pages", number + 1, total)

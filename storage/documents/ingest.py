@@ -37,6 +37,7 @@ from storage.documents.catalog import (
     read_manifest,
 )
 from storage.documents.extract import extract_pages, summarise
+from storage.documents.facts import add_missing_facts, read_tables, write_tables
 from storage.documents.intake import compute_doc_id, file_sha256, open_validated, resolve_source_pdf
 from storage.documents.maintenance import (
     document_lock,
@@ -83,11 +84,13 @@ def process_and_index_pdf(
         raise
     try:
         if not force and check_pdf_processed(doc_id):
+            _upgrade(doc_id, doc)
             progress("Already processed", 1, 1)
             return load_manifest(doc_id)
         with document_lock(doc_id):
             # Someone else may have finished it while we waited for the lock.
             if not force and check_pdf_processed(doc_id):
+                _upgrade(doc_id, doc, lock=False)
                 progress("Already processed", 1, 1)
                 return load_manifest(doc_id)
             try:
@@ -110,6 +113,15 @@ def process_and_index_pdf(
         raise
     finally:
         doc.close()
+
+
+def _upgrade(doc_id: str, doc: pymupdf.Document, lock: bool = True) -> None:
+    """A build made before facts were stored gets them (storage/documents/facts.py); one that cannot be
+    written (a read-only folder) stays as it is, read by the text parser."""
+    try:
+        add_missing_facts(doc_id, doc, lock=lock)
+    except OSError as exc:
+        log.warning("Could not add facts to %s: %s", doc_id, exc)
 
 
 def reindex_pdf(doc_id: str, progress: ProgressCallback | None = None) -> ProcessedPdf:
@@ -135,7 +147,8 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
     collection_name = vector_store.build_collection_name(doc_id, build)
     try:
         tmp_root.mkdir(parents=True)
-        pages, image_texts, engine_name, skipped = extract_pages(doc, tmp_dirs.images_dir, progress)
+        page_words: dict[int, tuple[list[tuple], float]] = {}
+        pages, image_texts, engine_name, skipped = extract_pages(doc, tmp_dirs.images_dir, progress, page_words)
         if not any(p.text.strip() for p in pages) and not image_texts:
             raise PdfProcessingError(
                 source.name,
@@ -171,6 +184,10 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
         )
         _write_json(tmp_dirs.chunks_path, [c.model_dump() for c in chunks])
         _write_json(tmp_dirs.pages_path, [p.text for p in pages])
+        progress("Reading tables", 0, 1)
+        write_tables(tmp_dirs.build_dir, read_tables(pages, page_words))
+        del page_words
+        progress("Reading tables", 1, 1)
         _swap(manifest, tmp_root, destination / doc_id, progress)
         progress("Done", 2, 2)
         log.info("Processed %s as %s: %d pages, %d chunks", source.name, doc_id, len(pages), len(chunks))

@@ -2,27 +2,23 @@
 
 `table_units(doc_id, page_index, text)` returns the page's prose lines and table rows (storage/documents/tables.py
 `Unit`s, each row with its period header); `statement_pages(doc_id)` which pages are primary statements.
-A page with a text layer is read by layout from the source PDF (storage/documents/table_layout.py: each value
-under its period column, with the table's unit caption and the row's section); an OCR page, a page
-whose layout read finds no table, or a source PDF that is gone falls back to the text parser
-(`page_units` with one-line rows).
+Both read the stored build only. A page with a text layer was read by layout at ingestion
+(storage/documents/facts.py, storage/documents/table_layout.py: each value under its period column, with the
+table's unit caption and the row's section); an OCR page or a page whose layout read found no table is
+read by the text parser (`page_units` with one-line rows).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import threading
 from functools import lru_cache
-from pathlib import Path
 
-import pymupdf
-
-from storage.documents.table_layout import has_table, layout_units
+from storage.documents.facts import FactsMissing, page_facts, stored_tables  # noqa: F401 (page_facts: for readers of facts)
+from storage.documents.page_furniture import drop_furniture_text
 from storage.documents.tables import Unit, page_units
 
 log = logging.getLogger(__name__)
-_lock = threading.Lock()  # PyMuPDF documents are not thread-safe
 
 
 _PRIMARY_TITLE = re.compile(
@@ -87,46 +83,26 @@ def _statement_pages(doc_id: str, build: str, processed_at: str) -> tuple[int, .
 
 
 def table_units(doc_id: str | None, page_index: int | None, text: str | None) -> list[Unit]:
-    """The page's units for figure answers (rows with their headers, units and sections)."""
-    units = _layout_units_of(doc_id, page_index) if doc_id and page_index is not None else None
-    if units and has_table(units):
-        return units
+    """The page's units for figure answers (rows with their headers, units and sections), as stored
+    with the build at ingestion (storage/documents/facts.py): a text-layer page's layout rows, else the
+    text parser's rows of `text` without the document's running headers and footers. The source PDF
+    is never reopened; a build made before facts were stored is read by the text parser, with a
+    warning naming the upgrade."""
+    if doc_id and page_index is not None:
+        try:
+            stored = stored_tables(doc_id)
+        except FactsMissing as exc:
+            if doc_id not in _warned:
+                _warned.add(doc_id)
+                log.warning("%s: %s; its pages are read by the text parser", doc_id, exc)
+            stored = None
+        except (OSError, ValueError) as exc:
+            log.debug("no stored tables for %s: %s", doc_id, exc)
+            stored = None
+        if stored is not None:
+            return stored.layout(page_index) or page_units(drop_furniture_text(text or "", stored.furniture),
+                                                           one_line_rows=True)
     return page_units(text or "", one_line_rows=True)
 
 
-def _layout_units_of(doc_id: str, page_index: int) -> list[Unit] | None:
-    from storage.documents.catalog import load_manifest
-
-    try:
-        manifest = load_manifest(doc_id)
-    except (OSError, ValueError) as exc:
-        log.debug("no manifest for %s: %s", doc_id, exc)
-        return None
-    if page_index in set(manifest.ocr_pages or []):
-        return None  # OCR text has no word boxes of its own: the text parser reads it
-    path = Path(manifest.source_path)
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return _page_layout(str(path), stat.st_mtime_ns, stat.st_size, page_index)
-
-
-@lru_cache(maxsize=512)
-def _page_layout(path: str, mtime_ns: int, size: int, page_index: int) -> list[Unit] | None:
-    """Layout units of one page, cached per file version (path, mtime, size)."""
-    with _lock:
-        try:
-            doc = _open(path, mtime_ns, size)
-            if not 0 <= page_index < doc.page_count:
-                return None
-            words = doc[page_index].get_text("words")
-        except (RuntimeError, ValueError, pymupdf.FileDataError) as exc:
-            log.info("layout read of %s page %d failed: %s", path, page_index, exc)
-            return None
-    return layout_units(words)
-
-
-@lru_cache(maxsize=8)
-def _open(path: str, mtime_ns: int, size: int) -> pymupdf.Document:
-    return pymupdf.open(path)
+_warned: set[str] = set()

@@ -43,6 +43,7 @@ from storage.documents.table_words import (
     Column, Line, Segment, Word, average_char_width, segments, split_label_values, visual_lines,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
+from storage.finance.scale import find_caption
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
@@ -58,7 +59,12 @@ def _is_header_line(line: Line) -> bool:
         # a table title before the dates: "Domestic Segment Results  January 28, 2023  January 29, 2022"
         return all(YEAR.match(v[0]) for v in line.values) and (
             not label or is_period_line(label) or len(PERIOD_TOKEN.sub(" ", label).split()) <= MAX_SECTION_WORDS)
-    return is_period_line(text) or (bool(line.values) and all(YEAR.match(v[0]) for v in line.values))
+    return is_period_line(text) or (bool(line.values) and all(YEAR.match(v[0]) for v in line.values)) \
+        or bool(_BALANCE_AT.match(text))
+
+
+# a balance sheet's date phrase over its year columns: "Balance at December 31,", "Balances as of June 30,"
+_BALANCE_AT = re.compile(r"(?i)^\s*balances?\s+(?:at|as\s+of)\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s*$")
 
 
 def _is_row(line: Line) -> bool:
@@ -125,8 +131,14 @@ def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool
 
 
 def _unit_caption(line: Line) -> str | None:
-    m = UNIT_CAPTION.search(line.text)
-    return m.group(0).strip(" ()") if m else None
+    caption = find_caption(line.text)
+    return caption.strip(" ()") if caption else None
+
+
+def _joined_caption(a: Line, b: Line) -> str | None:
+    """A unit caption that only the two lines together print ("(in" + "millions):")."""
+    caption = find_caption(f"{a.text} {b.text}")
+    return caption.strip(" ():") if caption and caption not in a.text else None
 
 
 def _is_dated_titles(line: Line) -> bool:
@@ -186,8 +198,10 @@ def layout_units(words: list[tuple]) -> list[Unit]:
         rows = [ln for ln in lines[start:end] if _is_row(ln)]
         cols = columns_of(rows)
         header_lines = [ln for ln in lines[h:start] if _is_header_line(ln) or _is_column_titles(ln, cols, cw)]
-        for ln in lines[h:start]:
-            unit_caption = _unit_caption(ln) or unit_caption
+        for k in range(max(h - 1, 0), start):
+            # a caption broken over two lines: "... were as follows (in" / "millions):"
+            unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
+                                                       and _joined_caption(lines[k], lines[k + 1])) or unit_caption
         header = header_for(header_lines, cols, cw) if header_lines else None
         if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
             header = previous[1]  # the table goes on after a note printed inside it
@@ -203,6 +217,8 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                     (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
                 ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
+        if header is None and not row_headers:
+            cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
         section = ""
         for k in range(h, end):
             ln = lines[k]
@@ -211,18 +227,34 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
             row_header = row_headers.get(k, header)
-            cells = []
+            cells, boxes = [], []
+            y0, y1 = min(w.y0 for w in ln.words), max(w.y1 for w in ln.words)
             for value, x0, x1 in ln.values:
                 col = _column_of(x0, x1, cols)
                 if col is not None and all(c != col for c, _ in cells):
                     cells.append((col, value))
+                    boxes.append((round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)))
             text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
+            laid = row_header is not None and len(cells) == len(ln.values)
+            label = ln.label
+            if row_header is not None and row_header.kind == "roll-forward" and YEAR.match(label) and section:
+                label = section  # a year printed as the row's label: the row is its section's item ("Revenue")
             kinds[k] = Unit(text, True, row_header, section=section, unit=unit_caption,
-                            cells=tuple(cells) if row_header is not None and len(cells) == len(ln.values) else None,
-                            label=ln.label)
+                            cells=tuple(cells) if laid else None, label=label,
+                            label_box=_label_box(ln), cell_boxes=tuple(boxes) if laid else None)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
     return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)]
+
+
+def _label_box(line: Line) -> tuple[float, float, float, float] | None:
+    """The box of the label's words on the row's line (left of its first value)."""
+    first = line.values[0][1] if line.values else float("inf")
+    words = [w for w in line.words if w.x1 <= first - 0.5 and w.text not in ("$", "(", "$(")]
+    if not words or not line.label:
+        return None
+    return (round(min(w.x0 for w in words), 2), round(min(w.y0 for w in words), 2),
+            round(max(w.x1 for w in words), 2), round(max(w.y1 for w in words), 2))
 
 
 def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],
@@ -242,6 +274,39 @@ def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], c
     text = " ".join(ln.text for ln in title_lines)
     return {k: TableHeader(text, period_columns(titles, period), kind="roll-forward")
             for k, period in zip(rows, periods) if period is not None}
+
+
+_YEAR_ENDED = re.compile(r"(?i)\b(?:fiscal\s+)?years?\s+ended(?:\s+or\s+as\s+of)?\s+([A-Z][a-z]{2,8}\.?\s+\d{1,2})\b")
+
+
+def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],
+               char_width: float) -> tuple[list[Column], dict[int, TableHeader]]:
+    """A table whose rows are years under item sections ("Revenue" / "2023 $42,743 $33,507 ..." /
+    "2022 ..."), its columns components ("FedEx Express Segment", ...): each year row's period is its
+    year (with the month and day of a "years ended May 31" caption), its columns the titles above
+    them, kind "roll-forward" like other tables whose periods stand in the rows. The years become the
+    rows' labels and leave the columns. (cols, {}) for any other table."""
+    years = [k for k in rows if not lines[k].label and len(lines[k].values) >= 2 and YEAR.match(lines[k].values[0][0])]
+    if len(years) < 2 or len(years) < 0.6 * len(rows) or len({lines[k].values[0][2] // COLUMN_GAP for k in years}) > 2:
+        return cols, {}
+    for k in years:
+        lines[k].label, lines[k].values = lines[k].values[0][0], lines[k].values[1:]
+    cols = columns_of([lines[k] for k in rows])
+    if not cols:
+        return cols, {}
+    left = cols[0].x0 - 4 * char_width
+    title_lines = [ln for ln in head if _is_column_titles(ln, cols, char_width)]
+    segs = [[(s.x0, s.x1, s.text) for s in segments(ln, char_width) if s.x1 >= left and not re.search(r"(?:19|20)\d\d", s.text)]
+            for ln in title_lines]
+    titles = column_titles(segs, [(c.x0, c.x1) for c in cols])
+    month_day = next((m.group(1) for ln in head if (m := _YEAR_ENDED.search(ln.text))), None)
+    text = " ".join(ln.text for ln in title_lines)
+    out = {}
+    for k in years:
+        year = lines[k].label.strip("(),")
+        out[k] = TableHeader(text, period_columns(titles, f"Year ended {month_day}, {year}" if month_day else year),
+                             kind="roll-forward")
+    return cols, out
 
 
 def _same_columns(a: list[Column], b: list[Column]) -> bool:

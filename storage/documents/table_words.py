@@ -7,17 +7,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from storage.finance.scale import CAPTION, CAPTION_PHRASE
+
 YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
 NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
 FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
 FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
-UNIT_CAPTION = re.compile(
-    r"\b(?:in|dollars in|amounts in|\$ in|usd in)\s+(?:millions|thousands|billions)\b[^)]*", re.IGNORECASE)
-CAPTION_WORDS = re.compile(  # a unit caption printed at the left of a header line
-    r"\b(?:(?:dollars|amounts|shares|dollars and shares)\s+)?in\s+(?:millions|thousands|billions)\b"
-    r"(?:,?\s*except\s+(?:per[\s-]share|share\s+and\s+per[\s-]share|per[\s-]unit)\s+(?:data|amounts|information))?,?",
-    re.IGNORECASE)
+UNIT_CAPTION = CAPTION  # a table's scale caption ("(In millions)", "(Millions)", "$ in thousands"): storage/finance/scale.py
+CAPTION_WORDS = CAPTION_PHRASE  # the caption's words alone, printed at the left of a header line
 SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)
 LINE_TOLERANCE = 0.45  # words whose vertical centres differ by less than this share of their height share a line
 SEGMENT_GAP = 2.2  # a gap wider than this many average character widths separates two segments of a line
@@ -69,15 +67,17 @@ class Line:
 def visual_lines(words: list[Word]) -> list[Line]:
     """Words grouped into lines by their vertical centre, each line read left to right."""
     lines: list[list[Word]] = []
+    total = 0.0  # the sum of the last line's word centres (its mean is the line's centre)
     for w in sorted(words, key=lambda w: ((w.y0 + w.y1) / 2, w.x0)):
         centre, height = (w.y0 + w.y1) / 2, max(w.y1 - w.y0, 1.0)
         if lines:
             last = lines[-1]
-            last_centre = sum((v.y0 + v.y1) / 2 for v in last) / len(last)
-            if abs(centre - last_centre) < LINE_TOLERANCE * height:
+            if abs(centre - total / len(last)) < LINE_TOLERANCE * height:
                 last.append(w)
+                total += centre
                 continue
         lines.append([w])
+        total = centre
     return [Line(sorted(ws, key=lambda w: w.x0)) for ws in lines]
 
 

@@ -27,17 +27,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from storage.finance.periods import MONTH, YEAR
+
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
 # "($8.30)"), or a dash/"n/a"/"NM" placeholder. Anything with letters (other than those) is prose.
 _VALUE_CELL = re.compile(
     r"^(?:\(?[-–—]?\$?\s*\(?\d[\d,]*(?:\.\d+)?\)?\s*%?\)?\*?|[-–—]+|\$|%|n/?a|nm)$", re.IGNORECASE
 )
-_MONTH = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
-    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
-_YEAR = r"(?:19|20)\d\d"
+_MONTH = MONTH  # storage/finance/periods.py: the month and year patterns, one place
+_YEAR = YEAR
 # One period token of a header: a date, a fiscal year or quarter, or a bare year.
 PERIOD_TOKEN = re.compile(
     rf"{_MONTH}\s+\d{{1,2}},?\s+{_YEAR}\b"
@@ -82,6 +81,9 @@ class Unit:
     # for rows read by layout (storage/documents/table_layout.py): (column index, value) of each value, and the label
     cells: tuple[tuple[int, str], ...] | None = None
     label: str = ""
+    # for rows read by layout: the boxes (x0, y0, x1, y1, PDF points) of the label and of each cell in `cells`
+    label_box: tuple[float, float, float, float] | None = None
+    cell_boxes: tuple[tuple[float, float, float, float], ...] | None = None
 
 
 def is_value_cell(line: str) -> bool:

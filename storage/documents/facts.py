@@ -1,0 +1,371 @@
+"""Facts, read once at ingestion: every value of every table with its row, column period, unit, scale and boxes.
+
+During a build (storage/documents/ingest.py) the open document's pages are read by layout
+(storage/documents/table_layout.py; running headers, footers and page numbers dropped first,
+storage/documents/page_furniture.py) and OCR pages by the text parser (storage/documents/tables.py). Two
+files are written into the build folder:
+
+    page_tables.json   the units the answer path reads (`page_tables.table_units`): each text-layer page's
+                       layout rows (with headers, cells, sections, captions, boxes) and the document's
+                       furniture keys
+    facts.json         list[storage.schema.Fact], one per value cell (`page_facts(doc_id, page)`)
+
+Answering reads these files only; nothing reopens the source PDF. A build made before this module
+has neither file: `process_and_index_pdf` on an already processed PDF adds them (atomically, under
+the document's lock), and `python -m storage.documents.facts --backfill` adds them to every processed
+PDF of the destination folder (`--work DIR` for another one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import pymupdf
+
+from storage.documents.page_furniture import drop_furniture_text, read_pages
+from storage.documents.table_layout import has_table, layout_units
+from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
+from storage.finance import line_items
+from storage.finance.periods import parse_period
+from storage.finance.scale import factor, find_caption, read_scale, unit_of
+from storage.schema import Fact, PageContent
+
+log = logging.getLogger(__name__)
+
+FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
+TABLES_FILE = "page_tables.json"
+FORMAT = 1
+MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
+_NUMBER = re.compile(r"\d")
+_YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
+
+
+@dataclass
+class DocumentTables:
+    """What a document's tables are, as stored with its build."""
+
+    furniture: frozenset[str]
+    layout: dict[int, list[Unit]]  # text-layer pages whose layout read found a table
+    facts: list[Fact] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- reading, at ingestion
+
+
+def page_words(doc: pymupdf.Document, number: int, textpage=None) -> tuple[list[tuple], float]:
+    page = doc[number]
+    return page.get_text("words", textpage=textpage), page.rect.height
+
+
+def read_tables(pages: list[PageContent], words: dict[int, tuple[list[tuple], float]]) -> DocumentTables:
+    """The document's tables and facts from its extracted pages and the word boxes of its text-layer
+    pages (`words`: page -> (`get_text("words")`, page height))."""
+    numbered = {n: sum(1 for w in ws if _NUMBER.search(str(w[4]))) >= MIN_NUMBERS for n, (ws, _) in words.items()}
+    keys, kept = read_pages(words)
+    layout: dict[int, list[Unit]] = {}
+    for number, ws in kept.items():
+        if numbered[number] and has_table(units := layout_units(ws)):
+            layout[number] = units
+    tables = DocumentTables(keys, layout)
+    for p in pages:
+        if p.is_ocr or numbered.get(p.page_number, True):  # a text page printing under 4 numbers holds no table
+            tables.facts.extend(facts_of(p.page_number, units_of(tables, p.page_number, p.text)))
+    return tables
+
+
+def units_of(tables: DocumentTables, page: int, text: str) -> list[Unit]:
+    """The units a page's figures are read from: its layout rows, else the text parser's rows of its
+    text without the document's furniture (OCR pages, pages where the layout read found no table)."""
+    if page in tables.layout:
+        return tables.layout[page]
+    return page_units(drop_furniture_text(text or "", tables.furniture), one_line_rows=True)
+
+
+def _captions(units: list[Unit]) -> dict[int, str]:
+    """id(table header) -> its table's title: a caption printed left of the header's periods, else
+    the short line just above the header (not a sentence, not a scale caption)."""
+    out: dict[int, str] = {}
+    above = ""
+    for unit in units:
+        if unit.is_header and unit.header is not None:
+            label = split_row(unit.text)[0]
+            own = label if re.search(r"[A-Za-z]{3}", label) and not is_period_line(label) and not find_caption(label) else ""
+            if own or id(unit.header) not in out:
+                out[id(unit.header)] = own or out.get(id(unit.header)) or above
+        elif not unit.is_table_row:
+            words = len(unit.text.split())
+            above = unit.text if 0 < words <= 8 and unit.text[-1:] not in ".;:" and not find_caption(unit.text) else ""
+    return out
+
+
+def facts_of(page: int, units: list[Unit]) -> list[Fact]:
+    """One fact per value cell of the page's table rows."""
+    facts: list[Fact] = []
+    captions = _captions(units)
+    table, in_header, last_key, page_caption = -1, False, None, ""
+    for unit in units:
+        if unit.is_header and not in_header:
+            table, last_key = table + 1, (unit.header.text, unit.header.kind) if unit.header else None
+        in_header = unit.is_header
+        if not unit.is_table_row:
+            if not unit.is_header and find_caption(unit.text):
+                page_caption = unit.text
+            continue
+        cells = row_cells(unit) or _unlabelled_cells(unit)
+        if not cells or all(_YEAR_VALUE.match(c.value) for c in cells):
+            continue
+        key = (unit.header.text, unit.header.kind)
+        if key != last_key:
+            table, last_key = (table + 1 if unit.header.kind != "roll-forward" or not last_key
+                               or last_key[1] != "roll-forward" else table), key
+        table = max(table, 0)
+        caption_text = cells[0].unit or (unit.header.text if find_caption(unit.header.text) else "") or page_caption
+        scale = read_scale(caption_text)
+        percent = all(c.value.endswith("%") for c in cells) or all(_number(c.value) == 100 for c in cells)
+        item = line_items.row_item(cells[0].label, cells[0].section, percent)
+        title = captions.get(id(unit.header), "")
+        boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
+        for cell in cells:
+            period = parse_period(cell.period)
+            unit_name = "%" if percent and not cell.value.endswith("%") else unit_of(cell.label, cell.value, caption_text, cell.section)
+            facts.append(Fact(
+                page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
+                path=[p for p in (title, cell.section) if p], column=cell.column, period=cell.period,
+                period_start=_iso(period.start), period_end=_iso(period.end), duration_months=period.months,
+                as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
+                scale_caption=scale.text if scale else "", value_text=cell.value, value=_number(cell.value),
+                label_box=unit.label_box, value_box=boxes.get(cell.column)))
+    return facts
+
+
+def _unlabelled_cells(unit: Unit) -> list[Cell]:
+    """The cells of a layout row printed without a label (a total under its column's figures): facts
+    whose label is "" (their section and caption still say what they total); row_cells, which
+    the answer path reads, leaves them out."""
+    if unit.label or unit.cells is None or unit.header is None or unit.is_header:
+        return []
+    columns = unit.header.columns
+    return [Cell("", columns[i], value, unit.text, unit.header, i, unit.section, unit.unit)
+            for i, value in unit.cells if i < len(columns)]
+
+
+def _iso(day) -> str | None:
+    return day.isoformat() if day else None
+
+
+def _number(printed: str) -> float | None:
+    """"(1,577)" -> -1577.0, "$7,637" -> 7637.0, "43.3%" -> 43.3; None for dashes and text."""
+    text = printed.strip().replace("−", "-").replace("–", "-")
+    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith("-") or text.startswith("($")
+    digits = re.sub(r"[^\d.]", "", text)
+    if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
+        return None
+    return -float(digits) if negative else float(digits)
+
+
+# ---------------------------------------------------------------- storing
+
+
+def _unit_json(unit: Unit, headers: dict[int, int], header_list: list[dict]) -> dict:
+    out: dict = {"text": unit.text}
+    if unit.is_table_row:
+        out["row"] = True
+    if unit.is_header:
+        out["is_header"] = True
+    if unit.header is not None:
+        if id(unit.header) not in headers:
+            headers[id(unit.header)] = len(header_list)
+            header_list.append({"text": unit.header.text, "columns": list(unit.header.columns), "kind": unit.header.kind})
+        out["header"] = headers[id(unit.header)]
+    for name in ("section", "unit", "label"):
+        if getattr(unit, name):
+            out[name] = getattr(unit, name)
+    if unit.cells is not None:
+        out["cells"] = [list(c) for c in unit.cells]
+    if unit.label_box is not None:
+        out["label_box"] = list(unit.label_box)
+    if unit.cell_boxes is not None:
+        out["cell_boxes"] = [list(b) for b in unit.cell_boxes]
+    return out
+
+
+def _units_from_json(data: dict) -> list[Unit]:
+    headers = [TableHeader(h["text"], tuple(h["columns"]), h.get("kind", "periods")) for h in data["headers"]]
+    return [Unit(u["text"], bool(u.get("row")), headers[u["header"]] if "header" in u else None,
+                 bool(u.get("is_header")), u.get("section", ""), u.get("unit", ""),
+                 tuple((int(i), str(v)) for i, v in u["cells"]) if "cells" in u else None, u.get("label", ""),
+                 tuple(u["label_box"]) if "label_box" in u else None,
+                 tuple(tuple(b) for b in u["cell_boxes"]) if "cell_boxes" in u else None)
+            for u in data["units"]]
+
+
+def write_tables(build_dir: Path, tables: DocumentTables) -> None:
+    """Write page_tables.json, then facts.json (the file whose presence says the build has facts),
+    each through a temporary file and os.replace: a reader sees both files whole or the missing one."""
+    pages = {}
+    for number, units in tables.layout.items():
+        headers: dict[int, int] = {}
+        header_list: list[dict] = []
+        rows = [_unit_json(u, headers, header_list) for u in units]
+        pages[str(number)] = {"headers": header_list, "units": rows}
+    _write_atomic(build_dir / TABLES_FILE, {"format": FORMAT, "furniture": sorted(tables.furniture), "pages": pages})
+    _write_atomic(build_dir / FACTS_FILE, [f.model_dump() for f in tables.facts])
+
+
+def _write_atomic(path: Path, data) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def has_facts(build_dir: Path) -> bool:
+    return (build_dir / FACTS_FILE).is_file() and (build_dir / TABLES_FILE).is_file()
+
+
+# ---------------------------------------------------------------- reading, at answer time
+
+
+class FactsMissing(LookupError):
+    """A build made before facts were read at ingestion: upgrade it (module doc)."""
+
+
+@dataclass
+class StoredTables:
+    furniture: frozenset[str]
+    pages: dict[str, dict]  # page -> serialized units (decoded on first use)
+    facts: dict[int, list[Fact]]
+    decoded: dict[int, list[Unit]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def layout(self, page: int) -> list[Unit] | None:
+        with self.lock:
+            if page not in self.decoded and str(page) in self.pages:
+                self.decoded[page] = _units_from_json(self.pages[str(page)])
+            return self.decoded.get(page)
+
+
+def stored_tables(doc_id: str) -> StoredTables:
+    """The build's stored tables and facts, cached per build. Raises FactsMissing for a build made
+    before them, OSError/ValueError for a PDF that is not processed."""
+    from storage.documents.catalog import get_pdf_output_dirs, load_manifest
+
+    manifest = load_manifest(doc_id)
+    return _stored(doc_id, str(get_pdf_output_dirs(doc_id).build_dir), manifest.build or "", manifest.processed_at or "")
+
+
+@lru_cache(maxsize=64)
+def _stored(doc_id: str, build_dir: str, build: str, processed_at: str) -> StoredTables:
+    from storage.documents.catalog import load_facts
+
+    root = Path(build_dir)
+    if not has_facts(root):
+        raise FactsMissing(f"{root.name} has no {FACTS_FILE}: run python -m storage.documents.facts --backfill")
+    tables = json.loads((root / TABLES_FILE).read_text("utf-8"))
+    by_page: dict[int, list[Fact]] = {}
+    for fact in load_facts(doc_id):
+        by_page.setdefault(fact.page, []).append(fact)
+    return StoredTables(frozenset(tables.get("furniture", [])), tables.get("pages", {}), by_page)
+
+
+def page_facts(doc_id: str, page: int) -> list[Fact]:
+    """The facts of one page of a processed PDF (0-based page), as read at ingestion."""
+    return list(stored_tables(doc_id).facts.get(page, []))
+
+
+def clear_cache() -> None:
+    _stored.cache_clear()
+
+
+# ---------------------------------------------------------------- upgrading builds made before facts
+
+
+def read_document(doc: pymupdf.Document, pages: list[PageContent]) -> DocumentTables:
+    """Facts of an open document whose pages were extracted (OCR pages by their text)."""
+    ocr = {p.page_number for p in pages if p.is_ocr}
+    words = {n: page_words(doc, n) for n in range(doc.page_count) if n not in ocr}
+    return read_tables(pages, words)
+
+
+def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bool = True) -> bool:
+    """Add facts.json and page_tables.json to the current build of a processed PDF that has none,
+    from its source PDF (`doc` when it is open already), under the document's lock (`lock=False`:
+    the caller holds it); True when they were added. The build's other artifacts are untouched; a
+    reader sees the files whole or not at all."""
+    from storage.documents.catalog import get_pdf_output_dirs
+
+    if has_facts(get_pdf_output_dirs(doc_id).build_dir):
+        return False
+    if not lock:
+        return _add_facts(doc_id, doc)
+    from storage.documents.maintenance import document_lock
+
+    with document_lock(doc_id):
+        return _add_facts(doc_id, doc)
+
+
+def _add_facts(doc_id: str, doc: pymupdf.Document | None) -> bool:
+    from storage.documents.catalog import get_pdf_output_dirs, load_manifest, load_page_texts
+
+    manifest = load_manifest(doc_id)
+    dirs = get_pdf_output_dirs(doc_id)
+    if has_facts(dirs.build_dir):
+        return False
+    texts = load_page_texts(doc_id)
+    ocr = set(manifest.ocr_pages or [])
+    pages = [PageContent(page_number=i, text=t, is_ocr=i in ocr) for i, t in enumerate(texts)]
+    if doc is None:
+        with pymupdf.open(manifest.source_path) as opened:
+            tables = read_document(opened, pages)
+    else:
+        tables = read_document(doc, pages)
+    write_tables(dirs.build_dir, tables)
+    clear_cache()
+    log.info("Added %d facts to %s", len(tables.facts), doc_id)
+    return True
+
+
+def backfill() -> tuple[int, int]:
+    """Add the missing facts to every processed PDF of the destination folder: (added, failed)."""
+    from storage.documents.catalog import list_processed_pdfs
+
+    added = failed = 0
+    for manifest in list_processed_pdfs():
+        try:
+            added += add_missing_facts(manifest.doc_id)
+        except (OSError, ValueError, RuntimeError) as exc:
+            failed += 1
+            log.warning("Could not add facts to %s: %s", manifest.doc_id, exc)
+    return added, failed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m storage.documents.facts", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backfill", action="store_true", help="add facts to processed PDFs built before them")
+    parser.add_argument("--work", help="the PDF_CHAT_HOME folder to upgrade (default: the configured one)")
+    args = parser.parse_args(argv)
+    if args.work:
+        work = Path(args.work).resolve()
+        os.environ.update(PDF_CHAT_HOME=str(work), PDF_SOURCE_DIR=str(work / "source"),
+                          PDF_DESTINATION_DIR=str(work / "destination"))
+    if not args.backfill:
+        parser.print_help()
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    added, failed = backfill()
+    print(f"facts added to {added} processed PDF(s); {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,92 @@
+"""Periods as filings print them over their columns, parsed: "Years ended December 31, 2022" is the
+twelve months from 2022-01-01 to 2022-12-31; "Three Months Ended June 30, 2023" three months to
+2023-06-30; "December 31, 2022" over a balance sheet is as of that date; "2022" is fiscal 2022.
+
+    parse_period("Six Months Ended July 29, 2023") -> Period(start=2023-01-30, end=2023-07-29, months=6, ...)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+         r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+YEAR = r"(?:19|20)\d\d"
+MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+DATE = re.compile(rf"\b(?P<m>{MONTH})\s+(?P<d>\d{{1,2}}),?\s+(?P<y>{YEAR})\b", re.IGNORECASE)
+YEAR_RE = re.compile(rf"(?<!\d){YEAR}(?!\d)")
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12,
+                 "thirteen": 13, "fifty-two": 12, "fifty two": 12, "fiftytwo": 12, "fifty-three": 12, "fifty three": 12,
+                 "52": 12, "53": 12, "3": 3, "6": 6, "9": 9, "12": 12, "13": 13, "26": 6, "39": 9}
+_SPAN = re.compile(r"\b(?P<n>one|two|three|four|five|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three|\d{1,2})"
+                   r"[- ](?P<u>months?|weeks?)\b", re.IGNORECASE)
+_YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b", re.IGNORECASE)
+_QUARTER = re.compile(rf"\b(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter)\b", re.IGNORECASE)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+@dataclass(frozen=True)
+class Period:
+    text: str  # as printed
+    start: date | None  # the first day of a span ("Years ended December 31, 2022": 2022-01-01)
+    end: date | None  # its last day, or the as-of date of a balance
+    months: int | None  # the span's length (3, 6, 9, 12), None for a date alone
+    as_of: date | None  # a date without a span: a balance's date
+    year: int | None  # the (fiscal) year the column names
+
+
+def parse_date(text: str) -> date | None:
+    m = DATE.search(text or "")
+    if not m:
+        return None
+    try:
+        return date(int(m.group("y")), MONTHS[m.group("m").lower()[:3]], int(m.group("d")))
+    except ValueError:
+        return None
+
+
+def _last_day(y: int, m: int) -> int:
+    return ((date(y + m // 12, m % 12 + 1, 1)) - timedelta(days=1)).day
+
+
+def _months_before(end: date, months: int) -> date:
+    """The first day of a span of `months` ending on `end`: the day after the same date `months`
+    earlier (a month's last day maps to that month's last day: June 30 - 3 months = March 31)."""
+    y, m = end.year, end.month - months
+    while m <= 0:
+        m, y = m + 12, y - 1
+    last = _last_day(y, m)
+    day = last if end.day == _last_day(end.year, end.month) else min(end.day, last)
+    return date(y, m, day) + timedelta(days=1)
+
+
+def parse_period(text: str) -> Period:
+    """A column's period as printed, parsed (fields None where the text does not say them)."""
+    clean = " ".join((text or "").split())
+    when = None
+    for m in DATE.finditer(clean):  # the last date printed is the column's own ("... ended May 31, 2023")
+        when = m
+    end = parse_date(when.group(0)) if when else None
+    years = [int(y) for y in YEAR_RE.findall(clean)]
+    year = end.year if end else (years[-1] if years else None)
+    months = None
+    if m := _SPAN.search(clean):
+        n, unit = m.group("n").lower().replace(" ", "-"), m.group("u").lower()
+        count = _NUMBER_WORDS.get(n) or _NUMBER_WORDS.get(n.replace("-", " ")) or int(n) if n[0].isdigit() else _NUMBER_WORDS.get(n)
+        if count:
+            months = count if unit.startswith("month") else {13: 3, 26: 6, 39: 9, 52: 12, 53: 12, 12: 12}.get(count)
+            if unit.startswith("week") and n in ("fifty-two", "fifty-three", "fiftytwo"):
+                months = 12
+    elif _QUARTER.search(clean):
+        months = 3
+    elif _YEAR_SPAN.search(clean):
+        months = 12
+    if end is not None and months:
+        return Period(clean, _months_before(end, months), end, months, None, year)
+    if end is not None:
+        return Period(clean, None, end, None, end, year)
+    if months == 12 and year:
+        return Period(clean, None, None, 12, None, year)
+    return Period(clean, None, None, months, None, year)

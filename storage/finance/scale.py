@@ -1,0 +1,167 @@
+"""Scale captions: what a table's own caption says its numbers are counted in.
+
+One reader for the forms filings print over a table: "(Millions)", "(In millions)", "($ in millions)",
+"(Dollars in thousands)", "in millions of dollars", "(In Millions, Except Per Share Data)", "(in $
+billions)", "Amounts in thousands", "(€ in millions)", "$M", "(000s)", "(shares in millions)" (a
+share-count scale, not currency), "(In millions, except shares in thousands)". A caption scales the
+amounts of its table; per-share amounts and percentages are never scaled, share counts take the share
+scale (the amounts' scale unless the caption names one for shares).
+
+    read_scale("(In millions, except per share data)") -> Scale(word="million", factor=1e6, ...)
+    find_caption("CONSOLIDATED STATEMENTS OF INCOME (Millions)") -> "(Millions)"
+    unit_of("Diluted earnings per share", "$2.31") -> "USD/share";  factor(...) -> 1.0
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_WORD = {"thousands": "thousand", "thousand": "thousand", "millions": "million", "million": "million",
+         "billions": "billion", "billion": "billion", "k": "thousand", "000": "thousand", "000s": "thousand",
+         "'000": "thousand", "'000s": "thousand", "m": "million", "mm": "million", "mn": "million", "b": "billion",
+         "bn": "billion"}
+_SCALE_WORDS = r"(?:millions|thousands|billions)"
+_CUR = r"(?:[$€£¥]|US\$|USD|EUR|GBP)"
+_WHAT = r"(?:dollars|amounts|figures|numbers|u\.?s\.? dollars|euros?|pounds|usd|eur|gbp|shares|dollars and shares)"
+_EXCEPT_CLAUSE = (r"(?:,?\s*except\s+(?:per[\s-]share|share\s+and\s+per[\s-]share|shares?|per[\s-]unit)"
+                  r"(?:\s+(?:data|amounts|information|in\s+" + _SCALE_WORDS + r"))?)?")
+_IN_SCALE = (rf"(?:\b{_WHAT}\s+|{_CUR}\s*)?\bin\s+(?:{_CUR}\s*)?(?P<w>{_SCALE_WORDS})\b"
+             rf"(?:\s+of\s+(?:u\.?s\.?\s+)?(?:dollars|euros?|pounds)\b)?")
+_OTHER_FORMS = (
+    # "(Millions)", "(Millions of dollars)", "(Thousands, except per share data)", "($ millions)"
+    rf"|\(\s*(?:{_CUR}\s*)?(?P<w2>{_SCALE_WORDS})\b[^)\n]*\)"
+    # "(000s)", "($000)", "(000's omitted)", "in 000s"
+    r"|\(\s*(?:[$€£]\s*)?(?P<w3>'?000'?s?)(?:\s+omitted)?\s*\)|\bin\s+(?P<w4>'?000'?s)\b"
+    # "$M", "($M)", "(in $MM)", "€bn" standing alone
+    r"|(?<![\w$€£])\(?(?:in\s+)?[$€£]\s?(?P<w5>MM|M|K|B|bn|mn)\)?(?![\w$€£])")
+# the forms a caption takes (each names its scale word in a group "w*"): "(In millions)", "($ in millions)",
+# "(Dollars in thousands)", "Amounts in thousands", "(in $ billions)", "in millions of dollars", "(€ in millions)",
+# "(shares in millions)", "In millions, except per share data" (and what follows it up to a ")")
+CAPTION = re.compile(_IN_SCALE + r"(?:[^)\n]*)?" + _OTHER_FORMS, re.IGNORECASE)
+# the caption's words alone, for cutting it out of a header line ("In millions, except per share data  Years ended")
+CAPTION_PHRASE = re.compile(_IN_SCALE + _EXCEPT_CLAUSE + r",?" + _OTHER_FORMS, re.IGNORECASE)
+# "Millions" (a caption stripped of its parentheses): the whole text, the scale word and an "except" clause only
+_BARE = re.compile(rf"^\s*\(?\s*(?P<w>{_SCALE_WORDS})(?:\s+of\s+(?:u\.?s\.?\s+)?(?:dollars|euros?|pounds))?"
+                   + _EXCEPT_CLAUSE + r"\s*\)?\s*$", re.IGNORECASE)
+_SHARES_SCALE = re.compile(rf"\bshares?(?:\s+(?:amounts|data|counts?))?\s+in\s+(?P<w>{_SCALE_WORDS})\b"
+                           r"|\bshares?\s+\((?P<w2>millions|thousands|billions)\)", re.IGNORECASE)
+_SHARES_ONLY = re.compile(rf"^\W*shares?(?:\s+(?:amounts|data|counts?))?\s+in\s+{_SCALE_WORDS}\W*$", re.IGNORECASE)
+_EXCEPT = re.compile(r"\bexcept\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Scale:
+    word: str  # the amounts' scale said: "million", "thousand", "billion", "" (not scaled)
+    factor: float  # what an amount of the table is multiplied by (1e6 for "(In millions)")
+    share_factor: float  # what a share count is multiplied by ("shares in thousands": 1e3)
+    currency: str  # "$", "€", "£" when the caption names one, else ""
+    text: str  # the caption as printed
+
+
+@lru_cache(maxsize=4096)
+def find_caption(text: str) -> str | None:
+    """The scale caption printed in `text` (a line or a page), as printed; None when there is none."""
+    m = CAPTION.search(text or "")
+    if m:
+        return m.group(0).strip()
+    m = _BARE.match(text or "")
+    return m.group(0).strip() if m else None
+
+
+def _word_of(m: re.Match) -> str:
+    raw = next(g for g in m.groups() if g)
+    return _WORD.get(raw.lower().strip("'").replace("'", ""), _WORD.get(raw.lower(), ""))
+
+
+def _currency(text: str) -> str:
+    if m := re.search(r"[$€£¥]", text):
+        return m.group(0)
+    if re.search(r"\b(?:dollars|usd)\b", text, re.IGNORECASE):
+        return "$"
+    if re.search(r"\b(?:euros?|eur)\b", text, re.IGNORECASE):
+        return "€"
+    if re.search(r"\b(?:pounds|gbp)\b", text, re.IGNORECASE):
+        return "£"
+    return ""
+
+
+@lru_cache(maxsize=4096)
+def read_scale(caption: str) -> Scale | None:
+    """The scale a caption (or any text holding one) says; None when it says none."""
+    text = caption or ""
+    m = CAPTION.search(text) or _BARE.match(text)
+    if m is None:
+        return None
+    printed = m.group(0).strip()
+    word = _word_of(m)
+    shares = _SHARES_SCALE.search(text)
+    share_word = _word_of(shares) if shares else word
+    if _SHARES_ONLY.match(printed) or (shares and shares.start() <= m.start() and not _EXCEPT.search(text[:shares.start()])
+                                       and not CAPTION.search(text, shares.end())):
+        # "(shares in millions)": a share-count scale; amounts keep theirs (none printed here)
+        return Scale("", 1.0, FACTORS.get(share_word, 1.0), "", printed)
+    factor = FACTORS.get(word, 1.0)
+    return Scale(word, factor, FACTORS.get(share_word, factor), _currency(text), printed)
+
+
+def scale_word(caption: str) -> str:
+    """"million" for a table "in millions" ("(Dollars in millions)", "(Millions)", "$M"), "" when the
+    caption says no scale of amounts."""
+    scale = read_scale(caption)
+    return scale.word if scale else ""
+
+
+def scales_in(text: str) -> list[Scale]:
+    """Every caption's scale printed in a text (a page: its tables may differ)."""
+    out = []
+    for m in CAPTION.finditer(text or ""):
+        if scale := read_scale(m.group(0)):
+            out.append(scale)
+    return out
+
+
+_PER_SHARE = re.compile(r"per (?:common |ordinary |diluted |basic |class [a-c] )?(?:share|unit)|\beps\b|\bdiluted\b|"
+                        r"\bbasic\b|dividends? declared per", re.IGNORECASE)
+# a section over per-share rows, its last words wrapped to the next line: "Diluted earnings per common"
+_PER_SHARE_SECTION = re.compile(_PER_SHARE.pattern + r"|\bper (?:common|ordinary)\b|\bearnings per\b", re.IGNORECASE)
+_SHARE_COUNT = re.compile(r"\bshares?\b|\bunits outstanding\b|weighted[- ]average (?:number|common|diluted|basic)",
+                          re.IGNORECASE)
+_NOT_PER_SHARE = re.compile(r"\bshares? (?:used|outstanding)|weighted|number of", re.IGNORECASE)
+_PEOPLE = re.compile(r"\bemployees\b|\bheadcount\b|\bpeople\b", re.IGNORECASE)
+_RATIO = re.compile(r"\bbasis points\b|\bbps?\b|\bratio\b|\bmargin\b|\bpercent(?:age)?\b|\brate\b", re.IGNORECASE)
+
+
+def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> str:
+    """The unit of a printed value: "%" (printed with %, or a rate/margin row without a currency),
+    "USD/share" (a per-share row; another currency's code when the caption names it), "shares",
+    "people", or the amounts' currency ("USD", "EUR", "GBP"; "" when nothing names one)."""
+    scale = read_scale(caption)
+    cur = (scale.currency if scale else "") or _currency(printed) or _currency(caption)
+    code = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}.get(cur, "USD" if not cur else "")
+    if "%" in printed:
+        return "%"
+    if re.search(r"\b(?:bps?|basis points)\b", printed, re.IGNORECASE):
+        return "bp"
+    if not _NOT_PER_SHARE.search(label) and (_PER_SHARE.search(label) or _PER_SHARE_SECTION.search(section or "") and (
+            "." in printed or len(re.sub(r"\D", "", printed)) <= 2)):  # "Diluted" under "Earnings per share:"
+        return f"{code}/share"
+    if _SHARE_COUNT.search(label) and "$" not in printed:
+        return "shares"
+    if _PEOPLE.search(label):
+        return "people"
+    if _RATIO.search(label) and not re.search(r"[$€£]", printed) and not re.search(r"\bexpense|income|cost", label, re.I):
+        return "ratio"
+    return code
+
+
+def factor(unit: str, scale: Scale | None) -> float:
+    """What a value of `unit` in a table of `scale` is multiplied by: per-share amounts, percentages,
+    ratios and people never; share counts by the share scale; amounts by the caption's."""
+    if scale is None or unit in ("%", "bp", "ratio", "people") or unit.endswith("/share"):
+        return 1.0
+    if unit == "shares":
+        return scale.share_factor
+    return scale.factor

@@ -1,0 +1,77 @@
+"""Facts of layouts filings print (generated pages, words at positions): the period, unit and scale
+each value gets from where it stands."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from storage.documents.facts import facts_of
+from storage.documents.table_layout import layout_units
+
+
+def _page(lines):
+    """lines: (y, [(x, text, right_aligned)]) -> the page's words."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for y, items in lines:
+        for x, text, right in items:
+            width = pymupdf.get_text_length(text, fontsize=9) if right else 0
+            page.insert_text((x - width, y), text, fontsize=9)
+    return page.get_text("words")
+
+
+def _facts(lines):
+    return facts_of(0, layout_units(_page(lines)))
+
+
+def _two(y, label, a, b):
+    return (y, [(56, label, False), (430, a, True), (500, b, True)])
+
+
+def test_a_balance_date_phrase_over_year_columns_dates_each_balance():
+    facts = _facts([(60, [(56, "CONSOLIDATED BALANCE SHEETS", False)]), (74, [(56, "(in millions)", False)]),
+                    (90, [(400, "Balance at December 31,", False)]), (104, [(405, "2022", False), (475, "2021", False)]),
+                    _two(120, "Cash and cash equivalents", "$ 734", "$ 291"), _two(134, "Total current assets", "12,815", "9,622")])
+    cur = next(f for f in facts if f.label == "Total current assets" and f.column == 0)
+    assert (cur.as_of, cur.period_end, cur.duration_months, cur.scale) == ("2022-12-31", "2022-12-31", None, 1e6)
+
+
+def test_a_caption_broken_over_two_lines_scales_the_table():
+    facts = _facts([(60, [(56, "Net sales by category for the three months ended July 1, 2023 and June 25, 2022 were as follows (in", False)]),
+                    (72, [(56, "millions):", False)]),
+                    (88, [(380, "Three Months Ended", False)]), (100, [(405, "July 1, 2023", False), (465, "June 25, 2022", False)]),
+                    _two(116, "iPhone", "$ 39,669", "$ 40,665"), _two(130, "Mac", "6,840", "7,382"), _two(144, "Total net sales", "$ 81,797", "$ 82,959")])
+    iphone = next(f for f in facts if f.label == "iPhone" and f.column == 0)
+    assert (iphone.scale, iphone.duration_months, iphone.period_end) == (1e6, 3, "2023-07-01")
+
+
+def test_per_share_rows_under_a_per_share_section_are_unscaled_and_a_bare_total_is_a_fact():
+    facts = _facts([(60, [(56, "(In thousands, except per share data)", False)]), (76, [(405, "2015", False), (475, "2014", False)]),
+                    _two(92, "Net income", "572,606", "433,712"), (106, [(56, "Earnings per share - diluted:", False)]),
+                    _two(120, "Net income", "$ 3.72", "$ 2.83"), (134, [(56, "Segment revenue", False)]),
+                    _two(148, "Office", "2,100", "1,900"), _two(162, "Residential", "400", "350"), (176, [(430, "2,500", True), (500, "2,250", True)])])
+    eps = next(f for f in facts if f.value_text == "$3.72")
+    assert (eps.unit, eps.scale, eps.fiscal_year) == ("USD/share", 1.0, 2015)
+    income = next(f for f in facts if f.value_text == "572,606")
+    assert (income.unit, income.scale) == ("USD", 1e3)
+    total = next(f for f in facts if f.value_text == "2,500")
+    assert (total.label, total.scale, total.fiscal_year) == ("", 1e3, 2015)
+
+
+def test_years_as_row_labels_under_item_sections_with_segment_columns():
+    def row(y, year, *values):
+        return (y, [(56, year, False)] + [(300 + 80 * i, v, True) for i, v in enumerate(values)])
+
+    facts = _facts([
+        (60, [(56, "The following table reconciles segment revenue and operating income (in millions) for the years ended May 31:", False)]),
+        (80, [(240, "Express", False), (325, "Ground", False), (400, "Consolidated", False)]),
+        (92, [(240, "Segment", False), (325, "Segment", False), (420, "Total", False)]),
+        (108, [(56, "Revenue", False)]), row(122, "2023", "$ 42,743", "$ 33,507", "$ 76,250"),
+        row(136, "2022", "45,814", "33,232", "79,046"),
+        (150, [(56, "Operating income", False)]), row(164, "2023", "$ 1,064", "$ 3,140", "$ 4,204"),
+        row(178, "2022", "2,922", "2,642", "5,564")])
+    ground = next(f for f in facts if f.value_text == "$33,507")
+    assert (ground.label, ground.period, ground.period_end, ground.duration_months, ground.scale) == \
+        ("Revenue", "Ground Segment, Year ended May 31, 2023", "2023-05-31", 12, 1e6)
+    income = next(f for f in facts if f.value_text == "2,642")
+    assert (income.label, income.fiscal_year, income.column) == ("Operating income", 2022, 1)
