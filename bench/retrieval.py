@@ -13,6 +13,10 @@ page (a chunk spanning pages counts every page it covers). Methods, all in this 
 machine:
 
 - `project_hybrid`  HybridRetriever as shipped (cache off, so latency is a cache miss)
+- `today_ranking`   the shipped ranking without the learned page scorer (Ranking(scorer_pages=0))
+- `scorer_rerank`   the top 20 pages reranked by the page scorer (storage/retrieval/page_scorer.py),
+                    blend weight 0.5 (ablations: 0.3, 0.8)
+- `scorer_alone`    the page scorer's question vector against every chunk vector, one result per page
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -25,6 +29,17 @@ On company/library selections the single-signal baselines score the whole select
 No-model answers (agent.run.run_turn, no model) per selection: share citing an evidence page of
 the right filing, share citing only other filings; today's answer path (legacy ranking) as baseline,
 and the shipped ranking without the primary-source preference (an ablation) on several filings.
+
+Another question set: `--questions FILE[,FILE] --pdfs DIR` (FinanceBench format; DIR holds every PDF
+the questions and the company/library selections use), e.g. the statements-more gold:
+
+    python -m bench.retrieval --questions bench/gold/statements_more_retrieval.part-a.jsonl,bench/gold/statements_more_retrieval.part-b.jsonl \
+        --pdfs ../shared/bench/statements-more --work /work/benchwork --out sm.json --no-langchain --no-answers \
+        --no-cache-bench --no-long-filing --methods today_ranking,scorer_rerank,dense_alone,scorer_alone
+
+Every selection is also reported per half of bench/gold/splits.json (tune / check issuers), and
+`--methods` keeps only the named methods. The page scorer's training time and size come from
+storage/retrieval/models/page_scorer.json.
 
 It also measures the semantic cache (false hits between different questions, hit rate of
 near-identical repeats, hit latency) and query latency on a >= 300-page filing made by joining
@@ -261,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             if idx:
                 halves.setdefault(kind, {})[f"{h} ({len(idx)} q: {','.join(sorted({_issuer(questions[i]['doc_name']) for i in idx}))})"] = {
                     m: _summary([rows_by[m][i] for i in idx], []) for m in methods}
-    if "single" in results:
+    if "project_hybrid" in results.get("single", {}):
         results["single"]["project_hybrid"]["ingest_pages_per_s"] = pages_per_s("project")
         if "langchain_baseline" in results["single"]:
             results["single"]["langchain_baseline"]["ingest_pages_per_s"] = pages_per_s("langchain")

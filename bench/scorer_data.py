@@ -213,16 +213,16 @@ def build_pairs(filings: list[Filing], seed: int = 13, max_rows_per_chunk: int =
                 per, year = _period(f, [], rng)
                 q = _question(rng.choice(PROSE_TEMPLATES), f, phrase, per, rng)
                 candidates.append(("prose", q, phrase, None, None))
-            for kind, q, item, figure, year in candidates:
-                negatives = _hard_negatives(f, ci, q, item, figure, year, chunk_words, by_issuer, rng)
-                if not negatives:
-                    continue
-                mine.append({"question": q, "positive": chunk["text"], "negatives": negatives, "filing": f.name,
-                             "page": chunk["page_number"], "kind": kind})
-        rows = [p for p in mine if p["kind"] == "row"]
-        prose = [p for p in mine if p["kind"] == "prose"]
+            mine += [(ci, c) for c in candidates]
+        rows = [m for m in mine if m[1][0] == "row"]
+        prose = [m for m in mine if m[1][0] == "prose"]
         n_rows = min(len(rows), int(per_filing * row_share))
-        pairs += rng.sample(rows, n_rows) + rng.sample(prose, min(len(prose), per_filing - n_rows))
+        picked = rng.sample(rows, n_rows) + rng.sample(prose, min(len(prose), per_filing - n_rows))
+        for ci, (kind, q, item, figure, year) in sorted(picked, key=lambda m: (m[0], m[1][1])):
+            negatives = _hard_negatives(f, ci, q, item, figure, year, chunk_words, by_issuer, rng)
+            if negatives:
+                pairs.append({"question": q, "positive": f.chunks[ci]["text"], "negatives": negatives, "filing": f.name,
+                              "page": f.chunks[ci]["page_number"], "kind": kind})
     rng.shuffle(pairs)
     return pairs
 

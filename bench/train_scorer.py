@@ -1,6 +1,7 @@
 """Train the page scorer (storage/retrieval/page_scorer.py) offline, from the bench filings only.
 
     python3.11 -m venv /work/trainvenv && /work/trainvenv/bin/pip install -r requirements-train.txt
+    .venv/bin/python -m bench.scorer_vectors --work /work/benchwork   # optional: the stored chunk vectors
     /work/trainvenv/bin/python -m bench.train_scorer --work /work/benchwork
 
 Needs torch (the training venv; the app's .venv never has it) and an ingestion work folder holding
@@ -24,6 +25,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from bench.scorer_data import build_pairs, load_filings
+from bench.scorer_vectors import CACHE, cache_key
 
 REPO = Path(__file__).resolve().parent.parent
 MODEL_DIR = REPO / "storage" / "retrieval" / "models"
@@ -128,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     # query time, and training is cheap on 2 shared cores. Each question is scored against every
     # chunk of its filing and the hard negatives from other years; every chunk of the answer page
     # is a positive (a page scorer: a page scores its best chunk).
-    cache = REPO / "bench" / "results" / "scorer_chunk_vectors.npz"  # reused between runs (same chunks)
-    key = str(sum(len(c["text"]) for f in filings for c in f.chunks)) + "|".join(f.name for f in filings)
+    cache = CACHE  # the stored vectors (bench/scorer_vectors.py), else recomputed here and kept
+    key = cache_key(filings)
     if cache.exists() and str(np.load(cache)["key"]) == key:
         chunk_vecs = np.load(cache)["vectors"]
     else:
