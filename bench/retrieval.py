@@ -13,6 +13,10 @@ page (a chunk spanning pages counts every page it covers). Methods, all in this 
 machine:
 
 - `project_hybrid`  HybridRetriever as shipped (cache off, so latency is a cache miss)
+- `today_ranking`   the shipped ranking without the learned page scorer (Ranking(scorer_pages=0))
+- `scorer_rerank`   the top 20 pages reranked by the page scorer (storage/retrieval/page_scorer.py),
+                    blend weight 0.5 (ablations: 0.3, 0.8)
+- `scorer_alone`    the page scorer's question vector against every chunk vector, one result per page
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -25,6 +29,17 @@ On company/library selections the single-signal baselines score the whole select
 No-model answers (agent.run.run_turn, no model) per selection: share citing an evidence page of
 the right filing, share citing only other filings; today's answer path (legacy ranking) as baseline,
 and the shipped ranking without the primary-source preference (an ablation) on several filings.
+
+Another question set: `--questions FILE[,FILE] --pdfs DIR` (FinanceBench format; DIR holds every PDF
+the questions and the company/library selections use), e.g. the statements-more gold:
+
+    python -m bench.retrieval --questions bench/gold/statements_more_retrieval.part-a.jsonl,bench/gold/statements_more_retrieval.part-b.jsonl \
+        --pdfs ../shared/bench/statements-more --work /work/benchwork --out sm.json --no-langchain --no-answers \
+        --no-cache-bench --no-long-filing --methods today_ranking,scorer_rerank,dense_alone,scorer_alone
+
+Every selection is also reported per half of bench/gold/splits.json (tune / check issuers), and
+`--methods` keeps only the named methods. The page scorer's training time and size come from
+storage/retrieval/models/page_scorer.json.
 
 It also measures the semantic cache (false hits between different questions, hit rate of
 near-identical repeats, hit latency) and query latency on a >= 300-page filing made by joining
@@ -66,15 +81,24 @@ KS = (1, 3, 5, 10)
 DEFAULT_WORK = Path(__file__).resolve().parent / "results" / "work"
 
 
-def _load_questions(data: Path) -> list[dict]:
-    path = data / "questions.jsonl"
+def _load_questions(path: Path, pdf_dir: Path) -> list[dict]:
     if not path.is_file():
-        sys.exit(f"error: {path} not found (DIR must hold pdfs/ and questions.jsonl)")
+        sys.exit(f"error: {path} not found (DIR must hold pdfs/ and questions.jsonl, or pass --questions/--pdfs)")
     questions = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-    missing = sorted({q["doc_name"] for q in questions if not (data / "pdfs" / f"{q['doc_name']}.pdf").is_file()})
+    missing = sorted({q["doc_name"] for q in questions if not (pdf_dir / f"{q['doc_name']}.pdf").is_file()})
     if missing:
-        sys.exit(f"error: PDFs missing under {data / 'pdfs'}: {', '.join(missing)}")
+        sys.exit(f"error: PDFs missing under {pdf_dir}: {', '.join(missing)}")
     return questions
+
+
+def _half_of() -> dict[str, str]:
+    """issuer -> "tune" / "check" (bench/gold/splits.json, every gold set)."""
+    splits = json.loads((Path(__file__).resolve().parent / "gold" / "splits.json").read_text())
+    return {i: half for v in splits.values() if isinstance(v, dict) for half in ("tune", "check") for i in v.get(half, [])}
+
+
+def _issuer(doc_name: str) -> str:
+    return "PG_E" if doc_name.startswith("PG_E_") else doc_name.split("_", 1)[0]
 
 
 def _evidence_pages(q: dict) -> set[int]:
@@ -128,7 +152,12 @@ def _make_long_filing(pdfs: list[Path], out: Path, min_pages: int = 300) -> Path
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, required=True, help="folder with pdfs/ and questions.jsonl")
+    parser.add_argument("--data", type=Path, default=None, help="folder with pdfs/ and questions.jsonl")
+    parser.add_argument("--questions", type=Path, default=None, help="a FinanceBench-format questions file "
+                        "(instead of DIR/questions.jsonl; several files: comma list)")
+    parser.add_argument("--pdfs", type=Path, default=None, help="folder of every PDF the questions and selections use "
+                        "(instead of DIR/pdfs + DIR/library)")
+    parser.add_argument("--methods", default=None, help="comma list: only these methods (default: all)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the JSON results")
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="ingestion work folder (reused)")
     parser.add_argument("--selections", default=",".join(SELECTIONS), help="comma list of single,company,library")
@@ -145,8 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     if set(selections) - set(SELECTIONS):
         sys.exit(f"error: --selections must be among {','.join(SELECTIONS)}")
 
-    data = args.data.resolve()
-    questions = _load_questions(data)
+    if args.data is None and (args.questions is None or args.pdfs is None):
+        sys.exit("error: give --data DIR, or --questions FILE and --pdfs DIR")
+    data = (args.data or args.pdfs).resolve()
+    pdf_dir = args.pdfs.resolve() if args.pdfs else data / "pdfs"
+    if args.questions:
+        questions = [q for f in str(args.questions).split(",") for q in _load_questions(Path(f), pdf_dir)]
+    else:
+        questions = _load_questions(data / "questions.jsonl", pdf_dir)
     work = args.work.resolve()
     (work / "source").mkdir(parents=True, exist_ok=True)
     os.environ["PDF_CHAT_HOME"] = str(work)
@@ -165,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
 
     get_embedder()  # load once before timing anything
     doc_names = sorted({q["doc_name"] for q in questions})
-    library_dir = data / "library"
+    library_dir = pdf_dir if args.pdfs else data / "library"
     library_names = [] if args.no_library or not library_dir.is_dir() else sorted(p.stem for p in library_dir.glob("*.pdf"))
     library_names = [n for n in library_names if n not in doc_names]
     timings_path = work / "ingest_seconds.json"
@@ -180,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     docs: dict[str, dict] = {}
     bar = tqdm(doc_names + library_names, desc="ingest", unit="pdf")
     for name in bar:
-        folder = data / "pdfs" if name in doc_names else library_dir
+        folder = pdf_dir if name in doc_names else library_dir
         pdf = _place_pdf(folder / f"{name}.pdf", work / "source")
         sha = intake.file_sha256(pdf)
         doc_id = intake.compute_doc_id(pdf, sha)
@@ -211,9 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     hybrid.documents_of([d["doc_id"] for d in docs.values()])  # document info, read once
 
     results: dict[str, dict] = {}
+    halves: dict[str, dict] = {}
     per_question: dict[str, dict] = {}
     for kind in selections:
         methods = _methods(kind, docs, baseline, ablations=not args.no_ablations)
+        if args.methods:
+            methods = {m: run for m, run in methods.items() if m in args.methods.split(",")}
         rows_by: dict[str, list] = {m: [] for m in methods}
         lat_by: dict[str, list] = {m: [] for m in methods}
         ranks_by: dict[str, list] = {m: [] for m in methods}
@@ -232,7 +270,13 @@ def main(argv: list[str] | None = None) -> int:
         bar.close()
         results[kind] = {m: _summary(rows_by[m], lat_by[m]) for m in methods}
         per_question[kind] = ranks_by
-    if "single" in results:
+        half = _half_of()
+        for h in ("tune", "check"):
+            idx = [i for i, q in enumerate(questions) if half.get(_issuer(q["doc_name"])) == h]
+            if idx:
+                halves.setdefault(kind, {})[f"{h} ({len(idx)} q: {','.join(sorted({_issuer(questions[i]['doc_name']) for i in idx}))})"] = {
+                    m: _summary([rows_by[m][i] for i in idx], []) for m in methods}
+    if "project_hybrid" in results.get("single", {}):
         results["single"]["project_hybrid"]["ingest_pages_per_s"] = pages_per_s("project")
         if "langchain_baseline" in results["single"]:
             results["single"]["langchain_baseline"]["ingest_pages_per_s"] = pages_per_s("langchain")
@@ -244,12 +288,16 @@ def main(argv: list[str] | None = None) -> int:
         "pdfs_with_questions": len(doc_names),
         "pages": sum(d["pages"] for d in docs.values()),
         "selections": results,
+        "halves": halves,
         "first_hit_k_per_question": per_question,
+        "page_scorer": _scorer_meta(),
     }
     if "single" in results:
         report["methods"] = results["single"]  # the historical single-filing table
     for kind, methods in results.items():
         baselines = [m for m in ("bm25_alone", "dense_alone", "langchain_baseline", "legacy_ranking") if m in methods]
+        if "project_hybrid" not in methods or not baselines:
+            continue
         report.setdefault("gain_over_best_baseline", {})[kind] = {
             f"@{k}": round(methods["project_hybrid"][f"page_hit@{k}"] - max(methods[m][f"page_hit@{k}"] for m in baselines), 3)
             for k in (5, 10)
@@ -309,16 +357,41 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         sha = next(d["sha"] for d in docs.values() if d["doc_id"] == doc_ids[0])
         return [(doc_ids[0], {h.page}) for h in baseline.search(sha, q, max(KS))]
 
+    def scorer_alone(q: str, doc_ids: list[str]):
+        """The page scorer's question vector against every chunk vector of the selection, one result per page."""
+        from storage.retrieval.page_scorer import get_page_scorer
+
+        scorer = get_page_scorer()
+        if scorer is None:
+            return []
+        indexes = [hybrid.get_doc_index(d) for d in doc_ids]
+        qv = scorer.embed_question(q)
+        scores = np.concatenate([i.vectors @ qv for i in indexes])
+        chunks = [(i.doc_id, c) for i in indexes for c in i.chunks]
+        out, seen = [], set()
+        for t in np.argsort(-scores, kind="stable"):
+            key = (chunks[t][0], chunks[t][1].page_number)
+            if key not in seen:
+                seen.add(key)
+                out.append((chunks[t][0], set(range(chunks[t][1].page_number, chunks[t][1].page_end + 1))))
+                if len(out) == max(KS):
+                    break
+        return out
+
     methods = {
         "project_hybrid": project(),
+        "today_ranking": project("today_ranking"),
+        "scorer_rerank": project("scorer_rerank"),
         "legacy_ranking": project("legacy"),
         "bm25_alone": single_signal("bm25"),
         "dense_alone": single_signal("dense"),
+        "scorer_alone": scorer_alone,
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain
     if ablations:
         methods.update({name: project(name) for name in (presets.SINGLE if kind == "single" else presets.SELECTION)})
+        methods.update({name: project(name) for name in presets.SCORER if name not in methods})
     return methods
 
 
@@ -481,6 +554,18 @@ def _no_model_answer_bench(questions: list[dict], docs: dict, selection_of) -> d
     return out
 
 
+def _scorer_meta() -> dict | None:
+    """Training time, size and recipe of the page scorer's weights (storage/retrieval/models/page_scorer.json)."""
+    from storage.retrieval.page_scorer import MODEL_PATH
+
+    meta = MODEL_PATH.with_suffix(".json")
+    if not meta.is_file() or not MODEL_PATH.is_file():
+        return None
+    out = json.loads(meta.read_text())
+    out["file_mb"] = round(MODEL_PATH.stat().st_size / 1e6, 1)
+    return {k: v for k, v in out.items() if k != "filings"}
+
+
 def _print(report: dict) -> None:
     cols = [f"page_hit@{k}" for k in KS] + ["mrr", "latency_ms_p50", "latency_ms_p95", "ingest_pages_per_s"]
     print(f"\n{report['questions']} questions, {report['pdfs']} PDFs ({report['pdfs_with_questions']} with questions), {report['pages']} pages")
@@ -489,8 +574,13 @@ def _print(report: dict) -> None:
         print(f"{'method':30s}" + "".join(f"{c.replace('page_hit', 'hit'):>12s}" for c in cols))
         for name, row in methods.items():
             print(f"{name:30s}" + "".join(f"{str(row.get(c, '-')):>12s}" for c in cols))
-        g = report["gain_over_best_baseline"][kind]
-        print(f"gain over best baseline: @5 {g['@5']:+.3f}  @10 {g['@10']:+.3f}")
+        g = report.get("gain_over_best_baseline", {}).get(kind)
+        if g:
+            print(f"gain over best baseline: @5 {g['@5']:+.3f}  @10 {g['@10']:+.3f}")
+        for half, by in report.get("halves", {}).get(kind, {}).items():
+            print(f"  {half}")
+            for name, row in by.items():
+                print(f"  {name:28s}" + "".join(f"{str(row.get(c, '-')):>12s}" for c in cols[:5]))
     if report.get("cache"):
         c = report["cache"]
         print(
@@ -509,6 +599,10 @@ def _print(report: dict) -> None:
     if report.get("long_filing"):
         lf = report["long_filing"]
         print(f"{lf['pages']}-page filing ({lf['chunks']} chunks): query p50 {lf['query_ms_p50']} ms, p95 {lf['query_ms_p95']} ms")
+    if report.get("page_scorer"):
+        m = report["page_scorer"]
+        print(f"page scorer: {m.get('file_mb')} MB ({'int8' if m.get('int8') else 'fp32'}), {m.get('pairs')} training pairs, "
+              f"trained in {m.get('total_seconds')} s on {m.get('threads')} threads")
     print(f"elapsed {report['elapsed_s']} s")
 
 

@@ -31,11 +31,20 @@ SELECTION = {
 }
 
 
+# the learned page scorer (storage/retrieval/page_scorer.py) reranking the top pages, and today's ranking without it
+SCORER = {
+    "today_ranking": {"scorer_pages": 0},
+    "scorer_rerank": {"scorer_pages": 20, "scorer_weight": 0.5},
+    "scorer_rerank_w0.3": {"scorer_pages": 20, "scorer_weight": 0.3},
+    "scorer_rerank_w0.8": {"scorer_pages": 20, "scorer_weight": 0.8},
+}
+
+
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    overrides = SINGLE.get(name) or SELECTION.get(name)
+    overrides = SINGLE.get(name) or SELECTION.get(name) or SCORER.get(name)
     if overrides is None:
-        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION))}")
+        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER))}")
     return Ranking(**overrides)
 
 

@@ -40,6 +40,10 @@ class Ranking(BaseModel):
     recent: float = Field(RECENT, description="prior of the issuer's present when the question names no period")
     secondary: float = Field(SECONDARY, description="share of its period match a release keeps beside a periodic report")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
+    scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
+                              "(storage.retrieval.page_scorer); 0 = today's ranking")
+    scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
+                                 "reranked pages); 1 = the scorer alone orders them")
 
 
 @dataclass
@@ -121,8 +125,10 @@ def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
 def rank_pages(
     indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int, *, question: str | None = None,
     documents: dict[str, DocumentInfo | None] | None = None, ranking: Ranking = Ranking(),
+    scorer_vec: np.ndarray | None = None,
 ) -> list[RetrievedChunk]:
-    """The best chunk of each page, pages in score order; if k exceeds the pages, further chunks follow."""
+    """The best chunk of each page, pages in score order; if k exceeds the pages, further chunks follow.
+    `scorer_vec`: the page scorer's question vector (reranks the top ranking.scorer_pages pages)."""
     indexes = [i for i in indexes if i.chunks]
     if not indexes:
         return []
@@ -146,6 +152,8 @@ def rank_pages(
     )
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
+    if ranking.scorer_pages > 0 and scorer_vec is not None:
+        page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking)
 
     # chunks ordered by (page score, chunk score): first chunk seen of each page is its best
     order = np.lexsort((-chunk_score, -page_score[chunk_page]))
@@ -170,6 +178,25 @@ def rank_pages(
             )
         )
     return results
+
+
+def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: np.ndarray, ranking: Ranking) -> np.ndarray:
+    """The top `scorer_pages` pages reordered by a blend of their score and the scorer's (a page scores its
+    best chunk), each signal z-scored over those pages; they stay ahead of every other page."""
+    finite = np.isfinite(page_score)
+    top = np.argsort(-np.where(finite, page_score, -np.inf), kind="stable")[: ranking.scorer_pages]
+    top = top[finite[top]]
+    if len(top) < 2:
+        return page_score
+    scorer_page = np.full(len(page_score), -np.inf)
+    np.maximum.at(scorer_page, chunk_page, scorer_chunks)
+    blend = (1 - ranking.scorer_weight) * zscore(page_score[top]) + ranking.scorer_weight * zscore(scorer_page[top])
+    out = page_score.copy()
+    rest = np.delete(page_score, top)
+    rest = rest[np.isfinite(rest)]
+    floor = float(rest.max()) if len(rest) else 0.0
+    out[top] = floor + 1.0 + blend - blend.min()  # above every page not reranked
+    return out
 
 
 def document_signals(

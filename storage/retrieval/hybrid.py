@@ -51,11 +51,12 @@ from storage.retrieval.query_expansion import ExpandedQuery, expand_query
 from storage.retrieval.cache import CACHE_ERRORS, RetrievalCache, normalise_query
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 from storage.retrieval.fusion import DocIndex, Ranking, clear_selections, rank_pages
+from storage.retrieval.page_scorer import get_page_scorer
 from storage.retrieval.selection_prior import without_issuers
 
 log = logging.getLogger(__name__)
 
-RETRIEVER_VERSION = 3  # part of the cache fingerprint: bump when ranking changes (3: primary sources)
+RETRIEVER_VERSION = 4  # part of the cache fingerprint: bump when ranking changes (4: the page scorer)
 
 
 class RetrievalError(Exception):
@@ -175,7 +176,8 @@ class HybridRetriever:
 
     def _fingerprint(self, indexes: list[DocIndex]) -> str:
         # processed_at has 1 s resolution; the manifest's mtime tells two builds in one second apart
-        parts = [f"v{RETRIEVER_VERSION}{self.ranking.model_dump_json()}"] + [f"{i.doc_id}@{i.processed_at}@{i.stamp}" for i in indexes]
+        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 else None
+        parts = [f"v{RETRIEVER_VERSION}{self.ranking.model_dump_json()}{scorer.stamp if scorer else ''}"] + [f"{i.doc_id}@{i.processed_at}@{i.stamp}" for i in indexes]
         parts += [(self._documents.get(i.doc_id) or DocumentInfo(title="")).model_dump_json() for i in indexes]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
@@ -214,7 +216,10 @@ class HybridRetriever:
         sparse = expanded.sparse_text
         if len(indexes) > 1:  # the issuer's name selects documents (the prior), not pages
             sparse = without_issuers(sparse, self._documents)
-        results = rank_pages(indexes, sparse, dense_vec, k, question=query, documents=self._documents, ranking=self.ranking)
+        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 else None  # None: today's ranking (reason logged)
+        scorer_vec = scorer.embed_question(query) if scorer is not None else None
+        results = rank_pages(indexes, sparse, dense_vec, k, question=query, documents=self._documents,
+                             ranking=self.ranking, scorer_vec=scorer_vec)
         if cache is not None:
             try:
                 cache.put(fingerprint, k, query, cache_vec, results)

@@ -1,0 +1,135 @@
+"""The learned page scorer (storage/retrieval/page_scorer.py): loaded offline from its file, stable,
+optional (a missing file = today's ranking, reason logged), and it prefers the page that prints
+the asked row over a page that only talks about the item."""
+
+from __future__ import annotations
+
+import logging
+import socket
+
+import numpy as np
+import pytest
+
+from bench.scorer_data import build_pairs, Filing, issuer_code, table_rows, training_files
+from storage.documents import ingest
+from storage.retrieval import page_scorer
+from storage.retrieval.fusion import Ranking, rerank_pages
+from storage.retrieval.hybrid import HybridRetriever
+from tests.fixtures_filings import source_path, write_pages
+
+SCORER = Ranking(scorer_pages=20, scorer_weight=0.5)
+
+
+@pytest.fixture(autouse=True)
+def fresh_scorer():
+    page_scorer.clear_page_scorers()
+    yield
+    page_scorer.clear_page_scorers()
+
+
+def _row_and_prose_pdf():
+    """Two pages: page 0 mentions the line item in prose (MD&A); page 1 prints its row (the answer)."""
+    prose = (
+        "Liquidity and Capital Resources. We fund our operations and growth from operating cash flows and our "
+        "revolving credit facility. We expect purchases of property, plant and equipment to rise in fiscal 2022 as "
+        "we expand launch capacity, and we keep our dividend policy under review with the board."
+    )
+    table = (
+        "Consolidated Statements of Cash Flows (in millions)\n"
+        "Years ended December 31, 2022 2021 2020\n"
+        "Net earnings 9,100 8,200 7,300\n"
+        "Depreciation and amortization 1,410 1,380 1,290\n"
+        "Purchases of property, plant and equipment (1,222) (980) (1,303)\n"
+        "Proceeds from sale of businesses 45 12 —\n"
+        "Net cash used by investing activities (2,100) (1,900) (2,300)"
+    )
+    return ingest.process_and_index_pdf(
+        write_pages(source_path("row_or_prose.pdf"), [prose, table])
+    )
+
+
+def test_the_scorer_loads_offline_from_its_file(monkeypatch):
+    def no_network(*a, **kw):
+        raise AssertionError("the page scorer must not touch the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    assert page_scorer.MODEL_PATH.is_file()
+    scorer = page_scorer.get_page_scorer()
+    assert scorer is not None
+    vecs = scorer.embed_questions(["What was FY2022 capex?", "Who are the primary customers?"])
+    assert vecs.shape == (2, 384)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
+    assert float(vecs[0] @ vecs[1]) < 0.99  # different questions, different vectors
+
+
+def test_a_printed_row_outranks_a_page_that_only_mentions_the_item(pdf_home):
+    doc = _row_and_prose_pdf()
+    hits = HybridRetriever([doc.doc_id], use_cache=False, ranking=SCORER).search(
+        "What were Acme Rockets' purchases of property, plant and equipment in FY2022?", k=3)
+    assert hits[0].chunk.page_number == 1
+    # the scorer alone (weight 1) orders the two pages the same way
+    alone = HybridRetriever([doc.doc_id], use_cache=False, ranking=Ranking(scorer_pages=20, scorer_weight=1.0)).search(
+        "What were Acme Rockets' purchases of property, plant and equipment in FY2022?", k=3)
+    assert alone[0].chunk.page_number == 1
+
+
+def test_the_same_ranking_twice(pdf_home):
+    doc = _row_and_prose_pdf()
+    question = "How much did Acme spend on property, plant and equipment in 2021?"
+    first = [(h.chunk.doc_id, h.chunk.page_number, round(h.score, 6))
+             for h in HybridRetriever([doc.doc_id], use_cache=False, ranking=SCORER).search(question, k=3)]
+    page_scorer.clear_page_scorers()  # loaded again from its file
+    second = [(h.chunk.doc_id, h.chunk.page_number, round(h.score, 6))
+              for h in HybridRetriever([doc.doc_id], use_cache=False, ranking=SCORER).search(question, k=3)]
+    assert first == second
+
+
+def test_a_missing_file_falls_back_to_todays_ranking_with_a_logged_reason(pdf_home, monkeypatch, tmp_path, caplog):
+    doc = _row_and_prose_pdf()
+    question = "What were Acme Rockets' capital expenditures in FY2022?"
+    today = [(h.chunk.page_number, h.score) for h in
+             HybridRetriever([doc.doc_id], use_cache=False, ranking=Ranking(scorer_pages=0)).search(question, k=3)]
+    monkeypatch.setattr(page_scorer, "MODEL_PATH", tmp_path / "page_scorer.onnx")
+    with caplog.at_level(logging.WARNING, logger="storage.retrieval.page_scorer"):
+        hits = HybridRetriever([doc.doc_id], use_cache=False, ranking=SCORER).search(question, k=3)
+    assert [(h.chunk.page_number, h.score) for h in hits] == today
+    assert any("missing" in r.getMessage() and "bench.train_scorer" in r.getMessage() for r in caplog.records)
+
+
+def test_rerank_keeps_reranked_pages_ahead_and_weight_zero_keeps_their_order():
+    page_score = np.array([5.0, 4.0, 3.0, 0.5, -np.inf])
+    chunk_page = np.array([0, 1, 2, 3])
+    scorer = np.array([0.1, 0.2, 0.9, 0.95])  # page 3 is outside the reranked top 3
+    out = rerank_pages(page_score, scorer, chunk_page, Ranking(scorer_pages=3, scorer_weight=1.0))
+    assert list(np.argsort(-out)[:3]) == [2, 1, 0]
+    assert out[3] == 0.5 and np.isneginf(out[4])
+    keep = rerank_pages(page_score, scorer, chunk_page, Ranking(scorer_pages=3, scorer_weight=0.0))
+    assert list(np.argsort(-keep)[:3]) == [0, 1, 2]
+
+
+# ------------------------------------------------------------------ the training recipe (bench/scorer_data.py)
+
+def test_training_files_leave_out_check_issuers_and_evaluation_filings(tmp_path):
+    for rel in ("statements/APPLE_2022_10K.pdf", "statements/EBAY_2022_10K.pdf", "statements/PG_E_2022_10K.pdf",
+                "financebench-dev/library/BOEING_2019_10K.pdf", "financebench-dev/library/BESTBUY_2018_10K.pdf",
+                "financebench-dev/pdfs/BOEING_2022_10K.pdf", "statements-more/APPLE_2015_10K.pdf"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"%PDF")
+    names = [p.stem for p in training_files(tmp_path)]
+    assert names == ["APPLE_2022_10K", "PG_E_2022_10K", "BOEING_2019_10K"]
+    assert issuer_code("PG_E_2022_10K") == "PG_E"
+
+
+def test_questions_come_from_table_rows_with_their_period():
+    chunk = {"text": "Years ended December 31, 2022 2021\nTotal revenues $ 1,234 $ 1,100\nCost of sales (800) (700)",
+             "page_number": 7, "chunk_type": "table"}
+    rows = table_rows(chunk)
+    assert [(r[0], r[2]) for r in rows] == [("Total revenues", ["2022", "2021"]), ("Cost of sales", ["2022", "2021"])]
+    other = {"text": "Item 1. Business. Total revenues grew as demand rose.", "page_number": 2, "chunk_type": "text"}
+    older = Filing("ACME_2020_10K", "Acme", "10-K", 2020, None, [
+        {"text": "Years ended December 31, 2020 2019\nTotal revenues $ 900 $ 800", "page_number": 5, "chunk_type": "table"}])
+    pairs = build_pairs([Filing("ACME_2022_10K", "Acme", "10-K", 2022, None, [chunk, other]), older], seed=1)
+    row_pairs = [p for p in pairs if p["kind"] == "row" and p["filing"] == "ACME_2022_10K"]
+    assert row_pairs and all(p["page"] == 7 for p in row_pairs)
+    assert all(other["text"] in p["negatives"] for p in row_pairs)
+    assert pairs == build_pairs([Filing("ACME_2022_10K", "Acme", "10-K", 2022, None, [chunk, other]), older], seed=1)
