@@ -28,11 +28,12 @@ from storage.schema import Citation
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
 _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$")
-_CELL = re.compile(
+CELL = re.compile(
     r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>[$€£]?\s?\(?[\d.,]+\)?%?)"
     r"(?:\s+(?:million|billion|thousand)s?)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )
+ELLIPSIS = re.compile(r"\s*(?:…|\.\.\.)\s*")  # between the parts of a spliced quote
 _BULLET = re.compile(r"^\s*(?:[-•*]\s+|\d+\.\s+)?(?:\*\*)?")
 
 
@@ -46,7 +47,7 @@ def quotes_by_marker(text: str) -> dict[str, list[str]]:
         quote = None
         if m := _QUOTED.search(before):
             quote = " ".join(m.group(1).split())
-        elif m := _CELL.match(_BULLET.sub("", before.rsplit("\n", 1)[-1].replace("**", ""))):
+        elif m := CELL.match(_BULLET.sub("", before.rsplit("\n", 1)[-1].replace("**", ""))):
             quote = f"{' '.join(m.group('label').split())}{ROW_GAP}{m.group('value').replace(' ', '')}"
         if quote and quote not in out.setdefault(mk.text, []):
             out[mk.text].append(quote)

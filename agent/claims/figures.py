@@ -38,7 +38,25 @@ _DURATION_AFTER = re.compile(r"^\s?[- ]?(?:months?|weeks?|quarters?)\b", re.IGNO
 _SMALL = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
-_CAPTION = re.compile(r"\bin\s+(thousands|millions|billions)\b|\(\s*0{3}s?\s*\)|\b000s\b", re.IGNORECASE)
+_CAPTION = re.compile(
+    r"\b(?:in|of)\s+(?:u\.?s\.?\s+)?(?:dollars?\s+in\s+)?(thousands|millions|billions)\b"  # "in millions", "($ in millions)"
+    r"|\(\s*(?:[$€£]\s*|dollars\s+|amounts\s+)?(?:in\s+)?(thousands|millions|billions)\b"  # "(Millions)", "($ millions)"
+    r"|^\s*(thousands|millions|billions)\b(?:\s+of\s+(?:u\.?s\.?\s+)?dollars)?"  # a caption line "Millions of dollars"
+    r"|\(\s*0{3}s?\s*\)|\b000s\b|\bin\s+\$?0{3}s?\b", re.IGNORECASE | re.MULTILINE)
+_PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
+_SQFT_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
+_POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
+_CURRENCY_WORDS = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
+
+
+def caption_scale(text: str) -> float | None:
+    """The scale a table's unit caption states ("(Millions)", "In millions, except per share", "($ in
+    thousands)", "(000s)"): the first one in `text`, or None. The one reader of captions here."""
+    m = _CAPTION.search(text or "")
+    if m is None:
+        return None
+    word = next((g for g in m.groups() if g), None)
+    return SCALES[word.lower().rstrip("s")] if word else 1e3
 
 
 @dataclass(frozen=True)
@@ -49,6 +67,10 @@ class Figure:
     value: float  # magnitude in units: 86.4e9
     tolerance: float  # half a unit of the last printed digit, at the figure's scale
     percent: bool = False
+    currency: str = ""  # "$", "€", "£", "¥" as written ("dollars" -> "$"), "" when none
+    scaled: bool = False  # written with a scale word or letter ("$4.1 billion", "$1.9B")
+    unit: str = ""  # "people", "sqft", "points" when the words after it say so
+    negative: bool = False  # "-$1,577 million", "(1,577)"
 
 
 def _scale(m: re.Match) -> float:
@@ -66,8 +88,14 @@ def _figure(m: re.Match, base: int = 0) -> Figure:
     start = m.start("cur") if m.group("cur") else m.start("num")
     end = max(m.end("num"), m.end("pct") if m.group("pct") else 0, m.end("scale") if m.group("scale") else 0,
               m.end("letter") if m.group("letter") and scale != 1.0 else 0)
+    after = m.string[m.end():m.end() + 40]
+    currency = m.group("cur") or ""
+    if not currency and (w := _CURRENCY_WORDS.match(after)):
+        currency = {"dollar": "$", "euro": "€", "pound": "£", "yen": "¥"}[w.group(1).lower().rstrip("s")]
+    unit = "people" if _PEOPLE_AFTER.match(after) else "sqft" if _SQFT_AFTER.match(after) else \
+        "points" if not m.group("pct") and _POINTS_AFTER.match(after) else ""
     return Figure(m.string[start:end], base + start, base + end, float(digits) * scale, 0.5 * 10 ** -places * scale,
-                  bool(m.group("pct")))
+                  bool(m.group("pct")), currency, scale != 1.0, unit, bool(m.group("sign") or (m.group("open") and m.group("close"))))
 
 
 def _not_a_figure(m: re.Match, text: str, dates: list[tuple[int, int]]) -> bool:
@@ -96,7 +124,7 @@ class SourceNumbers:
     def __init__(self, text: str) -> None:
         scales = {1.0}
         for m in _CAPTION.finditer(text):
-            scales.add(SCALES[m.group(1).lower().rstrip("s")] if m.group(1) else 1e3)
+            scales.add(caption_scale(m.group(0)) or 1.0)
         values: list[float] = []
         dates = iter(d.span() for d in _DATE.finditer(text))
         date = next(dates, None)

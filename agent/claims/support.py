@@ -1,0 +1,247 @@
+"""Whether a cited page's facts support a figure, as the sentence states it.
+
+    claim = Claim(sentence)                          # what the sentence names: items, years, direction
+    verdict = support(figure, claim, facts, prose, currencies)
+
+A figure is supported when a fact (agent/claims/facts.py) has its value at the caption's scale and, where
+the sentence says them, its item (US-GAAP concept of storage/finance/line_items.py, or the label's
+words), period (a year), sign or direction ("rose" for a printed decrease fails) and unit (currency,
+%, percentage points, people, square feet) agree. A change ("rose 7.8%", "up $28.5 billion") is
+recomputed from the claimed row's columns even when no arithmetic is shown; a percentage from two facts
+of one column (a margin). A number printed in prose supports a figure when the prose line shares the
+claim's words. A number matched only by another row, column, footnote or year header is not found:
+`Verdict.says` is then what the page prints for the claimed item.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
+from agent.claims.figures import Figure, figures_in
+from storage.finance.line_items import asked_items, row_item
+
+_YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?![\d,])")
+_UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?"
+_DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced"
+_DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
+# the words right before a figure that make it a change: "rose 7.8%", "increased by $28.5 billion", "an increase of"
+_CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
+                            r"(?:of\s+|by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+)?$", re.I)
+_CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
+_STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
+total net company company's companies fiscal year years quarter period ended ending end reported report reports
+million millions billion billions thousand thousands percent about approximately roughly nearly some which
+during compared versus vs also had has have over under per cent amounted came totaled stood statement shows
+filing line lists labels""".split())
+
+
+def words(text: str) -> set[str]:
+    """Content words, singular: "Revenues" -> "revenue"."""
+    out = set()
+    for w in re.findall(r"[a-z][a-z'’-]+", text.lower()):
+        w = w.strip("'’-")
+        if w in _STOP or len(w) < 3:
+            continue
+        out.add(w[:-1] if w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+@dataclass
+class Claim:
+    """What a sentence names beside its figures."""
+
+    sentence: str
+
+    @cached_property
+    def years(self) -> set[int]:
+        return {int(y) for y in _YEAR.findall(self.sentence)}
+
+    @cached_property
+    def concepts(self) -> set[str]:
+        return {a.item.concept for a in asked_items(self.sentence)}
+
+    @cached_property
+    def words(self) -> set[str]:
+        return words(re.sub(r"[\d$€£¥%.,()]+", " ", self.sentence))
+
+    @cached_property
+    def direction(self) -> int:
+        """+1 "rose", -1 "fell", 0 neither (the first direction word decides)."""
+        m = _DIRECTION.search(self.sentence)
+        return 0 if m is None else (1 if m.group("up") else -1)
+
+    @cached_property
+    def is_change(self) -> bool:
+        return self.direction != 0 or bool(re.search(r"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b", self.sentence))
+
+    def mention(self, fact: Fact) -> int:
+        """2: the sentence names the fact's item (its concept, or all of its label's words, with its
+        section's); 1: half its label's words; 0: not."""
+        item = _row_item(fact.label, fact.section, fact.percent)
+        if item is not None and item in self.concepts:
+            return 2
+        label = words(fact.label)
+        if label and (label <= self.words or label | words(fact.section) <= self.words | label and
+                      words(fact.section) & self.words and len(label & self.words) == len(label)):
+            return 2
+        if label and len(label & self.words) * 2 >= len(label) and len(label & self.words) >= 1:
+            return 1
+        return 0
+
+    def period_agrees(self, fact: Fact) -> bool:
+        if not self.years or not fact.years:
+            return True
+        allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
+        return bool(fact.years & allowed)
+
+
+_ITEMS: dict[tuple[str, str, bool], str | None] = {}
+
+
+def _row_item(label: str, section: str, percent: bool) -> str | None:
+    key = (label, section, percent)
+    if key not in _ITEMS:
+        item = row_item(label, section, percent)
+        _ITEMS[key] = item.concept if item else None
+    return _ITEMS[key]
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    kind: str = "figure"  # the problem's kind when not ok ("figure"; "direction" for a wrong "rose")
+    says: str = ""  # what the page prints for the claimed item, when not ok
+
+
+def _matches(fig: Figure, fact: Fact) -> bool:
+    """The figure's value is the fact's, at the figure's printed precision."""
+    slack = fig.tolerance * (1 + 1e-9) + 1e-9
+    if fig.percent or fig.unit == "points":
+        return fact.percent and abs(fact.magnitude - fig.value) <= slack
+    if fact.percent:
+        return False
+    if abs(fact.magnitude * fact.scale - fig.value) <= slack:
+        return True
+    # a bare number restates the cell as printed ("Net sales were 394,328")
+    return not fig.currency and not fig.scaled and abs(fact.magnitude - fig.value) <= slack
+
+
+def _unit_agrees(fig: Figure, fact: Fact, currencies: set[str]) -> bool:
+    if fig.unit in ("people", "sqft"):
+        return fact.unit == fig.unit
+    if fig.unit == "points":
+        return fact.percent
+    if fact.unit in ("people", "sqft") and (fig.currency or fig.scaled and fig.currency):
+        return False
+    return not fig.currency or fig.currency in currencies
+
+
+def _is_change_figure(fig: Figure, sentence: str) -> bool:
+    return bool(_CHANGE_BEFORE.search(sentence[max(0, fig.start - 40):fig.start])
+                or _CHANGE_AFTER.match(sentence[fig.end:fig.end + 40]))
+
+
+def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
+    """The column the change is from: a year the sentence names before the fact's, else the year before."""
+    earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)
+               and f.period.split()[:2] == fact.period.split()[:2]]
+    if not earlier:
+        earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)]
+    named = [f for f in earlier if f.years & claim.years]
+    pool = named or earlier
+    return max(pool, key=lambda f: (max(f.years), -abs(f.row)), default=None) if pool else None
+
+
+def _changes(fact: Fact, row: list[Fact], claim: Claim) -> list[tuple[float, float | None, float, Fact]]:
+    """(difference in units, relative change in %, difference in printed numbers, prior) of the fact over its prior column."""
+    prior = _prior(fact, row, claim)
+    if prior is None:
+        return []
+    diff = fact.value - prior.value
+    pct = diff / abs(prior.value) * 100 if prior.value else None
+    printed_diff = (-1 if fact.negative else 1) * fact.magnitude - (-1 if prior.negative else 1) * prior.magnitude
+    return [(diff, pct, printed_diff, prior)]
+
+
+def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], currencies: set[str]) -> Verdict:
+    """The verdict of one figure against a page's facts and prose lines (see the module docstring)."""
+    rows = rows_of(facts)
+    scores = {id(f): claim.mention(f) for f in facts}
+    best = max(scores.values(), default=0)
+
+    def item_ok(f: Fact) -> bool:
+        return best == 0 or scores[id(f)] >= best or scores[id(f)] == 2
+
+    claimed = [f for f in facts if best > 0 and scores[id(f)] >= best]
+    change = _is_change_figure(fig, claim.sentence)
+    wrong_direction = False
+    # the figure as a printed value
+    for f in facts:
+        if not _matches(fig, f) or not item_ok(f) or not _unit_agrees(fig, f, currencies):
+            continue
+        if change:  # a printed change ("(51.4)%" under "% change") with a direction word
+            if claim.direction and f.negative != (claim.direction < 0) and f.percent:
+                wrong_direction = True
+                continue
+        elif not claim.period_agrees(f):
+            continue
+        if claim.direction and not change and (ch := _changes(f, rows[f.row], claim)) and ch[0][0] and \
+                (ch[0][0] > 0) != (claim.direction > 0) and re.search(r"(?i)\bto\b|\bfrom\b", claim.sentence):
+            wrong_direction = True  # "fell to $394.3 billion" while the row rose to it
+            continue
+        return Verdict(True)
+    # the figure as a change of a claimed row, or a ratio of two facts of one column
+    if change or fig.percent or fig.unit == "points":
+        for f in claimed or (facts if best == 0 else []):
+            if not claim.period_agrees(f) or (fig.currency and fig.currency not in currencies):
+                continue
+            for diff, pct, printed_diff, prior in _changes(f, rows[f.row], claim):
+                if fig.unit == "points":
+                    hit = f.percent and abs(abs(printed_diff) - fig.value) <= fig.tolerance + 1e-9
+                elif fig.percent:
+                    hit = pct is not None and not f.percent and abs(abs(pct) - fig.value) <= fig.tolerance + 1e-9
+                else:
+                    hit = not f.percent and (abs(abs(diff) - fig.value) <= fig.tolerance * (1 + 1e-9) or
+                                             (not fig.currency and not fig.scaled and abs(abs(printed_diff) - fig.value) <= fig.tolerance + 1e-9))
+                if hit:
+                    if claim.direction and diff and (diff > 0) != (claim.direction > 0):
+                        wrong_direction = True
+                        continue
+                    return Verdict(True)
+        if fig.percent and not change:
+            for f in claimed:
+                for g in facts:
+                    if g.row == f.row or g.period != f.period or not g.value or g.percent or f.percent:
+                        continue
+                    if (scores[id(g)] >= 1 or _row_item(g.label, g.section, False) == "Revenues") and \
+                            abs(abs(f.value / g.value) * 100 - fig.value) <= fig.tolerance + 1e-9:
+                        return Verdict(True)
+    # the figure printed in a prose line that shares the claim's words
+    if not wrong_direction:
+        for line in prose:
+            if not (claim.words & words(line)) and claim.words:
+                continue
+            for n in figures_in(line):
+                if abs(n.value - fig.value) <= max(fig.tolerance, n.tolerance) * (1 + 1e-9) + 1e-9 and n.percent == fig.percent:
+                    after = line[n.end:n.end + 30]
+                    if fig.unit == "people" and not PEOPLE.search(after):
+                        continue
+                    if fig.unit == "sqft" and not SQUARE_FEET.search(after):
+                        continue
+                    if fig.currency and fig.currency not in currencies:
+                        continue
+                    return Verdict(True)
+    return Verdict(False, "direction" if wrong_direction else "figure", _says(claimed, claim))
+
+
+def _says(claimed: list[Fact], claim: Claim) -> str:
+    """What the page prints for the claimed item: its row's values, the sentence's years first."""
+    if not claimed:
+        return ""
+    rows = rows_of(claimed)
+    best_row = max(rows.values(), key=lambda fs: (any(f.years & claim.years for f in fs), -fs[0].row))
+    cells = sorted(best_row, key=lambda f: not (f.years & claim.years))
+    return f"{best_row[0].label}: " + "; ".join(f"{f.printed} ({f.period})" if f.period else f.printed for f in cells)
