@@ -699,15 +699,17 @@ def check_cases(cases: list[dict]) -> list[dict]:
     return out
 
 
-def _flagged(label_sentence: str, claims: list) -> tuple[bool, list]:
-    """A labelled test sentence (maybe two sentences: a cited one and an unmarked one) -> flagged?
-    For two, the second (the one under test) decides."""
-    parts = [p for p in re.split(r"(?<=\.)\s+(?=[A-Z])", label_sentence.removeprefix("- ")) if p.strip()]
+def _flagged(label_sentence: str, claims: list, start: int) -> tuple[bool, list, int]:
+    """A labelled test sentence (maybe two sentences: a cited one and an unmarked one) -> (flagged, problems,
+    where to look for the next one): claims are searched in order from `start`, as sentences repeat.
+    For two sentences, the second (the one under test) decides."""
+    parts = [p for p in re.split(r"(?<=\.)\s+(?=[A-Z])", re.sub(r"\s*\[\^1\]", "", label_sentence.removeprefix("- "))) if p.strip()]
     key = sentence_key(parts[-1])
-    for ck, problems in claims:
+    for k in range(start, len(claims)):
+        ck, problems = claims[k]
         if ck and (ck == key or (len(parts) == 1 and (ck in key or key in ck))):
-            return bool(problems), problems
-    return False, []
+            return bool(problems), problems, k + 1
+    return False, [], start
 
 
 def hostile_table(cases: list[dict], results: list[dict], splits: dict) -> dict:
@@ -721,8 +723,9 @@ def hostile_table(cases: list[dict], results: list[dict], splits: dict) -> dict:
     for case, res in zip(cases, results):
         h = half(case["file"])
         times.setdefault(h, []).append(res["ms"])
+        at = 0
         for sentence, cls, planted in case["labels"]:
-            flagged, problems = _flagged(sentence, res["claims"])
+            flagged, problems, at = _flagged(sentence, res["claims"], at)
             row = table.setdefault(cls, {}).setdefault(h, [0, 0])
             row[0] += 1
             row[1] += flagged

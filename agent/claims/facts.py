@@ -18,7 +18,7 @@ from storage.documents.tables import Unit, row_cells
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _PER_SHARE = re.compile(r"(?i)per (?:common |ordinary )?share|\beps\b|per unit|\bdiluted\b|\bbasic\b|dividends? declared")
-_SHARES = re.compile(r"(?i)\bshares?\b|\bunits outstanding\b")
+_SHARES = re.compile(r"(?i)\bshares\b|weighted[- ]average (?:number|common)|\bunits outstanding\b")  # a count of shares
 _SHARES_CAPTION = re.compile(r"(?i)shares?[^,;)]*?\bin (thousands|millions)|except (?:for )?(?:number of )?share")
 PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
 SQUARE_FEET = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
@@ -37,6 +37,7 @@ class Fact:
     percent: bool
     unit: str  # "money", "percent", "people", "sqft", "shares"
     row: int  # the row's index among the page's units (cells of one row share it)
+    currency: str = ""  # "$", "€", "£", "¥" from the value or its table's caption; "" when neither says
     years: frozenset[int] = field(default_factory=frozenset)
 
     @property
@@ -76,6 +77,16 @@ def _unit(label: str, section: str, caption: str, printed: str) -> str:
     return "money"
 
 
+_CURRENCIES = (("$", re.compile(r"\$|\bdollars?\b|\bUSD\b", re.I)), ("€", re.compile(r"€|\beuros?\b|\bEUR\b", re.I)),
+               ("£", re.compile(r"£|\bpounds? sterling\b|\bGBP\b", re.I)), ("¥", re.compile(r"¥|\byen\b|\bJPY\b", re.I)))
+
+
+def currency_of(text: str) -> str:
+    """The currency a value or caption names ("$ 1,234", "(in millions of euros)"), "" when none."""
+    found = [(m.start(), sym) for sym, rx in _CURRENCIES if (m := rx.search(text))]
+    return min(found)[1] if found else ""
+
+
 def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], list[str]]:
     """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers)."""
     facts: list[Fact] = []
@@ -96,6 +107,7 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
                 magnitude=float(m.group(1).replace(",", "")), scale=row_scale(cell.unit, cell.label, cell.section, printed),
                 negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent="%" in printed,
                 unit=_unit(cell.label, cell.section, cell.unit, printed), row=row_base + i,
+                currency=currency_of(f"{printed} {cell.unit}"),
                 years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
     return facts, prose
 

@@ -23,7 +23,7 @@ from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
 from agent.claims.figures import Figure, figures_in
 from storage.finance.line_items import asked_items, row_item
 
-_YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?![\d,])")
+_YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?!\d|,\d)")
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?"
 _DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
@@ -169,6 +169,7 @@ def _changes(fact: Fact, row: list[Fact], claim: Claim) -> list[tuple[float, flo
 def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], currencies: set[str]) -> Verdict:
     """The verdict of one figure against a page's facts and prose lines (see the module docstring)."""
     rows = rows_of(facts)
+    currencies = {f.currency for f in facts if f.currency} or {"$"}  # the tables' own currency, not the page's words
     scores = {id(f): claim.mention(f) for f in facts}
     best = max(scores.values(), default=0)
 
@@ -231,7 +232,7 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                         continue
                     if fig.unit == "sqft" and not SQUARE_FEET.search(after):
                         continue
-                    if fig.currency and fig.currency not in currencies:
+                    if fig.currency and (n.currency or "$") != fig.currency and fig.currency not in currencies:
                         continue
                     return Verdict(True)
     return Verdict(False, "direction" if wrong_direction else "figure", _says(claimed, claim))
