@@ -399,6 +399,7 @@ _MILLIONS_CAPTION = re.compile(r"\(\s*(?:\$\s*)?(?:in\s+)?millions?\s*\)|\(\s*do
 _GOLD_SCALE = {"USD millions": 1e6, "USD thousands": 1e3, "USD per share": 1.0, "USD": 1.0}
 _VERBS_UP = ("rose", "increased", "grew", "climbed")
 _VERBS_DOWN = ("fell", "decreased", "declined", "dropped")
+ANSWER_SENTENCES = 6  # test sentences per answer (a few true and planted ones mixed, in random order)
 _GENERIC_ITEM = "Revenue is recognized when control of the promised goods or services transfers to the customer."
 
 
@@ -426,7 +427,7 @@ def pdf_lines(page) -> list[dict]:
         for w in ws:
             v = _word_value(w[4])
             if v is not None and not (_YEAR_WORD.match(w[4]) and not numbers and not label):
-                numbers.append(((w[0] + w[2]) / 2, v[0], w[4].strip("$")))
+                numbers.append(((w[0] + w[2]) / 2, v[0], v[1]))  # digits only: "(1,349" -> "1,349"
             elif re.search(r"[A-Za-z]", w[4]):
                 label.append(w[4])
         out.append({"y": yc, "words": [(w[0], w[2], w[4]) for w in ws], "label": " ".join(label), "numbers": numbers})
@@ -450,7 +451,7 @@ def gold_rows(gold: dict, page) -> dict | None:
     best, best_score = None, -1
     for i, line in enumerate(lines):
         for k, (xc, v, printed) in enumerate(line["numbers"]):
-            if printed.strip("()%") == digits:
+            if printed == digits:
                 score = len(want & _alpha_words(line["label"]))
                 if score > best_score:
                     best, best_score = (i, k), score
@@ -484,6 +485,9 @@ def gold_rows(gold: dict, page) -> dict | None:
     per_share = [p for ln in lines for _, v, p in ln["numbers"]
                  if re.fullmatch(r"\d{1,3}\.\d\d", p) and re.search(r"(?i)per share|diluted|basic", ln["label"])]
     label = " ".join(w for w in row["label"].split() if not re.fullmatch(r"\$|\(\d\)", w))
+    label = re.sub(r"\s*\((?:[^()]*\s){2,}[^()]*\)", "", label)  # a remark whose numbers were left out
+    if re.sub(r"\s+", " ", gold["line_item"]).lower() in re.sub(r"\s+", " ", page.get_text()).lower():
+        label = gold["line_item"]  # the person's reading of the label, when printed as such
     return {"label": label, "y": row["y"], "value": value, "printed": gold["value"], "negative": gold["value"].startswith("("),
             "prior": prior, "year": gold_year, "column_year": year_of(xc), "others": others, "footnotes": footnotes,
             "per_share": per_share, "text": page.get_text()}
@@ -585,6 +589,14 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
         def money(u: float) -> str:
             return f"${u:,.2f}" if per_share else _said_money(u, row["printed"], rng)
 
+        def wrong_money(u: float) -> str | None:
+            """An amount said for a planted error, never one that rounds to the true value."""
+            said = money(u)
+            m = re.search(r"([\d,]+(?:\.(\d+))?)\s*(billion|million|thousand)?", said)
+            scale_ = {"billion": 1e9, "million": 1e6, "thousand": 1e3}.get(m.group(3) or "", 1.0)
+            half = 0.5 * 10 ** -len(m.group(2) or "") * scale_
+            return None if abs(float(m.group(1).replace(",", "")) * scale_ - units) <= half * 1.001 else said
+
         neg = "-" if row["negative"] else ""
         true_fig = f"-{money(units)}" if row["negative"] else money(units)
         if percent:
@@ -628,18 +640,21 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
                 add(f"{item[:1].upper() + item[1:]} {wrong_verb} {abs(pct):.1f}% {since} [^1].", "wrong direction", True)
                 add(f"{item[:1].upper() + item[1:]} {wrong_verb} to {money(units)} {period} {since} [^1].", "wrong direction", True)
                 add(f"{item[:1].upper() + item[1:]} {verb} {abs(pct):.1f} percentage points {since} [^1].", "points for percent", True)
-            add(_sentence(item, money(abs(pri) * scale), period, rng), "prior-year column", True)
+            if said := wrong_money(abs(pri) * scale):
+                add(_sentence(item, said, period, rng), "prior-year column", True)
         if not percent:
             others = [(p, float(p), 0.0) for p in row["per_share"] if float(p) != row["value"]] if per_share else row["others"]
             if others:
                 p, v, y = rng.choice(others)
-                add(_sentence(item, money(v * scale), period, rng), "other row", True)
+                if said := wrong_money(v * scale):
+                    add(_sentence(item, said, period, rng), "other row", True)
                 add(f"- {label} ({gold.get('period') or year}): {p} [^1]", "label with another row's value", True)
                 after = [o for o in others if o[2] > row["y"]] or others
                 p2 = rng.choice(after)[0]
                 add(f"The statement shows “{label} … {p2}” {period} [^1].", "spliced quote", True)
-                add(f"{_sentence(item, money(abs(units)), period, rng)} {_sentence(item, money(v * scale), period, rng, marker='')}",
-                    "unmarked sentence", True)
+                if said := wrong_money(v * scale):
+                    add(f"{_sentence(item, money(abs(units)), period, rng)} {_sentence(item, said, period, rng, marker='')}",
+                        "unmarked sentence", True)
             if row["footnotes"] and scale > 1:
                 p = rng.choice(row["footnotes"])
                 add(_sentence(item, f"${p} {_scale_word(scale)}", period, rng), "footnote", True)
@@ -668,9 +683,12 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
         for q, (qid, label_) in zip(("Q301", "Q302"), (("Q301", "8.1"), ("Q302", "8.2"))):
             registry[qid] = {"kind": "knowledge", "source_id": qid, "title": f"About {item}", "text": knowledge[q],
                              "extra": {"label": label_, "q_id": qid, "answer": knowledge[q]}}
-        text = "\n".join(s if s.startswith("- ") else f"- {s}" for s, _, _ in labels)
-        cases.append({"file": gold["file"], "text": text, "registry": registry,
-                      "labels": [[s, c, p] for s, c, p in labels]})
+        rng.shuffle(labels)
+        for k in range(0, len(labels), ANSWER_SENTENCES):  # answers of the length models write
+            part = labels[k:k + ANSWER_SENTENCES]
+            text = "\n".join(s if s.startswith("- ") else f"- {s}" for s, _, _ in part)
+            cases.append({"file": gold["file"], "text": text, "registry": registry,
+                          "labels": [[s, c, p] for s, c, p in part]})
     return cases
 
 
@@ -823,7 +841,7 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40) -> N
             cf.write_text(json.dumps(cases))
             cases_at_revision(rev, cf, of)
             base = hostile_table(cases, json.loads(of.read_text()), splits)
-    print(f"{len(cases)} answers from {len(items)} gold figures, {sum(len(c['labels']) for c in cases)} test sentences")
+    print(f"{len(cases)} answers of up to {ANSWER_SENTENCES} test sentences from {len(items)} gold figures, {sum(len(c['labels']) for c in cases)} test sentences")
     print_hostile(new, base, rev, show_misses)
 
 

@@ -33,8 +33,12 @@ from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
 
 SAYS_CHARS = 300
 # a quote in any marks: “…”, "…", ‘…’, '…' (an apostrophe is none: "Apple's"), «…», „…“
-_QUOTE = re.compile(r"“([^“”\n]+)”|\"([^\"\n]+)\"|‘([^‘\n]+?)’(?![A-Za-z])|(?:(?<=^)|(?<=[\s(\[]))'([^'\n]+?)'(?=[\s.,;:!?)\]]|$)"
-                    r"|«\s*([^«»\n]+?)\s*»|„([^„“”\n]+)[“”]")
+_QUOTE = re.compile(
+    r"“([^“”\n]+)”|\"([^\"\n]+)\""
+    # single marks: an apostrophe inside ("company’s", "stockholders’ equity") does not close the quote
+    r"|‘((?:[^‘’\n]|’(?=[A-Za-z]|\s[a-z]))+)’(?![A-Za-z])"
+    r"|(?:(?<=^)|(?<=[\s(\[]))'((?:[^'\n]|'(?=[A-Za-z]|\s[a-z]))+)'(?=[\s.,;:!?)\]]|$)"
+    r"|«\s*([^«»\n]+?)\s*»|„([^„“”\n]+)[“”]")
 _VALUE_PART = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
 _CURRENCY_MARKS = (("$", re.compile(r"\$|\bdollars?\b|\bUSD\b")), ("€", re.compile(r"€|\beuros?\b|\bEUR\b")),
                    ("£", re.compile(r"£|\bpounds? sterling\b|\bGBP\b")), ("¥", re.compile(r"¥|\byen\b|\bJPY\b")))
@@ -72,7 +76,7 @@ class CheckedSource:
         key = flatten(label)
         facts = self.page_facts[0]
         if facts:
-            return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and flatten(f.label).startswith(key)
+            return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and _label_is(key, f)
                        and (not years or not f.years or f.years & years) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
                                  for t in self.texts for line in t.splitlines())
@@ -114,6 +118,17 @@ class CheckedSource:
 
     def prints(self, quote: str) -> bool:
         return any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat)
+
+
+def _label_is(key: str, fact: Fact) -> bool:
+    """A quoted label (flattened) names the fact's row: its label, or its section's words before it
+    ("Greater China: Net sales" for the row "Net sales" under "Greater China")."""
+    label = flatten(fact.label)
+    if label.startswith(key):
+        return True
+    if not label or label not in key:
+        return False
+    return set(re.findall(r"\w+", key.replace(label, " "))) <= set(re.findall(r"\w+", flatten(fact.section)))
 
 
 @dataclass
@@ -179,6 +194,7 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
     def fail(kind: str, text: str) -> None:
         problems.append(ClaimProblem(kind=kind, text=text))
 
+    claim = Claim(sentence)
     for m in _QUOTE.finditer(sentence):
         quote = next(g for g in m.groups() if g is not None).strip()
         skipped.append(m.span())
@@ -186,7 +202,7 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
         if len(parts) > 1:  # a quote spliced with "…": each part as printed, a value on its label's row
             for k, part in enumerate(parts):
                 if k and _VALUE_PART.fullmatch(part):
-                    if not any(s.cell(parts[k - 1], part, set()) for s in sources):
+                    if not any(s.cell(parts[k - 1], part, claim.years) for s in sources):
                         fail("quote", f"{parts[k - 1]}{ROW_GAP}{part}")
                 elif not any(s.prints(part) for s in sources):
                     fail("quote", part)
@@ -211,7 +227,6 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
     held, wrong = check_arithmetic(sentence)
     problems += [ClaimProblem(kind="arithmetic", text=w) for w, _ in wrong]
     results = held + [span for _, span in wrong]  # a result is checked through its arithmetic only
-    claim = Claim(sentence)
     for fig in figures_in(sentence):
         if any(s <= fig.start < e for s, e in skipped) or any(s < fig.end and fig.start < e for s, e in results):
             continue

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.claims.figures import caption_scale
-from storage.documents.tables import Unit, row_cells
+from storage.documents.tables import Cell, Unit, row_cells, split_row
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _PER_SHARE = re.compile(r"(?i)per (?:common |ordinary )?share|\beps\b|per unit|\bdiluted\b|\bbasic\b|dividends? declared")
@@ -55,8 +55,9 @@ def row_scale(caption: str, label: str, section: str, printed: str) -> float:
     words = f"{section} {label}"
     if "%" in printed:
         return 1.0
-    if _PER_SHARE.search(words) and re.search(r"\.\d\d\b", printed) and not _SHARES.search(label):
-        return 1.0
+    two_places = re.search(r"^\D*\d{1,3}\.\d\d\D*$", printed)
+    if two_places and not _SHARES.search(label) and (_PER_SHARE.search(words) or re.search(r"(?i)per share", caption or "")):
+        return 1.0  # per-share amounts: as printed (the section above them may be misread, the caption says it)
     if _SHARES.search(words) and not _PER_SHARE.search(label):
         m = _SHARES_CAPTION.search(caption or "")
         if m:
@@ -91,8 +92,15 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
     """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers)."""
     facts: list[Fact] = []
     prose: list[str] = []
+    page_caption = next((u.unit for u in units if u.unit), "") or next(
+        (u.text for u in units if not u.is_table_row and caption_scale(u.text) and len(u.text) < 120), "")
     for i, unit in enumerate(units):
         cells = row_cells(unit) if unit.is_table_row else []
+        if not cells and unit.is_table_row and not unit.is_header and " | " not in unit.text:
+            label, values = split_row(unit.text)  # a row read without its columns: values with no period
+            if label:
+                cells = [Cell(label, "", v, unit.text, None, k, unit.section, unit.unit or page_caption)
+                         for k, v in enumerate(values)]
         if not cells:
             if not unit.is_header and not unit.is_table_row:
                 prose.append(unit.text)

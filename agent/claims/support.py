@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
 from agent.claims.figures import Figure, figures_in
@@ -30,6 +30,7 @@ _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
 # the words right before a figure that make it a change: "rose 7.8%", "increased by $28.5 billion", "an increase of"
 _CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
                             r"(?:of\s+|by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+)?$", re.I)
+_TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)
 _CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
 _STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
 total net company company's companies fiscal year years quarter period ended ending end reported report reports
@@ -38,7 +39,8 @@ during compared versus vs also had has have over under per cent amounted came to
 filing line lists labels""".split())
 
 
-def words(text: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def words(text: str) -> frozenset[str]:
     """Content words, singular: "Revenues" -> "revenue"."""
     out = set()
     for w in re.findall(r"[a-z][a-z'’-]+", text.lower()):
@@ -46,7 +48,7 @@ def words(text: str) -> set[str]:
         if w in _STOP or len(w) < 3:
             continue
         out.add(w[:-1] if w.endswith("s") and not w.endswith("ss") else w)
-    return out
+    return frozenset(out)
 
 
 @dataclass
@@ -77,19 +79,23 @@ class Claim:
     def is_change(self) -> bool:
         return self.direction != 0 or bool(re.search(r"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b", self.sentence))
 
+    def scores(self, facts: list[Fact]) -> dict[int, int]:
+        """id(fact) -> `mention(fact)`, for each of `facts` (computed once per sentence and list)."""
+        cache = self.__dict__.setdefault("_scores", {})
+        if id(facts) not in cache:
+            cache[id(facts)] = (facts, {id(f): self.mention(f) for f in facts})
+        return cache[id(facts)][1]
+
     def mention(self, fact: Fact) -> int:
-        """2: the sentence names the fact's item (its concept, or all of its label's words, with its
-        section's); 1: half its label's words; 0: not."""
-        item = _row_item(fact.label, fact.section, fact.percent)
-        if item is not None and item in self.concepts:
+        """2: the sentence names the fact's item (its concept, or all of its label's words); 1: half its
+        label's words (its section's when the label has none); 0: not."""
+        concept, label = _fact_words(fact.label, fact.section, fact.percent)
+        if concept is not None and concept in self.concepts:
             return 2
-        label = words(fact.label)
-        if label and (label <= self.words or label | words(fact.section) <= self.words | label and
-                      words(fact.section) & self.words and len(label & self.words) == len(label)):
-            return 2
-        if label and len(label & self.words) * 2 >= len(label) and len(label & self.words) >= 1:
-            return 1
-        return 0
+        if not label:
+            return 0
+        shared = len(label & self.words)
+        return 2 if shared == len(label) else 1 if shared and shared * 2 >= len(label) else 0
 
     def period_agrees(self, fact: Fact) -> bool:
         if not self.years or not fact.years:
@@ -98,15 +104,16 @@ class Claim:
         return bool(fact.years & allowed)
 
 
-_ITEMS: dict[tuple[str, str, bool], str | None] = {}
-
-
+@lru_cache(maxsize=8192)
 def _row_item(label: str, section: str, percent: bool) -> str | None:
-    key = (label, section, percent)
-    if key not in _ITEMS:
-        item = row_item(label, section, percent)
-        _ITEMS[key] = item.concept if item else None
-    return _ITEMS[key]
+    item = row_item(label, section, percent)
+    return item.concept if item else None
+
+
+@lru_cache(maxsize=8192)
+def _fact_words(label: str, section: str, percent: bool) -> tuple[str | None, frozenset[str]]:
+    """(the row's US-GAAP concept, its label's content words, or its section's when it has none)."""
+    return _row_item(label, section, percent), words(label) or words(section)
 
 
 @dataclass
@@ -170,7 +177,7 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     """The verdict of one figure against a page's facts and prose lines (see the module docstring)."""
     rows = rows_of(facts)
     currencies = {f.currency for f in facts if f.currency} or {"$"}  # the tables' own currency, not the page's words
-    scores = {id(f): claim.mention(f) for f in facts}
+    scores = claim.scores(facts)
     best = max(scores.values(), default=0)
 
     def item_ok(f: Fact) -> bool:
@@ -189,8 +196,8 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                 continue
         elif not claim.period_agrees(f):
             continue
-        if claim.direction and not change and (ch := _changes(f, rows[f.row], claim)) and ch[0][0] and \
-                (ch[0][0] > 0) != (claim.direction > 0) and re.search(r"(?i)\bto\b|\bfrom\b", claim.sentence):
+        to = _TO_BEFORE.search(claim.sentence[max(0, fig.start - 40):fig.start])
+        if to and (ch := _changes(f, rows[f.row], claim)) and ch[0][0] and (ch[0][0] > 0) != bool(to.group("up")):
             wrong_direction = True  # "fell to $394.3 billion" while the row rose to it
             continue
         return Verdict(True)
