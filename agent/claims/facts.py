@@ -112,10 +112,11 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
             printed = cell.value.strip()
             facts.append(Fact(
                 label=cell.label, section=cell.section, period=cell.period, printed=printed,
-                magnitude=float(m.group(1).replace(",", "")), scale=row_scale(cell.unit, cell.label, cell.section, printed),
+                magnitude=float(m.group(1).replace(",", "")),
+                scale=row_scale(cell.unit or page_caption, cell.label, cell.section, printed),
                 negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent="%" in printed,
-                unit=_unit(cell.label, cell.section, cell.unit, printed), row=row_base + i,
-                currency=currency_of(f"{printed} {cell.unit}"),
+                unit=_unit(cell.label, cell.section, cell.unit or page_caption, printed), row=row_base + i,
+                currency=currency_of(f"{printed} {cell.unit or page_caption}"),
                 years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
     return facts, prose
 
