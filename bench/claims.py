@@ -469,9 +469,23 @@ def gold_rows(gold: dict, page) -> dict | None:
     gold_year = int(re.findall(r"(?:19|20)\d\d", gold["period"] or "")[-1]) if re.search(r"(?:19|20)\d\d", gold["period"] or "") else None
     prior = None
     if gold_year is not None and year_of(xc) == gold_year:
-        cands = [(abs(x - xc), v, p) for x, v, p in row["numbers"] if year_of(x) == gold_year - 1 and x != xc]
-        if cands:
-            _, pv, pp = min(cands)
+        # the year before in the gold column's own group: the first such column to its right (statements print
+        # the newest first) before another column of the gold's year, else to its left likewise
+        cols = sorted(row["numbers"])
+        k0 = next(k for k, c in enumerate(cols) if c[0] == xc)
+        pick = None
+        for side in (cols[k0 + 1:], list(reversed(cols[:k0]))):
+            for x, v, p in side:
+                y = year_of(x)
+                if y == gold_year:
+                    break
+                if y == gold_year - 1:
+                    pick = (v, p)
+                    break
+            if pick:
+                break
+        if pick:
+            pv, pp = pick
             prior = {"value": pv, "printed": pp, "year": gold_year - 1}
     value = float(digits.replace(",", ""))
     table_lines = [ln for j, ln in enumerate(lines) if j != i and len(ln["numbers"]) >= 2 and ln["label"]]
@@ -520,7 +534,7 @@ def _period_phrase(gold: dict, year: int | None, rng: random.Random) -> str:
     if gold.get("statement") == "balance":
         return rng.choice([f"as of {period.replace('As of ', '').replace('as of ', '')}" if period else "",
                            f"at the end of fiscal {year}" if year else ""]).strip()
-    if period and re.match(r"(?i)(?:three|six|nine|twelve) months|quarter", period):
+    if period and re.search(r"(?i)(?:three|six|nine|twelve) months|quarter", period):
         return f"for the {period[0].lower()}{period[1:]}"
     return rng.choice([f"in fiscal {year}", f"for {year}", f"for the {period[0].lower()}{period[1:]}" if period else f"in {year}"]) \
         if year else ""

@@ -70,14 +70,14 @@ class CheckedSource:
         found = {sym for sym, rx in _CURRENCY_MARKS if rx.search(text)}
         return found or {"$"}
 
-    def cell(self, label: str, value: str, years: set[int]) -> bool:
-        """A printed row whose label is `label` prints `value` (in a column of one of `years`, when given)."""
+    def cell(self, label: str, value: str, period: Claim | None = None) -> bool:
+        """A printed row whose label is `label` prints `value` (in a column of the period `period` names, when given)."""
         digits = re.sub(r"[^\d.]", "", value)
         key = flatten(label)
         facts = self.page_facts[0]
         if facts:
             return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and _label_is(key, f)
-                       and (not years or not f.years or f.years & years) for f in facts)
+                       and (period is None or period.period_agrees(f)) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
                                  for t in self.texts for line in t.splitlines())
 
@@ -120,10 +120,14 @@ class CheckedSource:
         return any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat)
 
 
+_MARK = re.compile(r"\s?\(\d{1,2}\)|\*+")  # a footnote mark after a label: "Margin(2)"
+
+
 def _label_is(key: str, fact: Fact) -> bool:
     """A quoted label (flattened) names the fact's row: its label, or its section's words before it
     ("Greater China: Net sales" for the row "Net sales" under "Greater China")."""
-    label = flatten(fact.label)
+    label = _MARK.sub("", flatten(fact.label)).strip()
+    key = _MARK.sub("", key).strip()
     if label.startswith(key):
         return True
     if not label or label not in key:
@@ -202,7 +206,7 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
         if len(parts) > 1:  # a quote spliced with "…": each part as printed, a value on its label's row
             for k, part in enumerate(parts):
                 if k and _VALUE_PART.fullmatch(part):
-                    if not any(s.cell(parts[k - 1], part, claim.years) for s in sources):
+                    if not any(s.cell(parts[k - 1], part, claim) for s in sources):
                         fail("quote", f"{parts[k - 1]}{ROW_GAP}{part}")
                 elif not any(s.prints(part) for s in sources):
                     fail("quote", part)
@@ -212,12 +216,12 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
     if (cell := CELL.match(line)) is not None:  # "Net sales (2022): 394,328": the label and its value on one row
         offset = len(sentence) - len(sentence.lstrip("-•* ")) if sentence.lstrip().startswith(("-", "•", "*")) else 0
         label, value = " ".join(cell.group("label").split()), cell.group("value").replace(" ", "")
-        years = {int(y) for y in re.findall(r"(?:19|20)\d\d", cell.group("period"))}
+        period = Claim(cell.group("period"))
         skipped.append((offset + cell.start("value"), offset + cell.end("value")))
         skipped.append((sentence.find(cell.group("period")), sentence.find(cell.group("period")) + len(cell.group("period"))))
         if not any(s.prints(label) for s in sources):
             fail("quote", label)
-        elif not any(s.cell(label, value, years) for s in sources):
+        elif not any(s.cell(label, value, period) for s in sources):
             fail("quote", f"{label}{ROW_GAP}{value}")
     else:
         for q in (q for qs in quotes_by_marker(raw).values() for q in qs if ROW_GAP in q):

@@ -49,20 +49,20 @@ class Fact:
         return f"{self.label} ({self.period}): {self.printed}" if self.period else f"{self.label}: {self.printed}"
 
 
-def row_scale(caption: str, label: str, section: str, printed: str) -> float:
+def row_scale(caption: str, label: str, section: str, printed: str, page_caption: str = "") -> float:
     """The scale of one row's values: per-share amounts as printed, share counts at the caption's share scale,
-    everything else at the caption's scale (1 when the caption names none)."""
-    words = f"{section} {label}"
+    everything else at the scale of its table's caption, else the page's (1 when neither names one)."""
     if "%" in printed:
         return 1.0
     two_places = re.search(r"^\D*\d{1,3}\.\d\d\D*$", printed)
-    if two_places and not _SHARES.search(label) and (_PER_SHARE.search(words) or re.search(r"(?i)per share", caption or "")):
+    captions = f"{caption} {page_caption}"
+    if two_places and not _SHARES.search(label) and (_PER_SHARE.search(f"{section} {label}") or
+                                                     re.search(r"(?i)per share", captions)):
         return 1.0  # per-share amounts: as printed (the section above them may be misread, the caption says it)
-    if _SHARES.search(words) and not _PER_SHARE.search(label):
-        m = _SHARES_CAPTION.search(caption or "")
-        if m:
+    if _SHARES.search(label) and not _PER_SHARE.search(label):
+        if m := _SHARES_CAPTION.search(captions):
             return {"thousands": 1e3, "millions": 1e6}.get((m.group(1) or "").lower(), 1.0)
-    return caption_scale(caption or "") or 1.0
+    return caption_scale(caption or "") or caption_scale(page_caption) or 1.0
 
 
 def _unit(label: str, section: str, caption: str, printed: str) -> str:
@@ -113,7 +113,7 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
             facts.append(Fact(
                 label=cell.label, section=cell.section, period=cell.period, printed=printed,
                 magnitude=float(m.group(1).replace(",", "")),
-                scale=row_scale(cell.unit or page_caption, cell.label, cell.section, printed),
+                scale=row_scale(cell.unit, cell.label, cell.section, printed, page_caption),
                 negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent="%" in printed,
                 unit=_unit(cell.label, cell.section, cell.unit or page_caption, printed), row=row_base + i,
                 currency=currency_of(f"{printed} {cell.unit or page_caption}"),

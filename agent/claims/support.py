@@ -21,7 +21,7 @@ from functools import cached_property, lru_cache
 
 from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
 from agent.claims.figures import Figure, figures_in
-from storage.finance.line_items import asked_items, row_item
+from storage.finance.line_items import asked_items, normalize_label, row_item
 
 _YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?!\d|,\d)")
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?"
@@ -89,19 +89,71 @@ class Claim:
     def mention(self, fact: Fact) -> int:
         """2: the sentence names the fact's item (its concept, or all of its label's words); 1: half its
         label's words (its section's when the label has none); 0: not."""
-        concept, label = _fact_words(fact.label, fact.section, fact.percent)
+        concept, label, section = _fact_words(fact.label, fact.section, fact.percent)
+        named = section and section <= self.words and section != label  # its segment or section too: "Europe"
         if concept is not None and concept in self.concepts:
-            return 2
+            return 3 if named else 2
         if not label:
             return 0
         shared = len(label & self.words)
-        return 2 if shared == len(label) else 1 if shared and shared * 2 >= len(label) else 0
+        return (3 if named else 2) if shared == len(label) else 1 if shared and shared * 2 >= len(label) else 0
+
+    @cached_property
+    def months(self) -> set[str]:
+        return months(self.sentence)
+
+    @cached_property
+    def quarter(self) -> int | None:
+        return quarter(self.sentence)
+
+    @cached_property
+    def duration(self) -> int | None:
+        return duration(self.sentence)
 
     def period_agrees(self, fact: Fact) -> bool:
+        """The sentence's year, length of period ("three months", "year ended") and month, where it says
+        them, are the fact's column's."""
+        if self.duration and (d := duration(fact.period)) and d != self.duration:
+            return False
+        if self.months and (m := months(fact.period)) and not (m & self.months) and not self.is_change:
+            return False
+        if self.quarter and (q := quarter(fact.period)) and q != self.quarter:
+            return False
         if not self.years or not fact.years:
             return True
         allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
         return bool(fact.years & allowed)
+
+
+_MONTHS = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
+_DURATIONS = ((3, re.compile(r"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\bq[1-4]\b")),
+              (6, re.compile(r"(?i)\bsix[- ]months?\b|\b26[- ]weeks?\b|\bfirst half\b|\bh1\b")),
+              (9, re.compile(r"(?i)\bnine[- ]months?\b|\b39[- ]weeks?\b")),
+              (12, re.compile(r"(?i)\btwelve[- ]months?\b|\b52[- ]weeks?\b|\byears? ended\b|\bfull[- ]year\b|\bannual\b")))
+
+
+@lru_cache(maxsize=4096)
+def months(text: str) -> frozenset[str]:
+    """The months of the dates a text names ("June 30, 2023" -> {"jun"})."""
+    return frozenset(m.group(1).lower() for m in _MONTHS.finditer(text))
+
+
+_QUARTER = re.compile(r"(?i)\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b|\bq([1-4])\b")
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+@lru_cache(maxsize=4096)
+def quarter(text: str) -> int | None:
+    """The quarter a text names by its ordinal ("Fourth Quarter", "Q3"), when exactly one."""
+    found = {int(m.group(2)) if m.group(2) else _ORDINAL[m.group(1).lower()] for m in _QUARTER.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=4096)
+def duration(text: str) -> int | None:
+    """The length in months of the period a text names, when exactly one: "three months ended" -> 3."""
+    found = {n for n, rx in _DURATIONS if rx.search(text)}
+    return found.pop() if len(found) == 1 else None
 
 
 @lru_cache(maxsize=8192)
@@ -111,9 +163,10 @@ def _row_item(label: str, section: str, percent: bool) -> str | None:
 
 
 @lru_cache(maxsize=8192)
-def _fact_words(label: str, section: str, percent: bool) -> tuple[str | None, frozenset[str]]:
-    """(the row's US-GAAP concept, its label's content words, or its section's when it has none)."""
-    return _row_item(label, section, percent), words(label) or words(section)
+def _fact_words(label: str, section: str, percent: bool) -> tuple[str | None, frozenset[str], frozenset[str]]:
+    """(the row's US-GAAP concept, its label's content words (its section's when it has none), its section's)."""
+    own = words(normalize_label(label))  # "Net income (loss) (2)" -> "net income"
+    return _row_item(label, section, percent), own or words(section), words(normalize_label(section))
 
 
 @dataclass
@@ -154,7 +207,7 @@ def _is_change_figure(fig: Figure, sentence: str) -> bool:
 def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     """The column the change is from: a year the sentence names before the fact's, else the year before."""
     earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)
-               and f.period.split()[:2] == fact.period.split()[:2]]
+               and duration(f.period) == duration(fact.period)]  # the same length: three months with three months
     if not earlier:
         earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)]
     named = [f for f in earlier if f.years & claim.years]
@@ -181,7 +234,7 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     best = max(scores.values(), default=0)
 
     def item_ok(f: Fact) -> bool:
-        return best == 0 or scores[id(f)] >= best or scores[id(f)] == 2
+        return best == 0 or scores[id(f)] >= best
 
     claimed = [f for f in facts if best > 0 and scores[id(f)] >= best]
     change = _is_change_figure(fig, claim.sentence)
