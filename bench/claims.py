@@ -427,7 +427,8 @@ def pdf_lines(page) -> list[dict]:
         for w in ws:
             v = _word_value(w[4])
             if v is not None and not (_YEAR_WORD.match(w[4]) and not numbers and not label):
-                numbers.append(((w[0] + w[2]) / 2, v[0], v[1]))  # digits only: "(1,349" -> "1,349"
+                # digits only ("(1,349" -> "1,349"), the value signed: a parenthesis or minus is negative
+                numbers.append(((w[0] + w[2]) / 2, -v[0] if re.search(r"[(\-−]", w[4]) else v[0], v[1]))
             elif re.search(r"[A-Za-z]", w[4]):
                 label.append(w[4])
         out.append({"y": yc, "words": [(w[0], w[2], w[4]) for w in ws], "label": " ".join(label), "numbers": numbers})
@@ -490,11 +491,11 @@ def gold_rows(gold: dict, page) -> dict | None:
     value = float(digits.replace(",", ""))
     table_lines = [ln for j, ln in enumerate(lines) if j != i and len(ln["numbers"]) >= 2 and ln["label"]]
     # another row's amount of the same order (share counts in thousands beside amounts in millions are left out)
-    others = [(p, v, ln["y"]) for ln in table_lines for _, v, p in ln["numbers"]
-              if "," in p and abs(v - value) > 0.005 * value and (prior is None or v != prior["value"])
-              and value / 100 <= v <= value * 100]
+    others = [(p, abs(v), ln["y"]) for ln in table_lines for _, v, p in ln["numbers"]
+              if "," in p and abs(abs(v) - value) > 0.005 * value and (prior is None or abs(v) != abs(prior["value"]))
+              and value / 100 <= abs(v) <= value * 100]
     prose = [ln for ln in lines if len(re.findall(r"[A-Za-z]{2,}", ln["label"])) >= 8]
-    footnotes = [p for ln in prose for _, v, p in ln["numbers"] if abs(v - value) > 0.005 * value and v >= 1
+    footnotes = [p for ln in prose for _, v, p in ln["numbers"] if abs(abs(v) - value) > 0.005 * value and abs(v) >= 1
                  and not _YEAR_WORD.match(p) and not p.endswith("%")]
     per_share = [p for ln in lines for _, v, p in ln["numbers"]
                  if re.fullmatch(r"\d{1,3}\.\d\d", p) and re.search(r"(?i)per share|diluted|basic", ln["label"])]
@@ -638,13 +639,13 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
         add(_sentence(item, true_fig, period, rng, marker=" (Q302)"), "Q-number item (true)", False)
         prior = row["prior"]
         if prior and not per_share and not percent and prior["value"] and prior["value"] != row["value"]:
-            cur, pri = (-row["value"] if row["negative"] else row["value"]), prior["value"] * (-1 if prior["printed"].startswith("(") else 1)
+            cur, pri = (-row["value"] if row["negative"] else row["value"]), prior["value"]
             diff = cur - pri
             pct = diff / abs(pri) * 100
             up = diff > 0
             verb, wrong_verb = rng.choice(_VERBS_UP if up else _VERBS_DOWN), rng.choice(_VERBS_DOWN if up else _VERBS_UP)
             since = f"from fiscal {prior['year']}"
-            if not row["negative"] and not prior["printed"].startswith("("):
+            if not row["negative"] and pri > 0:
                 add(f"{item[:1].upper() + item[1:]} {verb} {abs(pct):.1f}% {since} [^1].", "change without arithmetic", False)
                 add(f"{item[:1].upper() + item[1:]} {verb} by {money(abs(diff) * scale)} {since} to {money(units)} [^1].",
                     "change without arithmetic", False)
