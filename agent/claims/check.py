@@ -1,16 +1,20 @@
-"""The claim check: every cited sentence of a finished answer against the text of what it cites.
+"""The claim check: every sentence of a finished answer against what it cites.
 
-    claims = check_answer(text, {"[^1]": texts, ...})            # pure: marker -> CheckedSource
-    claims = check_turn(answer, registry, page_text)              # the graph's `check_claims` node
+    claims = check_answer(text, {"[^1]": CheckedSource(...), ...})   # pure: marker -> CheckedSource
+    claims = check_turn(answer, registry, page_text)                 # the graph's `check_claims` node
 
 A sentence (syntok, agent/page_text.py `segment`; a marker written after the full stop belongs to the
-sentence before it) that cites sources fails when one of its figures (agent/claims/figures.py), a
-quoted span, or the label of a quoted table row is printed in none of them, or when arithmetic
-it shows does not hold (agent/claims/arithmetic.py: a computed figure passes only through its
-arithmetic, whose inputs are figures like any other). Knowledge items and ambiguous legacy
-markers are not checked. The result (`ClaimCheck`, storage/schema.py) is keyed by marker text (the
-source id), stored with the answer, and shown by the UI: "not found in [2]" after the sentence and,
-in the citation's preview, the source's closest passage (`source_says`).
+sentence before it) that cites a document or page is checked against the cited pages' table facts
+(agent/claims/facts.py; agent/claims/support.py: value at the caption's scale, item, period, direction,
+unit and currency agree; changes and ratios recomputed); a source with no table facts (a web page, a
+prose page) against its text (figures.SourceNumbers). A quote in any quote marks must be printed; a
+quote spliced with "…" part by part, a value part on its label's row; a quoted table cell ("Net sales
+(2022): 34,229") as one row's label and value. Arithmetic shown must hold (agent/claims/arithmetic.py).
+A sentence that cites nothing but states a figure or a quote is checked against every document, page
+and web source the answer cites; one citing a knowledge item (a Q-number) against the item's own text.
+The result (`ClaimCheck`, storage/schema.py) is keyed by marker text (the source id), stored with the
+answer, and shown by the UI: "not found in [2]" after the sentence and, in the citation's preview, what
+the page prints for the claimed item, else the source's closest passage (`source_says`).
 """
 
 from __future__ import annotations
