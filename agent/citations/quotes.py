@@ -31,7 +31,7 @@ _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|
                      r"|(?:^|(?<=[\s(]))'((?:[^'\n]|'(?=[A-Za-z]|\s[a-z])){4,})'\s*$")
 _VALUE = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
 CELL = re.compile(
-    r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>[$€£]?\s?\(?[\d.,]+\)?%?)"
+    r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>\(?[$€£]?\s?\(?[\d.,]+\)?%?)"
     r"(?:\s+(?:million|billion|thousand)s?)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )

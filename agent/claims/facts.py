@@ -105,6 +105,8 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
             if not unit.is_header and not unit.is_table_row:
                 prose.append(unit.text)
             continue
+        if re.search(r"\d", cells[0].label):  # a label printing an amount: "Dividends declared ($5.86 per share)"
+            prose.append(cells[0].label)
         for cell in cells:
             m = _NUMBER.search(cell.value)
             if not m:

@@ -226,12 +226,21 @@ def _changes(fact: Fact, row: list[Fact], claim: Claim) -> list[tuple[float, flo
     return [(diff, pct, printed_diff, prior)]
 
 
+_OPERAND = re.compile(r"[+−×÷*/]\s*\(?\s*$|^\s*\)?\s*[+−×÷*/=]")
+
+
+def is_operand(fig: Figure, sentence: str) -> bool:
+    """An input of arithmetic the sentence shows ("9,982 + 11,128 = 21,110"): its own label, not the sentence's
+    item, says what it is."""
+    return bool(_OPERAND.search(sentence[max(0, fig.start - 4):fig.start]) or _OPERAND.search(sentence[fig.end:fig.end + 4]))
+
+
 def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], currencies: set[str]) -> Verdict:
     """The verdict of one figure against a page's facts and prose lines (see the module docstring)."""
     rows = rows_of(facts)
     currencies = {f.currency for f in facts if f.currency} or {"$"}  # the tables' own currency, not the page's words
     scores = claim.scores(facts)
-    best = max(scores.values(), default=0)
+    best = 0 if is_operand(fig, claim.sentence) else max(scores.values(), default=0)
 
     def item_ok(f: Fact) -> bool:
         return best == 0 or scores[id(f)] >= best

@@ -189,3 +189,14 @@ def test_the_graphs_path_checks_a_q_number_item_against_its_own_text():
         answer = build_answer(sentence, registry, knowledge=False)
         assert answer.citations and answer.citations[0].kind == "knowledge"
         assert [p.text for c in check_turn(answer, registry) for p in c.problems] == flagged
+
+
+def test_inputs_of_shown_arithmetic_and_amounts_printed_in_labels(statement):
+    # each input is named by its own label, not by the sentence's item
+    assert _problems("- Total costs = 19,232 + 4,512 = 23,744 (computed) [^1]", statement) == []
+    assert _problems("- Total costs = 19,233 + 4,512 = 23,745 (computed) [^1]", statement) == ["19,233"]
+    text, words = _page(rows=ROWS + (("Cash dividends declared ($0.88 per share)", "(412)", "(398)"),))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Cash dividends declared were $0.88 per share in 2022 [^1].", source) == []
+    # a cell quoted with its parenthesised value as printed
+    assert _problems("- Purchases of property and equipment (2022): ($1,577) — -$1,577 million in 2022 [^1]", statement) == []
