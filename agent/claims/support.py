@@ -24,6 +24,7 @@ from agent.claims.figures import Figure, figures_in
 from storage.finance.line_items import asked_items, normalize_label, row_item
 
 _YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?!\d|,\d)")
+_RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:[-–—]|to|through|thru)\s*(?:fiscal\s+)?((?:19|20)\d\d)\b", re.I)
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?"
 _DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
@@ -59,7 +60,12 @@ class Claim:
 
     @cached_property
     def years(self) -> set[int]:
-        return {int(y) for y in _YEAR.findall(self.sentence)}
+        """The years it names, a range's years between ("2021–2023", "2021 through 2023") included."""
+        found = {int(y) for y in _YEAR.findall(self.sentence)}
+        for a, b in _RANGE.findall(self.sentence):
+            if 0 < int(b) - int(a) <= 10:
+                found.update(range(int(a), int(b) + 1))
+        return found
 
     @cached_property
     def concepts(self) -> set[str]:

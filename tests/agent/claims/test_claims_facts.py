@@ -200,3 +200,13 @@ def test_inputs_of_shown_arithmetic_and_amounts_printed_in_labels(statement):
     assert _problems("Cash dividends declared were $0.88 per share in 2022 [^1].", source) == []
     # a cell quoted with its parenthesised value as printed
     assert _problems("- Purchases of property and equipment (2022): ($1,577) — -$1,577 million in 2022 [^1]", statement) == []
+
+
+def test_a_range_of_years_names_the_years_between():
+    rows = (("Total revenue", "49,954", "42,440"),)
+    text, words = _page(rows=rows, years=("2023", "2022"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    good = "- Total revenue average, 2021–2023 = (42,440 + 49,954) / 2 = 46,197 (computed) [^1]"
+    assert _problems(good, source) == []
+    assert _problems(good.replace("2021–2023", "2023"), source) == ["42,440"]  # 2022 is not 2023
+    assert _problems("Total revenue was $42.4 billion in 2021 [^1].", source) == ["$42.4 billion"]
