@@ -2,7 +2,9 @@
 with `--claims`, the claim check on planted and no-model answers (bench/claims.py).
 
     python -m bench.citations [--max-pairs 0]
-    python -m bench.citations --claims [--work DIR]      # DIR: the dev filings ingested (reused)
+    python -m bench.citations --claims-hostile --work DIR [--baseline-rev fe96e53]
+                                                         # the claim check on hostile claims from the human-read gold
+    python -m bench.citations --claims [--work DIR]      # self-consistency only (circular planted set), DIR reused
     python -m bench.citations --claims-gold --work DIR [--data ../shared/bench/statements]
                                                          # the statements gold's no-model answers (DIR: ingested)
 
@@ -67,10 +69,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with pdfs/ and questions.jsonl")
     parser.add_argument("--max-pairs", type=int, default=0, help="stop after this many collisions (0: all)")
-    parser.add_argument("--claims", action="store_true", help="run the claim-check benchmark (bench/claims.py) instead")
+    parser.add_argument("--claims", action="store_true", help="claim-check self-consistency run (circular: not a recall measure; see --claims-hostile)")
     parser.add_argument("--claims-gold", action="store_true", help="the claim check on the statements gold's no-model answers")
+    parser.add_argument("--claims-hostile", action="store_true",
+                        help="the claim check on hostile claims generated from the human-read statements gold")
+    parser.add_argument("--baseline-rev", default="fe96e53", help="with --claims-hostile: git revision to compare with, or 'none'")
     parser.add_argument("--work", type=Path, default=Path("/tmp/bench-claims"), help="ingestion folder for --claims (reused)")
     args = parser.parse_args()
+    if args.claims_hostile:
+        from bench.claims import run_hostile
+
+        run_hostile(args.work.resolve(), args.baseline_rev)
+        return
     if args.claims or args.claims_gold:
         from bench.claims import run, run_gold
 

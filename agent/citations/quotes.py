@@ -27,12 +27,15 @@ from agent.page_text import squash
 from storage.schema import Citation
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
-_QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$")
-_CELL = re.compile(
-    r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>[$€£]?\s?\(?[\d.,]+\)?%?)"
+_QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|’(?=[A-Za-z]|\s[a-z])){4,})’\s*$"
+                     r"|(?:^|(?<=[\s(]))'((?:[^'\n]|'(?=[A-Za-z]|\s[a-z])){4,})'\s*$")
+_VALUE = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
+CELL = re.compile(
+    r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>\(?[$€£]?\s?\(?[\d.,]+\)?%?)"
     r"(?:\s+(?:million|billion|thousand)s?)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )
+ELLIPSIS = re.compile(r"\s*(?:…|\.\.\.)\s*")  # between the parts of a spliced quote
 _BULLET = re.compile(r"^\s*(?:[-•*]\s+|\d+\.\s+)?(?:\*\*)?")
 
 
@@ -43,14 +46,24 @@ def quotes_by_marker(text: str) -> dict[str, list[str]]:
     for mk in iter_markers(text):
         before = text[prev_end : mk.start]
         prev_end = mk.end
-        quote = None
+        found: list[str] = []
         if m := _QUOTED.search(before):
-            quote = " ".join(m.group(1).split())
-        elif m := _CELL.match(_BULLET.sub("", before.rsplit("\n", 1)[-1].replace("**", ""))):
-            quote = f"{' '.join(m.group('label').split())}{ROW_GAP}{m.group('value').replace(' ', '')}"
-        if quote and quote not in out.setdefault(mk.text, []):
-            out[mk.text].append(quote)
+            found = spliced_parts(" ".join(next(g for g in m.groups() if g).split()))
+        elif m := CELL.match(_BULLET.sub("", before.rsplit("\n", 1)[-1].replace("**", ""))):
+            found = [f"{' '.join(m.group('label').split())}{ROW_GAP}{m.group('value').replace(' ', '')}"]
+        for quote in found:
+            if quote not in out.setdefault(mk.text, []):
+                out[mk.text].append(quote)
     return {k: v for k, v in out.items() if v}
+
+
+def spliced_parts(quote: str) -> list[str]:
+    """A quote spliced with "…" as the separate quotes it joins ("A … B" -> ["A", "B"]); a row label
+    followed by its value stays one cell quote ("Net sales … 34,229")."""
+    parts = [p.strip() for p in ELLIPSIS.split(quote) if p.strip()]
+    if len(parts) == 2 and _VALUE.fullmatch(parts[1]) and not _VALUE.fullmatch(parts[0]):
+        return [f"{parts[0]}{ROW_GAP}{parts[1]}"]
+    return parts
 
 
 def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Mapping[str, Any]] | None = None) -> None:

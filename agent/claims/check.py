@@ -1,16 +1,20 @@
-"""The claim check: every cited sentence of a finished answer against the text of what it cites.
+"""The claim check: every sentence of a finished answer against what it cites.
 
-    claims = check_answer(text, {"[^1]": texts, ...})            # pure: marker -> CheckedSource
-    claims = check_turn(answer, registry, page_text)              # the graph's `check_claims` node
+    claims = check_answer(text, {"[^1]": CheckedSource(...), ...})   # pure: marker -> CheckedSource
+    claims = check_turn(answer, registry, page_text)                 # the graph's `check_claims` node
 
 A sentence (syntok, agent/page_text.py `segment`; a marker written after the full stop belongs to the
-sentence before it) that cites sources fails when one of its figures (agent/claims/figures.py), a
-quoted span, or the label of a quoted table row is printed in none of them, or when arithmetic
-it shows does not hold (agent/claims/arithmetic.py: a computed figure passes only through its
-arithmetic, whose inputs are figures like any other). Knowledge items and ambiguous legacy
-markers are not checked. The result (`ClaimCheck`, storage/schema.py) is keyed by marker text (the
-source id), stored with the answer, and shown by the UI: "not found in [2]" after the sentence and,
-in the citation's preview, the source's closest passage (`source_says`).
+sentence before it) that cites a document or page is checked against the cited pages' table facts
+(agent/claims/facts.py; agent/claims/support.py: value at the caption's scale, item, period, direction,
+unit and currency agree; changes and ratios recomputed); a source with no table facts (a web page, a
+prose page) against its text (figures.SourceNumbers). A quote in any quote marks must be printed; a
+quote spliced with "…" part by part, a value part on its label's row; a quoted table cell ("Net sales
+(2022): 34,229") as one row's label and value. Arithmetic shown must hold (agent/claims/arithmetic.py).
+A sentence that cites nothing but states a figure or a quote is checked against every document, page
+and web source the answer cites; one citing a knowledge item (a Q-number) against the item's own text.
+The result (`ClaimCheck`, storage/schema.py) is keyed by marker text (the source id), stored with the
+answer, and shown by the UI: "not found in [2]" after the sentence and, in the citation's preview, what
+the page prints for the claimed item, else the source's closest passage (`source_says`).
 """
 
 from __future__ import annotations
@@ -23,14 +27,25 @@ from typing import Any, Callable, Mapping
 from agent.citations.legacy import content_words
 from agent.citations.markers import MARKER_RE, Marker, code_spans, iter_markers
 from agent.claims.arithmetic import check_arithmetic
-from agent.claims.figures import SourceNumbers, figures_in
+from agent.claims.facts import Fact, page_facts
+from agent.claims.figures import Figure, SourceNumbers, figures_in
+from agent.claims.support import Claim, support
 from agent.claims.text import flatten, is_ocr, prints, source_texts
 from agent.page_text import segment
-from agent.citations.quotes import ROW_GAP, quotes_by_marker
+from agent.citations.quotes import CELL, ELLIPSIS, ROW_GAP, quotes_by_marker
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
 
 SAYS_CHARS = 300
-_QUOTE = re.compile(r"“([^“”\n]+)”|\"([^\"\n]+)\"")
+# a quote in any marks: “…”, "…", ‘…’, '…' (an apostrophe is none: "Apple's"), «…», „…“
+_QUOTE = re.compile(
+    r"“([^“”\n]+)”|\"([^\"\n]+)\""
+    # single marks: an apostrophe inside ("company’s", "stockholders’ equity") does not close the quote
+    r"|‘((?:[^‘’\n]|’(?=[A-Za-z]|\s[a-z]))+)’(?![A-Za-z])"
+    r"|(?:(?<=^)|(?<=[\s(\[]))'((?:[^'\n]|'(?=[A-Za-z]|\s[a-z]))+)'(?=[\s.,;:!?)\]]|$)"
+    r"|«\s*([^«»\n]+?)\s*»|„([^„“”\n]+)[“”]")
+_VALUE_PART = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
+_CURRENCY_MARKS = (("$", re.compile(r"\$|\bdollars?\b|\bUSD\b")), ("€", re.compile(r"€|\beuros?\b|\bEUR\b")),
+                   ("£", re.compile(r"£|\bpounds? sterling\b|\bGBP\b")), ("¥", re.compile(r"¥|\byen\b|\bJPY\b")))
 _PROSE = re.compile(r"[A-Za-z0-9$€£%]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"($])")
 _FIGURE = re.compile(r"\d")
@@ -45,6 +60,49 @@ class CheckedSource:
     texts: list[str]
     ocr: bool = False
     own_text: str = ""  # what `source_says` quotes from (the chunk), the pages when empty
+    # () -> (facts, prose lines) of the cited pages' tables (agent/claims/facts.py); None: text only
+    load_facts: Callable[[], tuple[list[Fact], list[str]]] | None = None
+    knowledge: bool = False  # a curated knowledge item: its own text, figures as it writes them
+
+    @cached_property
+    def page_facts(self) -> tuple[list[Fact], list[str]]:
+        return self.load_facts() if self.load_facts is not None else ([], [])
+
+    @cached_property
+    def currencies(self) -> set[str]:
+        text = "\n".join(self.texts)
+        found = {sym for sym, rx in _CURRENCY_MARKS if rx.search(text)}
+        return found or {"$"}
+
+    def cell(self, label: str, value: str, period: Claim | None = None) -> bool:
+        """A printed row whose label is `label` prints `value` (in a column of the period `period` names, when given)."""
+        digits = re.sub(r"[^\d.]", "", value)
+        key = flatten(label)
+        facts = self.page_facts[0]
+        if facts:
+            return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and _label_is(key, f)
+                       and (period is None or period.period_agrees(f)) for f in facts)
+        return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
+                                 for t in self.texts for line in t.splitlines())
+
+    def supports(self, fig: Figure, claim: Claim) -> tuple[bool, str]:
+        """(whether this source supports the figure, what it prints for the claimed item when not)."""
+        facts, prose = self.page_facts
+        if not facts:
+            return self.numbers.has(fig) and (not fig.currency or fig.currency in self.currencies) \
+                and fig.unit not in ("people", "sqft", "points") or self._unit_printed(fig), ""
+        verdict = support(fig, claim, facts, prose, self.currencies)
+        return verdict.ok, verdict.says
+
+    def _unit_printed(self, fig: Figure) -> bool:
+        """A count of people or square feet, or percentage points, printed with that unit."""
+        if fig.unit not in ("people", "sqft", "points") or not self.numbers.has(fig):
+            return False
+        from agent.claims.facts import PEOPLE, SQUARE_FEET
+
+        rx = {"people": PEOPLE, "sqft": SQUARE_FEET, "points": re.compile(r"(?i)points?|bps|pp\b")}[fig.unit]
+        return any(abs(n.value - fig.value) <= max(n.tolerance, fig.tolerance) + 1e-9 and rx.search(t[n.end:n.end + 30])
+                   for t in self.texts for n in figures_in(t))
 
     @cached_property
     def numbers(self) -> SourceNumbers:
@@ -66,6 +124,21 @@ class CheckedSource:
         return any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat)
 
 
+_MARK = re.compile(r"\s?\(\d{1,2}\)|\*+")  # a footnote mark after a label: "Margin(2)"
+
+
+def _label_is(key: str, fact: Fact) -> bool:
+    """A quoted label (flattened) names the fact's row: its label, or its section's words before it
+    ("Greater China: Net sales" for the row "Net sales" under "Greater China")."""
+    label = _MARK.sub("", flatten(fact.label)).strip()
+    key = _MARK.sub("", key).strip()
+    if label.startswith(key):
+        return True
+    if not label or label not in key:
+        return False
+    return set(re.findall(r"\w+", key.replace(label, " "))) <= set(re.findall(r"\w+", flatten(fact.section)))
+
+
 @dataclass
 class CitedSentence:
     start: int
@@ -76,6 +149,11 @@ class CitedSentence:
 
 def cited_sentences(text: str) -> list[tuple[str, CitedSentence]]:
     """(sentence without markers, where it is and what it cites) for each sentence with a marker."""
+    return [(words, u) for words, u in text_sentences(text) if u.markers]
+
+
+def text_sentences(text: str) -> list[tuple[str, CitedSentence]]:
+    """(sentence without markers, where it is and what it cites) for each sentence of prose, cited or not."""
     blank = list(text)
     for s, e in code_spans(text):
         blank[s:e] = " " * (e - s)
@@ -105,7 +183,7 @@ def cited_sentences(text: str) -> list[tuple[str, CitedSentence]]:
     out = []
     for u in units:
         words = " ".join(_MARKER_GAP.sub("", text[u.start:u.end]).split())
-        if u.markers and _PROSE.search(words):
+        if _PROSE.search(words):
             out.append((words, u))
     return out
 
@@ -114,26 +192,59 @@ def _same_line(text: str, a: CitedSentence, b: CitedSentence) -> bool:
     return "\n" not in text[a.end:b.start]
 
 
-def check_sentence(sentence: str, raw: str, sources: list[CheckedSource]) -> list[ClaimProblem]:
-    """What `sentence` (markers removed; `raw` with them) states that none of `sources` prints."""
+def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
+                   says: dict[int, str] | None = None) -> list[ClaimProblem]:
+    """What `sentence` (markers removed; `raw` with them) states that none of `sources` prints; `says`
+    (source index -> text) receives what a page prints for an item the sentence misstates."""
     problems: list[ClaimProblem] = []
-    quoted: list[tuple[int, int]] = []
+    skipped: list[tuple[int, int]] = []  # quoted spans and a quoted cell's value: checked as quotes
+
+    def fail(kind: str, text: str) -> None:
+        problems.append(ClaimProblem(kind=kind, text=text))
+
+    claim = Claim(sentence)
     for m in _QUOTE.finditer(sentence):
-        quote = m.group(1) or m.group(2)
-        quoted.append(m.span())
-        if len(quote.split()) >= 2 and not any(s.prints(quote) for s in sources):
-            problems.append(ClaimProblem(kind="quote", text=quote.strip()))
-    for cell in (q for qs in quotes_by_marker(raw).values() for q in qs if ROW_GAP in q):
-        label = cell.split(ROW_GAP)[0]
+        quote = next(g for g in m.groups() if g is not None).strip()
+        skipped.append(m.span())
+        parts = [p.strip() for p in ELLIPSIS.split(quote) if p.strip()]
+        if len(parts) > 1:  # a quote spliced with "…": each part as printed, a value on its label's row
+            for k, part in enumerate(parts):
+                if k and _VALUE_PART.fullmatch(part):
+                    if not any(s.cell(parts[k - 1], part, claim) for s in sources):
+                        fail("quote", f"{parts[k - 1]}{ROW_GAP}{part}")
+                elif not any(s.prints(part) for s in sources):
+                    fail("quote", part)
+        elif len(quote.split()) >= 2 and not any(s.prints(quote) for s in sources):
+            fail("quote", quote)
+    line = re.sub(r"^\s*(?:[-•*]\s+|\d+\.\s+)?(?:\*\*)?", "", sentence.replace("**", ""))
+    if (cell := CELL.match(line)) is not None:  # "Net sales (2022): 394,328": the label and its value on one row
+        offset = len(sentence) - len(sentence.lstrip("-•* ")) if sentence.lstrip().startswith(("-", "•", "*")) else 0
+        label, value = " ".join(cell.group("label").split()), cell.group("value").replace(" ", "")
+        period = Claim(cell.group("period"))
+        skipped.append((offset + cell.start("value"), offset + cell.end("value")))
+        skipped.append((sentence.find(cell.group("period")), sentence.find(cell.group("period")) + len(cell.group("period"))))
         if not any(s.prints(label) for s in sources):
-            problems.append(ClaimProblem(kind="quote", text=label))
+            fail("quote", label)
+        elif not any(s.cell(label, value, period) for s in sources):
+            fail("quote", f"{label}{ROW_GAP}{value}")
+    else:
+        for q in (q for qs in quotes_by_marker(raw).values() for q in qs if ROW_GAP in q):
+            label = q.split(ROW_GAP)[0]
+            if not any(s.prints(label) for s in sources):
+                fail("quote", label)
     held, wrong = check_arithmetic(sentence)
     problems += [ClaimProblem(kind="arithmetic", text=w) for w, _ in wrong]
     results = held + [span for _, span in wrong]  # a result is checked through its arithmetic only
     for fig in figures_in(sentence):
-        inside = any(s <= fig.start < e for s, e in quoted) or any(s < fig.end and fig.start < e for s, e in results)
-        if not inside and not any(s.numbers.has(fig) for s in sources):
-            problems.append(ClaimProblem(kind="figure", text=fig.text))
+        if any(s <= fig.start < e for s, e in skipped) or any(s < fig.end and fig.start < e for s, e in results):
+            continue
+        verdicts = [src.supports(fig, claim) for src in sources]
+        if not any(ok for ok, _ in verdicts):
+            fail("figure", fig.text)
+            if says is not None:
+                for k, (_, said) in enumerate(verdicts):
+                    if said:
+                        says.setdefault(k, said)
     return problems
 
 
@@ -146,15 +257,27 @@ def closest_passage(source: CheckedSource, sentence: str) -> str:
 
 
 def check_answer(text: str, sources: Mapping[str, CheckedSource]) -> list[ClaimCheck]:
-    """Each sentence of `text` citing at least one of `sources` (marker text -> its texts), checked."""
+    """Each sentence of `text` citing at least one of `sources` (marker text -> its texts), checked; and
+    each sentence citing nothing that states a figure or a quote, against every document, page and web
+    source the answer cites (a mark then stands after the marker before it)."""
     claims = []
-    for sentence, where in cited_sentences(text):
-        ids = list(dict.fromkeys(mk.text for mk in where.markers if mk.text in sources))
+    cited_pages = [i for i, s in sources.items() if not s.knowledge]
+    last_marker = -1
+    for sentence, where in text_sentences(text):
+        if where.markers:
+            last_marker = where.last_index
+            ids = list(dict.fromkeys(mk.text for mk in where.markers if mk.text in sources))
+        elif cited_pages and (figures_in(sentence) or _QUOTE.search(sentence)):
+            ids = cited_pages
+        else:
+            continue
         if not ids:
             continue
-        problems = check_sentence(sentence, text[where.start:where.end], [sources[i] for i in ids])
-        says = {i: closest_passage(sources[i], sentence) for i in ids} if problems else {}
-        claims.append(ClaimCheck(sentence=sentence, marker_index=where.last_index, source_ids=ids, problems=problems,
+        said: dict[int, str] = {}
+        problems = check_sentence(sentence, text[where.start:where.end], [sources[i] for i in ids], said)
+        says = {i: said.get(k) or closest_passage(sources[i], sentence) for k, i in enumerate(ids)} if problems else {}
+        index = where.last_index if where.markers else max(last_marker, 0)
+        claims.append(ClaimCheck(sentence=sentence, marker_index=index, source_ids=ids, problems=problems,
                                  source_says=says))
     return claims
 
@@ -168,12 +291,47 @@ def checked_sources(answer: AnswerResult, registry: Mapping[str, Mapping[str, An
         if src is None and c.metadata.doc_id and c.metadata.chunk_id is not None:  # a resolved legacy marker
             src = next((s for s in registry.values() if s.get("doc_id") == c.metadata.doc_id
                         and s.get("chunk_id") == c.metadata.chunk_id), None)
+        if c.kind == "knowledge":
+            if text := knowledge_text(c, registry):
+                out[c.marker] = CheckedSource([text], own_text=text, knowledge=True)
+            continue
         if src is None or c.kind not in ("document", "page", "web"):
             continue
         texts = source_texts(src, page_text)
         if texts:
-            out[c.marker] = CheckedSource(texts, ocr=is_ocr(src), own_text=src.get("text") or "")
+            out[c.marker] = CheckedSource(texts, ocr=is_ocr(src), own_text=src.get("text") or "",
+                                          load_facts=_facts_loader(src, page_text))
     return out
+
+
+def knowledge_text(c: Any, registry: Mapping[str, Mapping[str, Any]]) -> str:
+    """A cited knowledge item's own text (its answer): from the turn's registry, else its preview."""
+    src = registry.get(c.metadata.q_id or "") or registry.get(c.marker) or {}
+    text = (src.get("extra") or {}).get("answer") or src.get("text")
+    if text:
+        return text
+    preview = c.preview or ""
+    return preview.split("\nA: ", 1)[1].split("\nSource: ", 1)[0] if "\nA: " in preview else preview
+
+
+def _facts_loader(src: Mapping[str, Any], page_text: Callable[[dict], str | None] | None):
+    """() -> the facts and prose lines of every page a document or page source is on, or None (web)."""
+    doc_id, first = src.get("doc_id"), src.get("page_number")
+    if not doc_id or first is None or src.get("kind") == "web":
+        return None
+    last = max(first, (src.get("extra") or {}).get("page_end") or first)
+
+    def load() -> tuple[list[Fact], list[str]]:
+        facts: list[Fact] = []
+        prose: list[str] = []
+        for page in range(first, last + 1):
+            text = page_text({**src, "page_number": page}) if page_text is not None else None
+            f, p = page_facts(doc_id, page, text)
+            facts += f
+            prose += p
+        return facts, prose
+
+    return load
 
 
 def check_turn(answer: AnswerResult, registry: Mapping[str, Mapping[str, Any]],

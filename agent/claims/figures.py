@@ -20,7 +20,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from storage.finance.scale import scales_in
+from storage.finance.scale import read_scale, scales_in
 
 SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "mln": 1e6,
           "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
@@ -40,6 +40,17 @@ _DURATION_AFTER = re.compile(r"^\s?[- ]?(?:months?|weeks?|quarters?)\b", re.IGNO
 _SMALL = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
+_PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
+_SQFT_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
+_POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
+_CURRENCY_WORDS = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
+
+
+def caption_scale(text: str) -> float | None:
+    """The scale of amounts a table's unit caption states ("(Millions)", "In millions, except per share", "($ in
+    thousands)", "(000s)"): the first one in `text`, or None. Read by storage/finance/scale.py, the one reader."""
+    scale = read_scale(text or "")
+    return scale.factor if scale and scale.word else None
 
 
 @dataclass(frozen=True)
@@ -50,6 +61,10 @@ class Figure:
     value: float  # magnitude in units: 86.4e9
     tolerance: float  # half a unit of the last printed digit, at the figure's scale
     percent: bool = False
+    currency: str = ""  # "$", "€", "£", "¥" as written ("dollars" -> "$"), "" when none
+    scaled: bool = False  # written with a scale word or letter ("$4.1 billion", "$1.9B")
+    unit: str = ""  # "people", "sqft", "points" when the words after it say so
+    negative: bool = False  # "-$1,577 million", "(1,577)"
 
 
 def _scale(m: re.Match) -> float:
@@ -67,8 +82,14 @@ def _figure(m: re.Match, base: int = 0) -> Figure:
     start = m.start("cur") if m.group("cur") else m.start("num")
     end = max(m.end("num"), m.end("pct") if m.group("pct") else 0, m.end("scale") if m.group("scale") else 0,
               m.end("letter") if m.group("letter") and scale != 1.0 else 0)
+    after = m.string[m.end():m.end() + 40]
+    currency = m.group("cur") or ""
+    if not currency and (w := _CURRENCY_WORDS.match(after)):
+        currency = {"dollar": "$", "euro": "€", "pound": "£", "yen": "¥"}[w.group(1).lower().rstrip("s")]
+    unit = "people" if _PEOPLE_AFTER.match(after) else "sqft" if _SQFT_AFTER.match(after) else \
+        "points" if not m.group("pct") and _POINTS_AFTER.match(after) else ""
     return Figure(m.string[start:end], base + start, base + end, float(digits) * scale, 0.5 * 10 ** -places * scale,
-                  bool(m.group("pct")))
+                  bool(m.group("pct")), currency, scale != 1.0, unit, bool(m.group("sign") or (m.group("open") and m.group("close"))))
 
 
 def _not_a_figure(m: re.Match, text: str, dates: list[tuple[int, int]]) -> bool:

@@ -1,0 +1,138 @@
+"""The facts a cited page prints: each value cell of its tables with its row label, section, column period,
+unit and the scale of its table's caption, and the page's prose lines (what is not a table row or header).
+
+    facts, prose = page_facts(doc_id, page_index, page_text)     # storage/documents/page_tables.py rows
+    facts, prose = facts_of_units(units)                         # Units read any other way (tests: a PDF's words)
+
+A value's scale is its table caption's ("(Millions)", "In millions, except per share amounts"), read by
+one function, `figures.caption_scale`; per-share rows are as printed, share counts at the caption's share scale.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agent.claims.figures import caption_scale
+from storage.documents.tables import Cell, Unit, row_cells, split_row
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_PER_SHARE = re.compile(r"(?i)per (?:common |ordinary )?share|\beps\b|per unit|\bdiluted\b|\bbasic\b|dividends? declared")
+_SHARES = re.compile(r"(?i)\bshares\b|weighted[- ]average (?:number|common)|\bunits outstanding\b")  # a count of shares
+_SHARES_CAPTION = re.compile(r"(?i)shares?[^,;)]*?\bin (thousands|millions)|except (?:for )?(?:number of )?share")
+PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
+SQUARE_FEET = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
+_NUMBER = re.compile(r"\(?-?\$?\s?(\d[\d,]*(?:\.\d+)?)\)?")
+
+
+@dataclass(frozen=True)
+class Fact:
+    label: str  # the row label as printed
+    section: str
+    period: str  # the column's period label
+    printed: str  # the value as printed: "$394,328", "(1,577)", "43.3%"
+    magnitude: float  # the number as printed, unsigned: 394328.0
+    scale: float  # the caption's scale for this row: 1e6; 1 for per-share rows and percentages
+    negative: bool  # printed in parentheses or with a minus
+    percent: bool
+    unit: str  # "money", "percent", "people", "sqft", "shares"
+    row: int  # the row's index among the page's units (cells of one row share it)
+    currency: str = ""  # "$", "€", "£", "¥" from the value or its table's caption; "" when neither says
+    years: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def value(self) -> float:
+        """Signed, in units: -1,577,000,000 for "(1,577)" in millions."""
+        return (-1 if self.negative else 1) * self.magnitude * self.scale
+
+    def says(self) -> str:
+        return f"{self.label} ({self.period}): {self.printed}" if self.period else f"{self.label}: {self.printed}"
+
+
+def row_scale(caption: str, label: str, section: str, printed: str, page_caption: str = "") -> float:
+    """The scale of one row's values: per-share amounts as printed, share counts at the caption's share scale,
+    everything else at the scale of its table's caption, else the page's (1 when neither names one)."""
+    if "%" in printed:
+        return 1.0
+    two_places = re.search(r"^\D*\d{1,3}\.\d\d\D*$", printed)
+    captions = f"{caption} {page_caption}"
+    if two_places and not _SHARES.search(label) and (_PER_SHARE.search(f"{section} {label}") or
+                                                     re.search(r"(?i)per share", captions)):
+        return 1.0  # per-share amounts: as printed (the section above them may be misread, the caption says it)
+    if _SHARES.search(label) and not _PER_SHARE.search(label):
+        if m := _SHARES_CAPTION.search(captions):
+            return {"thousands": 1e3, "millions": 1e6}.get((m.group(1) or "").lower(), 1.0)
+    return caption_scale(caption or "") or caption_scale(page_caption) or 1.0
+
+
+def _unit(label: str, section: str, caption: str, printed: str) -> str:
+    words = f"{section} {label} {caption}"
+    if "%" in printed:
+        return "percent"
+    if PEOPLE.search(f"{section} {label}"):
+        return "people"
+    if SQUARE_FEET.search(words):
+        return "sqft"
+    if _SHARES.search(label) and not _PER_SHARE.search(label):
+        return "shares"
+    return "money"
+
+
+_CURRENCIES = (("$", re.compile(r"\$|\bdollars?\b|\bUSD\b", re.I)), ("€", re.compile(r"€|\beuros?\b|\bEUR\b", re.I)),
+               ("£", re.compile(r"£|\bpounds? sterling\b|\bGBP\b", re.I)), ("¥", re.compile(r"¥|\byen\b|\bJPY\b", re.I)))
+
+
+def currency_of(text: str) -> str:
+    """The currency a value or caption names ("$ 1,234", "(in millions of euros)"), "" when none."""
+    found = [(m.start(), sym) for sym, rx in _CURRENCIES if (m := rx.search(text))]
+    return min(found)[1] if found else ""
+
+
+def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], list[str]]:
+    """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers)."""
+    facts: list[Fact] = []
+    prose: list[str] = []
+    page_caption = next((u.unit for u in units if u.unit), "") or next(
+        (u.text for u in units if not u.is_table_row and caption_scale(u.text) and len(u.text) < 120), "")
+    for i, unit in enumerate(units):
+        cells = row_cells(unit) if unit.is_table_row else []
+        if not cells and unit.is_table_row and not unit.is_header and " | " not in unit.text:
+            label, values = split_row(unit.text)  # a row read without its columns: values with no period
+            if label:
+                cells = [Cell(label, "", v, unit.text, None, k, unit.section, unit.unit or page_caption)
+                         for k, v in enumerate(values)]
+        if not cells:
+            if not unit.is_header and not unit.is_table_row:
+                prose.append(unit.text)
+            continue
+        if re.search(r"\d", cells[0].label):  # a label printing an amount: "Dividends declared ($5.86 per share)"
+            prose.append(cells[0].label)
+        for cell in cells:
+            m = _NUMBER.search(cell.value)
+            if not m:
+                continue
+            printed = cell.value.strip()
+            facts.append(Fact(
+                label=cell.label, section=cell.section, period=cell.period, printed=printed,
+                magnitude=float(m.group(1).replace(",", "")),
+                scale=row_scale(cell.unit, cell.label, cell.section, printed, page_caption),
+                negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent="%" in printed,
+                unit=_unit(cell.label, cell.section, cell.unit or page_caption, printed), row=row_base + i,
+                currency=currency_of(f"{printed} {cell.unit or page_caption}"),
+                years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
+    return facts, prose
+
+
+def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:
+    """The facts and prose lines of a cited page (its rows read by storage/documents/page_tables.py)."""
+    from storage.documents.page_tables import table_units
+
+    return facts_of_units(table_units(doc_id, page_index, text), row_base=page_index * 10_000)
+
+
+def rows_of(facts: list[Fact]) -> dict[int, list[Fact]]:
+    """row -> its facts (the columns of one printed row)."""
+    out: dict[int, list[Fact]] = {}
+    for f in facts:
+        out.setdefault(f.row, []).append(f)
+    return out

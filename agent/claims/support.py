@@ -1,0 +1,323 @@
+"""Whether a cited page's facts support a figure, as the sentence states it.
+
+    claim = Claim(sentence)                          # what the sentence names: items, years, direction
+    verdict = support(figure, claim, facts, prose, currencies)
+
+A figure is supported when a fact (agent/claims/facts.py) has its value at the caption's scale and, where
+the sentence says them, its item (US-GAAP concept of storage/finance/line_items.py, or the label's
+words), period (a year), sign or direction ("rose" for a printed decrease fails) and unit (currency,
+%, percentage points, people, square feet) agree. A change ("rose 7.8%", "up $28.5 billion") is
+recomputed from the claimed row's columns even when no arithmetic is shown; a percentage from two facts
+of one column (a margin). A number printed in prose supports a figure when the prose line shares the
+claim's words. A number matched only by another row, column, footnote or year header is not found:
+`Verdict.says` is then what the page prints for the claimed item.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
+from agent.claims.figures import Figure, figures_in
+from storage.finance.line_items import asked_items, normalize_label, row_item
+
+_YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?!\d|,\d)")
+_RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:[-–—]|to|through|thru)\s*(?:fiscal\s+)?((?:19|20)\d\d)\b", re.I)
+_UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?"
+_DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced"
+_DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
+# the words right before a figure that make it a change: "rose 7.8%", "increased by $28.5 billion", "an increase of"
+_CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
+                            r"(?:of\s+|by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+)?$", re.I)
+_TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)
+_CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
+_STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
+total net company company's companies fiscal year years quarter period ended ending end reported report reports
+million millions billion billions thousand thousands percent about approximately roughly nearly some which
+during compared versus vs also had has have over under per cent amounted came totaled stood statement shows
+filing line lists labels""".split())
+
+
+@lru_cache(maxsize=8192)
+def words(text: str) -> frozenset[str]:
+    """Content words, singular: "Revenues" -> "revenue"."""
+    out = set()
+    for w in re.findall(r"[a-z][a-z'’-]+", text.lower()):
+        w = w.strip("'’-")
+        if w in _STOP or len(w) < 3:
+            continue
+        out.add(w[:-1] if w.endswith("s") and not w.endswith("ss") else w)
+    return frozenset(out)
+
+
+@dataclass
+class Claim:
+    """What a sentence names beside its figures."""
+
+    sentence: str
+
+    @cached_property
+    def years(self) -> set[int]:
+        """The years it names, a range's years between ("2021–2023", "2021 through 2023") included."""
+        found = {int(y) for y in _YEAR.findall(self.sentence)}
+        for a, b in _RANGE.findall(self.sentence):
+            if 0 < int(b) - int(a) <= 10:
+                found.update(range(int(a), int(b) + 1))
+        return found
+
+    @cached_property
+    def concepts(self) -> set[str]:
+        return {a.item.concept for a in asked_items(self.sentence)}
+
+    @cached_property
+    def words(self) -> set[str]:
+        return words(re.sub(r"[\d$€£¥%.,()]+", " ", self.sentence))
+
+    @cached_property
+    def direction(self) -> int:
+        """+1 "rose", -1 "fell", 0 neither (the first direction word decides)."""
+        m = _DIRECTION.search(self.sentence)
+        return 0 if m is None else (1 if m.group("up") else -1)
+
+    @cached_property
+    def is_change(self) -> bool:
+        return self.direction != 0 or bool(re.search(r"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b", self.sentence))
+
+    def scores(self, facts: list[Fact]) -> dict[int, int]:
+        """id(fact) -> `mention(fact)`, for each of `facts` (computed once per sentence and list)."""
+        cache = self.__dict__.setdefault("_scores", {})
+        if id(facts) not in cache:
+            cache[id(facts)] = (facts, {id(f): self.mention(f) for f in facts})
+        return cache[id(facts)][1]
+
+    def mention(self, fact: Fact) -> int:
+        """2: the sentence names the fact's item (its concept, or all of its label's words); 1: half its
+        label's words (its section's when the label has none); 0: not."""
+        concept, label, section = _fact_words(fact.label, fact.section, fact.percent)
+        named = section and section <= self.words and section != label  # its segment or section too: "Europe"
+        if concept is not None and concept in self.concepts:
+            return 3 if named else 2
+        if not label:
+            return 0
+        shared = len(label & self.words)
+        return (3 if named else 2) if shared == len(label) else 1 if shared and shared * 2 >= len(label) else 0
+
+    @cached_property
+    def months(self) -> set[str]:
+        return months(self.sentence)
+
+    @cached_property
+    def quarter(self) -> int | None:
+        return quarter(self.sentence)
+
+    @cached_property
+    def duration(self) -> int | None:
+        return duration(self.sentence)
+
+    def period_agrees(self, fact: Fact) -> bool:
+        """The sentence's year, length of period ("three months", "year ended") and month, where it says
+        them, are the fact's column's."""
+        if self.duration and (d := duration(fact.period)) and d != self.duration:
+            return False
+        if self.months and (m := months(fact.period)) and not (m & self.months) and not self.is_change:
+            return False
+        if self.quarter and (q := quarter(fact.period)) and q != self.quarter:
+            return False
+        if not self.years or not fact.years:
+            return True
+        allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
+        return bool(fact.years & allowed)
+
+
+_MONTHS = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
+_DURATIONS = ((3, re.compile(r"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\bq[1-4]\b")),
+              (6, re.compile(r"(?i)\bsix[- ]months?\b|\b26[- ]weeks?\b|\bfirst half\b|\bh1\b")),
+              (9, re.compile(r"(?i)\bnine[- ]months?\b|\b39[- ]weeks?\b")),
+              (12, re.compile(r"(?i)\btwelve[- ]months?\b|\b52[- ]weeks?\b|\byears? ended\b|\bfull[- ]year\b|\bannual\b")))
+
+
+@lru_cache(maxsize=4096)
+def months(text: str) -> frozenset[str]:
+    """The months of the dates a text names ("June 30, 2023" -> {"jun"})."""
+    return frozenset(m.group(1).lower() for m in _MONTHS.finditer(text))
+
+
+_QUARTER = re.compile(r"(?i)\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b|\bq([1-4])\b")
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+@lru_cache(maxsize=4096)
+def quarter(text: str) -> int | None:
+    """The quarter a text names by its ordinal ("Fourth Quarter", "Q3"), when exactly one."""
+    found = {int(m.group(2)) if m.group(2) else _ORDINAL[m.group(1).lower()] for m in _QUARTER.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=4096)
+def duration(text: str) -> int | None:
+    """The length in months of the period a text names, when exactly one: "three months ended" -> 3."""
+    found = {n for n, rx in _DURATIONS if rx.search(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=8192)
+def _row_item(label: str, section: str, percent: bool) -> str | None:
+    item = row_item(label, section, percent)
+    return item.concept if item else None
+
+
+@lru_cache(maxsize=8192)
+def _fact_words(label: str, section: str, percent: bool) -> tuple[str | None, frozenset[str], frozenset[str]]:
+    """(the row's US-GAAP concept, its label's content words (its section's when it has none), its section's)."""
+    own = words(normalize_label(label))  # "Net income (loss) (2)" -> "net income"
+    return _row_item(label, section, percent), own or words(section), words(normalize_label(section))
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    kind: str = "figure"  # the problem's kind when not ok ("figure"; "direction" for a wrong "rose")
+    says: str = ""  # what the page prints for the claimed item, when not ok
+
+
+def _matches(fig: Figure, fact: Fact) -> bool:
+    """The figure's value is the fact's, at the figure's printed precision."""
+    slack = fig.tolerance * (1 + 1e-9) + 1e-9
+    if fig.percent or fig.unit == "points":
+        return fact.percent and abs(fact.magnitude - fig.value) <= slack
+    if fact.percent:
+        return False
+    if abs(fact.magnitude * fact.scale - fig.value) <= slack:
+        return True
+    # a bare number restates the cell as printed ("Net sales were 394,328")
+    return not fig.currency and not fig.scaled and abs(fact.magnitude - fig.value) <= slack
+
+
+def _unit_agrees(fig: Figure, fact: Fact, currencies: set[str]) -> bool:
+    if fig.unit in ("people", "sqft"):
+        return fact.unit == fig.unit
+    if fig.unit == "points":
+        return fact.percent
+    if fact.unit in ("people", "sqft") and (fig.currency or fig.scaled and fig.currency):
+        return False
+    return not fig.currency or fig.currency in currencies
+
+
+def _is_change_figure(fig: Figure, sentence: str) -> bool:
+    return bool(_CHANGE_BEFORE.search(sentence[max(0, fig.start - 40):fig.start])
+                or _CHANGE_AFTER.match(sentence[fig.end:fig.end + 40]))
+
+
+def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
+    """The column the change is from: a year the sentence names before the fact's, else the year before."""
+    earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)
+               and duration(f.period) == duration(fact.period)]  # the same length: three months with three months
+    if not earlier:
+        earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)]
+    named = [f for f in earlier if f.years & claim.years]
+    pool = named or earlier
+    return max(pool, key=lambda f: (max(f.years), -abs(f.row)), default=None) if pool else None
+
+
+def _changes(fact: Fact, row: list[Fact], claim: Claim) -> list[tuple[float, float | None, float, Fact]]:
+    """(difference in units, relative change in %, difference in printed numbers, prior) of the fact over its prior column."""
+    prior = _prior(fact, row, claim)
+    if prior is None:
+        return []
+    diff = fact.value - prior.value
+    pct = diff / abs(prior.value) * 100 if prior.value else None
+    printed_diff = (-1 if fact.negative else 1) * fact.magnitude - (-1 if prior.negative else 1) * prior.magnitude
+    return [(diff, pct, printed_diff, prior)]
+
+
+_OPERAND = re.compile(r"[+−×÷*/]\s*\(?\s*$|^\s*\)?\s*[+−×÷*/=]")
+
+
+def is_operand(fig: Figure, sentence: str) -> bool:
+    """An input of arithmetic the sentence shows ("9,982 + 11,128 = 21,110"): its own label, not the sentence's
+    item, says what it is."""
+    return bool(_OPERAND.search(sentence[max(0, fig.start - 4):fig.start]) or _OPERAND.search(sentence[fig.end:fig.end + 4]))
+
+
+def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], currencies: set[str]) -> Verdict:
+    """The verdict of one figure against a page's facts and prose lines (see the module docstring)."""
+    rows = rows_of(facts)
+    currencies = {f.currency for f in facts if f.currency} or {"$"}  # the tables' own currency, not the page's words
+    scores = claim.scores(facts)
+    best = 0 if is_operand(fig, claim.sentence) else max(scores.values(), default=0)
+
+    def item_ok(f: Fact) -> bool:
+        return best == 0 or scores[id(f)] >= best
+
+    claimed = [f for f in facts if best > 0 and scores[id(f)] >= best]
+    change = _is_change_figure(fig, claim.sentence)
+    wrong_direction = False
+    # the figure as a printed value
+    for f in facts:
+        if not _matches(fig, f) or not item_ok(f) or not _unit_agrees(fig, f, currencies):
+            continue
+        if change:  # a printed change ("(51.4)%" under "% change") with a direction word
+            if claim.direction and f.negative != (claim.direction < 0) and f.percent:
+                wrong_direction = True
+                continue
+        elif not claim.period_agrees(f):
+            continue
+        to = _TO_BEFORE.search(claim.sentence[max(0, fig.start - 40):fig.start])
+        if to and (ch := _changes(f, rows[f.row], claim)) and ch[0][0] and (ch[0][0] > 0) != bool(to.group("up")):
+            wrong_direction = True  # "fell to $394.3 billion" while the row rose to it
+            continue
+        return Verdict(True)
+    # the figure as a change of a claimed row, or a ratio of two facts of one column
+    if change or fig.percent or fig.unit == "points":
+        for f in claimed or (facts if best == 0 else []):
+            if not claim.period_agrees(f) or (fig.currency and fig.currency not in currencies):
+                continue
+            for diff, pct, printed_diff, prior in _changes(f, rows[f.row], claim):
+                if fig.unit == "points":
+                    hit = f.percent and abs(abs(printed_diff) - fig.value) <= fig.tolerance + 1e-9
+                elif fig.percent:
+                    hit = pct is not None and not f.percent and abs(abs(pct) - fig.value) <= fig.tolerance + 1e-9
+                else:
+                    hit = not f.percent and (abs(abs(diff) - fig.value) <= fig.tolerance * (1 + 1e-9) or
+                                             (not fig.currency and not fig.scaled and abs(abs(printed_diff) - fig.value) <= fig.tolerance + 1e-9))
+                if hit:
+                    if claim.direction and diff and (diff > 0) != (claim.direction > 0):
+                        wrong_direction = True
+                        continue
+                    return Verdict(True)
+        if fig.percent and not change:
+            for f in claimed:
+                for g in facts:
+                    if g.row == f.row or g.period != f.period or not g.value or g.percent or f.percent:
+                        continue
+                    if (scores[id(g)] >= 1 or _row_item(g.label, g.section, False) == "Revenues") and \
+                            abs(abs(f.value / g.value) * 100 - fig.value) <= fig.tolerance + 1e-9:
+                        return Verdict(True)
+    # the figure printed in a prose line that shares the claim's words
+    if not wrong_direction:
+        for line in prose:
+            if not (claim.words & words(line)) and claim.words:
+                continue
+            for n in figures_in(line):
+                if abs(n.value - fig.value) <= max(fig.tolerance, n.tolerance) * (1 + 1e-9) + 1e-9 and n.percent == fig.percent:
+                    after = line[n.end:n.end + 30]
+                    if fig.unit == "people" and not PEOPLE.search(after):
+                        continue
+                    if fig.unit == "sqft" and not SQUARE_FEET.search(after):
+                        continue
+                    if fig.currency and (n.currency or "$") != fig.currency and fig.currency not in currencies:
+                        continue
+                    return Verdict(True)
+    return Verdict(False, "direction" if wrong_direction else "figure", _says(claimed, claim))
+
+
+def _says(claimed: list[Fact], claim: Claim) -> str:
+    """What the page prints for the claimed item: its row's values, the sentence's years first."""
+    if not claimed:
+        return ""
+    rows = rows_of(claimed)
+    best_row = max(rows.values(), key=lambda fs: (any(f.years & claim.years for f in fs), -fs[0].row))
+    cells = sorted(best_row, key=lambda f: not (f.years & claim.years))
+    return f"{best_row[0].label}: " + "; ".join(f"{f.printed} ({f.period})" if f.period else f.printed for f in cells)

@@ -1,0 +1,212 @@
+"""The claim check against a cited page's table facts (agent/claims/facts.py, agent/claims/support.py), on
+generated statement pages (PyMuPDF text at positions, read by the layout reader as at answer time):
+one test per rule of each planted class and each true form of bench/claims.py's hostile set."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from agent.claims.check import CheckedSource, check_answer
+from agent.claims.facts import caption_scale, facts_of_units
+from storage.documents.table_layout import layout_units
+
+ROWS = (  # label, 2022, 2021 (a statement "in millions" unless the caption says otherwise)
+    ("Net sales", "$34,229", "$31,746"),
+    ("Cost of sales", "19,232", "17,906"),
+    ("Gross profit", "14,997", "13,840"),
+    ("Operating income", "4,512", "5,001"),
+    ("Net income", "$3,120", "$2,855"),
+    ("Purchases of property and equipment", "(1,577)", "(1,201)"),
+    ("Diluted earnings per share", "$6.11", "$5.61"),
+)
+FOOTNOTE = "(1) Includes restructuring charges of $842 million recorded in the fourth quarter."
+
+
+def _page(caption: str = "(Millions)", rows=ROWS, header: str | None = None, footnote: str = FOOTNOTE,
+          years=("2022", "2021")) -> tuple[str, list]:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    if header:  # a running header above the statement
+        page.insert_text((56, 40), header, fontsize=8)
+    page.insert_text((56, 60), "Northwind Beverages, Inc.", fontsize=11)
+    page.insert_text((56, 76), "CONSOLIDATED STATEMENTS OF INCOME", fontsize=11)
+    page.insert_text((56, 92), caption, fontsize=9)
+    page.insert_text((400, 116), "Year Ended December 31,", fontsize=9)
+    for i, year in enumerate(years):
+        page.insert_text((440 + 70 * i, 128), year, fontsize=9)
+    for k, (label, *values) in enumerate(rows):
+        y = 150 + 14 * k
+        page.insert_text((56, y), label, fontsize=9)
+        for i, value in enumerate(values):
+            right = 470 + 70 * i  # right-aligned under the year
+            page.insert_text((right - pymupdf.get_text_length(value, fontsize=9), y), value, fontsize=9)
+    if footnote:
+        page.insert_text((56, 170 + 14 * len(rows)), footnote, fontsize=8)
+    text, words = page.get_text(), page.get_text("words")
+    doc.close()
+    return text, words
+
+
+@pytest.fixture(scope="module")
+def statement() -> CheckedSource:
+    text, words = _page()
+    return CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+
+
+def _problems(sentence: str, source: CheckedSource) -> list[str]:
+    return [p.text for c in check_answer(sentence, {"[^1]": source}) for p in c.problems]
+
+
+def test_the_layout_read_gives_facts_at_the_captions_scale(statement):
+    facts, prose = statement.page_facts
+    sales = [f for f in facts if f.label == "Net sales"]
+    assert [(f.printed, f.value, sorted(f.years)) for f in sales] == [("$34,229", 34_229e6, [2022]), ("$31,746", 31_746e6, [2021])]
+    eps = next(f for f in facts if f.label.startswith("Diluted"))
+    assert eps.scale == 1.0  # per share: as printed
+    capex = next(f for f in facts if f.label.startswith("Purchases"))
+    assert capex.negative and capex.value == -1_577e6
+    assert any("restructuring" in line for line in prose)
+
+
+@pytest.mark.parametrize("caption,scale", [("(Millions)", 1e6), ("(In millions, except per share amounts)", 1e6),
+                                           ("($ in thousands)", 1e3), ("(Dollars in millions)", 1e6), ("(000s)", 1e3),
+                                           ("Consolidated results", None)])
+def test_one_reader_of_scale_captions(caption, scale):
+    assert caption_scale(caption) == scale
+
+
+@pytest.mark.parametrize("sentence", [
+    "Net sales were $34.2 billion in fiscal 2022 [^1].",  # scale words
+    "Net sales were $34,229 million in 2022 [^1].",  # a "(Millions)" caption
+    "Net sales came to about $34 billion in 2022 [^1].",  # rounding
+    "Net sales were 34,229 in 2022 [^1].",  # as printed
+    "Capital expenditures were -$1,577 million in 2022 [^1].",  # parentheses as an outflow
+    "The company used $1.6 billion for purchases of property and equipment in 2022 [^1].",
+    "Net sales rose 7.8% from 2021 [^1].",  # a change stated without its arithmetic
+    "Net sales increased by $2.5 billion in 2022 [^1].",
+    "Operating income fell 9.8% in 2022 [^1].",
+    "Net sales grew by 2,483 (34,229 − 31,746) [^1].",  # arithmetic over bare inputs
+    "Gross margin was 43.8% in 2022 [^1].",  # a ratio of two facts of one column
+    "Diluted earnings per share were $6.11 in 2022 [^1].",
+    "- Net sales (2022): $34,229 [^1]",  # a cell as printed
+    "The statement's line ‘Net sales’ shows $34.2 billion for 2022 [^1].",
+])
+def test_true_claims_in_the_forms_people_write_pass(statement, sentence):
+    assert _problems(sentence, statement) == []
+
+
+@pytest.mark.parametrize("sentence,flagged", [
+    ("Net sales were $19.2 billion in 2022 [^1].", "$19.2 billion"),  # another row's number
+    ("Net sales were $31,746 million in 2022 [^1].", "$31,746 million"),  # the prior-year column
+    ("Net sales were $842 million in 2022 [^1].", "$842 million"),  # a footnote's number
+    ("Net sales were $2,022 million in 2022 [^1].", "$2,022 million"),  # a year header times the caption
+    ("Net income was $6.11 million in 2022 [^1].", "$6.11 million"),  # a per-share amount times the caption
+    ("Net sales were $34,229 in 2022 [^1].", "$34,229"),  # the scale left out
+    ("Net sales were $34.2 million in 2022 [^1].", "$34.2 million"),  # a wrong scale
+    ("Operating income rose 9.8% in 2022 [^1].", "9.8%"),  # "rose" for a printed decrease
+    ("Operating income rose to $4.5 billion in 2022 from 2021 [^1].", "$4.5 billion"),
+    ("Net sales rose 7.8 percentage points from 2021 [^1].", "7.8"),  # points for percent
+    ("The company employed 34,229 people in 2022 [^1].", "34,229"),  # people for an amount
+    ("Net sales were €34.2 billion in 2022 [^1].", "€34.2 billion"),  # a currency the table is not in
+])
+def test_a_number_matched_only_elsewhere_on_the_page_is_not_found(statement, sentence, flagged):
+    assert _problems(sentence, statement) == [flagged]
+
+
+def test_the_preview_says_what_the_page_prints_for_the_claimed_item(statement):
+    claim = check_answer("Net sales were $19.2 billion in 2022 [^1].", {"[^1]": statement})[0]
+    assert claim.source_says["[^1]"].startswith("Net sales: $34,229 (Year Ended December 31, 2022)")
+
+
+def test_quotes_in_any_marks_and_spliced_quotes_part_by_part(statement):
+    assert _problems("The filing reports ‘Adjusted net sales’ of $34.2 billion for 2022 [^1].", statement) == \
+        ["Adjusted net sales"]
+    assert _problems("The filing reports 'Net operating sales' of $34.2 billion [^1].", statement) == ["Net operating sales"]
+    assert _problems("It's the company's “Net sales” line [^1].", statement) == []  # apostrophes are no quotes
+    # a label spliced with another row's value: the value must stand on the label's row
+    assert _problems("The statement shows “Net sales … 19,232” for 2022 [^1].", statement) == ["Net sales … 19,232"]
+    assert _problems("The statement shows “Net sales … 34,229” for 2022 [^1].", statement) == []
+    # the prior-year value of the row, while the sentence says 2022
+    assert _problems("The statement shows “Net sales … 31,746” for 2022 [^1].", statement) == ["Net sales … 31,746"]
+    assert _problems("The page says “Includes restructuring charges … fourth quarter” [^1].", statement) == []
+    assert _problems("The page says “Includes restructuring charges … first quarter” [^1].", statement) == ["first quarter"]
+
+
+def test_a_row_label_quoted_with_another_rows_value_fails(statement):
+    assert _problems("- Net sales (2022): 19,232 [^1]", statement) == ["Net sales … 19,232"]
+    assert _problems("- Net sales (2021): $34,229 [^1]", statement) == ["Net sales … $34,229"]  # another column
+    assert _problems("- Net sales (2022): $34,229 [^1]", statement) == []
+
+
+def test_a_figure_in_an_unmarked_sentence_is_checked_against_the_answers_cited_pages(statement):
+    text = "Net sales were $34.2 billion in 2022 [^1]. Net income was $4.5 billion in 2022."
+    claims = check_answer(text, {"[^1]": statement})
+    assert [(c.sentence, [p.text for p in c.problems], c.source_ids) for c in claims][1] == \
+        ("Net income was $4.5 billion in 2022.", ["$4.5 billion"], ["[^1]"])
+    ok = check_answer("Net sales were $34.2 billion in 2022 [^1]. Net income was $3.1 billion in 2022.", {"[^1]": statement})
+    assert all(c.ok for c in ok) and len(ok) == 2
+    # a sentence with no figure and no quote is not a claim
+    assert len(check_answer("Here is the summary. Net sales were $34.2 billion [^1].", {"[^1]": statement})) == 1
+
+
+def test_a_figure_cited_to_a_knowledge_item_is_checked_against_the_items_text(statement):
+    item = CheckedSource(["Net sales were $34,229 million in fiscal 2022."], knowledge=True)
+    assert _problems_k("Net sales were $34.2 billion [^8.1].", item) == []
+    assert _problems_k("Net sales were $36.2 billion [^8.1].", item) == ["$36.2 billion"]
+    # an unmarked sentence is checked against document pages only, never a knowledge item
+    claims = check_answer("Net sales were $34.2 billion [^8.1]. Net income was $4.5 billion.", {"[^8.1]": item})
+    assert len(claims) == 1
+
+
+def _problems_k(sentence: str, item: CheckedSource) -> list[str]:
+    return [p.text for c in check_answer(sentence, {"[^8.1]": item}) for p in c.problems]
+
+
+def test_a_running_header_with_company_form_and_year_does_not_break_the_facts():
+    text, words = _page(header="NORTHWIND BEVERAGES, INC. ANNUAL REPORT ON FORM 10-K FISCAL YEAR 2022")
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Net sales were $34.2 billion in fiscal 2022 [^1].", source) == []
+    assert _problems("Net sales were $2,022 million in fiscal 2022 [^1].", source) == ["$2,022 million"]
+
+
+def test_a_thousands_caption_scales_its_values():
+    text, words = _page(caption="(In thousands, except per share data)")
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Net sales were $34.2 million in 2022 [^1].", source) == []
+    assert _problems("Net sales were $34.2 billion in 2022 [^1].", source) == ["$34.2 billion"]
+    assert _problems("Diluted earnings per share were $6.11 in 2022 [^1].", source) == []
+
+
+def test_the_graphs_path_checks_a_q_number_item_against_its_own_text():
+    from agent.citations.answer import build_answer
+    from agent.claims.check import check_turn
+
+    item = "Net sales were $34,229 million in fiscal 2022."
+    registry = {"Q301": {"kind": "knowledge", "source_id": "Q301", "title": "Net sales", "text": item,
+                         "extra": {"label": "8.1", "q_id": "Q301", "answer": item}}}
+    for sentence, flagged in (("Net sales were $34.2 billion (Q301).", []), ("Net sales were $36.2 billion (Q301).", ["$36.2 billion"])):
+        answer = build_answer(sentence, registry, knowledge=False)
+        assert answer.citations and answer.citations[0].kind == "knowledge"
+        assert [p.text for c in check_turn(answer, registry) for p in c.problems] == flagged
+
+
+def test_inputs_of_shown_arithmetic_and_amounts_printed_in_labels(statement):
+    # each input is named by its own label, not by the sentence's item
+    assert _problems("- Total costs = 19,232 + 4,512 = 23,744 (computed) [^1]", statement) == []
+    assert _problems("- Total costs = 19,233 + 4,512 = 23,745 (computed) [^1]", statement) == ["19,233"]
+    text, words = _page(rows=ROWS + (("Cash dividends declared ($0.88 per share)", "(412)", "(398)"),))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Cash dividends declared were $0.88 per share in 2022 [^1].", source) == []
+    # a cell quoted with its parenthesised value as printed
+    assert _problems("- Purchases of property and equipment (2022): ($1,577) — -$1,577 million in 2022 [^1]", statement) == []
+
+
+def test_a_range_of_years_names_the_years_between():
+    rows = (("Total revenue", "49,954", "42,440"),)
+    text, words = _page(rows=rows, years=("2023", "2022"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    good = "- Total revenue average, 2021–2023 = (42,440 + 49,954) / 2 = 46,197 (computed) [^1]"
+    assert _problems(good, source) == []
+    assert _problems(good.replace("2021–2023", "2023"), source) == ["42,440"]  # 2022 is not 2023
+    assert _problems("Total revenue was $42.4 billion in 2021 [^1].", source) == ["$42.4 billion"]
