@@ -31,7 +31,7 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
-from agent.citations.markers import PAGE_ROLE_RE
+from agent.markers import PAGE_ROLE_RE
 from agent.tool_output import ToolOutput
 from storage.history.store import (
     HistoryError,

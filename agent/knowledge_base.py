@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from agent.citations.markers import is_q_number, rag_id
+from agent.markers import is_q_number, rag_id
 from storage.finance import line_items
 from storage.settings import get_settings
 from storage.schema import Source

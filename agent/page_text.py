@@ -4,7 +4,7 @@
     segment(paragraph)                 # its sentences, verbatim (syntok)
     squash(sentence) in squash(page)   # printed there, whatever the line breaks and case
 
-(agent/claims/text.py `flatten` builds on `squash` where PDF text-layer differences must not count.)
+(agent/source_text.py `flatten` builds on `squash` where PDF text-layer differences must not count.)
 """
 
 from __future__ import annotations

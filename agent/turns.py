@@ -32,7 +32,7 @@ from typing import Any, Mapping
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from agent.citations.ids import ROLE_IDS, Allocate, source_key
-from agent.citations.markers import id_label, id_number, rag_id, replace_markers
+from agent.markers import id_label, id_number, rag_id, replace_markers
 from agent.context import history_to_messages
 from agent.messages import message_text
 from agent.tool_output import ToolOutput

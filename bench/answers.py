@@ -65,7 +65,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent.citations.markers import DOC_ID_RE
+from agent.markers import DOC_ID_RE
 
 YEAR = re.compile(r"^(?:19|20)\d\d,?$")
 AMOUNT = re.compile(r"^\$?\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\$?\(?\d+(?:\.\d+)?\)?%?$")

@@ -208,7 +208,7 @@ def verbatim_problems(sentence: str, texts: list[str]) -> bool:
 def score(answers: list[dict], page_text) -> dict:
     """Per variant: flagged share by the claim check and by the verbatim baseline; time per answer."""
     from agent.claims.check import CheckedSource, check_answer, cited_sentences
-    from agent.claims.text import source_texts
+    from agent.source_text import source_texts
 
     tallies: dict[str, list[int]] = {}
     times = []

@@ -54,7 +54,7 @@ SETS = ("figures", "derived", "out_of_scope", "conversation")
 REFUSAL = re.compile(r"(?i)\bnot (?:among them|in the selected)")
 NO_FIGURE = re.compile(r"(?i)\bno figure is stated\b")  # the contract with agent/no_model/figures.py NO_FIGURE
 # Any `[^…]`, as a reader sees one: the scorer's own reading, deliberately looser than the answer's
-# grammar (agent/citations/markers.py MARKER_RE, which also reads `[2.1]` and `[chunk_id: 4]`), and
+# grammar (agent/markers.py MARKER_RE, which also reads `[2.1]` and `[chunk_id: 4]`), and
 # kept so the figures stay comparable with earlier runs.
 MARKER = re.compile(r"\[\^[^\]]+\]")
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"

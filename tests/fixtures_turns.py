@@ -18,7 +18,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from agent.citations.markers import iter_markers
+from agent.markers import iter_markers
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _SENTENCE = re.compile(r"(?P<words>[A-Za-z0-9 ]+?)\s*(?P<marker>\[\^[^\]]+\]|\{\^\d+\})")

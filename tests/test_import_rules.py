@@ -14,7 +14,7 @@ PACKAGES = ("agent", "storage", "ui", "app_pages", "app")
 
 
 def _node(module: str) -> str | None:
-    """The package node a module belongs to: `agent.citations` for agent/citations/markers.py,
+    """The package node a module belongs to: `agent.citations` for agent/markers.py,
     `agent.graph` for agent/graph.py, `app` for app.py; None outside the project's packages."""
     parts = module.split(".")
     if parts[0] not in PACKAGES:

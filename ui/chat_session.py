@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.citations.markers import strip_markers
+from agent.markers import strip_markers
 from agent.citations.previews import clip
 from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id
 from ui import conversations as conv

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
-from agent.citations.markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
+from agent.markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
 from agent.citations.numbering import display_citations
 from storage.settings import get_settings
 from storage.schema import Citation, ClaimCheck, page_index as schema_page_index

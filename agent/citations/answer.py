@@ -63,7 +63,7 @@ from agent.citations.ids import (
     source_identity,
 )
 from agent.citations.legacy import citing_sentence, match_file, resolve, short_name
-from agent.citations.markers import (
+from agent.markers import (
     CURRENT_PAGE_ID,
     PREVIOUS_PAGE_ID,
     ROLE_IDS,

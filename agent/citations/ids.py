@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 from langchain_core.messages import ToolMessage
 from pydantic import BaseModel
 
-from agent.citations.markers import CURRENT_PAGE_ID, PREVIOUS_PAGE_ID, ROLE_IDS, id_number, is_q_number, rag_id, web_id
+from agent.markers import CURRENT_PAGE_ID, PREVIOUS_PAGE_ID, ROLE_IDS, id_number, is_q_number, rag_id, web_id
 from agent.messages import last_tool_batch
 from agent.tool_output import ToolOutput
 from storage.schema import Source

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Mapping, Sequence
 
-from agent.citations.markers import MARKER_LIKE_RE, MARKER_RE
+from agent.markers import MARKER_LIKE_RE, MARKER_RE
 
 MIN_MARGIN = 0.06
 LEXICAL_WEIGHT = 0.5

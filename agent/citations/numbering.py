@@ -8,7 +8,7 @@ one mapping, used by the chat page and the Markdown export alike:
     labels = display_labels(answer_text, citations)     # {"[^12]": "1", "[^10]": "2", "{^3}": "3"}
     shown = display_citations(answer_text, citations)   # copies with number = label, in that order
 
-A citation is matched to its marker by the exact `Citation.marker` text (agent/citations/markers.py
+A citation is matched to its marker by the exact `Citation.marker` text (agent/markers.py
 finds the markers, never in code or inside a URL). Citations whose marker is not in the text (a
 stopped or edited answer) follow, numbered on. The stored answer is never changed.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from storage.schema import Citation
 
-from agent.citations.markers import iter_markers
+from agent.markers import iter_markers
 
 
 def display_labels(text: str, citations: list[Citation]) -> dict[str, str]:

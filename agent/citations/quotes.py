@@ -21,8 +21,8 @@ import re
 
 from typing import Any, Mapping
 
-from agent.citations.markers import iter_markers
-from agent.claims.text import find_span, is_ocr, source_texts
+from agent.markers import iter_markers
+from agent.source_text import find_span, is_ocr, source_texts
 from agent.page_text import squash
 from storage.schema import Citation
 
@@ -72,7 +72,7 @@ def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Ma
     period each number is.
 
     With `sources` (marker -> the source it cites) a quote is kept only as the source prints it
-    (its own text or its page's, agent/claims/text.py): the words shown are the source's, never the
+    (its own text or its page's, agent/source_text.py): the words shown are the source's, never the
     answer's; a quote the source does not print is dropped (the snippet stays the source's passage)."""
     quotes = quotes_by_marker(text)
     page_text = None

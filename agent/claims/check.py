@@ -25,12 +25,12 @@ from functools import cached_property
 from typing import Any, Callable, Mapping
 
 from agent.citations.legacy import content_words
-from agent.citations.markers import MARKER_RE, Marker, code_spans, iter_markers
+from agent.markers import MARKER_RE, Marker, code_spans, iter_markers
 from agent.claims.arithmetic import check_arithmetic
 from agent.claims.facts import Fact, page_facts
 from agent.claims.figures import Figure, SourceNumbers, figures_in
 from agent.claims.support import Claim, support
-from agent.claims.text import flatten, is_ocr, prints, source_texts
+from agent.source_text import flatten, is_ocr, prints, source_texts
 from agent.page_text import segment
 from agent.citations.quotes import CELL, ELLIPSIS, ROW_GAP, quotes_by_marker
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem

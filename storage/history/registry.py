@@ -17,7 +17,7 @@ from storage.history.messages import now
 from storage.history.validation import not_found, owned_conversation, validated
 from storage.schema import Source
 
-# the id shapes of agent/citations/markers.py (storage cannot import it; a test keeps them equal)
+# the id shapes of agent/markers.py (storage cannot import it; a test keeps them equal)
 FAMILIES = {"rag": "[^{}]", "web": "{{^{}}}"}
 STATE_PROJECTION = {"rag_counter": 1, "web_counter": 1, "sources": 1}
 Request = tuple[str, str, Mapping[str, Any]]

@@ -52,7 +52,7 @@ def test_markers_inside_urls_stay_part_of_the_url_and_a_marker_after_one_cites()
     answer = build_answer(text, registry, knowledge=KB)
     assert answer.message == text
     assert [c.marker for c in answer.citations] == ["[^1]"]
-    from agent.citations.markers import iter_markers
+    from agent.markers import iter_markers
 
     assert [(m.text, m.start) for m in iter_markers(text)] == [("[^1]", text.rindex("[^1]"))]
     dead = build_answer("See https://example.com/a[^99]b here.", registry, knowledge=KB)

@@ -10,7 +10,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.citations.markers import MARKER_LIKE_RE, prose_segments
+from agent.markers import MARKER_LIKE_RE, prose_segments
 from agent.citations.answer import build_answer, iter_markers, source_identity
 from agent.knowledge_base import KnowledgeBase
 from storage.history.store import HistoryStore

@@ -4,7 +4,7 @@ against the text of the sources it cites; one test per planted error and per pri
 from __future__ import annotations
 
 from agent.claims.check import CheckedSource, check_answer, cited_sentences
-from agent.claims.text import find_span
+from agent.source_text import find_span
 
 TABLE = ("CONSOLIDATED STATEMENTS OF CASH FLOWS\n(in millions)\nYears ended December 31, 2018 2017\n"
          "Net sales 86,392 80,000\nPurchases of property, plant and equipment (1,577) (1,201)\nDiluted EPS $ 6.11 $ 5.20\n")

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from agent.citations.markers import iter_markers
+from agent.markers import iter_markers
 from agent.no_model.extractive import split_sentences
 from agent.run import run_turn
 from agent.tools import WebSearch

@@ -137,8 +137,8 @@ def test_uncommitted_turns_are_invisible_and_deleting_a_conversation_drops_its_r
 
 def test_the_registry_writes_ids_in_the_one_marker_grammar():
     """storage cannot import agent, so the registry spells the id shapes itself: they must be the ones
-    agent/citations/markers.py reads back, or a stored id would never be recognised as a citation."""
-    from agent.citations.markers import id_number, rag_id, web_id
+    agent/markers.py reads back, or a stored id would never be recognised as a citation."""
+    from agent.markers import id_number, rag_id, web_id
     from storage.history.registry import FAMILIES
 
     assert set(FAMILIES) == {"rag", "web"}
