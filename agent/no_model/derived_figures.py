@@ -325,7 +325,8 @@ def _input_lines(inputs: list[Input]) -> list[str]:
             if key not in seen:
                 seen.add(key)
                 out.append(f"- {i.match.row.line(cell)}")
-    return ["Inputs, as printed:", *out] if out else []
+    # a blank line first: in Markdown a line right after a list item continues that item
+    return ["", "Inputs, as printed:", *out] if out else []
 
 
 def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str] | None:

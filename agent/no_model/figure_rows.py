@@ -75,6 +75,9 @@ _STATEMENT_SECTION = re.compile(
     r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
+_PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
+                        r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
+                        r"(?:\s+of\s+(?:long[- ]term\s+)?(?:debt|borrowings))?")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
@@ -128,6 +131,9 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     glossary_words = expand_query(question).expansion  # pure regexes over the shipped glossary
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/no_model/figures.py sums them
+    # "excluding the current portion", "including current maturities": what the item's concept
+    # already says (non-current debt, total debt), not words its row must print
+    question = _PART_SAID.sub(" ", question)
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
@@ -167,7 +173,8 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
         return False
     if line_items.is_instant(row.item) and _CHANGES.search(row.cells[0].section):
         return False  # "Merchandise inventories" under "Changes in operating assets and liabilities": a change
-    if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section):
+    if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section) \
+            and not line_items.NONCURRENT_LABEL.search(label):
         return False
     named = ask.residue & segment_words  # the segment the question names, if any
     where = _words(f"{label} {context}")

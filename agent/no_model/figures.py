@@ -122,9 +122,10 @@ def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
     what = asked[0].item.label if asked else "the inputs of the figure asked"
     if asked:
         said = _said_item(question, asked[0])
-        if said != " ".join(question[asked[0].start : asked[0].end].lower().split()):  # a qualified item
-            if any(_states(sentence, said) for sentence in quoted):
-                return None
+        qualified = said != " ".join(question[asked[0].start : asked[0].end].lower().split())
+        if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(_states(sentence, said) for sentence in quoted):
+            return None
+        if qualified:
             what = f"“{said}”"
     period = asked_period(question)
     when = _said_asked(period)
@@ -132,6 +133,8 @@ def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
             "passages that mention it, quoted as context:")
 
 
+# the company's own measures that filings often state in a sentence rather than a table row
+_PROSE_MEASURES = frozenset({"NetDebt"})
 # words before a line item's name that make it another measure than its concept's rows print
 # ("net debt" is debt less cash; "adjusted EBITDA", "non-GAAP EPS" are the company's own measures)
 _QUALIFIERS = frozenset("net adjusted non-gaap core organic underlying comparable pro-forma".split())

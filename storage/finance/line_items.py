@@ -68,6 +68,13 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:income )?tax (?:expense|provision)|provision for (?:income )?taxes",
              r"(?:provision for|benefit from) (?:income )?taxes|income tax(?:es)?(?: expense| provision)?"),
     LineItem("InterestExpense", "Interest Expense", r"interest expense", r"interest expense(?:, net)?"),
+    # before NetIncomeLoss: "Net earnings attributable to noncontrolling interests" is the minority's
+    # share, never the company's net income
+    LineItem("NetIncomeLossAttributableToNoncontrollingInterest", "Net Income (Loss) Attributable to Noncontrolling Interest",
+             r"(?:net (?:income|earnings|profit|loss) )?attributable to (?:the )?(?:redeemable (?:and )?)?(?:non-?controlling|"
+             r"minority) interests?|(?:non-?controlling|minority) interests?['’]? share of (?:net )?(?:income|earnings)",
+             r"(?:less:? )?(?:net )?(?:income|earnings|profit|loss)? ?attributable to (?:redeemable )?(?:and )?"
+             r"(?:non-?controlling|minority) interests?(?: in .{0,40})?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
              r"net (?:income|earnings|profit)|bottom[- ]line",
              r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
@@ -143,6 +150,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
              r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"
              r"maturities)))*"),
+    # total debt less cash: the filing's own measure, printed or not stated (never total debt's row)
+    LineItem("NetDebt", "Net debt", r"net debt", r"(?:total )?net debt(?: \(cash\))?"),
     LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",
              r"total (?:debt|borrowings)|(?:gross |overall )?debt(?: outstanding)?|borrowings",
              r"total (?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
@@ -171,7 +180,7 @@ INSTANT = frozenset({
     "CashAndCashEquivalentsAtCarryingValue", "AccountsReceivableNetCurrent", "InventoryNet", "AssetsCurrent",
     "PropertyPlantAndEquipmentNet", "Goodwill", "Assets", "AccountsPayableCurrent", "LiabilitiesCurrent",
     "ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent", "DebtLongtermAndShorttermCombinedAmount",
-    "Liabilities", "StockholdersEquity", "CurrentRatio",
+    "Liabilities", "StockholdersEquity", "CurrentRatio", "NetDebt",
 })
 
 
@@ -243,6 +252,8 @@ def normalize_label(label: str) -> str:
 
 
 _CURRENT_LIABILITIES = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
+# a label that says it is the non-current part: its own words beat the section it is printed under
+NONCURRENT_LABEL = re.compile(r"(?i)\b(?:less|excluding|net of|exclusive of) (?:the )?current\b|\bnon-?current\b")
 
 
 def row_item(label: str, section: str = "", percent: bool = False) -> LineItem | None:
@@ -256,7 +267,8 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
             continue
         for item, rx in _PRINTED:
             if item.percent == percent and rx.fullmatch(candidate):
-                if item.concept == "LongTermDebtNoncurrent" and _CURRENT_LIABILITIES.search(section):
+                if item.concept == "LongTermDebtNoncurrent" and _CURRENT_LIABILITIES.search(section) \
+                        and not NONCURRENT_LABEL.search(text):
                     return BY_CONCEPT["LongTermDebtCurrent"]
                 return item
     return None

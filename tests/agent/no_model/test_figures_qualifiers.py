@@ -1,0 +1,69 @@
+"""A figure leads only when its qualifiers are the asked ones, on generated statement PDFs read by
+layout: "attributable to <company>" is not the noncontrolling interests' row, "net debt" is not
+total debt, a label saying "less current portion" is non-current whatever section it stands under,
+and each figure is said once with its currency and scale."""
+
+from __future__ import annotations
+
+from agent.no_model.figures import INTRO, figure_block, no_row_line
+from storage.documents.embeddings import get_embedder
+from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+
+YEARS = ("2020", "2019")
+INCOME = Page("CONSOLIDATED STATEMENTS OF EARNINGS", YEARS, [
+    ("Net sales", "$ 17,626.6", "$ 16,865.2"),
+    ("Net earnings, including earnings attributable to redeemable and noncontrolling interests", "2,210.8", "1,786.2"),
+    ("Net earnings attributable to redeemable and noncontrolling interests", "29.6", "33.5"),
+    ("Net earnings attributable to Northwind", "$ 2,181.2", "$ 1,752.7"),
+])
+BALANCE = Page("CONSOLIDATED BALANCE SHEETS", ("May 31, 2023", "May 31, 2022"), [
+    ("CURRENT LIABILITIES", ),
+    ("Current portion of long-term debt", "126", "19"),
+    ("Accounts payable", "3,848", "4,030"),
+    ("Total current liabilities", "13,559", "14,097"),
+    ("LONG-TERM DEBT, LESS CURRENT PORTION", "20,453", "20,182"),
+    ("Total debt", "20,579", "20,201"),
+    ("Net debt", "13,723", "13,304"),
+], span="")
+
+
+def _lead(question, sources, text) -> str:
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO, block
+    return block[1]
+
+
+def test_attributable_to_the_company_is_not_the_noncontrolling_row(statement_pdf):
+    sources, text = statement_pdf([INCOME])
+    lead = _lead("What were net earnings attributable to Northwind in fiscal 2020?", sources, text)
+    assert lead == "- Net earnings attributable to Northwind (Years Ended December 31, 2020): $2,181.2 million [^1]"
+    lead = _lead("What were net earnings attributable to noncontrolling interests in 2020?", sources, text)
+    assert lead.startswith("- Net earnings attributable to redeemable and noncontrolling interests (Years Ended "
+                           "December 31, 2020): $29.6 million")
+
+
+def test_net_debt_is_the_printed_net_debt_row_not_total_debt(statement_pdf):
+    sources, text = statement_pdf([BALANCE])
+    assert _lead("What was net debt as of May 31, 2023?", sources, text).startswith("- Net debt (May 31, 2023): 13,723")
+    assert _lead("What was total debt as of May 31, 2023?", sources, text).startswith("- Total debt (May 31, 2023): 20,579")
+
+
+def test_a_label_saying_less_current_portion_is_not_current_under_current_liabilities(statement_pdf):
+    sources, text = statement_pdf([BALANCE])
+    lead = _lead("What was long-term debt, excluding the current portion, as of May 31, 2023?", sources, text)
+    assert lead.startswith("- LONG-TERM DEBT, LESS CURRENT PORTION (May 31, 2023): 20,453 million")
+    lead = _lead("What was the current portion of long-term debt as of May 31, 2023?", sources, text)
+    assert lead.startswith("- Current portion of long-term debt (May 31, 2023): 126 million")
+
+
+def test_net_debt_not_printed_is_no_figure_not_total_debt(statement_pdf):
+    sources, text = statement_pdf([Page(BALANCE.title, BALANCE.columns, BALANCE.rows[:-1], span="")])
+    assert figure_block("What was net debt as of May 31, 2023?", sources, text, get_embedder()) is None
+    assert "prints Net debt for 2023, so no figure is stated" in no_row_line("What was net debt as of May 31, 2023?")
+
+
+def test_the_labels_own_words_beat_the_section_it_stands_under():
+    from storage.finance.line_items import row_item
+
+    assert row_item("Long-term debt, less current portion", "Current liabilities").concept == "LongTermDebtNoncurrent"
+    assert row_item("Long-term debt", "Current liabilities").concept == "LongTermDebtCurrent"
