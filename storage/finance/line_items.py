@@ -271,6 +271,10 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
                         and not NONCURRENT_LABEL.search(text):
                     return BY_CONCEPT["LongTermDebtCurrent"]
                 return item
+    if percent and (amount := row_item(label, section)) is not None:
+        # an amount's line item printed as percentages ("Gross profit 43.8%" in a table of percentages
+        # of net sales) is that amount's share of revenues: its margin
+        return next((i for i in ITEMS if i.percent and i.formula == f"{amount.concept} / Revenues"), None)
     return None
 
 
