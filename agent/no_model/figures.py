@@ -27,7 +27,7 @@ from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defin
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
-from agent.no_model.figure_words import parse_number, decimals
+from agent.no_model.figure_words import decimals, parse_number, said_period
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -207,7 +207,9 @@ def _sum_block(label: str, parts) -> list[str]:
         fmt = lambda v: f"{v:,.{places}f}"  # noqa: E731
         markers = "".join(dict.fromkeys(row.source["source_id"] for row, _ in parts))
         # the sum first: a reader takes the first figure as the answer, and one component is not it
-        lines.append(f"- {label} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
+        row, cell = parts[0]
+        when = said_period(cell.period, row.instant)  # the period, so the sum stands for one
+        lines.append(f"- {label}, {when} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
                      f"(computed, the sum of the printed components) {markers}")
     else:  # one component, or parts of other periods: no figure is the total, none leads as one
         lines[0] = lines[0].replace("the sum of the components printed there, then each component:",

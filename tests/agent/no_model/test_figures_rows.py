@@ -138,7 +138,8 @@ def test_total_debt_not_printed_lists_its_components(pages):
     block = _block("What was total debt at December 31, 2022?", sources, text)
     assert block[0] != INTRO and "Total debt is not printed as one row" in block[0]
     # the sum first (one component is never the lead), then every component with its citation
-    assert block[1] == "- Total debt = 1,000 + 3,096 + 30,512 = 34,608 (computed, the sum of the printed components) [^1]"
+    assert block[1] == ("- Total debt, as of December 31, 2022 = 1,000 + 3,096 + 30,512 = 34,608 (computed, the sum of the "
+                        "printed components) [^1]")
     parts = [LINE.match(line) for line in block[2:5]]
     assert [(p["label"], p["value"]) for p in parts] == [
         ("Short-term borrowings", "1,000"), ("Current portion of long-term debt", "3,096"),
