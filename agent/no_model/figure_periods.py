@@ -142,6 +142,10 @@ def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = No
     names a quarter or a number of months), else 0."""
     months = column_months(cell.period)
     quarter = cell_quarter(cell, shift)
+    if quarter is None and asked.quarter and not asked.fiscal and months == 3 and column_month(cell.period) in (3, 6, 9, 12):
+        # a calendar quarter asked ("Q3 2023") of a quarter's column ending with a calendar quarter
+        # (June 30): that column is Q2, never another quarter the filing does not cover
+        quarter = column_month(cell.period) // 3
     if quarter is not None and asked.quarter and quarter != asked.quarter:
         return 1
     if months is None:

@@ -67,3 +67,17 @@ def test_the_labels_own_words_beat_the_section_it_stands_under():
 
     assert row_item("Long-term debt, less current portion", "Current liabilities").concept == "LongTermDebtNoncurrent"
     assert row_item("Long-term debt", "Current liabilities").concept == "LongTermDebtCurrent"
+
+
+QUARTERLY = Page("CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)", ("2023", "2022"), [
+    ("Total revenues", "$ 2,540", "$ 2,380"),
+    ("Net income", "312", "298"),
+], span="Three Months Ended June 30,")
+
+
+def test_a_quarter_the_filing_does_not_cover_gets_no_figure(statement_pdf):
+    sources, text = statement_pdf([QUARTERLY])
+    assert _lead("What were total revenues in Q2 2023?", sources, text).startswith(
+        "- Total revenues (Three Months Ended June 30, 2023): $2,540 million")
+    assert figure_block("What were total revenues in Q3 2023?", sources, text, get_embedder()) is None
+    assert figure_block("What was net income in the first quarter of 2022?", sources, text, get_embedder()) is None
