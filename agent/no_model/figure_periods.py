@@ -142,10 +142,6 @@ def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = No
     names a quarter or a number of months), else 0."""
     months = column_months(cell.period)
     quarter = cell_quarter(cell, shift)
-    if quarter is None and asked.quarter and not asked.fiscal and months == 3 and column_month(cell.period) in (3, 6, 9, 12):
-        # a calendar quarter asked ("Q3 2023") of a quarter's column ending with a calendar quarter
-        # (June 30): that column is Q2, never another quarter the filing does not cover
-        quarter = column_month(cell.period) // 3
     if quarter is not None and asked.quarter and quarter != asked.quarter:
         return 1
     if months is None:
@@ -153,6 +149,17 @@ def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = No
     if asked.months:
         return 0 if months == asked.months else 1
     return 0 if months == 12 else 1
+
+
+def _may_be_calendar_quarter(cells: list[Cell], quarter: int, shift: FiscalShift | None) -> bool:
+    """Some column may be the asked calendar quarter: one naming or counted as a quarter, or not a
+    quarter's column ending a calendar quarter ("Three Months Ended June 30" is Q2, never Q3)."""
+    for c in cells:
+        month = column_month(c.period)
+        if cell_quarter(c, shift) is not None or column_months(c.period) != 3 or month not in (3, 6, 9, 12) \
+                or month // 3 == quarter:
+            return True
+    return False
 
 
 def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None = None) -> list[Cell]:
@@ -176,6 +183,8 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
         # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
         if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift) for c in matching):
             continue
+        if asked.quarter and not asked.fiscal and matching and not _may_be_calendar_quarter(matching, asked.quarter, shift):
+            continue  # quarters' columns of unknown quarter, none ending the asked calendar quarter: not covered
         if matching:
             out.append(min(matching, key=lambda c: c.column))
     return out

@@ -76,8 +76,11 @@ QUARTERLY = Page("CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)", 
 
 
 def test_a_quarter_the_filing_does_not_cover_gets_no_figure(statement_pdf):
-    sources, text = statement_pdf([QUARTERLY])
+    sources, text = statement_pdf([QUARTERLY], fiscal=(2023, 2))  # a 10-Q of the second quarter
     assert _lead("What were total revenues in Q2 2023?", sources, text).startswith(
         "- Total revenues (Three Months Ended June 30, 2023): $2,540 million")
+    assert figure_block("What were total revenues in Q3 2023?", sources, text, get_embedder()) is None
+    # the filing's quarter unknown: its one quarter's column is not whatever quarter is asked
+    sources, text = statement_pdf([QUARTERLY])
     assert figure_block("What were total revenues in Q3 2023?", sources, text, get_embedder()) is None
     assert figure_block("What was net income in the first quarter of 2022?", sources, text, get_embedder()) is None
