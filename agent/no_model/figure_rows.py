@@ -62,7 +62,10 @@ _CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
 _STATEMENT_NAME = re.compile(
     r"\b(?:(?:condensed )?consolidated )?(?:income statements?|balance sheets?|cash ?flows? statements?|statements? of "
     r"(?:cash ?flows|operations|income|earnings|financial (?:position|condition)|comprehensive income))\b", re.I)
-_NOT_DISTINCTIVE = set(tokenize("net"))  # "Property and equipment, net": the item, not another one
+_NOT_DISTINCTIVE = set(tokenize("net"))
+# words saying that what the question names is a segment ("the Americas segment's"): the segment's
+# own name must be printed with its row, these need not be
+_SEGMENT_KIND = set(tokenize("segment segments reportable region regions regional division divisions geographic"))  # "Property and equipment, net": the item, not another one
 # the sections statements are made of: they say where a row stands, not whose part it is
 _STATEMENT_SECTION = re.compile(
     r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
@@ -144,7 +147,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     own -= glosses - set(tokenize(re.sub(r"\([^()]*\)", " ", question)))
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
-    residue = own - item_terms - _NOT_DISTINCTIVE
+    residue = own - item_terms - _NOT_DISTINCTIVE - _SEGMENT_KIND
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
                bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)))
