@@ -58,7 +58,8 @@ _POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s
 _AVERAGE_OF = re.compile(r"(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+)", re.I)
 _GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
-_PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b", re.I)
+_PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b|\bshare of\b|\bproportion\b|"
+                          r"\bpayout\b", re.I)
 _ROUND = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:to\s+)?(?:the\s+)?(?:(\d|one|two|three|four) decimal|nearest "
                     r"(whole|tenth|hundredth|thousandth|integer))", re.I)
 _WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4, "whole": 0, "integer": 0, "tenth": 1, "hundredth": 2, "thousandth": 3}

@@ -22,6 +22,7 @@ from storage.documents.tables import Cell
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
+_QUARTER_SPAN = re.compile(r"\b(?:the|a|that|this|fiscal|calendar) quarter\b|\bquarter (?:ended|ending)\b", re.I)
 _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
 _MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
 _FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
@@ -52,7 +53,7 @@ def asked_period(question: str) -> AskedPeriod:
         months = _MONTH_WORDS.get((m.group(1) or "").lower(), 6)
     elif quarter and _YEAR_TO_DATE.search(question):
         months = 3 * quarter
-    elif quarter:
+    elif quarter or _QUARTER_SPAN.search(question):  # "the quarter ended February 28, 2019": a quarter's column
         months = 3
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)))
 

@@ -78,7 +78,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("NetIncomeLoss", "Net Income (Loss)",
              r"net (?:income|earnings|profit)|bottom[- ]line",
              r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
-             r"[a-z.' ]{2,40}))?"),
+             r"[a-z.,'’& ]{2,60}))?"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
              r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
@@ -104,8 +104,9 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:net )?cash (?:used (?:in|for)|provided by|from) financing(?: activities)?|financing cash ?flows?",
              r"(?:net )?cash (?:provided by|used in|used for|from)? ?financing activities"),
     LineItem("PaymentsToAcquirePropertyPlantAndEquipment", "Payments to Acquire Property, Plant, and Equipment",
-             r"capital (?:expenditures?|spending|investments?)|capex|purchases? of property(?:,? plant)?(?:,? and "
-             r"equipment)?|additions to property(?:,? plant)?(?: and equipment)?",
+             r"capital (?:expenditures?|spending|investments?)|capex|(?:purchases?|payments? (?:for|to acquire)(?: the)?"
+             r"(?: acquisitions? of)?) property(?:,? plant)?(?:,? and equipment)?|additions to property(?:,? plant)?"
+             r"(?: and equipment)?",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
              r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
@@ -146,10 +147,12 @@ ITEMS: tuple[LineItem, ...] = (
              r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
              r"(?:non-?current )?long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
-             r"(?:term )?(?:debt|borrowings?),? non-?current",
+             r"(?:term )?(?:debt|borrowings?),? non-?current|(?:long[- ]term|non-?current)(?: \(non-?current\))? notes payable|notes payable,? "
+             r"non-?current",
              r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
              r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"
-             r"maturities)))*"),
+             r"maturities)))*|(?:long[- ]term )?notes payable(?: and other (?:non-?current )?borrowings)?,? non-?current|"
+             r"notes payable and other non-?current borrowings"),
     # total debt less cash: the filing's own measure, printed or not stated (never total debt's row)
     LineItem("NetDebt", "Net debt", r"net debt", r"(?:total )?net debt(?: \(cash\))?"),
     LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",

@@ -65,3 +65,10 @@ def test_an_operand_naming_a_ratios_words_is_the_printed_amount_row(statement_pd
                    sources, text)
     assert block[0] == INTRO_COMPUTED, block
     assert "= gross margin 14,997 / net sales 34,229 = 43.8% (computed) [^1]" in block[1]
+
+
+def test_a_share_asked_is_a_percentage(statement_pdf):
+    sources, text = statement_pdf([INCOME])
+    block = _block("What share of its 2022 net sales did the company keep as operating income "
+                   "(operating income / net sales)?", sources, text)
+    assert block[0] == INTRO_COMPUTED and "= operating income 4,532 / net sales 34,229 = 13.2% (computed)" in block[1]

@@ -84,3 +84,22 @@ def test_a_quarter_the_filing_does_not_cover_gets_no_figure(statement_pdf):
     sources, text = statement_pdf([QUARTERLY])
     assert figure_block("What were total revenues in Q3 2023?", sources, text, get_embedder()) is None
     assert figure_block("What was net income in the first quarter of 2022?", sources, text, get_embedder()) is None
+
+
+def test_a_quarter_ended_asked_is_never_the_years_column(statement_pdf):
+    sources, text = statement_pdf([Page("CONSOLIDATED STATEMENTS OF OPERATIONS", ("Year Ended May 31, 2019",), [
+        ("Net income", "11,083"), ("Diluted earnings per share", "$ 2.97")], span="")])
+    assert figure_block("What was diluted EPS for the quarter ended February 28, 2019?", sources, text,
+                        get_embedder()) is None
+    assert _lead("What was diluted EPS in fiscal 2019?", sources, text).endswith("$2.97 per share [^1]")
+
+
+def test_the_vocabulary_reads_company_names_non_current_notes_and_payments_for_ppe():
+    from storage.finance.line_items import asked_items, row_item
+
+    assert row_item("Net income attributable to Boston Properties, Inc. common shareholders").concept == "NetIncomeLoss"
+    assert row_item("Notes payable, non-current").concept == "LongTermDebtNoncurrent"
+    assert row_item("Notes payable, current") is None
+    assert [a.item.concept for a in asked_items("long-term (non-current) notes payable")] == ["LongTermDebtNoncurrent"]
+    assert [a.item.concept for a in asked_items("payments for property, plant and equipment")] == [
+        "PaymentsToAcquirePropertyPlantAndEquipment"]
