@@ -62,7 +62,7 @@ _CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
 _STATEMENT_NAME = re.compile(
     r"\b(?:(?:condensed )?consolidated )?(?:income statements?|balance sheets?|cash ?flows? statements?|statements? of "
     r"(?:cash ?flows|operations|income|earnings|financial (?:position|condition)|comprehensive income))\b", re.I)
-_NOT_DISTINCTIVE = set(tokenize("net"))
+_NOT_DISTINCTIVE = set(tokenize("net attributable"))  # "Property and equipment, net": the item, not another one
 # words saying that what the question names is a segment ("the Americas segment's"): the segment's
 # own name must be printed with its row, these need not be
 _SEGMENT_KIND = set(tokenize("segment segments reportable region regions regional division divisions geographic"))  # "Property and equipment, net": the item, not another one
@@ -99,6 +99,7 @@ _PERIOD_WORDS = set(tokenize(
     "october november december jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
+    "large big size sized bring brought come came keep kept "
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
 

@@ -104,7 +104,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:net )?cash (?:used (?:in|for)|provided by|from) financing(?: activities)?|financing cash ?flows?",
              r"(?:net )?cash (?:provided by|used in|used for|from)? ?financing activities"),
     LineItem("PaymentsToAcquirePropertyPlantAndEquipment", "Payments to Acquire Property, Plant, and Equipment",
-             r"capital (?:expenditures?|spending|investments?)|capex|(?:purchases?|payments? (?:for|to acquire)(?: the)?"
+             r"capital (?:expenditures?|spending|investments?)|capex|(?:purchases? of|payments? (?:for|to acquire)(?: the)?"
              r"(?: acquisitions? of)?) property(?:,? plant)?(?:,? and equipment)?|additions to property(?:,? plant)?"
              r"(?: and equipment)?",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
@@ -162,7 +162,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
              r"(?:total )?(?:stock|share)holders'? equity|(?:total )?equity|book value",
-             r"total (?:stock|share)holders'? equity(?: \(deficit\))?|total equity"),
+             r"total (?:[a-z.,&' ]{2,40} )?(?:stock|share)holders'? equity(?: \(deficit\))?|total equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
     LineItem("GrossMargin", "Gross margin", r"gross (?:profit )?margin", r"gross (?:profit )?margin(?: percentage| %)?",
              formula="GrossProfit / Revenues", percent=True),

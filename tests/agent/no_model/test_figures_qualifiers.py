@@ -103,3 +103,23 @@ def test_the_vocabulary_reads_company_names_non_current_notes_and_payments_for_p
     assert [a.item.concept for a in asked_items("long-term (non-current) notes payable")] == ["LongTermDebtNoncurrent"]
     assert [a.item.concept for a in asked_items("payments for property, plant and equipment")] == [
         "PaymentsToAcquirePropertyPlantAndEquipment"]
+    assert [a.item.concept for a in asked_items("purchases of property, plant and equipment")] == [
+        "PaymentsToAcquirePropertyPlantAndEquipment"]
+
+
+EQUITY = Page("CONSOLIDATED BALANCE SHEETS", ("May 31, 2020", "May 31, 2019"), [
+    ("Total assets", "$ 115,438", "$ 108,709"),
+    ("Oracle Corporation stockholders' equity:",),
+    ("Accumulated deficit", "(12,696)", "(3,496)"),
+    ("Total Oracle Corporation stockholders' equity", "12,074", "21,785"),
+    ("Noncontrolling interests", "643", "578"),
+    ("Total equity", "12,717", "22,363"),
+], span="")
+
+
+def test_the_companys_stockholders_equity_and_a_total_asked_in_plain_words(statement_pdf):
+    sources, text = statement_pdf([EQUITY], file="ORACLE_2020_10K.pdf")
+    lead = _lead("What was the equity attributable to Oracle Corporation's stockholders at May 31, 2020?", sources, text)
+    assert lead.startswith("- Total Oracle Corporation stockholders' equity (May 31, 2020): $12,074 million")
+    lead = _lead("How large was Oracle's balance sheet (total assets) at May 31, 2020?", sources, text)
+    assert lead.startswith("- Total assets (May 31, 2020): $115,438 million")
