@@ -120,13 +120,17 @@ def line_value(printed: str, label: str, caption: str, table_has_dollar: bool) -
     return f"{currency}{core}{unit}"
 
 
-def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None) -> str:
+def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None,
+                per_share: bool = False) -> str:
     """`Net sales (Years ended December 31, 2022): $52,417 million [^1]`: the row label, the column
     (its period) and the value as printed with its currency and scale, each figure said once
     (agent/citations/quotes.py reads the label and the value back to highlight them on the page).
-    A value whose printed form cannot carry them keeps the spoken form after " — "."""
-    if (value := line_value(cell.value, cell.label, caption, table_has_dollar)) is not None:
+    A value whose printed form cannot carry them keeps the spoken form after " — ". `per_share`: the
+    row is a per-share line item, whatever its label says."""
+    # a per-share row whose label does not say so ("Net income" under "Diluted earnings per share:")
+    label = f"{cell.label} per share" if per_share else cell.label
+    if (value := line_value(cell.value, label, caption, table_has_dollar)) is not None:
         return f"{cell.label} ({cell.period}): {value} {source_id}"
-    spoken = said(cell.value, cell.period, cell.label, caption, table_has_dollar, instant)
+    spoken = said(cell.value, cell.period, label, caption, table_has_dollar, instant)
     tail = f" — {spoken}" if spoken != cell.value else ""
     return f"{cell.label} ({cell.period}): {cell.value}{tail} {source_id}"

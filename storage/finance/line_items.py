@@ -264,6 +264,10 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
     per share" is diluted EPS; "Term debt" under "Current liabilities" is the current portion);
     None when the label names something else or more. `percent`: the row prints percentages, so
     it is a ratio ("Gross margin 43.3%"), never an amount ("Gross margin $170,782")."""
+    if section and not percent and (per_share := [a.item for a in asked_items(section) if a.item.per_share]) \
+            and row_item(label) is BY_CONCEPT["NetIncomeLoss"]:
+        # "Net income" under "Diluted earnings per common share attributable to ...:": the per-share figure
+        return per_share[0]
     text = normalize_label(label)
     for candidate in (text, f"{normalize_label(section)} {text}".strip() if section else ""):
         if not candidate:

@@ -58,10 +58,10 @@ def build_pdf(path, pages: list[Page]):
 
 @pytest.fixture
 def statement_pdf(tmp_path, monkeypatch):
-    """`statement_pdf([Page, ...], fiscal=(year, quarter))` -> (sources, page_text): a generated filing
-    (its cover's fiscal year and quarter), one source per page (rank = page order), its rows read by
+    """`statement_pdf([Page, ...], fiscal=(year, quarter), issuer=...)` -> (sources, page_text): a
+    generated filing (its cover's fiscal year and quarter, its issuer), one source per page (rank = page order), its rows read by
     layout from the PDF as at answer time."""
-    def make(pages: list[Page], file: str = "NORTHWIND_2022_10K.pdf", fiscal: tuple = (None, None)):
+    def make(pages: list[Page], file: str = "NORTHWIND_2022_10K.pdf", fiscal: tuple = (None, None), issuer: str = ""):
         path = build_pdf(tmp_path / file, pages)
         doc = pymupdf.open(path)
         texts = [p.get_text() for p in doc]
@@ -69,6 +69,6 @@ def statement_pdf(tmp_path, monkeypatch):
         monkeypatch.setattr("agent.no_model.cited_rows.table_units", lambda doc_id, page, text: layout_units(words[page]))
         monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: fiscal)
         sources = [{"source_id": f"[^{i + 1}]", "kind": "document", "doc_id": "northwind-10k", "page_number": i,
-                    "source_file": file, "text": text} for i, text in enumerate(texts)]
+                    "source_file": file, "text": text, "extra": {"issuer": issuer}} for i, text in enumerate(texts)]
         return sources, lambda src: texts[src["page_number"]]
     return make

@@ -123,3 +123,22 @@ def test_the_companys_stockholders_equity_and_a_total_asked_in_plain_words(state
     assert lead.startswith("- Total Oracle Corporation stockholders' equity (May 31, 2020): $12,074 million")
     lead = _lead("How large was Oracle's balance sheet (total assets) at May 31, 2020?", sources, text)
     assert lead.startswith("- Total assets (May 31, 2020): $115,438 million")
+
+
+PER_SHARE_SECTIONS = Page("CONSOLIDATED STATEMENTS OF OPERATIONS", ("2015", "2014"), [
+    ("Net income attributable to Boston Properties, Inc. common shareholders", "$ 572,606", "$ 433,111"),
+    ("Basic earnings per common share attributable to Boston Properties, Inc. common shareholders:",),
+    ("Net income", "$ 3.73", "$ 2.83"),
+    ("Diluted earnings per common share attributable to Boston Properties, Inc. common shareholders:",),
+    ("Net income", "$ 3.72", "$ 2.83"),
+], caption="(in thousands, except for per share amounts)")
+
+
+def test_net_income_under_a_per_share_heading_is_that_per_share_figure(statement_pdf):
+    sources, text = statement_pdf([PER_SHARE_SECTIONS], file="BOSTONPROPERTIES_2015_10K.pdf",
+                                  issuer="Boston Properties, Inc.")
+    assert _lead("What were Boston Properties' diluted earnings per share in 2015?", sources, text) == (
+        "- Net income (Years Ended December 31, 2015): $3.72 per share [^1]")
+    assert _lead("What was basic EPS in 2015?", sources, text).endswith("$3.73 per share [^1]")
+    assert _lead("What was net income attributable to Boston Properties, Inc. common shareholders in 2015?",
+                 sources, text).endswith("$572,606 thousand [^1]")
