@@ -173,12 +173,17 @@ def gold_scale(unit: str | None) -> str:
 
 
 def scale_right(item: dict, answer: str) -> bool | None:
-    """The lead stating the gold value says the gold unit's scale word and no other; None when the
-    gold has no scale or the lead does not state its value."""
+    """The lead stating the gold value says the gold unit's scale word right after it ("$394,328
+    million"; "394,328 — $394,328 million" too); None when the gold has no scale or the lead does not
+    state its value."""
     word, lead = gold_scale(item.get("unit")), lead_line(answer)
     if not word or lead is None or item.get("value") is None or not contains_figure(lead, item["value"]):
         return None
-    return {w for w in _SCALES if re.search(rf"(?i)\b{w}s?\b", MARKER.sub(" ", lead))} == {word}
+    core = item["value"].strip("$()%").lstrip("$")
+    # the word right after the stated value ("$394,328 million"), not one of the label's remarks
+    said = re.findall(rf"(?i)(?<![\d,.]){re.escape(core)}\)?(?:\s*[—-]\s*[^\d\n]*?{re.escape(core)}\)?)?\s+"
+                      rf"({'|'.join(_SCALES)})s?\b", lead)
+    return bool(said) and all(w.lower() == word for w in said)
 
 
 PDF_DIRS: list[Path] = []  # where cited files are read from (set by main)

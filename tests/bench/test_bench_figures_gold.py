@@ -94,6 +94,8 @@ def test_scale_is_the_gold_units_word_and_no_other():
     assert scale_right(item, "- Total net sales (2022): 394,328 — $394,328 in fiscal 2022 [^1]") is False
     assert scale_right(item, "- Total net sales (2022): 394,328 — $394,328 thousand in fiscal 2022 [^1]") is False
     assert scale_right(item, "- Total net sales (2021): 365,817 million [^1]") is None  # not the gold value
+    assert scale_right(item, "- Total net sales (2022): $394,328 million [^1]") is True
+    assert scale_right(item, "- Debt (includes $1.8 billion of VIEs) (2022): $394,328 million [^1]") is True
     assert scale_right({**item, "unit": "USD per share"}, "- Diluted (2022): 6.11 [^1]") is None
 
 
