@@ -29,7 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from storage.finance import line_items
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
-from agent.no_model.figure_rows import FigureMatch, best_row, make_ask
+from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, tokenize
 from agent.no_model.figure_words import decimals, parse_number, said_period, scale_word
 from storage.finance.line_items import LineItem
 
@@ -176,10 +176,23 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
         return None  # an adjusted ratio is the filing's own measure: stated when printed, never computed here
     for asked in line_items.asked_items(question):
         item = asked.item
+        if item.formula and _names_a_part(question, period, sources):
+            return None  # "the Services gross margin": the company's rows are not that part's inputs
         if item.formula and not _printed(item, question, rows, sources, period, embedder):
             formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", item.formula)
             return Derivation(item.label, parse_formula(formula), item.percent)
     return None
+
+
+def _names_a_part(question: str, period: AskedPeriod, sources: list[dict]) -> bool:
+    """The question names a segment, product or other part beside the ratio ("Services gross margin"):
+    words other than its line items, the company's name, periods and the computation asked."""
+    asking = set(tokenize(" ".join(m.group(0) for m in DERIVED_ASK.finditer(question))))
+    return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS)
+
+
+_ASKING_WORDS = set(tokenize("what was were is are the of in for a an its their how did does do compute calculate "
+                             "percentage percent ratio rate"))
 
 
 def _printed(item: LineItem, question: str, rows: list[Row], sources, period, embedder) -> bool:

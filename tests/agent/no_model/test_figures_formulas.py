@@ -72,3 +72,11 @@ def test_a_share_asked_is_a_percentage(statement_pdf):
     block = _block("What share of its 2022 net sales did the company keep as operating income "
                    "(operating income / net sales)?", sources, text)
     assert block[0] == INTRO_COMPUTED and "= operating income 4,532 / net sales 34,229 = 13.2% (computed)" in block[1]
+
+
+def test_a_ratio_of_a_part_is_not_computed_from_the_companys_rows(statement_pdf):
+    sources, text = statement_pdf([INCOME])
+    block = _block("What was the Services gross margin percentage in fiscal 2022?", sources, text)
+    assert not any("(computed)" in line for line in block or []), block
+    block = _block("What was the gross margin percentage in fiscal 2022?", sources, text)
+    assert "= gross margin 14,997 / net sales 34,229 = 43.8% (computed)" in block[1]
