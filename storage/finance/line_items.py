@@ -94,7 +94,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("NetCashProvidedByUsedInOperatingActivities", "Net Cash Provided by (Used in) Operating Activities",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from)|flows? from) operati\w+(?: activities)?|"
              r"operating cash ?flows?|cash ?flows? from operations|cfo|"
-             r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?",
+             r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?|"
+             r"cash (?:did|does|do|will) (?:[\w&'’.]+ ){0,3}operati\w+(?: activities)? (?:generate|provide|produce)",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from))? ?operating activities|(?:net )?cash "
              r"(?:provided by|from|generated (?:by|from)) operations"),
     LineItem("NetCashProvidedByUsedInInvestingActivities", "Net Cash Provided by (Used in) Investing Activities",

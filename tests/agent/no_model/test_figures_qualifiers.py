@@ -103,6 +103,8 @@ def test_the_vocabulary_reads_company_names_non_current_notes_and_payments_for_p
     assert [a.item.concept for a in asked_items("long-term (non-current) notes payable")] == ["LongTermDebtNoncurrent"]
     assert [a.item.concept for a in asked_items("payments for property, plant and equipment")] == [
         "PaymentsToAcquirePropertyPlantAndEquipment"]
+    assert [a.item.concept for a in asked_items("How much cash did Oracle's operations generate in 2016?")] == [
+        "NetCashProvidedByUsedInOperatingActivities"]
     assert [a.item.concept for a in asked_items("purchases of property, plant and equipment")] == [
         "PaymentsToAcquirePropertyPlantAndEquipment"]
 
