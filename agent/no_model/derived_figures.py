@@ -329,9 +329,19 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
             continue
         places = _places(question, 1 if percent else 2 if "/" in arithmetic else max(i.places for i in inputs.values()))
         result = f"{_fmt(value * 100 if percent else value, places)}{'%' if percent else ''}"
+        if not percent and "/" not in arithmetic and (scale := _amount_scale(list(inputs.values()))):
+            result += f" {scale}"  # a sum or difference of amounts is in their caption's scale
         lines.append(f"- {d.name}, {when} = {arithmetic} = {result} (computed) {_markers(list(inputs.values()))}")
         shown.extend(i for i in inputs.values() if i not in shown)
     return lines + _input_lines(shown)
+
+
+def _amount_scale(inputs: list[Input]) -> str:
+    """The scale word ("million") all of a computation's amount inputs are printed in, else ""."""
+    rows = [i.match.row for i in inputs if i.match and i.match.row]
+    scales = {scale_word(r.unit_caption) for r in rows}
+    per_unit = any(r.item and (r.item.per_share or r.item.percent) for r in rows)
+    return scales.pop() if len(scales) == 1 and not per_unit else ""
 
 
 _MARGIN = re.compile(r"\bmargin\b", re.I)

@@ -27,7 +27,7 @@ from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defin
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
-from agent.no_model.figure_words import decimals, parse_number, said_period
+from agent.no_model.figure_words import decimals, parse_number, said_period, scale_word
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -209,7 +209,9 @@ def _sum_block(label: str, parts) -> list[str]:
         # the sum first: a reader takes the first figure as the answer, and one component is not it
         row, cell = parts[0]
         when = said_period(cell.period, row.instant)  # the period, so the sum stands for one
-        lines.append(f"- {label}, {when} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
+        scales = {scale_word(r.unit_caption) for r, _ in parts}
+        scale = f" {scales.pop()}" if len(scales) == 1 and "" not in scales else ""  # the parts' caption: "million"
+        lines.append(f"- {label}, {when} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))}{scale} "
                      f"(computed, the sum of the printed components) {markers}")
     else:  # one component, or parts of other periods: no figure is the total, none leads as one
         lines[0] = lines[0].replace("the sum of the components printed there, then each component:",

@@ -57,7 +57,7 @@ def test_a_formula_the_question_defines_across_two_pages(pages):
 def test_ebitda_defined_in_the_question_and_precision_asked(pages):
     sources, text = pages({3: [INCOME], 5: [CASH_FLOW]})
     block = _block("EBITDA = operating income + D&A. What was EBITDA in 2021?", sources, text)
-    assert block[1] == ("- EBITDA, fiscal 2021 = operating income 6,010 + depreciation and amortization 1,150 = 7,160 "
+    assert block[1] == ("- EBITDA, fiscal 2021 = operating income 6,010 + depreciation and amortization 1,150 = 7,160 million "
                         "(computed) [^1][^2]")
     block = _block("What was the current ratio at December 31, 2022? Round to three decimal places.",
                    *pages({7: [BALANCE_SHEET]}))
@@ -80,7 +80,7 @@ def test_free_cash_flow_subtracts_the_capex_spent(pages):
     sources, text = pages({5: [CASH_FLOW]})
     block = _block("What was free cash flow in 2022?", sources, text)
     assert block[1] == ("- Free cash flow, fiscal 2022 = net cash provided by operating activities 7,245 − purchases of "
-                        "property and equipment 2,130 = 5,115 (computed) [^1]")
+                        "property and equipment 2,130 = 5,115 million (computed) [^1]")
 
 
 def test_growth_and_average_over_printed_columns(pages):

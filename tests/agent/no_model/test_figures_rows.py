@@ -138,7 +138,7 @@ def test_total_debt_not_printed_lists_its_components(pages):
     block = _block("What was total debt at December 31, 2022?", sources, text)
     assert block[0] != INTRO and "Total debt is not printed as one row" in block[0]
     # the sum first (one component is never the lead), then every component with its citation
-    assert block[1] == ("- Total debt, as of December 31, 2022 = 1,000 + 3,096 + 30,512 = 34,608 (computed, the sum of the "
+    assert block[1] == ("- Total debt, as of December 31, 2022 = 1,000 + 3,096 + 30,512 = 34,608 million (computed, the sum of the "
                         "printed components) [^1]")
     parts = [LINE.match(line) for line in block[2:5]]
     assert [(p["label"], p["value"]) for p in parts] == [
@@ -176,7 +176,7 @@ def test_the_same_label_twice_without_sections_is_not_guessed(pages):
     assert _lead(_block("What was long-term debt in 2022?", sources, text))["value"] == "98,959"
     block = _block("What was total debt in 2022?", sources, text)
     assert [LINE.match(line)["value"] for line in block[2:5]] == ["9,982", "11,128", "98,959"]
-    assert "9,982 + 11,128 + 98,959 = 120,069 (computed" in block[1]
+    assert "9,982 + 11,128 + 98,959 = 120,069 million (computed" in block[1]
 
 
 def test_columns_their_headers_do_not_tell_apart_are_not_guessed(pages):

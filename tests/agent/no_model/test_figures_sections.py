@@ -198,7 +198,7 @@ def test_current_and_non_current_asked_together_is_their_sum(pages):
     block = figure_block("What were total marketable securities, current and non-current, as of December 31, 2022?",
                          sources, text, get_embedder())
     assert "not printed as one row" in block[0]
-    assert block[1].startswith("- Marketable securities, current and non-current, at December 31, 2022 = 24,658 + 120,805 = 145,463 (computed")
+    assert block[1].startswith("- Marketable securities, current and non-current, at December 31, 2022 = 24,658 + 120,805 = 145,463 million (computed")
     assert [line.split(": ")[1].split()[0] for line in block[2:4]] == ["24,658", "120,805"]
     assert ": 120,805 " in _lead("What were non-current marketable securities as of December 31, 2022?", sources, text)
 
