@@ -1,14 +1,20 @@
 """Statements gold benchmark (issue 19): no-model answers scored against figures read off the pages.
 
-    python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements]
-        [--baseline-rev 921cd18 | --baseline-rev none] [--limit N] [--out f.json]
+    python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
+        [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
+
+`--half`: the gold of the issuers of that half of bench/gold/splits.json (issuer = the file name's prefix
+before the first "_", PG_E = PG&E); `all` asks both and reports each half apart. Rules are changed by
+reading failures of the tune half only.
 
 Question sets, each asked as a fresh conversation through the real turn (bench/gold_turns.py: no model,
 no web search, the filing(s) selected):
-- figures  bench/gold/statements_figures.jsonl: one printed figure per question, read by a person off
+- figures  bench/gold/statements_figures.jsonl and statements_more_figures.part-*.jsonl (the statements-more
+           filings): one printed figure per question, read by a person off
            the page (value as printed, period as printed, 0-based page), asked in plain words; items
            with `value: null` ask a total that no row prints (`components` are the printed rows).
-- derived  bench/gold/statements_derived.jsonl: a formula over 2-4 printed rows; `answer` at `precision`.
+- derived  bench/gold/statements_derived.jsonl and statements_more_derived.part-*.jsonl: a formula over 2-4
+           printed rows; `answer` at `precision`.
 - out of scope  generated here from each selection's document info (issuer, form, fiscal year and
            quarter): a period two or three years after the selection (a release: its quarter a year
            later), another statements issuer, or a form not selected. The gold questions above are the in-scope side of the mix.
@@ -22,6 +28,10 @@ row prints the figure and quotes passages as context. `strict_*` read those quot
                   figure; `missing` = no lead line. Totals not printed: correct when the lead states
                   their sum, or every component is listed and the lead is one of them; wrong otherwise.
 - derived_correct the lead line carries the answer within half a unit of its last printed digit.
+- no_figure_printed  the answer says "no figure is stated" while a page it cites prints the gold value
+                  (as printed, read from the PDF's text layer).
+- scale_right     of leads stating a gold value whose unit has a scale ("USD millions"), the share whose
+                  lead says that scale word ("million") and no other.
 - out_of_scope_refused  the answer's first line matches REFUSAL (the contract with the answer path);
   in_scope_refused the same over the gold questions.
 - conversation_no_search  route "conversation" and no retriever built.
@@ -43,13 +53,15 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 from bench.answers import contains_figure, printed_forms
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = Path(__file__).resolve().parent / "gold"
-DEFAULT_BASELINE = "921cd18"
+DEFAULT_BASELINE = "fe96e53"
+HALVES = ("tune", "check")
 SETS = ("figures", "derived", "out_of_scope", "conversation")
 REFUSAL = re.compile(r"(?i)\bnot (?:among them|in the selected)")
 NO_FIGURE = re.compile(r"(?i)\bno figure is stated\b")  # the contract with agent/no_model/figures.py NO_FIGURE
@@ -151,6 +163,52 @@ def score_derived(item: dict, answer: str, honour_no_figure: bool = True) -> str
     return "correct" if ok else "wrong"
 
 
+_SCALES = ("thousand", "million", "billion")
+
+
+def gold_scale(unit: str | None) -> str:
+    """"million" for a gold unit "USD millions", "" for one without a scale ("USD per share", "%")."""
+    m = re.search(r"(?i)\b(thousand|million|billion)s?\b", unit or "")
+    return m.group(1).lower() if m else ""
+
+
+def scale_right(item: dict, answer: str) -> bool | None:
+    """The lead stating the gold value says the gold unit's scale word right after it ("$394,328
+    million"; "394,328 — $394,328 million" too); None when the gold has no scale or the lead does not
+    state its value."""
+    word, lead = gold_scale(item.get("unit")), lead_line(answer)
+    if not word or lead is None or item.get("value") is None or not contains_figure(lead, item["value"]):
+        return None
+    core = item["value"].strip("$()%").lstrip("$")
+    # the word right after the stated value ("$394,328 million"), not one of the label's remarks
+    said = re.findall(rf"(?i)(?<![\d,.]){re.escape(core)}\)?(?:\s*[—-]\s*[^\d\n]*?{re.escape(core)}\)?)?\s+"
+                      rf"({'|'.join(_SCALES)})s?\b", lead)
+    return bool(said) and all(w.lower() == word for w in said)
+
+
+PDF_DIRS: list[Path] = []  # where cited files are read from (set by main)
+
+
+@lru_cache(maxsize=512)
+def page_text(file: str, page: int) -> str:
+    """The text layer of a 1-based page of a bench PDF, "" when the file is not in PDF_DIRS."""
+    import pymupdf
+
+    path = next((d / file for d in PDF_DIRS if (d / file).exists()), None)
+    if path is None:
+        return ""
+    with pymupdf.open(path) as doc:
+        return doc[page - 1].get_text() if 0 < page <= doc.page_count else ""
+
+
+def no_figure_while_printed(item: dict, answer: dict) -> bool:
+    """The answer says no figure is stated while a page it cites prints the gold value."""
+    text = answer.get("message") or ""
+    if item.get("value") is None or lead_line(text) is not None or not NO_FIGURE.search(text):
+        return False
+    return any(contains_figure(page_text(f, p), item["value"]) for f, p in answer.get("cited") or [])
+
+
 def refused(answer: str) -> bool:
     """The answer's first line says the selection does not cover what was asked."""
     first = next((line for line in answer.splitlines() if line.strip()), "")
@@ -231,9 +289,36 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-def build_questions(stems: list[str], limit: int | None, infos: dict | None) -> list[dict]:
-    figures = _spread(load_gold("statements_figures.jsonl"), limit)
-    derived = _spread(load_gold("statements_derived.jsonl"), limit)
+def gold_files(kind: str) -> list[str]:
+    """The gold files of a set ("figures", "derived"): the statements' and the statements-more parts."""
+    return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
+
+
+def issuer_of(stem: str) -> str:
+    """The issuer of a bench file: the splits' name it starts with ("PG_E_2022_10K" -> "PG_E"), else
+    its prefix before the first "_"."""
+    named = [n for half in _splits().values() for n in half if stem.upper().startswith(f"{n}_")]
+    return max(named, key=len) if named else stem.split("_")[0].upper()
+
+
+@lru_cache(maxsize=1)
+def _splits() -> dict[str, list[str]]:
+    """half -> issuers, over every gold set of bench/gold/splits.json."""
+    data = json.loads((GOLD / "splits.json").read_text("utf-8"))
+    return {h: [n for k, v in data.items() if isinstance(v, dict) for n in v.get(h, [])] for h in HALVES}
+
+
+def half_of(stem: str) -> str | None:
+    issuer = issuer_of(stem)
+    return next((h for h, names in _splits().items() if issuer in names), None)
+
+
+def build_questions(stems: list[str], limit: int | None, infos: dict | None, half: str = "all") -> list[dict]:
+    stems = [s for s in stems if half == "all" or half_of(s) == half]
+    available = set(stems)
+    figures = _spread([g for f in gold_files("figures") for g in load_gold(f) if Path(g["file"]).stem in available], limit)
+    derived = _spread([g for f in gold_files("derived") for g in load_gold(f) if Path(g["file"]).stem in available], limit)
+    infos = {s: i for s, i in (infos or {}).items() if s in available}
     qs = [{**g, "id": f"fig-{i}", "set": "figures", "doc_names": [Path(g["file"]).stem]} for i, g in enumerate(figures)]
     qs += [{**g, "id": f"der-{i}", "set": "derived", "doc_names": [Path(g["file"]).stem]} for i, g in enumerate(derived)]
     qs += _spread(out_of_scope_questions(infos), limit) if infos else []
@@ -251,6 +336,7 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
     """Shares per measure, overall and per filing (the filing of a gold question; the first filing of
     an out-of-scope selection)."""
     by_id = {a["id"]: a for a in answers}
+    answers = [by_id[q["id"]] for q in questions if q["id"] in by_id]
     counts: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for q in questions:
         a = by_id.get(q["id"], {})
@@ -262,6 +348,9 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
             for key in (kind, f"{kind}@{file}"):
                 counts[key]["verdict"].append(verdict)
                 counts[key]["strict"].append(score_figure(q, text, honour_no_figure=False))
+                counts[key]["no_figure_printed"].append(no_figure_while_printed(q, a))
+            if (right := scale_right(q, text)) is not None:
+                counts["scale"]["right"].append(right)
         elif q["set"] == "derived":
             for key in ("derived", f"derived@{file}"):
                 counts[key]["verdict"].append(score_derived(q, text))
@@ -280,7 +369,7 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
         if "verdict" in c:
             row.update({v: share(c["verdict"], v) for v in ("correct", "wrong", "missing", "value_no_period")})
             row.update({f"strict_{v}": share(c["strict"], v) for v in ("correct", "wrong")})
-        for flag in ("refused", "ok"):
+        for flag in ("refused", "ok", "no_figure_printed", "right"):
             if flag in c:
                 row[flag] = share(c[flag])
         out[key] = row
@@ -292,7 +381,7 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
 # ---------------------------------------------------------------- revisions
 
 
-def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: Path) -> list[dict]:
+def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[Path]) -> list[dict]:
     """The questions answered by the code of git revision `rev` (temporary worktree, subprocess)."""
     tmp = Path(tempfile.mkdtemp(prefix="figures-gold-"))
     tree = tmp / "tree"
@@ -303,7 +392,7 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: Path)
         (tmp / "q.json").write_text(json.dumps(questions), "utf-8")
         env = {**os.environ, "PYTHONPATH": str(tree)}
         subprocess.run([sys.executable, str(Path(__file__).with_name("gold_turns.py")), "--work", str(tmp / "work"),
-                        "--pdfs", str(pdfs), "--questions", str(tmp / "q.json"), "--out", str(tmp / "a.json")],
+                        "--pdfs", *map(str, pdfs), "--questions", str(tmp / "q.json"), "--out", str(tmp / "a.json")],
                        cwd=tree, env=env, check=True)
         return json.loads((tmp / "a.json").read_text("utf-8"))
     finally:
@@ -311,17 +400,20 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: Path)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _default_pdfs() -> Path:
+def _default_pdfs() -> list[Path]:
     for parent in ROOT.parents:
         if (parent / "shared/bench/statements").is_dir():
-            return parent / "shared/bench/statements"
-    return ROOT.parent / "shared/bench/statements"
+            return [parent / "shared/bench/statements", parent / "shared/bench/statements-more"]
+    return [ROOT.parent / "shared/bench/statements", ROOT.parent / "shared/bench/statements-more"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", type=Path, required=True, help="ingestion work folder of the statements filings")
-    parser.add_argument("--pdfs", type=Path, default=_default_pdfs(), help="the statements filings")
+    parser.add_argument("--pdfs", type=Path, nargs="+", default=_default_pdfs(),
+                        help="folders of the statements filings (statements, statements-more)")
+    parser.add_argument("--half", choices=("tune", "check", "all"), default="all",
+                        help="the issuers of one half of bench/gold/splits.json, or both (reported apart)")
     parser.add_argument("--baseline-rev", default=DEFAULT_BASELINE, help="git revision to compare with, or 'none'")
     parser.add_argument("--limit", type=int, help="only the first N questions of each set (development)")
     parser.add_argument("--out", type=Path, help="write scores (and answers) as JSON here too")
@@ -330,8 +422,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # a stopped run still removes its baseline worktree (subprocess.run kills the child on the way out)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    pdfs, work = args.pdfs.resolve(), args.work.resolve()
-    stems = sorted(p.stem for p in pdfs.glob("*.pdf"))
+    pdfs, work = [d.resolve() for d in args.pdfs if d.is_dir()], args.work.resolve()
+    PDF_DIRS[:] = pdfs
+    stems = sorted({p.stem for d in pdfs for p in d.glob("*.pdf")})
+    stems = [s for s in stems if args.half == "all" or half_of(s) == args.half]
     if not stems:
         sys.exit(f"error: no PDFs in {pdfs}")
     from bench.answers import ingest, use_work_dir
@@ -340,27 +434,30 @@ def main(argv: list[str] | None = None) -> int:
     import logging
 
     logging.disable(logging.WARNING)
-    docs = ingest([pdfs / f"{s}.pdf" for s in stems], work)
+    from bench.gold_turns import pdf_path
+
+    docs = ingest([pdf_path(s, pdfs) for s in stems], work)
     from storage.documents.catalog import document_info, load_manifest
 
     infos = {s: document_info(load_manifest(docs[s])) for s in stems}
     sets = {s.strip() for s in args.sets.split(",") if s.strip()}
     if unknown := sets - set(SETS):
         sys.exit(f"error: unknown --sets {','.join(sorted(unknown))} (known: {','.join(SETS)})")
-    questions = [q for q in build_questions(stems, args.limit, infos) if q["set"] in sets]
+    questions = [q for q in build_questions(stems, args.limit, infos, args.half) if q["set"] in sets]
     report: dict = {"questions": len(questions), "baseline_rev": None}
     if args.baseline_rev.lower() != "none":
         rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline_rev], check=True,
                              capture_output=True, text=True).stdout.strip()
         print(f"answering {len(questions)} questions with the code of {rev} ...", file=sys.stderr)
         base = answers_at_revision(rev, questions, work, pdfs)
-        report.update(baseline_rev=rev, baseline=score(questions, base))
+        report.update(baseline_rev=rev, baseline=_halves(questions, base, args.half))
     print(f"answering {len(questions)} questions with this tree ...", file=sys.stderr)
     from bench.gold_turns import answer_all
 
     new = answer_all(questions, work, pdfs)
-    report["new"] = score(questions, new)
-    _print(report, stems)
+    report["new"] = _halves(questions, new, args.half)
+    for half in report["new"]:
+        _print(report, [s for s in stems if half == "all" or half_of(s) == half], half)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report["answers"] = {"new": new, **({"baseline": base} if report["baseline_rev"] else {})}
@@ -369,15 +466,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-MEASURES = [  # (label, target, score key, field)
-    ("(b) lead = gold value and period", ">= .80", "figures", "correct"),
-    ("    wrong figure leads", "<= .05", "figures", "wrong"),
+def _halves(questions: list[dict], answers: list[dict], half: str) -> dict:
+    """half -> scores: the one half asked, or "tune", "check" and "all" apart."""
+    if half != "all":
+        return {half: score(questions, answers)}
+    out = {h: score([q for q in questions if half_of(q["doc_names"][0]) == h], answers) for h in HALVES}
+    return {**out, "all": score(questions, answers)}
+
+
+MEASURES = [  # (label, target (check half), score key, field)
+    ("(b) lead = gold value and period", ">= .90", "figures", "correct"),
+    ("    wrong figure leads", "<= .02", "figures", "wrong"),
+    ("    'no figure' while a cited page prints it", "<= .03", "figures", "no_figure_printed"),
     ("    wrong, quotes after 'no figure' read", "", "figures", "strict_wrong"),
     ("    no figure line", "", "figures", "missing"),
     ("    gold value, period not said", "", "figures", "value_no_period"),
     ("total not printed: sum or components", "", "totals_not_printed", "correct"),
     ("    one component (or other) leads", "", "totals_not_printed", "wrong"),
-    ("derived at printed precision", ">= .70", "derived", "correct"),
+    ("derived at printed precision", ">= .85", "derived", "correct"),
+    ("scale word as the gold unit's", "1.0", "scale", "right"),
     ("out of scope said first", ">= .90", "out_of_scope", "refused"),
     ("    period beyond the selection", "", "out_of_scope:period", "refused"),
     ("    another issuer", "", "out_of_scope:issuer", "refused"),
@@ -392,13 +499,14 @@ def _cell(block: dict | None, key: str, field: str) -> str:
     return "—" if v is None else f"{v:.3f}"
 
 
-def _print(report: dict, stems: list[str]) -> None:
-    new, base, rev = report["new"], report.get("baseline"), report["baseline_rev"] or "(none)"
-    print(f"\nstatements gold: {report['questions']} turns per path; new = this tree, {rev} = baseline revision")
-    print(f"{'measure':40s}{'n':>5s}{'target':>8s}{'new':>8s}{rev:>9s}")
+def _print(report: dict, stems: list[str], half: str) -> None:
+    new, rev = report["new"][half], report["baseline_rev"] or "(none)"
+    base = (report.get("baseline") or {}).get(half)
+    print(f"\nstatements gold, {half} half: {report['questions']} turns per path; new = this tree, {rev} = baseline revision")
+    print(f"{'measure':46s}{'n':>5s}{'target':>8s}{'new':>8s}{rev:>9s}")
     for label, target, key, field in MEASURES:
         n = new.get(key, {}).get("n", 0)
-        print(f"{label:40s}{n:>5d}{target:>8s}{_cell(new, key, field):>8s}{_cell(base, key, field):>9s}")
+        print(f"{label:46s}{n:>5d}{target:>8s}{_cell(new, key, field):>8s}{_cell(base, key, field):>9s}")
     print(f"\nper filing (new / {rev}): figures correct, wrong; derived correct; out of scope said")
     for s in stems:
         cells = [f"{_cell(new, f'{k}@{s}', f)}/{_cell(base, f'{k}@{s}', f)}" for k, f in

@@ -32,7 +32,7 @@ _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|
 _VALUE = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
 CELL = re.compile(
     r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>\(?[$€£]?\s?\(?[\d.,]+\)?%?)"
-    r"(?:\s+(?:million|billion|thousand)s?)?(?:\s+—\s+[^\n]*)?\s*$",
+    r"(?:\s+(?:million|billion|thousand)s?|\s+per share)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )
 ELLIPSIS = re.compile(r"\s*(?:…|\.\.\.)\s*")  # between the parts of a spliced quote
@@ -104,8 +104,9 @@ def as_printed(quote: str, texts: list[str], fuzzy: bool = False) -> str | None:
         printed = " ".join(text[span[0]:span[1]].split())
         if value is None:
             return printed
-        if find_span(value, text[span[1]:]) is not None:
-            return f"{printed}{ROW_GAP}{value}"
+        for v in dict.fromkeys((value, value.lstrip("$€£"))):  # "$22,317 million" of a row printing 22,317
+            if find_span(v, text[span[1]:]) is not None:
+                return f"{printed}{ROW_GAP}{v}"
     return None
 
 

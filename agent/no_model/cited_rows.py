@@ -57,7 +57,8 @@ class Row:
 
     def line(self, cell: Cell) -> str:
         """The cell's figure line (agent/no_model/figure_words.py), without its list bullet."""
-        return figure_line(cell, self.source["source_id"], self.unit_caption, self.table_has_dollar, self.instant)
+        return figure_line(cell, self.source["source_id"], self.unit_caption, self.table_has_dollar, self.instant,
+                           bool(self.item and self.item.per_share))
 
     @property
     def context(self) -> str:
@@ -83,11 +84,16 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
         captions = table_captions(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
-        table, in_header = 0, False
+        table, in_header, heading = 0, False, ""
         for unit in units:
             if unit.is_header and not in_header:
                 table += 1  # a header block starts a table; its rows follow it
+                heading = ""
             in_header = unit.is_header
+            if not unit.is_table_row and not unit.is_header:
+                # a long heading line the layout reader took for prose ("Diluted earnings per common share
+                # attributable to ... shareholders:"): it still says what the rows under it are
+                heading = unit.text if unit.text.rstrip().endswith(":") else heading
             if not unit.is_table_row and re.search(r"\bin (?:millions|thousands|billions)\b", unit.text, re.I):
                 page_caption = unit.text
             cells = row_cells(unit)
@@ -102,7 +108,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
-                            line_items.row_item(cells[0].label, cells[0].section, _percent_row(cells)),
+                            line_items.row_item(cells[0].label, cells[0].section or heading, _percent_row(cells)),
                             primary, fiscal_shift(cells, *fiscal_period(src.get("doc_id"))), entity, kind,
                             hash((src.get("doc_id"), src.get("page_number"), table))))
     return rows

@@ -27,10 +27,10 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from storage.finance import line_items
-from agent.no_model.figure_periods import AskedPeriod, cell_years
+from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
-from agent.no_model.figure_rows import FigureMatch, best_row, make_ask
-from agent.no_model.figure_words import decimals, parse_number, said_period
+from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, tokenize
+from agent.no_model.figure_words import decimals, parse_number, said_period, scale_word
 from storage.finance.line_items import LineItem
 
 _OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"), (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*", re.I), "*"),
@@ -41,7 +41,11 @@ _DEFINED = re.compile(
     r"(?:as|by)\s*:?\s*(?:the\s+)?(?P<expr>[^.?;]+)|(?P<name2>[A-Za-z][\w&'’-]*(?:\s[\w&'’-]+){0,5})\s*=\s*(?P<expr2>[^.?;=]+)"
     # "the operating cash flow ratio (cash from operations / total current liabilities)"
     r"|(?P<name3>[A-Za-z][\w&'’ -]{1,60}?)\s*\((?:i\.e\.,?\s*|calculated as\s*|defined as\s*)?(?P<expr3>[^()]*?"
-    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b)[^()]*)\)",
+    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b)[^()]*)\)"
+    # a parenthesised part followed by an operator is the start of a formula, not all of it
+    r"(?!\s*(?:/|÷|×|\*|\+|[-–−]\s|divided\b|over\b|times\b|multiplied\b|plus\b|minus\b|less\b))"
+    # ", calculated as (A minus B) divided by C": the figure asked is named before it
+    r"|,?\s*\b(?:calculated|computed|defined|measured)\s+(?:as|by)\s*:?\s*(?P<expr4>[^?;]+)",
     re.I)
 _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
                        r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
@@ -54,7 +58,8 @@ _POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s
 _AVERAGE_OF = re.compile(r"(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+)", re.I)
 _GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
-_PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b", re.I)
+_PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b|\bshare of\b|\bproportion\b|"
+                          r"\bpayout\b", re.I)
 _ROUND = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:to\s+)?(?:the\s+)?(?:(\d|one|two|three|four) decimal|nearest "
                     r"(whole|tenth|hundredth|thousandth|integer))", re.I)
 _WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4, "whole": 0, "integer": 0, "tenth": 1, "hundredth": 2, "thousandth": 3}
@@ -145,11 +150,15 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
     rows, or a named ratio (line_items formulas) that no cited row prints."""
     percent = bool(_PERCENT_ASK.search(question))
     if m := _DEFINED.search(question):
-        name = (m.group("name") or m.group("name2") or m.group("name3")).strip()
+        before = question[: m.start()]
+        named = line_items.asked_items(before)
+        name = (m.group("name") or m.group("name2") or m.group("name3")
+                or (before[named[-1].start:named[-1].end] if named else "the figure asked")).strip()
         name = re.sub(r"^.*\b(?:if|where|given that|assume|note that)\s+(?:the\s+)?", "", name, flags=re.I)
         name = _POSSESSIVE.sub("", name)
         try:
-            formula = parse_formula(m.group("expr") or m.group("expr2") or m.group("expr3"))
+            formula = parse_formula(_NAME_TAIL.sub("", (m.group("expr") or m.group("expr2") or m.group("expr3")
+                                                        or m.group("expr4")).strip()))
         except FormulaError:
             return None
         return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)
@@ -167,10 +176,23 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
         return None  # an adjusted ratio is the filing's own measure: stated when printed, never computed here
     for asked in line_items.asked_items(question):
         item = asked.item
+        if item.formula and _names_a_part(question, period, sources):
+            return None  # "the Services gross margin": the company's rows are not that part's inputs
         if item.formula and not _printed(item, question, rows, sources, period, embedder):
             formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", item.formula)
             return Derivation(item.label, parse_formula(formula), item.percent)
     return None
+
+
+def _names_a_part(question: str, period: AskedPeriod, sources: list[dict]) -> bool:
+    """The question names a segment, product or other part beside the ratio ("Services gross margin"):
+    words other than its line items, the company's name, periods and the computation asked."""
+    asking = set(tokenize(" ".join(m.group(0) for m in DERIVED_ASK.finditer(question))))
+    return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS)
+
+
+_ASKING_WORDS = set(tokenize("what was were is are the of in for a an its their how did does do compute calculate "
+                             "percentage percent ratio rate"))
 
 
 def _printed(item: LineItem, question: str, rows: list[Row], sources, period, embedder) -> bool:
@@ -261,7 +283,13 @@ def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[dict
         item = line_items.BY_CONCEPT[name.split(":", 1)[1]]
         ask = replace(make_ask(item.label, period, sources), items=(item,), residue=frozenset())
         return best_row(ask, rows, embedder)
-    return best_row(make_ask(name, period, sources), rows, embedder)
+    match = best_row(make_ask(name, period, sources), rows, embedder)
+    named = line_items.asked_items(name)
+    if match is None and named and named[0].item.formula and (amount := line_items.row_item(name)) is not None:
+        # an operand saying a ratio's words for an amount ("gross margin divided by net sales"): the
+        # amount row printed under those words ("Gross margin 14,997")
+        return _resolve(f"concept:{amount.concept}", period, rows, sources, embedder)
+    return match
 
 
 def _markers(inputs: list[Input]) -> str:
@@ -296,11 +324,48 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
             lines.append(f"- {d.name}, {when}: not computed — the divisor is zero.")
             continue
         percent = d.percent and not re.search(r"×\s*100\b", arithmetic)
+        if reason := _not_the_figure(d, question, value, percent, list(inputs.values())):
+            lines.append(f"- {d.name}, {when}: not computed — {reason}.")
+            continue
         places = _places(question, 1 if percent else 2 if "/" in arithmetic else max(i.places for i in inputs.values()))
         result = f"{_fmt(value * 100 if percent else value, places)}{'%' if percent else ''}"
+        if not percent and "/" not in arithmetic and (scale := _amount_scale(list(inputs.values()))):
+            result += f" {scale}"  # a sum or difference of amounts is in their caption's scale
         lines.append(f"- {d.name}, {when} = {arithmetic} = {result} (computed) {_markers(list(inputs.values()))}")
         shown.extend(i for i in inputs.values() if i not in shown)
     return lines + _input_lines(shown)
+
+
+def _amount_scale(inputs: list[Input]) -> str:
+    """The scale word ("million") all of a computation's amount inputs are printed in, else ""."""
+    rows = [i.match.row for i in inputs if i.match and i.match.row]
+    scales = {scale_word(r.unit_caption) for r in rows}
+    per_unit = any(r.item and (r.item.per_share or r.item.percent) for r in rows)
+    return scales.pop() if len(scales) == 1 and not per_unit else ""
+
+
+_MARGIN = re.compile(r"\bmargin\b", re.I)
+
+
+def _not_the_figure(d: Derivation, question: str, value: float, percent: bool, inputs: list[Input]) -> str:
+    """Why a computed value cannot be the figure asked ("" when it can): a margin outside ±100%, a
+    percentage of a formula that divides nothing, inputs printed at different scales or in units
+    that do not add (per share with amounts), or of columns of different spans."""
+    if percent and _MARGIN.search(f"{d.name} {question}") and abs(value) > 1:
+        return f"the result would be {_fmt(value * 100, 1)}%, outside ±100%, which no margin can be"
+    if percent and d.formula.op != "/":
+        return "the formula gives an amount, not a percentage"
+    rows = [i.match.row for i in inputs if i.match and i.match.row]
+    scales = {scale_word(r.unit_caption) for r in rows if not (r.item and (r.item.per_share or r.item.percent))}
+    if len(scales - {""}) > 1:
+        return f"its inputs are printed in different units ({', '.join(sorted(scales - {''}))})"
+    kinds = {bool(r.item and r.item.per_share) for r in rows}
+    if len(kinds) > 1 and d.formula.op in "+-":
+        return "its inputs are printed in different units (per share and amounts)"
+    spans = {column_months(c.period) for i in inputs if i.match for c in i.match.cells} - {None}
+    if len(spans) > 1:
+        return "its inputs are of columns of different periods"
+    return ""
 
 
 def _inputs_of_one_filing(names: list[str], at: AskedPeriod, rows: list[Row], sources, embedder) -> dict[str, Input]:
@@ -325,7 +390,8 @@ def _input_lines(inputs: list[Input]) -> list[str]:
             if key not in seen:
                 seen.add(key)
                 out.append(f"- {i.match.row.line(cell)}")
-    return ["Inputs, as printed:", *out] if out else []
+    # a blank line first: in Markdown a line right after a list item continues that item
+    return ["", "Inputs, as printed:", *out] if out else []
 
 
 def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str] | None:

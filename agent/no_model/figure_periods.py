@@ -22,6 +22,7 @@ from storage.documents.tables import Cell
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
+_QUARTER_SPAN = re.compile(r"\b(?:the|a|that|this|fiscal|calendar) quarter\b|\bquarter (?:ended|ending)\b", re.I)
 _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
 _MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
 _FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
@@ -52,7 +53,7 @@ def asked_period(question: str) -> AskedPeriod:
         months = _MONTH_WORDS.get((m.group(1) or "").lower(), 6)
     elif quarter and _YEAR_TO_DATE.search(question):
         months = 3 * quarter
-    elif quarter:
+    elif quarter or _QUARTER_SPAN.search(question):  # "the quarter ended February 28, 2019": a quarter's column
         months = 3
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)))
 
@@ -151,6 +152,17 @@ def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = No
     return 0 if months == 12 else 1
 
 
+def _may_be_calendar_quarter(cells: list[Cell], quarter: int, shift: FiscalShift | None) -> bool:
+    """Some column may be the asked calendar quarter: one naming or counted as a quarter, or not a
+    quarter's column ending a calendar quarter ("Three Months Ended June 30" is Q2, never Q3)."""
+    for c in cells:
+        month = column_month(c.period)
+        if cell_quarter(c, shift) is not None or column_months(c.period) != 3 or month not in (3, 6, 9, 12) \
+                or month // 3 == quarter:
+            return True
+    return False
+
+
 def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None = None) -> list[Cell]:
     """The row's cells for the asked period(s); without one, the most recent period's cell. Only
     columns whose span is the asked one (span_mismatch): none when the row has no such column.
@@ -172,6 +184,8 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
         # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
         if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift) for c in matching):
             continue
+        if asked.quarter and not asked.fiscal and matching and not _may_be_calendar_quarter(matching, asked.quarter, shift):
+            continue  # quarters' columns of unknown quarter, none ending the asked calendar quarter: not covered
         if matching:
             out.append(min(matching, key=lambda c: c.column))
     return out

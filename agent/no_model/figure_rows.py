@@ -62,7 +62,10 @@ _CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
 _STATEMENT_NAME = re.compile(
     r"\b(?:(?:condensed )?consolidated )?(?:income statements?|balance sheets?|cash ?flows? statements?|statements? of "
     r"(?:cash ?flows|operations|income|earnings|financial (?:position|condition)|comprehensive income))\b", re.I)
-_NOT_DISTINCTIVE = set(tokenize("net"))  # "Property and equipment, net": the item, not another one
+_NOT_DISTINCTIVE = set(tokenize("net attributable"))  # "Property and equipment, net": the item, not another one
+# words saying that what the question names is a segment ("the Americas segment's"): the segment's
+# own name must be printed with its row, these need not be
+_SEGMENT_KIND = set(tokenize("segment segments reportable region regions regional division divisions geographic"))  # "Property and equipment, net": the item, not another one
 # the sections statements are made of: they say where a row stands, not whose part it is
 _STATEMENT_SECTION = re.compile(
     r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
@@ -75,6 +78,9 @@ _STATEMENT_SECTION = re.compile(
     r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
+_PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
+                        r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
+                        r"(?:\s+of\s+(?:long[- ]term\s+)?(?:debt|borrowings))?")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
@@ -93,6 +99,7 @@ _PERIOD_WORDS = set(tokenize(
     "october november december jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
+    "large big size sized bring brought come came keep kept "
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
 
@@ -128,6 +135,9 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     glossary_words = expand_query(question).expansion  # pure regexes over the shipped glossary
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/no_model/figures.py sums them
+    # "excluding the current portion", "including current maturities": what the item's concept
+    # already says (non-current debt, total debt), not words its row must print
+    question = _PART_SAID.sub(" ", question)
     names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
@@ -138,7 +148,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     own -= glosses - set(tokenize(re.sub(r"\([^()]*\)", " ", question)))
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
-    residue = own - item_terms - _NOT_DISTINCTIVE
+    residue = own - item_terms - _NOT_DISTINCTIVE - _SEGMENT_KIND
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
                bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)))
@@ -167,7 +177,8 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
         return False
     if line_items.is_instant(row.item) and _CHANGES.search(row.cells[0].section):
         return False  # "Merchandise inventories" under "Changes in operating assets and liabilities": a change
-    if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section):
+    if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section) \
+            and not line_items.NONCURRENT_LABEL.search(label):
         return False
     named = ask.residue & segment_words  # the segment the question names, if any
     where = _words(f"{label} {context}")

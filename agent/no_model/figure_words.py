@@ -97,10 +97,34 @@ def said(printed: str, period: str, label: str, caption: str, table_has_dollar: 
     return f"{said_value(printed, label, caption, table_has_dollar)}{joiner}{when}"
 
 
-def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None) -> str:
-    """`Net sales (Years ended December 31, 2022): 52,417 — $52,417 million in fiscal 2022 [^1]`:
-    the row label, the column and the value as printed (checkable on the page; agent/citations/quotes.py
-    reads this part back to highlight it), then the figure as said."""
-    spoken = said(cell.value, cell.period, cell.label, caption, table_has_dollar, instant)
+def line_value(printed: str, label: str, caption: str, table_has_dollar: bool) -> str | None:
+    """The cell's value as a figure line writes it: the printed digits with the currency and the
+    caption's scale ("$52,417 million", "$(1,577) million", "$6.11 per share", "43.3%"), so the line
+    says each figure once; None when the printed form cannot carry them (a leading minus, text)."""
+    core = re.sub(r"[^\d.,()%]", "", printed)
+    if parse_number(printed) is None or re.match(r"\s*[-−–]", printed) or not re.fullmatch(r"\(?[\d.,]+\)?%?", core):
+        return None
+    if core.endswith("%"):
+        return core
+    currency = currency_of(printed, caption, table_has_dollar)
+    spoken = said_value(printed, label, caption, table_has_dollar)
+    if currency and currency not in spoken:
+        currency = ""  # a share count or headcount: no currency
+    unit = re.search(r"[\d)]([^\d)]*)$", spoken).group(1)  # " million", " per share"
+    return f"{currency}{core}{unit}"
+
+
+def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None,
+                per_share: bool = False) -> str:
+    """`Net sales (Years ended December 31, 2022): $52,417 million [^1]`: the row label, the column
+    (its period) and the value as printed with its currency and scale, each figure said once
+    (agent/citations/quotes.py reads the label and the value back to highlight them on the page).
+    A value whose printed form cannot carry them keeps the spoken form after " — ". `per_share`: the
+    row is a per-share line item, whatever its label says."""
+    # a per-share row whose label does not say so ("Net income" under "Diluted earnings per share:")
+    label = f"{cell.label} per share" if per_share else cell.label
+    if (value := line_value(cell.value, label, caption, table_has_dollar)) is not None:
+        return f"{cell.label} ({cell.period}): {value} {source_id}"
+    spoken = said(cell.value, cell.period, label, caption, table_has_dollar, instant)
     tail = f" — {spoken}" if spoken != cell.value else ""
     return f"{cell.label} ({cell.period}): {cell.value}{tail} {source_id}"

@@ -27,7 +27,7 @@ from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defin
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
-from agent.no_model.figure_words import parse_number, decimals
+from agent.no_model.figure_words import decimals, parse_number, said_period, scale_word
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -122,9 +122,10 @@ def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
     what = asked[0].item.label if asked else "the inputs of the figure asked"
     if asked:
         said = _said_item(question, asked[0])
-        if said != " ".join(question[asked[0].start : asked[0].end].lower().split()):  # a qualified item
-            if any(_states(sentence, said) for sentence in quoted):
-                return None
+        qualified = said != " ".join(question[asked[0].start : asked[0].end].lower().split())
+        if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(_states(sentence, said) for sentence in quoted):
+            return None
+        if qualified:
             what = f"“{said}”"
     period = asked_period(question)
     when = _said_asked(period)
@@ -132,6 +133,8 @@ def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
             "passages that mention it, quoted as context:")
 
 
+# the company's own measures that filings often state in a sentence rather than a table row
+_PROSE_MEASURES = frozenset({"NetDebt"})
 # words before a line item's name that make it another measure than its concept's rows print
 # ("net debt" is debt less cash; "adjusted EBITDA", "non-GAAP EPS" are the company's own measures)
 _QUALIFIERS = frozenset("net adjusted non-gaap core organic underlying comparable pro-forma".split())
@@ -204,7 +207,11 @@ def _sum_block(label: str, parts) -> list[str]:
         fmt = lambda v: f"{v:,.{places}f}"  # noqa: E731
         markers = "".join(dict.fromkeys(row.source["source_id"] for row, _ in parts))
         # the sum first: a reader takes the first figure as the answer, and one component is not it
-        lines.append(f"- {label} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))} "
+        row, cell = parts[0]
+        when = said_period(cell.period, row.instant)  # the period, so the sum stands for one
+        scales = {scale_word(r.unit_caption) for r, _ in parts}
+        scale = f" {scales.pop()}" if len(scales) == 1 and "" not in scales else ""  # the parts' caption: "million"
+        lines.append(f"- {label}, {when} = {' + '.join(fmt(abs(v)) for v in values)} = {fmt(sum(abs(v) for v in values))}{scale} "
                      f"(computed, the sum of the printed components) {markers}")
     else:  # one component, or parts of other periods: no figure is the total, none leads as one
         lines[0] = lines[0].replace("the sum of the components printed there, then each component:",

@@ -68,10 +68,17 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:income )?tax (?:expense|provision)|provision for (?:income )?taxes",
              r"(?:provision for|benefit from) (?:income )?taxes|income tax(?:es)?(?: expense| provision)?"),
     LineItem("InterestExpense", "Interest Expense", r"interest expense", r"interest expense(?:, net)?"),
+    # before NetIncomeLoss: "Net earnings attributable to noncontrolling interests" is the minority's
+    # share, never the company's net income
+    LineItem("NetIncomeLossAttributableToNoncontrollingInterest", "Net Income (Loss) Attributable to Noncontrolling Interest",
+             r"(?:net (?:income|earnings|profit|loss) )?attributable to (?:the )?(?:redeemable (?:and )?)?(?:non-?controlling|"
+             r"minority) interests?|(?:non-?controlling|minority) interests?['’]? share of (?:net )?(?:income|earnings)",
+             r"(?:less:? )?(?:net )?(?:income|earnings|profit|loss)? ?attributable to (?:redeemable )?(?:and )?"
+             r"(?:non-?controlling|minority) interests?(?: in .{0,40})?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
              r"net (?:income|earnings|profit)|bottom[- ]line",
              r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
-             r"[a-z.' ]{2,40}))?"),
+             r"[a-z.,'’& ]{2,60}))?"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
              r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
@@ -87,7 +94,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("NetCashProvidedByUsedInOperatingActivities", "Net Cash Provided by (Used in) Operating Activities",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from)|flows? from) operati\w+(?: activities)?|"
              r"operating cash ?flows?|cash ?flows? from operations|cfo|"
-             r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?",
+             r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?|"
+             r"cash (?:did|does|do|will) (?:[\w&'’.]+ ){0,3}operati\w+(?: activities)? (?:generate|provide|produce)",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from))? ?operating activities|(?:net )?cash "
              r"(?:provided by|from|generated (?:by|from)) operations"),
     LineItem("NetCashProvidedByUsedInInvestingActivities", "Net Cash Provided by (Used in) Investing Activities",
@@ -97,8 +105,9 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:net )?cash (?:used (?:in|for)|provided by|from) financing(?: activities)?|financing cash ?flows?",
              r"(?:net )?cash (?:provided by|used in|used for|from)? ?financing activities"),
     LineItem("PaymentsToAcquirePropertyPlantAndEquipment", "Payments to Acquire Property, Plant, and Equipment",
-             r"capital (?:expenditures?|spending|investments?)|capex|purchases? of property(?:,? plant)?(?:,? and "
-             r"equipment)?|additions to property(?:,? plant)?(?: and equipment)?",
+             r"capital (?:expenditures?|spending|investments?)|capex|(?:purchases? of|payments? (?:for|to acquire)(?: the)?"
+             r"(?: acquisitions? of)?) property(?:,? plant)?(?:,? and equipment)?|additions to property(?:,? plant)?"
+             r"(?: and equipment)?",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
              r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
@@ -139,10 +148,14 @@ ITEMS: tuple[LineItem, ...] = (
              r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
              r"(?:non-?current )?long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
-             r"(?:term )?(?:debt|borrowings?),? non-?current",
+             r"(?:term )?(?:debt|borrowings?),? non-?current|(?:long[- ]term|non-?current)(?: \(non-?current\))? notes payable|notes payable,? "
+             r"non-?current",
              r"(?:total )?(?:long[- ])?term (?:debt|borrowings?)(?:,? (?:net|noncurrent|non-current|less current "
              r"(?:portion|maturities)|excluding current (?:portion|maturities)|net of current (?:portion|"
-             r"maturities)))*"),
+             r"maturities)))*|(?:long[- ]term )?notes payable(?: and other (?:non-?current )?borrowings)?,? non-?current|"
+             r"notes payable and other non-?current borrowings"),
+    # total debt less cash: the filing's own measure, printed or not stated (never total debt's row)
+    LineItem("NetDebt", "Net debt", r"net debt", r"(?:total )?net debt(?: \(cash\))?"),
     LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",
              r"total (?:debt|borrowings)|(?:gross |overall )?debt(?: outstanding)?|borrowings",
              r"total (?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
@@ -150,7 +163,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
              r"(?:total )?(?:stock|share)holders'? equity|(?:total )?equity|book value",
-             r"total (?:stock|share)holders'? equity(?: \(deficit\))?|total equity"),
+             r"total (?:[a-z.,&' ]{2,40} )?(?:stock|share)holders'? equity(?: \(deficit\))?|total equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
     LineItem("GrossMargin", "Gross margin", r"gross (?:profit )?margin", r"gross (?:profit )?margin(?: percentage| %)?",
              formula="GrossProfit / Revenues", percent=True),
@@ -171,7 +184,7 @@ INSTANT = frozenset({
     "CashAndCashEquivalentsAtCarryingValue", "AccountsReceivableNetCurrent", "InventoryNet", "AssetsCurrent",
     "PropertyPlantAndEquipmentNet", "Goodwill", "Assets", "AccountsPayableCurrent", "LiabilitiesCurrent",
     "ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent", "DebtLongtermAndShorttermCombinedAmount",
-    "Liabilities", "StockholdersEquity", "CurrentRatio",
+    "Liabilities", "StockholdersEquity", "CurrentRatio", "NetDebt",
 })
 
 
@@ -243,6 +256,8 @@ def normalize_label(label: str) -> str:
 
 
 _CURRENT_LIABILITIES = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
+# a label that says it is the non-current part: its own words beat the section it is printed under
+NONCURRENT_LABEL = re.compile(r"(?i)\b(?:less|excluding|net of|exclusive of) (?:the )?current\b|\bnon-?current\b")
 
 
 def row_item(label: str, section: str = "", percent: bool = False) -> LineItem | None:
@@ -250,15 +265,24 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
     per share" is diluted EPS; "Term debt" under "Current liabilities" is the current portion);
     None when the label names something else or more. `percent`: the row prints percentages, so
     it is a ratio ("Gross margin 43.3%"), never an amount ("Gross margin $170,782")."""
+    if section and not percent and (per_share := [a.item for a in asked_items(section) if a.item.per_share]) \
+            and row_item(label) is BY_CONCEPT["NetIncomeLoss"]:
+        # "Net income" under "Diluted earnings per common share attributable to ...:": the per-share figure
+        return per_share[0]
     text = normalize_label(label)
     for candidate in (text, f"{normalize_label(section)} {text}".strip() if section else ""):
         if not candidate:
             continue
         for item, rx in _PRINTED:
             if item.percent == percent and rx.fullmatch(candidate):
-                if item.concept == "LongTermDebtNoncurrent" and _CURRENT_LIABILITIES.search(section):
+                if item.concept == "LongTermDebtNoncurrent" and _CURRENT_LIABILITIES.search(section) \
+                        and not NONCURRENT_LABEL.search(text):
                     return BY_CONCEPT["LongTermDebtCurrent"]
                 return item
+    if percent and (amount := row_item(label, section)) is not None:
+        # an amount's line item printed as percentages ("Gross profit 43.8%" in a table of percentages
+        # of net sales) is that amount's share of revenues: its margin
+        return next((i for i in ITEMS if i.percent and i.formula == f"{amount.concept} / Revenues"), None)
     return None
 
 

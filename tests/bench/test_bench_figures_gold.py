@@ -11,8 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from bench import figures_gold
 from bench.figures_gold import (
     figures_in,
+    half_of,
+    issuer_of,
+    no_figure_while_printed,
+    scale_right,
     lead_line,
     load_gold,
     out_of_scope_questions,
@@ -81,6 +86,34 @@ def test_derived_sign_may_be_said_in_words():
     assert score_derived({"answer": -3.6, "precision": 1}, "- Revenue decreased 3.6% in fiscal 2023 [^1]") == "correct"
     assert score_derived({"answer": 0.88, "precision": 2}, "- Current ratio: 0.879 [^1]") == "correct"
     assert score_derived({"answer": 0.88, "precision": 2}, "- Current ratio: 0.87 [^1]") == "wrong"
+
+
+def test_scale_is_the_gold_units_word_and_no_other():
+    item = {**REVENUE, "unit": "USD millions"}
+    assert scale_right(item, "- Total net sales (2022): 394,328 — $394,328 million in fiscal 2022 [^1]") is True
+    assert scale_right(item, "- Total net sales (2022): 394,328 — $394,328 in fiscal 2022 [^1]") is False
+    assert scale_right(item, "- Total net sales (2022): 394,328 — $394,328 thousand in fiscal 2022 [^1]") is False
+    assert scale_right(item, "- Total net sales (2021): 365,817 million [^1]") is None  # not the gold value
+    assert scale_right(item, "- Total net sales (2022): $394,328 million [^1]") is True
+    assert scale_right(item, "- Debt (includes $1.8 billion of VIEs) (2022): $394,328 million [^1]") is True
+    assert scale_right({**item, "unit": "USD per share"}, "- Diluted (2022): 6.11 [^1]") is None
+
+
+def test_no_figure_while_a_cited_page_prints_the_gold_value(monkeypatch):
+    pages = {("APPLE_2022_10K.pdf", 32): "Total net sales 394,328 365,817", ("APPLE_2022_10K.pdf", 40): "Notes"}
+    monkeypatch.setattr(figures_gold, "page_text", lambda f, p: pages.get((f, p), ""))
+    said = ("No language model is configured. No table row of the pages searched prints Revenues for fiscal 2022, "
+            "so no figure is stated; passages that mention it, quoted as context:\n- “Net sales rose.” [^1]")
+    assert no_figure_while_printed(REVENUE, {"message": said, "cited": [["APPLE_2022_10K.pdf", 32]]})
+    assert not no_figure_while_printed(REVENUE, {"message": said, "cited": [["APPLE_2022_10K.pdf", 40]]})
+    stated = "- Total net sales (2022): 394,328 [^1]"
+    assert not no_figure_while_printed(REVENUE, {"message": stated, "cited": [["APPLE_2022_10K.pdf", 32]]})
+
+
+def test_halves_are_the_splits_issuers_by_file_name_prefix():
+    assert issuer_of("PG_E_2023Q3_10Q") == "PG_E" and issuer_of("APPLE_2015_10K") == "APPLE"
+    assert [half_of(s) for s in ("APPLE_2015_10K", "PG_E_2016_10K", "INTEL_2020_10K", "BESTBUY_2019_10K")] == [
+        "tune", "tune", "check", "check"]
 
 
 def test_out_of_scope_is_read_on_the_first_line_only():

@@ -20,8 +20,9 @@ from tests.fixtures_statements import make_statement_pdf
 from ui.citations import cited_words
 from ui.page_images import find_passage_rects
 
-# `<label> (<column>): <value as printed> — <the figure as said> [^n]`
-FIGURE_LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+)(?: — (?P<said>[^\n]+?))? "
+# `<label> (<column>): <value as printed, with its currency> <scale> [^n]`
+FIGURE_LINE = re.compile(r"^- (?P<label>.+) \((?P<period>[^()]+)\): (?P<value>\S+)(?: (?P<unit>million|billion|thousand|"
+                         r"per share))?(?: — (?P<said>[^\n]+?))? "
                          r"(?P<marker>\[\^\d+\])$", re.M)
 
 
@@ -52,9 +53,8 @@ def _lead(result) -> re.Match:
 def test_figure_question_is_answered_with_row_and_period(statement, question, period, value):
     result = run_turn(context(), question, selected_doc_ids=[statement.doc_id])
     lead = _lead(result)
-    assert (lead["period"], lead["value"]) == (period, value)
-    # said with the table's unit caption ("(Dollars in millions)") and the column's year
-    assert lead["said"] == f"-${value.strip('()')} million in fiscal {period[-4:]}"
+    # the printed value with the currency and scale of the table's caption ("(Dollars in millions)"), once
+    assert (lead["period"], lead["value"], lead["unit"], lead["said"]) == (period, f"${value}", "million", None)
     assert result.message.index(lead.group(0)) < result.message.find("“") or "“" not in result.message  # figure first
     citation = next(c for c in result.citations if c.marker == lead["marker"])
     assert citation.metadata.page == 1 and citation.metadata.doc_id == statement.doc_id

@@ -65,5 +65,5 @@ def test_no_model_followup_answers_the_shifted_period(pdf_home):
                AIMessage("- Purchases of property, plant and equipment (Years ended December 31, 2019): (1,834) [^1]")]
     result = run_turn(context(), "and in the year before?", selected_doc_ids=[pdf.doc_id], history=history)
     assert "Searched for: “What were purchases of property, plant and equipment in 2018?”" in result.message
-    assert "Purchases of property, plant and equipment (Years ended December 31, 2018): (1,577) — " in result.message
+    assert "Purchases of property, plant and equipment (Years ended December 31, 2018): $(1,577) million " in result.message
     assert "(1,834)" not in result.message.split("Supporting")[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from markdown_it import MarkdownIt
 
 from agent.no_model.derived_figures import FormulaError, parse_formula
 from agent.no_model.figures import INTRO_COMPUTED, INTRO_NOT_COMPUTED, figure_block
@@ -24,10 +25,14 @@ def test_a_margin_no_row_prints_is_computed_with_its_arithmetic(pages):
     block = _block("What was the gross margin in fiscal 2022?", sources, text)
     assert block[0] == INTRO_COMPUTED
     assert block[1] == "- Gross margin, fiscal 2022 = gross profit 22,317 / net sales 52,417 = 42.6% (computed) [^1]"
-    assert block[2] == "Inputs, as printed:"
-    assert block[3].startswith("- Gross profit (Years Ended December 31, 2022): 22,317 — $22,317 million in fiscal 2022")
-    assert block[4].startswith("- Net sales (Years Ended December 31, 2022): $52,417")
-    assert quotes_by_marker("\n".join(block)) == {"[^1]": ["Gross profit … 22,317", "Net sales … $52,417"]}
+    assert block[2:4] == ["", "Inputs, as printed:"]
+    assert block[4] == "- Gross profit (Years Ended December 31, 2022): $22,317 million [^1]"
+    assert block[5] == "- Net sales (Years Ended December 31, 2022): $52,417 million [^1]"
+    # rendered, the computed line is its own list item: the inputs' label does not run into it
+    html = MarkdownIt().render("\n".join(block[1:]))
+    assert "<li>Gross margin, fiscal 2022 = gross profit 22,317 / net sales 52,417 = 42.6% (computed) [^1]</li>" in html
+    assert "<p>Inputs, as printed:</p>" in html
+    assert quotes_by_marker("\n".join(block)) == {"[^1]": ["Gross profit … $22,317", "Net sales … $52,417"]}
 
 
 def test_a_printed_margin_row_is_stated_not_recomputed(pages):
@@ -45,14 +50,14 @@ def test_a_formula_the_question_defines_across_two_pages(pages):
     assert block[1] == ("- Operating cash flow ratio, fiscal 2022 = net cash provided by operating activities 7,245 / "
                         "total current liabilities 9,880 = 0.73 (computed) [^1][^2]")
     cited = quotes_by_marker("\n".join(block))
-    assert cited == {"[^1]": ["Net cash provided by operating activities … 7,245"],
-                     "[^2]": ["Total current liabilities … 9,880"]}
+    assert cited == {"[^1]": ["Net cash provided by operating activities … $7,245"],
+                     "[^2]": ["Total current liabilities … $9,880"]}
 
 
 def test_ebitda_defined_in_the_question_and_precision_asked(pages):
     sources, text = pages({3: [INCOME], 5: [CASH_FLOW]})
     block = _block("EBITDA = operating income + D&A. What was EBITDA in 2021?", sources, text)
-    assert block[1] == ("- EBITDA, fiscal 2021 = operating income 6,010 + depreciation and amortization 1,150 = 7,160 "
+    assert block[1] == ("- EBITDA, fiscal 2021 = operating income 6,010 + depreciation and amortization 1,150 = 7,160 million "
                         "(computed) [^1][^2]")
     block = _block("What was the current ratio at December 31, 2022? Round to three decimal places.",
                    *pages({7: [BALANCE_SHEET]}))
@@ -75,7 +80,7 @@ def test_free_cash_flow_subtracts_the_capex_spent(pages):
     sources, text = pages({5: [CASH_FLOW]})
     block = _block("What was free cash flow in 2022?", sources, text)
     assert block[1] == ("- Free cash flow, fiscal 2022 = net cash provided by operating activities 7,245 − purchases of "
-                        "property and equipment 2,130 = 5,115 (computed) [^1]")
+                        "property and equipment 2,130 = 5,115 million (computed) [^1]")
 
 
 def test_growth_and_average_over_printed_columns(pages):
@@ -114,7 +119,7 @@ def test_a_printed_row_naming_the_change_is_not_recomputed(pages):
     cash_flow = Table(YEARS, [*CASH_FLOW.rows, ("Increase in deferred revenues", "781", "1,009")])
     sources, text = pages({3: [INCOME], 5: [cash_flow]})
     block = _block("What was the increase in deferred revenues in fiscal 2022?", sources, text)
-    assert block[1].startswith("- Increase in deferred revenues (Years Ended December 31, 2022): 781 — ")
+    assert block[1].startswith("- Increase in deferred revenues (Years Ended December 31, 2022): $781 million ")
     assert "(computed)" not in "\n".join(block)  # not the growth of revenues
 
 
@@ -124,7 +129,7 @@ def test_a_formula_in_parentheses_with_an_average_balance(pages):
     block = _block("What was the inventory turnover (cost of sales / average inventories) in fiscal 2022?", sources, text)
     assert block[1] == ("- Inventory turnover, fiscal 2022 = cost of sales 30,100 / average inventories 5,763.0 "
                         "[(4,946 + 6,580) / 2] = 5.22 (computed) [^1][^2]")
-    assert [line.split(" (")[0] for line in block[3:]] == ["- Cost of sales", "- Inventories", "- Inventories"]
+    assert [line.split(" (")[0] for line in block[4:]] == ["- Cost of sales", "- Inventories", "- Inventories"]
     # the year before's balance is not printed: no average, no value
     block = _block("What was the inventory turnover (cost of sales / average inventories) in fiscal 2021?", sources, text)
     assert "not computed — average inventories" in block[1]

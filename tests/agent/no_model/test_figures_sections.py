@@ -30,7 +30,7 @@ RELEASE = Table(QUARTERS, [
 def _lead(question, sources, text) -> str:
     block = figure_block(question, sources, text, get_embedder())
     assert block and block[0] == INTRO, block
-    return block[1]
+    return block[1].replace(": $", ": ")  # the value as printed, whether or not the line adds its currency
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def fiscal_year(monkeypatch):
 @pytest.mark.parametrize("question, value", [
     ("What was revenue in Q2 FY2024?", "8,603"),
     ("What were total revenues for the first half of fiscal 2024?", "16,850"),
-    ("What was net income in the second quarter of fiscal 2023?", "$68"),
+    ("What was net income in the second quarter of fiscal 2023?", "68"),
 ])
 def test_fiscal_year_ending_in_the_next_calendar_year(pages, fiscal_year, question, value):
     fiscal_year(2024)
@@ -110,7 +110,7 @@ def test_a_sub_item_under_another_items_section_is_not_the_asked_item(pages):
         ("Total cost of revenues", "8,360", "7,026"),
     ], sections={0: "Revenues", 2: "Cost of revenues"})
     sources, text = pages({3: [income]})
-    assert ": $29,021 " in _lead("What were subscription and support revenues in fiscal 2022?", sources, text)
+    assert ": 29,021 " in _lead("What were subscription and support revenues in fiscal 2022?", sources, text)
 
 
 def test_the_registrant_the_question_names_answers(pages, monkeypatch):
@@ -160,7 +160,7 @@ def test_an_item_the_question_qualifies_is_named_so_and_answered_by_the_sentence
     answer, usable = compose_extractive_answer("What was the net debt at year end?", sources, lambda s: page)
     assert usable and NO_FIGURE not in answer and "62.5 million euros" in answer.split("\n\n")[1]
     line = no_row_line("What was the net debt at year end?", ["Total assets were 506.9 million euros."])
-    assert "“net debt”" in line and "Total debt" not in line and NO_FIGURE in line
+    assert "Net debt" in line and "Total debt" not in line and NO_FIGURE in line
 
 
 def test_parent_only_schedules_are_not_the_statements_of_record():
@@ -198,7 +198,7 @@ def test_current_and_non_current_asked_together_is_their_sum(pages):
     block = figure_block("What were total marketable securities, current and non-current, as of December 31, 2022?",
                          sources, text, get_embedder())
     assert "not printed as one row" in block[0]
-    assert block[1].startswith("- Marketable securities, current and non-current = 24,658 + 120,805 = 145,463 (computed")
+    assert block[1].startswith("- Marketable securities, current and non-current, at December 31, 2022 = 24,658 + 120,805 = 145,463 million (computed")
     assert [line.split(": ")[1].split()[0] for line in block[2:4]] == ["24,658", "120,805"]
     assert ": 120,805 " in _lead("What were non-current marketable securities as of December 31, 2022?", sources, text)
 
@@ -210,9 +210,9 @@ def test_a_row_of_a_table_totalling_the_asked_item_is_its_part(pages):
                             ("Total revenues", "$ 49,954", "$ 42,440")])
     reconciliation = Table(YEARS, [("Total revenues", "$ 49,954", "$ 42,440")])
     sources, text = pages({104: [reconciliation, regions, cloud]})
-    assert ": $15,881 " in _lead("What were cloud services revenues in fiscal 2022?", sources, text)
+    assert ": 15,881 " in _lead("What were cloud services revenues in fiscal 2022?", sources, text)
     # the regions' "Total revenues" prints as the reconciliation's does: still its own table's total
-    assert ": $31,226 " in _lead("What were revenues in the Americas in fiscal 2022?", sources, text)
+    assert ": 31,226 " in _lead("What were revenues in the Americas in fiscal 2022?", sources, text)
     # the same region in another total's table, nothing telling them apart: not guessed
     hardware = Table(YEARS, [("Americas", "$ 1,702", "$ 1,800"), ("Total hardware revenues", "$ 3,274", "$ 3,183")])
     sources, text = pages({104: [regions], 105: [hardware]})
@@ -260,7 +260,7 @@ def test_remarks_in_labels_rows_of_years_and_a_registrant_named_in_part(pages):
     assert row_item("Cash and cash equivalents (Note 3)").concept == "CashAndCashEquivalentsAtCarryingValue"
     header_as_row = Table(YEARS, [("As a % of total revenues", "2022", "2021"), ("Total revenues", "$ 31,352", "$ 26,492")])
     sources, text = pages({60: [header_as_row]})
-    assert ": $31,352 " in _lead("What were total revenues in fiscal 2022?", sources, text)
+    assert ": 31,352 " in _lead("What were total revenues in fiscal 2022?", sources, text)
     assert figure_block("What was the share of total revenues in fiscal 2022?", sources, text, get_embedder()) is None
     partnership = Table(YEARS, [("Net income", "541,213", "1")],
                         caption="BOSTON PROPERTIES LIMITED PARTNERSHIP\nCONSOLIDATED STATEMENTS OF OPERATIONS")
