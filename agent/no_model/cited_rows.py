@@ -16,11 +16,12 @@ from functools import lru_cache
 
 from storage.finance import line_items
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
-from agent.no_model.figure_words import figure_line, parse_number, scale_word
+from agent.no_model.figure_words import figure_line, scale_word
 from storage.finance.line_items import LineItem
 from agent.page_text import squash
 from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
 from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
+from storage.finance.numbers import parse_number
 
 MAX_CAPTION_WORDS = 8
 OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower

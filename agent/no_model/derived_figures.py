@@ -30,8 +30,9 @@ from storage.finance import line_items
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, tokenize
-from agent.no_model.figure_words import decimals, parse_number, said_period, scale_word
+from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.line_items import LineItem
+from storage.finance.numbers import parse_number
 
 _OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"), (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*", re.I), "*"),
         (re.compile(r"\bplus\b|\+", re.I), "+"), (re.compile(r"\bminus\b|\bless\b|(?<=\s)[-–—−](?=\s)", re.I), "-")]

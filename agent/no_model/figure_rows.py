@@ -33,12 +33,12 @@ from dataclasses import dataclass, replace
 from storage.finance import line_items
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
-from agent.no_model.figure_words import parse_number
 from storage.finance.line_items import LineItem
 from storage.documents.bm25 import tokenize as _tokenize
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.question_scope import without_periods
 from storage.documents.tables import Cell
+from storage.finance.numbers import parse_number
 
 
 def tokenize(text: str) -> list[str]:

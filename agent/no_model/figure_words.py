@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from storage.finance.numbers import parse_number
 from storage.finance.scale import scale_word  # the one reader of scale captions (also used by cited_rows)
 
 _CURRENCY = re.compile(r"[$€£]")
@@ -18,18 +19,6 @@ _SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?t
                    re.IGNORECASE)
 _FULL_YEAR = re.compile(r"\b(?:years?|fiscal|twelve months|52 weeks|53 weeks|fifty[- ]?(?:two|three) weeks)\b",
                         re.IGNORECASE)
-
-
-def parse_number(printed: str) -> float | None:
-    """The number a cell prints: "(1,577)" -> -1577.0, "$7,637" -> 7637.0, "43.3%" -> 43.3; None for
-    dashes and text."""
-    text = printed.strip().replace("−", "-").replace("–", "-")
-    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith("-")
-    digits = re.sub(r"[^\d.]", "", text)
-    if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
-        return None
-    value = float(digits)
-    return -value if negative else value
 
 
 def decimals(printed: str) -> int:

@@ -27,7 +27,8 @@ from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defin
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
-from agent.no_model.figure_words import decimals, parse_number, said_period, scale_word
+from agent.no_model.figure_words import decimals, said_period, scale_word
+from storage.finance.numbers import parse_number
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"

@@ -33,6 +33,7 @@ import pymupdf
 from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import has_table, layout_units
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
+from storage.finance.numbers import parse_number
 from storage.finance import line_items
 from storage.finance.periods import parse_period
 from storage.finance.scale import factor, find_caption, read_scale, unit_of
@@ -129,7 +130,7 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
         table = max(table, 0)
         caption_text = cells[0].unit or (unit.header.text if find_caption(unit.header.text) else "") or page_caption
         scale = read_scale(caption_text)
-        percent = all(c.value.endswith("%") for c in cells) or all(_number(c.value) == 100 for c in cells)
+        percent = all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
         item = line_items.row_item(cells[0].label, cells[0].section, percent)
         title = captions.get(id(unit.header), "")
         boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
@@ -141,7 +142,7 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
                 path=[p for p in (title, cell.section) if p], column=cell.column, period=cell.period,
                 period_start=_iso(period.start), period_end=_iso(period.end), duration_months=period.months,
                 as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
-                scale_caption=scale.text if scale else "", value_text=cell.value, value=_number(cell.value),
+                scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
                 label_box=unit.label_box, value_box=boxes.get(cell.column)))
     return facts
 
@@ -159,16 +160,6 @@ def _unlabelled_cells(unit: Unit) -> list[Cell]:
 
 def _iso(day) -> str | None:
     return day.isoformat() if day else None
-
-
-def _number(printed: str) -> float | None:
-    """"(1,577)" -> -1577.0, "$7,637" -> 7637.0, "43.3%" -> 43.3; None for dashes and text."""
-    text = printed.strip().replace("−", "-").replace("–", "-")
-    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith("-") or text.startswith("($")
-    digits = re.sub(r"[^\d.]", "", text)
-    if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
-        return None
-    return -float(digits) if negative else float(digits)
 
 
 # ---------------------------------------------------------------- storing

@@ -62,7 +62,7 @@ def test_answers_never_open_the_source_pdf(filing, monkeypatch):
     assert {c.value for u in table_units(filing.doc_id, 2, text) for c in row_cells(u) if c.label == "Net sales"} == \
         {"$34,229", "$31,102"}
     message = run_turn(context(), "What were net sales in 2022?", selected_doc_ids=[filing.doc_id]).message
-    assert "$34,229 million in fiscal 2022" in message
+    assert "Net sales (Years ended December 31, 2022): $34,229 million" in message  # the figure line, said once
 
 
 def _make_old(doc_id):
