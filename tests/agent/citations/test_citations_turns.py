@@ -147,6 +147,19 @@ def test_history_down_from_the_start_of_a_turn_renumbers_its_provisional_ids(sam
     assert assert_markers_open_their_sentence_source(store, "alice", conv) >= 2
 
 
+def _once_reachable(read, timeout_s: float = 20.0):
+    """`read()` once the store's client has found the restarted server again: with a 500 ms timeout, a read
+    made while pymongo still holds the dead server's state can fail on a busy machine (a state to wait for)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return read()
+        except HistoryUnavailableError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def test_server_killed_mid_turn_leaves_no_question_without_its_answer(sample_pdf, own_nx_server, outbox_dir, monkeypatch):
     store = HistoryStore(own_nx_server.uri, db_name="t_killed", timeout_ms=500)
     service = ChatService(llm=HonestModel(), web=None, history=store)
@@ -169,7 +182,7 @@ def test_server_killed_mid_turn_leaves_no_question_without_its_answer(sample_pdf
     assert killed["done"] and not cut.saved
     own_nx_server.proc = None
     own_nx_server.start()
-    partial = store.load_messages("alice", conv)
+    partial = _once_reachable(lambda: store.load_messages("alice", conv))
     assert assert_whole_turns(partial) == [QUESTIONS["A"][0]]  # the cut turn is invisible, not half there
     _ask(service, conv, QUESTIONS["A"][2], sample_pdf.doc_id)
     messages = store.load_messages("alice", conv)
