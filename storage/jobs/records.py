@@ -150,7 +150,7 @@ class JobRecords:
         else:
             fields = {"state": "queued", "stage": RESTARTING, "restarts": restarts + 1, "sent_at": 0.0}
         log.warning("job %s: no heartbeat for %.0f s -> %s", doc["_id"], time.time() - beat, fields["state"])
-        self._run(lambda c: c.update_one({"_id": doc["_id"], "state": "running", "heartbeat_at": doc.get("heartbeat_at", 0)},
+        self._run(lambda c: c.update_one({"_id": doc["_id"], "state": "running", "heartbeat_at": doc.get("heartbeat_at")},
                                          {"$set": {**fields, "updated_at": time.time()}}))
         return self._run(lambda c: c.find_one({"_id": doc["_id"]})) or doc
 

@@ -296,3 +296,16 @@ def test_chroma_down_during_ingestion_is_retried_and_the_file_is_never_refused(
         _assert_whole(done.result.doc_id)
     finally:
         chroma.stop()
+
+
+def test_a_running_record_written_before_heartbeats_is_requeued_too(nx_server, pdf_home, monkeypatch):
+    """A record of the code before heartbeats has no `heartbeat_at`: its last progress says how long it is silent."""
+    monkeypatch.setenv("JOBS_ORPHAN_AFTER_S", "5")
+    records = JobRecords(HistoryStore(nx_server.uri, db_name=f"old_{time.time_ns()}"))
+    path = make_text_pdf(pdf_home / "source" / "old.pdf", ["A job recorded before heartbeats."])
+    job, _ = records.create(path, "old.pdf", owner="olga")
+    records.store.run_on_database(lambda db: db.ingest_jobs.update_one(
+        {"_id": job.job_id}, {"$set": {"state": "running", "updated_at": time.time() - 120},
+                              "$unset": {"heartbeat_at": ""}}))
+    requeued = records.get(job.job_id)
+    assert (requeued.state, requeued.stage, requeued.restarts) == ("queued", "The worker stopped; restarting", 1)
