@@ -66,6 +66,7 @@ from pathlib import Path
 import numpy as np
 
 from agent.markers import DOC_ID_RE
+from bench.splits import half_of
 
 YEAR = re.compile(r"^(?:19|20)\d\d,?$")
 AMOUNT = re.compile(r"^\$?\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\$?\(?\d+(?:\.\d+)?\)?%?$")
@@ -614,12 +615,6 @@ def answers_at_revision(rev: str, items: list[dict], work: Path) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _half(doc_name: str) -> str:
-    splits = json.loads((Path(__file__).resolve().parent / "gold" / "splits.json").read_text("utf-8"))
-    issuer = doc_name.split("_")[0]
-    return next((h for h in ("tune", "check") if issuer in splits["financebench-dev"][h]), "other")
-
-
 def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:
     """Per path and half: quotes mentioning the asked item or period / quotes judged, quotes per
     answer, and leads stating the figure (items with a `figure`). `item_*`: over the questions
@@ -629,7 +624,7 @@ def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:
     out: dict = {}
     for path, texts in answers.items():
         for item, text in zip(items, texts):
-            for half in ("all", _half(item["doc_name"])):
+            for half in ("all", (half_of(item["doc_name"]) or "other")):
                 row = out.setdefault(path, {}).setdefault(half, {"answers": 0, "quotes": 0, "judged": 0, "on_point": 0,
                                                                  "item_judged": 0, "item_on_point": 0,
                                                                  "figure_items": 0, "lead_correct": 0, "with_figure": 0})
@@ -688,7 +683,7 @@ def run_quotes(questions: list[dict], pdfs: list[Path], docs: dict[str, str], wo
         if name == "dev":  # the evidence pages in the top 5 (bench.retrieval's single-filing page_hit@5)
             report["dev_page_hit@5"] = {
                 path: {half: round(statistics.mean(any(p in i["pages"] for p in pages) for i, pages in zip(items, tops)
-                                                   if half == "all" or _half(i["doc_name"]) == half), 3)
+                                                   if half == "all" or (half_of(i["doc_name"]) or "other") == half), 3)
                        for half in ("all", "tune", "check")} for path, tops in top5.items()}
     return report
 

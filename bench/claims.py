@@ -33,6 +33,8 @@ import re
 import statistics
 import time
 
+from bench.splits import half_of
+
 NUM = re.compile(r"(?<![\w.,])\(?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)\s?\)?(%?)(?![\w])(?!\s*(?:million|billion))")
 SCALED = re.compile(r"(?<![\w.,])\$?\s?(\d{1,3}(?:,\d{3})*(?:\.\d+)?)\s+(million|billion)\b")
 CAPTION = re.compile(r"\bin\s+(millions|thousands)\b", re.IGNORECASE)
@@ -745,10 +747,10 @@ def _flagged(label_sentence: str, claims: list, start: int) -> tuple[bool, list,
     return False, [], start
 
 
-def hostile_table(cases: list[dict], results: list[dict], splits: dict) -> dict:
+def hostile_table(cases: list[dict], results: list[dict]) -> dict:
     """{class: {half: [n, flagged]}} and times per half."""
     def half(file: str) -> str:
-        return next((h for h in ("tune", "check") for name in splits[h] if file.startswith(name + "_")), "other")
+        return half_of(file) or "other"
 
     table: dict[str, dict[str, list[int]]] = {}
     times: dict[str, list[float]] = {}
@@ -845,8 +847,7 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40) -> N
     files = sorted({next((d / g["file"] for d in pdf_dirs if (d / g["file"]).exists()), None) for g in items} - {None})
     docs = ingest(files, work)
     cases = hostile_cases(items, pdf_dirs, docs)
-    splits = json.loads((Path(__file__).resolve().parent / "gold" / "splits.json").read_text())["statements"]
-    new = hostile_table(cases, check_cases(cases), splits)
+    new = hostile_table(cases, check_cases(cases))
     base, rev = None, "none"
     if baseline_rev.lower() != "none":
         rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", baseline_rev], check=True,
@@ -855,7 +856,7 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40) -> N
             cf, of = Path(tmp) / "cases.json", Path(tmp) / "out.json"
             cf.write_text(json.dumps(cases))
             cases_at_revision(rev, cf, of)
-            base = hostile_table(cases, json.loads(of.read_text()), splits)
+            base = hostile_table(cases, json.loads(of.read_text()))
     print(f"{len(cases)} answers of up to {ANSWER_SENTENCES} test sentences from {len(items)} gold figures, {sum(len(c['labels']) for c in cases)} test sentences")
     print_hostile(new, base, rev, show_misses)
 

@@ -33,6 +33,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from bench.splits import half_of
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "bench" / "gold"
 
@@ -51,12 +53,6 @@ def gold_cells() -> list[dict]:
             if line.strip():
                 cells.append({**json.loads(line), "set": path.name})
     return cells
-
-
-def half_of(file: str) -> str:
-    splits = json.loads((GOLD / "splits.json").read_text("utf-8"))["statements"]
-    issuer = file.split("_")[0] if not file.startswith("PG_E") else "PG_E"
-    return next((h for h, issuers in splits.items() if issuer in issuers), "other")
 
 
 def number(printed: str) -> float | None:
@@ -213,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         facts = [f.model_dump() for f in page_facts(m.doc_id, int(c["page"]))]
         v, p, s = score(c, facts)
         bv, bp, bs = score(c, base.get(f"{m.doc_id}|{c['page']}", []))
-        rows.append({"half": half_of(c["file"]), "ocr": int(c["page"]) in set(m.ocr_pages or []), "value": v,
+        rows.append({"half": half_of(c["file"]) or "other", "ocr": int(c["page"]) in set(m.ocr_pages or []), "value": v,
                      "period": p, "scale": s, "b_value": bv, "b_period": bp, "b_scale": bs, "cell": c, "facts": facts})
     report(rows, f"facts stored at ingestion vs the answer-time layout read of {args.baseline_rev or '(none)'}")
     shown = 0

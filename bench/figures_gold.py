@@ -57,11 +57,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from bench.answers import contains_figure, printed_forms
+from bench.splits import HALVES, half_of
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = Path(__file__).resolve().parent / "gold"
 DEFAULT_BASELINE = "fe96e53"
-HALVES = ("tune", "check")
 SETS = ("figures", "derived", "out_of_scope", "conversation")
 REFUSAL = re.compile(r"(?i)\bnot (?:among them|in the selected)")
 NO_FIGURE = re.compile(r"(?i)\bno figure is stated\b")  # the contract with agent/no_model/figures.py NO_FIGURE
@@ -292,25 +292,6 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
 def gold_files(kind: str) -> list[str]:
     """The gold files of a set ("figures", "derived"): the statements' and the statements-more parts."""
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
-
-
-def issuer_of(stem: str) -> str:
-    """The issuer of a bench file: the splits' name it starts with ("PG_E_2022_10K" -> "PG_E"), else
-    its prefix before the first "_"."""
-    named = [n for half in _splits().values() for n in half if stem.upper().startswith(f"{n}_")]
-    return max(named, key=len) if named else stem.split("_")[0].upper()
-
-
-@lru_cache(maxsize=1)
-def _splits() -> dict[str, list[str]]:
-    """half -> issuers, over every gold set of bench/gold/splits.json."""
-    data = json.loads((GOLD / "splits.json").read_text("utf-8"))
-    return {h: [n for k, v in data.items() if isinstance(v, dict) for n in v.get(h, [])] for h in HALVES}
-
-
-def half_of(stem: str) -> str | None:
-    issuer = issuer_of(stem)
-    return next((h for h, names in _splits().items() if issuer in names), None)
 
 
 def build_questions(stems: list[str], limit: int | None, infos: dict | None, half: str = "all") -> list[dict]:

@@ -76,6 +76,7 @@ import numpy as np
 from tqdm import tqdm
 
 from bench.selections import SELECTIONS, selected_ids
+from bench.splits import half_of, issuer_of
 
 KS = (1, 3, 5, 10)
 DEFAULT_WORK = Path(__file__).resolve().parent / "results" / "work"
@@ -89,16 +90,6 @@ def _load_questions(path: Path, pdf_dir: Path) -> list[dict]:
     if missing:
         sys.exit(f"error: PDFs missing under {pdf_dir}: {', '.join(missing)}")
     return questions
-
-
-def _half_of() -> dict[str, str]:
-    """issuer -> "tune" / "check" (bench/gold/splits.json, every gold set)."""
-    splits = json.loads((Path(__file__).resolve().parent / "gold" / "splits.json").read_text())
-    return {i: half for v in splits.values() if isinstance(v, dict) for half in ("tune", "check") for i in v.get(half, [])}
-
-
-def _issuer(doc_name: str) -> str:
-    return "PG_E" if doc_name.startswith("PG_E_") else doc_name.split("_", 1)[0]
 
 
 def _evidence_pages(q: dict) -> set[int]:
@@ -270,11 +261,10 @@ def main(argv: list[str] | None = None) -> int:
         bar.close()
         results[kind] = {m: _summary(rows_by[m], lat_by[m]) for m in methods}
         per_question[kind] = ranks_by
-        half = _half_of()
         for h in ("tune", "check"):
-            idx = [i for i, q in enumerate(questions) if half.get(_issuer(q["doc_name"])) == h]
+            idx = [i for i, q in enumerate(questions) if half_of(q["doc_name"]) == h]
             if idx:
-                halves.setdefault(kind, {})[f"{h} ({len(idx)} q: {','.join(sorted({_issuer(questions[i]['doc_name']) for i in idx}))})"] = {
+                halves.setdefault(kind, {})[f"{h} ({len(idx)} q: {','.join(sorted({issuer_of(questions[i]['doc_name']) for i in idx}))})"] = {
                     m: _summary([rows_by[m][i] for i in idx], []) for m in methods}
     if "project_hybrid" in results.get("single", {}):
         results["single"]["project_hybrid"]["ingest_pages_per_s"] = pages_per_s("project")

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from bench import figures_gold
+from bench.splits import half_of, issuer_of
 from bench.figures_gold import (
     figures_in,
-    half_of,
-    issuer_of,
     no_figure_while_printed,
     scale_right,
     lead_line,
