@@ -598,21 +598,14 @@ def answers_at_revision(rev: str, items: list[dict], work: Path) -> dict:
     own filing, and the pages of its top 5 results: {"answers": [...], "top5": [[page, ...], ...]}; a
     temporary worktree, run in a subprocess with PYTHONPATH set to it."""
     import subprocess
-    import tempfile
 
-    root = Path(__file__).resolve().parent.parent
-    tmp = Path(tempfile.mkdtemp(prefix="answers-rev-"))
-    tree = tmp / "tree"
-    subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(tree), rev], check=True,
-                   capture_output=True, text=True)
-    try:
+    from bench.revision import checkout
+
+    with checkout(rev, "answers-rev-") as (tree, tmp):
         (tmp / "q.json").write_text(json.dumps(items), "utf-8")
         subprocess.run([sys.executable, "-c", _REV_SCRIPT, str(work), str(tmp / "q.json"), str(tmp / "a.json")],
                        cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True)
         return json.loads((tmp / "a.json").read_text("utf-8"))
-    finally:
-        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def quote_relevance(items: list[dict], answers: dict[str, list[str]]) -> dict:

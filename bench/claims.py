@@ -808,24 +808,16 @@ def gold_figures() -> list[dict]:
 def cases_at_revision(rev: str, cases_file, out_file) -> None:
     """`check_cases` run by the code of git revision `rev` (a temporary worktree, a subprocess)."""
     import os
-    import shutil
     import subprocess
     import sys
-    import tempfile
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    tmp = Path(tempfile.mkdtemp(prefix="claims-baseline-"))
-    tree = tmp / "tree"
-    subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(tree), rev], check=True,
-                   capture_output=True, text=True)
-    try:
+    from bench.revision import checkout
+
+    with checkout(rev, "claims-baseline-") as (tree, _):
         env = {**os.environ, "PYTHONPATH": str(tree)}
         subprocess.run([sys.executable, str(Path(__file__)), "--cases", str(cases_file), "--out", str(out_file)],
                        cwd=tree, env=env, check=True)
-    finally:
-        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40) -> None:

@@ -29,10 +29,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from bench.revision import checkout
 from bench.splits import half_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,11 +135,7 @@ json.dump(out, open(sys.argv[2], "w"))
 def baseline_cells(rev: str, pages: list[tuple[str, int]], work: Path) -> dict[str, list[dict]]:
     """Cells of each page as revision `rev` reads them at answer time (a subprocess on a temporary
     worktree; periods parsed and values read here, by the same rules as the facts)."""
-    tmp = Path(tempfile.mkdtemp(prefix="facts-gold-"))
-    tree = tmp / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True,
-                   capture_output=True, text=True)
-    try:
+    with checkout(rev, "facts-gold-") as (tree, tmp):
         (tmp / "pages.json").write_text(json.dumps(pages), "utf-8")
         (tmp / "run.py").write_text(_BASELINE, "utf-8")
         env = {**os.environ, "PYTHONPATH": str(tree), "PDF_CHAT_HOME": str(work), "PDF_SOURCE_DIR": str(work / "source"),
@@ -147,11 +143,6 @@ def baseline_cells(rev: str, pages: list[tuple[str, int]], work: Path) -> dict[s
         subprocess.run([sys.executable, str(tmp / "run.py"), str(tmp / "pages.json"), str(tmp / "out.json")],
                        cwd=tree, env=env, check=True)
         raw = json.loads((tmp / "out.json").read_text("utf-8"))
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
-        import shutil
-
-        shutil.rmtree(tmp, ignore_errors=True)
     from storage.finance.periods import parse_period
 
     out = {}

@@ -51,12 +51,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
 from bench.answers import contains_figure, printed_forms
+from bench.revision import checkout
 from bench.splits import HALVES, half_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -364,11 +364,7 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
 
 def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[Path]) -> list[dict]:
     """The questions answered by the code of git revision `rev` (temporary worktree, subprocess)."""
-    tmp = Path(tempfile.mkdtemp(prefix="figures-gold-"))
-    tree = tmp / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True,
-                   capture_output=True, text=True)
-    try:
+    with checkout(rev, "figures-gold-") as (tree, tmp):
         shutil.copytree(work, tmp / "work", symlinks=True)  # the revision may re-ingest in its own format
         (tmp / "q.json").write_text(json.dumps(questions), "utf-8")
         env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -376,9 +372,6 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[
                         "--pdfs", *map(str, pdfs), "--questions", str(tmp / "q.json"), "--out", str(tmp / "a.json")],
                        cwd=tree, env=env, check=True)
         return json.loads((tmp / "a.json").read_text("utf-8"))
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _default_pdfs() -> list[Path]:

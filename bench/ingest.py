@@ -66,15 +66,12 @@ def compare_revision(pdfs: list[Path], rev: str) -> dict:
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parent.parent
-    tmp = Path(tempfile.mkdtemp(prefix="bench-ingest-"))
-    tree = tmp / "tree"
-    subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(tree), rev], check=True,
-                   capture_output=True, text=True)
-    script = tmp / "timed.py"
-    script.write_text(_TIMED, "utf-8")
+    from bench.revision import ROOT as root, checkout
+
     totals = {name: {"seconds": 0.0, "cpu": 0.0, "pages": 0, "chunks": 0} for name in ("this tree", rev)}
-    try:
+    with checkout(rev, "bench-ingest-") as (tree, tmp):
+        script = tmp / "timed.py"
+        script.write_text(_TIMED, "utf-8")
         for i, pdf in enumerate(pdfs):
             order = [("this tree", root), (rev, tree)]
             for name, code in (order if i % 2 == 0 else order[::-1]):
@@ -84,9 +81,6 @@ def compare_revision(pdfs: list[Path], rev: str) -> dict:
                 for k in ("seconds", "cpu", "pages", "chunks"):
                     totals[name][k] += r[k]
                 print(f"{pdf.name:40s} {name:10s} {r['pages']:4d} pages {r['seconds']:7.1f} s {r['cpu']:7.1f} s CPU", flush=True)
-    finally:
-        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
     for name, t in totals.items():
         t["pages_per_s"] = round(t["pages"] / t["seconds"], 3)
         t["pages_per_cpu_s"] = round(t["pages"] / t["cpu"], 3)
