@@ -19,6 +19,7 @@ import threading
 from typing import Literal
 
 import numpy as np
+from agent.tuning import TUNING
 
 Kind = Literal["greeting", "thanks", "goodbye", "about_app"]
 
@@ -51,8 +52,6 @@ _RULE = re.compile(
 )
 _QUESTION_SIGNS = re.compile(r"\d|\$|%|\b(?:fy|fiscal|quarter|revenue|income|sales|cash|debt|margin|eps)\b", re.I)
 MAX_WORDS = 10  # a longer message is a request, whatever its opening
-MIN_SIMILARITY = 0.35  # nearest conversational exemplar at least this close (cosine)
-MARGIN = 0.1  # and this much closer than the nearest document question (the deciding signal)
 
 _lock = threading.Lock()
 _vectors: tuple[np.ndarray, list[str], np.ndarray] | None = None
@@ -71,7 +70,8 @@ def kind(text: str, embedder=None) -> Kind | None:
     vec = _embedder(embedder).embed([text])[0]
     sims = conv @ vec
     best = int(np.argmax(sims))
-    if sims[best] >= MIN_SIMILARITY and sims[best] >= float(np.max(questions @ vec)) + MARGIN:
+    tune = TUNING.small_talk
+    if sims[best] >= tune.min_similarity and sims[best] >= float(np.max(questions @ vec)) + tune.margin:
         return labels[best]  # type: ignore[return-value]
     return None
 

@@ -29,13 +29,10 @@ from agent.markers import is_q_number, rag_id
 from storage.finance import line_items
 from storage.settings import get_settings
 from storage.schema import Source
+from agent.tuning import TUNING
 
 log = logging.getLogger("agent.knowledge_base")
 
-# Cosine similarity (all-MiniLM-L6-v2) a query must reach to count as relevant. Chosen by
-# measurement on the shipped items: on-topic paraphrases score 0.55-0.85, off-topic questions
-# ("revenue of Boeing in 2022", "weather today") stay below 0.40 (tests/agent/citations/test_citations_knowledge.py).
-RELEVANCE_THRESHOLD = 0.45
 
 
 class KnowledgeBaseError(ValueError):
@@ -165,10 +162,11 @@ class KnowledgeBase:
         q = embedder.embed([query])[0]
         return (vectors @ q).max(axis=0)
 
-    def search(self, query: str, k: int = 3, threshold: float = RELEVANCE_THRESHOLD, embedder=None) -> list[KnowledgeItem]:
+    def search(self, query: str, k: int = 3, threshold: float | None = None, embedder=None) -> list[KnowledgeItem]:
         """Up to k items relevant to query, best first; none when nothing reaches the threshold or
         when the query names a line item no item is about (`about_asked_items`)."""
         scores = self.scores(query, embedder)
+        threshold = TUNING.search.knowledge_relevance if threshold is None else threshold
         order = [int(i) for i in np.argsort(-scores)
                  if scores[i] >= threshold and about_asked_items(self.items[int(i)], query)][:k]
         log.debug("knowledge search %r -> %s", query, [(self.items[i].id, round(float(scores[i]), 3)) for i in order])

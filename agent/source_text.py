@@ -18,8 +18,8 @@ from difflib import SequenceMatcher
 from typing import Any, Callable, Mapping
 
 from agent.page_text import squash
+from agent.tuning import TUNING
 
-FUZZY_RATIO = 0.9  # OCR text: the window must match the quote this well (difflib ratio, characters)
 _CHAR_MAP = str.maketrans({
     "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'", "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
     "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-", "\u00ad": "", "*": "",
@@ -99,7 +99,7 @@ def _locate(quote: str, norm: str, fuzzy: bool) -> tuple[int, int] | None:
 
 def _fuzzy_find(target: str, norm: str, start: int) -> tuple[int, int] | None:
     """The best window of `norm` (from `start`) of about `target`'s words matching it at
-    FUZZY_RATIO or better: for OCR text, where a letter or two of a word can be misread."""
+    TUNING.search.fuzzy_quote_ratio or better: for OCR text, where a letter or two of a word can be misread."""
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", norm) if m.start() >= start]
     size = len(target.split())
     if not words or size == 0:
@@ -107,7 +107,7 @@ def _fuzzy_find(target: str, norm: str, start: int) -> tuple[int, int] | None:
     first_words = set(target.split()[:2])
     matcher = SequenceMatcher(autojunk=False)
     matcher.set_seq2(target)
-    best, best_span = FUZZY_RATIO, None
+    best, best_span = TUNING.search.fuzzy_quote_ratio, None
     for k in range(len(words)):
         for width in (size - 1, size, size + 1):
             if width <= 0 or k + width > len(words):

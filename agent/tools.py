@@ -22,6 +22,7 @@ from agent.context import retrieve_previous_sources
 from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk, Source, display_page
 from storage.settings import get_settings
+from agent.tuning import TUNING
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +33,6 @@ STATEMENT_TEXT_LIMIT = 8000  # a statement page's text handed to the model (its 
 WEB_TOOL = "web_search_tool"
 PAGE_TEXT_LIMIT = 4000  # characters of a viewed page handed to the model
 WEB_MAX_RESULTS = 5
-# A search whose hits share no term with the query and whose best cosine is below this is "nothing
-# found" (MiniLM: off-topic questions score 0.02-0.08 on the test PDFs, on-topic ones 0.24+).
-WEAK_DENSE = 0.2
 
 
 # ---------------------------------------------------------------- web search (Tavily)
@@ -136,7 +134,7 @@ def search_documents(context, state: dict, query: str) -> tuple[list[Source], st
     if not hits:
         return pages, "No passages matched this query in the selected PDFs.", bool(pages)
     best = max(h.dense_score or 0.0 for h in hits)
-    if best < WEAK_DENSE and not any(h.sparse_score for h in hits):
+    if best < TUNING.search.weak_dense and not any(h.sparse_score for h in hits):
         # not one query term in any passage and nothing semantically close: off-topic for these PDFs
         return pages, f"Nothing in the selected PDFs matches this query (best similarity {best:.2f}).", bool(pages)
     sources = [*pages, *(Source.from_retrieved(h) for h in hits)]

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pymupdf
 
-from agent.citations.legacy import LEXICAL_WEIGHT, MIN_MARGIN, candidate_scores, content_words, pick
+from agent.citations.legacy import candidate_scores, content_words, pick
+from agent.tuning import TUNING
 from storage.documents.chunking import chunk_pages
 from storage.documents.embeddings import get_embedder
 from storage.schema import PageContent
@@ -115,7 +116,7 @@ def main() -> None:
         "lexical only, no margin": lambda lex, cos, order: pick(lex, 0.0),
         "embedding only, no margin": lambda lex, cos, order: pick(cos, 0.0),
         "combined, no margin": lambda lex, cos, order: pick(combined(lex, cos), 0.0),
-        f"combined, margin {MIN_MARGIN} (shipped)": lambda lex, cos, order: pick(combined(lex, cos), MIN_MARGIN),
+        f"combined, margin {TUNING.markers.min_margin} (shipped)": lambda lex, cos, order: pick(combined(lex, cos)),
     }
     for variant in ("qa", "answer"):
         tallies = {name: [0, 0, 0] for name in methods}  # right, wrong, abstained
@@ -138,7 +139,8 @@ def main() -> None:
 
 
 def combined(lex: list[float], cos: list[float]) -> list[float]:
-    return [LEXICAL_WEIGHT * a + (1 - LEXICAL_WEIGHT) * b for a, b in zip(lex, cos)]
+    w = TUNING.markers.lexical_weight
+    return [w * a + (1 - w) * b for a, b in zip(lex, cos)]
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ Each candidate chunk is scored against the sentence the marker ends:
 `score = 0.5 * lexical + 0.5 * cosine`, where lexical is the share of the sentence's content words
 (numbers included, which are the strongest evidence in financial text) found in the chunk text or
 its file name, and cosine is the all-MiniLM-L6-v2 similarity of sentence and chunk. The best
-candidate wins only if it leads the runner-up by `MIN_MARGIN`; otherwise the marker is reported as
+candidate wins only if it leads the runner-up by `TUNING.markers.min_margin` (agent/tuning.py); otherwise the marker is reported as
 ambiguous instead of guessing.
 """
 
@@ -16,9 +16,8 @@ from pathlib import PurePath
 from typing import Mapping, Sequence
 
 from agent.markers import MARKER_LIKE_RE, MARKER_RE
+from agent.tuning import TUNING
 
-MIN_MARGIN = 0.06
-LEXICAL_WEIGHT = 0.5
 
 _WORD_RE = re.compile(r"\d+(?:[.,]\d+)*|[a-z][a-z0-9']+", re.I)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -82,12 +81,13 @@ def candidate_scores(sentence: str, candidates: Sequence[tuple[str, Mapping]], e
     return lexical, [float(vectors[0] @ v) for v in vectors[1:]]
 
 
-def pick(scores: Sequence[float], min_margin: float = MIN_MARGIN) -> int | None:
+def pick(scores: Sequence[float], min_margin: float | None = None) -> int | None:
     """Index of the clear winner, or None when the best does not lead the runner-up by min_margin."""
     ranked = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)
     if not ranked:
         return None
-    if len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] < min_margin:
+    margin = TUNING.markers.min_margin if min_margin is None else min_margin
+    if len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] < margin:
         return None
     return ranked[0]
 
@@ -97,7 +97,8 @@ def resolve(sentence: str, candidates: Sequence[tuple[str, Mapping]], embedder=N
     if not sentence.strip():
         return Resolution(None, {sid: 0.0 for sid, _ in candidates}, sentence)
     lexical, cosine = candidate_scores(sentence, candidates, embedder)
-    combined = [LEXICAL_WEIGHT * lex + (1 - LEXICAL_WEIGHT) * cos for lex, cos in zip(lexical, cosine)]
+    w = TUNING.markers.lexical_weight
+    combined = [w * lex + (1 - w) * cos for lex, cos in zip(lexical, cosine)]
     best = pick(combined)
     scores = {sid: round(score, 4) for (sid, _), score in zip(candidates, combined)}
     return Resolution(None if best is None else candidates[best][0], scores, sentence)

@@ -22,9 +22,9 @@ from agent.page_text import squash
 from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
 from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
 from storage.finance.numbers import parse_number
+from agent.tuning import TUNING
 
 MAX_CAPTION_WORDS = 8
-OUTSIDE_PASSAGE_RANKS = 2  # a row of the cited page outside the passage counts as two ranks lower
 MAX_SOURCES = 6
 _YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
 
@@ -106,7 +106,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
             # (the preview highlights it there), but the passage's own rows come first
             outside = squash(unit.text) not in passage
             header_caption = unit.header.text if scale_word(unit.header.text) else ""  # "ended May 31 (in millions):"
-            rows.append(Row(cells, src, rank + OUTSIDE_PASSAGE_RANKS * outside, captions.get(id(unit.header), ""),
+            rows.append(Row(cells, src, rank + TUNING.rows.outside_passage_ranks * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(cells[0].label, cells[0].section or heading, _percent_row(cells)),

@@ -25,15 +25,10 @@ from agent.page_text import page_text_lookup, segment, squash
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 from storage.finance import line_items
+from agent.tuning import TUNING
 
 MAX_SENTENCES = 4
 MAX_SUPPORTING = 3  # quotes under a figure, or answering a question that names a line item
-# The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
-# are already caught by the search tool (agent/tools.py WEAK_DENSE), so this only drops noise.
-MIN_SCORE = 0.25
-SEMANTIC_WEIGHT = 0.6
-RANK_PENALTY = 0.03  # per retrieval rank: the retriever ranks whole pages, trust its order on near ties
-TOP_PASSAGE_MARGIN = 0.1  # the top passage's best sentence leads if within this of the overall best
 MAX_SOURCES = 6
 MAX_CANDIDATES = 120
 MIN_SENTENCE_CHARS = 12
@@ -232,13 +227,14 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     scored = []
     for (sent, terms, src, rank), cos in zip(candidates, cosines):
         coverage = sum(idf[t] for t in terms) / total
-        score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * coverage
-        scored.append((score - RANK_PENALTY * rank, score, sent, src))
+        w = TUNING.sentences.semantic_weight
+        score = w * float(cos) + (1 - w) * coverage
+        scored.append((score - TUNING.sentences.rank_penalty * rank, score, sent, src))
     scored.sort(key=lambda x: -x[0])
     # the retriever's top passage is its best guess (it ranks whole pages): its best sentence goes
     # first when it is close to the overall best
     top = [x for x in scored if x[3] is used[0]]
-    if top and top[0][1] >= scored[0][1] - TOP_PASSAGE_MARGIN:
+    if top and top[0][1] >= scored[0][1] - TUNING.sentences.top_passage_margin:
         scored.remove(top[0])
         scored.insert(0, top[0])
     picked, seen = [], set()
@@ -264,7 +260,7 @@ def _embedder(embedder):
 
 def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None,
                               searched_for: str | None = None, scope_note: str | None = None) -> tuple[str, bool]:
-    """(answer text, usable). Not usable when no table row matches and no sentence scores MIN_SCORE.
+    """(answer text, usable). Not usable when no table row matches and no sentence scores TUNING.sentences.min_score.
 
     A figure question is answered first by the matching table row's cell, stated with its period
     ("Purchases of property, plant and equipment (Years ended December 31, 2018): (1,577) [^3]"),
@@ -278,9 +274,10 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
     picked = pick_sentences(question, sources, page_text, embedder=embedder,
                             max_sentences=MAX_SENTENCES * 3)  # room for the filters below
     best = max((score for score, _, _ in picked), default=0.0)
-    if best < MIN_SCORE and block is None:
+    if best < TUNING.sentences.min_score and block is None:
         return (f"{scope_note}\n\n{NOT_FOUND_IN_DOCUMENTS}", True) if scope_note else (NOT_FOUND_IN_DOCUMENTS, False)
-    floor = max(MIN_SCORE * 0.8, best * 0.6)
+    tune = TUNING.sentences
+    floor = max(tune.min_score * tune.floor_of_min_score, best * tune.floor_of_best)
     picked = [p for p in picked if p[0] >= floor and not is_header(p[1]) and not is_title(p[1])]
     focus = question_focus(question)
     if focus:

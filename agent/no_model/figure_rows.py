@@ -39,6 +39,7 @@ from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.question_scope import without_periods
 from storage.documents.tables import Cell
 from storage.finance.numbers import parse_number
+from agent.tuning import TUNING
 
 
 def tokenize(text: str) -> list[str]:
@@ -47,11 +48,6 @@ def tokenize(text: str) -> list[str]:
     return _tokenize(re.sub(r"(?i)\bnon[- ](?=current\b)", "non", text))
 
 
-MIN_ROW_SCORE = 0.5  # below this no label-matched row leads the answer (the sentences alone answer)
-SEMANTIC_WEIGHT = 0.5
-RANK_PENALTY = 0.02  # per retrieval rank of the source the row comes from
-CAPTION_WEIGHT = 0.5  # a question word said by the table's caption, not the row label, counts this much
-TOTAL_BONUS = 0.05
 _TOTAL = re.compile(r"\btotal\b", re.I)
 
 _ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
@@ -353,6 +349,7 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
     cosines = vectors[1:] @ vectors[0]
     best: FigureMatch | None = None
     own, glossary = ask.own, ask.glossary
+    tune = TUNING.rows
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
         said = _words(f"{row.label} {row.context}") | (own - ask.residue if row.table in implied else set())
@@ -362,16 +359,16 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
             continue
         hit = terms & own | (own - ask.residue if row.table in implied else set())
         in_caption = (own & _words(row.caption)) - hit
-        label_cover = (len(hit) + 0.7 * len(terms & glossary)) / len(terms)
-        question_cover = max((len(hit) + CAPTION_WEIGHT * len(in_caption)) / len(own),
-                             0.8 * len(terms & glossary) / len(glossary) if glossary else 0.0)
-        lexical = 0.5 * min(label_cover, 1.0) + 0.5 * question_cover
-        score = SEMANTIC_WEIGHT * float(cos) + (1 - SEMANTIC_WEIGHT) * lexical - RANK_PENALTY * row.rank
+        label_cover = (len(hit) + tune.glossary_weight * len(terms & glossary)) / len(terms)
+        question_cover = max((len(hit) + tune.caption_weight * len(in_caption)) / len(own),
+                             tune.glossary_cover * len(terms & glossary) / len(glossary) if glossary else 0.0)
+        lexical = tune.label_cover_weight * min(label_cover, 1.0) + (1 - tune.label_cover_weight) * question_cover
+        score = tune.semantic_weight * float(cos) + (1 - tune.semantic_weight) * lexical - tune.rank_penalty * row.rank
         # "total" is no line-item word, but it tells "Total lease liabilities" from "Lease liabilities"
-        score += TOTAL_BONUS * (bool(_TOTAL.search(ask.text)) == bool(_TOTAL.search(row.label)))
+        score += tune.total_bonus * (bool(_TOTAL.search(ask.text)) == bool(_TOTAL.search(row.label)))
         if best is None or score > best.score:
             best = FigureMatch(score, cells, row.source, row)
-    return best if best is not None and best.score >= MIN_ROW_SCORE else None
+    return best if best is not None and best.score >= tune.min_row_score else None
 
 
 def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[Row, Cell]]:

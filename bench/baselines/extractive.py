@@ -11,7 +11,7 @@ from storage.documents.bm25 import tokenize
 
 MAX_SENTENCES = 4
 # The best sentence must score at least this (see pick_sentences) to be quoted. Off-topic questions
-# are already caught by the search tool (agent/tools.py WEAK_DENSE), so this only drops noise.
+# are already caught by the search tool (agent/tuning.py search.weak_dense), so this only drops noise.
 MIN_SCORE = 0.25
 SEMANTIC_WEIGHT = 0.6
 RANK_PENALTY = 0.03  # per retrieval rank: the retriever ranks whole pages, trust its order on near ties
