@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from storage.finance.periods import YEAR_RE
 
 MAX_SENTENCES = 2
 MAX_CHARS = 420
@@ -142,7 +143,7 @@ def business_sentences(doc_id: str, processed_at: str = "") -> str:
 
 
 def _latest_year(column: str) -> int:
-    return max((int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", column)), default=0)
+    return max((int(y) for y in YEAR_RE.findall(column)), default=0)
 
 
 @lru_cache(maxsize=128)

@@ -35,7 +35,7 @@ from storage.documents.table_layout import has_table, layout_units
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
-from storage.finance.periods import parse_period
+from storage.finance.periods import YEAR, parse_period
 from storage.finance.scale import factor, find_caption, read_scale, unit_of
 from storage.schema import Fact, PageContent
 
@@ -46,7 +46,7 @@ TABLES_FILE = "page_tables.json"
 FORMAT = 1
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
-_YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
+_YEAR_VALUE = re.compile(rf"^{YEAR}$")
 
 
 @dataclass

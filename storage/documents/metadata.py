@@ -23,28 +23,11 @@ from pathlib import Path
 from typing import Iterable
 
 from storage.documents.pdf_errors import PDF_ERRORS
+from storage.finance.periods import DATE, YEAR, YEAR_RE, parse_date
 from storage.schema import DocumentInfo, PageContent
 
 COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
 LABEL_PAGES = 12  # where the company's own fiscal-year label ("fiscal 2019") is counted
-
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-         ("oct", "october"), ("nov", "november"), ("dec", "december")],
-        start=1,
-    )
-    for m in names
-}
-_MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-# "February 2, 2019", "1st July 2022", "July 1 2022"
-DATE_RE = re.compile(
-    rf"\b(?:(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d\d)"
-    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE}),?\s+(?P<y2>(?:19|20)\d\d))\b",
-    re.IGNORECASE,
-)
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECASE)
 _ANNUAL_PERIOD = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*", re.IGNORECASE)
@@ -62,7 +45,7 @@ _QUARTER_WORDS = re.compile(
     r"\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4])\b|([1-4])q\b)", re.IGNORECASE
 )
 _MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)
-_FISCAL_LABEL = re.compile(r"\b(?:fiscal(?:\s+year)?\s*((?:19|20)\d\d)|FY\s?'?((?:19|20)\d\d|\d\d))\b", re.IGNORECASE)
+_FISCAL_LABEL = re.compile(rf"\b(?:fiscal(?:\s+year)?\s*({YEAR})|FY\s?'?({YEAR}|\d\d))\b", re.IGNORECASE)
 _SUFFIXES = re.compile(
     r"(?:,?\s+(?:co\.?|company|corp\.?|corporation|inc\.?|incorporated|plc|p\.l\.c\.|ltd\.?|limited|llc|l\.p\.|"
     r"n\.v\.|s\.a\.|ag|se|holdings?|group))+\.?\s*$",
@@ -73,19 +56,6 @@ _GENERIC_NAME_WORDS = {"the", "and", "of", "co", "company", "corp", "corporation
 
 
 # ---------------------------------------------------------------- small parsers
-
-
-def parse_date(text: str) -> date | None:
-    """The first written-out date in `text` ("February 2, 2019", "1st July 2022")."""
-    m = DATE_RE.search(text or "")
-    if not m:
-        return None
-    month = _MONTHS.get((m.group("m1") or m.group("m2")).lower().rstrip(".")[:3])
-    month = month or _MONTHS.get((m.group("m1") or m.group("m2")).lower().rstrip("."))
-    try:
-        return date(int(m.group("y1") or m.group("y2")), month, int(m.group("d1") or m.group("d2")))
-    except (TypeError, ValueError):
-        return None
 
 
 def _pdf_date(value: str | None) -> date | None:
@@ -174,7 +144,7 @@ def _after_dateline(text: str | None) -> str | None:
     if not text:
         return text
     last = None
-    for last in DATE_RE.finditer(text):
+    for last in DATE.finditer(text):
         pass
     if last is not None:
         text = text[last.end() :]
@@ -221,8 +191,8 @@ def _fiscal_end_year(period_end: date, fy_end: tuple[int, int] | None) -> int:
 
 
 def _file_year(source_file: str) -> int | None:
-    m = re.search(r"(?<!\d)((?:19|20)\d\d)(?!\d)", Path(source_file).stem)
-    return int(m.group(1)) if m else None
+    m = YEAR_RE.search(Path(source_file).stem)
+    return int(m.group(0)) if m else None
 
 
 @dataclass

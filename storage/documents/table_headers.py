@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from storage.documents.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR, Column, Line, Segment, segments
+from storage.documents.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
+from storage.finance.periods import YEAR
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -15,10 +16,10 @@ def _date_with_year(text: str, year: str) -> str | None:
     month_day = None
     for m in PERIOD_TOKEN.finditer(text):
         tok = " ".join(m.group(0).split())
-        if md := re.match(r"(.+\d{1,2}),?\s+(?:19|20)\d\d$", tok):
+        if md := re.match(rf"(.+\d{{1,2}}),?\s+{YEAR}$", tok):
             month_day = md.group(1)
         if year in tok:
-            if not re.fullmatch(r"(?:19|20)\d\d", tok):
+            if not re.fullmatch(YEAR, tok):
                 return tok
             return f"{month_day}, {year}" if month_day else None
     return None
@@ -51,7 +52,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                   and not UNIT_CAPTION.search(s.text)] for line in lines]
     titles = _column_titles(line_segs, centres, pitch)
     for segs in line_segs:
-        if len(segs) == 1 and not re.search(r"(?:19|20)\d\d", segs[0].text):
+        if len(segs) == 1 and not re.search(YEAR, segs[0].text):
             # the line's one phrase heads the columns it is centred over ("Years ended", "December
             # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
             # one naming a span of time ("Three Months Ended") or printed left of every column heads them all
@@ -66,16 +67,16 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
         over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
         for i, seg in enumerate(over):
             if seg is not None:
-                parts[i].append(f"{phrase} {seg.text}" if phrase and YEAR.match(seg.text) else seg.text)
-    years = {m for line in lines for m in re.findall(r"(?:19|20)\d\d", line.text)}
+                parts[i].append(f"{phrase} {seg.text}" if phrase and YEAR_CELL.match(seg.text) else seg.text)
+    years = {m for line in lines for m in re.findall(YEAR, line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
         date = next(iter(years))
         for p in parts:
             if not any(date in x for x in p):
                 p.insert(0, date)
     labels = [_column_label(p) for p in parts]
-    dated = [lab for lab in labels if re.search(r"(?:19|20)\d\d", lab)]
-    glued = [lab for lab in dated if len(set(re.findall(r"(?:19|20)\d\d", lab))) > 1]
+    dated = [lab for lab in labels if re.search(YEAR, lab)]
+    glued = [lab for lab in dated if len(set(re.findall(YEAR, lab))) > 1]
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
     return TableHeader(" ".join(line.text for line in lines), tuple(labels))
@@ -97,7 +98,7 @@ def _column_titles(line_segs: list[list[Segment]], centres: list[float], pitch: 
     """Each column's title from the header lines of two or more segments without a year."""
     titles: list[list[str]] = [[] for _ in centres]
     for segs in line_segs:
-        if len(segs) >= 2 and not any(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
+        if len(segs) >= 2 and not any(re.search(YEAR, s.text) for s in segs):
             for t, seg in zip(titles, _nearest_segments(segs, centres, pitch)):
                 t.append(seg.text if seg else "")
     return [" ".join(t).strip() for t in titles]
@@ -110,7 +111,7 @@ def _year_groups(segs: list[Segment], cols: list[Column], titles: list[str]) -> 
     grouping kept is the one where every group starts with the same title. None when there is none."""
     named = [t for t in titles if t]
     if not (2 <= len(segs) < len(cols)) or len(set(named)) == len(named) \
-            or not all(re.search(r"(?:19|20)\d\d", s.text) for s in segs):
+            or not all(re.search(YEAR, s.text) for s in segs):
         return None
     nearest = [min(range(len(segs)), key=lambda k: abs((segs[k].x0 + segs[k].x1) / 2 - (c.x0 + c.x1) / 2))
                for c in cols]
@@ -129,12 +130,12 @@ def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
     """A line "Years ended December 31, 2022   2021   2020": the period phrase printed before its
     first year heads every year of the line. Returns the line's segments with the phrase cut off
     its year, and the phrase ("" when there is none)."""
-    if not any(YEAR.match(s.text) for s in segs):
+    if not any(YEAR_CELL.match(s.text) for s in segs):
         return segs, ""
     for k, seg in enumerate(segs):
         words = seg.words
         head = " ".join(w.text for w in words[:-1])
-        if len(words) > 1 and YEAR.match(words[-1].text) and len(PERIOD_TOKEN.findall(seg.text)) == 1 \
+        if len(words) > 1 and YEAR_CELL.match(words[-1].text) and len(PERIOD_TOKEN.findall(seg.text)) == 1 \
                 and re.search(r"[A-Za-z]", head) and is_period_line(head):
             return segs[:k] + [Segment([words[-1]])] + segs[k + 1:], head
     return segs, ""
@@ -149,7 +150,7 @@ def _column_label(parts: list[str]) -> str:
     ("Year Ended May 31," + "2023")."""
     sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
     own = [p for p in parts if p not in sentences]
-    year = next((m.group(0) for p in own for m in re.finditer(r"(?:19|20)\d\d", p)), None)
+    year = next((m.group(0) for p in own for m in re.finditer(YEAR, p)), None)
     label = " ".join(" ".join(own).split())
     if sentences and year and not re.search(r"[A-Za-z]{3}", label):  # own parts are only "2022"
         date = _date_with_year(sentences[0], year)
@@ -158,4 +159,4 @@ def _column_label(parts: list[str]) -> str:
         label = " ".join([_phrase(sentences[0]), label]).strip()
     label = " ".join(label.split())
     label = re.sub(r"\s*\(\d{1,2}\)", "", label)  # footnote marks: "Accrued May 31, 2023 (2)"
-    return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)\b", r"\1, \2", label)
+    return re.sub(rf"(\d{{1,2}}),?\s+({YEAR})\b", r"\1, \2", label)

@@ -39,11 +39,12 @@ import re
 from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods
 from storage.documents.table_words import (
-    CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR,
+    CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
     Column, Line, Segment, Word, average_char_width, segments, split_label_values, visual_lines,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
+from storage.finance.periods import YEAR
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
@@ -57,9 +58,9 @@ def _is_header_line(line: Line) -> bool:
         # "($ in millions) December 31,", "In millions, except per share data  Years ended December 31,"
         label = " ".join(CAPTION_WORDS.sub(" ", re.sub(r"\([^)]*\)", " ", line.label)).split())
         # a table title before the dates: "Domestic Segment Results  January 28, 2023  January 29, 2022"
-        return all(YEAR.match(v[0]) for v in line.values) and (
+        return all(YEAR_CELL.match(v[0]) for v in line.values) and (
             not label or is_period_line(label) or len(PERIOD_TOKEN.sub(" ", label).split()) <= MAX_SECTION_WORDS)
-    return is_period_line(text) or (bool(line.values) and all(YEAR.match(v[0]) for v in line.values)) \
+    return is_period_line(text) or (bool(line.values) and all(YEAR_CELL.match(v[0]) for v in line.values)) \
         or bool(_BALANCE_AT.match(text))
 
 
@@ -70,7 +71,7 @@ _BALANCE_AT = re.compile(r"(?i)^\s*balances?\s+(?:at|as\s+of)\s+[A-Z][a-z]{2,8}\
 def _is_row(line: Line) -> bool:
     if not line.label and all(FOOTNOTE.match(v[0]) for v in line.values):
         return False  # a footnote mark printed on a line of its own (a superscript)
-    return bool(line.values) and not all(YEAR.match(v[0]) for v in line.values) and (
+    return bool(line.values) and not all(YEAR_CELL.match(v[0]) for v in line.values) and (
         not line.label or len(line.label.split()) <= 2 * LONG_PROSE_WORDS)
 
 
@@ -144,7 +145,7 @@ def _joined_caption(a: Line, b: Line) -> str | None:
 def _is_dated_titles(line: Line) -> bool:
     """Column titles that print a year ("2017 Balance  Gains/(Losses)  Settlements  2017 Balance"):
     the header of the next table."""
-    return not line.values and bool(re.search(r"\b(?:19|20)\d\d\b", line.text)) \
+    return not line.values and bool(re.search(rf"\b{YEAR}\b", line.text)) \
         and len(segments(line, average_char_width(line.words))) >= 2
 
 
@@ -237,7 +238,7 @@ def layout_units(words: list[tuple]) -> list[Unit]:
             text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
             laid = row_header is not None and len(cells) == len(ln.values)
             label = ln.label
-            if row_header is not None and row_header.kind == "roll-forward" and YEAR.match(label) and section:
+            if row_header is not None and row_header.kind == "roll-forward" and YEAR_CELL.match(label) and section:
                 label = section  # a year printed as the row's label: the row is its section's item ("Revenue")
             kinds[k] = Unit(text, True, row_header, section=section, unit=unit_caption,
                             cells=tuple(cells) if laid else None, label=label,
@@ -268,7 +269,7 @@ def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], c
     title_lines = [ln for ln in head if not ln.values and not is_period_line(ln.text)]
     # a title names a component: no year, no sentence ("A summary of RSU activity for 2022, 2021 and 2020:")
     segs = [[(s.x0, s.x1, s.text) for s in segments(ln, char_width)
-             if s.x1 >= left and not re.search(r"(?:19|20)\d\d", s.text) and len(s.words) < MAX_SECTION_WORDS]
+             if s.x1 >= left and not re.search(YEAR, s.text) and len(s.words) < MAX_SECTION_WORDS]
             for ln in title_lines]
     titles = column_titles(segs, [(c.x0, c.x1) for c in cols])
     text = " ".join(ln.text for ln in title_lines)
@@ -286,7 +287,7 @@ def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[
     year (with the month and day of a "years ended May 31" caption), its columns the titles above
     them, kind "roll-forward" like other tables whose periods stand in the rows. The years become the
     rows' labels and leave the columns. (cols, {}) for any other table."""
-    years = [k for k in rows if not lines[k].label and len(lines[k].values) >= 2 and YEAR.match(lines[k].values[0][0])]
+    years = [k for k in rows if not lines[k].label and len(lines[k].values) >= 2 and YEAR_CELL.match(lines[k].values[0][0])]
     if len(years) < 2 or len(years) < 0.6 * len(rows) or len({lines[k].values[0][2] // COLUMN_GAP for k in years}) > 2:
         return cols, {}
     for k in years:
@@ -296,7 +297,7 @@ def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[
         return cols, {}
     left = cols[0].x0 - 4 * char_width
     title_lines = [ln for ln in head if _is_column_titles(ln, cols, char_width)]
-    segs = [[(s.x0, s.x1, s.text) for s in segments(ln, char_width) if s.x1 >= left and not re.search(r"(?:19|20)\d\d", s.text)]
+    segs = [[(s.x0, s.x1, s.text) for s in segments(ln, char_width) if s.x1 >= left and not re.search(YEAR, s.text)]
             for ln in title_lines]
     titles = column_titles(segs, [(c.x0, c.x1) for c in cols])
     month_day = next((m.group(1) for ln in head if (m := _YEAR_ENDED.search(ln.text))), None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from storage.documents.metadata import DATE_RE, parse_date
+from storage.finance.periods import DATE, YEAR, parse_date
 
 _BALANCE = re.compile(  # "Balance at", "Balances as of", "Outstanding at", "Nonvested shares at"
     r"^\s*(?:(?:beginning|ending|opening|closing)\s+)?(?:balances?|outstanding|(?:non-?|un)vested)"
@@ -29,11 +29,11 @@ def balance_date(label: str) -> tuple[str, date] | None:
     as of May 31, 2020", "Outstanding at February 3, 2018"), None for any other row."""
     if not _BALANCE.match(label):
         return None
-    m = DATE_RE.match(label, _BALANCE.match(label).end())  # the date right after: "Balance at December 31, 2013"
+    m = DATE.match(label, _BALANCE.match(label).end())  # the date right after: "Balance at December 31, 2013"
     when = parse_date(m.group(0)) if m else None
     if when is None:
         return None
-    return re.sub(r"(\d{1,2}),?\s+((?:19|20)\d\d)", r"\1, \2", " ".join(m.group(0).split())), when
+    return re.sub(rf"(\d{{1,2}}),?\s+({YEAR})", r"\1, \2", " ".join(m.group(0).split())), when
 
 
 def row_periods(labels: list[str]) -> list[str | None] | None:

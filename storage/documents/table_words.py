@@ -8,8 +8,9 @@ import re
 from dataclasses import dataclass, field
 
 from storage.finance.scale import CAPTION, CAPTION_PHRASE
+from storage.finance import periods
 
-YEAR = re.compile(r"^\(?(?:19|20)\d\d\)?,?$")
+YEAR_CELL = re.compile(rf"^\(?{periods.YEAR}\)?,?$")
 NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
 FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
@@ -113,8 +114,8 @@ def split_label_values(line: Line, char_width: float) -> None:
     # (and so is the year of a date in it: "Balance at December 31, 2013")
     while i < len(words) and i > 0 and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width \
             and not words[i].text.startswith("$") and (re.search(r"[A-Za-z]", words[i - 1].text) or (
-                re.fullmatch(r"\d{1,2},", words[i - 1].text) and YEAR.match(words[i].text)
-                and not all(YEAR.match(w.text) for w in words[i:]))):  # "December 31, 2022  2021": a header
+                re.fullmatch(r"\d{1,2},", words[i - 1].text) and YEAR_CELL.match(words[i].text)
+                and not all(YEAR_CELL.match(w.text) for w in words[i:]))):  # "December 31, 2022  2021": a header
         i += 1
     line.label = FOOTNOTE_AFTER_LABEL.sub("", " ".join(w.text for w in words[:i])).strip()
     cells: list[list[Word]] = []

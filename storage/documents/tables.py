@@ -153,7 +153,7 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
             continue
         month_day = None
         for tok in found:
-            tok = re.sub(r"(\d{1,2})\s+((?:19|20)\d\d)$", r"\1, \2", " ".join(tok.split()))
+            tok = re.sub(rf"(\d{{1,2}})\s+({YEAR})$", r"\1, \2", " ".join(tok.split()))
             if m := re.match(rf"({_MONTH}\s+\d{{1,2}}),?\s+{_YEAR}$", tok, re.IGNORECASE):
                 month_day = m.group(1)
             elif month_day and re.fullmatch(_YEAR, tok):

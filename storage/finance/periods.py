@@ -15,7 +15,12 @@ MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|A
          r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
 YEAR = r"(?:19|20)\d\d"
 MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
-DATE = re.compile(rf"\b(?P<m>{MONTH})\s+(?P<d>\d{{1,2}}),?\s+(?P<y>{YEAR})\b", re.IGNORECASE)
+# "February 2, 2019", "July 1 2022", "1st July 2022", "31 December 2022"
+DATE = re.compile(
+    rf"\b(?:(?P<m1>{MONTH})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>{YEAR})"
+    rf"|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{MONTH}),?\s+(?P<y2>{YEAR}))\b",
+    re.IGNORECASE,
+)
 YEAR_RE = re.compile(rf"(?<!\d){YEAR}(?!\d)")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12,
                  "thirteen": 13, "fifty-two": 12, "fifty two": 12, "fiftytwo": 12, "fifty-three": 12, "fifty three": 12,
@@ -38,11 +43,13 @@ class Period:
 
 
 def parse_date(text: str) -> date | None:
+    """The first written-out date in `text` ("February 2, 2019", "1st July 2022")."""
     m = DATE.search(text or "")
     if not m:
         return None
     try:
-        return date(int(m.group("y")), MONTHS[m.group("m").lower()[:3]], int(m.group("d")))
+        return date(int(m.group("y1") or m.group("y2")), MONTHS[(m.group("m1") or m.group("m2")).lower()[:3]],
+                    int(m.group("d1") or m.group("d2")))
     except ValueError:
         return None
 

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from storage.documents.metadata import DATE_RE, parse_date
+from storage.finance.periods import DATE, YEAR, parse_date
 
-_YEAR = r"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d))"
+_YEAR = rf"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?({YEAR}))"
 _YEAR_RE = re.compile(rf"\b{_YEAR}\b", re.IGNORECASE)
 _RANGE_RE = re.compile(rf"\b{_YEAR}\s*(?:-|–|—|to|through|thru)\s*{_YEAR}\b", re.IGNORECASE)
 _QUARTER_RE = re.compile(
@@ -57,7 +57,7 @@ def question_scope(question: str) -> QuestionScope:
     for pattern, forms in _FORMS:
         if pattern.search(text):
             c.forms |= forms
-    for m in DATE_RE.finditer(text):
+    for m in DATE.finditer(text):
         d = parse_date(m.group(0))
         if d:
             c.dates.append(d)
