@@ -382,6 +382,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
     if ablations:
         methods.update({name: project(name) for name in (presets.SINGLE if kind == "single" else presets.SELECTION)})
         methods.update({name: project(name) for name in presets.SCORER if name not in methods})
+        methods.update({name: project(name) for name in presets.PROFILE if name not in methods})
     return methods
 
 

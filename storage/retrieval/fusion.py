@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores
+from storage.retrieval.document_profile import COVER_PAGES
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 
@@ -40,6 +41,10 @@ class Ranking(BaseModel):
     recent: float = Field(RECENT, description="prior of the issuer's present when the question names no period")
     secondary: float = Field(SECONDARY, description="share of its period match a release keeps beside a periodic report")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
+    fill_periods: bool = Field(True, description="a document's form and period its first pages print fill what its "
+                               "DocumentInfo lacks, for the prior (storage.retrieval.document_profile)")
+    cover_issuers: bool = Field(True, description="a document whose first pages print an issuer name the question names "
+                                "is that issuer's for the prior, whatever its DocumentInfo's issuer")
     scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
@@ -59,9 +64,16 @@ class DocIndex:
     chunk_pages: np.ndarray  # int [n_chunks]: page of each chunk
     n_pages: int
     stamp: int = 0  # manifest mtime_ns when loaded
+    _cover: str | None = None
 
     def page_scores(self, query: str) -> np.ndarray:
         return bm25_scores(self.page_bm25, query, self.n_pages)
+
+    def cover_text(self) -> str:
+        """The text of its first COVER_PAGES pages (chunks in reading order), read once."""
+        if self._cover is None:
+            self._cover = "\n".join(c.text for c in self.chunks if c.page_number < COVER_PAGES)
+        return self._cover
 
 
 def zscore(x: np.ndarray) -> np.ndarray:
@@ -221,8 +233,10 @@ def document_signals(
             relevance[j] = float(top.mean()) if len(top) else -np.inf
         ok = np.isfinite(relevance)
         relevance = np.where(ok, relevance - (relevance[ok].max() if ok.any() else 0.0), 0.0)
+    covers = {i.doc_id: i.cover_text() for i in indexes} if ranking.fill_periods or ranking.cover_issuers else None
     priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes},
-                             recent=ranking.recent, secondary=ranking.secondary)
+                             recent=ranking.recent, secondary=ranking.secondary, covers=covers,
+                             fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

@@ -56,7 +56,7 @@ from storage.retrieval.selection_prior import without_issuers
 
 log = logging.getLogger(__name__)
 
-RETRIEVER_VERSION = 4  # part of the cache fingerprint: bump when ranking changes (4: the page scorer)
+RETRIEVER_VERSION = 5  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile)
 
 
 class RetrievalError(Exception):
