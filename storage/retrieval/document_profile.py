@@ -12,6 +12,10 @@ from the text of the first COVER_PAGES pages, each a switch of `Ranking`:
   missing form, fiscal year, quarter and period end; what DocumentInfo has is kept.
 - `cover_issuers`: a filing whose first pages print the name of an issuer the question names counts
   as that issuer's (the names come from the selection's known issuers), whatever its issuer field says.
+
+And one page kind: a question that asks for "the cover" (shares outstanding "per the cover page") is
+about the SEC cover, the first pages that print the cover's fixed wording (`cover_page_numbers`);
+`Ranking.cover_weight` lifts them.
 """
 
 from __future__ import annotations
@@ -106,3 +110,19 @@ def cover_names(names: list[str], cover: str) -> bool:
     """The cover prints one of `names` (from `named_issuers`)."""
     words = _cover_words(cover)
     return any(f" {name} " in words for name in names)
+
+
+_COVER_MARKS = re.compile(
+    r"securities\s+and\s+exchange\s+commission|exact\s+name\s+of\s+registrant|commission\s+file\s+number|"
+    r"indicate\s+by\s+check\s+mark", re.IGNORECASE)
+_ASKS_COVER = re.compile(r"\bcover(?:\s+page)?\b(?!ed|age|s\b)", re.IGNORECASE)
+
+
+def asks_for_cover(question: str) -> bool:
+    """"per the cover page", "according to the cover of its 10-K" (not "covered", "coverage")."""
+    return bool(_ASKS_COVER.search(question or ""))
+
+
+def cover_page_numbers(page_texts: dict[int, str]) -> set[int]:
+    """Pages among the first COVER_PAGES that print an SEC cover's fixed wording."""
+    return {p for p, text in page_texts.items() if p < COVER_PAGES and _COVER_MARKS.search(" ".join(text.split()))}

@@ -7,7 +7,7 @@ import pytest
 
 from storage.documents import ingest
 from storage.retrieval import hybrid
-from storage.retrieval.document_profile import cover_names, fill_period, named_issuers
+from storage.retrieval.document_profile import asks_for_cover, cover_names, fill_period, named_issuers
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
@@ -100,3 +100,28 @@ def test_cover_names_match_only_names_the_question_says():
     assert names == ["pg&e"]
     assert cover_names(names, "FORM 10-K ... PG&E CORPORATION   California ... PACIFIC GAS AND ELECTRIC COMPANY")
     assert not cover_names(names, "FORM 10-K ... ACME ROCKETS, INC.")
+
+
+def test_a_question_asking_for_the_cover_gets_the_cover_page():
+    cover = (spaced_cover(2022).replace("Fis cal", "Fiscal")
+             + "Indicate by check mark whether the registrant is a shell company. Yes No X\n"
+             "As of February 1, 2023, 112,400,000 shares of common stock were outstanding.\n")
+    equity = ("Note 9. Stockholders' Equity. Common stock outstanding: shares of common stock outstanding at the "
+              "beginning of the year 113,100,000; shares repurchased 700,000; common shares outstanding at the end "
+              "of the year 112,400,000. Weighted average common shares outstanding 112,800,000.")
+    pages = acme_10k_pages(2022, (1222, 980, 1303), prose=False)
+    doc = ingest.process_and_index_pdf(write_pages(source_path("cover.pdf"), [cover, pages[1], equity, pages[2]]))
+    question = "How many common shares were outstanding according to the cover of the 2022 10-K?"
+    # the trap is real: the equity note says "shares outstanding" more often
+    assert HybridRetriever([doc.doc_id], use_cache=False, ranking=Ranking(cover_weight=0.0)).search(question, k=1)[0].chunk.page_number == 2
+    assert HybridRetriever([doc.doc_id], use_cache=False).search(question, k=1)[0].chunk.page_number == 0
+    # a question about what a filing covers is no question about its cover
+    assert HybridRetriever([doc.doc_id], use_cache=False).search(
+        "How many common shares were outstanding in the period covered?", k=1)[0].chunk.page_number == 2
+
+
+def test_asks_for_cover():
+    assert asks_for_cover("How many shares were outstanding per the cover page of the Q3 2023 10-Q?")
+    assert asks_for_cover("shares outstanding according to the cover of its FY2015 10-K")
+    assert not asks_for_cover("What date did the quarter covered by the 10-Q end?")
+    assert not asks_for_cover("What is the interest coverage ratio?")
