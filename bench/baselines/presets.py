@@ -41,14 +41,16 @@ SCORER = {
 # the selection prior reading what a filing's first pages print (storage/retrieval/document_profile.py):
 # the ranking before it, and each reader alone
 PROFILE = {
-    "ranking_before_profile": {"fill_periods": False, "cover_issuers": False, "cover_weight": 0.0},
-    "profile": {"fill_periods": True, "cover_issuers": True, "cover_weight": 1.0},
+    "ranking_before_profile": {"fill_periods": False, "cover_issuers": False, "cover_weight": 0.0, "form_decides": False},
+    "profile": {"fill_periods": True, "cover_issuers": True, "cover_weight": 1.0, "form_decides": True},
     "profile_no_cover_page": {"cover_weight": 0.0},
+    "profile_form_not_deciding": {"form_decides": False},
     "profile_cover_page_0.5": {"cover_weight": 0.5},
     "profile_cover_page_2": {"cover_weight": 2.0},
-    "profile_periods_only": {"fill_periods": True, "cover_issuers": False, "cover_weight": 0.0},
-    "profile_issuers_only": {"fill_periods": False, "cover_issuers": True, "cover_weight": 0.0},
-    "profile_cover_page_only": {"fill_periods": False, "cover_issuers": False, "cover_weight": 1.0},
+    "profile_periods_only": {"fill_periods": True, "cover_issuers": False, "cover_weight": 0.0, "form_decides": False},
+    "profile_issuers_only": {"fill_periods": False, "cover_issuers": True, "cover_weight": 0.0, "form_decides": False},
+    "profile_cover_page_only": {"fill_periods": False, "cover_issuers": False, "cover_weight": 1.0, "form_decides": False},
+    "profile_form_decides_only": {"fill_periods": False, "cover_issuers": False, "cover_weight": 0.0, "form_decides": True},
 }
 
 

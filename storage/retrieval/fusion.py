@@ -45,6 +45,8 @@ class Ranking(BaseModel):
                                "DocumentInfo lacks, for the prior (storage.retrieval.document_profile)")
     cover_issuers: bool = Field(True, description="a document whose first pages print an issuer name the question names "
                                 "is that issuer's for the prior, whatever its DocumentInfo's issuer")
+    form_decides: bool = Field(True, description="a form named without a period: the form's match is whole, the "
+                               "issuer's present only breaks ties (storage.retrieval.selection_prior)")
     cover_weight: float = Field(1.0, description="a question asking for the cover: its SEC cover pages' score += w * "
                                 "spread (storage.retrieval.document_profile.cover_page_numbers)")
     scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
@@ -270,7 +272,8 @@ def document_signals(
     covers = {i.doc_id: i.cover_text() for i in indexes} if ranking.fill_periods or ranking.cover_issuers else None
     priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes},
                              recent=ranking.recent, secondary=ranking.secondary, covers=covers,
-                             fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers)
+                             fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers,
+                             form_decides=ranking.form_decides)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

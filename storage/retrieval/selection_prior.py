@@ -125,7 +125,7 @@ def _anchors(infos: list[DocumentInfo]) -> dict[str | None, tuple[str, bool]]:
 
 
 def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]], recent: float,
-                on_cover: bool = False) -> dict[str, float]:
+                on_cover: bool = False, form_decides: bool = False) -> dict[str, float]:
     out: dict[str, float] = {}
     out["issuer"] = 1.0 if on_cover or issuer_mentioned(info, c.question_words) else 0.0
     if c.periods:
@@ -133,6 +133,8 @@ def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, 
     elif not c.dates and _period_end(info):
         # no period named: the question is about the present (the latest annual report and what followed it)
         out["period"] = recent if _present(info, anchors) else 0.0
+        if c.forms and form_decides:  # a form named without a period: the form decides, the present breaks ties
+            out["period"] += 1.0 - recent
     if c.dates:
         own = {info.date, info.period_end} - {None}
         out["date"] = 1.0 if any(d.isoformat() in own for d in c.dates) else 0.0
@@ -156,7 +158,7 @@ def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str,
 
 def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, recent: float = RECENT,
                     secondary: float = SECONDARY, covers: dict[str, str] | None = None, fill_periods: bool = False,
-                    cover_issuers: bool = False) -> dict[str, float]:
+                    cover_issuers: bool = False, form_decides: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
@@ -170,7 +172,7 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
         return priors
     anchors = _anchors(list(known.values()))
     names = named_issuers(c.question_words, sorted({i.issuer for i in known.values() if i.issuer})) if cover_issuers else []
-    parts = {d: _components(c, i, anchors, recent, bool(names) and cover_names(names, covers.get(d, "")))
+    parts = {d: _components(c, i, anchors, recent, bool(names) and cover_names(names, covers.get(d, "")), form_decides)
              for d, i in known.items()}
     if not c.forms:
         _prefer_primary_sources(parts, known, secondary)

@@ -10,6 +10,7 @@ from storage.retrieval import hybrid
 from storage.retrieval.document_profile import asks_for_cover, cover_names, fill_period, named_issuers
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
+from storage.retrieval.selection_prior import selection_prior
 from storage.schema import DocumentInfo
 from tests.fixtures_filings import acme_10k_pages, source_path, write_pages
 
@@ -125,3 +126,21 @@ def test_asks_for_cover():
     assert asks_for_cover("shares outstanding according to the cover of its FY2015 10-K")
     assert not asks_for_cover("What date did the quarter covered by the 10-Q end?")
     assert not asks_for_cover("What is the interest coverage ratio?")
+
+
+def test_a_form_named_without_a_period_decides_whatever_the_present():
+    infos = {
+        "k": DocumentInfo(title="k", issuer="Acme Rockets, Inc.", form="10-K", fiscal_year=2022, period_end="2022-12-31"),
+        "q": DocumentInfo(title="q", issuer="Acme Rockets, Inc.", form="10-Q", fiscal_year=2021, fiscal_quarter=3,
+                          period_end="2021-09-30"),
+        "r": DocumentInfo(title="r", issuer="Acme Rockets, Inc.", form="earnings release", fiscal_year=2023,
+                          fiscal_quarter=1, period_end="2023-03-31"),
+    }
+    question = "How many Acme Rockets shares were outstanding per the 10-Q cover?"
+    before = selection_prior(question, infos)
+    assert before["q"] <= before["k"]  # the only 10-Q, not the issuer's present: no better than the 10-K
+    prior = selection_prior(question, infos, form_decides=True)
+    assert prior["q"] > prior["k"] and prior["q"] > prior["r"]
+    # no form named: unchanged, the present (latest annual report and later) is weakly preferred
+    plain = "How many Acme Rockets shares were outstanding?"
+    assert selection_prior(plain, infos, form_decides=True) == selection_prior(plain, infos)
