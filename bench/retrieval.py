@@ -17,6 +17,9 @@ machine:
 - `scorer_rerank`   the top 20 pages reranked by the page scorer (storage/retrieval/page_scorer.py),
                     blend weight 0.5 (ablations: 0.3, 0.8)
 - `scorer_alone`    the page scorer's question vector against every chunk vector, one result per page
+- `ranking_before_profile` the ranking before the selection prior read the filings' first pages
+                    (storage/retrieval/document_profile.py); `profile` = the shipped one; `profile_*` each
+                    reader alone or left out, cover weights 0.5 / 2 (bench/baselines/presets.py PROFILE)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -382,6 +385,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
     if ablations:
         methods.update({name: project(name) for name in (presets.SINGLE if kind == "single" else presets.SELECTION)})
         methods.update({name: project(name) for name in presets.SCORER if name not in methods})
+        methods.update({name: project(name) for name in presets.PROFILE if name not in methods})
     return methods
 
 

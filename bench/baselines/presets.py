@@ -38,13 +38,27 @@ SCORER = {
     "scorer_rerank_w0.3": {"scorer_pages": 20, "scorer_weight": 0.3},
     "scorer_rerank_w0.8": {"scorer_pages": 20, "scorer_weight": 0.8},
 }
+# the selection prior reading what a filing's first pages print (storage/retrieval/document_profile.py):
+# the ranking before it, and each reader alone
+PROFILE = {
+    "ranking_before_profile": {"fill_periods": False, "cover_issuers": False, "cover_weight": 0.0, "form_decides": False},
+    "profile": {"fill_periods": True, "cover_issuers": True, "cover_weight": 1.0, "form_decides": True},
+    "profile_no_cover_page": {"cover_weight": 0.0},
+    "profile_form_not_deciding": {"form_decides": False},
+    "profile_cover_page_0.5": {"cover_weight": 0.5},
+    "profile_cover_page_2": {"cover_weight": 2.0},
+    "profile_periods_only": {"fill_periods": True, "cover_issuers": False, "cover_weight": 0.0, "form_decides": False},
+    "profile_issuers_only": {"fill_periods": False, "cover_issuers": True, "cover_weight": 0.0, "form_decides": False},
+    "profile_cover_page_only": {"fill_periods": False, "cover_issuers": False, "cover_weight": 1.0, "form_decides": False},
+    "profile_form_decides_only": {"fill_periods": False, "cover_issuers": False, "cover_weight": 0.0, "form_decides": True},
+}
 
 
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    overrides = SINGLE.get(name) or SELECTION.get(name) or SCORER.get(name)
+    overrides = SINGLE.get(name) or SELECTION.get(name) or SCORER.get(name) or PROFILE.get(name)
     if overrides is None:
-        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER))}")
+        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE))}")
     return Ranking(**overrides)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores
+from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_page_numbers
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 
@@ -40,6 +41,14 @@ class Ranking(BaseModel):
     recent: float = Field(RECENT, description="prior of the issuer's present when the question names no period")
     secondary: float = Field(SECONDARY, description="share of its period match a release keeps beside a periodic report")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
+    fill_periods: bool = Field(True, description="a document's form and period its first pages print fill what its "
+                               "DocumentInfo lacks, for the prior (storage.retrieval.document_profile)")
+    cover_issuers: bool = Field(True, description="a document whose first pages print an issuer name the question names "
+                                "is that issuer's for the prior, whatever its DocumentInfo's issuer")
+    form_decides: bool = Field(True, description="a form named without a period: the form's match is whole, the "
+                               "issuer's present only breaks ties (storage.retrieval.selection_prior)")
+    cover_weight: float = Field(1.0, description="a question asking for the cover: its SEC cover pages' score += w * "
+                                "spread (storage.retrieval.document_profile.cover_page_numbers)")
     scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
@@ -59,9 +68,27 @@ class DocIndex:
     chunk_pages: np.ndarray  # int [n_chunks]: page of each chunk
     n_pages: int
     stamp: int = 0  # manifest mtime_ns when loaded
+    _cover: str | None = None
+    _cover_pages: np.ndarray | None = None
 
     def page_scores(self, query: str) -> np.ndarray:
         return bm25_scores(self.page_bm25, query, self.n_pages)
+
+    def cover_text(self) -> str:
+        """The text of its first COVER_PAGES pages (chunks in reading order), read once."""
+        if self._cover is None:
+            self._cover = "\n".join(c.text for c in self.chunks if c.page_number < COVER_PAGES)
+        return self._cover
+
+    def cover_pages(self) -> np.ndarray:
+        """Page indexes (within this PDF) of its SEC cover pages, read once."""
+        if self._cover_pages is None:
+            texts: dict[int, str] = {}
+            for c in self.chunks:
+                if c.page_number < COVER_PAGES:
+                    texts[c.page_number] = texts.get(c.page_number, "") + "\n" + c.text
+            self._cover_pages = np.asarray(sorted(cover_page_numbers(texts)), dtype=int)
+        return self._cover_pages
 
 
 def zscore(x: np.ndarray) -> np.ndarray:
@@ -150,8 +177,14 @@ def rank_pages(
     page_score = np.where(
         has_chunks, (1 - ranking.page_weight) * best_chunk_of_page + ranking.page_weight * normalise(page_sparse), -np.inf
     )
+    # a question asking for the cover: the cover pages lift (in the query's spread before document signals,
+    # added after them, so the covers of every selected PDF do not vote for their PDFs)
+    cover = 0.0
+    if ranking.cover_weight and asks_for_cover(question or ""):
+        cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score))
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
+    page_score = page_score + cover
     if ranking.scorer_pages > 0 and scorer_vec is not None:
         page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking)
 
@@ -180,6 +213,22 @@ def rank_pages(
     return results
 
 
+def _spread(page_score: np.ndarray) -> float:
+    """A query's own score range: best page over the median page (what document-level additions are in units of)."""
+    finite = page_score[np.isfinite(page_score)]
+    return float(finite.max() - np.median(finite)) if len(finite) else 0.0
+
+
+def cover_mask(indexes: list[DocIndex], n_pages: int) -> np.ndarray:
+    """1 for every selected PDF's SEC cover pages, in selection-wide page ids."""
+    mask = np.zeros(n_pages)
+    offset = 0
+    for i in indexes:
+        mask[i.cover_pages() + offset] = 1.0
+        offset += i.n_pages
+    return mask
+
+
 def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: np.ndarray, ranking: Ranking) -> np.ndarray:
     """The top `scorer_pages` pages reordered by a blend of their score and the scorer's (a page scores its
     best chunk), each signal z-scored over those pages; they stay ahead of every other page."""
@@ -204,8 +253,7 @@ def document_signals(
     documents: dict[str, DocumentInfo | None], ranking: Ranking,
 ) -> np.ndarray:
     """Per-page addition: its document's relevance as a whole, and the question's prior for it."""
-    finite = page_score[np.isfinite(page_score)]
-    spread = float(finite.max() - np.median(finite)) if len(finite) else 0.0
+    spread = _spread(page_score)
     if ranking.doc_signal == "votes":
         # share of the selection's best pages (before document signals) that lie in each PDF
         top = np.argsort(-np.where(np.isfinite(page_score), page_score, -np.inf))[: ranking.doc_vote_pages]
@@ -221,8 +269,11 @@ def document_signals(
             relevance[j] = float(top.mean()) if len(top) else -np.inf
         ok = np.isfinite(relevance)
         relevance = np.where(ok, relevance - (relevance[ok].max() if ok.any() else 0.0), 0.0)
+    covers = {i.doc_id: i.cover_text() for i in indexes} if ranking.fill_periods or ranking.cover_issuers else None
     priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes},
-                             recent=ranking.recent, secondary=ranking.secondary)
+                             recent=ranking.recent, secondary=ranking.secondary, covers=covers,
+                             fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers,
+                             form_decides=ranking.form_decides)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

@@ -21,7 +21,10 @@ numbers are in the module docstring of bench/retrieval.py):
    20 best pages, so a filing that matches as a whole beats a stray page elsewhere) and a prior
    for the documents the question names by period, form or issuer (storage.retrieval.selection_prior) are
    added to each page's score, scaled by the query's own score spread. Neither hides anything:
-   with nothing named the prior is 0. Issuer names leave the keyword query (they select
+   with nothing named the prior is 0. What a filing's first pages print fills what its DocumentInfo
+   missed (storage.retrieval.document_profile: the period and form on a letter-spaced cover; a cover
+   that prints the named issuer's name makes the filing that issuer's), and a question asking for
+   "the cover" lifts the SEC cover pages. Issuer names leave the keyword query (they select
    documents, and would otherwise pull every cover page of the named issuer up).
 5. Results are the best chunk of each page, pages in score order (k distinct pages cover more
    evidence than k chunks of one page); if k exceeds the pages, further chunks follow. Each
@@ -56,7 +59,7 @@ from storage.retrieval.selection_prior import without_issuers
 
 log = logging.getLogger(__name__)
 
-RETRIEVER_VERSION = 4  # part of the cache fingerprint: bump when ranking changes (4: the page scorer)
+RETRIEVER_VERSION = 5  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile)
 
 
 class RetrievalError(Exception):

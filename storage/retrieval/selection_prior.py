@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 
 from storage.documents.metadata import document_years, name_words
+from storage.retrieval.document_profile import cover_names, fill_period, named_issuers
 from storage.retrieval.question_scope import QuestionScope, question_scope
 from storage.schema import DocumentInfo
 
@@ -123,14 +124,17 @@ def _anchors(infos: list[DocumentInfo]) -> dict[str | None, tuple[str, bool]]:
     return {issuer: (annual[issuer], True) if issuer in annual else (end, False) for issuer, end in latest.items()}
 
 
-def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]], recent: float) -> dict[str, float]:
+def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]], recent: float,
+                on_cover: bool = False, form_decides: bool = False) -> dict[str, float]:
     out: dict[str, float] = {}
-    out["issuer"] = 1.0 if issuer_mentioned(info, c.question_words) else 0.0
+    out["issuer"] = 1.0 if on_cover or issuer_mentioned(info, c.question_words) else 0.0
     if c.periods:
         out["period"] = sum(period_match(y, q, info) for y, q in c.periods) / len(c.periods)
     elif not c.dates and _period_end(info):
         # no period named: the question is about the present (the latest annual report and what followed it)
         out["period"] = recent if _present(info, anchors) else 0.0
+        if c.forms and form_decides:  # a form named without a period: the form decides, the present breaks ties
+            out["period"] += 1.0 - recent
     if c.dates:
         own = {info.date, info.period_end} - {None}
         out["date"] = 1.0 if any(d.isoformat() in own for d in c.dates) else 0.0
@@ -153,15 +157,23 @@ def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str,
 
 
 def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, recent: float = RECENT,
-                    secondary: float = SECONDARY) -> dict[str, float]:
-    """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches."""
+                    secondary: float = SECONDARY, covers: dict[str, str] | None = None, fill_periods: bool = False,
+                    cover_issuers: bool = False, form_decides: bool = False) -> dict[str, float]:
+    """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
+    `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
+    period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
     c = question_scope(question)
     priors = {doc_id: 0.0 for doc_id in infos}
+    covers = covers or {}
+    if fill_periods:
+        infos = {d: fill_period(i, covers.get(d, "")) for d, i in infos.items()}
     known = {d: i for d, i in infos.items() if i is not None}
     if len(infos) < 2 or not known:
         return priors
     anchors = _anchors(list(known.values()))
-    parts = {d: _components(c, i, anchors, recent) for d, i in known.items()}
+    names = named_issuers(c.question_words, sorted({i.issuer for i in known.values() if i.issuer})) if cover_issuers else []
+    parts = {d: _components(c, i, anchors, recent, bool(names) and cover_names(names, covers.get(d, "")), form_decides)
+             for d, i in known.items()}
     if not c.forms:
         _prefer_primary_sources(parts, known, secondary)
     # a component counts only if some selected document matches it and not all match it equally

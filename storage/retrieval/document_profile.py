@@ -1,0 +1,128 @@
+"""What a filing's own first pages say it is, for the selection prior when its DocumentInfo does not.
+
+The prior (storage/retrieval/selection_prior.py) sends a question to the filing of the issuer, period
+and form it names. It reads DocumentInfo, extracted once at ingestion; when that missed a field (a
+cover set in letter-spaced type, "For the Fis cal Year Ended December 31, 2016"; the registrant's
+name in a table; a release's dateline taken for its issuer), a filing of the named issuer was scored
+as another issuer's or as having no period, and the wrong filing came first. Two gap fillers, read
+from the text of the first COVER_PAGES pages, each a switch of `Ranking`:
+
+- `fill_period`: form and period a cover prints ("FORM 10-Q", "for the quarterly period ended
+  September 30, 2022", a release headline "Fourth-Quarter and Full-Year 2022") fill DocumentInfo's
+  missing form, fiscal year, quarter and period end; what DocumentInfo has is kept.
+- `cover_issuers`: a filing whose first pages print the name of an issuer the question names counts
+  as that issuer's (the names come from the selection's known issuers), whatever its issuer field says.
+
+And one page kind: a question that asks for "the cover" (shares outstanding "per the cover page") is
+about the SEC cover, the first pages that print the cover's fixed wording (`cover_page_numbers`);
+`Ranking.cover_weight` lifts them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from storage.documents.metadata import name_words
+from storage.finance.periods import DATE, parse_date
+from storage.schema import DocumentInfo
+
+COVER_PAGES = 5  # an annual report may print the 10-K cover after a few pages of its own
+
+_FORM = re.compile(r"\bFORM\s+(10\s*-\s*[KQ]|8\s*-\s*K)\b", re.IGNORECASE)
+_RELEASE = re.compile(r"\b(?:news|press|earnings)\s+release\b|\breports?\b.{0,80}\bresults\b", re.IGNORECASE)
+# "for the (fiscal) year ended", "quarterly period ended", "three months ended" + the date printed after it
+_ENDED = re.compile(
+    r"\b(?P<span>(?:fiscal\s+)?year|quarter(?:ly\s+period)?|(?:three|six|nine|twelve)\s+months)\s+ended\s*:?\s*"
+    rf"(?P<date>{DATE.pattern})",
+    re.IGNORECASE,
+)
+_HEADLINE = re.compile(
+    r"\b(?P<q>first|second|third|fourth)[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
+    r"(?:(?:fiscal|fy)\s*)?(?P<y>(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _despaced(text: str) -> str:
+    """Whitespace collapsed; letter-spaced words of a cover ("Fis cal") are not rejoined: the patterns
+    anchor on the words that survive ("Year Ended")."""
+    return " ".join((text or "").split())
+
+
+def cover_form(cover: str) -> str | None:
+    if m := _FORM.search(cover):
+        return {"10K": "10-K", "10Q": "10-Q", "8K": "8-K"}[re.sub(r"[\s-]", "", m.group(1)).upper()]
+    if _RELEASE.search(cover[:600]):
+        return "earnings release"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _cover_facts(cover: str) -> tuple[str | None, str | None, tuple[int, int] | None]:
+    """(form, period end ISO, (year, quarter) of a release headline) printed on a cover; read once per text."""
+    text = _despaced(cover)
+    end = None
+    if m := _ENDED.search(text):
+        d = parse_date(m.group("date"))
+        end = d.isoformat() if d else None
+    h = _HEADLINE.search(text[:1500])
+    return cover_form(text), end, (int(h.group("y")), _ORDINAL[h.group("q").lower()]) if h else None
+
+
+def fill_period(info: DocumentInfo | None, cover: str) -> DocumentInfo | None:
+    """`info` with the form and period its cover prints filled in where it had none."""
+    if info is None or not cover:
+        return info
+    form, end, headline = _cover_facts(cover)
+    update: dict = {}
+    if info.form == "other" and form:
+        update["form"] = form
+    if not (info.fiscal_year or info.period_end):
+        if end:  # the fiscal label is taken as the end's year; a quarter is not guessed from a date
+            update["period_end"] = end
+            update["fiscal_year"] = int(end[:4])
+        if headline and (update.get("form") or info.form) == "earnings release":
+            update.setdefault("fiscal_year", headline[0])
+            if info.fiscal_quarter is None:
+                update["fiscal_quarter"] = headline[1]
+    return info.model_copy(update=update) if update else info
+
+
+@lru_cache(maxsize=4096)
+def _cover_words(cover: str) -> str:
+    return " " + " ".join(re.findall(r"[a-z0-9&]+", re.sub(r"['’]s\b", "", (cover or "").lower()))) + " "
+
+
+def named_issuers(question_words: list[str], known: list[str]) -> list[str]:
+    """The `known` issuer names (as name words joined) the question names."""
+    question = " " + " ".join(question_words) + " "
+    out = []
+    for issuer in known:
+        name = " ".join(name_words(issuer))
+        if name and f" {name} " in question:
+            out.append(name)
+    return out
+
+
+def cover_names(names: list[str], cover: str) -> bool:
+    """The cover prints one of `names` (from `named_issuers`)."""
+    words = _cover_words(cover)
+    return any(f" {name} " in words for name in names)
+
+
+_COVER_MARKS = re.compile(
+    r"securities\s+and\s+exchange\s+commission|exact\s+name\s+of\s+registrant|commission\s+file\s+number|"
+    r"indicate\s+by\s+check\s+mark", re.IGNORECASE)
+_ASKS_COVER = re.compile(r"\bcover(?:\s+page)?\b(?!ed|age|s\b)", re.IGNORECASE)
+
+
+def asks_for_cover(question: str) -> bool:
+    """"per the cover page", "according to the cover of its 10-K" (not "covered", "coverage")."""
+    return bool(_ASKS_COVER.search(question or ""))
+
+
+def cover_page_numbers(page_texts: dict[int, str]) -> set[int]:
+    """Pages among the first COVER_PAGES that print an SEC cover's fixed wording."""
+    return {p for p, text in page_texts.items() if p < COVER_PAGES and _COVER_MARKS.search(" ".join(text.split()))}
