@@ -107,7 +107,8 @@ def chat_service(ui_env, monkeypatch):
     """The real ChatService in no-model mode (no keys in tests), served to the pages."""
     from agent.service import ChatService
 
-    service = ChatService(llm=None, web=None, history=HistoryStore(ui_env["mongo_uri"]), get_retriever=retriever_factory())
+    service = ChatService(llm=None, web=None, history=HistoryStore(ui_env["mongo_uri"]), get_retriever=retriever_factory(),
+                          ingest_jobs=ui.resources.get_ingest_jobs())  # the app's queue: /ingest and uploads share it
     monkeypatch.setattr(ui.resources, "get_chat_service", lambda: service)
     monkeypatch.setattr(ui.resources, "get_history_store", lambda: service.history)
     return service

@@ -30,7 +30,7 @@ def _history_store():
 def _chat_service(_history):
     from agent.service import ChatService
 
-    return ChatService(history=_history)
+    return ChatService(history=_history, ingest_jobs=get_ingest_jobs())
 
 
 def get_history_store():
@@ -72,15 +72,9 @@ def model_info() -> dict:
 
 @st.cache_resource(show_spinner=False)
 def get_ingest_jobs():
-    """The process-wide queue of PDF processing jobs: Celery workers when CELERY_BROKER_URL is set
-    (storage/jobs/celery_jobs.py), else a thread of this process (storage/jobs/thread_jobs.py)."""
-    from storage.settings import get_settings
+    """The process-wide queue of PDF processing jobs (storage/jobs/queue.py: Celery workers when
+    CELERY_BROKER_URL is set, else a thread of this process); uploads and `/ingest` share it."""
+    from storage.jobs.queue import make_ingest_jobs  # import here: heavy (the document pipeline), after the page is drawn
     from ui.page_images import clear_preview_cache
 
-    if get_settings().jobs.broker_url is not None:
-        from storage.jobs.celery_jobs import CeleryIngestJobs
-
-        return CeleryIngestJobs(on_reindex=clear_preview_cache)
-    from storage.jobs.thread_jobs import ThreadIngestJobs
-
-    return ThreadIngestJobs(on_reindex=clear_preview_cache)
+    return make_ingest_jobs(on_reindex=clear_preview_cache)
