@@ -180,7 +180,7 @@ def queue_ingest(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return {"messages": [AIMessage(content=f"Cannot ingest: {exc}")]}
     except OSError as exc:
         return {"messages": [AIMessage(content=f"Cannot ingest: {path.name}: cannot be read ({exc.strerror or type(exc).__name__}).")]}
-    jobs = runtime.context.ingest_jobs or default_ingest_jobs()
+    jobs = runtime.context.ingest_jobs if runtime.context.ingest_jobs is not None else default_ingest_jobs()
     try:
         job = jobs.submit(path, owner=state.get("user_id") or "", switch_to=True)
     except HistoryError as exc:  # the job records' database (Celery runner) is down
