@@ -2,7 +2,7 @@
 the node it leaves, the builder at the bottom.
 
     START -> route_query
-    route_query ─┬─ /ingest ─────────────────> ingest_pdf ─> finalize_answer
+    route_query ─┬─ /ingest ─────────────────> queue_ingest ─> finalize_answer
                  ├─ documents, a model ──────> agent
                  ├─ documents, no model ─────> answer_without_model
                  ├─ web ─────────────────────> web_search
@@ -29,6 +29,7 @@ same tool calls and citation numbering, so citations are exact in both modes; `s
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Literal
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -59,6 +60,11 @@ from agent.state import (
 )
 from agent.tools import RAG_TOOL, TOOLS, WEB_TOOL
 from agent.turns import turn_record
+from storage.documents.catalog import PdfProcessingError, check_pdf_processed
+from storage.documents.ingest import process_and_index_pdf
+from storage.documents.intake import compute_doc_id, resolve_source_pdf
+from storage.history.store import HistoryError
+from storage.jobs.queue import default_ingest_jobs
 from storage.schema import AnswerResult, display_page
 
 log = logging.getLogger(__name__)
@@ -108,9 +114,6 @@ def route_query(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 def _command_update(cmd) -> dict:
     if cmd.name == "ingest":
-        from storage.documents.catalog import PdfProcessingError
-        from storage.documents.intake import resolve_source_pdf
-
         if not cmd.argument:
             return {"route": "ingest", "command_reply": "Usage: /ingest <file.pdf> (a PDF in the source folder)."}
         try:
@@ -148,12 +151,12 @@ def _judge_route(state: AgentState, ctx: AgentContext) -> tuple[str, str]:
 
 
 def route_after_query(state: AgentState, runtime: Runtime[AgentContext]) -> Literal[
-        "ingest_pdf", "agent", "answer_without_model", "web_search", "respond"]:
+        "queue_ingest", "agent", "answer_without_model", "web_search", "respond"]:
     if state.get("command_reply"):
         return "respond"
     route = state.get("route")
     if route == "ingest":
-        return "ingest_pdf"
+        return "queue_ingest"
     if route == "documents":
         return "agent" if runtime.context.llm is not None else "answer_without_model"
     if route == "web":
@@ -161,20 +164,34 @@ def route_after_query(state: AgentState, runtime: Runtime[AgentContext]) -> Lite
     return "respond"
 
 
-# ---------------------------------------------------------------- ingest_pdf (-> finalize_answer)
+# ---------------------------------------------------------------- queue_ingest (-> finalize_answer)
 
 
-def ingest_pdf(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Process the PDF named by `/ingest` (once: already-processed files are reused) and make it the
-    active PDF, with its summary for routing. Failures become a plain reply; nothing is switched."""
-    from storage.documents.catalog import PdfProcessingError
-    from storage.documents.ingest import process_and_index_pdf
-
-    ctx = runtime.context
+def queue_ingest(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """`/ingest <pdf>`: a PDF processed already becomes the active PDF now; any other is queued as a
+    processing job, like an upload (the run context's queue, storage/jobs/queue.py), which the turn names:
+    the page follows its progress and makes it the active PDF once it is ready (`switch_to`). A failure is
+    a plain reply; nothing is switched or queued."""
+    path = Path(state["ingest_path"])
     try:
-        pdf = process_and_index_pdf(state["ingest_path"], progress=lambda stage, done, total: ctx.emit("ingest", stage=stage, done=done, total=total))
+        if check_pdf_processed(compute_doc_id(path)):
+            return _switch_to(process_and_index_pdf(path))  # reused, not rebuilt (older builds get their facts)
     except PdfProcessingError as exc:
         return {"messages": [AIMessage(content=f"Cannot ingest: {exc}")]}
+    except OSError as exc:
+        return {"messages": [AIMessage(content=f"Cannot ingest: {path.name}: cannot be read ({exc.strerror or type(exc).__name__}).")]}
+    jobs = runtime.context.ingest_jobs if runtime.context.ingest_jobs is not None else default_ingest_jobs()
+    try:
+        job = jobs.submit(path, owner=state.get("user_id") or "", switch_to=True)
+    except HistoryError as exc:  # the job records' database (Celery runner) is down
+        return {"messages": [AIMessage(content=f"Cannot ingest {path.name} now: {exc}")]}
+    reply = (f"Processing **{path.name}** in the background (job {job.job_id[:8]}; its progress is at the top of the "
+             "page, with a Cancel button). It becomes the active PDF when it is ready; you can keep using the app, "
+             "or reload, meanwhile.")
+    return {"messages": [AIMessage(content=reply)], "ingest_job_id": job.job_id}
+
+
+def _switch_to(pdf) -> dict:
     reply = (
         f"Processed **{pdf.source_file}** ({pdf.page_count} pages, {pdf.chunk_count} passages"
         + (f", {len(pdf.ocr_pages)} pages read by OCR" if pdf.ocr_pages else "")
@@ -368,6 +385,7 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
                           route=route, mode="extractive" if ctx.llm is None else "llm")
     if state.get("ingested_doc_id"):  # only a successful /ingest switches the active PDF
         answer.active_doc_ids = [state["ingested_doc_id"]]
+    answer.ingest_job_id = state.get("ingest_job_id") or None
     final = AIMessage(content=answer.message, id=last.id)
     return {
         "messages": [final],
@@ -413,7 +431,7 @@ ANSWER_NODES = frozenset({"agent", "answer_without_model", "summarize_web", "res
 def build_graph() -> CompiledStateGraph:
     builder = StateGraph(AgentState, context_schema=AgentContext)
     builder.add_node(route_query)
-    builder.add_node(ingest_pdf)
+    builder.add_node(queue_ingest)
     builder.add_node(agent)
     builder.add_node(answer_without_model)
     # A tool that raises becomes an error ToolMessage (a repeated failure ends the turn).
@@ -428,7 +446,7 @@ def build_graph() -> CompiledStateGraph:
 
     builder.add_edge(START, "route_query")
     builder.add_conditional_edges("route_query", route_after_query)
-    builder.add_edge("ingest_pdf", "finalize_answer")
+    builder.add_edge("queue_ingest", "finalize_answer")
     builder.add_conditional_edges("agent", route_after_agent)
     builder.add_conditional_edges("answer_without_model", route_after_answer_without_model)
     builder.add_edge("tools", "cite_sources")

@@ -66,7 +66,7 @@ class ChatService:
     """One per process (Streamlit: `st.cache_resource`); thread-safe."""
 
     def __init__(self, *, llm=_DEFAULT, web=_DEFAULT, history=_DEFAULT, get_retriever=None, max_tool_rounds: int = 4,
-                 outbox=None) -> None:
+                 outbox=None, ingest_jobs=None) -> None:
         self._spec = model_spec_from_env() if llm is _DEFAULT else None
         self.llm = (load_chat_model(self._spec) if self._spec else None) if llm is _DEFAULT else llm
         self.web = WebSearch.from_env() if web is _DEFAULT else web
@@ -78,6 +78,7 @@ class ChatService:
         self.turns = TurnHistory(history, outbox) if history is not None else None
         self.get_retriever = get_retriever or default_retriever_factory()
         self.max_tool_rounds = max_tool_rounds
+        self.ingest_jobs = ingest_jobs  # where /ingest queues its job (storage/jobs/queue.py); None: the process default
 
     # ----- asking ---------------------------------------------------------------------------
     def ask(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
@@ -102,7 +103,8 @@ class ChatService:
         text = checked_question(text)
         loaded, load_error, allocate = self._load_history(user_id, conversation_id)
         context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=self.history,
-                               turns=self.turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds)
+                               turns=self.turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds,
+                               ingest_jobs=self.ingest_jobs)
         turn = dict(
             selected_doc_ids=list(selected_doc_ids or []), history=loaded.messages, rag_counter=loaded.rag_counter,
             web_counter=loaded.web_counter, sources=loaded.sources, current_page=current_page,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from agent.tools import WebSearch
     from agent.turns import TurnHistory
     from storage.history.store import HistoryStore
+    from storage.jobs.queue import IngestJobs
 
 Route = Literal["documents", "web", "conversation", "ingest"]
 MAX_TOOL_FAILURES = 2  # a tool failing the same way this often this turn is not asked again
@@ -58,7 +59,8 @@ class AgentState(TypedDict, total=False):
     route: Route
     web_available: bool  # a web search client is configured for this run
     ingest_path: str  # the resolved PDF an /ingest command asked for
-    ingested_doc_id: str  # set by ingest_pdf once that PDF is ready: the turn switches to it
+    ingested_doc_id: str  # set by queue_ingest for a PDF processed already: the turn switches to it
+    ingest_job_id: str  # the processing job queue_ingest queued for a PDF not processed yet
     web_query: str  # the model's standalone web query for this turn ("" = the user's message)
     fallback_reason: str  # why the documents path handed over to web search
     command_reply: str  # a ready reply (command errors, help) that skips the model
@@ -130,6 +132,7 @@ class AgentContext:
     allocate_ids: Allocate | None = None  # the conversation's source registry; None: ids from state's counters
     rag_k: int = 8  # passages per document search
     max_tool_rounds: int = 4  # tool rounds before the model must answer
+    ingest_jobs: IngestJobs | None = None  # the queue /ingest submits to; None: storage.jobs.queue.default_ingest_jobs()
 
     def __post_init__(self) -> None:
         if self.turns is None and self.history is not None:  # a store alone: save turns through their owner

@@ -23,14 +23,14 @@ from storage.history.store import HistoryError  # noqa: E402
 from storage.settings import get_settings  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
-from ui.chat_session import ChatSession, background_ingest_path, ingest_reply, open_history  # noqa: E402
+from ui.chat_session import ChatSession, open_history  # noqa: E402
 from ui.citation_view import install_citation_links, render_answer  # noqa: E402
 from ui.chat_scroll import install_follow_newest  # noqa: E402
 from ui.citations import conversation_markdown  # noqa: E402
 from ui.copy_button import install_copy_buttons  # noqa: E402
 from ui.doc_summary import render_overview  # noqa: E402
 from ui.doc_picker import pdfs_waiting_in_source, picked_titles, processed_pdfs, set_picked  # noqa: E402
-from ui.ingest_view import ingest_running, show_flash, show_ingest_progress, start_ingest  # noqa: E402
+from ui.ingest_view import follow_job, ingest_running, show_flash, show_ingest_progress, start_ingest  # noqa: E402
 from ui.resources import ResourceUnavailable, get_chat_service, get_history_store, model_info  # noqa: E402
 from ui.safe_text import escape_markdown, redact  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
@@ -218,6 +218,8 @@ def _answer(question: str, flight: dict, pages: tuple[dict | None, dict | None])
         session.keep(conversation_id, question, result)
         if result.active_doc_ids:  # /ingest made this PDF the active one: the sidebar says so too
             set_picked(result.active_doc_ids)
+        if result.ingest_job_id:  # /ingest queued it: its progress shows at the top, and it is picked when ready
+            follow_job(result.ingest_job_id)
         status.update(label="Done", state="complete", expanded=False)
     except (ResourceUnavailable, ValueError) as exc:  # e.g. an empty question: the message says what to do
         failure = escape_markdown(redact(str(exc)))
@@ -260,10 +262,6 @@ if question:
     if history.queueing and not conversation_id:
         conversation_id = session.conversation_for(question)
         _open(conversation_id)
-    if ingest_path := background_ingest_path(question.strip()):
-        start_ingest(ingest_path, switch_to=True)
-        session.keep_plain(conversation_id, question.strip(), ingest_reply(ingest_path), route="ingest")
-        st.rerun()
     if pages[0]:
         session.claim_page(conversation_id)  # a new conversation claims it
     flight = session.start(conversation_id, question)

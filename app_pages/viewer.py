@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from storage.documents.catalog import load_page_texts
 from ui.citation_view import show_zoomable_page
 from ui.doc_picker import processed_pdfs
 from ui.safe_text import escape_markdown
@@ -68,8 +69,6 @@ show_zoomable_page(doc_id, pdf.source_file, page, passage, zoom=1.0 if zoom == "
                    whole=whole or not passage)
 with st.expander("Text of this page"):
     try:
-        from storage.documents.catalog import load_page_texts
-
         st.text(load_page_texts(doc_id)[page])
     except (OSError, IndexError, ValueError) as exc:
         st.warning(f"The extracted text is not available ({escape_markdown(str(exc))}). Re-index the PDF on the Documents page.")

@@ -180,6 +180,7 @@ class AnswerResult(BaseModel):
     saved: bool = True  # False when the history store could not persist the turn
     error: str | None = None
     active_doc_ids: list[str] | None = None  # set when the turn switched the active PDF(s) (/ingest)
+    ingest_job_id: str | None = None  # the processing job an /ingest queued (the page follows it)
     claims: list[ClaimCheck] = Field(default_factory=list)  # each cited sentence checked (agent/claims/check.py)
 
 

@@ -102,12 +102,21 @@ def retriever_factory():
         return Bm25Retriever
 
 
+class AppQueue:
+    """The app's job queue (`ui.resources.get_ingest_jobs`), as the app hands it to its ChatService, looked up
+    when used: after the test's settings (a broker or none) are in place."""
+
+    def __getattr__(self, name):
+        return getattr(ui.resources.get_ingest_jobs(), name)
+
+
 @pytest.fixture
 def chat_service(ui_env, monkeypatch):
     """The real ChatService in no-model mode (no keys in tests), served to the pages."""
     from agent.service import ChatService
 
-    service = ChatService(llm=None, web=None, history=HistoryStore(ui_env["mongo_uri"]), get_retriever=retriever_factory())
+    service = ChatService(llm=None, web=None, history=HistoryStore(ui_env["mongo_uri"]), get_retriever=retriever_factory(),
+                          ingest_jobs=AppQueue())
     monkeypatch.setattr(ui.resources, "get_chat_service", lambda: service)
     monkeypatch.setattr(ui.resources, "get_history_store", lambda: service.history)
     return service

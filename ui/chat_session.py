@@ -21,7 +21,6 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from agent.markers import strip_markers
@@ -29,7 +28,7 @@ from agent.citations.previews import clip
 from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id
 from ui import conversations as conv
 from ui.resources import ResourceUnavailable
-from ui.safe_text import escape_markdown, redact, safe_model_markdown
+from ui.safe_text import redact, safe_model_markdown
 
 log = logging.getLogger(__name__)
 
@@ -93,36 +92,7 @@ def open_history(user_id: str, get_store: Callable[[], Any], get_service: Callab
 
 def progress_label(event: dict) -> str | None:
     """The status line for a progress event of the answer being written."""
-    if event.get("event") == "ingest" and event.get("total"):
-        return safe_model_markdown(f"Processing the PDF: {event.get('stage')} ({event.get('done')}/{event.get('total')})")
     return EVENT_LABELS.get(event.get("event"))
-
-
-def background_ingest_path(question: str) -> Path | None:
-    """The PDF of an `/ingest <file>` not processed yet, which runs as a background job (it survives
-    reloads and can be cancelled) instead of inside the answer. None for anything else (an already
-    processed file, a bad name): the agent switches to it or says why not."""
-    from agent.routing import parse_command
-    from storage.documents.catalog import PdfProcessingError, check_pdf_processed
-    from storage.documents.intake import resolve_source_pdf
-    from ui.citations import doc_id_of_file
-
-    cmd = parse_command(question)
-    if cmd is None or cmd.name != "ingest" or not cmd.argument:
-        return None
-    try:
-        path = resolve_source_pdf(cmd.argument)
-        if check_pdf_processed(doc_id_of_file(path)):
-            return None
-    except (PdfProcessingError, OSError):
-        return None
-    return path
-
-
-def ingest_reply(path: Path) -> str:
-    """The reply to an `/ingest` that started a background job."""
-    return (f"Processing **{escape_markdown(path.name)}** in the background (progress at the top). It becomes the "
-            "active PDF when it is ready; you can keep using the app, or reload, meanwhile.")
 
 
 class ChatSession:

@@ -19,6 +19,8 @@ from pydantic import ValidationError
 
 from agent.markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
 from agent.citations.numbering import display_citations
+from storage.documents.catalog import load_manifest
+from storage.documents.intake import compute_doc_id
 from storage.settings import get_settings
 from storage.schema import Citation, ClaimCheck, page_index as schema_page_index
 from ui.claim_marks import claims_citing, failed_at, not_found_text, problems_text
@@ -169,8 +171,6 @@ def page_index(c: Citation) -> int | None:
 
 @lru_cache(maxsize=512)
 def _doc_id_of(path: str, size: int, mtime_ns: int) -> str:
-    from storage.documents.intake import compute_doc_id
-
     return compute_doc_id(Path(path))
 
 
@@ -190,8 +190,6 @@ def resolve_pdf_path(doc_id: str | None, file: str | None) -> Path | None:
     candidates: list[Path] = []
     if doc_id:
         try:
-            from storage.documents.catalog import load_manifest
-
             candidates.append(Path(load_manifest(doc_id).source_path))
         except (OSError, ValueError):  # not processed (any more), or a damaged manifest
             pass

@@ -14,6 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from storage.finance.periods import YEAR_RE
 
+from storage.documents.catalog import load_page_texts
+from storage.documents.page_tables import statement_pages, table_units
+from storage.documents.tables import split_row
+from storage.finance.line_items import row_item
+
 MAX_SENTENCES = 2
 MAX_CHARS = 420
 MIN_WORDS = 5
@@ -134,8 +139,6 @@ def describe(texts: list[str]) -> str:
 @lru_cache(maxsize=128)
 def business_sentences(doc_id: str, processed_at: str = "") -> str:
     """What the PDF says it is about (see `describe`); `processed_at` keys the cache."""
-    from storage.documents.catalog import load_page_texts
-
     try:
         return describe(load_page_texts(doc_id))
     except (OSError, ValueError):
@@ -152,11 +155,6 @@ def headline_figures(doc_id: str, processed_at: str = "", period_year: int = 0) 
     latest period's column (the first of equals, as statements print the latest first) and its page.
     With `period_year` (the year the document's period ends) a row whose columns all end earlier is
     left out: a comparative table is no headline, and a missing figure beats a wrong one."""
-    from storage.documents.catalog import load_page_texts
-    from storage.documents.page_tables import statement_pages, table_units
-    from storage.documents.tables import split_row
-    from storage.finance.line_items import row_item
-
     try:
         texts = load_page_texts(doc_id)
         pages = statement_pages(doc_id)

@@ -19,6 +19,8 @@ import hashlib
 
 import streamlit as st
 
+from storage.documents.catalog import library_infos, list_processed_pdfs
+from storage.settings import get_settings
 from ui.citations import doc_id_of_file
 from ui.safe_text import escape_markdown, redact
 
@@ -31,8 +33,6 @@ MAX_PILLS = 12  # more PDFs than this: a searchable multiselect instead of pills
 def processed_pdfs() -> list:
     """Manifests of processed PDFs; [] (with the reason logged on screen) when unavailable."""
     try:
-        from storage.documents.catalog import list_processed_pdfs
-
         return list_processed_pdfs()
     except OSError as exc:  # a broken destination folder must not take every page down
         st.sidebar.error(f"Could not list processed PDFs: {escape_markdown(redact(str(exc)))}")
@@ -41,8 +41,6 @@ def processed_pdfs() -> list:
 
 def pdfs_waiting_in_source() -> list:
     """PDFs in the source folder that are not processed yet (by content, as doc_ids are)."""
-    from storage.settings import get_settings
-
     source = get_settings().source_dir
     if not source.is_dir():
         return []
@@ -59,8 +57,6 @@ def _titles(names: dict[str, str]) -> dict[str, str]:
     if not names:
         return {}
     try:
-        from storage.documents.catalog import library_infos
-
         infos = library_infos()
     except (OSError, ValueError):  # titles are a nicety; the file names still work
         return {}

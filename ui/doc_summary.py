@@ -16,6 +16,12 @@ from typing import Callable
 
 import streamlit as st
 
+from storage.documents.catalog import library_infos, list_processed_pdfs, load_page_texts
+from storage.documents.page_tables import statement_pages, table_units
+from storage.documents.tables import split_row
+from storage.finance.line_items import row_item
+from ui.citation_view import open_in_viewer
+from ui.doc_brief import business_sentences, headline_figures
 from ui.safe_text import escape_markdown
 
 log = logging.getLogger(__name__)
@@ -57,8 +63,6 @@ def overview_of(pdf, info) -> DocOverview:
     parts.append(f"{pdf.page_count} page{'s' if pdf.page_count != 1 else ''}")
     headings = tuple(dict.fromkeys(h for h in pdf.headings if 3 < len(h) <= 80 and h.lower() not in title.lower()
                                    and title.lower() not in h.lower()))[:6]
-    from ui.doc_brief import business_sentences, headline_figures
-
     year = int(info.period_end[:4]) if info and info.period_end and info.period_end[:4].isdigit() else 0
     return DocOverview(
         doc_id=pdf.doc_id, title=title, kind=" · ".join(p for p in parts if p),
@@ -73,11 +77,6 @@ def overview_of(pdf, info) -> DocOverview:
 def statement_lines(doc_id: str, processed_at: str = "") -> tuple[str, ...]:
     """Labels of the line items the PDF's primary statements print (as printed), most asked first.
     `processed_at` keys the cache: a re-indexed PDF is read afresh."""
-    from storage.finance.line_items import row_item
-    from storage.documents.page_tables import statement_pages, table_units
-    from storage.documents.catalog import load_page_texts
-    from storage.documents.tables import split_row
-
     try:
         texts = load_page_texts(doc_id)
         pages = statement_pages(doc_id)
@@ -128,8 +127,6 @@ def suggested_questions(overviews: list[DocOverview], limit: int = MAX_SUGGESTIO
 @st.cache_data(show_spinner=False, max_entries=64)
 def _overviews(key: tuple[tuple[str, str], ...]) -> list[DocOverview]:
     # `key` (doc_id, processed_at) of each selected PDF keys the cache; the manifests are read here.
-    from storage.documents.catalog import library_infos, list_processed_pdfs
-
     wanted = [d for d, _ in key]
     pdfs = {p.doc_id: p for p in list_processed_pdfs() if p.doc_id in wanted}
     infos = library_infos()
@@ -144,8 +141,6 @@ def headline_text(h) -> str:
 
 def _headlines(o: DocOverview) -> None:
     """The headline figures, each with its page: a click opens it with the row highlighted."""
-    from ui.citation_view import open_in_viewer
-
     for i, h in enumerate(o.headlines):
         row = st.container(horizontal=True, vertical_alignment="center", gap="small")
         row.markdown(escape_markdown(headline_text(h)))

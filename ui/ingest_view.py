@@ -44,10 +44,14 @@ def _owner() -> str:
 
 def start_ingest(path: Path | str, *, reindex_doc_id: str | None = None, switch_to: bool = False) -> None:
     """Queue processing of `path`; `switch_to` (from `/ingest`): when done, chat with it alone."""
-    job = get_ingest_jobs().submit(path, reindex_doc_id, owner=_owner(), switch_to=switch_to)
+    follow_job(get_ingest_jobs().submit(path, reindex_doc_id, owner=_owner(), switch_to=switch_to).job_id)
+
+
+def follow_job(job_id: str) -> None:
+    """Show this job's progress and outcome in this session (a job queued by `/ingest`, agent/graph.py)."""
     mine = st.session_state.setdefault(MY_JOBS, [])
-    if job.job_id not in mine:
-        mine.append(job.job_id)
+    if job_id not in mine:
+        mine.append(job_id)
 
 
 def _adopt_running_jobs() -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pymupdf
 
+from storage.documents.tables import split_row
 from storage.settings import get_settings
 
 HIGHLIGHT_RGB = (1.0, 0.85, 0.0)
@@ -104,8 +105,6 @@ def find_quote_rects(page: "pymupdf.Page", quote: str) -> list["pymupdf.Rect"]:
         found = page.search_for(quote)
         if found:
             return found
-        from storage.documents.tables import split_row
-
         label, values = split_row(quote)
         return _cells_on_row(page, label, values) if label and values else []
     label, value = (part.strip() for part in quote.rsplit(ROW_GAP.strip(), 1))

@@ -10,6 +10,9 @@ import logging
 
 import streamlit as st
 
+from storage.history.store import HistoryConfigError, HistoryStore
+from storage.jobs.queue import make_ingest_jobs
+from ui.page_images import clear_preview_cache
 from ui.safe_text import redact
 
 log = logging.getLogger(__name__)
@@ -21,21 +24,17 @@ class ResourceUnavailable(RuntimeError):
 
 @st.cache_resource(show_spinner="Starting the conversation history store…")
 def _history_store():
-    from storage.history.store import HistoryStore
-
     return HistoryStore()
 
 
 @st.cache_resource(show_spinner="Loading the chat agent…")
 def _chat_service(_history):
-    from agent.service import ChatService
+    from agent.service import ChatService  # import here: heavy (models, the graph), after the page is drawn
 
-    return ChatService(history=_history)
+    return ChatService(history=_history, ingest_jobs=get_ingest_jobs())
 
 
 def get_history_store():
-    from storage.history.store import HistoryConfigError
-
     try:
         return _history_store()
     except HistoryConfigError as exc:  # a malformed MONGODB_URI: its message says what to fix, never the password
@@ -72,15 +71,6 @@ def model_info() -> dict:
 
 @st.cache_resource(show_spinner=False)
 def get_ingest_jobs():
-    """The process-wide queue of PDF processing jobs: Celery workers when CELERY_BROKER_URL is set
-    (storage/jobs/celery_jobs.py), else a thread of this process (storage/jobs/thread_jobs.py)."""
-    from storage.settings import get_settings
-    from ui.page_images import clear_preview_cache
-
-    if get_settings().jobs.broker_url is not None:
-        from storage.jobs.celery_jobs import CeleryIngestJobs
-
-        return CeleryIngestJobs(on_reindex=clear_preview_cache)
-    from storage.jobs.thread_jobs import ThreadIngestJobs
-
-    return ThreadIngestJobs(on_reindex=clear_preview_cache)
+    """The process-wide queue of PDF processing jobs (storage/jobs/queue.py: Celery workers when
+    CELERY_BROKER_URL is set, else a thread of this process); uploads and `/ingest` share it."""
+    return make_ingest_jobs(on_reindex=clear_preview_cache)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from storage.finance import arithmetic
+
 _TOKEN = re.compile(
     r"(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)(?P<pct>%)?"
     r"|(?P<op>[+−×÷/*])|(?<=\s)(?P<minus>-)(?=\s)|(?P<open>[(\[])|(?P<close>[)\]])"
@@ -49,44 +51,12 @@ def _tokens(text: str) -> list[str | float]:
 def evaluate(text: str) -> float:
     """The value of the arithmetic in `text` (labels ignored); raises ValueError when there is none."""
     tokens = _tokens(text)
-    if not any(t in ("+", "-", "*", "/") for t in tokens):
+    if not any(t in arithmetic.OPERATORS for t in tokens):
         raise _Unreadable("no operator")
-    value, rest = _sum(tokens)
-    if rest:
-        raise _Unreadable(f"unexpected {rest[0]!r}")
-    return value
-
-
-def _sum(tokens):
-    value, tokens = _product(tokens)
-    while tokens and tokens[0] in ("+", "-"):
-        right, rest = _product(tokens[1:])
-        value, tokens = (value + right if tokens[0] == "+" else value - right), rest
-    return value, tokens
-
-
-def _product(tokens):
-    value, tokens = _factor(tokens)
-    while tokens and tokens[0] in ("*", "/"):
-        right, rest = _factor(tokens[1:])
-        if tokens[0] == "/" and right == 0:
-            raise _Unreadable("division by zero")
-        value, tokens = (value * right if tokens[0] == "*" else value / right), rest
-    return value, tokens
-
-
-def _factor(tokens):
-    if not tokens:
-        raise _Unreadable("ends early")
-    head, rest = tokens[0], tokens[1:]
-    if isinstance(head, float):
-        return head, rest
-    if head == "(":
-        value, rest = _sum(rest)
-        if not rest or rest[0] != ")":
-            raise _Unreadable("unclosed parenthesis")
-        return value, rest[1:]
-    raise _Unreadable(f"unexpected {head!r}")
+    try:
+        return arithmetic.evaluate(arithmetic.parse(tokens))
+    except ZeroDivisionError as exc:
+        raise _Unreadable("division by zero") from exc
 
 
 def _holds(value: float, result: str) -> bool:

@@ -11,7 +11,7 @@ What is computed:
 - growth between two years' columns of one row ("year over year", "from 2021 to 2022");
 - averages of one row over the years the question names ("3-year average ... FY2020-FY2022").
 
-Formulas are read by a small grammar (no eval): expr := term (("+" | "-") term)*, term := factor
+Formulas are read by the shared grammar (storage/finance/arithmetic.py, no eval): expr := term (("+" | "-") term)*, term := factor
 (("*" | "/") factor)*, factor := number | "(" expr ")" | row name; "plus", "minus", "less",
 "divided by", "over", "times", "÷", "×" are the operators in words. Each row name is resolved like
 a question of its own (agent/no_model/figure_rows.py: the right row or none), on any cited page of the
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
-from storage.finance import line_items
+from storage.finance import arithmetic, line_items
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, tokenize
@@ -92,45 +92,21 @@ def parse_formula(expr: str) -> Node:
         text = rx.sub(f" {_OP_MARK[op]} ", text)
     back = {v: k for k, v in _OP_MARK.items()}
     tokens = [back.get(t, t).strip() for t in re.split(r"([\x01-\x06])", text) if t.strip()]
-    node, rest = _expr(tokens)
-    if rest:
-        raise FormulaError(f"unexpected {' '.join(rest)!r} in formula {expr!r}")
-    return node
+    try:
+        term = arithmetic.parse(tokens)
+    except arithmetic.UnreadableArithmetic as exc:
+        raise FormulaError(f"{exc} in formula {expr!r}") from exc
+    return _node(term)
 
 
-def _binary(tokens: list[str], ops: tuple[str, ...], operand) -> tuple[Node, list[str]]:
-    """operand (op operand)*, left-associative."""
-    node, tokens = operand(tokens)
-    while tokens and tokens[0] in ops:
-        op = tokens[0]
-        right, tokens = operand(tokens[1:])
-        node = Node(op, node, right)
-    return node, tokens
-
-
-def _expr(tokens: list[str]) -> tuple[Node, list[str]]:
-    return _binary(tokens, ("+", "-"), _term)
-
-
-def _term(tokens: list[str]) -> tuple[Node, list[str]]:
-    return _binary(tokens, ("*", "/"), _factor)
-
-
-def _factor(tokens: list[str]) -> tuple[Node, list[str]]:
-    if not tokens:
-        raise FormulaError("formula ends early")
-    tok, rest = tokens[0], tokens[1:]
-    if tok == "(":
-        node, rest = _expr(rest)
-        if not rest or rest[0] != ")":
-            raise FormulaError("unclosed parenthesis")
-        return node, rest[1:]
-    if tok in ("+", "-", "*", "/", ")"):
-        raise FormulaError(f"unexpected {tok!r}")
-    if re.fullmatch(r"\d+(?:\.\d+)?", tok):
-        return Node("num", text=tok), rest
-    name = re.sub(r"^(?:the|a|an|its|their|company's)\s+", "", tok.strip(" ,:"), flags=re.I)
-    return Node("row", text=name), rest
+def _node(term: arithmetic.Term) -> Node:
+    """The shared parser's tree (storage/finance/arithmetic.py), each operand a number or a row name."""
+    if term.op:
+        return Node(term.op, _node(term.left), _node(term.right))
+    if re.fullmatch(r"\d+(?:\.\d+)?", term.operand):
+        return Node("num", text=term.operand)
+    name = re.sub(r"^(?:the|a|an|its|their|company's)\s+", "", term.operand.strip(" ,:"), flags=re.I)
+    return Node("row", text=name)
 
 
 def operands(node: Node) -> list[str]:

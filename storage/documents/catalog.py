@@ -27,6 +27,7 @@ from typing import Callable
 from pydantic import BaseModel, Field
 
 from storage.documents import vector_store
+from storage.documents.metadata import info_from_pdf, unique_titles
 from storage.documents.pdf_errors import PDF_ERRORS
 from storage.schema import Chunk, DocumentInfo, Fact
 from storage.settings import get_settings
@@ -206,8 +207,6 @@ def document_info(manifest: ProcessedPdf) -> DocumentInfo:
         return manifest.info
     key = (manifest.doc_id, manifest.processed_at)
     if key not in _lazy_info:
-        from storage.documents.metadata import info_from_pdf
-
         try:
             texts = load_page_texts(manifest.doc_id)
         except (OSError, ValueError):
@@ -227,8 +226,6 @@ _library_cache: dict[str, tuple[tuple, dict[str, DocumentInfo]]] = {}
 def library_infos() -> dict[str, DocumentInfo]:
     """doc_id -> DocumentInfo of every processed PDF, titles made unique across the library
     (two filings never share a title: the period end, date or file name is added)."""
-    from storage.documents.metadata import unique_titles
-
     root = get_settings().destination_dir
     try:
         stamp = tuple(sorted((p.parent.name, p.stat().st_mtime_ns) for p in root.glob("*/manifest.json")))

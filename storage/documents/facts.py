@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pymupdf
 
+from storage.documents.catalog import get_pdf_output_dirs, list_processed_pdfs, load_facts, load_manifest, load_page_texts
+from storage.documents.maintenance import document_lock
 from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import has_table, layout_units
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
@@ -249,16 +251,12 @@ class StoredTables:
 def stored_tables(doc_id: str) -> StoredTables:
     """The build's stored tables and facts, cached per build. Raises FactsMissing for a build made
     before them, OSError/ValueError for a PDF that is not processed."""
-    from storage.documents.catalog import get_pdf_output_dirs, load_manifest
-
     manifest = load_manifest(doc_id)
     return _stored(doc_id, str(get_pdf_output_dirs(doc_id).build_dir), manifest.build or "", manifest.processed_at or "")
 
 
 @lru_cache(maxsize=64)
 def _stored(doc_id: str, build_dir: str, build: str, processed_at: str) -> StoredTables:
-    from storage.documents.catalog import load_facts
-
     root = Path(build_dir)
     if not has_facts(root):
         raise FactsMissing(f"{root.name} has no {FACTS_FILE}: run python -m storage.documents.facts --backfill")
@@ -293,21 +291,15 @@ def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bo
     from its source PDF (`doc` when it is open already), under the document's lock (`lock=False`:
     the caller holds it); True when they were added. The build's other artifacts are untouched; a
     reader sees the files whole or not at all."""
-    from storage.documents.catalog import get_pdf_output_dirs
-
     if has_facts(get_pdf_output_dirs(doc_id).build_dir):
         return False
     if not lock:
         return _add_facts(doc_id, doc)
-    from storage.documents.maintenance import document_lock
-
     with document_lock(doc_id):
         return _add_facts(doc_id, doc)
 
 
 def _add_facts(doc_id: str, doc: pymupdf.Document | None) -> bool:
-    from storage.documents.catalog import get_pdf_output_dirs, load_manifest, load_page_texts
-
     manifest = load_manifest(doc_id)
     dirs = get_pdf_output_dirs(doc_id)
     if has_facts(dirs.build_dir):
@@ -328,8 +320,6 @@ def _add_facts(doc_id: str, doc: pymupdf.Document | None) -> bool:
 
 def backfill() -> tuple[int, int]:
     """Add the missing facts to every processed PDF of the destination folder: (added, failed)."""
-    from storage.documents.catalog import list_processed_pdfs
-
     added = failed = 0
     for manifest in list_processed_pdfs():
         try:

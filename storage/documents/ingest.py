@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pymupdf
 
-from storage.documents import vector_store
+# Modules, not their functions: looked up per call, so tests can substitute a step of the pipeline.
+from storage.documents import bm25, chunking, embeddings, metadata, vector_store
 from storage.documents.catalog import (
     BUILD_PREFIX,
     LEGACY_ARTIFACTS,
@@ -156,9 +157,7 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
                 + ("" if engine_name else "; no OCR engine is installed")
                 + ")",
             )
-        from storage.documents.metadata import extract_document_info
-
-        info = extract_document_info(doc, pages, source.name)
+        info = metadata.extract_document_info(doc, pages, source.name)
         title, headings, summary = summarise(doc, pages, source.name, info)
         chunks = _make_chunks(pages, image_texts, source.name, doc_id, build, progress)
         vectors = _embed(chunks, title, progress)
@@ -201,10 +200,9 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
 def _make_chunks(pages: list[PageContent], image_texts: list[tuple[int, str, str]], source_file: str, doc_id: str,
                  build: str, progress: ProgressCallback) -> list[Chunk]:
     """The page chunks (tables kept whole) plus one chunk per embedded image's OCR text, in reading order."""
-    from storage.documents.chunking import chunk_pages
 
     progress("Chunking", 0, 1)
-    chunks = chunk_pages(pages, source_file, doc_id)
+    chunks = chunking.chunk_pages(pages, source_file, doc_id)
     chunks += [
         Chunk(
             chunk_id=len(chunks) + i,
@@ -230,11 +228,9 @@ def _renumber(chunks: list[Chunk]) -> list[Chunk]:
 
 
 def _embed(chunks: list[Chunk], title: str, progress: ProgressCallback) -> list[list[float]]:
-    from storage.documents.chunking import embedding_text
-    from storage.documents.embeddings import get_embedder
 
-    embedder = get_embedder()
-    texts = [embedding_text(c, title) for c in chunks]
+    embedder = embeddings.get_embedder()
+    texts = [chunking.embedding_text(c, title) for c in chunks]
     vectors: list[list[float]] = []
     step = 64
     for start in range(0, len(texts), step):
@@ -246,7 +242,6 @@ def _embed(chunks: list[Chunk], title: str, progress: ProgressCallback) -> list[
 def _index(chunks: list[Chunk], vectors: list[list[float]], collection_name: str, dirs: PdfOutputDirs,
            progress: ProgressCallback) -> None:
     """The build's Chroma collection (vectors passed by us) and its BM25 index."""
-    from storage.documents.bm25 import build_bm25_index
 
     progress("Indexing", 0, 2)
     collection = vector_store.get_chroma_client().create_collection(
@@ -270,7 +265,7 @@ def _index(chunks: list[Chunk], vectors: list[list[float]], collection_name: str
                 for c in batch
             ],
         )
-    build_bm25_index(chunks, dirs.bm25_path)
+    bm25.build_bm25_index(chunks, dirs.bm25_path)
     progress("Indexing", 1, 2)
 
 

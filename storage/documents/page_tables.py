@@ -14,6 +14,7 @@ import logging
 import re
 from functools import lru_cache
 
+from storage.documents.catalog import load_manifest, load_page_texts
 from storage.documents.facts import FactsMissing, page_facts, stored_tables  # noqa: F401 (page_facts: for readers of facts)
 from storage.documents.page_furniture import drop_furniture_text
 from storage.documents.tables import Unit, page_units
@@ -66,8 +67,6 @@ def statement_entity(page_text: str) -> str:
 
 def statement_pages(doc_id: str) -> list[int]:
     """0-based pages of a processed PDF that are primary statements (by their titles), cached per build."""
-    from storage.documents.catalog import load_manifest
-
     try:
         manifest = load_manifest(doc_id)
     except (OSError, ValueError):
@@ -77,8 +76,6 @@ def statement_pages(doc_id: str) -> list[int]:
 
 @lru_cache(maxsize=256)
 def _statement_pages(doc_id: str, build: str, processed_at: str) -> tuple[int, ...]:
-    from storage.documents.catalog import load_page_texts
-
     return tuple(i for i, text in enumerate(load_page_texts(doc_id)) if is_primary_statement(text))
 
 

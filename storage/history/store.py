@@ -75,6 +75,7 @@ from pymongo import ASCENDING, DESCENDING, MongoClient, ReturnDocument
 from pymongo.errors import ConfigurationError, ConnectionFailure, DuplicateKeyError, OperationFailure
 
 from storage.history import registry
+from storage.history.embedded_server import EmbeddedServerError, ensure_server
 from storage.history.errors import (
     ConversationNotFoundError,
     HistoryConfigError,
@@ -152,8 +153,6 @@ class HistoryStore:
             if self._client is not None and not restart_embedded:
                 return self._client
             if self.embedded:
-                from storage.history.embedded_server import EmbeddedServerError, ensure_server
-
                 try:
                     uri = ensure_server().uri
                 except (EmbeddedServerError, OSError, TimeoutError) as exc:

@@ -84,7 +84,7 @@ class CeleryIngestJobs:
         return self.get(record.job_id) or record
 
     def _send(self, record: JobRecord) -> None:
-        from storage.jobs.tasks import ingest_pdf  # the Celery app: configured from the settings on first use
+        from storage.jobs.tasks import ingest_pdf  # import here: the Celery app is configured from the settings on first use
 
         ingest_pdf.apply_async((record.job_id,), task_id=record.job_id)
         self.records.mark_sent(record.job_id)
@@ -100,7 +100,7 @@ class CeleryIngestJobs:
         waiting = [r for r in self.records.active() if r.state == "queued" and r.sent_at < due]
         if not waiting:
             return []
-        from storage.jobs.celery_app import app
+        from storage.jobs.celery_app import app  # import here: the Celery app is configured from the settings on first use
 
         try:
             held = broker_job_ids(app.conf.broker_url, app.conf.task_default_queue)
@@ -126,7 +126,7 @@ class CeleryIngestJobs:
 
     def cancel(self, job_id: str) -> None:
         """The flag stops a running job at its next progress report; revoke drops a queued one."""
-        from storage.jobs.celery_app import app
+        from storage.jobs.celery_app import app  # import here: the Celery app is configured from the settings on first use
 
         self.records.request_cancel(job_id)
         try:

@@ -4,12 +4,15 @@ the web path. Retrieval runs over real processed PDFs; web search over a local T
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from langchain_core.messages import ToolMessage
 
 from agent.run import run_turn, stream_turn
 from agent.tools import WebSearch
+from storage.documents.catalog import check_pdf_processed
+from storage.jobs.thread_jobs import ThreadIngestJobs
 from tests.fixtures_agent import FailingRetriever, call, context, grade, kind, say, scripted
 from tests.fixtures_pdfs import make_text_pdf
 from tests.stubs import tavily
@@ -140,31 +143,47 @@ def test_current_page_is_offered_as_a_page_source(sample_pdf):
     assert "page 3 of northwind_2023.pdf" in llm.seen[1][0].content  # the agent prompt names the page
 
 
-def test_ingest_valid_pdf_switches_the_active_pdf(pdf_home):
-    make_text_pdf(pdf_home / "source" / "fresh.pdf", ["Fresh report. Widgets sold: 9,000 units in 2024."])
-    llm = scripted()  # commands never reach the model
-    result = run_turn(context(llm), "/ingest fresh.pdf")
-    assert result.route == "ingest"
-    assert "Processed **fresh.pdf**" in result.message
-    from storage.documents.catalog import check_pdf_processed
+class RefusingJobs:
+    """A job queue that must not be asked: a refused `/ingest` queues nothing."""
 
-    (doc_id,) = result.active_doc_ids
-    assert doc_id.startswith("fresh-") and check_pdf_processed(doc_id)
-    again = run_turn(context(llm), "/ingest fresh.pdf")  # processed once: the second run reuses it
-    assert again.active_doc_ids == [doc_id]
+    def submit(self, *args, **kwargs):
+        raise AssertionError(f"a job was queued: {args} {kwargs}")
+
+
+def _wait(jobs, job_id: str, timeout: float = 90):
+    deadline = time.monotonic() + timeout
+    while (job := jobs.get(job_id)).active:
+        assert time.monotonic() < deadline, "job did not end"
+        time.sleep(0.05)
+    return job
+
+
+def test_ingest_queues_a_job_the_reply_names_then_switches_once_processed(pdf_home):
+    make_text_pdf(pdf_home / "source" / "fresh.pdf", ["Fresh report. Widgets sold: 9,000 units in 2024."])
+    llm, jobs = scripted(), ThreadIngestJobs()  # commands never reach the model
+    result = run_turn(context(llm, ingest_jobs=jobs), "/ingest fresh.pdf", user_id="alice")
+    assert result.route == "ingest" and result.active_doc_ids is None  # nothing to switch to yet
+    queued = jobs.get(result.ingest_job_id)
+    assert (queued.file, queued.owner, queued.switch_to) == ("fresh.pdf", "alice", True)  # the page switches when done
+    assert f"job {queued.job_id[:8]}" in result.message and "in the background" in result.message
+    done = _wait(jobs, queued.job_id)
+    assert done.state == "done" and done.result.doc_id.startswith("fresh-") and check_pdf_processed(done.result.doc_id)
+    again = run_turn(context(llm, ingest_jobs=RefusingJobs()), "/ingest fresh.pdf")  # processed: no job, switched now
+    assert again.active_doc_ids == [done.result.doc_id] and again.ingest_job_id is None
+    assert "Processed **fresh.pdf**" in again.message and "now the active PDF" in again.message
     assert llm.seen == []
 
 
 def test_ingest_missing_file_replies_with_the_error(pdf_home):
-    result = run_turn(context(scripted()), "/ingest nope.pdf")
-    assert result.route == "ingest" and result.active_doc_ids is None
+    result = run_turn(context(scripted(), ingest_jobs=RefusingJobs()), "/ingest nope.pdf")
+    assert result.route == "ingest" and result.active_doc_ids is None and result.ingest_job_id is None
     assert "nope.pdf" in result.message and "no such file" in result.message
 
 
 def test_failed_ingest_keeps_the_selected_pdf_active(sample_pdf):
     # a failed /ingest switches nothing, so the answer must not claim a switch to the current selection
     for command in ("/ingest nope.pdf", "/ingest"):
-        result = run_turn(context(scripted()), command, selected_doc_ids=[sample_pdf.doc_id])
+        result = run_turn(context(scripted(), ingest_jobs=RefusingJobs()), command, selected_doc_ids=[sample_pdf.doc_id])
         assert result.route == "ingest" and result.active_doc_ids is None, command
 
 
@@ -176,7 +195,7 @@ def test_command_argument_may_follow_any_whitespace(pdf_home):
 def test_ingest_outside_the_source_folder_is_refused(pdf_home, tmp_path):
     outside = make_text_pdf(tmp_path / "elsewhere.pdf", ["secret"])
     for arg in (str(outside), "../../elsewhere.pdf"):
-        result = run_turn(context(scripted()), f"/ingest {arg}")
+        result = run_turn(context(scripted(), ingest_jobs=RefusingJobs()), f"/ingest {arg}")
         assert "outside the source folder" in result.message and result.active_doc_ids is None
     assert not any((pdf_home / "destination").iterdir())
 

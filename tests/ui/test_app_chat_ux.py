@@ -86,7 +86,8 @@ def test_ingest_of_a_new_pdf_runs_as_a_job_and_then_is_the_active_pdf(chat_servi
     at.chat_input[0].set_value("/ingest second_report.pdf").run()
     assert not at.exception
     assert any("in the background" in m.value for m in at.markdown)
-    assert at.session_state["ingest_jobs"]  # a background job, not a turn the reload would lose
+    (job_id,) = at.session_state["ingest_jobs"]  # a background job, not a turn the reload would lose
+    assert any(f"job {job_id[:8]}" in m.value for m in at.markdown)  # the reply names the job the page follows
     messages = chat_service.history.load_messages(ui_env["user_id"], _cid(at))
     assert [m["role"] for m in messages] == ["user", "ai"] and "in the background" in messages[1]["content"]
     wait_for_ingest(at)

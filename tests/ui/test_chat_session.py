@@ -10,7 +10,7 @@ from storage.history.outbox import TurnOutbox
 from storage.history.store import HistoryUnavailableError, InvalidHistoryInputError, new_id
 from storage.schema import AnswerResult
 from ui.chat_session import (IN_FLIGHT, PAGE, PREVIOUS_PAGE, RETRY, STOP, UNSAVED, ChatSession, HistoryAccess,
-                             open_history, progress_label)
+                             open_history)
 from ui.conversations import ConversationRow
 from ui.resources import ResourceUnavailable
 
@@ -155,7 +155,6 @@ def test_the_answer_is_streamed_word_by_word_and_kept_in_flight(store, turns):
     assert pieces[0] == "Short " and len(pieces) == 31 and "".join(pieces[1:]) == long
     assert flight["partial"] == "Short " + long and outcome["answer"] is answer and flight["answer"] is answer
     assert labels == ["Choosing where to look…"] and len(sleeps) == 30
-    assert progress_label({"event": "ingest", "stage": "ocr", "done": 1, "total": 4}) .endswith("ocr (1/4)")
 
 
 def test_this_page_belongs_to_the_conversation_open_when_the_chat_shows_it(store, turns):

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 import zlib
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from storage.documents import extract
 from storage.documents import ingest
 from storage.documents import intake
 from storage.documents import maintenance
+from storage.jobs.thread_jobs import ThreadIngestJobs
 from storage.settings import PROJECT_ROOT, get_settings
 from tests.fixtures_pdfs import make_text_pdf
 
@@ -150,8 +152,17 @@ def test_cli_and_ingest_reply_with_a_sentence(capsys, monkeypatch):
     assert "error: fine.pdf: could not be processed (RuntimeError: index writer failed at bm25)" in err
     assert str(get_settings().destination_dir) not in err
 
-    service = ChatService(llm=None, web=None, history=None)
-    for command, expected in (("/ingest fine.pdf", "could not be processed"), ("/ingest bad\0name.pdf", "NUL character"),
-                              ("/ingest cut.pdf", "is damaged")):
-        result = service.ask("u", None, command, [])
-        assert result.route == "ingest" and "Cannot ingest" in result.message and expected in result.message, result.message
+    jobs = ThreadIngestJobs()
+    service = ChatService(llm=None, web=None, history=None, ingest_jobs=jobs)
+    result = service.ask("u", None, "/ingest bad\0name.pdf", [])  # refused by the turn: nothing queued
+    assert result.route == "ingest" and "Cannot ingest" in result.message and "NUL character" in result.message
+    assert result.ingest_job_id is None and not jobs.active_paths()
+    for command, expected in (("/ingest fine.pdf", "could not be processed"), ("/ingest cut.pdf", "is damaged")):
+        result = service.ask("u", None, command, [])  # queued: the job says why it failed, as a sentence
+        job = jobs.get(result.ingest_job_id)
+        deadline = time.monotonic() + 60
+        while job.active:
+            assert time.monotonic() < deadline, "job did not end"
+            time.sleep(0.05)
+        assert job.state == "error" and expected in job.error and "Traceback" not in job.error, job.error
+        assert str(get_settings().destination_dir) not in job.error

@@ -1,0 +1,80 @@
+"""Four-operator arithmetic (+ - * / and parentheses), the one grammar both the claim check
+(agent/claims/arithmetic.py: numbers in an answer) and the derived figures (agent/no_model/derived_figures.py:
+row names in a formula) read.
+
+    term = parse([170782.0, "/", 394328.0])        # Term("/", Term(operand=170782.0), Term(operand=394328.0))
+    evaluate(term)                                  # 0.4331...
+    operands(parse(["(", "net sales", "-", "cost of sales", ")", "/", "net sales"]))
+
+Callers tokenize their own text: a token is an operator ("+", "-", "*", "/", "(", ")") or an operand (a number,
+a row name: anything else, kept as given). Python's `ast` parses the operators with each operand replaced
+by a placeholder name, and only binary +, -, *, / over those names is accepted (no eval): a unary sign,
+a call, an empty or unclosed parenthesis, two operands side by side are `UnreadableArithmetic`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+OPERATORS = ("+", "-", "*", "/")
+_SYNTAX = (*OPERATORS, "(", ")")
+_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+class UnreadableArithmetic(ValueError):
+    """Tokens that are not four-operator arithmetic."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """An operator over two terms, or (op "") one operand as the caller gave it."""
+
+    op: str = ""
+    left: Term | None = None
+    right: Term | None = None
+    operand: Any = None
+
+
+def parse(tokens: Sequence[Any]) -> Term:
+    """The tree of `tokens` (operators as strings, operands anything else), with the usual precedence and
+    left associativity; raises UnreadableArithmetic when they are not arithmetic."""
+    names, values = [], []
+    for token in tokens:
+        if isinstance(token, str) and token in _SYNTAX:
+            names.append(token)
+        else:
+            names.append(f"_{len(values)}")
+            values.append(token)
+    try:
+        tree = ast.parse(" ".join(names), mode="eval")
+    except (SyntaxError, RecursionError, MemoryError) as exc:  # MemoryError: CPython's parser on deep nesting
+        raise UnreadableArithmetic(f"not arithmetic: {' '.join(map(str, tokens))!r}") from exc
+    return _term(tree.body, values)
+
+
+def _term(node: ast.AST, values: list[Any]) -> Term:
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        return Term(_BINARY[type(node.op)], _term(node.left, values), _term(node.right, values))
+    if isinstance(node, ast.Name) and node.id.startswith("_") and node.id[1:].isdigit():
+        return Term(operand=values[int(node.id[1:])])
+    raise UnreadableArithmetic(f"unexpected {type(node).__name__}")
+
+
+def evaluate(term: Term, value: Callable[[Any], float] = float) -> float:
+    """The value of `term`, each operand read by `value`; raises ZeroDivisionError on a division by zero."""
+    if not term.op:
+        return value(term.operand)
+    a, b = evaluate(term.left, value), evaluate(term.right, value)
+    if term.op == "/" and b == 0:
+        raise ZeroDivisionError("division by zero")
+    return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[term.op]
+
+
+def operands(term: Term) -> list[Any]:
+    """The operands of `term`, left to right."""
+    if not term.op:
+        return [term.operand]
+    return [*operands(term.left), *operands(term.right)]
