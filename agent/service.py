@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, Callable, Iterator
 
 from agent.citations.ids import Allocate
+from agent.answer_line import AnswerLine, is_quick
 from agent.citations.previews import clip
 from agent.llm import describe_model, load_chat_model, model_errors, model_spec_from_env
 from agent.run import run_turn, stream_turn
@@ -78,6 +79,7 @@ class ChatService:
         self.turns = TurnHistory(history, outbox) if history is not None else None
         self.get_retriever = get_retriever or default_retriever_factory()
         self.max_tool_rounds = max_tool_rounds
+        self.line = AnswerLine(get_settings().limits.max_answers)  # searching answers at once; the rest wait in line
 
     # ----- asking ---------------------------------------------------------------------------
     def ask(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
@@ -98,8 +100,23 @@ class ChatService:
         ("progress", dict) events while the turn runs, then ("answer", AnswerResult). Queued turns are
         written first; history errors are reported in the answer; a model that fails (`model_errors`:
         the provider's errors, the network, a timeout) is replaced by a no-model answer that says so,
-        any other error is raised to the caller. Closing the stream early stops the turn unsaved."""
+        any other error is raised to the caller. Closing the stream early stops the turn unsaved.
+        While the replica is saturated a searching question waits in `self.line`, yielding ("progress",
+        {"event": "queued", "position": n}) every second; a greeting or a command never waits there."""
         text = checked_question(text)
+        ticket = None if is_quick(text) else self.line.join()
+        try:
+            waited = 0.0
+            while ticket is not None and not ticket.wait(waited):
+                yield "progress", {"event": "queued", "position": ticket.position()}
+                waited = 1.0
+            yield from self._answer_stream(user_id, conversation_id, text, selected_doc_ids, current_page, previous_page)
+        finally:
+            if ticket is not None:
+                ticket.leave()
+
+    def _answer_stream(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],
+                       current_page: PageRef | None, previous_page: PageRef | None) -> Iterator[tuple[str, Any]]:
         loaded, load_error, allocate = self._load_history(user_id, conversation_id)
         context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=self.history,
                                turns=self.turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.answer_line import ordinal
 from agent.markers import strip_markers
 from agent.citations.previews import clip
 from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id
@@ -94,6 +95,8 @@ def open_history(user_id: str, get_store: Callable[[], Any], get_service: Callab
 
 def progress_label(event: dict) -> str | None:
     """The status line for a progress event of the answer being written."""
+    if event.get("event") == "queued" and event.get("position"):
+        return f"Busy: your question is {ordinal(event['position'])} in line…"
     if event.get("event") == "ingest" and event.get("total"):
         return safe_model_markdown(f"Processing the PDF: {event.get('stage')} ({event.get('done')}/{event.get('total')})")
     return EVENT_LABELS.get(event.get("event"))
