@@ -142,6 +142,15 @@ class ChatService:
             self._title_from_first_question(user_id, conversation_id, text)
         yield "answer", result
 
+    def warm_up(self) -> None:
+        """Build what the first answer of a process would (the compiled graph, the conversation exemplars'
+        vectors, hence the embedder), so the first greeting after a replica starts is not seconds late."""
+        from agent import conversation
+        from agent.run import compiled_graph
+
+        compiled_graph()
+        conversation.is_conversation("warm up")
+
     def _load_history(self, user_id: str, conversation_id: str | None) -> tuple[LoadedHistory, str | None, Allocate | None]:
         """(the conversation so far, why it could not be loaded, its source-id allocator), after writing
         the turns queued while the history was down."""

@@ -28,9 +28,13 @@ def _history_store():
 
 @st.cache_resource(show_spinner="Loading the chat agent…")
 def _chat_service(_history):
+    import threading
+
     from agent.service import ChatService
 
-    return ChatService(history=_history)
+    service = ChatService(history=_history)
+    threading.Thread(target=service.warm_up, name="warm-up", daemon=True).start()  # before the first question
+    return service
 
 
 def get_history_store():
