@@ -176,14 +176,22 @@ class Start:
 
 
 async def one_user(n: int, browser, url: str, cid: str, start: Start, timeout_s: float, rng: random.Random,
-                   greeting_share: float, log: list[dict]) -> None:
+                   greeting_share: float, log: list[dict], loads: list[float]) -> None:
     context = await browser.new_context(viewport={"width": 1280, "height": 860})
     page = await context.new_page()
     arrived = False
+    box = page.get_by_test_id("stChatInputTextArea")
     try:
-        await page.goto(f"{url}/?c={cid}", timeout=180_000)
-        box = page.get_by_test_id("stChatInputTextArea")
-        await box.wait_for(timeout=180_000)
+        began = time.monotonic()
+        for attempt in (1, 2):  # a page not drawn in 180 s is reloaded once, as a user would
+            try:
+                await page.goto(f"{url}/?c={cid}", timeout=180_000)
+                await box.wait_for(timeout=180_000)
+                break
+            except Exception:  # noqa: BLE001 - playwright's TimeoutError
+                if attempt == 2:
+                    raise
+        loads.append(round(time.monotonic() - began, 1))
         start.arrived()
         arrived = True
         await start.event.wait()
@@ -218,19 +226,20 @@ async def one_user(n: int, browser, url: str, cid: str, start: Start, timeout_s:
 
 
 async def run_users(url: str, conversations: list[str], minutes: float, timeout_s: float, seed: int,
-                    greeting_share: float) -> list[dict]:
+                    greeting_share: float) -> tuple[list[dict], list[float]]:
     from playwright.async_api import async_playwright
 
     log: list[dict] = []
+    loads: list[float] = []  # seconds until each user's page was drawn (users whose page never was: absent)
     start = Start(len(conversations), minutes)
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             await asyncio.gather(*(one_user(n, browser, url, cid, start, timeout_s, random.Random(seed + n),
-                                            greeting_share, log) for n, cid in enumerate(conversations)))
+                                            greeting_share, log, loads) for n, cid in enumerate(conversations)))
         finally:
             await browser.close()
-    return log
+    return log, loads
 
 
 # ---------------------------------------------------------------- one soak
@@ -287,12 +296,13 @@ def soak(tree: Path, work: Path, args) -> dict:
         with RssSampler(cluster["pids"]) as rss:
             ingesting = submit(cluster, [cluster["home"] / "source" / f.name for f in filings], 0)
             started = time.monotonic()
-            log = asyncio.run(run_users(cluster["url"], conversations, args.minutes, args.answer_timeout, args.seed,
+            log, loads = asyncio.run(run_users(cluster["url"], conversations, args.minutes, args.answer_timeout, args.seed,
                                         args.greeting_share))
             ingesting.communicate()
             time.sleep(3)  # the last turns' writes
         result = summarize(log, stored_turns(cluster["mongo_uri"], conversations), rss.rows)
         result["wall_s"] = round(time.monotonic() - started)
+        result["users_loaded"], result["page_load_s"] = f"{len(loads)}/{args.users}", sorted(loads)
         result["filings"] = [f.name for f in filings]
         return result
 
@@ -302,6 +312,7 @@ def report(name: str, r: dict) -> None:
     print(f"\n== {name}: {r['asked']} asked, {r['answered']} answered, {r['unanswered']} unanswered after the timeout "
           f"({r['unanswered_and_not_told']} of them never told they were queued); {r['told_queued']} told "
           f"'in line'; turns stored {r['turns_stored']} of {r['asked']} asked; {r['wall_s']} s")
+    print(f"   users whose page loaded: {r['users_loaded']} (seconds to draw: {r['page_load_s']})")
     print(f"   greetings: n={g['n']} p50 {g['p50_s']} s p95 {g['p95_s']} s unanswered {g['unanswered']}")
     print(f"   questions: n={q['n']} p50 {q['p50_s']} s p95 {q['p95_s']} s unanswered {q['unanswered']}")
     print("   RSS MB (start/peak/end): " + ", ".join(f"{k} {v['start']}/{v['peak']}/{v.get('end')}"

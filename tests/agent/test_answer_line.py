@@ -57,10 +57,12 @@ def test_a_saturated_replica_says_the_place_in_line_and_answers_a_greeting_at_on
 
 
 def test_warm_up_builds_the_graph_and_the_conversation_vectors_before_the_first_question():
-    from agent import conversation
+    from agent import conversation, knowledge_base
     from agent.run import compiled_graph
 
     compiled_graph.cache_clear()
+    knowledge_base._cached.cache_clear()
     conversation._vectors = None
     ChatService(llm=None, web=None, history=None).warm_up()
     assert compiled_graph.cache_info().currsize == 1 and conversation._vectors is not None
+    assert knowledge_base._cached.cache_info().currsize == 1
