@@ -329,15 +329,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--baseline-rev", help="run the same soak on this revision's cluster first")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--keep", type=Path, help="keep each run's folder (cluster logs) under this folder")
     args = ap.parse_args(argv)
     import tempfile
 
     results = {}
     with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
+        keep = args.keep or Path(tmp)
         if args.baseline_rev:
-            with checkout(args.baseline_rev, "soak-base-") as (tree, scratch):
-                results[f"baseline {args.baseline_rev}"] = soak(tree, scratch / "work", args)
-        results["this tree"] = soak(PROJECT_ROOT, Path(tmp) / "work", args)
+            with checkout(args.baseline_rev, "soak-base-") as (tree, _):
+                results[f"baseline {args.baseline_rev}"] = soak(tree, keep / "baseline", args)
+        results["this tree"] = soak(PROJECT_ROOT, keep / "this-tree", args)
     for name, r in results.items():
         report(name, r)
     if args.out:
