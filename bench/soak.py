@@ -203,9 +203,13 @@ async def one_user(n: int, browser, url: str, cid: str, start: Start, timeout_s:
             row = {"user": n, "kind": "greeting" if greeting else "question", "text": text, "answered": False,
                    "busy": False, "seconds": None}
             log.append(row)
-            await box.fill(text)
-            await box.press("Enter")
-            started = time.monotonic()
+            for _ in range(5):  # a box redrawn by the previous answer's rerun can drop the Enter: type again
+                await box.fill(text)
+                await box.press("Enter")
+                await asyncio.sleep(1)
+                if await box.input_value() != text:
+                    break
+            started = time.monotonic() - 1
             while time.monotonic() - started < timeout_s:
                 await asyncio.sleep(0.5)
                 now = await page.evaluate(PAGE_STATE)
