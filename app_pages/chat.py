@@ -21,6 +21,7 @@ _loading.caption(":material/hourglass_top: Loading your PDFs and conversations�
 
 from storage.history.store import HistoryError  # noqa: E402
 from storage.settings import get_settings  # noqa: E402
+from ui import asked as asked_questions  # noqa: E402
 from ui import conversations as conv  # noqa: E402
 from ui.chat_actions import ask_again_button, confirm_delete, export_details  # noqa: E402
 from ui.chat_session import ChatSession, open_history  # noqa: E402
@@ -169,7 +170,12 @@ def _draw_turns(stored: list[conv.ChatTurn], queued: list[conv.ChatTurn], unsave
                 continue
             render_answer(turn.text, turn.citations, key=f"{conversation_id}-{i}", route=turn.route, mode=turn.mode,
                           claims=turn.claims)
-            if turn.stopped:
+            if turn.interrupted:
+                st.caption(":material/sync_problem: Interrupted: the server answering this question stopped "
+                           "before it finished.")
+                if asked:
+                    ask_again_button(asked, key=f"ask-again-{i}", on_ask=session.retry)
+            elif turn.stopped:
                 st.caption(":material/stop_circle: Stopped: this answer is incomplete.")
                 if asked:
                     ask_again_button(asked, key=f"ask-again-{i}", on_ask=session.retry)
@@ -198,6 +204,19 @@ def _interrupted_question() -> None:
                 icon=":material/replay:",
             )
             st.button("Ask it again", key="retry-question", on_click=session.retry, args=(interrupted["text"],))
+
+
+@st.fragment(run_every=2)
+def _answering_elsewhere() -> None:
+    """A question of this conversation still being answered by another tab or server: wait for it, then
+    redraw (answered, or interrupted when that server stopped)."""
+    flight = session.interrupted(conversation_id)
+    answering = asked_questions.settle(session, conversation_id, flight and flight.get("ask_id"))
+    if not answering:
+        st.rerun(scope="app")
+    for rec in answering:
+        st.info(f"Still being answered in another tab: “{escape_markdown(rec['question'])}”",
+                icon=":material/hourglass_top:")
 
 
 def _answer(question: str, flight: dict, pages: tuple[dict | None, dict | None]) -> None:
@@ -235,6 +254,9 @@ def _answer(question: str, flight: dict, pages: tuple[dict | None, dict | None])
 if history.store is not None:
     _open(conversation_id)
 session.settle_previous_run()
+_in_flight = session.interrupted(conversation_id)
+# Before the turns are read: a question whose server died mid-answer becomes an interrupted turn.
+answering_elsewhere = asked_questions.settle(session, conversation_id, _in_flight and _in_flight.get("ask_id"))
 with st.sidebar:
     _conversation_list()
 _loading.empty()
@@ -252,6 +274,8 @@ if stored or queued or unsaved:
     _export(stored + queued + unsaved)
 
 _interrupted_question()
+if answering_elsewhere:
+    _answering_elsewhere()
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
 question = st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,

@@ -55,6 +55,8 @@ class LimitSettings(_Section):
     max_file_mb: int = Field(200, ge=0, validation_alias=_env("PDF_MAX_FILE_MB"), description="upload / file size limit")
     max_question_chars: int = Field(20_000, gt=0, validation_alias=_env("PDF_CHAT_MAX_QUESTION_CHARS"),
                                     description="longer questions are refused before any work")
+    max_answers: int = Field(2, gt=0, validation_alias=_env("PDF_CHAT_MAX_ANSWERS"),
+                             description="answers that search at once per app process; more wait in line, told their place")
 
 
 class ChromaSettings(_Section):

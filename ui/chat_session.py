@@ -23,9 +23,11 @@ from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.answer_line import ordinal
 from agent.markers import strip_markers
 from agent.citations.previews import clip
 from storage.history.store import HistoryError, HistoryUnavailableError, is_valid_id
+from ui import asked
 from ui import conversations as conv
 from ui.resources import ResourceUnavailable
 from ui.safe_text import redact, safe_model_markdown
@@ -92,6 +94,8 @@ def open_history(user_id: str, get_store: Callable[[], Any], get_service: Callab
 
 def progress_label(event: dict) -> str | None:
     """The status line for a progress event of the answer being written."""
+    if event.get("event") == "queued" and event.get("position"):
+        return f"Busy: your question is {ordinal(event['position'])} in line…"
     return EVENT_LABELS.get(event.get("event"))
 
 
@@ -189,6 +193,8 @@ class ChatSession:
             # The Stop click ended the previous run mid-answer (a click reruns the script and aborts the
             # running one at its next Streamlit call); what it had written is in IN_FLIGHT.
             self.keep_stopped(self.state.pop(IN_FLIGHT))
+        elif flight:  # another click aborted it mid-answer: this replica no longer answers it
+            asked.LIVE.remove(flight.get("ask_id"))
 
     def interrupted(self, cid: str | None) -> dict | None:
         """The question of this conversation that a click interrupted before it was answered."""
@@ -197,7 +203,8 @@ class ChatSession:
 
     def start(self, cid: str | None, question: str) -> dict:
         """The question is in flight: what its answer writes is kept in the returned dict."""
-        flight = {"conversation_id": cid, "text": question, "partial": ""}
+        flight = {"conversation_id": cid, "text": question, "partial": "",
+                  "ask_id": asked.record(self.store, self.user_id, cid, question)}  # stored as pending
         self.state[IN_FLIGHT] = flight
         return flight
 
@@ -207,7 +214,7 @@ class ChatSession:
 
     def retry(self, text: str) -> None:
         """Ask `text` (again) on the next run: "Ask again", "Ask it again", a suggested question."""
-        self.state.pop(IN_FLIGHT, None)
+        asked.finish(self.store, self.user_id, self.state.pop(IN_FLIGHT, None), "asked_again")
         self.state[RETRY] = text
 
     def take_retry(self) -> str | None:
@@ -215,12 +222,12 @@ class ChatSession:
 
     def failed(self) -> None:
         """The question could not be answered (the page shows why): no longer in flight."""
-        self.state.pop(IN_FLIGHT, None)
+        asked.finish(self.store, self.user_id, self.state.pop(IN_FLIGHT, None), "failed")
 
     def keep(self, cid: str | None, question: str, result) -> None:
         """Record an answered question: no longer in flight; kept in this tab if it will not be saved
         (a turn queued for the history is shown from the queue instead)."""
-        self.state.pop(IN_FLIGHT, None)
+        asked.finish(self.store, self.user_id, self.state.pop(IN_FLIGHT, None), "answered")
         queued = any(t.role == "user" and t.text == question for t in self.queued_turns(cid, flush=False))
         if not result.saved and not queued:
             self.unsaved_turns(cid).extend([
@@ -234,6 +241,7 @@ class ChatSession:
         """The user pressed Stop: keep the question and what was written so far, marked as stopped.
         Its markers go: the run never built citations for them, and their ids (provisional while the
         history is down) would read as references to whatever later answers number the same."""
+        asked.finish(self.store, self.user_id, flight, "stopped")
         self.keep_plain(flight["conversation_id"], flight["text"], strip_markers(flight.get("partial", "")),
                         stopped=True)
 

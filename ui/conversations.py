@@ -26,6 +26,7 @@ class ChatTurn:
     mode: str | None = None
     stopped: bool = False  # the user pressed Stop: `text` is what was written until then
     claims: list[ClaimCheck] = field(default_factory=list)  # the claim check stored with the answer
+    interrupted: bool = False  # the replica answering it stopped (ui/asked.py): nothing of the answer was kept
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -76,6 +77,7 @@ def turns_of(messages: list) -> list[ChatTurn]:
                     _get(m, "mode"),
                     bool(_get(m, "stopped")),
                     parse_claims(_get(m, "claims")),
+                    bool(_get(m, "interrupted")),
                 )
             )
     return turns

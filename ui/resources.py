@@ -7,6 +7,7 @@ do; pages show that message with `st.error` instead of a traceback.
 from __future__ import annotations
 
 import logging
+import threading
 
 import streamlit as st
 
@@ -31,7 +32,9 @@ def _history_store():
 def _chat_service(_history):
     from agent.service import ChatService  # import here: heavy (models, the graph), after the page is drawn
 
-    return ChatService(history=_history, ingest_jobs=get_ingest_jobs())
+    service = ChatService(history=_history, ingest_jobs=get_ingest_jobs())
+    threading.Thread(target=service.warm_up, name="warm-up", daemon=True).start()  # before the first question
+    return service
 
 
 def get_history_store():

@@ -1,10 +1,13 @@
 """The cluster on loopback, as scripts/start_cluster.sh starts it: redis-server, chroma run, nx-27017, a
 Celery worker, two Streamlit replicas and HAProxy. A PDF uploaded through replica A is processed by the
 worker and answered through replica B; when replica A stops, its open page reconnects (through HAProxy) to
-B with the conversation, and the next question goes on in it."""
+B with the conversation, and the next question goes on in it. A replica killed mid-answer (a slow scripted
+model keeps the question in flight) leaves its question stored: the page, reconnected to the other replica,
+shows it as interrupted with Ask again, and asking again answers it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -20,6 +23,8 @@ from storage.history.embedded_server import free_port
 from tests.e2e.app_server import NOT_INHERITED
 from tests.e2e.steps import ask, upload
 from tests.fixtures_ui import FILE, ROOT, SAMPLE_PDF
+from tests.stubs import openai_compat as oa
+from tests.stubs.openai_compat import OpenAIStub
 
 SCRIPT = ROOT / "scripts" / "start_cluster.sh"
 COOKIE = "PDFCHAT_REPLICA"
@@ -38,7 +43,13 @@ def _alive(pid: int) -> bool:
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    work = tmp_path_factory.mktemp("cluster")
+    with _running_cluster(tmp_path_factory.mktemp("cluster")) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def _running_cluster(work, **extra_env):
+    """scripts/start_cluster.sh on free loopback ports; stopped (every process it started) afterwards."""
     home = work / "pdf_files"
     (home / "source").mkdir(parents=True)
     ports = {name: free_port() for name in ("CLUSTER_PORT", "REDIS_PORT", "CHROMA_PORT", "MONGO_PORT")}
@@ -46,7 +57,7 @@ def cluster(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED and not k.startswith("CELERY_")}
     env.update({k: str(v) for k, v in ports.items()}, APP_PORTS=" ".join(map(str, apps)), CLUSTER_SKIP_SETUP="1",
                CLUSTER_DIR=str(work / "run"), PDF_CHAT_HOME=str(home), PDF_CHAT_MONGO_DIR=str(work / "mongo"),
-               PYTHONUNBUFFERED="1")
+               PYTHONUNBUFFERED="1", **extra_env)
     out = work / "start_cluster.log"
     with open(out, "wb") as log:
         proc = subprocess.Popen(["bash", str(SCRIPT)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -170,3 +181,73 @@ def _wait_for_turn(uri: str, conversation: str, question: str) -> None:
             time.sleep(0.5)
     finally:
         store.close()
+
+
+# ---------------------------------------------------------------- a replica killed mid-answer
+
+SLOW_QUESTION = "Tell me a long story about bond markets"
+LONG = " ".join(["Bond markets price the time value of money and the risk of default, year after year."] * 12)
+SHORT = "Bonds are loans that pay interest until they mature."
+
+
+class SlowModel(OpenAIStub):
+    """A conversational route (no PDF selected): the query-kind judgement, then the reply streamed
+    `token_delay` seconds per few characters; `reply` is what the next question gets."""
+
+    def __init__(self) -> None:
+        self.reply = LONG
+        super().__init__([self._script] * 40, token_delay=0.25)
+
+    def _script(self, body: dict) -> dict:
+        if body.get("response_format"):  # a structured judgement
+            return oa.structured(kind="conversational", search_query="")
+        return oa.text(self.reply)
+
+
+@pytest.fixture(scope="module")
+def slow_model():
+    with SlowModel() as stub:
+        yield stub
+
+
+@pytest.fixture(scope="module")
+def model_cluster(tmp_path_factory, slow_model):
+    with _running_cluster(tmp_path_factory.mktemp("cluster-model"), OPENAI_BASE_URL=slow_model.url + "/v1",
+                          OPENAI_MODEL="stub-model") as running:
+        yield running
+
+
+def test_a_question_whose_replica_is_killed_mid_answer_is_offered_again_on_the_other(model_cluster, browser, slow_model):
+    url = model_cluster["url"]
+    context, page = _pinned(browser, url, "app1")
+    page.goto(f"{url}/")
+    ask(page, SLOW_QUESTION)
+    answer = page.get_by_test_id("stChatMessage").last
+    expect(answer.get_by_text("Bond markets price", exact=False).first).to_be_visible()  # streaming on app1
+    expect(page).to_have_url(re.compile(r"[?&]c=[0-9a-f]{32}"))
+    conversation = re.search(r"[?&]c=([0-9a-f]{32})", page.url).group(1)
+
+    os.kill(model_cluster["pids"]["app1"], signal.SIGKILL)  # the replica answering dies mid-answer
+    slow_model.reply = SHORT
+    interrupted = page.get_by_text("Interrupted: the server answering this question stopped", exact=False)
+    expect(interrupted).to_be_visible(timeout=120_000)  # reconnected to app2, which found the dead question
+    messages = page.get_by_test_id("stChatMessage")
+    expect(messages.filter(has_text=SLOW_QUESTION)).to_have_count(1)
+    assert f"c={conversation}" in page.url
+
+    page.get_by_role("button", name="Ask again").click()
+    expect(messages.last.get_by_text(SHORT).first).to_be_visible()
+    expect(messages.filter(has_text=SLOW_QUESTION)).to_have_count(2)  # the interrupted turn stays above
+    expect(interrupted).to_be_visible()
+    context.close()
+
+    from storage.history.store import HistoryStore
+
+    store = HistoryStore(model_cluster["mongo_uri"])
+    try:
+        said = [m["content"] for m in store.load_messages("local", conversation) if m["role"] == "user"]
+        states = store.run_on_database(lambda db: sorted(r["state"] for r in db.asked.find({"conversation_id": conversation})))
+    finally:
+        store.close()
+    assert said == [SLOW_QUESTION, SLOW_QUESTION]
+    assert states == ["answered", "interrupted"]  # the killed one completed as interrupted, none left pending
