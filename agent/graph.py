@@ -48,9 +48,12 @@ from agent.no_model import extractive
 from agent.no_model.answer import with_knowledge_quotes
 from agent.page_text import page_text_lookup
 from agent.routing import QueryKind, RelevanceGrade, parse_command, unknown_command_reply
+from agent.selection import selected_infos
 from agent.state import (
     AgentContext,
     AgentState,
+    TurnInput,
+    TurnOutput,
     question,
     repeated_failure,
     tool_result,
@@ -222,7 +225,7 @@ def _scope_note(state: AgentState) -> str:
     """The model is told, as the no-model answer says, when the asked period, issuer or form is not
     in the selection (agent/scope.py), judged on the passages retrieved so far."""
     passages = [s.get("text") or "" for r in turn_tool_results(state, RAG_TOOL) for s in r.get("sources", [])]
-    note = scope.scope_note(question(state), scope.selected_infos(state.get("selected_doc_ids") or []), passages)
+    note = scope.scope_note(question(state), selected_infos(state), passages)
     return f"\n\n{prompts.SCOPE_NOTE.format(note=note)}\n" if note else ""
 
 
@@ -344,7 +347,7 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     asked = question(state)
     if ctx.llm is None:
         if (kind := conversation.kind(asked)) is not None:
-            titles = [info.title for info in scope.selected_infos(state.get("selected_doc_ids") or [])]
+            titles = [info.title for info in selected_infos(state)]
             reply = conversation.reply_without_model(kind, titles)
         else:
             reply = extractive.NO_MODEL_CONVERSATION
@@ -411,7 +414,7 @@ ANSWER_NODES = frozenset({"agent", "answer_without_model", "summarize_web", "res
 
 
 def build_graph() -> CompiledStateGraph:
-    builder = StateGraph(AgentState, context_schema=AgentContext)
+    builder = StateGraph(AgentState, context_schema=AgentContext, input_schema=TurnInput, output_schema=TurnOutput)
     builder.add_node(route_query)
     builder.add_node(ingest_pdf)
     builder.add_node(agent)

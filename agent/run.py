@@ -21,7 +21,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from agent.graph import ANSWER_NODES, build_graph
 from agent.messages import message_text
-from agent.state import AgentContext
+from agent.selection import document_summary, read_selection
+from agent.state import AgentContext, TurnInput
 from storage.schema import AnswerResult
 
 log = logging.getLogger(__name__)
@@ -38,16 +39,18 @@ def compiled_graph() -> CompiledStateGraph:
 def initial_state(text: str, *, selected_doc_ids: list[str] | None = None, history: list | None = None,
                   summary: str | None = None, rag_counter: int = 0, web_counter: int = 0, sources: dict | None = None,
                   current_page: dict | None = None, previous_page: dict | None = None, user_id: str = "",
-                  conversation_id: str = "") -> dict:
-    """The graph's input for one user message (the inputs `run_turn` and `stream_turn` share)."""
+                  conversation_id: str = "") -> TurnInput:
+    """The graph's input for one user message (the inputs `run_turn` and `stream_turn` share); the
+    selection is read from the catalog here, once for the turn."""
     selected = list(selected_doc_ids or [])
+    documents = read_selection(selected)
     history = list(history or [])
     return {
         "messages": [*history, HumanMessage(content=text)],
         "turn_start": len(history),
         "rag_counter": rag_counter, "web_counter": web_counter, "sources": dict(sources or {}), "page_roles": {},
-        "selected_doc_ids": selected,
-        "indexed_document_summary": document_summary(selected) if summary is None else summary,
+        "selected_doc_ids": selected, "selected_documents": documents,
+        "indexed_document_summary": document_summary(documents) if summary is None else summary,
         "current_page": current_page, "previous_page": previous_page,
         "user_id": user_id, "conversation_id": conversation_id,
     }
@@ -97,15 +100,3 @@ def _answer_piece(message, meta: dict, streamed: set[str]) -> str:
         return ""
     return message_text(message)
 
-
-def document_summary(doc_ids: list[str]) -> str:
-    """The `indexed_document_summary` of the selected PDFs (one paragraph each)."""
-    from storage.documents.catalog import load_manifest
-
-    parts = []
-    for doc_id in doc_ids:
-        try:
-            parts.append(load_manifest(doc_id).summary)
-        except (OSError, ValueError) as exc:
-            log.warning("no manifest for %s: %s", doc_id, exc)
-    return "\n".join(parts)

@@ -18,6 +18,7 @@ from langgraph.graph.message import add_messages
 
 from agent.citations.ids import Allocate, merge_sources
 from agent.messages import message_text
+from agent.selection import SelectedDocument
 from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk
 
@@ -38,7 +39,9 @@ class PageRef(TypedDict):
     page_number: int  # 0-based
 
 
-class AgentState(TypedDict, total=False):
+class TurnInput(TypedDict, total=False):
+    """What a turn starts from (the graph's `input_schema`; built by agent/run.py `initial_state`)."""
+
     messages: Annotated[list[AnyMessage], add_messages]
     turn_start: int  # index in `messages` where this turn's user message sits (what gets persisted)
 
@@ -48,12 +51,24 @@ class AgentState(TypedDict, total=False):
     sources: Annotated[dict[str, dict], merge_sources]
     page_roles: dict[str, str]  # this turn: "[^Current Page]" / "[^Previous Page]" -> that page's "[^n]"
 
-    # what the user is chatting with
+    # what the user is chatting with, read from the catalog once (agent/selection.py)
     selected_doc_ids: list[str]
+    selected_documents: list[SelectedDocument]
     indexed_document_summary: str
     current_page: PageRef | None
     previous_page: PageRef | None
 
+    user_id: str
+    conversation_id: str
+
+
+class TurnOutput(TypedDict, total=False):
+    """What a turn returns (the graph's `output_schema`): the AnswerResult dump."""
+
+    final_answer: dict
+
+
+class AgentState(TurnInput, total=False):
     # routing and outcome of this turn
     route: Route
     web_available: bool  # a web search client is configured for this run
@@ -65,9 +80,6 @@ class AgentState(TypedDict, total=False):
     citations: list[dict]
     citation_map: dict[str, Any]
     final_answer: dict  # AnswerResult dump
-
-    user_id: str
-    conversation_id: str
 
 
 # ---------------------------------------------------------------- readers of the state
