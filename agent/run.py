@@ -59,7 +59,7 @@ def initial_state(text: str, *, selected_doc_ids: list[str] | None = None, histo
 def run_turn(context: AgentContext, text: str, **inputs: Any) -> AnswerResult:
     """Run one user message through the graph and return its AnswerResult (inputs: `initial_state`)."""
     final = compiled_graph().invoke(initial_state(text, **inputs), context=context, config={"recursion_limit": RECURSION_LIMIT})
-    return AnswerResult.model_validate(final["final_answer"])
+    return final["final_answer"]
 
 
 def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tuple[str, Any]]:
@@ -83,7 +83,7 @@ def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tup
             yield "progress", dict(chunk) if isinstance(chunk, dict) else {"event": str(chunk)}
         elif piece := _answer_piece(*chunk, streamed):
             yield "token", piece
-    yield "answer", AnswerResult.model_validate(final["final_answer"])
+    yield "answer", final["final_answer"]
 
 
 def _answer_piece(message, meta: dict, streamed: set[str]) -> str:

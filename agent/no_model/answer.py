@@ -32,7 +32,7 @@ def answer_without_model(state: AgentState, ctx: AgentContext) -> dict:
     searches = turn_tool_results(state, RAG_TOOL)
     if not searches:
         return _first_search(state, resolved.query)
-    sources = [s for r in searches for s in r.get("sources", [])]
+    sources = [s.model_dump() for r in searches for s in r.sources]  # the no-model answer reads Source dumps
     page_text = page_text_lookup()  # each PDF's pages read once for the whole step
     note = scope.scope_note(resolved.query, selected_infos(state),
                             [s.get("text") or "" for s in sources])
@@ -43,7 +43,7 @@ def answer_without_model(state: AgentState, ctx: AgentContext) -> dict:
         # no row on the cited pages, or a company-level row outside the statements: read the
         # statement pages that print the line item
         return {"messages": [tool_call_message(STATEMENTS_TOOL, {"question": resolved.query})]}
-    sources = [s for r in statements for s in r.get("sources", [])] + sources  # the pages of record first
+    sources = [s.model_dump() for r in statements for s in r.sources] + sources  # the pages of record first
     text, usable = extractive.compose_extractive_answer(
         resolved.query, sources, page_text=page_text, searched_for=resolved.query if resolved.is_followup else None,
         scope_note=note)
