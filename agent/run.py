@@ -21,7 +21,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from agent.graph import ANSWER_NODES, build_graph
 from agent.messages import message_text
-from agent.selection import document_summary, read_selection
+from agent.selection import SelectedDocument, document_summary, read_selection
 from agent.state import AgentContext, TurnInput
 from storage.schema import AnswerResult
 
@@ -39,11 +39,12 @@ def compiled_graph() -> CompiledStateGraph:
 def initial_state(text: str, *, selected_doc_ids: list[str] | None = None, history: list | None = None,
                   summary: str | None = None, rag_counter: int = 0, web_counter: int = 0, sources: dict | None = None,
                   current_page: dict | None = None, previous_page: dict | None = None, user_id: str = "",
-                  conversation_id: str = "") -> TurnInput:
+                  conversation_id: str = "", selected_documents: list[SelectedDocument] | None = None) -> TurnInput:
     """The graph's input for one user message (the inputs `run_turn` and `stream_turn` share); the
-    selection is read from the catalog here, once for the turn."""
+    selection is read from the catalog here, once for the turn, unless the caller read it
+    (`selected_documents`, agent/selection.py `read_selection`)."""
     selected = list(selected_doc_ids or [])
-    documents = read_selection(selected)
+    documents = read_selection(selected) if selected_documents is None else list(selected_documents)
     history = list(history or [])
     return {
         "messages": [*history, HumanMessage(content=text)],
