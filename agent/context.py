@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from agent.markers import PAGE_ROLE_RE
 from agent.tool_output import ToolOutput
+from storage.schema import Source
 from storage.history.store import (
     HistoryError,
     HistoryStore,
@@ -141,7 +142,7 @@ def load_history_messages(store: HistoryStore, user_id: str, conversation_id: st
     return history_to_messages(stored, truncate=truncate)
 
 
-def _result(success: bool, sources: list[dict], message: str) -> ToolOutput:
+def _result(success: bool, sources: list[Source], message: str) -> ToolOutput:
     return ToolOutput(tool=RETRIEVE_PREVIOUS_SOURCES, sources=sources, message=message, success=success)
 
 
@@ -165,7 +166,7 @@ def fetch_previous_sources(store: HistoryStore, user_id: str, conversation_id: s
         return _result(False, [], f"Earlier sources cannot be retrieved right now: {exc}")
     except HistoryError as exc:
         return _result(False, [], str(exc))
-    sources = [s for msg in found for s in msg.get("sources") or []]
+    sources = [Source.model_validate(s) for msg in found for s in msg.get("sources") or []]  # stored dumps
     missing = [m for m in ids if m not in {f["message_id"] for f in found}]
     notes = [f"Retrieved {len(sources)} sources from {len(found)} earlier tool message(s); cite them with their ids as given."]
     if missing:

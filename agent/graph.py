@@ -49,9 +49,12 @@ from agent.no_model import extractive
 from agent.no_model.answer import with_knowledge_quotes
 from agent.page_text import page_text_lookup
 from agent.routing import QueryKind, RelevanceGrade, parse_command, unknown_command_reply
+from agent.selection import selected_infos
 from agent.state import (
     AgentContext,
     AgentState,
+    TurnInput,
+    TurnOutput,
     question,
     repeated_failure,
     tool_result,
@@ -238,8 +241,8 @@ def _agent_system(state: AgentState) -> str:
 def _scope_note(state: AgentState) -> str:
     """The model is told, as the no-model answer says, when the asked period, issuer or form is not
     in the selection (agent/scope.py), judged on the passages retrieved so far."""
-    passages = [s.get("text") or "" for r in turn_tool_results(state, RAG_TOOL) for s in r.get("sources", [])]
-    note = scope.scope_note(question(state), scope.selected_infos(state.get("selected_doc_ids") or []), passages)
+    passages = [s.text for r in turn_tool_results(state, RAG_TOOL) for s in r.sources]
+    note = scope.scope_note(question(state), selected_infos(state), passages)
     return f"\n\n{prompts.SCOPE_NOTE.format(note=note)}\n" if note else ""
 
 
@@ -288,7 +291,7 @@ def documents_found_nothing(state: AgentState) -> bool:
     """True when every document search of this turn came back empty or failed (and one was made)."""
     rag = turn_tool_results(state, RAG_TOOL)
     return bool(rag) and not any(
-        r.get("success") and any(s.get("kind") in ("document", "page") for s in r.get("sources", [])) for r in rag
+        r.success and any(s.kind in ("document", "page") for s in r.sources) for r in rag
     )
 
 
@@ -299,7 +302,7 @@ def route_after_tools(state: AgentState, runtime: Runtime[AgentContext]) -> Lite
     if state.get("route") == "web":
         return "summarize_web"
     batch = [r for r in map(tool_result, last_tool_batch(list(state.get("messages") or []))) if r is not None]
-    only_rag = batch and all(r.get("tool") == RAG_TOOL for r in batch)
+    only_rag = batch and all(r.tool == RAG_TOOL for r in batch)
     if state.get("web_available") and only_rag and documents_found_nothing(state) and not turn_tool_results(state, WEB_TOOL):
         return "web_search"
     return "agent" if runtime.context.llm is not None else "answer_without_model"
@@ -326,22 +329,22 @@ def summarize_web(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     with their snippets without one. No results -> an honest "not found"."""
     ctx = runtime.context
     results = turn_tool_results(state, WEB_TOOL)
-    last = results[-1] if results else {}
-    sources = [s for s in last.get("sources", []) if s.get("source_id")]
+    last = results[-1] if results else None
+    sources = [s for s in last.sources if s.source_id] if last is not None else []
     asked = question(state)
     fallback = state.get("fallback_reason")
     if not sources:
-        why = last.get("message") or "no results"
+        why = (last.message if last is not None else "") or "no results"
         text = f"I searched the web for “{asked}” but found nothing usable ({why.rstrip('.')})."
         if fallback:
             text = f"The selected PDFs did not answer this ({fallback}). " + text
         return {"messages": [AIMessage(content=text)]}
     if ctx.llm is None:
-        text = extractive.compose_web_digest(sources)
+        text = extractive.compose_web_digest([s.model_dump() for s in sources])  # the no-model path reads dumps
         if fallback:
             text = f"The selected PDFs did not answer this ({fallback}).\n\n" + text
         return {"messages": [AIMessage(content=text)]}
-    listing = "\n\n".join(f"{s['source_id']} {s.get('title', '')} ({s.get('url', '')}):\n{s.get('text', '')}" for s in sources)
+    listing = "\n\n".join(f"{s.source_id} {s.title} ({s.url}):\n{s.text}" for s in sources)
     system = prompts.WEB_SUMMARY_SYSTEM.format(
         results=listing, fallback_note=prompts.WEB_FALLBACK_NOTE.format(reason=fallback) if fallback else ""
     )
@@ -361,7 +364,7 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     asked = question(state)
     if ctx.llm is None:
         if (kind := conversation.kind(asked)) is not None:
-            titles = [info.title for info in scope.selected_infos(state.get("selected_doc_ids") or [])]
+            titles = [info.title for info in selected_infos(state)]
             reply = conversation.reply_without_model(kind, titles)
         else:
             reply = extractive.NO_MODEL_CONVERSATION
@@ -387,24 +390,19 @@ def finalize_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         answer.active_doc_ids = [state["ingested_doc_id"]]
     answer.ingest_job_id = state.get("ingest_job_id") or None
     final = AIMessage(content=answer.message, id=last.id)
-    return {
-        "messages": [final],
-        "final_answer": answer.model_dump(),
-        "citations": [c.model_dump() for c in answer.citations],
-        "citation_map": answer.citation_map,
-    }
+    return {"messages": [final], "final_answer": answer}
 
 
 def check_claims(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Check every cited sentence of the final answer against the text of the sources it cites
     (agent/claims/check.py): the result is stored with the answer, and the UI marks what fails."""
-    answer = AnswerResult.model_validate(state["final_answer"])
+    answer = state["final_answer"]
     if not answer.citations:
         return {}
     registry = dict(state.get("sources") or {})
     registry.update({role: registry[sid] for role, sid in (state.get("page_roles") or {}).items() if sid in registry})
     claims = check_turn(answer, registry, page_text_lookup())
-    return {"final_answer": {**state["final_answer"], "claims": [c.model_dump() for c in claims]}}
+    return {"final_answer": answer.model_copy(update={"claims": claims})}
 
 
 def update_history_and_profile(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -412,14 +410,12 @@ def update_history_and_profile(state: AgentState, runtime: Runtime[AgentContext]
     (agent/turns.py): stored whole or not at all, queued on disk while the history is down. The
     answer goes out either way, with `saved` and, when not saved, the reason in `error`."""
     ctx = runtime.context
-    answer = dict(state["final_answer"])
+    answer = state["final_answer"]
     if ctx.turns is None or not state.get("conversation_id"):
-        return {"final_answer": {**answer, "saved": False}}
+        return {"final_answer": answer.model_copy(update={"saved": False})}
     outcome = ctx.turns.save(turn_record(state, answer))
-    update = {**answer, "saved": outcome.saved}
-    if outcome.error:
-        update["error"] = outcome.error
-    return {"final_answer": update}
+    update = {"saved": outcome.saved, **({"error": outcome.error} if outcome.error else {})}
+    return {"final_answer": answer.model_copy(update=update)}
 
 
 # ---------------------------------------------------------------- the flowchart
@@ -429,7 +425,7 @@ ANSWER_NODES = frozenset({"agent", "answer_without_model", "summarize_web", "res
 
 
 def build_graph() -> CompiledStateGraph:
-    builder = StateGraph(AgentState, context_schema=AgentContext)
+    builder = StateGraph(AgentState, context_schema=AgentContext, input_schema=TurnInput, output_schema=TurnOutput)
     builder.add_node(route_query)
     builder.add_node(queue_ingest)
     builder.add_node(agent)

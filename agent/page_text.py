@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from syntok import segmenter as syntok_segmenter
 
+from storage.schema import Source
+
 
 def segment(paragraph: str) -> list[str]:
     """A paragraph's sentences by syntok, verbatim (spacing kept): on 400 paragraphs of filings' prose
@@ -32,8 +34,9 @@ def page_text_lookup():
 
     cache: dict[str, list[str] | None] = {}
 
-    def lookup(src: dict) -> str | None:
-        doc_id, page = src.get("doc_id"), src.get("page_number")
+    def lookup(src: Source | dict) -> str | None:
+        # a Source (citations, the claim check) or its dump (the no-model answer still passes dumps)
+        doc_id, page = (src.doc_id, src.page_number) if isinstance(src, Source) else (src.get("doc_id"), src.get("page_number"))
         if not doc_id or page is None:
             return None
         if doc_id not in cache:

@@ -21,7 +21,8 @@ from langgraph.graph.state import CompiledStateGraph
 
 from agent.graph import ANSWER_NODES, build_graph
 from agent.messages import message_text
-from agent.state import AgentContext
+from agent.selection import SelectedDocument, document_summary, read_selection
+from agent.state import AgentContext, TurnInput
 from storage.schema import AnswerResult
 
 log = logging.getLogger(__name__)
@@ -38,16 +39,19 @@ def compiled_graph() -> CompiledStateGraph:
 def initial_state(text: str, *, selected_doc_ids: list[str] | None = None, history: list | None = None,
                   summary: str | None = None, rag_counter: int = 0, web_counter: int = 0, sources: dict | None = None,
                   current_page: dict | None = None, previous_page: dict | None = None, user_id: str = "",
-                  conversation_id: str = "") -> dict:
-    """The graph's input for one user message (the inputs `run_turn` and `stream_turn` share)."""
+                  conversation_id: str = "", selected_documents: list[SelectedDocument] | None = None) -> TurnInput:
+    """The graph's input for one user message (the inputs `run_turn` and `stream_turn` share); the
+    selection is read from the catalog here, once for the turn, unless the caller read it
+    (`selected_documents`, agent/selection.py `read_selection`)."""
     selected = list(selected_doc_ids or [])
+    documents = read_selection(selected) if selected_documents is None else list(selected_documents)
     history = list(history or [])
     return {
         "messages": [*history, HumanMessage(content=text)],
         "turn_start": len(history),
         "rag_counter": rag_counter, "web_counter": web_counter, "sources": dict(sources or {}), "page_roles": {},
-        "selected_doc_ids": selected,
-        "indexed_document_summary": document_summary(selected) if summary is None else summary,
+        "selected_doc_ids": selected, "selected_documents": documents,
+        "indexed_document_summary": document_summary(documents) if summary is None else summary,
         "current_page": current_page, "previous_page": previous_page,
         "user_id": user_id, "conversation_id": conversation_id,
     }
@@ -56,7 +60,7 @@ def initial_state(text: str, *, selected_doc_ids: list[str] | None = None, histo
 def run_turn(context: AgentContext, text: str, **inputs: Any) -> AnswerResult:
     """Run one user message through the graph and return its AnswerResult (inputs: `initial_state`)."""
     final = compiled_graph().invoke(initial_state(text, **inputs), context=context, config={"recursion_limit": RECURSION_LIMIT})
-    return AnswerResult.model_validate(final["final_answer"])
+    return final["final_answer"]
 
 
 def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tuple[str, Any]]:
@@ -80,7 +84,7 @@ def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tup
             yield "progress", dict(chunk) if isinstance(chunk, dict) else {"event": str(chunk)}
         elif piece := _answer_piece(*chunk, streamed):
             yield "token", piece
-    yield "answer", AnswerResult.model_validate(final["final_answer"])
+    yield "answer", final["final_answer"]
 
 
 def _answer_piece(message, meta: dict, streamed: set[str]) -> str:
@@ -97,15 +101,3 @@ def _answer_piece(message, meta: dict, streamed: set[str]) -> str:
         return ""
     return message_text(message)
 
-
-def document_summary(doc_ids: list[str]) -> str:
-    """The `indexed_document_summary` of the selected PDFs (one paragraph each)."""
-    from storage.documents.catalog import load_manifest
-
-    parts = []
-    for doc_id in doc_ids:
-        try:
-            parts.append(load_manifest(doc_id).summary)
-        except (OSError, ValueError) as exc:
-            log.warning("no manifest for %s: %s", doc_id, exc)
-    return "\n".join(parts)

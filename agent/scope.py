@@ -126,10 +126,3 @@ def scope_note(question: str, infos: list[DocumentInfo], passages: list[str]) ->
                 "the closest passages they hold follow.")
     return None
 
-
-def selected_infos(doc_ids: list[str]) -> list[DocumentInfo]:
-    """The `DocumentInfo`s (issuer, form, period) of the selected documents, in selection order."""
-    from storage.documents.catalog import library_infos
-
-    infos = library_infos()
-    return [infos[d] for d in doc_ids if d in infos]

@@ -25,6 +25,7 @@ from agent.citations.previews import clip
 from agent.llm import describe_model, load_chat_model, model_errors, model_spec_from_env
 from agent.knowledge_base import relevant_items
 from agent.run import compiled_graph, run_turn, stream_turn
+from agent.selection import read_selection
 from agent.state import AgentContext, PageRef
 from agent.tools import WebSearch
 from agent.turns import LoadedHistory, TurnHistory
@@ -124,8 +125,9 @@ class ChatService:
         context = AgentContext(llm=self.llm, web=self.web, get_retriever=self.get_retriever, history=self.history,
                                turns=self.turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds,
                                ingest_jobs=self.ingest_jobs)
-        turn = dict(
-            selected_doc_ids=list(selected_doc_ids or []), history=loaded.messages, rag_counter=loaded.rag_counter,
+        selected = list(selected_doc_ids or [])
+        turn = dict(  # `initial_state`'s inputs; the selection is read once, even if the turn runs again without the model
+            selected_doc_ids=selected, selected_documents=read_selection(selected), history=loaded.messages, rag_counter=loaded.rag_counter,
             web_counter=loaded.web_counter, sources=loaded.sources, current_page=current_page,
             previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
         )

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from difflib import SequenceMatcher
-from typing import Any, Callable, Mapping
+from typing import Callable
 
 from agent.page_text import squash
 from agent.tuning import TUNING
+from storage.schema import Source
 
 _CHAR_MAP = str.maketrans({
     "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'", "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
@@ -124,20 +125,21 @@ def _fuzzy_find(target: str, norm: str, start: int) -> tuple[int, int] | None:
     return best_span
 
 
-def source_texts(src: Mapping[str, Any], page_text: Callable[[dict], str | None] | None = None) -> list[str]:
-    """The text a cited source stands for: its own (a chunk, a page, a web result and its title),
-    then the printed text of every page it is on (`page_text(source) -> str | None`,
-    agent/page_text.py), where a table's unit caption or the rest of a row is."""
-    texts = [t for t in (src.get("title") if src.get("kind") == "web" else None, src.get("text")) if t]
-    first = src.get("page_number")
-    if page_text is not None and src.get("doc_id") and first is not None:
-        last = (src.get("extra") or {}).get("page_end") or first
+def source_texts(src: Source | dict, page_text: Callable[[Source], str | None] | None = None) -> list[str]:
+    """The text a cited source stands for (a Source, or its dump): its own (a chunk, a page, a web
+    result and its title), then the printed text of every page it is on (`page_text(source) -> str |
+    None`, agent/page_text.py), where a table's unit caption or the rest of a row is."""
+    src = Source.model_validate(src)
+    texts = [t for t in (src.title if src.kind == "web" else None, src.text) if t]
+    first = src.page_number
+    if page_text is not None and src.doc_id and first is not None:
+        last = src.extra.get("page_end") or first
         for page in range(first, max(first, last) + 1):
-            if (text := page_text({**src, "page_number": page})) and text not in texts:
+            if (text := page_text(src.model_copy(update={"page_number": page}))) and text not in texts:
                 texts.append(text)
     return texts
 
 
-def is_ocr(src: Mapping[str, Any]) -> bool:
+def is_ocr(src: Source) -> bool:
     """Text read by OCR (a scanned page, an image): the one place quotes are matched loosely."""
-    return src.get("chunk_type") in ("page_ocr", "image_ocr")
+    return src.chunk_type in ("page_ocr", "image_ocr")

@@ -18,8 +18,9 @@ from langgraph.graph.message import add_messages
 
 from agent.citations.ids import Allocate, merge_sources
 from agent.messages import message_text
+from agent.selection import SelectedDocument
 from agent.tool_output import ToolOutput
-from storage.schema import RetrievedChunk
+from storage.schema import AnswerResult, RetrievedChunk, Source
 
 if TYPE_CHECKING:
     from agent.tools import WebSearch
@@ -39,22 +40,36 @@ class PageRef(TypedDict):
     page_number: int  # 0-based
 
 
-class AgentState(TypedDict, total=False):
+class TurnInput(TypedDict, total=False):
+    """What a turn starts from (the graph's `input_schema`; built by agent/run.py `initial_state`)."""
+
     messages: Annotated[list[AnyMessage], add_messages]
     turn_start: int  # index in `messages` where this turn's user message sits (what gets persisted)
 
     # citation registry (see agent/citations/ids.py)
     rag_counter: int
     web_counter: int
-    sources: Annotated[dict[str, dict], merge_sources]
+    sources: Annotated[dict[str, Source], merge_sources]  # stored dumps are read back into Sources
     page_roles: dict[str, str]  # this turn: "[^Current Page]" / "[^Previous Page]" -> that page's "[^n]"
 
-    # what the user is chatting with
+    # what the user is chatting with, read from the catalog once (agent/selection.py)
     selected_doc_ids: list[str]
+    selected_documents: list[SelectedDocument]
     indexed_document_summary: str
     current_page: PageRef | None
     previous_page: PageRef | None
 
+    user_id: str
+    conversation_id: str
+
+
+class TurnOutput(TypedDict, total=False):
+    """What a turn returns (the graph's `output_schema`): its answer."""
+
+    final_answer: AnswerResult
+
+
+class AgentState(TurnInput, total=False):
     # routing and outcome of this turn
     route: Route
     web_available: bool  # a web search client is configured for this run
@@ -64,12 +79,7 @@ class AgentState(TypedDict, total=False):
     web_query: str  # the model's standalone web query for this turn ("" = the user's message)
     fallback_reason: str  # why the documents path handed over to web search
     command_reply: str  # a ready reply (command errors, help) that skips the model
-    citations: list[dict]
-    citation_map: dict[str, Any]
-    final_answer: dict  # AnswerResult dump
-
-    user_id: str
-    conversation_id: str
+    final_answer: AnswerResult
 
 
 # ---------------------------------------------------------------- readers of the state
@@ -88,16 +98,15 @@ def question(state: AgentState) -> str:
     return ""
 
 
-def tool_result(msg) -> dict | None:
-    """A ToolMessage's `ToolOutput` as a dict (sources as Source dumps), or None."""
-    output = ToolOutput.of(msg) if isinstance(msg, ToolMessage) else None
-    return output.model_dump() if output is not None else None
+def tool_result(msg) -> ToolOutput | None:
+    """A ToolMessage's `ToolOutput`, or None."""
+    return ToolOutput.of(msg) if isinstance(msg, ToolMessage) else None
 
 
-def turn_tool_results(state: AgentState, tool_name: str | None = None) -> list[dict]:
+def turn_tool_results(state: AgentState, tool_name: str | None = None) -> list[ToolOutput]:
     """Tool outputs of this turn, oldest first (optionally of one tool)."""
     results = (tool_result(msg) for msg in turn_messages(state))
-    return [r for r in results if r is not None and (tool_name is None or r.get("tool") == tool_name)]
+    return [r for r in results if r is not None and (tool_name is None or r.tool == tool_name)]
 
 
 def tool_failures(state: AgentState) -> list[tuple[str, str]]:

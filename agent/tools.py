@@ -19,6 +19,7 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
 from agent.context import retrieve_previous_sources
+from agent.selection import selected_documents
 from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk, Source, display_page
 from storage.settings import get_settings
@@ -159,27 +160,29 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     from storage.finance.line_items import asked_items
     from storage.documents.bm25 import tokenize
     from storage.documents.page_tables import statement_pages
-    from storage.documents.catalog import library_infos, load_manifest, load_page_texts
+    from storage.documents.catalog import load_page_texts
     from storage.retrieval.selection_prior import selection_prior
 
-    doc_ids = list(state.get("selected_doc_ids") or [])
+    selection = selected_documents(state)
     labels = [re.compile(rf"(?im)^\s*(?:{a.item.printed})\b") for a in asked_items(question)]
-    if not doc_ids or not labels:
+    if not selection or not labels:
         return [], "No selected PDF, or the question names no statement line item.", False
-    infos = library_infos()
-    prior = selection_prior(question, {d: infos.get(d) for d in doc_ids})
+    prior = selection_prior(question, {d.doc_id: d.info for d in selection})
     words = set(tokenize(question))
     scored = []
-    for doc_id in doc_ids:
+    for doc in selection:
+        doc_id = doc.doc_id
         try:
-            texts, manifest = load_page_texts(doc_id), load_manifest(doc_id)
+            if doc.source_file is None:
+                raise ValueError("no manifest")
+            texts = load_page_texts(doc_id)
         except (OSError, ValueError) as exc:
             log.warning("statement pages of %s unavailable: %s", doc_id, exc)
             continue
         for page in statement_pages(doc_id):
             text = texts[page]
             if any(rx.search(text) for rx in labels):
-                scored.append((prior.get(doc_id, 0.0), len(words & set(tokenize(text))), manifest.source_file, doc_id, page, text))
+                scored.append((prior.get(doc_id, 0.0), len(words & set(tokenize(text))), doc.source_file, doc_id, page, text))
     scored.sort(key=lambda x: (-x[0], -x[1]))
     sources = [Source(kind="page", text=text[:STATEMENT_TEXT_LIMIT], title=f"{file}, page {display_page(page)}",
                       doc_id=doc_id, source_file=file, page_number=page, extra={"statement": True})

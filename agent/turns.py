@@ -31,14 +31,14 @@ from typing import Any, Mapping
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from agent.citations.ids import ROLE_IDS, Allocate, source_key
+from agent.citations.ids import ROLE_IDS, Allocate, as_source, source_key
 from agent.markers import id_label, id_number, rag_id, replace_markers
 from agent.context import history_to_messages
 from agent.messages import message_text
 from agent.tool_output import ToolOutput
 from storage.history.store import ConversationNotFoundError, HistoryError, HistoryStore, HistoryUnavailableError, new_id
 from storage.history.outbox import TurnOutbox
-from storage.schema import Source
+from storage.schema import AnswerResult, Source
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class LoadedHistory:
     messages: list[BaseMessage] = field(default_factory=list)
     rag_counter: int = 0
     web_counter: int = 0
-    sources: dict[str, dict] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)  # the registry, read back into Sources
 
 
 @dataclass
@@ -63,7 +63,7 @@ class SaveOutcome:
     error: str | None = None
 
 
-def turn_record(state: Mapping[str, Any], answer: Mapping[str, Any]) -> dict:
+def turn_record(state: Mapping[str, Any], answer: AnswerResult) -> dict:
     """The finished turn as a JSON-like record: every message with a fixed id, tool messages with
     their numbered sources (page roles replaced by the pages' own ids), the final answer."""
     msgs = list(state.get("messages") or [])[state.get("turn_start", 0) or 0:]
@@ -84,10 +84,10 @@ def turn_record(state: Mapping[str, Any], answer: Mapping[str, Any]) -> dict:
             concrete = output.model_copy(update={"sources": sources})
             out.append({**entry, "content": concrete.content(), "sources": [s.model_dump() for s in sources]})
         elif isinstance(msg, AIMessage) and i == len(msgs) - 1:
-            out.append({**base, "role": "ai", "content": answer["message"], "citations": answer.get("citations") or [],
-                        "citation_map": answer.get("citation_map") or {}, "route": answer.get("route"),
-                        "mode": answer.get("mode"), "active_doc_ids": answer.get("active_doc_ids"),
-                        "claims": answer.get("claims") or [],
+            out.append({**base, "role": "ai", "content": answer.message,
+                        "citations": [c.model_dump() for c in answer.citations], "citation_map": answer.citation_map,
+                        "route": answer.route, "mode": answer.mode, "active_doc_ids": answer.active_doc_ids,
+                        "claims": [c.model_dump() for c in answer.claims],
                         "page_roles": {r: roles[r] for r in ROLE_IDS if r in roles}})
         elif isinstance(msg, AIMessage):
             calls = [{"name": c["name"], "args": c["args"], "id": c["id"]} for c in msg.tool_calls]
@@ -123,10 +123,11 @@ def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
         msg = dict(msg)
         if msg["role"] == "tool" and msg.get("sources") is not None:
             output = ToolOutput.of(msg["content"])
-            sources = [{**s, "source_id": mapping.get(s.get("source_id"), s.get("source_id"))} for s in msg["sources"]]
-            msg["sources"] = sources
+            sources = [s.model_copy(update={"source_id": mapping.get(s.source_id, s.source_id)})
+                       for s in map(as_source, msg["sources"])]
+            msg["sources"] = [s.model_dump() for s in sources]
             if output is not None:
-                msg["content"] = output.model_copy(update={"sources": [Source.model_validate(s) for s in sources]}).content()
+                msg["content"] = output.model_copy(update={"sources": sources}).content()
         elif msg["role"] == "ai":
             msg["content"] = _remap_text(msg.get("content") or "", mapping)
             if msg.get("citations"):
@@ -149,14 +150,13 @@ def renumber_record(record: dict, mapping: Mapping[str, str]) -> dict:
     return {**record, "messages": messages}
 
 
-def _record_sources(record: dict) -> list[dict]:
+def _record_sources(record: dict) -> list[Source]:
     """The numbered (non-knowledge) sources of a turn, each once, first appearance first."""
-    seen: dict[str, dict] = {}
+    seen: dict[str, Source] = {}
     for msg in record["messages"]:
-        for src in msg.get("sources") or []:
-            sid = src.get("source_id") or ""
-            if id_number(sid) is not None and sid not in seen:
-                seen[sid] = src
+        for src in map(as_source, msg.get("sources") or []):
+            if id_number(src.source_id) is not None and src.source_id not in seen:
+                seen[src.source_id] = src
     return list(seen.values())
 
 
@@ -175,8 +175,8 @@ class TurnHistory:
         Raises HistoryUnavailableError when the store is down."""
         stored = self.store.load_messages(user_id, conversation_id)
         state = self.store.get_state(user_id, conversation_id)
-        saved = {s.get("source_id") for m in stored for s in m.get("sources") or []}
-        sources = {sid: s for sid, s in state["sources"].items() if sid in saved}
+        saved = {as_source(s).source_id for m in stored for s in m.get("sources") or []}
+        sources = {sid: as_source(s) for sid, s in state["sources"].items() if sid in saved}
         return LoadedHistory(history_to_messages(stored), state["rag_counter"], state["web_counter"], sources)
 
     def allocator(self, user_id: str, conversation_id: str) -> Allocate:
@@ -198,8 +198,8 @@ class TurnHistory:
         if sources:
             family = {True: "web", False: "rag"}
             ids = self.store.allocate_source_ids(
-                uid, cid, [(source_key(s), family[s.get("kind") == "web"], s) for s in sources])
-            mapping = {s["source_id"]: sid for s, sid in zip(sources, ids) if s["source_id"] != sid}
+                uid, cid, [(source_key(s), family[s.kind == "web"], s.model_dump()) for s in sources])
+            mapping = {s.source_id: sid for s, sid in zip(sources, ids) if s.source_id != sid}
             if mapping:
                 log.info("turn %s: provisional ids renumbered %s", record["turn_id"], mapping)
             record = renumber_record(record, mapping)

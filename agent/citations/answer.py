@@ -17,8 +17,8 @@ bound per turn by `page_roles`), knowledge items their Q-number (shown as `[^8.1
 
 `build_answer(text, sources, *, page_roles=None, knowledge=None, embedder=None, route="documents", mode="llm")`
     text       the model's answer.
-    sources    the registry (state["sources"]: source_id -> Source dump), or a list of Sources
-               with ids set.
+    sources    the registry (state["sources"]: source_id -> Source, or its dump), or a list of
+               Sources with ids set.
     page_roles this turn's role -> page id (state["page_roles"]). When given, a role cites the page
                of this turn only (a role with no page this turn is removed); when None, role ids
                present in `sources` are used as they are.
@@ -55,6 +55,7 @@ from typing import Any, Iterable, Mapping
 
 from agent.citations.ids import (
     RenumberResult,
+    as_source,
     cite_sources,
     counters_from_registry,
     merge_sources,
@@ -110,27 +111,27 @@ log = logging.getLogger("agent.citations.answer")
 _DEAD_CANDIDATE_RE = re.compile(r"[ \t]*(?P<marker>" + MARKER_LIKE_RE.pattern + ")")
 
 
-def _registry(sources: Mapping[str, Any] | Iterable[Any] | None) -> dict[str, dict]:
+def _registry(sources: Mapping[str, Any] | Iterable[Any] | None) -> dict[str, Source]:
     if sources is None:
         return {}
     pairs = sources.items() if isinstance(sources, Mapping) else ((None, s) for s in sources)
     reg = {}
     for sid, s in pairs:
-        d = s.model_dump() if isinstance(s, Source) else dict(s)
-        if sid := (sid if sid is not None else d.get("source_id")):
-            reg[sid] = d
+        src = as_source(s)
+        if sid := (sid if sid is not None else src.source_id):
+            reg[sid] = src
     return reg
 
 
-def _knowledge_lookup(registry: Mapping[str, dict], knowledge: Any) -> dict[str, dict]:
+def _knowledge_lookup(registry: Mapping[str, Source], knowledge: Any) -> dict[str, dict]:
     """Q-number -> {label, title, answer, category, source, url} from the KB and registry."""
     lookup: dict[str, dict] = {}
     for sid, s in registry.items():
-        extra = s.get("extra") or {}
-        if s.get("kind") == "knowledge" and extra.get("label"):
+        extra = s.extra
+        if s.kind == "knowledge" and extra.get("label"):
             lookup[extra.get("q_id") or sid] = {
-                "label": extra["label"], "title": s.get("title", ""), "answer": extra.get("answer") or s.get("text", ""),
-                "category": extra.get("category"), "source": extra.get("source"), "url": s.get("url"),
+                "label": extra["label"], "title": s.title, "answer": extra.get("answer") or s.text,
+                "category": extra.get("category"), "source": extra.get("source"), "url": s.url,
             }
     if knowledge is None:
         from agent.knowledge_base import get_knowledge_base
@@ -156,7 +157,7 @@ def _map_plain(text: str, fn) -> str:
 
 
 class _AnswerBuilder:
-    def __init__(self, text: str, registry: dict[str, dict], q_lookup: dict[str, dict], embedder: Any) -> None:
+    def __init__(self, text: str, registry: dict[str, Source], q_lookup: dict[str, dict], embedder: Any) -> None:
         self.text = text
         self.registry = registry
         self.q_lookup = q_lookup
@@ -166,15 +167,15 @@ class _AnswerBuilder:
         # so an expanded legacy marker always names exactly one PDF.
         docs_per_name: dict[str, set] = {}
         for src in registry.values():
-            docs_per_name.setdefault(short_name(src), set()).add(src.get("doc_id"))
+            docs_per_name.setdefault(short_name(src), set()).add(src.doc_id)
         self._ambiguous_names = {n for n, ids in docs_per_name.items() if len(ids) > 1}
         self.dropped: list[tuple[str, str]] = []
         self.citation_map: dict[str, Any] = {}
         self.legacy: dict[str, dict] = {}  # final legacy marker text -> citation info
 
-    def name(self, src: Mapping[str, Any]) -> str:
+    def name(self, src: Source) -> str:
         name = short_name(src)
-        return str(src.get("doc_id") or name) if name in self._ambiguous_names else name
+        return str(src.doc_id or name) if name in self._ambiguous_names else name
 
     # -- passes over prose (code is never touched) ---------------------------------------------
 
@@ -228,7 +229,7 @@ class _AnswerBuilder:
     def _legacy(self, m: re.Match, before: str) -> str:
         chunk_id = int(m.group("legacy"))
         candidates = [
-            (sid, s) for sid, s in self.registry.items() if s.get("kind") == "document" and s.get("chunk_id") == chunk_id
+            (sid, s) for sid, s in self.registry.items() if s.kind == "document" and s.chunk_id == chunk_id
         ]
         files = sorted({self.name(s) for _, s in candidates})
         if m.group("legacy_file"):
@@ -353,7 +354,7 @@ class _AnswerBuilder:
     def _ambiguous_citation(self, mk: Marker, info: dict) -> Citation:
         cands = [self.registry[sid] for sid in info["candidates"]]
         names = [self.name(s) for s in cands]
-        listing = "; ".join(f"{self.name(s)} p. {display_page(s.get('page_number'))}" for s in cands)
+        listing = "; ".join(f"{self.name(s)} p. {display_page(s.page_number)}" for s in cands)
         return Citation(
             number=f"chunk {info['chunk_id']}?",
             marker=mk.text,
@@ -362,7 +363,7 @@ class _AnswerBuilder:
             documentTitle=f"Ambiguous: chunk {info['chunk_id']} exists in {', '.join(names)}",
             snippet=f"The answer cites chunk {info['chunk_id']}, which exists in several files ({listing}); "
             "the sentence does not clearly match one of them.",
-            preview="\n\n".join(f"{self.name(s)}, page {display_page(s.get('page_number'))}: {clip(s.get('text', ''), 400)}" for s in cands),
+            preview="\n\n".join(f"{self.name(s)}, page {display_page(s.page_number)}: {clip(s.text, 400)}" for s in cands),
             metadata=CitationMetadata(chunk_id=info["chunk_id"], candidates=names, disambiguated=False),
         )
 

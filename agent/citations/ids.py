@@ -7,7 +7,7 @@ processes asking at once never give one id to two sources. Without one (no histo
 is down) running counters in graph state, never below the highest id in the registry; such ids are
 provisional and renumbered against the store when the turn is saved (agent/turns.py).
 
-The registry in state is `sources` (source_id -> Source dump). A source already in it (same chunk =
+The registry in state is `sources` (source_id -> `Source`; stored dumps are read back into Sources). A source already in it (same chunk =
 doc_id + chunk_id, same normalised URL, same file + page, same Q-number) keeps its id.
 
 Page roles: the page the user views is shown to the model as `[^Current Page]` (the one before as
@@ -26,7 +26,6 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.messages import ToolMessage
-from pydantic import BaseModel
 
 from agent.markers import CURRENT_PAGE_ID, PREVIOUS_PAGE_ID, ROLE_IDS, id_number, is_q_number, rag_id, web_id
 from agent.messages import last_tool_batch
@@ -37,24 +36,37 @@ log = logging.getLogger("agent.citations.answer")
 
 
 
-def merge_sources(left: Mapping[str, dict] | None, right: Mapping[str, dict] | None) -> dict[str, dict]:
-    """Reducer for the `sources` state key: later entries win, nothing is forgotten."""
-    merged = dict(left or {})
-    merged.update(right or {})
+SourceLike = Source | Mapping[str, Any]  # a Source, or its dump (a stored turn, an older caller)
+
+
+def as_source(src: SourceLike) -> Source:
+    """A Source; a dump (stored by any version) is read back into one."""
+    return src if isinstance(src, Source) else Source.model_validate(dict(src))
+
+
+def as_registry(sources: Mapping[str, SourceLike] | None) -> dict[str, Source]:
+    """source_id -> Source, from a registry of Sources or of their dumps."""
+    return {sid: as_source(s) for sid, s in (sources or {}).items()}
+
+
+def merge_sources(left: Mapping[str, SourceLike] | None, right: Mapping[str, SourceLike] | None) -> dict[str, Source]:
+    """Reducer for the `sources` state key: later entries win, nothing is forgotten (dumps become Sources)."""
+    merged = as_registry(left)
+    merged.update(as_registry(right))
     return merged
 
 
 @dataclass
 class RenumberResult:
-    sources: list[dict]  # the input sources, in order, each with its source_id set
-    registry: dict[str, dict]  # the new registry (input registry + new/updated entries)
+    sources: list[Source]  # the input sources, in order, each with its source_id set
+    registry: dict[str, Source]  # the new registry (input registry + new/updated entries)
     rag_counter: int
     web_counter: int
     new_ids: list[str] = field(default_factory=list)  # ids given out by this call
     page_roles: dict[str, str] = field(default_factory=dict)  # role id -> concrete id, this call's pages
 
 
-# (key, family "rag"|"web", source dump) per new source -> their ids; None = "store unavailable,
+# (key, family "rag"|"web", source dump: what the store keeps) per new source -> their ids; None = "store unavailable,
 # number locally" (HistoryStore.allocate_source_ids behind a fallback, see agent/turns.py).
 Allocate = Callable[[list[tuple[str, str, dict]]], Optional[list[str]]]
 
@@ -65,45 +77,46 @@ def _norm_url(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
 
 
-def _text_key(src: Mapping[str, Any]) -> str:
-    return hashlib.sha1((src.get("text") or src.get("title") or "").encode("utf-8")).hexdigest()[:16]
+def _text_key(src: Source) -> str:
+    return hashlib.sha1((src.text or src.title or "").encode("utf-8")).hexdigest()[:16]
 
 
-def _doc_key(src: Mapping[str, Any]) -> str:
-    return str(src.get("doc_id") or src.get("source_file") or "")
+def _doc_key(src: Source) -> str:
+    return str(src.doc_id or src.source_file or "")
 
 
-def source_identity(src: Mapping[str, Any]) -> tuple:
+def source_identity(src: SourceLike) -> tuple:
     """What makes two sources the same thing (the same chunk, URL, page or Q-number)."""
-    kind = src.get("kind")
+    src = as_source(src)
+    kind = src.kind
     if kind == "document":
-        if src.get("chunk_id") is not None:
-            return ("document", _doc_key(src), int(src["chunk_id"]))
-        return ("document", _doc_key(src), src.get("page_number"), _text_key(src))
+        if src.chunk_id is not None:
+            return ("document", _doc_key(src), int(src.chunk_id))
+        return ("document", _doc_key(src), src.page_number, _text_key(src))
     if kind == "web":
-        return ("web", _norm_url(src["url"])) if src.get("url") else ("web", _text_key(src))
+        return ("web", _norm_url(src.url)) if src.url else ("web", _text_key(src))
     if kind == "page":
-        return ("page", _doc_key(src), src.get("page_number"))
+        return ("page", _doc_key(src), src.page_number)
     if kind == "knowledge":
         return ("knowledge", knowledge_id(src))
     return (str(kind), _text_key(src))
 
 
-def source_key(src: Mapping[str, Any]) -> str:
+def source_key(src: SourceLike) -> str:
     """`source_identity` as a string: the registry key of a source in the history store."""
     return json.dumps(source_identity(src), ensure_ascii=False, default=str)
 
 
-def knowledge_id(src: Mapping[str, Any]) -> str | None:
+def knowledge_id(src: SourceLike) -> str | None:
     """The Q-number of a knowledge source (its source_id, or extra.q_id)."""
-    sid = src.get("source_id") or ""
-    if is_q_number(sid):
-        return sid
-    q = (src.get("extra") or {}).get("q_id")
+    src = as_source(src)
+    if is_q_number(src.source_id):
+        return src.source_id
+    q = src.extra.get("q_id")
     return q if q and is_q_number(q) else None
 
 
-def counters_from_registry(registry: Mapping[str, dict]) -> tuple[int, int]:
+def counters_from_registry(registry: Mapping[str, Any]) -> tuple[int, int]:
     """The highest `[^n]` and `{^n}` ids in a registry."""
     numbers = [n for k in registry if (n := id_number(k))]
     rag = max((i for family, i in numbers if family == "rag"), default=0)
@@ -111,17 +124,13 @@ def counters_from_registry(registry: Mapping[str, dict]) -> tuple[int, int]:
     return rag, web
 
 
-def _same_page(src: Mapping[str, Any], page: Mapping[str, Any] | None) -> bool:
-    if not page or src.get("page_number") is None or page.get("page_number") != src.get("page_number"):
+def _same_page(src: Source, page: Mapping[str, Any] | None) -> bool:
+    """The source is the viewer's page `page` (a `PageRef`)."""
+    if not page or src.page_number is None or page.get("page_number") != src.page_number:
         return False
-    if src.get("doc_id") and page.get("doc_id"):
-        return src["doc_id"] == page["doc_id"]
-    return bool(src.get("source_file")) and src.get("source_file") == page.get("source_file")
-
-
-def _dump(src: Source | Mapping[str, Any]) -> dict:
-    data = src.model_dump() if isinstance(src, BaseModel) else dict(src)
-    return Source.model_validate(data).model_dump()  # fills defaults, rejects unknown kinds
+    if src.doc_id and page.get("doc_id"):
+        return src.doc_id == page["doc_id"]
+    return bool(src.source_file) and src.source_file == page.get("source_file")
 
 
 def _claimable(kind: str, claimed: str) -> int | None:
@@ -132,10 +141,10 @@ def _claimable(kind: str, claimed: str) -> int | None:
 
 
 def renumber_sources(
-    sources: Iterable[Source | Mapping[str, Any]],
+    sources: Iterable[SourceLike],
     rag_counter: int = 0,
     web_counter: int = 0,
-    registry: Mapping[str, dict] | None = None,
+    registry: Mapping[str, SourceLike] | None = None,
     *,
     current_page: Mapping[str, Any] | None = None,
     previous_page: Mapping[str, Any] | None = None,
@@ -149,17 +158,17 @@ def renumber_sources(
     registry was lost) keeps it and the counter moves past it. The current / previous page (viewer
     state of this turn) is shown with its role id; `page_roles` maps the role to the page's id.
     """
-    reg = {k: dict(v) for k, v in (registry or {}).items() if k not in ROLE_IDS}
+    reg = {k: v for k, v in as_registry(registry).items() if k not in ROLE_IDS}
     known_rag, known_web = counters_from_registry(reg)
     numbering = _Numbering(reg, max(rag_counter or 0, known_rag), max(web_counter or 0, known_web))
-    out, pending = numbering.known_ids(sources, local=allocate is None)
+    out, claimed, pending = numbering.known_ids(sources, local=allocate is None)
     if pending:
         numbering.new_ids(out, pending, allocate)
-    shown, new_ids, page_roles = numbering.register(out, current_page, previous_page)
+    shown, new_ids, page_roles = numbering.register(out, claimed, current_page, previous_page)
     rag, web = numbering.rag, numbering.web
     log.debug(
         "sources renumbered: %s (new: %s; roles %s; counters rag=%d web=%d)",
-        [s.get("source_id") for s in shown], new_ids, page_roles, rag, web,
+        [s.source_id for s in shown], new_ids, page_roles, rag, web,
     )
     return RenumberResult(shown, reg, rag, web, new_ids, page_roles)
 
@@ -167,28 +176,29 @@ def renumber_sources(
 class _Numbering:
     """One `renumber_sources` call's working state: the registry it extends, each identity's id, the counters."""
 
-    def __init__(self, reg: dict[str, dict], rag: int, web: int) -> None:
+    def __init__(self, reg: dict[str, Source], rag: int, web: int) -> None:
         self.reg, self.rag, self.web = reg, rag, web
         self.by_identity = {source_identity(v): k for k, v in reg.items()}
 
-    def known_ids(self, sources: Iterable[Source | Mapping[str, Any]], local: bool) -> tuple[list[dict], dict[tuple, list[int]]]:
-        """Each source as a dump with the id it already has (a Q-number, its registry id, or with
-        `local` numbering a free id it arrives with), and the identities still waiting for an id
-        (identity -> their indexes in the dumps). Each dump keeps the id it arrived with in "_claimed"."""
-        out: list[dict] = []
+    def known_ids(self, sources: Iterable[SourceLike], local: bool) -> tuple[list[Source], list[str], dict[tuple, list[int]]]:
+        """Each source with the id it already has (a Q-number, its registry id, or with `local`
+        numbering a free id it arrives with), the id each arrived with, and the identities still
+        waiting for an id (identity -> their indexes in the sources)."""
+        out: list[Source] = []
+        claims: list[str] = []
         pending: dict[tuple, list[int]] = {}
         for raw in sources:
-            src = _dump(raw)
-            kind, ident, claimed = src["kind"], source_identity(src), src.get("source_id") or ""
-            src["source_id"] = ""
+            src = Source.model_validate(as_source(raw).model_dump())  # a copy: inputs are not modified
+            kind, ident, claimed = src.kind, source_identity(src), src.source_id or ""
+            src.source_id = ""
             if kind == "knowledge":
-                src["source_id"] = knowledge_id(src) or ""
-                if not src["source_id"]:
-                    log.debug("knowledge source without a Q-number left unnumbered: %r", src.get("title"))
+                src.source_id = knowledge_id(src) or ""
+                if not src.source_id:
+                    log.debug("knowledge source without a Q-number left unnumbered: %r", src.title)
             elif ident in self.by_identity:
-                src["source_id"] = self.by_identity[ident]
+                src.source_id = self.by_identity[ident]
             elif local and claimed and claimed not in self.reg and (n := _claimable(kind, claimed)):
-                src["source_id"] = claimed
+                src.source_id = claimed
                 if kind == "web":
                     self.web = max(self.web, n)
                 else:
@@ -196,15 +206,14 @@ class _Numbering:
                 self.by_identity[ident] = claimed
             else:
                 pending.setdefault(ident, []).append(len(out))
-            src["_claimed"] = claimed
+            claims.append(claimed)
             out.append(src)
-        return out, pending
+        return out, claims, pending
 
-    def new_ids(self, out: list[dict], pending: dict[tuple, list[int]], allocate: Allocate | None) -> None:
+    def new_ids(self, out: list[Source], pending: dict[tuple, list[int]], allocate: Allocate | None) -> None:
         """Ids for the waiting identities, from `allocate` (the store) or else the local counters."""
         firsts = [out[idxs[0]] for idxs in pending.values()]
-        requests = [(source_key(s), "web" if s["kind"] == "web" else "rag", {k: v for k, v in s.items() if k != "_claimed"})
-                    for s in firsts]
+        requests = [(source_key(s), "web" if s.kind == "web" else "rag", s.model_dump()) for s in firsts]
         ids = allocate(requests) if allocate is not None else None
         if ids is None:  # local (or provisional) numbering
             ids = []
@@ -221,38 +230,37 @@ class _Numbering:
         for (ident, idxs), sid in zip(pending.items(), ids):
             self.by_identity[ident] = sid
             for i in idxs:
-                out[i]["source_id"] = sid
+                out[i].source_id = sid
 
-    def register(self, out: list[dict], current_page: Mapping[str, Any] | None,
-                 previous_page: Mapping[str, Any] | None) -> tuple[list[dict], list[str], dict[str, str]]:
+    def register(self, out: list[Source], claims: list[str], current_page: Mapping[str, Any] | None,
+                 previous_page: Mapping[str, Any] | None) -> tuple[list[Source], list[str], dict[str, str]]:
         """Record the numbered sources in the registry (the latest copy wins) -> (the sources as the
         model sees them, a fresh viewer page under its role id; the ids new to the registry; the roles)."""
         new_ids: list[str] = []
         page_roles: dict[str, str] = {}
-        shown: list[dict] = []
-        for src in out:
-            claimed = src.pop("_claimed")
-            sid = src["source_id"]
+        shown: list[Source] = []
+        for src, claimed in zip(out, claims):
+            sid = src.source_id
             if sid:
                 if sid not in self.reg or source_identity(self.reg[sid]) != source_identity(src):
                     if sid not in new_ids:
                         new_ids.append(sid)
-                self.reg[sid] = dict(src)  # the latest copy of a source wins (re-extracted text, new score)
-            if src["kind"] == "page" and sid and not claimed:  # fresh from the viewer, not brought back
+                self.reg[sid] = src  # the latest copy of a source wins (re-extracted text, new score)
+            if src.kind == "page" and sid and not claimed:  # fresh from the viewer, not brought back
                 for role, ref in ((CURRENT_PAGE_ID, current_page), (PREVIOUS_PAGE_ID, previous_page)):
                     if _same_page(src, ref) and role not in page_roles:
                         page_roles[role] = sid
-                        src = {**src, "source_id": role}  # what the model sees and cites
+                        src = src.model_copy(update={"source_id": role})  # what the model sees and cites
                         break
             shown.append(src)
         return shown, new_ids, page_roles
 
 
 def number_output(output: ToolOutput, rag_counter: int = 0, web_counter: int = 0,
-                  registry: Mapping[str, dict] | None = None, **kw: Any) -> tuple[ToolOutput, RenumberResult]:
+                  registry: Mapping[str, SourceLike] | None = None, **kw: Any) -> tuple[ToolOutput, RenumberResult]:
     """One tool output with its sources numbered (see `renumber_sources` for the keywords)."""
     result = renumber_sources(output.sources, rag_counter, web_counter, registry, **kw)
-    return output.model_copy(update={"sources": [Source.model_validate(s) for s in result.sources]}), result
+    return output.model_copy(update={"sources": list(result.sources)}), result
 
 
 def cite_sources(state: Mapping[str, Any], runtime: Any = None) -> dict[str, Any]:

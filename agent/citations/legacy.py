@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from agent.markers import MARKER_LIKE_RE, MARKER_RE
 from agent.tuning import TUNING
+from storage.schema import Source
 
 
 _WORD_RE = re.compile(r"\d+(?:[.,]\d+)*|[a-z][a-z0-9']+", re.I)
@@ -43,9 +44,9 @@ def content_words(text: str) -> set[str]:
     return words
 
 
-def short_name(source: Mapping) -> str:
+def short_name(source: Source) -> str:
     """How a file is named in an expanded marker: its file name (doc_id when there is none)."""
-    return PurePath(source.get("source_file") or "").name or str(source.get("doc_id") or "?")
+    return PurePath(source.source_file or "").name or str(source.doc_id or "?")
 
 
 def citing_sentence(text_before: str) -> str:
@@ -61,15 +62,15 @@ def citing_sentence(text_before: str) -> str:
     return sentence.strip()
 
 
-def lexical_score(sentence_words: set[str], source: Mapping) -> float:
+def lexical_score(sentence_words: set[str], source: Source) -> float:
     if not sentence_words:
         return 0.0
     name_words = content_words(re.sub(r"[_\-.]+", " ", short_name(source)))
-    chunk_words = content_words(source.get("text") or "") | name_words | content_words(source.get("title") or "")
+    chunk_words = content_words(source.text) | name_words | content_words(source.title)
     return len(sentence_words & chunk_words) / len(sentence_words)
 
 
-def candidate_scores(sentence: str, candidates: Sequence[tuple[str, Mapping]], embedder=None) -> tuple[list[float], list[float]]:
+def candidate_scores(sentence: str, candidates: Sequence[tuple[str, Source]], embedder=None) -> tuple[list[float], list[float]]:
     """(lexical, cosine) score of each candidate source against sentence."""
     words = content_words(sentence)
     lexical = [lexical_score(words, src) for _, src in candidates]
@@ -77,7 +78,7 @@ def candidate_scores(sentence: str, candidates: Sequence[tuple[str, Mapping]], e
         from storage.documents.embeddings import get_embedder
 
         embedder = get_embedder()
-    vectors = embedder.embed([sentence] + [src.get("text") or "" for _, src in candidates])
+    vectors = embedder.embed([sentence] + [src.text for _, src in candidates])
     return lexical, [float(vectors[0] @ v) for v in vectors[1:]]
 
 
@@ -92,7 +93,7 @@ def pick(scores: Sequence[float], min_margin: float | None = None) -> int | None
     return ranked[0]
 
 
-def resolve(sentence: str, candidates: Sequence[tuple[str, Mapping]], embedder=None) -> Resolution:
+def resolve(sentence: str, candidates: Sequence[tuple[str, Source]], embedder=None) -> Resolution:
     """Pick the candidate (source_id, source) that best supports sentence, or none if unclear."""
     if not sentence.strip():
         return Resolution(None, {sid: 0.0 for sid, _ in candidates}, sentence)
@@ -104,10 +105,10 @@ def resolve(sentence: str, candidates: Sequence[tuple[str, Mapping]], embedder=N
     return Resolution(None if best is None else candidates[best][0], scores, sentence)
 
 
-def match_file(name: str, candidates: Sequence[tuple[str, Mapping]]) -> list[tuple[str, Mapping]]:
+def match_file(name: str, candidates: Sequence[tuple[str, Source]]) -> list[tuple[str, Source]]:
     """Candidates whose file matches a `file:` suffix (exact name, else stem prefix, case-insensitive)."""
     want = name.strip().strip("'\"").lower()
-    exact = [c for c in candidates if short_name(c[1]).lower() == want or str(c[1].get("doc_id", "")).lower() == want]
+    exact = [c for c in candidates if short_name(c[1]).lower() == want or str(c[1].doc_id).lower() == want]
     if exact:
         return exact
     stem = PurePath(want).stem

@@ -11,7 +11,7 @@ import re
 from typing import Any, Mapping
 
 from agent.citations.legacy import content_words
-from storage.schema import Citation, CitationMetadata, display_page
+from storage.schema import Citation, CitationMetadata, Source, display_page
 
 SNIPPET_CHARS = 240
 PREVIEW_CHARS = 1200
@@ -41,15 +41,15 @@ def best_snippet(text: str, sentence: str) -> str:
     return clip(("… " if best else "") + snippet, SNIPPET_CHARS)
 
 
-def source_citation(marker: str, number: str, src: Mapping[str, Any], sentence: str, **meta: Any) -> Citation:
-    kind = src.get("kind", "document")
-    page = display_page(src.get("page_number"))
-    file = src.get("source_file")
+def source_citation(marker: str, number: str, src: Source, sentence: str, **meta: Any) -> Citation:
+    kind = src.kind
+    page = display_page(src.page_number)
+    file = src.source_file
     if kind == "web":
-        document_id, title = src.get("url") or "", src.get("title") or src.get("url") or "Web page"
+        document_id, title = src.url or "", src.title or src.url or "Web page"
     else:
-        document_id = src.get("doc_id") or file or ""
-        title = src.get("title") or file or document_id
+        document_id = src.doc_id or file or ""
+        title = src.title or file or document_id
         if kind == "page" and page is not None:
             title = f"{file or title} — page {page}"
     return Citation(
@@ -58,10 +58,10 @@ def source_citation(marker: str, number: str, src: Mapping[str, Any], sentence: 
         kind=kind,
         documentId=document_id,
         documentTitle=title,
-        snippet=best_snippet(src.get("text", ""), sentence),
-        preview=clip(src.get("text", ""), PREVIEW_CHARS),
+        snippet=best_snippet(src.text, sentence),
+        preview=clip(src.text, PREVIEW_CHARS),
         metadata=CitationMetadata(
-            file=file, page=page, chunk_id=src.get("chunk_id"), url=src.get("url"), doc_id=src.get("doc_id"), **meta
+            file=file, page=page, chunk_id=src.chunk_id, url=src.url, doc_id=src.doc_id, **meta
         ),
     )
 

@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from agent.markers import iter_markers
 from agent.source_text import find_span, is_ocr, source_texts
 from agent.page_text import squash
-from storage.schema import Citation
+from storage.schema import Citation, Source
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
 _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|’(?=[A-Za-z]|\s[a-z])){4,})’\s*$"
@@ -66,7 +66,7 @@ def spliced_parts(quote: str) -> list[str]:
     return parts
 
 
-def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Source] | None = None) -> None:
     """Give each citation the quotes of its marker (metadata.quotes, and as its snippet), and a
     quoted table row the column headers of its table (metadata.columns), so its preview says which
     period each number is.
@@ -85,7 +85,8 @@ def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, Ma
                 page_text = page_text_lookup()
             src = sources.get(c.marker)
             texts = source_texts(src, page_text) if src is not None else []
-            q = list(dict.fromkeys(p for p in (as_printed(x, texts, is_ocr(src or {})) for x in q) if p))
+            fuzzy = is_ocr(src) if src is not None else False
+            q = list(dict.fromkeys(p for p in (as_printed(x, texts, fuzzy) for x in q) if p))
         if q:
             c.metadata.quotes = q
             c.snippet = "\n".join(q)

@@ -33,7 +33,7 @@ from agent.claims.support import Claim, support
 from agent.source_text import flatten, is_ocr, prints, source_texts
 from agent.page_text import segment
 from agent.citations.quotes import CELL, ELLIPSIS, ROW_GAP, quotes_by_marker
-from storage.schema import AnswerResult, ClaimCheck, ClaimProblem
+from storage.schema import AnswerResult, ClaimCheck, ClaimProblem, Source
 
 SAYS_CHARS = 300
 # a quote in any marks: “…”, "…", ‘…’, '…' (an apostrophe is none: "Apple's"), «…», „…“
@@ -282,15 +282,15 @@ def check_answer(text: str, sources: Mapping[str, CheckedSource]) -> list[ClaimC
     return claims
 
 
-def checked_sources(answer: AnswerResult, registry: Mapping[str, Mapping[str, Any]],
-                    page_text: Callable[[dict], str | None] | None = None) -> dict[str, CheckedSource]:
+def checked_sources(answer: AnswerResult, registry: Mapping[str, Source],
+                    page_text: Callable[[Source], str | None] | None = None) -> dict[str, CheckedSource]:
     """marker -> CheckedSource for the answer's document, page and web citations."""
     out = {}
     for c in answer.citations:
         src = registry.get(c.marker)
         if src is None and c.metadata.doc_id and c.metadata.chunk_id is not None:  # a resolved legacy marker
-            src = next((s for s in registry.values() if s.get("doc_id") == c.metadata.doc_id
-                        and s.get("chunk_id") == c.metadata.chunk_id), None)
+            src = next((s for s in registry.values() if s.doc_id == c.metadata.doc_id
+                        and s.chunk_id == c.metadata.chunk_id), None)
         if c.kind == "knowledge":
             if text := knowledge_text(c, registry):
                 out[c.marker] = CheckedSource([text], own_text=text, knowledge=True)
@@ -299,33 +299,33 @@ def checked_sources(answer: AnswerResult, registry: Mapping[str, Mapping[str, An
             continue
         texts = source_texts(src, page_text)
         if texts:
-            out[c.marker] = CheckedSource(texts, ocr=is_ocr(src), own_text=src.get("text") or "",
+            out[c.marker] = CheckedSource(texts, ocr=is_ocr(src), own_text=src.text or "",
                                           load_facts=_facts_loader(src, page_text))
     return out
 
 
-def knowledge_text(c: Any, registry: Mapping[str, Mapping[str, Any]]) -> str:
+def knowledge_text(c: Any, registry: Mapping[str, Source]) -> str:
     """A cited knowledge item's own text (its answer): from the turn's registry, else its preview."""
-    src = registry.get(c.metadata.q_id or "") or registry.get(c.marker) or {}
-    text = (src.get("extra") or {}).get("answer") or src.get("text")
+    src = registry.get(c.metadata.q_id or "") or registry.get(c.marker)
+    text = (src.extra.get("answer") or src.text) if src is not None else None
     if text:
         return text
     preview = c.preview or ""
     return preview.split("\nA: ", 1)[1].split("\nSource: ", 1)[0] if "\nA: " in preview else preview
 
 
-def _facts_loader(src: Mapping[str, Any], page_text: Callable[[dict], str | None] | None):
+def _facts_loader(src: Source, page_text: Callable[[Source], str | None] | None):
     """() -> the facts and prose lines of every page a document or page source is on, or None (web)."""
-    doc_id, first = src.get("doc_id"), src.get("page_number")
-    if not doc_id or first is None or src.get("kind") == "web":
+    doc_id, first = src.doc_id, src.page_number
+    if not doc_id or first is None or src.kind == "web":
         return None
-    last = max(first, (src.get("extra") or {}).get("page_end") or first)
+    last = max(first, src.extra.get("page_end") or first)
 
     def load() -> tuple[list[Fact], list[str]]:
         facts: list[Fact] = []
         prose: list[str] = []
         for page in range(first, last + 1):
-            text = page_text({**src, "page_number": page}) if page_text is not None else None
+            text = page_text(src.model_copy(update={"page_number": page})) if page_text is not None else None
             f, p = page_facts(doc_id, page, text)
             facts += f
             prose += p
@@ -334,7 +334,9 @@ def _facts_loader(src: Mapping[str, Any], page_text: Callable[[dict], str | None
     return load
 
 
-def check_turn(answer: AnswerResult, registry: Mapping[str, Mapping[str, Any]],
-               page_text: Callable[[dict], str | None] | None = None) -> list[ClaimCheck]:
-    """The claim check of a finished answer, given the turn's source registry (page roles bound)."""
-    return check_answer(answer.message, checked_sources(answer, registry, page_text))
+def check_turn(answer: AnswerResult, registry: Mapping[str, Source | Mapping[str, Any]],
+               page_text: Callable[[Source], str | None] | None = None) -> list[ClaimCheck]:
+    """The claim check of a finished answer, given the turn's source registry (page roles bound;
+    Sources, or their dumps)."""
+    sources = {sid: Source.model_validate(s) for sid, s in registry.items()}
+    return check_answer(answer.message, checked_sources(answer, sources, page_text))

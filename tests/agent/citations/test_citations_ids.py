@@ -10,6 +10,7 @@ from agent.citations.answer import (
     renumber_sources,
     source_identity,
 )
+from storage.schema import Source
 from tests.fixtures_citations import renumber_tool_output, APPLE, BOEING, AIMessage, HumanMessage, ToolMessage, build_graph, call, doc, page, run_tool_node, scripted_model, scripted_tools, source_ids, tool_output, web
 
 RESULTS = {
@@ -42,7 +43,8 @@ def test_ids_unique_across_three_tool_calls_and_two_turns():
     assert (turn1["rag_counter"], turn1["web_counter"]) == (3, 1)
 
     # Turn 2 starts from what the history store restored: counters and sources, not the messages.
-    restored = {k: json.loads(json.dumps(turn1[k])) for k in ("rag_counter", "web_counter", "sources")}
+    restored = {"rag_counter": turn1["rag_counter"], "web_counter": turn1["web_counter"],  # as stored: dumps
+                "sources": {k: json.loads(v.model_dump_json()) for k, v in turn1["sources"].items()}}
     turn2 = _turn(graph, restored, "And defense?")
     tool_msgs = [m for m in turn2["messages"] if isinstance(m, ToolMessage)]
     # chunk 2 and the (differently spelled) Boeing URL keep their turn-1 ids
@@ -53,7 +55,7 @@ def test_ids_unique_across_three_tool_calls_and_two_turns():
     assert set(registry) == {"[^1]", "[^2]", "[^3]", "[^4]", "{^1}", "{^2}"}
     identities = [source_identity(s) for s in registry.values()]
     assert len(identities) == len(set(identities)), "two ids for the same source"
-    assert registry["[^4]"]["chunk_id"] == 4 and registry["{^2}"]["url"] == "https://other.example.org/a"
+    assert registry["[^4]"].chunk_id == 4 and registry["{^2}"].url == "https://other.example.org/a"
 
     answer = build_answer(turn2["messages"][-1].content, registry, knowledge=False)
     assert [(c.marker, c.metadata.chunk_id or c.metadata.url) for c in answer.citations] == [
@@ -67,10 +69,10 @@ def test_same_chunk_keeps_its_id_even_with_new_score_and_text():
         [doc(44, "Re-extracted text.", file=BOEING).model_copy(update={"score": 0.1}), doc(7)],
         first.rag_counter, first.web_counter, first.registry,
     )
-    assert [s["source_id"] for s in first.sources] == ["[^1]", "[^2]"]  # colliding chunk ids, distinct ids
-    assert [s["source_id"] for s in again.sources] == ["[^1]", "[^3]"]
+    assert [s.source_id for s in first.sources] == ["[^1]", "[^2]"]  # colliding chunk ids, distinct ids
+    assert [s.source_id for s in again.sources] == ["[^1]", "[^3]"]
     assert again.new_ids == ["[^3]"]
-    assert again.registry["[^1]"]["text"] == "Re-extracted text."  # latest copy of the same chunk wins
+    assert again.registry["[^1]"].text == "Re-extracted text."  # latest copy of the same chunk wins
 
 
 def test_parallel_tool_calls_are_numbered_in_call_order():
@@ -89,7 +91,7 @@ def test_counters_never_fall_below_ids_already_in_the_registry():
     registry = renumber_sources([doc(1), doc(2), web("https://a.example")]).registry
     # The counters were lost (e.g. an old history record) but the sources survived.
     result = renumber_sources([doc(3), web("https://b.example")], 0, 0, registry)
-    assert [s["source_id"] for s in result.sources] == ["[^3]", "{^2}"]
+    assert [s.source_id for s in result.sources] == ["[^3]", "{^2}"]
 
 
 def test_current_and_previous_page_ids_follow_the_viewer():
@@ -98,7 +100,7 @@ def test_current_and_previous_page_ids_follow_the_viewer():
     r1 = renumber_sources([page(BOEING, 4, text="Page five."), page(BOEING, 3, text="Page four."), page(BOEING, 9)],
                           current_page=current, previous_page=previous)
     # the model sees the roles; each page is registered under its own id
-    assert [s["source_id"] for s in r1.sources] == ["[^Current Page]", "[^Previous Page]", "[^3]"]
+    assert [s.source_id for s in r1.sources] == ["[^Current Page]", "[^Previous Page]", "[^3]"]
     assert r1.page_roles == {"[^Current Page]": "[^1]", "[^Previous Page]": "[^2]"}
     assert set(r1.registry) == {"[^1]", "[^2]", "[^3]"}
 
@@ -112,16 +114,16 @@ def test_current_and_previous_page_ids_follow_the_viewer():
     # Next turn the user is on page 8 (index 7); page 5 becomes the previous page and keeps its id.
     r2 = renumber_sources([page(BOEING, 7), page(BOEING, 4)], r1.rag_counter, r1.web_counter, r1.registry,
                           current_page={**current, "page_number": 7}, previous_page=current)
-    assert [s["source_id"] for s in r2.sources] == ["[^Current Page]", "[^Previous Page]"]
+    assert [s.source_id for s in r2.sources] == ["[^Current Page]", "[^Previous Page]"]
     assert r2.page_roles == {"[^Current Page]": "[^4]", "[^Previous Page]": "[^1]"}
-    assert r2.registry["[^4]"]["page_number"] == 7 and r2.registry["[^1]"]["page_number"] == 4
-    assert r2.registry["[^3]"]["page_number"] == 9
+    assert r2.registry["[^4]"].page_number == 7 and r2.registry["[^1]"].page_number == 4
+    assert r2.registry["[^3]"].page_number == 9
 
 
 def test_page_role_hint_from_a_tool_never_binds_a_role():
     # Only the viewer state of the turn binds a role; a tool's `extra.page_role` hint does not.
     r1 = renumber_sources([page(BOEING, 2, role="current"), page(APPLE, 6, role="current")])
-    assert [s["source_id"] for s in r1.sources] == ["[^1]", "[^2]"] and r1.page_roles == {}
+    assert [s.source_id for s in r1.sources] == ["[^1]", "[^2]"] and r1.page_roles == {}
     assert build_answer("See [^Current Page].", r1.registry, page_roles=r1.page_roles, knowledge=False).citations == []
 
 
@@ -129,17 +131,17 @@ def test_sources_from_history_keep_their_original_ids():
     # retrieve_previous_sources returns sources with the ids they were cited under.
     old = [doc(5).model_copy(update={"source_id": "[^7]"}), web("https://a.example").model_copy(update={"source_id": "{^3}"})]
     r = renumber_sources(old + [doc(6)], 0, 0, {})
-    assert [s["source_id"] for s in r.sources] == ["[^7]", "{^3}", "[^8]"]
+    assert [s.source_id for s in r.sources] == ["[^7]", "{^3}", "[^8]"]
     # ...unless that id now belongs to another source: then the next free id is used.
     clash = renumber_sources([doc(99).model_copy(update={"source_id": "[^7]"})], r.rag_counter, r.web_counter, r.registry)
-    assert clash.sources[0]["source_id"] == "[^9]" and clash.registry["[^7]"]["chunk_id"] == 5
+    assert clash.sources[0].source_id == "[^9]" and clash.registry["[^7]"].chunk_id == 5
 
 
 def test_knowledge_sources_keep_their_q_number():
     kb_source = {"kind": "knowledge", "source_id": "Q301", "title": "What is FCF?", "text": "...",
                  "extra": {"q_id": "Q301", "label": "8.1"}}
     r = renumber_sources([kb_source, doc(1)], 4, 0, {})
-    assert [s["source_id"] for s in r.sources] == ["Q301", "[^5]"]
+    assert [s.source_id for s in r.sources] == ["Q301", "[^5]"]
 
 
 def test_tool_output_that_is_not_sources_json_passes_through():
@@ -154,9 +156,9 @@ def test_tool_output_that_is_not_sources_json_passes_through():
 
 
 def test_merge_sources_reducer_keeps_old_entries():
-    left = {"[^1]": {"kind": "document", "chunk_id": 1}}
-    right = {"[^2]": {"kind": "document", "chunk_id": 2}}
-    assert merge_sources(left, right) == {**left, **right}
+    left = {"[^1]": {"kind": "document", "chunk_id": 1}}  # a dump, as the history store gives it back
+    right = {"[^2]": Source(kind="document", chunk_id=2)}
+    assert merge_sources(left, right) == {"[^1]": Source(kind="document", chunk_id=1), **right}
     assert merge_sources(None, right) == right
 
 

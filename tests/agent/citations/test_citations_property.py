@@ -106,7 +106,7 @@ def test_every_marker_resolves_to_exactly_one_stored_source(turns, text):
                     assert ever.setdefault(sid, source_identity(s)) == source_identity(s)
             ids_by_identity = [source_identity(v) for k, v in state["sources"].items() if k not in PAGE_IDS]
             assert len(ids_by_identity) == len(set(ids_by_identity))
-        state = json.loads(json.dumps(state))  # what the history store gives back next turn
+        state = json.loads(json.dumps(state, default=lambda src: src.model_dump()))  # what the history store gives back next turn
         _check_answer(text, state["sources"])
 
 
@@ -121,7 +121,7 @@ def test_tool_node_numbers_like_the_pure_function(calls):
     for msg, sources in zip(out["messages"][1:], calls):
         _, res = renumber_tool_output(tool_output("search_documents", sources), rag, web_counter, registry)
         rag, web_counter, registry = res.rag_counter, res.web_counter, res.registry
-        assert source_ids(msg) == [s["source_id"] for s in res.sources]
+        assert source_ids(msg) == [s.source_id for s in res.sources]
     assert (out.get("rag_counter", 0), out.get("web_counter", 0)) == (rag, web_counter)
 
 
