@@ -820,8 +820,10 @@ def cases_at_revision(rev: str, cases_file, out_file) -> None:
                        cwd=tree, env=env, check=True)
 
 
-def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40) -> None:
-    """Generate the hostile cases from the gold, check them with this tree and with `baseline_rev`."""
+def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half: str | None = None) -> None:
+    """Generate the hostile cases from the gold, check them with this tree and with `baseline_rev`; with
+    `half` ("tune" or "check") only that half's cases (generated from the whole gold, so a case reads the same
+    in every run)."""
     import json
     import logging
     import subprocess
@@ -839,6 +841,8 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40) -> N
     files = sorted({next((d / g["file"] for d in pdf_dirs if (d / g["file"]).exists()), None) for g in items} - {None})
     docs = ingest(files, work)
     cases = hostile_cases(items, pdf_dirs, docs)
+    if half:
+        cases = [c for c in cases if half_of(c["file"]) == half]
     new = hostile_table(cases, check_cases(cases))
     base, rev = None, "none"
     if baseline_rev.lower() != "none":

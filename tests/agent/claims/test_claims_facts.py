@@ -210,3 +210,15 @@ def test_a_range_of_years_names_the_years_between():
     assert _problems(good, source) == []
     assert _problems(good.replace("2021–2023", "2023"), source) == ["42,440"]  # 2022 is not 2023
     assert _problems("Total revenue was $42.4 billion in 2021 [^1].", source) == ["$42.4 billion"]
+
+
+def test_row_scales_come_from_the_one_scale_reader():
+    rows = ROWS + (("Weighted-average shares outstanding", "1,204", "1,198"), ("Basic earnings per ordinary share", "$0.604", "$0.532"))
+    text, words = _page(caption="(In millions, except share and per share data)", rows=rows)
+    facts, _ = facts_of_units(layout_units(words))
+    scale = {f.label: f.scale for f in facts}
+    assert scale["Net sales"] == 1e6 and scale["Weighted-average shares outstanding"] == 1.0
+    assert scale["Basic earnings per ordinary share"] == 1.0 and scale["Diluted earnings per share"] == 1.0
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Basic earnings per ordinary share were $0.604 in 2022 [^1].", source) == []
+    assert _problems("Weighted-average shares outstanding were 1,204 million in 2022 [^1].", source) == ["1,204 million"]
