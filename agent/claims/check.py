@@ -81,7 +81,8 @@ class CheckedSource:
         facts = self.page_facts[0]
         if facts:
             return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and _label_is(key, f)
-                       and (period is None or period.period_agrees(f)) for f in facts)
+                       and (period is None or period.period_agrees(f)) for f in facts) \
+                or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
                                  for t in self.texts for line in t.splitlines())
 
@@ -137,6 +138,13 @@ def _label_is(key: str, fact: Fact) -> bool:
     if not label or label not in key:
         return False
     return set(re.findall(r"\w+", key.replace(label, " "))) <= set(re.findall(r"\w+", flatten(fact.section)))
+
+
+def _in_label(key: str, digits: str, label: str) -> bool:
+    """A value printed inside its row's label, after the quoted label ("Estimated EPS ~ $ 1.19 ~", a range's
+    low end read into the label)."""
+    flat = flatten(label)
+    return flat.startswith(key) and digits in re.sub(r"[^\d.\s]", " ", flat[len(key):]).split()
 
 
 @dataclass

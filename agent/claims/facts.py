@@ -97,12 +97,18 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
     prose: list[str] = []
     page_caption = next((u.unit for u in units if u.unit), "") or next(
         (u.text for u in units if not u.is_table_row and caption_scale(u.text) and len(u.text) < 120), "")
+    header = None  # the last table header above: its years name the columns of a row read without them
     for i, unit in enumerate(units):
+        if unit.header is not None:
+            header = unit.header
+        elif not unit.is_table_row and not unit.is_header and _TITLE.match(unit.text):
+            header = None  # a new note or statement: the header above is another table's
         cells = row_cells(unit) if unit.is_table_row else []
         if not cells and unit.is_table_row and not unit.is_header and " | " not in unit.text:
-            label, values = split_row(unit.text)  # a row read without its columns: values with no period
+            label, values = split_row(unit.text)  # a row read without its columns
             if label:
-                cells = [Cell(label, "", v, unit.text, None, k, unit.section, unit.unit or page_caption)
+                periods = _year_columns(header, len(values))
+                cells = [Cell(label, periods[k], v, unit.text, None, k, unit.section, unit.unit or page_caption)
                          for k, v in enumerate(values)]
         if not cells:
             if not unit.is_header and not unit.is_table_row:
@@ -124,6 +130,22 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
                 currency=currency_of(f"{printed} {cell.unit or page_caption}"),
                 years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
     return facts, prose
+
+
+_TITLE = re.compile(r"^\s*(?:note\s+)?\d{1,2}\.\s+[A-Z]|^[A-Z][A-Z ,&'’-]{12,}$")  # "7. NOTES PAYABLE", "CONSOLIDATED BALANCE SHEETS"
+
+
+def _year_columns(header, count: int) -> list[str]:
+    """The periods of a row's `count` values read without columns: the years the table's header prints, in
+    order, when there are as many (each year as its first column says it); else no period."""
+    if header is None:
+        return [""] * count
+    first: dict[int, str] = {}
+    for column in header.columns:
+        years = _YEAR.findall(column)
+        if len(years) == 1:
+            first.setdefault(int(years[0]), column)
+    return list(first.values()) if len(first) == count else [""] * count
 
 
 def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:

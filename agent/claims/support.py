@@ -32,12 +32,17 @@ _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
 _CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
                             r"(?:of\s+|by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+)?$", re.I)
 _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)
+_COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
+                          r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
+# "rose to $15.1 billion from fiscal 2021": the year the change starts from
+_FROM_YEAR = re.compile(r"\bfrom\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?((?:19|20)\d\d)\b", re.I)
 _CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
 _STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
 total net company company's companies fiscal year years quarter period ended ending end reported report reports
 million millions billion billions thousand thousands percent about approximately roughly nearly some which
 during compared versus vs also had has have over under per cent amounted came totaled stood statement shows
-filing line lists labels""".split())
+filing line lists labels""".split()) | set(  # a date's month names no item ("as of May 31, 2023")
+    "january february march april may june july august september october november december sept".split())
 
 
 @lru_cache(maxsize=8192)
@@ -80,6 +85,12 @@ class Claim:
         """+1 "rose", -1 "fell", 0 neither (the first direction word decides)."""
         m = _DIRECTION.search(self.sentence)
         return 0 if m is None else (1 if m.group("up") else -1)
+
+    @cached_property
+    def from_year(self) -> int | None:
+        """The year a stated change starts from ("rose to $15.1 billion from fiscal 2021"), when it names one."""
+        m = _FROM_YEAR.search(self.sentence)
+        return int(m.group(1)) if m else None
 
     @cached_property
     def is_change(self) -> bool:
@@ -265,6 +276,8 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
         elif not claim.period_agrees(f):
             continue
         to = _TO_BEFORE.search(claim.sentence[max(0, fig.start - 40):fig.start])
+        if to and claim.from_year and f.years and max(f.years) <= claim.from_year:
+            continue  # the value a change ends at is no column of the year it starts from
         if to and (ch := _changes(f, rows[f.row], claim)) and ch[0][0] and (ch[0][0] > 0) != bool(to.group("up")):
             wrong_direction = True  # "fell to $394.3 billion" while the row rose to it
             continue
@@ -301,8 +314,11 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
             if not (claim.words & words(line)) and claim.words:
                 continue
             for n in figures_in(line):
-                if abs(n.value - fig.value) <= max(fig.tolerance, n.tolerance) * (1 + 1e-9) + 1e-9 and n.percent == fig.percent:
+                # at the figure's precision: a rounder printed number ("1", "(1)") does not state "$1.29"
+                if abs(n.value - fig.value) <= fig.tolerance * (1 + 1e-9) + 1e-9 and n.percent == fig.percent:
                     after = line[n.end:n.end + 30]
+                    if fig.currency and not n.currency and _COUNT_AFTER.match(after):
+                        continue  # "800 million shares authorized" is no $800 million
                     if fig.unit == "people" and not PEOPLE.search(after):
                         continue
                     if fig.unit == "sqft" and not SQUARE_FEET.search(after):

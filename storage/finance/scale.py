@@ -163,7 +163,7 @@ def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> s
     code = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}.get(cur, "USD" if not cur else "")
     if "%" in printed:
         return "%"
-    if re.search(r"\b(?:bps?|basis points)\b", printed, re.IGNORECASE):
+    if re.search(r"(?<![A-Za-z])(?:bps?|basis points)\b", printed, re.IGNORECASE):  # "(390)bp", "25 bps"
         return "bp"
     own = _PARENTHESES.sub(" ", label)
     count = _SHARE_COUNT.search(own) and not _EQUITY_AMOUNT.search(own) or _NOT_PER_SHARE.search(section or "")

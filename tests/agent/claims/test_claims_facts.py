@@ -222,3 +222,55 @@ def test_row_scales_come_from_the_one_scale_reader():
     source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
     assert _problems("Basic earnings per ordinary share were $0.604 in 2022 [^1].", source) == []
     assert _problems("Weighted-average shares outstanding were 1,204 million in 2022 [^1].", source) == ["1,204 million"]
+
+
+def test_a_rounder_number_in_prose_or_a_count_supports_no_amount():
+    note = "(1) Diluted earnings per share are computed independently for each of the quarters presented."
+    text, words = _page(footnote=note)
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Diluted earnings per share were $6.11 in 2022 [^1].", source) == []
+    assert _problems("Diluted earnings per share were $1.29 in 2022 [^1].", source) == ["$1.29"]  # not the "(1)"
+    shares = "Common stock, $0.10 par value; 800 million shares authorized as of May 31, 2022."
+    text, words = _page(footnote=shares)
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Authorized common stock was 800 million shares as of May 31, 2022 [^1].", source) == []
+    assert _problems("Common stock was $800 million as of May 31, 2022 [^1].", source) == ["$800 million"]
+    assert _problems("Net sales were $800 million as of May 31, 2022 [^1].", source) == ["$800 million"]  # "May" names no item
+
+
+def test_the_value_a_change_ends_at_is_not_the_column_it_starts_from():
+    rows = (("Electric", "$15,060", "$15,131"),)  # rounds to $15.1 billion in both years; fell in 2022
+    text, words = _page(rows=rows)
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Electric decreased to $15.1 billion in 2022 from fiscal 2021 [^1].", source) == []
+    assert _problems("Electric increased to $15.1 billion in 2022 from fiscal 2021 [^1].", source) == ["$15.1 billion"]
+
+
+def test_a_row_read_without_its_columns_takes_the_headers_years_in_order():
+    from storage.documents.tables import TableHeader, Unit
+
+    header = TableHeader("May 31, 2023 2022", ("May 31, 2023", "Effective rate 2023", "May 31, 2022"))
+    units = [Unit("7. NOTES PAYABLE AND OTHER BORROWINGS", False), Unit("May 31, 2023 2022", False, header, is_header=True),
+             Unit("Total notes payable and other borrowings $90,481 $75,859", True, None, unit="(Amounts in millions)")]
+    facts, _ = facts_of_units(units)
+    assert [(f.printed, f.period, sorted(f.years)) for f in facts] == \
+        [("$90,481", "May 31, 2023", [2023]), ("$75,859", "May 31, 2022", [2022])]
+    source = CheckedSource([units[-1].text], load_facts=lambda: (facts, []))
+    assert _problems("Total notes payable and other borrowings rose 19.3% from fiscal 2022 [^1].", source) == []
+    assert _problems("Total notes payable and other borrowings was $75,859 million as of May 31, 2023 [^1].", source) == \
+        ["$75,859 million"]
+    # another table's header (a new note above the row) names no column of it
+    other = [units[1], Unit("8. LEASES", False), units[2]]
+    assert {f.period for f in facts_of_units(other)[0]} == {""}
+
+
+def test_a_value_printed_inside_its_rows_label_is_the_rows_value():
+    from agent.claims.facts import Fact
+
+    fact = Fact("Estimated EPS on a non-GAAP basis ~ $ 1.19 ~", "", "2023", "$1.23", 1.23, 1.0, False, False, "money", 1,
+                "$", frozenset({2023}))
+    source = CheckedSource(["Estimated EPS on a non-GAAP basis ~ $ 1.19 ~ $ 1.23"], load_facts=lambda: ([fact], []))
+    assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.19 [^1]", source) == []
+    assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.23 [^1]", source) == []
+    assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.21 [^1]", source) == \
+        ["Estimated EPS on a non-GAAP basis … 1.21"]

@@ -78,6 +78,7 @@ def test_a_caption_that_excepts_shares_leaves_share_counts_as_printed():
     ("Effective tax rate", "21.0", "", "ratio"),
     ("Issuance of restricted securities to employees and directors", "$43,355", "", "USD"),
     ("Number of employees", "12,000", "", "people"),
+    ("FedEx Freight segment", "260bp", "Operating margin", "bp"),
 ])
 def test_the_unit_of_a_row_from_its_label_value_and_section(label, printed, section, unit):
     assert unit_of(label, printed, "(In millions, except per share data)", section) == unit
