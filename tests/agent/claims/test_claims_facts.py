@@ -274,3 +274,24 @@ def test_a_value_printed_inside_its_rows_label_is_the_rows_value():
     assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.23 [^1]", source) == []
     assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.21 [^1]", source) == \
         ["Estimated EPS on a non-GAAP basis … 1.21"]
+
+
+@pytest.mark.parametrize("opening,closing", [("“", "”"), ('"', '"'), ("‘", "’"), ("'", "'"), ("«", "»"), ("„", "“")])
+def test_a_quote_in_any_marks_is_checked_and_spliced_part_by_part(statement, opening, closing):
+    assert _problems(f"The filing reports {opening}Adjusted net sales{closing} of $34.2 billion for 2022 [^1].", statement) == \
+        ["Adjusted net sales"]
+    assert _problems(f"The statement lists {opening}Cost of sales{closing} for 2022 [^1].", statement) == []
+    assert _problems(f"The statement shows {opening}Net sales … 19,232{closing} for 2022 [^1].", statement) == \
+        ["Net sales … 19,232"]
+    assert _problems(f"It lists {opening}Gross profit … Operating income{closing} [^1].", statement) == []
+    assert _problems(f"It lists {opening}Gross profit … Operating losses{closing} [^1].", statement) == ["Operating losses"]
+
+
+@pytest.mark.parametrize("sentence,flagged", [
+    ("Net sales rose 9.1% from 2021 [^1].", ["9.1%"]),  # recomputed: 7.8%
+    ("Net sales increased by $3.5 billion in 2022 [^1].", ["$3.5 billion"]),  # recomputed: $2.5 billion
+    ("Gross margin was 45.0% in 2022 [^1].", ["45.0%"]),  # recomputed: 43.8%
+    ("Net income grew 9.3% in 2022 [^1].", []),  # 3,120 / 2,855 - 1
+])
+def test_a_stated_change_or_ratio_is_recomputed_from_the_facts(statement, sentence, flagged):
+    assert _problems(sentence, statement) == flagged
