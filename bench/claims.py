@@ -496,7 +496,10 @@ def gold_rows(gold: dict, page) -> dict | None:
             pv, pp = pick
             prior = {"value": pv, "printed": pp, "year": gold_year - 1}
     value = float(digits.replace(",", ""))
-    table_lines = [ln for j, ln in enumerate(lines) if j != i and len(ln["numbers"]) >= 2 and ln["label"]]
+    # another row: not one printing the same label (a segment's "Operating income" under another segment's
+    # heading, "Term debt" among current and among non-current liabilities), which no sentence tells apart
+    table_lines = [ln for j, ln in enumerate(lines) if j != i and len(ln["numbers"]) >= 2 and ln["label"]
+                   and ln["lead"].lower() != row["lead"].lower()]
     # another row's amount of the same order (share counts in thousands beside amounts in millions are left out)
     others = [(p, abs(v), ln["y"]) for ln in table_lines for _, v, p in ln["numbers"]
               if "," in p and abs(abs(v) - value) > 0.005 * value and (prior is None or abs(v) != abs(prior["value"]))

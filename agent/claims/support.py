@@ -42,7 +42,8 @@ total net company company's companies fiscal year years quarter period ended end
 million millions billion billions thousand thousands percent about approximately roughly nearly some which
 during compared versus vs also had has have over under per cent amounted came totaled stood statement shows
 filing line lists labels""".split()) | set(  # a date's month names no item ("as of May 31, 2023")
-    "january february march april may june july august september october november december sept".split())
+    "january february march april may june july august september october november december sept "
+    "three six nine twelve month months week weeks".split())  # nor a period's length ("six months ended")
 
 
 @lru_cache(maxsize=8192)
@@ -55,6 +56,10 @@ def words(text: str) -> frozenset[str]:
             continue
         out.add(w[:-1] if w.endswith("s") and not w.endswith("ss") else w)
     return frozenset(out)
+
+
+# words that set one row apart from its twin: a row saying one, for a sentence saying the other only, is not it
+_QUALIFIERS = tuple((a, b) for x, y in (("basic", "diluted"), ("continuing", "discontinued")) for a, b in ((x, y), (y, x)))
 
 
 @dataclass
@@ -74,7 +79,14 @@ class Claim:
 
     @cached_property
     def concepts(self) -> set[str]:
-        return {a.item.concept for a in asked_items(self.sentence)}
+        """The US-GAAP concepts it names; a twin's when its qualifier says so ("…per share: Basic" is basic EPS)."""
+        out = set()
+        for concept in (a.item.concept for a in asked_items(self.sentence)):
+            for theirs, ours in _QUALIFIERS:
+                if theirs.title() in concept and ours in self.words and theirs not in self.words:
+                    concept = concept.replace(theirs.title(), ours.title())
+            out.add(concept)
+        return out
 
     @cached_property
     def words(self) -> set[str]:
@@ -96,24 +108,34 @@ class Claim:
     def is_change(self) -> bool:
         return self.direction != 0 or bool(re.search(r"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b", self.sentence))
 
-    def scores(self, facts: list[Fact]) -> dict[int, int]:
+    def scores(self, facts: list[Fact]) -> dict[int, float]:
         """id(fact) -> `mention(fact)`, for each of `facts` (computed once per sentence and list)."""
         cache = self.__dict__.setdefault("_scores", {})
         if id(facts) not in cache:
             cache[id(facts)] = (facts, {id(f): self.mention(f) for f in facts})
         return cache[id(facts)][1]
 
-    def mention(self, fact: Fact) -> int:
-        """2: the sentence names the fact's item (its concept, or all of its label's words); 1: half its
-        label's words (its section's when the label has none); 0: not."""
+    def mention(self, fact: Fact) -> float:
+        """2: the sentence names the fact's item (its concept, or all of its label's words), plus a hundredth per
+        label word it says; 3 with its section too; 1: half its label's words (its section's when the label has
+        none); 0: not."""
         concept, label, section = _fact_words(fact.label, fact.section, fact.percent)
+        if any(theirs in label and ours in self.words and theirs not in self.words for theirs, ours in _QUALIFIERS):
+            return 0  # "Diluted" for a sentence saying "basic"
         named = section and section <= self.words and section != label  # its segment or section too: "Europe"
+        shared = len(label & self.words)
+        # of two rows naming the item, the one whose label says more of the sentence's words ("Total shareholders'
+        # equity" over "Total equity" for "shareholders' equity")
+        closer = shared / 100
         if concept is not None and concept in self.concepts:
-            return 3 if named else 2
+            return (3 if named else 2) + closer
         if not label:
             return 0
-        shared = len(label & self.words)
-        return (3 if named else 2) if shared == len(label) else 1 if shared and shared * 2 >= len(label) else 0
+        if shared == len(label):
+            if concept is not None and self.concepts and len(label) < 3:
+                return 1  # "Net Income (Loss)" ({income}) for a sentence naming operating income: another concept
+            return (3 if named else 2) + closer
+        return 1 if shared and shared * 2 >= len(label) else 0
 
     @cached_property
     def months(self) -> set[str]:
