@@ -295,3 +295,53 @@ def test_a_quote_in_any_marks_is_checked_and_spliced_part_by_part(statement, ope
 ])
 def test_a_stated_change_or_ratio_is_recomputed_from_the_facts(statement, sentence, flagged):
     assert _problems(sentence, statement) == flagged
+
+
+def _source(rows, caption: str = "(Millions)", years=("2022", "2021"), footnote: str = FOOTNOTE) -> CheckedSource:
+    text, words = _page(caption=caption, rows=rows, years=years, footnote=footnote)
+    return CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+
+
+def test_twin_rows_basic_and_diluted_are_told_apart():
+    source = _source(ROWS[:5] + (("Net income per common share, basic", "$6.20", "$5.70"),
+                                 ("Net income per common share, diluted", "$6.11", "$5.61")))
+    assert _problems("Net income per common share, basic was $6.20 in 2022 [^1].", source) == []
+    assert _problems("Net income per common share, basic was $6.11 in 2022 [^1].", source) == ["$6.11"]
+    assert _problems("Net income per common share, diluted was $6.20 in 2022 [^1].", source) == ["$6.20"]
+
+
+def test_a_row_of_another_item_or_a_less_exact_label_is_not_the_claimed_item():
+    source = _source((("Operating income", "1,837", "1,883"), ("Net income (loss)", "1,812", "1,501"),
+                      ("Total shareholders' equity", "18,192", "17,001"), ("Total equity", "17,944", "16,800")))
+    assert _problems("Operating income was $1.84 billion in 2022 [^1].", source) == []
+    assert _problems("Operating income was $1,812 million in 2022 [^1].", source) == ["$1,812 million"]  # net income's
+    assert _problems("Total shareholders' equity was $18,192 million in 2022 [^1].", source) == []
+    assert _problems("Total shareholders' equity was $17,944 million in 2022 [^1].", source) == ["$17,944 million"]
+
+
+def test_a_prose_number_needs_the_claims_item_words_not_its_period_words():
+    note = "(1) A tax benefit of $65 million during the three and six months ended 2022 and 2021, respectively."
+    source = _source(ROWS, footnote=note)
+    assert _problems("Operating income for the six months ended 2022 was $65 million [^1].", source) == ["$65 million"]
+    assert _problems("The tax benefit was $65 million in the six months ended 2022 [^1].", source) == []
+
+
+def test_a_quoted_section_and_label_names_that_section_exactly():
+    from agent.claims.facts import Fact
+
+    def fact(section, printed, row):
+        return Fact("Revenues", section, "2016", printed, float(printed.replace(",", "")), 1e6, False, False, "money", row,
+                    "$", frozenset({2016}))
+
+    facts = [fact("Cloud software and on-premise software", "9,488", 1), fact("Total cloud and on-premise software", "28,997", 2)]
+    text = "Cloud software and on-premise software: Revenues 9,488\nTotal cloud and on-premise software: Revenues 28,997"
+    source = CheckedSource([text], load_facts=lambda: (facts, []))
+    assert _problems("It shows “Cloud software and on-premise software: Revenues … 9,488” for 2016 [^1].", source) == []
+    assert _problems("It shows “Cloud software and on-premise software: Revenues … 28,997” for 2016 [^1].", source) == \
+        ["Cloud software and on-premise software: Revenues … 28,997"]
+
+
+def test_a_slash_inside_a_label_divides_nothing_in_shown_arithmetic():
+    source = _source((("Core earnings/EPS", "1,109", "1,175"),))
+    assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -66 [^1].", source) == []
+    assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -76 [^1].", source) != []
