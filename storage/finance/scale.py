@@ -150,6 +150,7 @@ _DECIMALS = re.compile(r"^\D*\d{1,3}\.\d{2,4}\D*$")
 _TWO_PLACES = re.compile(r"^\D*\d{1,3}\.\d\d\D*$")
 
 
+@lru_cache(maxsize=65536)  # each cited page's cells are read again for every answer that cites it
 def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> str:
     """The unit of a printed value: "%" (printed with %, or a rate/margin row without a currency),
     "USD/share" (a per-share row; another currency's code when the caption names it), "shares",
