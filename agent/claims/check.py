@@ -81,7 +81,8 @@ class CheckedSource:
         facts = self.page_facts[0]
         if facts:
             return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and _label_is(key, f)
-                       and (period is None or period.period_agrees(f)) for f in facts)
+                       and (period is None or period.period_agrees(f)) for f in facts) \
+                or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
                                  for t in self.texts for line in t.splitlines())
 
@@ -124,6 +125,8 @@ class CheckedSource:
         return any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat)
 
 
+_FILLER = {"segment", "segments", "the", "of", "and", "in"}
+_LABEL_SLASH = re.compile(r"(?<=[A-Za-z])/(?=[A-Za-z])")
 _MARK = re.compile(r"\s?\(\d{1,2}\)|\*+")  # a footnote mark after a label: "Margin(2)"
 
 
@@ -136,7 +139,15 @@ def _label_is(key: str, fact: Fact) -> bool:
         return True
     if not label or label not in key:
         return False
-    return set(re.findall(r"\w+", key.replace(label, " "))) <= set(re.findall(r"\w+", flatten(fact.section)))
+    # the rest of the quote is the row's section, word for word: "Total cloud" is not "Cloud"
+    return set(re.findall(r"\w+", key.replace(label, " "))) - _FILLER == set(re.findall(r"\w+", flatten(fact.section))) - _FILLER
+
+
+def _in_label(key: str, digits: str, label: str) -> bool:
+    """A value printed inside its row's label, after the quoted label ("Estimated EPS ~ $ 1.19 ~", a range's
+    low end read into the label)."""
+    flat = flatten(label)
+    return flat.startswith(key) and digits in re.sub(r"[^\d.\s]", " ", flat[len(key):]).split()
 
 
 @dataclass
@@ -232,7 +243,7 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
             label = q.split(ROW_GAP)[0]
             if not any(s.prints(label) for s in sources):
                 fail("quote", label)
-    held, wrong = check_arithmetic(sentence)
+    held, wrong = check_arithmetic(_LABEL_SLASH.sub(" ", sentence))  # "Earnings/EPS" divides nothing
     problems += [ClaimProblem(kind="arithmetic", text=w) for w, _ in wrong]
     results = held + [span for _, span in wrong]  # a result is checked through its arithmetic only
     for fig in figures_in(sentence):

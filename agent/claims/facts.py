@@ -5,21 +5,20 @@ unit and the scale of its table's caption, and the page's prose lines (what is n
     facts, prose = facts_of_units(units)                         # Units read any other way (tests: a PDF's words)
 
 A value's scale is its table caption's ("(Millions)", "In millions, except per share amounts"), read by
-one function, `figures.caption_scale`; per-share rows are as printed, share counts at the caption's share scale.
+storage/finance/scale.py, the one reader (`read_scale`, `unit_of`, `factor`); per-share rows are as printed,
+share counts at the caption's share scale.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agent.claims.figures import caption_scale
 from storage.documents.tables import Cell, Unit, row_cells, split_row
+from storage.finance.scale import Scale, factor, read_scale, unit_of
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-_PER_SHARE = re.compile(r"(?i)per (?:common |ordinary )?share|\beps\b|per unit|\bdiluted\b|\bbasic\b|dividends? declared")
-_SHARES = re.compile(r"(?i)\bshares\b|weighted[- ]average (?:number|common)|\bunits outstanding\b")  # a count of shares
-_SHARES_CAPTION = re.compile(r"(?i)shares?[^,;)]*?\bin (thousands|millions)|except (?:for )?(?:number of )?share")
 PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
 SQUARE_FEET = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
 _NUMBER = re.compile(r"\(?-?\$?\s?(\d[\d,]*(?:\.\d+)?)\)?")
@@ -50,32 +49,36 @@ class Fact:
 
 
 def row_scale(caption: str, label: str, section: str, printed: str, page_caption: str = "") -> float:
-    """The scale of one row's values: per-share amounts as printed, share counts at the caption's share scale,
-    everything else at the scale of its table's caption, else the page's (1 when neither names one)."""
-    if "%" in printed:
-        return 1.0
-    two_places = re.search(r"^\D*\d{1,3}\.\d\d\D*$", printed)
-    captions = f"{caption} {page_caption}"
-    if two_places and not _SHARES.search(label) and (_PER_SHARE.search(f"{section} {label}") or
-                                                     re.search(r"(?i)per share", captions)):
-        return 1.0  # per-share amounts: as printed (the section above them may be misread, the caption says it)
-    if _SHARES.search(label) and not _PER_SHARE.search(label):
-        if m := _SHARES_CAPTION.search(captions):
-            return {"thousands": 1e3, "millions": 1e6}.get((m.group(1) or "").lower(), 1.0)
-    return caption_scale(caption or "") or caption_scale(page_caption) or 1.0
+    """The scale of one row's values, read by storage/finance/scale.py (`unit_of`, `factor`): per-share amounts,
+    percentages and ratios as printed, share counts at the caption's share scale, everything else at the scale of
+    its table's caption, else the page's (1 when neither names one)."""
+    scale = table_scale(caption, page_caption)
+    return factor(unit_of(label, printed, scale.text if scale else "", section), scale)
+
+
+def table_scale(caption: str, page_caption: str = "") -> Scale | None:
+    """The scale of a table: its own caption's, else the page's; a caption naming only a share scale
+    ("(shares in millions)") keeps it over the page's scale of amounts."""
+    own = read_scale(caption) if caption else None
+    if own is not None and own.word:
+        return own
+    page = read_scale(page_caption) if page_caption else None
+    if page is None or not page.word:
+        return own or page
+    return replace(page, share_factor=own.share_factor) if own is not None else page
 
 
 def _unit(label: str, section: str, caption: str, printed: str) -> str:
-    words = f"{section} {label} {caption}"
+    """"percent", "people", "sqft", "shares" or "money": storage/finance/scale.py's `unit_of`, and the square feet
+    and people a section or caption names ("Employees" over rows of countries)."""
     if "%" in printed:
         return "percent"
-    if PEOPLE.search(f"{section} {label}"):
-        return "people"
-    if SQUARE_FEET.search(words):
+    if SQUARE_FEET.search(f"{section} {label} {caption}"):
         return "sqft"
-    if _SHARES.search(label) and not _PER_SHARE.search(label):
-        return "shares"
-    return "money"
+    unit = unit_of(label, printed, caption, section)
+    if unit == "people" or (unit != "shares" and PEOPLE.search(section)):
+        return "people"
+    return "shares" if unit == "shares" else "money"
 
 
 _CURRENCIES = (("$", re.compile(r"\$|\bdollars?\b|\bUSD\b", re.I)), ("€", re.compile(r"€|\beuros?\b|\bEUR\b", re.I)),
@@ -94,12 +97,18 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
     prose: list[str] = []
     page_caption = next((u.unit for u in units if u.unit), "") or next(
         (u.text for u in units if not u.is_table_row and caption_scale(u.text) and len(u.text) < 120), "")
+    header = None  # the last table header above: its years name the columns of a row read without them
     for i, unit in enumerate(units):
+        if unit.header is not None:
+            header = unit.header
+        elif not unit.is_table_row and not unit.is_header and _TITLE.match(unit.text):
+            header = None  # a new note or statement: the header above is another table's
         cells = row_cells(unit) if unit.is_table_row else []
         if not cells and unit.is_table_row and not unit.is_header and " | " not in unit.text:
-            label, values = split_row(unit.text)  # a row read without its columns: values with no period
+            label, values = split_row(unit.text)  # a row read without its columns
             if label:
-                cells = [Cell(label, "", v, unit.text, None, k, unit.section, unit.unit or page_caption)
+                periods = _year_columns(header, len(values))
+                cells = [Cell(label, periods[k], v, unit.text, None, k, unit.section, unit.unit or page_caption)
                          for k, v in enumerate(values)]
         if not cells:
             if not unit.is_header and not unit.is_table_row:
@@ -121,6 +130,22 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
                 currency=currency_of(f"{printed} {cell.unit or page_caption}"),
                 years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
     return facts, prose
+
+
+_TITLE = re.compile(r"^\s*(?:note\s+)?\d{1,2}\.\s+[A-Z]|^[A-Z][A-Z ,&'’-]{12,}$")  # "7. NOTES PAYABLE", "CONSOLIDATED BALANCE SHEETS"
+
+
+def _year_columns(header, count: int) -> list[str]:
+    """The periods of a row's `count` values read without columns: the years the table's header prints, in
+    order, when there are as many (each year as its first column says it); else no period."""
+    if header is None:
+        return [""] * count
+    first: dict[int, str] = {}
+    for column in header.columns:
+        years = _YEAR.findall(column)
+        if len(years) == 1:
+            first.setdefault(int(years[0]), column)
+    return list(first.values()) if len(first) == count else [""] * count
 
 
 def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:

@@ -32,12 +32,18 @@ _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
 _CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
                             r"(?:of\s+|by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+)?$", re.I)
 _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)
+_COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
+                          r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
+# "rose to $15.1 billion from fiscal 2021": the year the change starts from
+_FROM_YEAR = re.compile(r"\bfrom\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?((?:19|20)\d\d)\b", re.I)
 _CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
 _STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
 total net company company's companies fiscal year years quarter period ended ending end reported report reports
 million millions billion billions thousand thousands percent about approximately roughly nearly some which
 during compared versus vs also had has have over under per cent amounted came totaled stood statement shows
-filing line lists labels""".split())
+filing line lists labels""".split()) | set(  # a date's month names no item ("as of May 31, 2023")
+    "january february march april may june july august september october november december sept "
+    "three six nine twelve month months week weeks".split())  # nor a period's length ("six months ended")
 
 
 @lru_cache(maxsize=8192)
@@ -50,6 +56,10 @@ def words(text: str) -> frozenset[str]:
             continue
         out.add(w[:-1] if w.endswith("s") and not w.endswith("ss") else w)
     return frozenset(out)
+
+
+# words that set one row apart from its twin: a row saying one, for a sentence saying the other only, is not it
+_QUALIFIERS = tuple((a, b) for x, y in (("basic", "diluted"), ("continuing", "discontinued")) for a, b in ((x, y), (y, x)))
 
 
 @dataclass
@@ -69,7 +79,14 @@ class Claim:
 
     @cached_property
     def concepts(self) -> set[str]:
-        return {a.item.concept for a in asked_items(self.sentence)}
+        """The US-GAAP concepts it names; a twin's when its qualifier says so ("…per share: Basic" is basic EPS)."""
+        out = set()
+        for concept in (a.item.concept for a in asked_items(self.sentence)):
+            for theirs, ours in _QUALIFIERS:
+                if theirs.title() in concept and ours in self.words and theirs not in self.words:
+                    concept = concept.replace(theirs.title(), ours.title())
+            out.add(concept)
+        return out
 
     @cached_property
     def words(self) -> set[str]:
@@ -82,27 +99,43 @@ class Claim:
         return 0 if m is None else (1 if m.group("up") else -1)
 
     @cached_property
+    def from_year(self) -> int | None:
+        """The year a stated change starts from ("rose to $15.1 billion from fiscal 2021"), when it names one."""
+        m = _FROM_YEAR.search(self.sentence)
+        return int(m.group(1)) if m else None
+
+    @cached_property
     def is_change(self) -> bool:
         return self.direction != 0 or bool(re.search(r"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b", self.sentence))
 
-    def scores(self, facts: list[Fact]) -> dict[int, int]:
+    def scores(self, facts: list[Fact]) -> dict[int, float]:
         """id(fact) -> `mention(fact)`, for each of `facts` (computed once per sentence and list)."""
         cache = self.__dict__.setdefault("_scores", {})
         if id(facts) not in cache:
             cache[id(facts)] = (facts, {id(f): self.mention(f) for f in facts})
         return cache[id(facts)][1]
 
-    def mention(self, fact: Fact) -> int:
-        """2: the sentence names the fact's item (its concept, or all of its label's words); 1: half its
-        label's words (its section's when the label has none); 0: not."""
+    def mention(self, fact: Fact) -> float:
+        """2: the sentence names the fact's item (its concept, or all of its label's words), plus a hundredth per
+        label word it says; 3 with its section too; 1: half its label's words (its section's when the label has
+        none); 0: not."""
         concept, label, section = _fact_words(fact.label, fact.section, fact.percent)
+        if any(theirs in label and ours in self.words and theirs not in self.words for theirs, ours in _QUALIFIERS):
+            return 0  # "Diluted" for a sentence saying "basic"
         named = section and section <= self.words and section != label  # its segment or section too: "Europe"
+        shared = len(label & self.words)
+        # of two rows naming the item, the one whose label says more of the sentence's words ("Total shareholders'
+        # equity" over "Total equity" for "shareholders' equity")
+        closer = shared / 100
         if concept is not None and concept in self.concepts:
-            return 3 if named else 2
+            return (3 if named else 2) + closer
         if not label:
             return 0
-        shared = len(label & self.words)
-        return (3 if named else 2) if shared == len(label) else 1 if shared and shared * 2 >= len(label) else 0
+        if shared == len(label):
+            if concept is not None and self.concepts and len(label) < 3:
+                return 1  # "Net Income (Loss)" ({income}) for a sentence naming operating income: another concept
+            return (3 if named else 2) + closer
+        return 1 if shared and shared * 2 >= len(label) else 0
 
     @cached_property
     def months(self) -> set[str]:
@@ -265,6 +298,8 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
         elif not claim.period_agrees(f):
             continue
         to = _TO_BEFORE.search(claim.sentence[max(0, fig.start - 40):fig.start])
+        if to and claim.from_year and f.years and max(f.years) <= claim.from_year:
+            continue  # the value a change ends at is no column of the year it starts from
         if to and (ch := _changes(f, rows[f.row], claim)) and ch[0][0] and (ch[0][0] > 0) != bool(to.group("up")):
             wrong_direction = True  # "fell to $394.3 billion" while the row rose to it
             continue
@@ -301,8 +336,11 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
             if not (claim.words & words(line)) and claim.words:
                 continue
             for n in figures_in(line):
-                if abs(n.value - fig.value) <= max(fig.tolerance, n.tolerance) * (1 + 1e-9) + 1e-9 and n.percent == fig.percent:
+                # at the figure's precision: a rounder printed number ("1", "(1)") does not state "$1.29"
+                if abs(n.value - fig.value) <= fig.tolerance * (1 + 1e-9) + 1e-9 and n.percent == fig.percent:
                     after = line[n.end:n.end + 30]
+                    if fig.currency and not n.currency and _COUNT_AFTER.match(after):
+                        continue  # "800 million shares authorized" is no $800 million
                     if fig.unit == "people" and not PEOPLE.search(after):
                         continue
                     if fig.unit == "sqft" and not SQUARE_FEET.search(after):

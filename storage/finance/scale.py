@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_UNSCALED = {"unit": 1.0}  # share counts printed as they are ("except share and per share data")
 _WORD = {"thousands": "thousand", "thousand": "thousand", "millions": "million", "million": "million",
          "billions": "billion", "billion": "billion", "k": "thousand", "000": "thousand", "000s": "thousand",
          "'000": "thousand", "'000s": "thousand", "m": "million", "mm": "million", "mn": "million", "b": "billion",
@@ -47,7 +48,11 @@ CAPTION_PHRASE = re.compile(_IN_SCALE + _EXCEPT_CLAUSE + r",?" + _OTHER_FORMS, r
 _BARE = re.compile(rf"^\s*\(?\s*(?P<w>{_SCALE_WORDS})(?:\s+of\s+(?:u\.?s\.?\s+)?(?:dollars|euros?|pounds))?"
                    + _EXCEPT_CLAUSE + r"\s*\)?\s*$", re.IGNORECASE)
 _SHARES_SCALE = re.compile(rf"\bshares?(?:\s+(?:amounts|data|counts?))?\s+in\s+(?P<w>{_SCALE_WORDS})\b"
-                           r"|\bshares?\s+\((?P<w2>millions|thousands|billions)\)", re.IGNORECASE)
+                           r"|\bshares?\s+\((?P<w2>millions|thousands|billions)\)"
+                           # "except number of shares which are reflected in thousands"
+                           rf"|\bshares?\b[^;()]{{0,40}}?\bin\s+(?P<w3>{_SCALE_WORDS})\b", re.IGNORECASE)
+# "except share and per share data", "except number of shares": share counts as printed
+_EXCEPT_SHARES = re.compile(r"\bexcept\s+(?:for\s+)?(?:the\s+)?(?:number\s+of\s+)?shares?\b(?![\s-]*per\b)", re.IGNORECASE)
 _SHARES_ONLY = re.compile(rf"^\W*shares?(?:\s+(?:amounts|data|counts?))?\s+in\s+{_SCALE_WORDS}\W*$", re.IGNORECASE)
 _EXCEPT = re.compile(r"\bexcept\b", re.IGNORECASE)
 
@@ -98,13 +103,13 @@ def read_scale(caption: str) -> Scale | None:
     printed = m.group(0).strip()
     word = _word_of(m)
     shares = _SHARES_SCALE.search(text)
-    share_word = _word_of(shares) if shares else word
+    share_word = _word_of(shares) if shares else "unit" if _EXCEPT_SHARES.search(text) else word
     if _SHARES_ONLY.match(printed) or (shares and shares.start() <= m.start() and not _EXCEPT.search(text[:shares.start()])
                                        and not CAPTION.search(text, shares.end())):
         # "(shares in millions)": a share-count scale; amounts keep theirs (none printed here)
         return Scale("", 1.0, FACTORS.get(share_word, 1.0), "", printed)
     factor = FACTORS.get(word, 1.0)
-    return Scale(word, factor, FACTORS.get(share_word, factor), _currency(text), printed)
+    return Scale(word, factor, _UNSCALED.get(share_word) or FACTORS.get(share_word, factor), _currency(text), printed)
 
 
 def scale_word(caption: str) -> str:
@@ -127,32 +132,52 @@ _PER_SHARE = re.compile(r"per (?:common |ordinary |diluted |basic |class [a-c] )
                         r"\bbasic\b|dividends? declared per", re.IGNORECASE)
 # a section over per-share rows, its last words wrapped to the next line: "Diluted earnings per common"
 _PER_SHARE_SECTION = re.compile(_PER_SHARE.pattern + r"|\bper (?:common|ordinary)\b|\bearnings per\b", re.IGNORECASE)
+_PER_SHARE_CAPTION = re.compile(r"\bper[\s-]share\b", re.IGNORECASE)
 _SHARE_COUNT = re.compile(r"\bshares?\b|\bunits outstanding\b|weighted[- ]average (?:number|common|diluted|basic)",
                           re.IGNORECASE)
-_NOT_PER_SHARE = re.compile(r"\bshares? (?:used|outstanding)|weighted|number of", re.IGNORECASE)
-_PEOPLE = re.compile(r"\bemployees\b|\bheadcount\b|\bpeople\b", re.IGNORECASE)
-_RATIO = re.compile(r"\bbasis points\b|\bbps?\b|\bratio\b|\bmargin\b|\bpercent(?:age)?\b|\brate\b", re.IGNORECASE)
+_NOT_PER_SHARE = re.compile(r"\bshares? (?:used|outstanding)|weighted[- ]average\s+(?:number|common|diluted|basic|shares?)\b|"
+                            r"number of", re.IGNORECASE)
+# an amount on an equity row that names its shares: "Common stock and additional paid-in capital, … shares issued"
+_EQUITY_AMOUNT = re.compile(r"\bstock\b|\bcapital\b|\bpaid-in\b", re.IGNORECASE)
+# a count of people: "Number of employees", "Employees", "Headcount" (not "Issuance of securities to employees")
+_PEOPLE = re.compile(r"\b(?:number of|total)\s+(?:full[- ]time\s+)?(?:employees|people)\b|^\W*(?:full[- ]time\s+)?"
+                     r"(?:employees|people)\W*$|\bheadcount\b", re.IGNORECASE)
+# a row whose item is a ratio: its label ends with the word ("Effective tax rate", "Operating margin", "Current ratio")
+_RATIO = re.compile(r"\b(?:ratio|rate|margin|percent(?:age)?)s?\W*(?:\(\w{1,2}\)\W*)?$", re.IGNORECASE)
+_PARENTHESES = re.compile(r"\([^)]*\)")
+_PER_SHARE_FORM = re.compile(r"^\D*\d{1,3}\.\d{2,4}\D*$|^\D*\d{1,2}\D*$")  # "$6.11", "(0.363)", "2": no amount in millions
+_DECIMALS = re.compile(r"^\D*\d{1,3}\.\d{2,4}\D*$")
+_TWO_PLACES = re.compile(r"^\D*\d{1,3}\.\d\d\D*$")
 
 
+@lru_cache(maxsize=65536)  # each cited page's cells are read again for every answer that cites it
 def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> str:
     """The unit of a printed value: "%" (printed with %, or a rate/margin row without a currency),
     "USD/share" (a per-share row; another currency's code when the caption names it), "shares",
-    "people", or the amounts' currency ("USD", "EUR", "GBP"; "" when nothing names one)."""
+    "people", or the amounts' currency ("USD", "EUR", "GBP"; "" when nothing names one).
+
+    The label's parentheses state no unit ("Dividends declared ($0.58 per share)" is an amount); a per-share
+    word needs a per-share value ("$6.11", not "1,041" on "Net income available to shareholders - basic"); a
+    two-place value under a caption "except per share" is per share even when its section was not read."""
     scale = read_scale(caption)
     cur = (scale.currency if scale else "") or _currency(printed) or _currency(caption)
     code = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}.get(cur, "USD" if not cur else "")
     if "%" in printed:
         return "%"
-    if re.search(r"\b(?:bps?|basis points)\b", printed, re.IGNORECASE):
+    if re.search(r"(?<![A-Za-z])(?:bps?|basis points)\b", printed, re.IGNORECASE):  # "(390)bp", "25 bps"
         return "bp"
-    if not _NOT_PER_SHARE.search(label) and (_PER_SHARE.search(label) or _PER_SHARE_SECTION.search(section or "") and (
-            "." in printed or len(re.sub(r"\D", "", printed)) <= 2)):  # "Diluted" under "Earnings per share:"
-        return f"{code}/share"
-    if _SHARE_COUNT.search(label) and "$" not in printed:
+    own = _PARENTHESES.sub(" ", label)
+    count = _SHARE_COUNT.search(own) and not _EQUITY_AMOUNT.search(own) or _NOT_PER_SHARE.search(section or "")
+    if _PER_SHARE.search(own) and not _NOT_PER_SHARE.search(own) and _PER_SHARE_FORM.match(printed) \
+            or not count and _PER_SHARE_SECTION.search(section or "") and _DECIMALS.match(printed) \
+            or not _SHARE_COUNT.search(own) and _PER_SHARE_CAPTION.search(caption) and _TWO_PLACES.match(printed):
+        return f"{code}/share"  # "Diluted" under "Earnings per share:"; "$139.77" under a caption "except per share"
+    if count and "$" not in printed:
         return "shares"
-    if _PEOPLE.search(label):
+    if _PEOPLE.search(own):
         return "people"
-    if _RATIO.search(label) and not re.search(r"[$€£]", printed) and not re.search(r"\bexpense|income|cost", label, re.I):
+    if _RATIO.search(own) and not re.search(r"[$€£,]", printed) and "." in printed \
+            and not re.search(r"\bexpense|income|cost", own, re.I):
         return "ratio"
     return code
 

@@ -210,3 +210,138 @@ def test_a_range_of_years_names_the_years_between():
     assert _problems(good, source) == []
     assert _problems(good.replace("2021–2023", "2023"), source) == ["42,440"]  # 2022 is not 2023
     assert _problems("Total revenue was $42.4 billion in 2021 [^1].", source) == ["$42.4 billion"]
+
+
+def test_row_scales_come_from_the_one_scale_reader():
+    rows = ROWS + (("Weighted-average shares outstanding", "1,204", "1,198"), ("Basic earnings per ordinary share", "$0.604", "$0.532"))
+    text, words = _page(caption="(In millions, except share and per share data)", rows=rows)
+    facts, _ = facts_of_units(layout_units(words))
+    scale = {f.label: f.scale for f in facts}
+    assert scale["Net sales"] == 1e6 and scale["Weighted-average shares outstanding"] == 1.0
+    assert scale["Basic earnings per ordinary share"] == 1.0 and scale["Diluted earnings per share"] == 1.0
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Basic earnings per ordinary share were $0.604 in 2022 [^1].", source) == []
+    assert _problems("Weighted-average shares outstanding were 1,204 million in 2022 [^1].", source) == ["1,204 million"]
+
+
+def test_a_rounder_number_in_prose_or_a_count_supports_no_amount():
+    note = "(1) Diluted earnings per share are computed independently for each of the quarters presented."
+    text, words = _page(footnote=note)
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Diluted earnings per share were $6.11 in 2022 [^1].", source) == []
+    assert _problems("Diluted earnings per share were $1.29 in 2022 [^1].", source) == ["$1.29"]  # not the "(1)"
+    shares = "Common stock, $0.10 par value; 800 million shares authorized as of May 31, 2022."
+    text, words = _page(footnote=shares)
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Authorized common stock was 800 million shares as of May 31, 2022 [^1].", source) == []
+    assert _problems("Common stock was $800 million as of May 31, 2022 [^1].", source) == ["$800 million"]
+    assert _problems("Net sales were $800 million as of May 31, 2022 [^1].", source) == ["$800 million"]  # "May" names no item
+
+
+def test_the_value_a_change_ends_at_is_not_the_column_it_starts_from():
+    rows = (("Electric", "$15,060", "$15,131"),)  # rounds to $15.1 billion in both years; fell in 2022
+    text, words = _page(rows=rows)
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Electric decreased to $15.1 billion in 2022 from fiscal 2021 [^1].", source) == []
+    assert _problems("Electric increased to $15.1 billion in 2022 from fiscal 2021 [^1].", source) == ["$15.1 billion"]
+
+
+def test_a_row_read_without_its_columns_takes_the_headers_years_in_order():
+    from storage.documents.tables import TableHeader, Unit
+
+    header = TableHeader("May 31, 2023 2022", ("May 31, 2023", "Effective rate 2023", "May 31, 2022"))
+    units = [Unit("7. NOTES PAYABLE AND OTHER BORROWINGS", False), Unit("May 31, 2023 2022", False, header, is_header=True),
+             Unit("Total notes payable and other borrowings $90,481 $75,859", True, None, unit="(Amounts in millions)")]
+    facts, _ = facts_of_units(units)
+    assert [(f.printed, f.period, sorted(f.years)) for f in facts] == \
+        [("$90,481", "May 31, 2023", [2023]), ("$75,859", "May 31, 2022", [2022])]
+    source = CheckedSource([units[-1].text], load_facts=lambda: (facts, []))
+    assert _problems("Total notes payable and other borrowings rose 19.3% from fiscal 2022 [^1].", source) == []
+    assert _problems("Total notes payable and other borrowings was $75,859 million as of May 31, 2023 [^1].", source) == \
+        ["$75,859 million"]
+    # another table's header (a new note above the row) names no column of it
+    other = [units[1], Unit("8. LEASES", False), units[2]]
+    assert {f.period for f in facts_of_units(other)[0]} == {""}
+
+
+def test_a_value_printed_inside_its_rows_label_is_the_rows_value():
+    from agent.claims.facts import Fact
+
+    fact = Fact("Estimated EPS on a non-GAAP basis ~ $ 1.19 ~", "", "2023", "$1.23", 1.23, 1.0, False, False, "money", 1,
+                "$", frozenset({2023}))
+    source = CheckedSource(["Estimated EPS on a non-GAAP basis ~ $ 1.19 ~ $ 1.23"], load_facts=lambda: ([fact], []))
+    assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.19 [^1]", source) == []
+    assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.23 [^1]", source) == []
+    assert _problems("- Estimated EPS on a non-GAAP basis (2023 Guidance): 1.21 [^1]", source) == \
+        ["Estimated EPS on a non-GAAP basis … 1.21"]
+
+
+@pytest.mark.parametrize("opening,closing", [("“", "”"), ('"', '"'), ("‘", "’"), ("'", "'"), ("«", "»"), ("„", "“")])
+def test_a_quote_in_any_marks_is_checked_and_spliced_part_by_part(statement, opening, closing):
+    assert _problems(f"The filing reports {opening}Adjusted net sales{closing} of $34.2 billion for 2022 [^1].", statement) == \
+        ["Adjusted net sales"]
+    assert _problems(f"The statement lists {opening}Cost of sales{closing} for 2022 [^1].", statement) == []
+    assert _problems(f"The statement shows {opening}Net sales … 19,232{closing} for 2022 [^1].", statement) == \
+        ["Net sales … 19,232"]
+    assert _problems(f"It lists {opening}Gross profit … Operating income{closing} [^1].", statement) == []
+    assert _problems(f"It lists {opening}Gross profit … Operating losses{closing} [^1].", statement) == ["Operating losses"]
+
+
+@pytest.mark.parametrize("sentence,flagged", [
+    ("Net sales rose 9.1% from 2021 [^1].", ["9.1%"]),  # recomputed: 7.8%
+    ("Net sales increased by $3.5 billion in 2022 [^1].", ["$3.5 billion"]),  # recomputed: $2.5 billion
+    ("Gross margin was 45.0% in 2022 [^1].", ["45.0%"]),  # recomputed: 43.8%
+    ("Net income grew 9.3% in 2022 [^1].", []),  # 3,120 / 2,855 - 1
+])
+def test_a_stated_change_or_ratio_is_recomputed_from_the_facts(statement, sentence, flagged):
+    assert _problems(sentence, statement) == flagged
+
+
+def _source(rows, caption: str = "(Millions)", years=("2022", "2021"), footnote: str = FOOTNOTE) -> CheckedSource:
+    text, words = _page(caption=caption, rows=rows, years=years, footnote=footnote)
+    return CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+
+
+def test_twin_rows_basic_and_diluted_are_told_apart():
+    source = _source(ROWS[:5] + (("Net income per common share, basic", "$6.20", "$5.70"),
+                                 ("Net income per common share, diluted", "$6.11", "$5.61")))
+    assert _problems("Net income per common share, basic was $6.20 in 2022 [^1].", source) == []
+    assert _problems("Net income per common share, basic was $6.11 in 2022 [^1].", source) == ["$6.11"]
+    assert _problems("Net income per common share, diluted was $6.20 in 2022 [^1].", source) == ["$6.20"]
+
+
+def test_a_row_of_another_item_or_a_less_exact_label_is_not_the_claimed_item():
+    source = _source((("Operating income", "1,837", "1,883"), ("Net income (loss)", "1,812", "1,501"),
+                      ("Total shareholders' equity", "18,192", "17,001"), ("Total equity", "17,944", "16,800")))
+    assert _problems("Operating income was $1.84 billion in 2022 [^1].", source) == []
+    assert _problems("Operating income was $1,812 million in 2022 [^1].", source) == ["$1,812 million"]  # net income's
+    assert _problems("Total shareholders' equity was $18,192 million in 2022 [^1].", source) == []
+    assert _problems("Total shareholders' equity was $17,944 million in 2022 [^1].", source) == ["$17,944 million"]
+
+
+def test_a_prose_number_needs_the_claims_item_words_not_its_period_words():
+    note = "(1) A tax benefit of $65 million during the three and six months ended 2022 and 2021, respectively."
+    source = _source(ROWS, footnote=note)
+    assert _problems("Operating income for the six months ended 2022 was $65 million [^1].", source) == ["$65 million"]
+    assert _problems("The tax benefit was $65 million in the six months ended 2022 [^1].", source) == []
+
+
+def test_a_quoted_section_and_label_names_that_section_exactly():
+    from agent.claims.facts import Fact
+
+    def fact(section, printed, row):
+        return Fact("Revenues", section, "2016", printed, float(printed.replace(",", "")), 1e6, False, False, "money", row,
+                    "$", frozenset({2016}))
+
+    facts = [fact("Cloud software and on-premise software", "9,488", 1), fact("Total cloud and on-premise software", "28,997", 2)]
+    text = "Cloud software and on-premise software: Revenues 9,488\nTotal cloud and on-premise software: Revenues 28,997"
+    source = CheckedSource([text], load_facts=lambda: (facts, []))
+    assert _problems("It shows “Cloud software and on-premise software: Revenues … 9,488” for 2016 [^1].", source) == []
+    assert _problems("It shows “Cloud software and on-premise software: Revenues … 28,997” for 2016 [^1].", source) == \
+        ["Cloud software and on-premise software: Revenues … 28,997"]
+
+
+def test_a_slash_inside_a_label_divides_nothing_in_shown_arithmetic():
+    source = _source((("Core earnings/EPS", "1,109", "1,175"),))
+    assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -66 [^1].", source) == []
+    assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -76 [^1].", source) != []
