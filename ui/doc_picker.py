@@ -60,7 +60,8 @@ def _titles(names: dict[str, str]) -> dict[str, str]:
         infos = library_infos()
     except (OSError, ValueError):  # titles are a nicety; the file names still work
         return {}
-    return {d: i.title for d, i in infos.items() if d in names and i.form != "other"}
+    # A title that is only the form ("annual report": no issuer or period found) names no document: the file does.
+    return {d: i.title for d, i in infos.items() if d in names and i.form != "other" and i.title != i.form}
 
 
 def picked_titles(doc_ids: list[str]) -> list[str]:

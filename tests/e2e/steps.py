@@ -29,3 +29,18 @@ def ask(page, question: str) -> None:
     box.fill(question)
     box.press("Enter")
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
+
+
+def open_sidebar(page) -> None:
+    """Show the sidebar (collapsed at a phone width) and wait until it is in view."""
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.or_(page.get_by_test_id("stExpandSidebarButton")).first).to_be_attached()
+    if not sidebar.is_visible() or (sidebar.bounding_box() or {"x": -1})["x"] < 0:
+        page.get_by_test_id("stExpandSidebarButton").click()
+    expect(sidebar).to_be_in_viewport()
+
+
+def close_sidebar(page) -> None:
+    """Collapse the sidebar (it covers the page at a phone width)."""
+    page.get_by_test_id("stSidebarCollapseButton").click()
+    expect(page.get_by_test_id("stSidebar")).not_to_be_in_viewport()

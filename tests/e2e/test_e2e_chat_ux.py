@@ -59,6 +59,9 @@ def _ask_first_suggestion(page) -> str:
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
     expect(page.locator('[class*="st-key-suggest-"]')).to_have_count(0)  # the overview gives way to the answer
     expect(page.get_by_test_id("stChatMessage").last.get_by_text("9,100", exact=False).first).to_be_visible()
+    # the answer is finished and drawn from the store (its Copy button, no Stop): not the streamed draft
+    expect(page.get_by_role("button", name="Stop")).to_have_count(0)
+    expect(page.get_by_test_id("stChatMessage").last.get_by_role("button", name="Copy")).to_be_visible()
     return question
 
 

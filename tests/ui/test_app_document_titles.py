@@ -22,3 +22,11 @@ def test_titles_on_the_documents_page_and_in_the_picker(ui_env):
     labels = {picker.format_func(d) for d in (a.doc_id, b.doc_id)}
     assert len(labels) == 2 and all(label.startswith("Acme Rockets · 10-K · FY2018") for label in labels)
     assert labels == {"Acme Rockets · 10-K · FY2018 (scan_01.pdf)", "Acme Rockets · 10-K · FY2018 (scan_02.pdf)"}
+
+
+def test_a_title_that_is_only_the_form_is_the_file_name_in_the_picker(sample_processed):
+    """The sample report names no issuer or period its metadata reads: "annual report" alone would tell the
+    user nothing (and two such reports would read alike); the picker shows its file name."""
+    at = new_app().run()
+    assert not at.exception
+    assert doc_picker(at).format_func(sample_processed.doc_id) == sample_processed.source_file
