@@ -56,10 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.CRITICAL, format="%(levelname)s %(name)s: %(message)s")
 
-    from agent.llm import ModelConfigError
-    from agent.service import ChatService
-    from storage.documents.catalog import PdfProcessingError
-    from storage.documents.ingest import process_and_index_pdf
+    # the agent, models and stores take seconds to import: `--help` and argument errors answer before them
+    from agent.llm import ModelConfigError  # import here: slow (see above)
+    from agent.service import ChatService  # import here: slow
+    from storage.documents.catalog import PdfProcessingError  # import here: slow
+    from storage.documents.ingest import process_and_index_pdf  # import here: slow
 
     doc_ids, current_page = [], None
     try:

@@ -20,6 +20,7 @@ from typing import Literal
 
 import numpy as np
 from agent.tuning import TUNING
+from storage.documents import embeddings
 
 Kind = Literal["greeting", "thanks", "goodbye", "about_app"]
 
@@ -113,9 +114,7 @@ def example_question(documents: list[str]) -> str:
 
 def _embedder(embedder):
     if embedder is None:
-        from storage.documents.embeddings import get_embedder
-
-        embedder = get_embedder()
+        embedder = embeddings.get_embedder()
     return embedder
 
 

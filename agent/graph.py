@@ -69,6 +69,7 @@ from storage.documents.intake import compute_doc_id, resolve_source_pdf
 from storage.history.store import HistoryError
 from storage.jobs.queue import default_ingest_jobs
 from storage.schema import AnswerResult, display_page
+from agent.context import TRUNCATED_HISTORY_PROMPT
 
 log = logging.getLogger(__name__)
 
@@ -224,8 +225,6 @@ def agent(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 def _agent_system(state: AgentState) -> str:
     """The agent's system prompt: the selection's summary, the viewed pages, how earlier tool output
     is truncated, relevant knowledge items, and what the selection does not cover."""
-    from agent.context import TRUNCATED_HISTORY_PROMPT
-
     page, page_context = state.get("current_page"), ""
     if page:
         prev = state.get("previous_page")

@@ -30,6 +30,7 @@ from storage.finance import line_items
 from storage.settings import get_settings
 from storage.schema import Source
 from agent.tuning import TUNING
+from storage.documents import embeddings
 
 log = logging.getLogger("agent.knowledge_base")
 
@@ -155,9 +156,7 @@ class KnowledgeBase:
         if not self.items or not query.strip():
             return np.zeros(len(self.items), dtype=np.float32)
         if embedder is None:
-            from storage.documents.embeddings import get_embedder
-
-            embedder = get_embedder()
+            embedder = embeddings.get_embedder()
         vectors = self._item_vectors(embedder)
         q = embedder.embed([query])[0]
         return (vectors @ q).max(axis=0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from syntok import segmenter as syntok_segmenter
 
 from storage.schema import Source
+from storage.documents import catalog
 
 
 def segment(paragraph: str) -> list[str]:
@@ -30,8 +31,6 @@ def squash(text: str) -> str:
 
 def page_text_lookup():
     """`source -> text of the page it cites`, reading each PDF's pages.json once."""
-    from storage.documents.catalog import load_page_texts
-
     cache: dict[str, list[str] | None] = {}
 
     def lookup(src: Source | dict) -> str | None:
@@ -41,7 +40,7 @@ def page_text_lookup():
             return None
         if doc_id not in cache:
             try:
-                cache[doc_id] = load_page_texts(doc_id)
+                cache[doc_id] = catalog.load_page_texts(doc_id)
             except (OSError, ValueError):
                 cache[doc_id] = None
         pages = cache[doc_id]

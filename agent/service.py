@@ -31,6 +31,8 @@ from agent.tools import WebSearch
 from agent.turns import LoadedHistory, TurnHistory
 from storage.settings import get_settings
 from storage.schema import AnswerResult
+from storage.history.store import HistoryError, HistoryStore, HistoryUnavailableError
+from storage.retrieval.hybrid import HybridRetriever
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +42,6 @@ _DEFAULT = object()
 
 def default_retriever_factory() -> Callable[[list[str]], object]:
     """doc_ids -> `storage.retrieval.hybrid.HybridRetriever` (it keeps loaded indexes per process)."""
-    from storage.retrieval.hybrid import HybridRetriever
-
     return HybridRetriever
 
 
@@ -75,8 +75,6 @@ class ChatService:
         self.llm = (load_chat_model(self._spec) if self._spec else None) if llm is _DEFAULT else llm
         self.web = WebSearch.from_env() if web is _DEFAULT else web
         if history is _DEFAULT:
-            from storage.history.store import HistoryStore
-
             history = HistoryStore()
         self.history = history
         self.turns = TurnHistory(history, outbox) if history is not None else None
@@ -161,8 +159,6 @@ class ChatService:
         the turns queued while the history was down."""
         if self.turns is None or not conversation_id:
             return LoadedHistory(), None, None
-        from storage.history.store import HistoryUnavailableError
-
         try:
             self.turns.flush(user_id)  # turns queued while the history was down come first
             if self.turns.outbox.pending(user_id):
@@ -183,8 +179,6 @@ class ChatService:
         return result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
 
     def _title_from_first_question(self, user_id: str, conversation_id: str, text: str) -> None:
-        from storage.history.store import HistoryError
-
         try:
             conv = self.history.get_conversation(user_id, conversation_id)
             if conv.get("title") in ("", "New chat"):

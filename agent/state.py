@@ -145,8 +145,6 @@ class AgentContext:
 
     def __post_init__(self) -> None:
         if self.turns is None and self.history is not None:  # a store alone: save turns through their owner
-            from agent.turns import TurnHistory
-
             self.turns = TurnHistory(self.history)
 
     def emit(self, event: str, **data: Any) -> None:

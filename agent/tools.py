@@ -24,6 +24,11 @@ from agent.tool_output import ToolOutput
 from storage.schema import RetrievedChunk, Source, display_page
 from storage.settings import get_settings
 from agent.tuning import TUNING
+from storage.documents import catalog, page_tables
+from storage.documents.bm25 import tokenize
+from storage.finance.line_items import asked_items
+from storage.retrieval.hybrid import RetrievalError
+from storage.retrieval.selection_prior import selection_prior
 
 log = logging.getLogger(__name__)
 
@@ -90,15 +95,13 @@ class WebSearch:
 
 def page_sources(state: dict) -> list[Source]:
     """The page(s) the user is looking at, as `page` sources ([^Current Page] / [^Previous Page])."""
-    from storage.documents.catalog import load_page_texts
-
     out = []
     for role in ("current", "previous"):
         ref = state.get(f"{role}_page")
         if not ref or ref.get("page_number") is None or not ref.get("doc_id"):
             continue
         try:
-            pages = load_page_texts(ref["doc_id"])
+            pages = catalog.load_page_texts(ref["doc_id"])
             text = pages[ref["page_number"]]
         except (OSError, ValueError, IndexError) as exc:
             log.warning("viewed page %s unavailable: %s", ref, exc)
@@ -125,8 +128,6 @@ def search_documents(context, state: dict, query: str) -> tuple[list[Source], st
         return pages, "No PDF is selected; select or upload one to search documents.", bool(pages)
     if not query.strip():
         return pages, "Empty query.", False
-    from storage.retrieval.hybrid import RetrievalError
-
     try:
         hits: list[RetrievedChunk] = context.get_retriever(doc_ids).search(query, k=context.rag_k)
     except (RetrievalError, OSError) as exc:  # a selection that cannot be searched: the model can try the web
@@ -157,12 +158,6 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     record for a figure, whatever rank a passage search gives them among the notes that discuss it.
     Pages printing the item's label first, then the documents the question's period and form point
     to (storage/retrieval/selection_prior.py), then the question's words on the page."""
-    from storage.finance.line_items import asked_items
-    from storage.documents.bm25 import tokenize
-    from storage.documents.page_tables import statement_pages
-    from storage.documents.catalog import load_page_texts
-    from storage.retrieval.selection_prior import selection_prior
-
     selection = selected_documents(state)
     labels = [re.compile(rf"(?im)^\s*(?:{a.item.printed})\b") for a in asked_items(question)]
     if not selection or not labels:
@@ -175,11 +170,11 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
         try:
             if doc.source_file is None:
                 raise ValueError("no manifest")
-            texts = load_page_texts(doc_id)
+            texts = catalog.load_page_texts(doc_id)
         except (OSError, ValueError) as exc:
             log.warning("statement pages of %s unavailable: %s", doc_id, exc)
             continue
-        for page in statement_pages(doc_id):
+        for page in page_tables.statement_pages(doc_id):
             text = texts[page]
             if any(rx.search(text) for rx in labels):
                 scored.append((prior.get(doc_id, 0.0), len(words & set(tokenize(text))), doc.source_file, doc_id, page, text))

@@ -89,6 +89,7 @@ from agent.markers import (
 from agent.citations.previews import clip, knowledge_citation, source_citation
 from agent.citations.quotes import attach_quotes
 from storage.schema import AnswerResult, Citation, CitationMetadata, Source, display_page
+from agent.knowledge_base import get_knowledge_base
 
 __all__ = [
     "CURRENT_PAGE_ID",
@@ -134,8 +135,6 @@ def _knowledge_lookup(registry: Mapping[str, Source], knowledge: Any) -> dict[st
                 "category": extra.get("category"), "source": extra.get("source"), "url": s.url,
             }
     if knowledge is None:
-        from agent.knowledge_base import get_knowledge_base
-
         try:
             knowledge = get_knowledge_base()
         except (OSError, ValueError) as e:  # a missing, unreadable or invalid file (KnowledgeBaseError is a

@@ -18,6 +18,7 @@ from typing import Sequence
 from agent.markers import MARKER_LIKE_RE, MARKER_RE
 from agent.tuning import TUNING
 from storage.schema import Source
+from storage.documents import embeddings
 
 
 _WORD_RE = re.compile(r"\d+(?:[.,]\d+)*|[a-z][a-z0-9']+", re.I)
@@ -75,9 +76,7 @@ def candidate_scores(sentence: str, candidates: Sequence[tuple[str, Source]], em
     words = content_words(sentence)
     lexical = [lexical_score(words, src) for _, src in candidates]
     if embedder is None:
-        from storage.documents.embeddings import get_embedder
-
-        embedder = get_embedder()
+        embedder = embeddings.get_embedder()
     vectors = embedder.embed([sentence] + [src.text for _, src in candidates])
     return lexical, [float(vectors[0] @ v) for v in vectors[1:]]
 

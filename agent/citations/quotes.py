@@ -25,6 +25,8 @@ from agent.markers import iter_markers
 from agent.source_text import find_span, is_ocr, source_texts
 from agent.page_text import squash
 from storage.schema import Citation, Source
+from agent.page_text import page_text_lookup
+from storage.documents import catalog, page_tables
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
 _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|’(?=[A-Za-z]|\s[a-z])){4,})’\s*$"
@@ -80,8 +82,6 @@ def attach_quotes(text: str, citations: list[Citation], sources: Mapping[str, So
         q = quotes.get(c.marker)
         if q and sources is not None:
             if page_text is None:
-                from agent.page_text import page_text_lookup
-
                 page_text = page_text_lookup()
             src = sources.get(c.marker)
             texts = source_texts(src, page_text) if src is not None else []
@@ -119,15 +119,12 @@ def _row_key(text: str) -> str:
 def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
     """The column headers of the table row a quote is (a quoted row, or a "label … value" cell),
     read from the page's tables (storage/documents/page_tables.py); [] when no quote is a table row."""
-    from storage.documents.page_tables import table_units
-    from storage.documents.catalog import load_page_texts
-
     try:
-        pages = load_page_texts(doc_id)
+        pages = catalog.load_page_texts(doc_id)
     except (OSError, ValueError):
         return []
     text = pages[page_index] if 0 <= page_index < len(pages) else ""
-    rows = [u for u in table_units(doc_id, page_index, text) if u.is_table_row and u.header is not None]
+    rows = [u for u in page_tables.table_units(doc_id, page_index, text) if u.is_table_row and u.header is not None]
     for quote in quotes:
         label = quote.split(ROW_GAP)[0] if ROW_GAP in quote else None
         for unit in rows:

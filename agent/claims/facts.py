@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from agent.claims.figures import caption_scale
 from storage.documents.tables import Cell, Unit, row_cells, split_row
 from storage.finance.scale import Scale, factor, read_scale, unit_of
+from storage.documents import page_tables
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
@@ -150,9 +151,7 @@ def _year_columns(header, count: int) -> list[str]:
 
 def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:
     """The facts and prose lines of a cited page (its rows read by storage/documents/page_tables.py)."""
-    from storage.documents.page_tables import table_units
-
-    return facts_of_units(table_units(doc_id, page_index, text), row_base=page_index * 10_000)
+    return facts_of_units(page_tables.table_units(doc_id, page_index, text), row_base=page_index * 10_000)
 
 
 def rows_of(facts: list[Fact]) -> dict[int, list[Fact]]:

@@ -23,6 +23,7 @@ from storage.documents.page_tables import is_primary_statement, statement_entity
 from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
 from storage.finance.numbers import parse_number
 from agent.tuning import TUNING
+from storage.documents import catalog
 
 MAX_CAPTION_WORDS = 8
 MAX_SOURCES = 6
@@ -124,10 +125,8 @@ def _percent_row(cells: list[Cell]) -> bool:
 @lru_cache(maxsize=256)
 def fiscal_period(doc_id: str | None) -> tuple[int | None, int | None]:
     """The fiscal year and quarter a processed PDF covers (its DocumentInfo), None when unknown."""
-    from storage.documents.catalog import document_info, load_manifest
-
     try:
-        info = document_info(load_manifest(doc_id)) if doc_id else None
+        info = catalog.document_info(catalog.load_manifest(doc_id)) if doc_id else None
     except (OSError, ValueError):
         info = None
     return (info.fiscal_year, info.fiscal_quarter) if info else (None, None)

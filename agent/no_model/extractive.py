@@ -26,6 +26,7 @@ from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 from storage.finance import line_items
 from agent.tuning import TUNING
+from storage.documents import embeddings
 
 MAX_SENTENCES = 4
 MAX_SUPPORTING = 3  # quotes under a figure, or answering a question that names a line item
@@ -252,9 +253,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
 
 def _embedder(embedder):
     if embedder is None:
-        from storage.documents.embeddings import get_embedder
-
-        embedder = get_embedder()
+        embedder = embeddings.get_embedder()
     return embedder
 
 
