@@ -170,8 +170,8 @@ def printed_facts(question: str, sources: list[dict], max_sources: int = 6) -> l
 def printed_block(question: str, sources: list[dict]) -> list[str] | None:
     """When no row was picked for a figure question but the searched pages print the asked item
     (printed_facts): the intro and up to MAX_PRINTED of those rows, one per value, each cited; else None."""
-    if not is_figure_question(question):
-        return None
+    if not is_figure_question(question) or asks_beyond_items(DERIVED_ASK, question) or defines_formula(question):
+        return None  # a computation asked: one of its inputs printed is not its answer
     lines, values = [], set()
     for fact, src in printed_facts(question, sources):
         if fact.value in values:

@@ -46,3 +46,12 @@ def test_no_fact_of_the_item_still_says_no_figure(statement_pdf, monkeypatch, tm
     sources, text = _with_facts(statement_pdf, monkeypatch, tmp_path, [OTHER])
     assert figures.printed_block("What were revenues in 2022?", sources) is None
     assert figures.printed_block("What was operating income in 2020?", sources) is None  # a year not printed
+
+
+def test_a_computation_asked_gets_no_input_row_listed(statement_pdf, monkeypatch, tmp_path):
+    sources, text = _with_facts(statement_pdf, monkeypatch, tmp_path, [FIRST, SECOND])
+    assert figures.printed_block("What were revenues in 2022?", sources)  # the rows are printed
+    # the ratio's input printed is not the ratio: no row listed as if it answered
+    assert figures.printed_block("What was the operating margin in 2022 (operating income divided by revenues)?",
+                                 sources) is None
+    assert figures.printed_block("By what percentage did revenues grow in 2022?", sources) is None
