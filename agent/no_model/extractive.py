@@ -275,12 +275,10 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
     page_text = page_text or page_text_lookup()
     embedder = _embedder(embedder)
     block = None if scope_note else figures.figure_block(question, sources, page_text, embedder)
-    # no row picked while the searched pages print the asked item: those rows, never "no figure is stated"
-    printed = None if scope_note or block is not None else figures.printed_block(question, sources)
     picked = pick_sentences(question, sources, page_text, embedder=embedder,
                             max_sentences=MAX_SENTENCES * 3)  # room for the filters below
     best = max((score for score, _, _ in picked), default=0.0)
-    if best < MIN_SCORE and block is None and printed is None:
+    if best < MIN_SCORE and block is None:
         return (f"{scope_note}\n\n{NOT_FOUND_IN_DOCUMENTS}", True) if scope_note else (NOT_FOUND_IN_DOCUMENTS, False)
     floor = max(MIN_SCORE * 0.8, best * 0.6)
     picked = [p for p in picked if p[0] >= floor and not is_header(p[1]) and not is_title(p[1])]
@@ -289,7 +287,7 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
         picked = [p for p in picked if on_point(p[1], focus)][:MAX_SUPPORTING]
     else:
         picked = picked[: MAX_SUPPORTING if block is not None else MAX_SENTENCES]
-    if not picked and block is None and printed is None and not scope_note and figures.no_row_line(question) is None:
+    if not picked and block is None and not scope_note and figures.no_row_line(question) is None:
         return NOT_FOUND_IN_DOCUMENTS, False  # the question's item is named in no passage found
     lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked]
     parts = [scope_note] if scope_note else []
@@ -298,10 +296,6 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
     if block is not None:
         parts.append(block[0])  # the block's own intro ("the table row ... that matches", "computed from ...")
         parts.append("\n".join(block[1:]))
-        if lines:
-            parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
-    elif printed is not None:
-        parts += [printed[0], "\n".join(printed[1:])]
         if lines:
             parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
     else:

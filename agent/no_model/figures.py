@@ -24,11 +24,10 @@ import re
 
 from storage.finance import line_items
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
-from agent.no_model.figure_periods import AskedPeriod, asked_period, column_years
+from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
 from agent.no_model.figure_words import decimals, said_period, scale_word
-from storage.documents.facts import FactsMissing, page_facts
 from storage.finance.numbers import parse_number
 
 _FIGURE_ASK = re.compile(
@@ -133,58 +132,6 @@ def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
     when = _said_asked(period)
     return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
             "passages that mention it, quoted as context:")
-
-
-MAX_PRINTED = 3  # rows listed when no row was picked but the searched pages print the asked item
-INTRO_PRINTED = ("No language model is configured; no table row was read as {what}{when} for certain, and the pages "
-                 "searched print it in these rows (each as printed, with its column):")
-
-
-def printed_facts(question: str, sources: list[dict], max_sources: int = 6) -> list[tuple]:
-    """(fact, source) of the searched pages' facts (storage/documents/facts.py, read at ingestion)
-    that are the asked line item in a column of the asked years and span: what a page prints for
-    the item, so "no figure is stated" is never said while one of them does."""
-    asked = line_items.asked_items(question)
-    if not asked or asked[0].item.formula:
-        return []
-    item, period = asked[0].item, asked_period(question)
-    out = []
-    used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:max_sources]
-    for src in used:
-        try:
-            facts = page_facts(src.get("doc_id"), src.get("page_number")) if src.get("doc_id") else []
-        except (FactsMissing, OSError, ValueError):
-            continue
-        for fact in facts:
-            if fact.value is None or not line_items.answers(line_items.BY_CONCEPT.get(fact.concept or ""), item):
-                continue
-            if period.years and not set(period.years) & set(column_years(fact.period)):
-                continue
-            span = fact.duration_months
-            if span is not None and span != (period.months or 12):
-                continue
-            out.append((fact, src))
-    return out
-
-
-def printed_block(question: str, sources: list[dict]) -> list[str] | None:
-    """When no row was picked for a figure question but the searched pages print the asked item
-    (printed_facts): the intro and up to MAX_PRINTED of those rows, one per value, each cited; else None."""
-    if not is_figure_question(question) or asks_beyond_items(DERIVED_ASK, question) or defines_formula(question):
-        return None  # a computation asked: one of its inputs printed is not its answer
-    lines, values = [], set()
-    for fact, src in printed_facts(question, sources):
-        if fact.value in values:
-            continue
-        values.add(fact.value)
-        scale = scale_word(fact.scale_caption) if fact.unit == "USD" else ""
-        lines.append(f"- {fact.label} ({fact.period}): {fact.value_text}{' ' + scale if scale else ''} {src['source_id']}")
-    return [_printed_intro(question), *lines[:MAX_PRINTED]] if lines else None
-
-
-def _printed_intro(question: str) -> str:
-    asked = line_items.asked_items(question)
-    return INTRO_PRINTED.format(what=asked[0].item.label, when=_said_asked(asked_period(question)))
 
 
 # the company's own measures that filings often state in a sentence rather than a table row
