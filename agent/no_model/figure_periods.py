@@ -36,6 +36,7 @@ class AskedPeriod:
     quarter: int | None = None
     months: int | None = None  # 3 for a quarter, 6 for a half year ...
     fiscal: bool = False  # named as a fiscal period ("FY2024", "fiscal 2023"), not a calendar one
+    month: int | None = None  # the month a quarter asked ends in, when the question dates it ("quarter ended February 28")
 
     def __bool__(self) -> bool:
         return bool(self.years or self.quarter or self.months)
@@ -55,7 +56,9 @@ def asked_period(question: str) -> AskedPeriod:
         months = 3 * quarter
     elif quarter or _QUARTER_SPAN.search(question):  # "the quarter ended February 28, 2019": a quarter's column
         months = 3
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)))
+    dated = _MONTH_NAME.search(question) if months == 3 else None
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)),
+                       _MONTH_NUMBER[dated.group(1).lower()] if dated else None)
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,9 @@ def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int
     (`fiscal_year`, from its cover) is the year after the calendar year of the row's latest dated
     column (a fiscal year ending early in the next calendar year); with the filing's fiscal quarter,
     the quarter of its latest column. None when neither applies."""
-    dated = [(max(years), month) for c in cells if (years := column_years(c.period)) and (month := column_month(c.period))]
+    # a column under "Fiscal 2016" names its fiscal year already: no calendar to shift
+    dated = [(max(years), month) for c in cells if (years := column_years(c.period)) and (month := column_month(c.period))
+             and not FISCAL_YEAR_LABEL.search(c.period)]
     if not fiscal_year or not dated:
         return None
     year, month = max(dated)
@@ -91,11 +96,37 @@ def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int
     return FiscalShift(years, month, fiscal_quarter)
 
 
-def cell_quarter(cell: Cell, shift: FiscalShift | None = None) -> int | None:
-    """The fiscal quarter a column is: named by its header ("Fourth Quarter", "Q2"), else, for a
-    three months' column, counted back from the filing's own quarter (`shift`)."""
+FISCAL_YEAR_LABEL = re.compile(r"(?i)\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\b")
+
+
+def quarters_in_order(cells: list[Cell]) -> dict[int, int]:
+    """column -> fiscal quarter, for a row of a quarterly table whose columns name no quarter, only
+    the month each ends ("Fiscal 2016 Quarter Ended: August 31 November 30 February 29 May 31",
+    "2016 Quarter ended: December 31 September 30 June 30 March 31"): the four three months'
+    columns of one year, their months three apart in printed order, are its quarters in that order
+    (first to fourth left to right, or fourth to first when the months run backwards)."""
+    groups: dict[tuple[int, ...], list[Cell]] = {}
+    for c in cells:
+        if column_months(c.period) == 3 and column_quarter(c.period) is None and column_month(c.period):
+            groups.setdefault(tuple(column_years(c.period)), []).append(c)
+    out: dict[int, int] = {}
+    for group in groups.values():
+        group = sorted(group, key=lambda c: c.column)
+        months = [column_month(c.period) for c in group]
+        steps = {(b - a) % 12 for a, b in zip(months, months[1:])}
+        if len(group) == 4 and steps in ({3}, {9}):
+            out.update({c.column: (i + 1 if steps == {3} else 4 - i) for i, c in enumerate(group)})
+    return out
+
+
+def cell_quarter(cell: Cell, shift: FiscalShift | None = None, order: dict[int, int] | None = None) -> int | None:
+    """The fiscal quarter a column is: named by its header ("Fourth Quarter", "Q2"), else its place
+    in a quarterly table's order (`order`, quarters_in_order), else, for a three months' column,
+    counted back from the filing's own quarter (`shift`)."""
     if (named := column_quarter(cell.period)) is not None:
         return named
+    if order and cell.column in order:
+        return order[cell.column]
     month = column_month(cell.period)
     if shift is None or not shift.quarter or month is None or column_months(cell.period) != 3:
         return None
@@ -138,11 +169,12 @@ def column_quarter(period: str) -> int | None:
     return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None
 
 
-def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None) -> int:
+def span_mismatch(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None,
+                  order: dict[int, int] | None = None) -> int:
     """1 when the column's span is known and is not the one asked (a full year unless the question
     names a quarter or a number of months), else 0."""
     months = column_months(cell.period)
-    quarter = cell_quarter(cell, shift)
+    quarter = cell_quarter(cell, shift, order)
     if quarter is not None and asked.quarter and quarter != asked.quarter:
         return 1
     if months is None:
@@ -168,7 +200,8 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
     columns whose span is the asked one (span_mismatch): none when the row has no such column.
     `shift`: the row's fiscal-year shift (fiscal_shift)."""
     # a dash or text is not a figure to state; a column not of the asked span is not the asked period
-    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked, shift)]
+    order = quarters_in_order(cells) if asked.quarter or asked.month else {}
+    fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked, shift, order)]
     years = asked.years[:MAX_FIGURES]
     if not years:  # no year named: the most recent
         dated = [y for c in fitting for y in cell_years(c, asked, shift)]
@@ -176,15 +209,18 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
     out = []
     for year in years:
         matching = [c for c in fitting if year in cell_years(c, asked, shift)]
+        if asked.month and len(matching) > 1 and (dated := [c for c in matching if column_month(c.period) == asked.month]):
+            matching = dated  # "the quarter ended February 28, 2019": the column ending in that month
         # two columns of the year that their headers do not tell apart (a quarter's and a year to
         # date's, headers read without their spans): which one is asked is unknown
         if len(matching) > 1 and len({c.period for c in matching}) < len(matching):
             continue
         # a quarter asked among several quarters' columns of the year that do not name theirs
         # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
-        if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift) for c in matching):
+        if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift, order) for c in matching):
             continue
-        if asked.quarter and not asked.fiscal and matching and not _may_be_calendar_quarter(matching, asked.quarter, shift):
+        if asked.quarter and not asked.fiscal and matching and not order \
+                and not _may_be_calendar_quarter(matching, asked.quarter, shift):
             continue  # quarters' columns of unknown quarter, none ending the asked calendar quarter: not covered
         if matching:
             out.append(min(matching, key=lambda c: c.column))

@@ -23,6 +23,8 @@ class Page:
     caption: str = "(In millions, except per share data)"
     span: str = "Years Ended December 31,"  # printed over the columns, "" for none
     above: list[str] = field(default_factory=list)  # lines printed above the title (a running header)
+    first_column: float = FIRST_COLUMN  # the right edge of the first value column (four columns: move it left)
+    gap: float = COLUMN_GAP
 
 
 def _right(page, x_right: float, y: float, text: str) -> None:
@@ -38,7 +40,7 @@ def build_pdf(path, pages: list[Page]):
             if line:
                 page.insert_text((LEFT, y), line, fontsize=SIZE + 1)
                 y += 16
-        right = [FIRST_COLUMN + COLUMN_GAP * i for i in range(len(spec.columns))]
+        right = [spec.first_column + spec.gap * i for i in range(len(spec.columns))]
         y += 8
         if spec.span:
             _right(page, right[-1], y, spec.span)
