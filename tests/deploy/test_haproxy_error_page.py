@@ -26,7 +26,8 @@ def haproxy_without_replicas(tmp_path):
            "PATH": "/usr/sbin:/usr/bin:/bin"}
     log = (tmp_path / "haproxy.log").open("w")
     proc = subprocess.Popen([HAPROXY, "-db", "-f", str(PROJECT_ROOT / "deploy" / "haproxy.cfg")], env=env,
-                            stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path)
+                            stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
+                            start_new_session=True)  # stop_process kills its group: without a group of its own it leaked
     yield f"http://127.0.0.1:{port}/", proc, tmp_path / "haproxy.log"
     stop_process(proc)
     log.close()
