@@ -233,7 +233,8 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
         period = Claim(cell.group("period"))
         skipped.append((offset + cell.start("value"), offset + cell.end("value")))
         skipped.append((sentence.find(cell.group("period")), sentence.find(cell.group("period")) + len(cell.group("period"))))
-        if not any(s.prints(label) for s in sources):
+        skipped.append((offset + cell.start("label"), offset + cell.end("label")))  # checked as printed: "iPhone (1)"
+        if not any(s.prints(label) or s.prints(_MARK.sub("", label)) for s in sources):
             fail("quote", label)
         elif not any(s.cell(label, value, period) for s in sources):
             fail("quote", f"{label}{ROW_GAP}{value}")

@@ -43,6 +43,8 @@ _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
 _PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
 _SQFT_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
 _POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
+# a figure followed by its table's caption: "$18,752 (in millions)", "34,229 (millions)", "$512 (in thousands)"
+_CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(thousands|millions|billions)(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
 _CURRENCY_WORDS = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
 
 
@@ -83,6 +85,10 @@ def _figure(m: re.Match, base: int = 0) -> Figure:
     end = max(m.end("num"), m.end("pct") if m.group("pct") else 0, m.end("scale") if m.group("scale") else 0,
               m.end("letter") if m.group("letter") and scale != 1.0 else 0)
     after = m.string[m.end():m.end() + 40]
+    if scale == 1.0 and not m.group("pct") and (caption := _CAPTION_AFTER.match(after)):
+        scale = SCALES[caption.group(1).lower().rstrip("s")]
+        end = m.end() + caption.end()
+        after = m.string[end:end + 40]
     currency = m.group("cur") or ""
     if not currency and (w := _CURRENCY_WORDS.match(after)):
         currency = {"dollar": "$", "euro": "€", "pound": "£", "yen": "¥"}[w.group(1).lower().rstrip("s")]

@@ -345,3 +345,26 @@ def test_a_slash_inside_a_label_divides_nothing_in_shown_arithmetic():
     source = _source((("Core earnings/EPS", "1,109", "1,175"),))
     assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -66 [^1].", source) == []
     assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -76 [^1].", source) != []
+
+
+@pytest.mark.parametrize("sentence", [
+    "Net sales were $34,229 (in millions) in 2022 [^1].",  # the figure followed by its table's caption
+    "Net sales came to 34,229 (Millions) in 2022 [^1].",
+    "Net income was $3,120 (in millions of dollars) for 2022 [^1].",
+])
+def test_a_figure_followed_by_its_caption_is_at_that_scale(statement, sentence):
+    assert _problems(sentence, statement) == []
+
+
+def test_a_figure_followed_by_another_caption_is_at_that_scale(statement):
+    assert _problems("Net sales were $34,229 (in thousands) in 2022 [^1].", statement) == ["$34,229 (in thousands)"]
+
+
+def test_a_cells_label_keeps_its_footnote_mark():
+    rows = (("Net sales (1)", "$34,229", "$31,746"), ("Margin (2)", "14,997", "13,840"))
+    text, words = _page(rows=rows)
+    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("- Net sales (1) (2022): $34,229 [^1]", page) == []  # the mark "(1)" is no figure
+    assert _problems("- Margin (2) (2022): 14,997 [^1]", page) == []
+    assert _problems("- Margin (2022): 14,997 [^1]", page) == []  # the mark left out
+    assert _problems("- Margin (2) (2022): 13,840 [^1]", page) == ["Margin (2) … 13,840"]  # another column
