@@ -519,6 +519,8 @@ def gold_rows(gold: dict, page) -> dict | None:
     two_lines = (f"{above['label']} {row['lead']}" if above and above["label"] and not above["numbers"]
                  and re.match(r"[a-z]", row["lead"]) and not above["label"].rstrip().endswith(":")  # a heading
                  and len(above["label"].split()) <= 10 else "")
+    if two_lines and label != gold["line_item"]:
+        label = two_lines  # the label as a person reads it, over both lines
     # the row as printed: the words before its first value (footnote marks, "$" dropped) and the value's word
     lead_words, printed_words = len(row["lead"].split()), []
     for _, _, t in row["words"]:
@@ -817,18 +819,22 @@ def wider_forms(item: str, label: str, row: dict, gold: dict, period: str, scale
         cells.append(f"- {label} ({when}): ${digits} [^1]")
     if row["two_lines"]:
         cells.append(f"- {row['two_lines']} ({when}): {row['printed']} [^1]")
-    for cell in rng.sample(cells, k=min(2, len(cells))):
-        out.append((cell, "cell as printed", False))
 
-    # a quoted label written another way
+    # a quoted label written another way (its short form also as a cell)
     words = label.split()
     quoted = [label.lower(), label.title(), label.upper() if len(words) <= 4 else label.lower()]
     if words and words[0].lower() == "total" and len(words) >= 3:
         quoted.append(" ".join(words[1:]))  # part of the label: "Total net sales" quoted as "net sales"
     if row["two_lines"]:
         quoted.append(row["two_lines"])
+    short = " ".join(re.sub(r"\s?\([^()\d]{1,30}\)", "", label.replace(" & ", " and ")).split())
+    if short != label and len(short.split()) >= 2:
+        quoted.append(short)  # "Selling, general and administrative", "Income from operations" for "Income (loss) from operations"
+        cells.append(f"- {short} ({when}): {row['printed']} [^1]")
     if row["as_printed"] and row["as_printed"] != label:
         quoted.append(row["as_printed"])
+    for cell in rng.sample(cells, k=min(2, len(cells))):
+        out.append((cell, "cell as printed", False))
     marks = [("“", "”"), ("‘", "’"), ('"', '"')]
     for q in rng.sample(quoted, k=min(2, len(quoted))):
         a, b = rng.choice(marks)
@@ -847,7 +853,8 @@ def wider_forms(item: str, label: str, row: dict, gold: dict, period: str, scale
     # a change stated without arithmetic, more ways
     prior = row["prior"]
     if prior and prior["value"] and prior["value"] != row["value"] and not row["negative"] and prior["value"] > 0:
-        since, prior_year = f"from fiscal {prior['year']}", prior["year"]
+        since, prior_year = rng.choice([f"from fiscal {prior['year']}", "year over year", "compared with the prior year",
+                                        f"versus {prior['year']}"]), prior["year"]
         cur, pri = row["value"], prior["value"]
         diff, up = cur - pri, cur > pri
         verb, wrong_verb = rng.choice(_VERBS_UP if up else _VERBS_DOWN), rng.choice(_VERBS_DOWN if up else _VERBS_UP)

@@ -368,3 +368,18 @@ def test_a_cells_label_keeps_its_footnote_mark():
     assert _problems("- Margin (2) (2022): 14,997 [^1]", page) == []
     assert _problems("- Margin (2022): 14,997 [^1]", page) == []  # the mark left out
     assert _problems("- Margin (2) (2022): 13,840 [^1]", page) == ["Margin (2) … 13,840"]  # another column
+
+
+def test_a_label_is_quoted_with_and_for_its_ampersand_and_without_its_remarks():
+    rows = (("Selling, general & administrative", "2,435", "2,377"), ("Income (loss) from operations", "9,371", "10,356"),
+            ("Net income", "$3,120", "$2,855"))
+    text, words = _page(rows=rows)
+    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("“Selling, general and administrative” was $2.4 billion in 2022 [^1].", page) == []
+    assert _problems("The line ‘Income from operations’ shows $9,371 million for 2022 [^1].", page) == []
+    assert _problems("- Income from operations (2022): 9,371 [^1]", page) == []
+    assert _problems("- Selling, general and administrative (2022): 2,435 [^1]", page) == []
+    # still the row's own value, and still the printed words
+    assert _problems("- Income from operations (2022): 10,356 [^1]", page) == ["Income from operations … 10,356"]
+    assert _problems("“Adjusted income from operations” was $9.4 billion in 2022 [^1].", page) == \
+        ["Adjusted income from operations"]
