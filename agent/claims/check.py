@@ -81,9 +81,12 @@ class CheckedSource:
         key = flatten(label)
         facts = self.page_facts[0]
         if facts:
-            return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and _label_is(key, f)
-                       and (period is None or period.period_agrees(f)) for f in facts) \
-                or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
+            named = [f for f in facts if key and _label_is(key, f)]
+            # a row printing exactly the label is the one quoted: "Long-term debt" is not "Long-term debt, current"
+            bare = lambda text: _plain(re.sub(r"\s*\([^()]*\)", "", _MARK.sub("", text)))  # its remarks left out
+            exact = [f for f in named if bare(flatten(f.label)) == bare(key)]
+            return any(re.sub(r"[^\d.]", "", f.printed) == digits and (period is None or period.period_agrees(f))
+                       for f in exact or named) or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
                                  for t in self.texts for line in t.splitlines())
 
