@@ -83,7 +83,8 @@ class CheckedSource:
         if facts:
             named = [f for f in facts if key and _label_is(key, f)]
             # a row printing exactly the label is the one quoted: "Long-term debt" is not "Long-term debt, current"
-            bare = lambda text: _plain(re.sub(r"\s*\([^()]*\)", "", _MARK.sub("", text)))  # its remarks left out
+            # its remarks and a unit mark left out: "Total operating margin %" is "Total operating margin"
+            bare = lambda text: _plain(re.sub(r"\s*\([^()]*\)|\s*%", "", _MARK.sub("", text)))
             exact = [f for f in named if bare(flatten(f.label)) == bare(key)]
             return any(re.sub(r"[^\d.]", "", f.printed) == digits and (period is None or period.period_agrees(f))
                        for f in exact or named) or bool(key) and any(_in_label(key, digits, f.label) for f in facts)

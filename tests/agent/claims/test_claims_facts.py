@@ -402,3 +402,9 @@ def test_a_cells_label_printed_exactly_is_the_row_quoted():
     assert _problems("- Long-term debt (2022): 47,854 [^1]", page) == []
     assert _problems("- long-term debt (2022): 1,030 [^1]", page) == ["long-term debt … 1,030"]
     assert _problems("- Long-term debt, classified as current (2022): 1,030 [^1]", page) == []
+    # a label's unit mark is no word of it: "Operating margin" names the row "Operating margin %" too
+    rows = (("Operating margin", "$12,604", "$13,871"), ("Operating margin %", "34%", "36%"))
+    text, words = _page(rows=rows)
+    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("- Operating margin (2022): 34% [^1]", page) == []
+    assert _problems("- Operating margin (2022): 36% [^1]", page) == ["Operating margin … 36%"]
