@@ -408,3 +408,19 @@ def test_a_cells_label_printed_exactly_is_the_row_quoted():
     page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
     assert _problems("- Operating margin (2022): 34% [^1]", page) == []
     assert _problems("- Operating margin (2022): 36% [^1]", page) == ["Operating margin … 36%"]
+
+
+def test_a_pages_facts_are_read_once_per_build(monkeypatch):
+    import types
+
+    from agent.claims import facts as facts_mod
+
+    _, words = _page()
+    reads = []
+    build = {"at": "2026-01-01"}
+    monkeypatch.setattr(facts_mod, "load_manifest", lambda doc_id: types.SimpleNamespace(processed_at=build["at"]))
+    monkeypatch.setattr(facts_mod.page_tables, "table_units", lambda d, p, t: reads.append(p) or layout_units(words))
+    first = facts_mod.page_facts("doc-cache-test", 3, "text")
+    assert facts_mod.page_facts("doc-cache-test", 3, "text") is first and reads == [3]
+    build["at"] = "2026-02-01"  # the filing ingested again: read again
+    assert facts_mod.page_facts("doc-cache-test", 3, "text")[0] == first[0] and reads == [3, 3]
