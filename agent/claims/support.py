@@ -125,9 +125,8 @@ class Claim:
         named = section and section <= self.words and section != label  # its segment or section too: "Europe"
         shared = len(label & self.words)
         # of two rows naming the item, the one whose label says more of the sentence's words ("Total shareholders'
-        # equity" over "Total equity" for "shareholders' equity"), then fewer words it does not say ("Total
-        # shareholders' equity" over "Total liabilities and shareholders' equity")
-        closer = shared / 100 - min(len(label) - shared, 9) / 1000
+        # equity" over "Total equity" for "shareholders' equity")
+        closer = shared / 100
         if concept is not None and concept in self.concepts:
             return (3 if named else 2) + closer
         if not label:

@@ -385,16 +385,6 @@ def test_a_label_is_quoted_with_and_for_its_ampersand_and_without_its_remarks():
         ["Adjusted income from operations"]
 
 
-def test_of_two_rows_naming_the_item_the_one_saying_no_other_words_leads():
-    rows = (("Total liabilities", "$210,000", "$200,000"), ("Total shareholders' equity", "63,090", "50,672"),
-            ("Total liabilities and shareholders' equity", "$351,002", "$352,755"))
-    text, words = _page(rows=rows)
-    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
-    assert _problems("Total shareholders' equity was $63.1 billion in 2022 [^1].", page) == []
-    assert _problems("Total shareholders' equity was $351,002 million in 2022 [^1].", page) == ["$351,002 million"]
-    assert _problems("Total liabilities and shareholders' equity was $351.0 billion in 2022 [^1].", page) == []
-
-
 def test_a_cells_label_printed_exactly_is_the_row_quoted():
     rows = (("Long-term debt, classified as current", "1,030", "4,481"), ("Long-term debt (includes $9 of VIEs)", "47,854", "38,225"))
     text, words = _page(rows=rows)
