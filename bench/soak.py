@@ -13,7 +13,9 @@ the filings (bench/statements, smallest first) are submitted to the worker as th
 Users are headless chromium pages (one browser, a context each, Playwright's async API), since a Streamlit
 page is a websocket session that only a browser drives faithfully; a user waits for its answer (the Stop
 button gone and one more assistant message), then thinks 1-4 s. `--baseline-rev` runs the same soak on the
-cluster of another revision first (bench/revision.py), in the same run.
+cluster of another revision first (bench/revision.py), in the same run. The cluster is
+bench/servers.running_cluster (the one the cluster e2e tests start). On a machine shared with other work
+the latencies mostly measure the neighbours: `python -m bench.greeting_cpu` gives a greeting's CPU cost.
 """
 
 from __future__ import annotations
