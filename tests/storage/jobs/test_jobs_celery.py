@@ -140,7 +140,7 @@ def test_a_job_of_a_worker_killed_mid_ingestion_is_redelivered_and_completes(job
     killed_at = time.monotonic()
     assert jobs.get(job.job_id).state == "running"  # the record still says so: nobody finished it
     worker()
-    done = _wait_for(jobs, job.job_id, lambda j: not j.active, timeout_s=VISIBILITY_S + 150)
+    done = _wait_for(jobs, job.job_id, lambda j: not j.active, timeout_s=VISIBILITY_S + 300)  # two embeddings, on a loaded machine
     assert time.monotonic() - killed_at >= VISIBILITY_S - 1  # redelivered only after the visibility timeout
     assert (done.state, done.error) == ("done", None)
     assert jobs.records.get(job.job_id).attempts == 2
@@ -179,7 +179,7 @@ def test_a_job_cancelled_while_queued_never_runs(jobs, worker, pdf_home, tmp_pat
     job = jobs.submit(path, owner="dan")  # no worker yet: it waits in Redis
     jobs.cancel(job.job_id)
     assert jobs.get(job.job_id).state == "cancelled"
-    assert jobs.active_paths() == set()
+    assert str(path) not in jobs.active_paths()  # (another test's job may still run in the shared database)
     w = worker()  # a worker that never heard the revoke: the record stops the job
     deadline = time.monotonic() + 60
     while "succeeded" not in w.log.read_text() or "'skipped'" not in w.log.read_text():
