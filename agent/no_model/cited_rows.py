@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from storage.finance import line_items
+from storage.finance.periods import YEAR
+from storage.finance.scale import SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, scale_word
 from storage.finance.line_items import LineItem
@@ -27,7 +29,7 @@ from storage.documents import catalog
 
 MAX_CAPTION_WORDS = 8
 MAX_SOURCES = 6
-_YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
+_YEAR_VALUE = re.compile(rf"^{YEAR}$")
 
 
 @dataclass
@@ -96,7 +98,7 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                 # a long heading line the layout reader took for prose ("Diluted earnings per common share
                 # attributable to ... shareholders:"): it still says what the rows under it are
                 heading = unit.text if unit.text.rstrip().endswith(":") else heading
-            if not unit.is_table_row and re.search(r"\bin (?:millions|thousands|billions)\b", unit.text, re.I):
+            if not unit.is_table_row and re.search(rf"\bin {SCALE_WORDS}\b", unit.text, re.I):
                 page_caption = unit.text
             cells = row_cells(unit)
             key = (src.get("doc_id"), src.get("page_number"), table, unit.text)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from storage.finance import arithmetic, line_items
+from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, tokenize
@@ -52,7 +53,7 @@ _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a
                        r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
 # where a row name ends: the period or place phrase after it ("... to total current liabilities at the end of fiscal 2022")
 _NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the\s+)?(?:end|fy|fiscal|year|quarter|"
-                        r"first|second|third|fourth|q[1-4]|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
+                        rf"{QUARTER_ORDINAL}|{QUARTER_NUMBER}|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
                         re.I)
 _POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s+)?(?:the\s+)?"
                          r"(?:(?:[A-Z][\w&.-]*\s+){0,3}?[A-Z][\w&.-]*['’]s\s+)?", re.I)  # "What was Apple's"

@@ -25,6 +25,7 @@ from agent.page_text import page_text_lookup, segment, squash
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 from storage.finance import line_items
+from storage.finance.periods import MONTH_NAMES, YEAR
 from agent.tuning import TUNING
 from storage.documents import embeddings
 
@@ -41,7 +42,7 @@ _SMALL_TALK = re.compile(
     r"who are you|what can you do|how are you|help)\b[\s!.?]*$",
     re.I,
 )
-_FIGURE = re.compile(r"\d(?<!\b(?:19|20)\d\d)(?!\d)|\d[.,%]\d|\d%")  # a figure, not just a year like "2023"
+_FIGURE = re.compile(rf"\d(?<!\b{YEAR})(?!\d)|\d[.,%]\d|\d%")  # a figure, not just a year like "2023"
 
 NO_MODEL_CONVERSATION = (
     "No language model is configured, so I answer by quoting the passages of your PDFs that best match "
@@ -141,9 +142,9 @@ def ends_at_boundary(sentence: str, page_text: str | None) -> bool:
 _HEADER_WORDS = frozenset(
     "in millions thousands billions of dollars usd except per share data amounts and the fiscal year years "
     "ended ending months weeks quarter quarters three six nine twelve fifty two three 52 53 as at for total "
-    "january february march april may june july august september october november december restated "
+    f"{MONTH_NAMES} restated "
     "unaudited audited percent change".split())
-_YEAR = re.compile(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
+_YEAR = re.compile(rf"(?<![\d,.])({YEAR})(?![\d,])")
 
 
 def is_header(sentence: str) -> bool:

@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass, replace
 
 from storage.finance import line_items
+from storage.finance.periods import MONTH_NAMES
+from storage.finance.scale import TABLE_SCALE_WORDS
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from storage.finance.line_items import LineItem
@@ -71,7 +73,7 @@ _STATEMENT_SECTION = re.compile(
     r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
-    r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
+    rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
@@ -91,8 +93,8 @@ _PERIOD_WORDS = set(tokenize(
     "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
-    "latest recent last million billion thousand dollar january february march april may june july august september "
-    "october november december jan feb mar apr jun jul aug sep sept oct nov dec "
+    f"latest recent last million billion thousand dollar {MONTH_NAMES} "
+    "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
     "large big size sized bring brought come came keep kept "
