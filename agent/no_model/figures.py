@@ -30,6 +30,7 @@ from agent.no_model.cited_rows import collect_rows
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
+from storage.schema import Source
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -50,7 +51,7 @@ def is_figure_question(question: str) -> bool:
     return bool(_FIGURE_ASK.search(question)) and not _NOT_FIGURE.search(question)
 
 
-def figure_block(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> list[str] | None:
+def figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> list[str] | None:
     """The lines that lead a no-model answer to a figure question (intro line first), or None."""
     if not is_figure_question(question):
         return None
@@ -77,7 +78,7 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
     return _components_block(total, ask, rows) if total else None
 
 
-def wants_statements(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> bool:
+def wants_statements(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> bool:
     """A figure question that the primary statement pages should answer: no row of the searched pages
     answers it, or the row found for a company-level line item (no segment or sub-item named) is
     printed outside the primary statements (a business or segment table whose caption was not read),
@@ -207,7 +208,7 @@ def _sum_block(label: str, parts) -> list[str]:
     if len(parts) >= 2 and all(v is not None for v in values) and len({c.period for _, c in parts}) == 1:
         places = max(decimals(c.value) for _, c in parts)
         fmt = lambda v: f"{v:,.{places}f}"  # noqa: E731
-        markers = "".join(dict.fromkeys(row.source["source_id"] for row, _ in parts))
+        markers = "".join(dict.fromkeys(row.source.source_id for row, _ in parts))
         # the sum first: a reader takes the first figure as the answer, and one component is not it
         row, cell = parts[0]
         when = said_period(cell.period, row.instant)  # the period, so the sum stands for one
