@@ -1,6 +1,6 @@
-"""The finance vocabulary has one home, storage/finance/: a module elsewhere (storage/, ui/, agent/) that spells out its own year or
-month pattern is a second reader of periods, free to disagree with the first (issue: years were
-re-implemented in 13 modules, months in 7)."""
+"""The finance vocabulary has one home, storage/finance/: a module elsewhere (storage/, ui/, agent/) that
+spells out its own year, month, quarter or scale-word pattern is a second reader of periods, free to disagree
+with the first (issue 27: years were re-implemented in 13 modules, months in 7, quarters in 5)."""
 
 import re
 from pathlib import Path
