@@ -17,11 +17,12 @@ from functools import lru_cache
 
 from agent.claims.figures import caption_scale
 from storage.documents.tables import Cell, Unit, row_cells, split_row
+from storage.finance.periods import YEAR
 from storage.finance.scale import Scale, factor, read_scale, unit_of
 from storage.documents import page_tables
 from storage.documents.catalog import load_manifest
 
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_YEAR = re.compile(rf"\b{YEAR}\b")
 PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
 SQUARE_FEET = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
 _NUMBER = re.compile(r"\(?-?\$?\s?(\d[\d,]*(?:\.\d+)?)\)?")

@@ -20,18 +20,17 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from storage.finance.scale import read_scale, scales_in
+from storage.finance.periods import MONTH_WORD
+from storage.finance.scale import PROSE_SCALE, PROSE_SCALES, read_scale, scales_in
 
-SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "mln": 1e6,
-          "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
+SCALES = PROSE_SCALES
 _NUMBER = re.compile(
     r"(?P<open>\()?(?P<sign>[-−–](?=[$€£¥]?\s?\d))?(?P<cur>[$€£¥])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<close>\))?"
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b))?"
-    r"(?:\s?(?P<scale>thousands?|millions?|billions?|trillions?|bn|mn|mm|mln|tn)\b|(?P<letter>[kKmMbB])\b)?"
+    rf"(?:\s?(?P<scale>{PROSE_SCALE})\b|(?P<letter>[kKmMbB])\b)?"
 )
-_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
-          r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?")
+_MONTH = MONTH_WORD
 _DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}"
                    r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
 _ID_BEFORE = re.compile(r"(?:\b(?:note|notes|item|items|page|pages|p\.|pp\.|section|part|rule|no\.|number|exhibit|asc|asu|"
