@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from storage.finance.periods import MONTH_WORD
-from storage.finance.scale import PROSE_SCALE, PROSE_SCALES, read_scale, scales_in
+from storage.finance.scale import PROSE_SCALE, PROSE_SCALES, SCALE_WORDS, read_scale, scales_in
 
 SCALES = PROSE_SCALES
 _NUMBER = re.compile(
@@ -43,7 +43,7 @@ _PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons
 _SQFT_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
 _POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
 # a figure followed by its table's caption: "$18,752 (in millions)", "34,229 (millions)", "$512 (in thousands)"
-_CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(thousands|millions|billions)(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
+_CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(" + SCALE_WORDS + r")(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
 _CURRENCY_WORDS = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
 
 
