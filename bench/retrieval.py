@@ -20,6 +20,10 @@ machine:
 - `ranking_before_profile` the ranking before the selection prior read the filings' first pages
                     (storage/retrieval/document_profile.py); `profile` = the shipped one; `profile_*` each
                     reader alone or left out, cover weights 0.5 / 2 (bench/baselines/presets.py PROFILE)
+- `ranking_before_sections` the ranking before the keyword query took the words of the filing part a
+                    question names and derived nouns' adjectives (storage/retrieval/query_expansion.py
+                    SECTION_GLOSSARY); `sections_label_*` add the page-section label signal
+                    (storage/retrieval/page_sections.py, Ranking.section_weight; off in the product)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -379,6 +383,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         "bm25_alone": single_signal("bm25"),
         "dense_alone": single_signal("dense"),
         "scorer_alone": scorer_alone,
+        **{name: project(name) for name in presets.SECTIONS},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain
