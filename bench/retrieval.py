@@ -48,6 +48,10 @@ Every selection is also reported per half of bench/gold/splits.json (tune / chec
 `--methods` keeps only the named methods. The page scorer's training time and size come from
 storage/retrieval/models/page_scorer.json.
 
+`--library-latency` times the shipped ranking with every processed PDF of --work selected (the largest
+library at hand; /work/benchwork holds the 63 bench filings), and with its first 16 and 32, for p50/p95
+per library size.
+
 It also measures the semantic cache (false hits between different questions, hit rate of
 near-identical repeats, hit latency) and query latency on a >= 300-page filing made by joining
 the largest filings. Work files (ingested artifacts, reused between runs) go to `--work`.
@@ -165,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cache-bench", action="store_true", help="skip the cache measurement")
     parser.add_argument("--no-long-filing", action="store_true", help="skip the 300-page latency check")
     parser.add_argument("--no-answers", action="store_true", help="skip the no-model answer measurement")
+    parser.add_argument("--library-latency", action="store_true", help="also time the shipped ranking over every "
+                        "processed PDF of --work (the largest library at hand), at growing sizes")
     parser.add_argument("--answer-selections", default=None, help="selections for the answer measurement (default: --selections)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -300,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
             for k in (5, 10)
         }
 
+    if args.library_latency:
+        report["library_latency"] = _library_latency(questions)
     if not args.no_cache_bench:
         report["cache"] = _cache_bench(questions, docs)
     if not args.no_long_filing:
@@ -392,6 +400,34 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         methods.update({name: project(name) for name in presets.SCORER if name not in methods})
         methods.update({name: project(name) for name in presets.PROFILE if name not in methods})
     return methods
+
+
+def _library_latency(questions: list[dict], sizes: tuple[int, ...] = (16, 32)) -> dict:
+    """Query latency of the shipped ranking (cache off) with every processed PDF of the work folder selected,
+    and with its first `sizes` PDFs (by name), so the cost per page can be read off and extrapolated. The
+    first query of a selection (concatenating its arrays) is timed apart: a session pays it once."""
+    from storage.documents import catalog
+    from storage.retrieval import hybrid
+
+    ids = sorted(m.doc_id for m in catalog.list_processed_pdfs())
+    out: dict = {}
+    for n in [s for s in sizes if s < len(ids)] + [len(ids)]:
+        chosen = ids[:n]
+        pages = sum(hybrid.get_doc_index(d).n_pages for d in chosen)
+        retriever = hybrid.HybridRetriever(chosen, use_cache=False)
+        t0 = time.perf_counter()
+        retriever.search(questions[0]["question"], k=max(KS))
+        first = (time.perf_counter() - t0) * 1000
+        lat = []
+        for q in questions:
+            t0 = time.perf_counter()
+            retriever.search(q["question"], k=max(KS))
+            lat.append((time.perf_counter() - t0) * 1000)
+        out[f"{n} pdfs"] = {"pdfs": n, "pages": pages, "first_query_ms": round(first, 1),
+                            "latency_ms_p50": round(float(np.percentile(lat, 50)), 1),
+                            "latency_ms_p95": round(float(np.percentile(lat, 95)), 1),
+                            "latency_ms_max": round(max(lat), 1)}
+    return out
 
 
 def _variants(q: str) -> list[str]:
@@ -598,6 +634,9 @@ def _print(report: dict) -> None:
     if report.get("long_filing"):
         lf = report["long_filing"]
         print(f"{lf['pages']}-page filing ({lf['chunks']} chunks): query p50 {lf['query_ms_p50']} ms, p95 {lf['query_ms_p95']} ms")
+    for label, v in (report.get("library_latency") or {}).items():
+        print(f"library of {label} ({v['pages']} pages): query p50 {v['latency_ms_p50']} ms, p95 {v['latency_ms_p95']} ms, "
+              f"max {v['latency_ms_max']} ms (first query {v['first_query_ms']} ms)")
     if report.get("page_scorer"):
         m = report["page_scorer"]
         print(f"page scorer: {m.get('file_mb')} MB ({'int8' if m.get('int8') else 'fp32'}), {m.get('pairs')} training pairs, "

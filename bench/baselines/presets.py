@@ -56,7 +56,9 @@ PROFILE = {
 # what a question names of a filing's parts (issue 28): the ranking before the section phrasings and derived
 # nouns joined the keyword query, and the section-label signal (storage/retrieval/page_sections.py, off by default)
 SECTIONS = {
-    "ranking_before_sections": {"expand_sections": False, "section_weight": 0.0},
+    "ranking_before_sections": {"expand_sections": False, "section_weight": 0.0, "cover_facts": False},
+    "sections_no_cover_facts": {"cover_facts": False},
+    "sections_no_section_words": {"expand_sections": False},
     "sections_label_0.2": {"section_weight": 0.2},
     "sections_label_0.4": {"section_weight": 0.4},
     "sections_label_0.2_expanded": {"section_weight": 0.2, "section_query": "expanded"},

@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
-from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_page_numbers
+from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 
@@ -52,6 +52,9 @@ class Ranking(BaseModel):
                                "issuer's present only breaks ties (storage.retrieval.selection_prior)")
     cover_weight: float = Field(1.0, description="a question asking for the cover: its SEC cover pages' score += w * "
                                 "spread (storage.retrieval.document_profile.cover_page_numbers)")
+    cover_facts: bool = Field(True, description="a question for what the SEC cover states (period end date, "
+                              "headquarters, incorporation, ticker) lifts the cover pages printing that fact's wording "
+                              "(storage.retrieval.document_profile.COVER_FACTS)")
     section_weight: float = Field(0.0, description="page score += w * z(BM25 of the query against the page's section "
                                   "label: item, note, primary statement; storage.retrieval.page_sections); 0 = off")
     section_query: Literal["question", "expanded"] = Field("question", description="what the section labels are "
@@ -78,6 +81,7 @@ class DocIndex:
     page_labels: list[str] | None = None  # section label of each page (storage.retrieval.page_sections)
     _cover: str | None = None
     _cover_pages: np.ndarray | None = None
+    _cover_texts: dict | None = None
     _section_bm25: object | None = None
 
     def section_bm25(self):
@@ -104,7 +108,13 @@ class DocIndex:
                 if c.page_number < COVER_PAGES:
                     texts[c.page_number] = texts.get(c.page_number, "") + "\n" + c.text
             self._cover_pages = np.asarray(sorted(cover_page_numbers(texts)), dtype=int)
+            self._cover_texts = {p: texts[p] for p in self._cover_pages.tolist()}
         return self._cover_pages
+
+    def cover_pages_printing(self, wording) -> np.ndarray:
+        """Its SEC cover pages whose text matches `wording` (a compiled pattern)."""
+        pages = self.cover_pages()
+        return np.asarray([p for p in pages.tolist() if prints(wording, self._cover_texts.get(p, ""))], dtype=int)
 
 
 def zscore(x: np.ndarray) -> np.ndarray:
@@ -209,6 +219,8 @@ def rank_pages(
     cover = 0.0
     if ranking.cover_weight and asks_for_cover(question or ""):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score))
+    elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "")):
+        cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score), wording)
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
     page_score = page_score + cover
@@ -254,12 +266,12 @@ def _spread(page_score: np.ndarray) -> float:
     return float(finite.max() - np.median(finite)) if len(finite) else 0.0
 
 
-def cover_mask(indexes: list[DocIndex], n_pages: int) -> np.ndarray:
-    """1 for every selected PDF's SEC cover pages, in selection-wide page ids."""
+def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarray:
+    """1 for every selected PDF's SEC cover pages (those printing `wording`, if given), in selection-wide page ids."""
     mask = np.zeros(n_pages)
     offset = 0
     for i in indexes:
-        mask[i.cover_pages() + offset] = 1.0
+        mask[(i.cover_pages() if wording is None else i.cover_pages_printing(wording)) + offset] = 1.0
         offset += i.n_pages
     return mask
 

@@ -7,7 +7,7 @@ import pytest
 
 from storage.documents import ingest
 from storage.retrieval import hybrid
-from storage.retrieval.document_profile import asks_for_cover, cover_names, fill_period, named_issuers
+from storage.retrieval.document_profile import asks_for_cover, cover_fact_wording, cover_names, fill_period, named_issuers, prints
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
 from storage.retrieval.selection_prior import selection_prior
@@ -144,3 +144,32 @@ def test_a_form_named_without_a_period_decides_whatever_the_present():
     # no form named: unchanged, the present (latest annual report and later) is weakly preferred
     plain = "How many Acme Rockets shares were outstanding?"
     assert selection_prior(plain, infos, form_decides=True) == selection_prior(plain, infos)
+
+
+def test_asks_for_what_the_cover_states():
+    for question, printed in (("On what date did Acme's fiscal year 2015 end?", "For the fiscal year ended May 26, 2015"),
+                              ("What date did the quarter covered by the 10-Q end?", "For the quarterly period ended July 1"),
+                              ("Where is Acme headquartered?", "Address of principal executive offices"),
+                              ("What is Acme's state of incorporation?", "(State or other jurisdiction of incorporation)"),
+                              ("What is Acme's trading symbol?", "Title of each class Trading Symbol(s)")):
+        wording = cover_fact_wording(question)
+        assert wording is not None and prints(wording, printed) and not asks_for_cover(question)
+    assert not prints(cover_fact_wording("Where is Acme headquartered?"), "For the fiscal year ended May 26, 2015")
+    for question in ("What was revenue in the quarter that ended June 30?", "When does the fiscal year end?",
+                     "When did the company end its buyback program?"):
+        assert cover_fact_wording(question) is None
+
+
+def test_a_question_for_the_period_end_date_gets_the_cover_page():
+    cover = spaced_cover(2022)  # letter-spaced: "For the Fis cal Year Ended December 31, 2022"
+    policies = ("Note 1. Basis of Presentation. The Company's fiscal year is the 52 or 53-week period that ends on "
+                "the last Saturday of December. Fiscal year 2022 spanned 52 weeks.")
+    pages = acme_10k_pages(2022, (1222, 980, 1303), prose=False)
+    narrative = [f"Item 7. Management's Discussion, part {n}. Launch volumes and pricing moved with demand." for n in range(6)]
+    doc = ingest.process_and_index_pdf(write_pages(source_path("period_end.pdf"),
+                                                   [cover, pages[1], policies, pages[2], *narrative, pages[3]]))
+    question = "On what date did Acme's fiscal year 2022 end?"
+    # the trap is real: the policy note says when the fiscal year ends, in the question's words
+    assert HybridRetriever([doc.doc_id], use_cache=False, ranking=Ranking(cover_facts=False)).search(
+        question, k=1)[0].chunk.page_number == 2
+    assert HybridRetriever([doc.doc_id], use_cache=False).search(question, k=1)[0].chunk.page_number == 0
