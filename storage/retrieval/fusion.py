@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
+from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 
@@ -255,8 +256,6 @@ def rank_pages(
 def section_query(question: str, ranking: Ranking) -> str:
     """What the section labels are matched with: the question's own words (the glossary's expansion names
     line items, which every note and statement label shares some word with), or the keyword query."""
-    from storage.retrieval.query_expansion import expand_query, strip_instructions
-
     return strip_instructions(question) if ranking.section_query == "question" else expand_query(question).sparse_text
 
 
