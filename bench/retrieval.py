@@ -70,6 +70,13 @@ Selections of several filings (company folder / whole library, @5; ablations in 
   source of their period, "no period" = latest annual report and later: .786 / .821 (no-model
   answers citing only other filings .107 / .107 -> 0 / 0). Prior weight 1-3: .786 / .714-.821;
   document weight 0-2: .786 / .821.
+Issue 28 (same run, `ranking_before_sections` = the ranking before): the words of the filing part a
+question names + derived nouns' adjectives, and cover facts (period end date, headquarters, ticker)
+lifting the cover pages that print them. Dev tune half @5 single/company/library .812/.688/.750 ->
+.812/.750/.812 (@10 .875/.812/.812 -> .938/.938/.938), check half unchanged (.917/.917/.833);
+statements-more @1 .719/.645/.628 -> .769/.694/.669, @5 .934/.926/.868 -> .950/.942/.901, check half
+@1 up .05 in each selection. Page-section labels as a signal (`sections_label_*`) lowered
+statements-more @1 by .02-.10: left off.
 """
 
 from __future__ import annotations
