@@ -20,6 +20,10 @@ machine:
 - `ranking_before_profile` the ranking before the selection prior read the filings' first pages
                     (storage/retrieval/document_profile.py); `profile` = the shipped one; `profile_*` each
                     reader alone or left out, cover weights 0.5 / 2 (bench/baselines/presets.py PROFILE)
+- `ranking_before_sections` the ranking before the keyword query took the words of the filing part a
+                    question names and derived nouns' adjectives (storage/retrieval/query_expansion.py
+                    SECTION_GLOSSARY); `sections_label_*` add the page-section label signal
+                    (storage/retrieval/page_sections.py, Ranking.section_weight; off in the product)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -44,6 +48,10 @@ Every selection is also reported per half of bench/gold/splits.json (tune / chec
 `--methods` keeps only the named methods. The page scorer's training time and size come from
 storage/retrieval/models/page_scorer.json.
 
+`--library-latency` times the shipped ranking with every processed PDF of --work selected (the largest
+library at hand; /work/benchwork holds the 63 bench filings), and with its first 16 and 32, for p50/p95
+per library size.
+
 It also measures the semantic cache (false hits between different questions, hit rate of
 near-identical repeats, hit latency) and query latency on a >= 300-page filing made by joining
 the largest filings. Work files (ingested artifacts, reused between runs) go to `--work`.
@@ -62,6 +70,13 @@ Selections of several filings (company folder / whole library, @5; ablations in 
   source of their period, "no period" = latest annual report and later: .786 / .821 (no-model
   answers citing only other filings .107 / .107 -> 0 / 0). Prior weight 1-3: .786 / .714-.821;
   document weight 0-2: .786 / .821.
+Issue 28 (same run, `ranking_before_sections` = the ranking before): the words of the filing part a
+question names + derived nouns' adjectives, and cover facts (period end date, headquarters, ticker)
+lifting the cover pages that print them. Dev tune half @5 single/company/library .812/.688/.750 ->
+.812/.750/.812 (@10 .875/.812/.812 -> .938/.938/.938), check half unchanged (.917/.917/.833);
+statements-more @1 .719/.645/.628 -> .769/.694/.669, @5 .934/.926/.868 -> .950/.942/.901, check half
+@1 up .05 in each selection. Page-section labels as a signal (`sections_label_*`) lowered
+statements-more @1 by .02-.10: left off.
 """
 
 from __future__ import annotations
@@ -161,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cache-bench", action="store_true", help="skip the cache measurement")
     parser.add_argument("--no-long-filing", action="store_true", help="skip the 300-page latency check")
     parser.add_argument("--no-answers", action="store_true", help="skip the no-model answer measurement")
+    parser.add_argument("--library-latency", action="store_true", help="also time the shipped ranking over every "
+                        "processed PDF of --work (the largest library at hand), at growing sizes")
     parser.add_argument("--answer-selections", default=None, help="selections for the answer measurement (default: --selections)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -296,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
             for k in (5, 10)
         }
 
+    if args.library_latency:
+        report["library_latency"] = _library_latency(questions)
     if not args.no_cache_bench:
         report["cache"] = _cache_bench(questions, docs)
     if not args.no_long_filing:
@@ -379,6 +398,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         "bm25_alone": single_signal("bm25"),
         "dense_alone": single_signal("dense"),
         "scorer_alone": scorer_alone,
+        **{name: project(name) for name in presets.SECTIONS},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain
@@ -387,6 +407,34 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         methods.update({name: project(name) for name in presets.SCORER if name not in methods})
         methods.update({name: project(name) for name in presets.PROFILE if name not in methods})
     return methods
+
+
+def _library_latency(questions: list[dict], sizes: tuple[int, ...] = (16, 32)) -> dict:
+    """Query latency of the shipped ranking (cache off) with every processed PDF of the work folder selected,
+    and with its first `sizes` PDFs (by name), so the cost per page can be read off and extrapolated. The
+    first query of a selection (concatenating its arrays) is timed apart: a session pays it once."""
+    from storage.documents import catalog
+    from storage.retrieval import hybrid
+
+    ids = sorted(m.doc_id for m in catalog.list_processed_pdfs())
+    out: dict = {}
+    for n in [s for s in sizes if s < len(ids)] + [len(ids)]:
+        chosen = ids[:n]
+        pages = sum(hybrid.get_doc_index(d).n_pages for d in chosen)
+        retriever = hybrid.HybridRetriever(chosen, use_cache=False)
+        t0 = time.perf_counter()
+        retriever.search(questions[0]["question"], k=max(KS))
+        first = (time.perf_counter() - t0) * 1000
+        lat = []
+        for q in questions:
+            t0 = time.perf_counter()
+            retriever.search(q["question"], k=max(KS))
+            lat.append((time.perf_counter() - t0) * 1000)
+        out[f"{n} pdfs"] = {"pdfs": n, "pages": pages, "first_query_ms": round(first, 1),
+                            "latency_ms_p50": round(float(np.percentile(lat, 50)), 1),
+                            "latency_ms_p95": round(float(np.percentile(lat, 95)), 1),
+                            "latency_ms_max": round(max(lat), 1)}
+    return out
 
 
 def _variants(q: str) -> list[str]:
@@ -593,6 +641,9 @@ def _print(report: dict) -> None:
     if report.get("long_filing"):
         lf = report["long_filing"]
         print(f"{lf['pages']}-page filing ({lf['chunks']} chunks): query p50 {lf['query_ms_p50']} ms, p95 {lf['query_ms_p95']} ms")
+    for label, v in (report.get("library_latency") or {}).items():
+        print(f"library of {label} ({v['pages']} pages): query p50 {v['latency_ms_p50']} ms, p95 {v['latency_ms_p95']} ms, "
+              f"max {v['latency_ms_max']} ms (first query {v['first_query_ms']} ms)")
     if report.get("page_scorer"):
         m = report["page_scorer"]
         print(f"page scorer: {m.get('file_mb')} MB ({'int8' if m.get('int8') else 'fp32'}), {m.get('pairs')} training pairs, "

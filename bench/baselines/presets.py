@@ -53,12 +53,23 @@ PROFILE = {
     "profile_form_decides_only": {"fill_periods": False, "cover_issuers": False, "cover_weight": 0.0, "form_decides": True},
 }
 
+# what a question names of a filing's parts (issue 28): the ranking before the section phrasings and derived
+# nouns joined the keyword query, and the section-label signal (storage/retrieval/page_sections.py, off by default)
+SECTIONS = {
+    "ranking_before_sections": {"expand_sections": False, "section_weight": 0.0, "cover_facts": False},
+    "sections_no_cover_facts": {"cover_facts": False},
+    "sections_no_section_words": {"expand_sections": False},
+    "sections_label_0.2": {"section_weight": 0.2},
+    "sections_label_0.4": {"section_weight": 0.4},
+    "sections_label_0.2_expanded": {"section_weight": 0.2, "section_query": "expanded"},
+}
+
 
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    overrides = SINGLE.get(name) or SELECTION.get(name) or SCORER.get(name) or PROFILE.get(name)
+    overrides = SINGLE.get(name) or SELECTION.get(name) or SCORER.get(name) or PROFILE.get(name) or SECTIONS.get(name)
     if overrides is None:
-        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE))}")
+        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE | SECTIONS))}")
     return Ranking(**overrides)
 
 

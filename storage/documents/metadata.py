@@ -30,10 +30,26 @@ COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cov
 LABEL_PAGES = 12  # where the company's own fiscal-year label ("fiscal 2019") is counted
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECASE)
-_ANNUAL_PERIOD = re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*", re.IGNORECASE)
-_QUARTER_PERIOD = re.compile(r"for\s+the\s+quarter(?:ly\s+period)?\s+ended\s*:?\s*", re.IGNORECASE)
+
+
+def _spaced(word: str) -> str:
+    """`word` as a letter-spaced cover's text layer may read it ("Fis cal", "E nded"): a space allowed between letters."""
+    return r"\s?".join(re.escape(c) for c in word)
+
+
+_ANNUAL_PERIOD = re.compile(
+    rf"for\s+the\s+(?:{_spaced('fiscal')}\s+)?{_spaced('year')}\s+{_spaced('ended')}\s*:?\s*", re.IGNORECASE)
+_QUARTER_PERIOD = re.compile(
+    rf"for\s+the\s+{_spaced('quarter')}(?:\s?{_spaced('ly')}\s+{_spaced('period')})?\s+{_spaced('ended')}\s*:?\s*",
+    re.IGNORECASE)
 _EVENT_DATE = re.compile(r"date\s+of\s+report\b", re.IGNORECASE)
 _REGISTRANT = re.compile(r"\(\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
+# the same label as a table's column header, the name in the row below ("Commission File Number | Exact Name of
+# Registrant as Specified in its Charter | State" / "1-4242 | ACME ROCKETS, INC. | Delaware")
+_REGISTRANT_HEADER = re.compile(r"exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
+_CAPS_NAME = re.compile(
+    r"(?<![\w&])([A-Z][A-Z0-9&.'\-]*(?:\s+[A-Z0-9&][A-Z0-9&.'\-]*)*?,?\s+"
+    r"(?:INC|INCORPORATED|CORP|CORPORATION|COMPANY|CO|LTD|LIMITED|PLC|LLC|L\.P|N\.V|S\.A|HOLDINGS|GROUP)\.?)(?![\w&])")
 _RELEASE_HEADLINE = re.compile(
     r"^(?P<issuer>[A-Z][\w.&,' -]{1,60}?)\s+(?:reports?|announces?|posts?|delivers?)\b(?P<rest>.{0,120})",
     re.IGNORECASE,
@@ -124,6 +140,11 @@ def _registrant(lines: list[str], body: str) -> str | None:
         name = " ".join(parts).strip(" ,")
         if name:
             return _prefer_printed_case(name, body)
+    for i, line in enumerate(lines):  # the label as a column header: the name in capitals in the rows below
+        if _REGISTRANT_HEADER.search(line):
+            for row in lines[i + 1 : i + 3]:
+                if m := _CAPS_NAME.search(row):
+                    return _prefer_printed_case(m.group(1), body)
     return None
 
 

@@ -15,7 +15,9 @@ from the text of the first COVER_PAGES pages, each a switch of `Ranking`:
 
 And one page kind: a question that asks for "the cover" (shares outstanding "per the cover page") is
 about the SEC cover, the first pages that print the cover's fixed wording (`cover_page_numbers`);
-`Ranking.cover_weight` lifts them.
+`Ranking.cover_weight` lifts them. So does a question for a fact the cover states
+(`Ranking.cover_facts`, `COVER_FACTS`): the date the period ended, the headquarters, the state of
+incorporation, the ticker and exchange; then only the cover pages that print that fact's wording.
 """
 
 from __future__ import annotations
@@ -121,6 +123,40 @@ _ASKS_COVER = re.compile(r"\bcover(?:\s+page)?\b(?!ed|age|s\b)", re.IGNORECASE)
 def asks_for_cover(question: str) -> bool:
     """"per the cover page", "according to the cover of its 10-K" (not "covered", "coverage")."""
     return bool(_ASKS_COVER.search(question or ""))
+
+
+# What an SEC cover states and a question may ask without naming the cover, each with the wording a cover
+# page prints beside it: only cover pages that print it are lifted (a made-up or foreign cover without an
+# address is not where the headquarters are).
+COVER_FACTS: list[tuple[re.Pattern, re.Pattern]] = [
+    # the date the period ended: "For the fiscal year ended September 26, 2015"
+    (re.compile(r"\b(?:what|which)\s+(?:date|day)\b.{0,80}\bend(?:s|ed)?\b|"
+                r"\bwhen\s+did\b.{0,60}\b(?:fiscal\s+)?(?:year|quarter|period)\b.{0,20}\bend\b|"
+                r"\b(?:fiscal\s+)?(?:year|quarter|period)[\s-]+end(?:ed|ing)?\s+date\b", re.IGNORECASE),
+     re.compile(r"\b(?:year|quarter|period)\s+ended\b", re.IGNORECASE)),
+    # headquarters: "Address of principal executive offices"
+    (re.compile(r"\bhead\s?quarter\w*|\bprincipal\s+executive\s+offices?\b", re.IGNORECASE),
+     re.compile(r"\bprincipal\s+executive\s+offices?\b", re.IGNORECASE)),
+    # state of incorporation: "(State or other jurisdiction of incorporation or organization)"
+    (re.compile(r"\bstate\s+of\s+(?:incorporation|organi[sz]ation)\b|\bincorporated\s+in\s+which\b|"
+                r"\bwhere\s+is\b.{0,60}\bincorporated\b", re.IGNORECASE),
+     re.compile(r"\bjurisdiction\s+of\s+incorporation\b|\bstate\s+of\s+incorporation\b", re.IGNORECASE)),
+    # "Trading Symbol(s)", "Name of each exchange on which registered"
+    (re.compile(r"\btrading\s+symbol\b|\bticker\b|\bwhich\s+(?:stock\s+)?exchanges?\b", re.IGNORECASE),
+     re.compile(r"\btrading\s+symbol|\bexchange\s+on\s+which\b", re.IGNORECASE)),
+]
+
+
+def cover_fact_wording(question: str) -> re.Pattern | None:
+    """The wording a cover page prints beside the cover fact the question asks for, or None."""
+    for asked, printed in COVER_FACTS:
+        if asked.search(question or ""):
+            return printed
+    return None
+
+
+def prints(wording: re.Pattern, text: str) -> bool:
+    return bool(wording.search(_despaced(text)))
 
 
 def cover_page_numbers(page_texts: dict[int, str]) -> set[int]:

@@ -15,8 +15,9 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores
-from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_page_numbers
+from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
+from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
+from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 
@@ -41,6 +42,9 @@ class Ranking(BaseModel):
     recent: float = Field(RECENT, description="prior of the issuer's present when the question names no period")
     secondary: float = Field(SECONDARY, description="share of its period match a release keeps beside a periodic report")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
+    expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
+                                  "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
+                                  "(storage.retrieval.query_expansion.SECTION_GLOSSARY)")
     fill_periods: bool = Field(True, description="a document's form and period its first pages print fill what its "
                                "DocumentInfo lacks, for the prior (storage.retrieval.document_profile)")
     cover_issuers: bool = Field(True, description="a document whose first pages print an issuer name the question names "
@@ -49,6 +53,13 @@ class Ranking(BaseModel):
                                "issuer's present only breaks ties (storage.retrieval.selection_prior)")
     cover_weight: float = Field(1.0, description="a question asking for the cover: its SEC cover pages' score += w * "
                                 "spread (storage.retrieval.document_profile.cover_page_numbers)")
+    cover_facts: bool = Field(True, description="a question for what the SEC cover states (period end date, "
+                              "headquarters, incorporation, ticker) lifts the cover pages printing that fact's wording "
+                              "(storage.retrieval.document_profile.COVER_FACTS)")
+    section_weight: float = Field(0.0, description="page score += w * z(BM25 of the query against the page's section "
+                                  "label: item, note, primary statement; storage.retrieval.page_sections); 0 = off")
+    section_query: Literal["question", "expanded"] = Field("question", description="what the section labels are "
+                                                           "matched with: the question's words, or with the glossary's")
     scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
@@ -68,8 +79,18 @@ class DocIndex:
     chunk_pages: np.ndarray  # int [n_chunks]: page of each chunk
     n_pages: int
     stamp: int = 0  # manifest mtime_ns when loaded
+    page_labels: list[str] | None = None  # section label of each page (storage.retrieval.page_sections)
     _cover: str | None = None
     _cover_pages: np.ndarray | None = None
+    _cover_texts: dict | None = None
+    _section_bm25: object | None = None
+
+    def section_bm25(self):
+        """BM25 over the pages' section labels, built on first use."""
+        if self._section_bm25 is None:
+            labels = list(self.page_labels or [])
+            self._section_bm25 = build_bm25_model((labels + [""] * self.n_pages)[: self.n_pages])
+        return self._section_bm25
 
     def page_scores(self, query: str) -> np.ndarray:
         return bm25_scores(self.page_bm25, query, self.n_pages)
@@ -88,7 +109,13 @@ class DocIndex:
                 if c.page_number < COVER_PAGES:
                     texts[c.page_number] = texts.get(c.page_number, "") + "\n" + c.text
             self._cover_pages = np.asarray(sorted(cover_page_numbers(texts)), dtype=int)
+            self._cover_texts = {p: texts[p] for p in self._cover_pages.tolist()}
         return self._cover_pages
+
+    def cover_pages_printing(self, wording) -> np.ndarray:
+        """Its SEC cover pages whose text matches `wording` (a compiled pattern)."""
+        pages = self.cover_pages()
+        return np.asarray([p for p in pages.tolist() if prints(wording, self._cover_texts.get(p, ""))], dtype=int)
 
 
 def zscore(x: np.ndarray) -> np.ndarray:
@@ -115,6 +142,13 @@ class _SelectionArrays:
     page_doc: np.ndarray  # index (in the selection) of each page's PDF
     chunk_bm25: SelectionBm25  # chunk BM25 with the idf of the whole selection
     page_bm25: SelectionBm25  # page BM25 likewise
+    indexes: list[DocIndex]
+    _section_bm25: SelectionBm25 | None = None
+
+    def section_bm25(self) -> SelectionBm25:
+        if self._section_bm25 is None:
+            self._section_bm25 = SelectionBm25([i.section_bm25() for i in self.indexes])
+        return self._section_bm25
 
 
 _selections: dict[tuple, _SelectionArrays] = {}
@@ -141,6 +175,7 @@ def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
         page_doc=np.concatenate([np.full(i.n_pages, j) for j, i in enumerate(indexes)]),
         chunk_bm25=SelectionBm25([i.chunk_bm25.model for i in indexes]),
         page_bm25=SelectionBm25([i.page_bm25 for i in indexes]),
+        indexes=indexes,
     )
     with _lock:
         if len(_selections) >= 8:  # a few selections per process; drop the oldest
@@ -177,11 +212,16 @@ def rank_pages(
     page_score = np.where(
         has_chunks, (1 - ranking.page_weight) * best_chunk_of_page + ranking.page_weight * normalise(page_sparse), -np.inf
     )
+    if ranking.section_weight:  # the page's section heading (item, note, statement) against the query
+        section = sel.section_bm25().scores(section_query(question or sparse_query, ranking))
+        page_score = page_score + ranking.section_weight * normalise(section)
     # a question asking for the cover: the cover pages lift (in the query's spread before document signals,
     # added after them, so the covers of every selected PDF do not vote for their PDFs)
     cover = 0.0
     if ranking.cover_weight and asks_for_cover(question or ""):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score))
+    elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "")):
+        cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score), wording)
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
     page_score = page_score + cover
@@ -213,18 +253,24 @@ def rank_pages(
     return results
 
 
+def section_query(question: str, ranking: Ranking) -> str:
+    """What the section labels are matched with: the question's own words (the glossary's expansion names
+    line items, which every note and statement label shares some word with), or the keyword query."""
+    return strip_instructions(question) if ranking.section_query == "question" else expand_query(question).sparse_text
+
+
 def _spread(page_score: np.ndarray) -> float:
     """A query's own score range: best page over the median page (what document-level additions are in units of)."""
     finite = page_score[np.isfinite(page_score)]
     return float(finite.max() - np.median(finite)) if len(finite) else 0.0
 
 
-def cover_mask(indexes: list[DocIndex], n_pages: int) -> np.ndarray:
-    """1 for every selected PDF's SEC cover pages, in selection-wide page ids."""
+def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarray:
+    """1 for every selected PDF's SEC cover pages (those printing `wording`, if given), in selection-wide page ids."""
     mask = np.zeros(n_pages)
     offset = 0
     for i in indexes:
-        mask[i.cover_pages() + offset] = 1.0
+        mask[(i.cover_pages() if wording is None else i.cover_pages_printing(wording)) + offset] = 1.0
         offset += i.n_pages
     return mask
 

@@ -55,11 +55,12 @@ from storage.retrieval.cache import CACHE_ERRORS, RetrievalCache, normalise_quer
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
 from storage.retrieval.fusion import DocIndex, Ranking, clear_selections, rank_pages
 from storage.retrieval.page_scorer import get_page_scorer
+from storage.retrieval.page_sections import page_sections
 from storage.retrieval.selection_prior import without_issuers
 
 log = logging.getLogger(__name__)
 
-RETRIEVER_VERSION = 5  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile)
+RETRIEVER_VERSION = 6  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile; 6: sections)
 
 
 class RetrievalError(Exception):
@@ -115,6 +116,7 @@ def _load_doc_index(doc_id: str) -> DocIndex:
         vectors=vectors,
         chunk_bm25=chunk_bm25,
         page_bm25=build_bm25_model(texts),
+        page_labels=page_sections(texts),
         chunk_pages=np.asarray([c.page_number for c in chunks], dtype=np.int64),
         n_pages=n_pages,
     )
@@ -203,7 +205,7 @@ class HybridRetriever:
                 log.warning("Retrieval cache unavailable: %s", exc)
                 cache = None
 
-        expanded = expand_query(query) if self.ranking.expand_query else ExpandedQuery(query, "")
+        expanded = expand_query(query, sections=self.ranking.expand_sections) if self.ranking.expand_query else ExpandedQuery(query, "")
         if cache is not None:
             cache_vec, dense_vec = get_embedder().embed([normalise_query(query), expanded.sparse_text])
         else:  # no cache: one embedding, not two

@@ -74,6 +74,31 @@ GLOSSARY: list[tuple[str, str]] = [
 ]
 _COMPILED = [(re.compile(p, re.IGNORECASE), words) for p, words in GLOSSARY]
 
+# Phrasings that name a part of a filing rather than a line item (`expand_query(sections=True)`):
+# what the company does is Item 1 "Business"; risks it is exposed to are "Risk Factors".
+SECTION_GLOSSARY: list[tuple[str, str]] = [
+    (r"\bwhat (?:industr(?:y|ies)|sectors?|lines? of business|business(?:es)?)\b|\bindustr(?:y|ies)\b.{0,40}\boperat|"
+     r"\bwhat does\b.{0,40}\bdo\b|\bbusiness (?:model|description|overview)\b|\bdescribe\b.{0,30}\bbusiness\b",
+     "business company overview products services markets"),
+    (r"\bsubject to\b|\bexposed to\b|\bexposure\b|\brisks?\b|\bvulnerab\w*", "risk factors risks"),
+]
+_SECTION_COMPILED = [(re.compile(p, re.IGNORECASE), words) for p, words in SECTION_GLOSSARY]
+# a derived noun names what filings state with its adjective: "cyclicality" -> "cyclical",
+# "seasonality" -> "seasonal", "profitability" -> "profitable"
+_DERIVED = [(re.compile(r"\b([a-z]{3,})ality\b", re.IGNORECASE), r"\1al"),
+            (re.compile(r"\b([a-z]{3,})ability\b", re.IGNORECASE), r"\1able")]
+
+
+def derived_words(question: str) -> list[str]:
+    """Adjectives of the derived nouns a question uses ("cyclicality" -> ["cyclical"])."""
+    out: list[str] = []
+    for pattern, repl in _DERIVED:
+        for m in pattern.finditer(question):
+            word = m.expand(repl).lower()
+            if word not in out:
+                out.append(word)
+    return out
+
 # Sentences that tell how to answer, not what to find.
 _INSTRUCTION = re.compile(
     r"^\s*(?:if\b.*\bthen\b|answer\b|round\b|we need to calculate|"
@@ -103,11 +128,14 @@ def strip_instructions(question: str) -> str:
     return " ".join(kept).strip() or question.strip()
 
 
-def expand_query(question: str) -> ExpandedQuery:
+def expand_query(question: str, sections: bool = False) -> ExpandedQuery:
     """Cleaned question plus glossary expansion (terms found anywhere in the original question,
-    so a hint like "based on the balance sheet" still counts after its sentence is dropped)."""
+    so a hint like "based on the balance sheet" still counts after its sentence is dropped).
+    `sections`: also the section phrasings (SECTION_GLOSSARY) and derived nouns' adjectives."""
     words: list[str] = []
-    for pattern, expansion in _COMPILED:
+    for pattern, expansion in _COMPILED + (_SECTION_COMPILED if sections else []):
         if pattern.search(question):
             words.extend(w for w in expansion.split() if w not in words)
+    if sections:
+        words.extend(w for w in derived_words(question) if w not in words)
     return ExpandedQuery(text=strip_instructions(question), expansion=" ".join(words))

@@ -123,3 +123,21 @@ def test_manifest_written_before_document_info_gets_it_lazily():
     assert catalog.check_pdf_processed(pdf.doc_id)  # still processed: nothing to re-embed
     info = catalog.library_infos()[pdf.doc_id]
     assert (info.title, info.fiscal_year) == ("Acme Rockets · 10-K · FY2019", 2019)
+
+
+def test_a_letter_spaced_cover_with_the_registrant_in_a_table_is_read(tmp_path):
+    """Some covers' text layer reads letter-spaced ("For the Fis cal Year E nded") and print the registrant's
+    name in a table row under an "Exact Name of Registrant" column header (no parenthesised label under it)."""
+    cover = (
+        "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM   10-K\n(Mark One)\n"
+        "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\n"
+        "For the Fis cal Year E nded December 31, 2016\n"
+        "Commission File Number   Exact Name of Registrant as S pecified I n I ts C harter   State of Incorporation\n"
+        "1-4242   ACME ROCKETS, INC.   Delaware   41-0000000\n"
+    )
+    info = _info(write_pages(tmp_path / "spaced.pdf", [cover, "Acme Rockets, Inc. designs launch vehicles."]))
+    assert (info.form, info.issuer, info.period_end, info.fiscal_year) == ("10-K", "Acme Rockets, Inc.", "2016-12-31", 2016)
+    quarterly = cover.replace("FORM   10-K", "FORM 10-Q").replace("For the Fis cal Year E nded December 31, 2016",
+                                                                 "For the quarter ly period e nded June 30, 2016")
+    info = _info(write_pages(tmp_path / "spaced_q.pdf", [quarterly, "Three and six months ended June 30, 2016."]))
+    assert (info.form, info.issuer, info.period_end) == ("10-Q", "Acme Rockets, Inc.", "2016-06-30")

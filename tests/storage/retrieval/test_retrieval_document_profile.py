@@ -3,11 +3,13 @@ letter-spaced cover's period and form, and the name of the issuer the question n
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from storage.documents import ingest
 from storage.retrieval import hybrid
-from storage.retrieval.document_profile import asks_for_cover, cover_names, fill_period, named_issuers
+from storage.retrieval.document_profile import asks_for_cover, cover_fact_wording, cover_names, fill_period, named_issuers, prints
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
 from storage.retrieval.selection_prior import selection_prior
@@ -36,7 +38,18 @@ def spaced_10k(name: str, year: int, capex: tuple[int, int, int], prose: bool):
 
 
 @pytest.fixture
-def two_spaced_10ks():
+def read_as_before_the_cover_fix(monkeypatch):
+    """Ingestion as it read covers before it learnt letter-spaced periods and registrants in a table
+    (storage/documents/metadata.py): libraries ingested then keep such DocumentInfo, which the query-time
+    reader fills in."""
+    from storage.documents import metadata  # import here: patched for this fixture only
+
+    monkeypatch.setattr(metadata, "_ANNUAL_PERIOD", re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*", re.I))
+    monkeypatch.setattr(metadata, "_REGISTRANT_HEADER", re.compile(r"(?!)"))
+
+
+@pytest.fixture
+def two_spaced_10ks(read_as_before_the_cover_fix):
     """FY2016 and FY2022 10-Ks of one issuer, both covers letter-spaced; the FY2022 one talks more about capex."""
     return (spaced_10k("spaced_a.pdf", 2016, (1722, 1739, 1808), prose=False),
             spaced_10k("spaced_b.pdf", 2022, (1222, 980, 1303), prose=True))
@@ -56,7 +69,7 @@ def test_a_year_printed_only_on_a_letter_spaced_cover_picks_the_filing(two_space
     assert (later.chunk.doc_id, later.chunk.page_number) == (fy22.doc_id, 2)
 
 
-def test_a_filing_whose_cover_prints_the_named_issuer_is_that_issuers():
+def test_a_filing_whose_cover_prints_the_named_issuer_is_that_issuers(read_as_before_the_cover_fix):
     """The issuer's release is read (issuer known); its 10-K's cover is not: the 10-K must not count as another issuer's."""
     k = spaced_10k("spaced_k.pdf", 2016, (1722, 1739, 1808), prose=False)
     release = ingest.process_and_index_pdf(write_pages(source_path("acme_release.pdf"), [
@@ -144,3 +157,32 @@ def test_a_form_named_without_a_period_decides_whatever_the_present():
     # no form named: unchanged, the present (latest annual report and later) is weakly preferred
     plain = "How many Acme Rockets shares were outstanding?"
     assert selection_prior(plain, infos, form_decides=True) == selection_prior(plain, infos)
+
+
+def test_asks_for_what_the_cover_states():
+    for question, printed in (("On what date did Acme's fiscal year 2015 end?", "For the fiscal year ended May 26, 2015"),
+                              ("What date did the quarter covered by the 10-Q end?", "For the quarterly period ended July 1"),
+                              ("Where is Acme headquartered?", "Address of principal executive offices"),
+                              ("What is Acme's state of incorporation?", "(State or other jurisdiction of incorporation)"),
+                              ("What is Acme's trading symbol?", "Title of each class Trading Symbol(s)")):
+        wording = cover_fact_wording(question)
+        assert wording is not None and prints(wording, printed) and not asks_for_cover(question)
+    assert not prints(cover_fact_wording("Where is Acme headquartered?"), "For the fiscal year ended May 26, 2015")
+    for question in ("What was revenue in the quarter that ended June 30?", "When does the fiscal year end?",
+                     "When did the company end its buyback program?"):
+        assert cover_fact_wording(question) is None
+
+
+def test_a_question_for_the_period_end_date_gets_the_cover_page():
+    cover = spaced_cover(2022)  # letter-spaced: "For the Fis cal Year Ended December 31, 2022"
+    policies = ("Note 1. Basis of Presentation. The Company's fiscal year is the 52 or 53-week period that ends on "
+                "the last Saturday of December. Fiscal year 2022 spanned 52 weeks.")
+    pages = acme_10k_pages(2022, (1222, 980, 1303), prose=False)
+    narrative = [f"Item 7. Management's Discussion, part {n}. Launch volumes and pricing moved with demand." for n in range(6)]
+    doc = ingest.process_and_index_pdf(write_pages(source_path("period_end.pdf"),
+                                                   [cover, pages[1], policies, pages[2], *narrative, pages[3]]))
+    question = "On what date did Acme's fiscal year 2022 end?"
+    # the trap is real: the policy note says when the fiscal year ends, in the question's words
+    assert HybridRetriever([doc.doc_id], use_cache=False, ranking=Ranking(cover_facts=False)).search(
+        question, k=1)[0].chunk.page_number == 2
+    assert HybridRetriever([doc.doc_id], use_cache=False).search(question, k=1)[0].chunk.page_number == 0
