@@ -7,7 +7,7 @@ import re
 
 from storage.documents.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
-from storage.finance.periods import YEAR
+from storage.finance.periods import DATE, MONTH_DAY, YEAR
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -58,7 +58,8 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
             # one naming a span of time ("Three Months Ended") or printed left of every column heads them all
             seg = segs[0]
             mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
-            spans_all = bool(SPAN_WORDS.search(seg.text)) or mid < centres[0]
+            # (a month and day alone, "June 30,", completes the span phrase above it over every column)
+            spans_all = bool(SPAN_WORDS.search(seg.text) or MONTH_DAY.search(seg.text)) or mid < centres[0]
             for p, centre in zip(parts, centres):
                 if spans_all or abs(centre - mid) <= reach:
                     p.append(seg.text)
@@ -75,7 +76,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
             if not any(date in x for x in p):
                 p.insert(0, date)
     labels = [_column_label(p) for p in parts]
-    dated = [lab for lab in labels if re.search(YEAR, lab)]
+    dated = [lab for lab in labels if PERIOD_TOKEN.search(lab)]
     glued = [lab for lab in dated if len(set(re.findall(YEAR, lab))) > 1]
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
@@ -88,7 +89,8 @@ def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -
     out: list[Segment | None] = []
     for centre in centres:
         seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre)) if segs else None
-        if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
+        # (measured from the segment's nearer edge: "June 30," centred over a pair of columns heads both)
+        if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and max(seg.x0 - centre, centre - seg.x1) > 0.6 * pitch:
             seg = None
         out.append(seg)
     return out
@@ -138,7 +140,13 @@ def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
         if len(words) > 1 and YEAR_CELL.match(words[-1].text) and len(PERIOD_TOKEN.findall(seg.text)) == 1 \
                 and re.search(r"[A-Za-z]", head) and is_period_line(head):
             return segs[:k] + [Segment([words[-1]])] + segs[k + 1:], head
+        if re.search(YEAR, seg.text):
+            break  # "2022   December 31, 2021": a date after the line's first year is its column's own
     return segs, ""
+
+
+def _names_period(part: str) -> bool:
+    return bool(PERIOD_TOKEN.search(part) or is_period_line(part) or SPAN_WORDS.search(part) or MONTH_DAY.search(part))
 
 
 def _column_label(parts: list[str]) -> str:
@@ -150,6 +158,10 @@ def _column_label(parts: list[str]) -> str:
     ("Year Ended May 31," + "2023")."""
     sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
     own = [p for p in parts if p not in sentences]
+    if any(DATE.search(p) for p in own):  # a column printing its own full date takes no month-day spread from beside it
+        own = [p for p in own if not MONTH_DAY.search(p) or SPAN_WORDS.search(p)]
+    # titles printed between a period's words and its year ("June 30," / "Earnings per Share" / "2023") follow the period
+    own = [p for p in own if _names_period(p)] + [p for p in own if not _names_period(p)]
     year = next((m.group(0) for p in own for m in re.finditer(YEAR, p)), None)
     label = " ".join(" ".join(own).split())
     if sentences and year and not re.search(r"[A-Za-z]{3}", label):  # own parts are only "2022"
