@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from storage.documents.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments
+from storage.documents.table_words import (
+    CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
+)
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
 from storage.finance.periods import DATE, MONTH_DAY, YEAR
 
@@ -50,8 +52,13 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     line_segs = [[s for s in segments(line, char_width)
                   if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
                   and not UNIT_CAPTION.search(s.text)] for line in lines]
+    left = [_left_phrase([s for s in segments(line, char_width) if s.x1 < cols[0].x0 - pitch / 2]) for line in lines]
     titles = _column_titles(line_segs, centres, pitch)
-    for segs in line_segs:
+    for segs, phrase_left in zip(line_segs, left):
+        if not segs and phrase_left:  # "Six Months Ended June 30," printed alone at the left: it heads every column
+            for p in parts:
+                p.append(phrase_left)
+            continue
         if len(segs) == 1 and not re.search(YEAR, segs[0].text):
             # the line's one phrase heads the columns it is centred over ("Years ended", "December
             # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
@@ -65,6 +72,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                     p.append(seg.text)
             continue
         segs, phrase = _leading_phrase(segs)
+        phrase = phrase or phrase_left  # "Six Months Ended June 30,  2023  2022": the phrase at the left heads the years
         over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
         for i, seg in enumerate(over):
             if seg is not None:
@@ -143,6 +151,15 @@ def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
         if re.search(YEAR, seg.text):
             break  # "2022   December 31, 2021": a date after the line's first year is its column's own
     return segs, ""
+
+
+def _left_phrase(segs: list[Segment]) -> str:
+    """A span phrase printed at the left of a header line, left of every column ("Six Months Ended June 30,",
+    after a caption: "In millions, except per share data   Years ended December 31,"); "" when there is none."""
+    text = " ".join(CAPTION_PHRASE.sub(" ", re.sub(r"\([^)]*\)", " ", " ".join(s.text for s in segs))).split())
+    if text and is_period_line(text) and not re.search(YEAR, text) and (SPAN_WORDS.search(text) or MONTH_DAY.search(text)):
+        return text
+    return ""
 
 
 def _names_period(part: str) -> bool:

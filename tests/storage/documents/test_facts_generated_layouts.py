@@ -451,3 +451,15 @@ def test_a_span_phrase_ending_in_a_month_day_over_columns_with_their_own_dates()
     facts = facts_of(Statement(["CONSOLIDATED STATEMENTS OF INCOME", "(In millions)"],
                                ["Three Months Ended June 30,", ["July 1, 2023", "July 2, 2022"]], INCOME))
     _check(facts, "Revenue", 1, value=3880.0, **_span("2022-04-03", "2022-07-02", 3), **MONEY)
+
+
+@pytest.mark.parametrize("header, left", [
+    ([["2023", "2022"]], {0: "Six Months Ended June 30,"}),
+    ([["2023", "2022"]], {0: "In millions, except per share data   Six Months Ended June 30,"}),
+    (["", ["2023", "2022"]], {0: "Six Months Ended June 30,"}),
+])
+def test_a_period_phrase_printed_at_the_left_heads_the_years(header, left):
+    facts = facts_of(Statement(["CONSOLIDATED STATEMENT OF INCOME", "(In millions, except per share data)"], header, INCOME,
+                               header_left=left))
+    _check(facts, "Revenue", 1, value=3880.0, **_span("2022-01-01", "2022-06-30", 6), **MONEY)
+    _check(facts, "Diluted", 0, value=1.30, unit="USD/share", scale=1.0, **_span("2023-01-01", "2023-06-30", 6))
