@@ -9,7 +9,7 @@ from storage.documents.table_words import (
     CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
-from storage.finance.periods import DATE, MONTH_DAY, YEAR
+from storage.finance.periods import DATE, MONTH_DAY_END, YEAR
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -66,7 +66,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
             seg = segs[0]
             mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
             # (a month and day alone, "June 30,", completes the span phrase above it over every column)
-            spans_all = bool(SPAN_WORDS.search(seg.text) or MONTH_DAY.search(seg.text)) or mid < centres[0]
+            spans_all = bool(SPAN_WORDS.search(seg.text) or MONTH_DAY_END.search(seg.text)) or mid < centres[0]
             for p, centre in zip(parts, centres):
                 if spans_all or abs(centre - mid) <= reach:
                     p.append(seg.text)
@@ -157,13 +157,13 @@ def _left_phrase(segs: list[Segment]) -> str:
     """A span phrase printed at the left of a header line, left of every column ("Six Months Ended June 30,",
     after a caption: "In millions, except per share data   Years ended December 31,"); "" when there is none."""
     text = " ".join(CAPTION_PHRASE.sub(" ", re.sub(r"\([^)]*\)", " ", " ".join(s.text for s in segs))).split())
-    if text and is_period_line(text) and not re.search(YEAR, text) and (SPAN_WORDS.search(text) or MONTH_DAY.search(text)):
+    if text and is_period_line(text) and not re.search(YEAR, text) and (SPAN_WORDS.search(text) or MONTH_DAY_END.search(text)):
         return text
     return ""
 
 
 def _names_period(part: str) -> bool:
-    return bool(PERIOD_TOKEN.search(part) or is_period_line(part) or SPAN_WORDS.search(part) or MONTH_DAY.search(part))
+    return bool(PERIOD_TOKEN.search(part) or is_period_line(part) or SPAN_WORDS.search(part) or MONTH_DAY_END.search(part))
 
 
 def _column_label(parts: list[str]) -> str:
@@ -176,7 +176,7 @@ def _column_label(parts: list[str]) -> str:
     sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
     own = [p for p in parts if p not in sentences]
     if any(DATE.search(p) for p in own):  # a column printing its own full date takes no month-day spread from beside it
-        own = [p for p in own if not MONTH_DAY.search(p) or SPAN_WORDS.search(p)]
+        own = [p for p in own if not MONTH_DAY_END.search(p) or SPAN_WORDS.search(p)]
     # titles printed between a period's words and its year ("June 30," / "Earnings per Share" / "2023") follow the period
     own = [p for p in own if _names_period(p)] + [p for p in own if not _names_period(p)]
     year = next((m.group(0) for p in own for m in re.finditer(YEAR, p)), None)

@@ -23,7 +23,7 @@ DATE = re.compile(
 )
 YEAR_RE = re.compile(rf"(?<!\d){YEAR}(?!\d)")
 # a text ending with a month and day, its year printed apart: "September 30,", "Balance at December 31,"
-MONTH_DAY = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s*$", re.IGNORECASE)
+MONTH_DAY_END = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s*$", re.IGNORECASE)
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12,
                  "thirteen": 13, "fifty-two": 12, "fifty two": 12, "fiftytwo": 12, "fifty-three": 12, "fifty three": 12,
                  "52": 12, "53": 12, "3": 3, "6": 6, "9": 9, "12": 12, "13": 13, "26": 6, "39": 9}
