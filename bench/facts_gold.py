@@ -1,7 +1,7 @@
 """Facts gold benchmark (issue 27): is every human-read gold cell a fact of its page, with its value,
 its period and its scale/unit right?
 
-    python -m bench.facts_gold --work /work/wt/facts-work [--baseline-rev fe96e53]
+    python -m bench.facts_gold --work /work/wt/facts-work [--baseline-rev fe96e53 | --baseline-work PRISTINE_COPY]
 
 Gold: bench/gold/statements_figures.jsonl and bench/gold/statements_more_figures.part-*.jsonl (file, 0-based
 page, value as printed, period as printed, unit as a person reads the page: "USD millions", "USD per
@@ -13,7 +13,10 @@ share", "%", ...). For each cell, the facts stored with the build (storage/docum
     scale   ... and its unit and scale are the gold unit's ("USD millions" = USD x 1e6; per-share
             amounts and percentages unscaled)
 
-Baseline, in the same run: the answer-time layout read of `--baseline-rev` (default fe96e53: the
+`--baseline-work W0` scores the facts stored in another work folder instead (the same filings backfilled
+by another revision, e.g. a pristine copy of the shared work folder), in the same run.
+
+Baseline, in the same run, by default: the answer-time layout read of `--baseline-rev` (default fe96e53: the
 source PDF's words read at answer time by `page_tables.table_units`, the caption scale of
 `figure_words.scale_word`), its cells scored by the same rules (a subprocess on a temporary worktree
 of that revision reading a copy of nothing: it only reads). Text-layer pages are reported apart from
@@ -156,6 +159,22 @@ def baseline_cells(rev: str, pages: list[tuple[str, int]], work: Path) -> dict[s
     return out
 
 
+def _cell_key(cell: dict) -> str:
+    return json.dumps([cell["set"], cell["file"], cell["page"], cell.get("line_item"), cell.get("period"), cell["value"]])
+
+
+def _scores_of_work(work: Path) -> dict[str, list[bool]]:
+    """Each gold cell's (value, period, scale) as the facts stored in another work folder score them (a
+    subprocess: the storage settings are read once per process)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="facts-gold-") as tmp:
+        out = Path(tmp) / "scores.json"
+        subprocess.run([sys.executable, "-m", "bench.facts_gold", "--work", str(work), "--baseline-rev", "",
+                        "--scores-out", str(out)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        return {key: scores for key, scores in json.loads(out.read_text("utf-8"))}
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -177,8 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, required=True, help="ingestion work folder holding the gold filings")
     parser.add_argument("--baseline-rev", default="fe96e53", help="revision whose answer-time read is the baseline ('' for none)")
+    parser.add_argument("--baseline-work", type=Path, help="score the facts stored in this work folder as the baseline "
+                        "(the same gold, another build of the facts: e.g. a pristine copy); replaces --baseline-rev")
+    parser.add_argument("--scores-out", type=Path, help=argparse.SUPPRESS)  # per-cell scores, for --baseline-work
     parser.add_argument("--failures", type=int, default=0, help="print this many tune-half failures")
     args = parser.parse_args(argv)
+    if args.baseline_work:
+        args.baseline_rev = ""
     work = args.work.resolve()
     from bench.answers import use_work_dir
 
@@ -194,15 +218,20 @@ def main(argv: list[str] | None = None) -> int:
     cells = [c for c in cells if c["file"] in by_file and isinstance(c.get("value"), str)]
     pages = sorted({(by_file[c["file"]].doc_id, int(c["page"])) for c in cells})
     base = baseline_cells(args.baseline_rev, pages, work) if args.baseline_rev else {}
+    stored_base = _scores_of_work(args.baseline_work.resolve()) if args.baseline_work else {}
     rows = []
     for c in cells:
         m = by_file[c["file"]]
         facts = [f.model_dump() for f in page_facts(m.doc_id, int(c["page"]))]
         v, p, s = score(c, facts)
-        bv, bp, bs = score(c, base.get(f"{m.doc_id}|{c['page']}", []))
+        bv, bp, bs = stored_base.get(_cell_key(c)) or score(c, base.get(f"{m.doc_id}|{c['page']}", []))
         rows.append({"half": half_of(c["file"]) or "other", "ocr": int(c["page"]) in set(m.ocr_pages or []), "value": v,
                      "period": p, "scale": s, "b_value": bv, "b_period": bp, "b_scale": bs, "cell": c, "facts": facts})
-    report(rows, f"facts stored at ingestion vs the answer-time layout read of {args.baseline_rev or '(none)'}")
+    if args.scores_out:
+        args.scores_out.write_text(json.dumps([[_cell_key(r["cell"]), [r["value"], r["period"], r["scale"]]] for r in rows]))
+    against = f"the facts stored in {args.baseline_work}" if args.baseline_work else \
+        f"the answer-time layout read of {args.baseline_rev or '(none)'}"
+    report(rows, f"facts stored at ingestion vs {against}")
     shown = 0
     for r in rows:
         if shown >= args.failures or r["half"] != "tune" or r["scale"]:

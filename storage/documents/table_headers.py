@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 
-from storage.documents.table_words import COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments
+from storage.documents.table_words import (
+    CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
+)
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
-from storage.finance.periods import YEAR
+from storage.finance.periods import DATE, MONTH_DAY_END, YEAR
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -50,20 +52,27 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     line_segs = [[s for s in segments(line, char_width)
                   if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
                   and not UNIT_CAPTION.search(s.text)] for line in lines]
+    left = [_left_phrase([s for s in segments(line, char_width) if s.x1 < cols[0].x0 - pitch / 2]) for line in lines]
     titles = _column_titles(line_segs, centres, pitch)
-    for segs in line_segs:
+    for segs, phrase_left in zip(line_segs, left):
+        if not segs and phrase_left:  # "Six Months Ended June 30," printed alone at the left: it heads every column
+            for p in parts:
+                p.append(phrase_left)
+            continue
         if len(segs) == 1 and not re.search(YEAR, segs[0].text):
             # the line's one phrase heads the columns it is centred over ("Years ended", "December
             # 31,"), within a column pitch of its edges ("Percent Change" over two of four columns);
             # one naming a span of time ("Three Months Ended") or printed left of every column heads them all
             seg = segs[0]
             mid, reach = (seg.x0 + seg.x1) / 2, (seg.x1 - seg.x0) / 2 + pitch
-            spans_all = bool(SPAN_WORDS.search(seg.text)) or mid < centres[0]
+            # (a month and day alone, "June 30,", completes the span phrase above it over every column)
+            spans_all = bool(SPAN_WORDS.search(seg.text) or MONTH_DAY_END.search(seg.text)) or mid < centres[0]
             for p, centre in zip(parts, centres):
                 if spans_all or abs(centre - mid) <= reach:
                     p.append(seg.text)
             continue
         segs, phrase = _leading_phrase(segs)
+        phrase = phrase or phrase_left  # "Six Months Ended June 30,  2023  2022": the phrase at the left heads the years
         over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
         for i, seg in enumerate(over):
             if seg is not None:
@@ -75,7 +84,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
             if not any(date in x for x in p):
                 p.insert(0, date)
     labels = [_column_label(p) for p in parts]
-    dated = [lab for lab in labels if re.search(YEAR, lab)]
+    dated = [lab for lab in labels if PERIOD_TOKEN.search(lab)]
     glued = [lab for lab in dated if len(set(re.findall(YEAR, lab))) > 1]
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
@@ -88,7 +97,8 @@ def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -
     out: list[Segment | None] = []
     for centre in centres:
         seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre)) if segs else None
-        if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and abs((seg.x0 + seg.x1) / 2 - centre) > 0.6 * pitch:
+        # (measured from the segment's nearer edge: "June 30," centred over a pair of columns heads both)
+        if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and max(seg.x0 - centre, centre - seg.x1) > 0.6 * pitch:
             seg = None
         out.append(seg)
     return out
@@ -138,7 +148,22 @@ def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
         if len(words) > 1 and YEAR_CELL.match(words[-1].text) and len(PERIOD_TOKEN.findall(seg.text)) == 1 \
                 and re.search(r"[A-Za-z]", head) and is_period_line(head):
             return segs[:k] + [Segment([words[-1]])] + segs[k + 1:], head
+        if re.search(YEAR, seg.text):
+            break  # "2022   December 31, 2021": a date after the line's first year is its column's own
     return segs, ""
+
+
+def _left_phrase(segs: list[Segment]) -> str:
+    """A span phrase printed at the left of a header line, left of every column ("Six Months Ended June 30,",
+    after a caption: "In millions, except per share data   Years ended December 31,"); "" when there is none."""
+    text = " ".join(CAPTION_PHRASE.sub(" ", re.sub(r"\([^)]*\)", " ", " ".join(s.text for s in segs))).split())
+    if text and is_period_line(text) and not re.search(YEAR, text) and (SPAN_WORDS.search(text) or MONTH_DAY_END.search(text)):
+        return text
+    return ""
+
+
+def _names_period(part: str) -> bool:
+    return bool(PERIOD_TOKEN.search(part) or is_period_line(part) or SPAN_WORDS.search(part) or MONTH_DAY_END.search(part))
 
 
 def _column_label(parts: list[str]) -> str:
@@ -150,6 +175,10 @@ def _column_label(parts: list[str]) -> str:
     ("Year Ended May 31," + "2023")."""
     sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
     own = [p for p in parts if p not in sentences]
+    if any(DATE.search(p) for p in own):  # a column printing its own full date takes no month-day spread from beside it
+        own = [p for p in own if not MONTH_DAY_END.search(p) or SPAN_WORDS.search(p)]
+    # titles printed between a period's words and its year ("June 30," / "Earnings per Share" / "2023") follow the period
+    own = [p for p in own if _names_period(p)] + [p for p in own if not _names_period(p)]
     year = next((m.group(0) for p in own for m in re.finditer(YEAR, p)), None)
     label = " ".join(" ".join(own).split())
     if sentences and year and not re.search(r"[A-Za-z]{3}", label):  # own parts are only "2022"

@@ -40,7 +40,7 @@ from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods
 from storage.documents.table_words import (
     CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
-    Column, Line, Segment, Word, average_char_width, segments, split_label_values, visual_lines,
+    Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, visual_lines,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
@@ -58,10 +58,12 @@ def _is_header_line(line: Line) -> bool:
         # "($ in millions) December 31,", "In millions, except per share data  Years ended December 31,"
         label = " ".join(CAPTION_WORDS.sub(" ", re.sub(r"\([^)]*\)", " ", line.label)).split())
         # a table title before the dates: "Domestic Segment Results  January 28, 2023  January 29, 2022"
-        return all(YEAR_CELL.match(v[0]) for v in line.values) and (
+        return heads_columns(line.values) and (
             not label or is_period_line(label) or len(PERIOD_TOKEN.sub(" ", label).split()) <= MAX_SECTION_WORDS)
-    return is_period_line(text) or (bool(line.values) and all(YEAR_CELL.match(v[0]) for v in line.values)) \
-        or bool(_BALANCE_AT.match(text))
+    # a caption printed at the left of a period line: "(In millions, except per share data)   Year Ended December 31,"
+    bare = " ".join(CAPTION_WORDS.sub(" ", re.sub(r"\([^)]*\)", " ", text)).split())
+    return is_period_line(text) or heads_columns(line.values) \
+        or bool(_BALANCE_AT.match(text)) or (bare != text.strip() and is_period_line(bare))
 
 
 # a balance sheet's date phrase over its year columns: "Balance at December 31,", "Balances as of June 30,"
@@ -71,13 +73,16 @@ _BALANCE_AT = re.compile(r"(?i)^\s*balances?\s+(?:at|as\s+of)\s+[A-Z][a-z]{2,8}\
 def _is_row(line: Line) -> bool:
     if not line.label and all(FOOTNOTE.match(v[0]) for v in line.values):
         return False  # a footnote mark printed on a line of its own (a superscript)
-    return bool(line.values) and not all(YEAR_CELL.match(v[0]) for v in line.values) and (
+    return bool(line.values) and not heads_columns(line.values) and (
         not line.label or len(line.label.split()) <= 2 * LONG_PROSE_WORDS)
 
 
 def _is_section(line: Line) -> bool:
-    """A short label-only line inside a table ("Current liabilities:", "Net sales:")."""
-    return not line.values and 0 < len(line.text.split()) <= MAX_SECTION_WORDS and not is_period_line(line.text) \
+    """A short label-only line inside a table ("Current liabilities:", "Net sales:"), or a longer one that
+    introduces the rows below it ("Diluted earnings per common share attributable to Acme common shareholders:")."""
+    words = len(line.text.split())
+    return not line.values and 0 < words and (words <= MAX_SECTION_WORDS or (
+        words < 2 * LONG_PROSE_WORDS and line.text.rstrip().endswith(":"))) and not is_period_line(line.text) \
         and not _unit_caption(line) and len(segments(line, average_char_width(line.words))) == 1  # titles are no section
 
 

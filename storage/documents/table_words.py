@@ -13,6 +13,7 @@ from storage.finance import periods
 YEAR_CELL = re.compile(rf"^\(?{periods.YEAR}\)?,?$")
 NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
+PLACEHOLDER = re.compile(r"(?i)^(?:n/?m|n/a|n\.a\.?|\*{2,3})$")  # "NM", "n/a", "N.A.", "**": a cell with no number
 FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
 FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
 UNIT_CAPTION = CAPTION  # a table's scale caption ("(In millions)", "(Millions)", "$ in thousands"): storage/finance/scale.py
@@ -101,12 +102,23 @@ SUFFIX = ("%", ")", "%)", "bp", "bps", "pts", "ppt", "ppts", "x")  # printed apa
 
 
 def is_value_token(text: str) -> bool:
-    return bool(NUMBER.match(text) or DASH.match(text) or text in ("$", "(", "$(") or text.lower() in SUFFIX)
+    return bool(NUMBER.match(text) or DASH.match(text) or PLACEHOLDER.match(text) or text in ("$", "(", "$(", "~")
+                or text.lower() in SUFFIX)
+
+
+_GLUED_NOTE = re.compile(r"^(?P<n>\(?\$?[\d,.]*\d\)?)(?:\(\d{1,2}\)|\*{1,3})$")  # "2023(1)", "1,064*": a mark glued to a figure
+
+
+def _drop_glued_note(w: Word) -> Word:
+    m = _GLUED_NOTE.match(w.text)
+    if not m or not (NUMBER.match(m.group("n")) or YEAR_CELL.match(m.group("n"))):
+        return w
+    return Word(w.x0, w.y0, w.x0 + (w.x1 - w.x0) * len(m.group("n")) / len(w.text), w.y1, m.group("n"))
 
 
 def split_label_values(line: Line, char_width: float) -> None:
     """Fill `line.label` and `line.values`: the value tokens at the line's right, glued into cells."""
-    words = line.words
+    line.words = words = [_drop_glued_note(w) for w in line.words]
     i = len(words)
     while i > 0 and is_value_token(words[i - 1].text):
         i -= 1
@@ -122,16 +134,23 @@ def split_label_values(line: Line, char_width: float) -> None:
     pending_dollar: Word | None = None
     for w in words[i:]:
         t = w.text
+        if t == "~":  # "~ $1.04": an estimate's mark, printed apart before its figure
+            continue
         if t in ("$", "$(", "("):
             pending_dollar = w if pending_dollar is None else pending_dollar
             continue
         if t.lower() in SUFFIX and cells:
-            cells[-1].append(w)
+            if t == "%" and YEAR_CELL.match(cells[-1][-1].text) and w.x0 - cells[-1][-1].x1 > SEGMENT_GAP * char_width:
+                cells.append([w])  # "2022   $   %": a column's title under a change header, not "2022%"
+            else:
+                cells[-1].append(w)
             continue
         if FOOTNOTE.match(t) and cells and w.x0 - cells[-1][-1].x1 <= SEGMENT_GAP * char_width:
             continue  # a footnote mark printed right after a value
         cells.append(([pending_dollar] if pending_dollar else []) + [w])
         pending_dollar = None
+    if pending_dollar is not None and cells and YEAR_CELL.match(cells[-1][-1].text):
+        cells.append([pending_dollar])  # "2023   2022   $": the "$" titles a change column
     line.values = []
     for cell in cells:
         text = "".join(w.text for w in cell)
@@ -145,6 +164,12 @@ def split_label_values(line: Line, char_width: float) -> None:
         line.values.append((text, number[0].x0, x1))
     if not any(re.search(r"\d|^[-–—]+%?$", v[0].strip("$")) for v in line.values):
         line.label, line.values = line.text, []  # "Increase/  %": a column title, no value
+
+
+def heads_columns(values: list[tuple[str, float, float]]) -> bool:
+    """Cells that are a header's years, with a change column's "$" and "%" titles ("2023  2022  $  %")."""
+    return bool(values) and all(YEAR_CELL.match(v[0]) or v[0] in ("$", "%") for v in values) \
+        and any(YEAR_CELL.match(v[0]) for v in values)
 
 
 @dataclass

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.periods import MONTH, YEAR
+from storage.finance.periods import MONTH, SHORT_YEAR_LABEL, YEAR
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -42,7 +42,8 @@ PERIOD_TOKEN = re.compile(
     rf"{_MONTH}\s+\d{{1,2}},?\s+{_YEAR}\b"
     rf"|\b(?:Fiscal(?:\s+Year)?|FY)\s*'?{_YEAR}\b"
     rf"|\bQ[1-4]\s*(?:FY\s*)?'?{_YEAR}\b"
-    rf"|\b{_YEAR}\b",
+    rf"|\b{_YEAR}\b"
+    rf"|{SHORT_YEAR_LABEL.pattern}",
     re.IGNORECASE,
 )
 # Words a period header is made of besides its period tokens ("Three Months Ended", "As of").

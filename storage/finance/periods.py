@@ -22,13 +22,21 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 YEAR_RE = re.compile(rf"(?<!\d){YEAR}(?!\d)")
+# a text ending with a month and day, its year printed apart: "September 30,", "Balance at December 31,"
+MONTH_DAY_END = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s*$", re.IGNORECASE)
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12,
                  "thirteen": 13, "fifty-two": 12, "fifty two": 12, "fiftytwo": 12, "fifty-three": 12, "fifty three": 12,
                  "52": 12, "53": 12, "3": 3, "6": 6, "9": 9, "12": 12, "13": 13, "26": 6, "39": 9}
 _SPAN = re.compile(r"\b(?P<n>one|two|three|four|five|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three|\d{1,2})"
                    r"[- ](?P<u>months?|weeks?)\b", re.IGNORECASE)
-_YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b", re.IGNORECASE)
-_QUARTER = re.compile(rf"\b(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter)\b", re.IGNORECASE)
+_YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b|\bFY(?=\s*'?\d\d)",
+                        re.IGNORECASE)
+_QUARTER = re.compile(rf"\b(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b",
+                      re.IGNORECASE)
+# a fiscal year or quarter printed with two digits: "FY23", "FY '23", "Q1 FY23", "Q1'23", "Q1-23" (the century is 20xx)
+SHORT_YEAR_LABEL = re.compile(r"\b(?:FY\s*'?|Q[1-4]\s*(?:FY\s*'?|'|-))(?P<yy>\d\d)\b", re.IGNORECASE)
+# a column comparing two periods ("2023 vs. 2022", "2023 over 2022", "Q1'23 versus Q1'22"): no period of its own
+_COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|over)\s+(?:[A-Za-z]+\s+){0,2}\S*\d", re.IGNORECASE)
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
@@ -76,9 +84,11 @@ def parse_period(text: str) -> Period:
     for m in DATE.finditer(clean):  # the last date printed is the column's own ("... ended May 31, 2023")
         when = m
     end = parse_date(when.group(0)) if when else None
-    years = [int(y) for y in YEAR_RE.findall(clean)]
+    years = [int(y) for y in YEAR_RE.findall(clean)] or [2000 + int(m.group("yy")) for m in SHORT_YEAR_LABEL.finditer(clean)]
     year = end.year if end else (years[-1] if years else None)
-    months = None
+    if len(set(years)) >= 2 and _COMPARISON.search(clean):
+        return Period(clean, None, None, None, None, None)
+    months = weeks = None
     if m := _SPAN.search(clean):
         n, unit = m.group("n").lower().replace(" ", "-"), m.group("u").lower()
         count = _NUMBER_WORDS.get(n) or _NUMBER_WORDS.get(n.replace("-", " ")) or int(n) if n[0].isdigit() else _NUMBER_WORDS.get(n)
@@ -86,10 +96,14 @@ def parse_period(text: str) -> Period:
             months = count if unit.startswith("month") else {13: 3, 26: 6, 39: 9, 52: 12, 53: 12, 12: 12}.get(count)
             if unit.startswith("week") and n in ("fifty-two", "fifty-three", "fiftytwo"):
                 months = 12
+            if unit.startswith("week") and months:
+                weeks = int(n) if n.isdigit() else {"thirteen": 13, "fifty-two": 52, "fiftytwo": 52, "fifty-three": 53}.get(n)
     elif _QUARTER.search(clean):
         months = 3
     elif _YEAR_SPAN.search(clean):
         months = 12
+    if end is not None and months and weeks:  # "13 weeks ended April 29, 2023": the 91 days to that date
+        return Period(clean, end - timedelta(weeks=weeks) + timedelta(days=1), end, months, None, year)
     if end is not None and months:
         return Period(clean, _months_before(end, months), end, months, None, year)
     if end is not None:

@@ -1,0 +1,130 @@
+"""Statement pages in the layouts filings print, generated with PyMuPDF (words at positions), and the facts
+the ingestion read (storage/documents/facts.py) takes from them.
+
+A `Statement` is what a person sees: title lines at the left, header lines over right-aligned value
+columns, rows (label at the left, "$" printed apart at a column's left edge, figures right-aligned).
+A header line is a str centred over every column, or a list whose k-th str is centred over column k
+and whose (text, first column, last column) tuples are centred over the columns they span; `header_left` prints a caption at
+the left of a header line ("(In millions)   2023   2022"). `filing` prints statements on pages of a
+document, with a running header and a page-number footer when asked (they are told apart from the
+statement across pages, so a filing with them has several pages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from storage.documents.facts import read_document
+from storage.schema import Fact, PageContent
+
+FONT = 9
+_RIGHTS = {1: (545,), 2: (455, 545), 3: (365, 455, 545), 4: (314, 391, 468, 545), 5: (290, 354, 418, 482, 545)}
+_WIDTH = 52  # a column's width, "$" at its left
+LABEL_X = 56
+
+
+@dataclass
+class Statement:
+    title: list[str]
+    header: list  # see the module doc
+    rows: list[tuple]  # (label, value, ...); a label alone is a section line; "" leaves a cell empty
+    header_left: dict[int, str | list] = field(default_factory=dict)  # header line -> text at its left, or [(x, text)]
+    columns: int = 0  # 0: the longest row's value count
+    align: str = "centre"  # header texts centred over their columns, or "right": right-aligned with the figures
+    under_header: list[str] = field(default_factory=list)  # lines at the left between the header and the rows
+
+    @property
+    def n(self) -> int:
+        return self.columns or max(len(r) - 1 for r in self.rows)
+
+
+def _centred(page, text: str, left: float, right: float, y: float, size: float = FONT) -> None:
+    width = pymupdf.get_text_length(text, fontsize=size)
+    page.insert_text(((left + right - width) / 2, y), text, fontsize=size)
+
+
+def _right(page, text: str, right: float, y: float) -> None:
+    page.insert_text((right - pymupdf.get_text_length(text, fontsize=FONT), y), text, fontsize=FONT)
+
+
+def draw(page, st: Statement, top: float = 90) -> float:
+    """Print `st` on `page` from `top`; returns the y below it."""
+    rights = _RIGHTS[st.n]
+    y = top
+    for line in st.title:
+        page.insert_text((LABEL_X, y), line, fontsize=10)
+        y += 14
+    y += 4
+    for i, line in enumerate(st.header):
+        left = st.header_left.get(i, [])
+        for x, text in [(LABEL_X, left)] if isinstance(left, str) else left:
+            page.insert_text((x, y), text, fontsize=FONT)
+        if isinstance(line, str):
+            _centred(page, line, rights[0] - _WIDTH, rights[-1], y)
+        else:
+            spans = [(t, k, k) if isinstance(t, str) else t for k, t in enumerate(line)]
+            for text, a, b in spans:
+                if text and st.align == "right":
+                    _right(page, text, rights[b], y)
+                elif text:
+                    _centred(page, text, rights[a] - _WIDTH, rights[b], y)
+        y += 12
+    for line in st.under_header:
+        page.insert_text((LABEL_X, y), line, fontsize=FONT)
+        y += 12
+    y += 4
+    for label, *values in st.rows:
+        page.insert_text((LABEL_X, y), label, fontsize=FONT)
+        for right, value in zip(rights, values):
+            if value.startswith("$"):
+                page.insert_text((right - _WIDTH, y), "$", fontsize=FONT)
+                value = value[1:].strip()
+            if value.endswith("%") and not value.endswith(" %"):
+                _right(page, value, right + pymupdf.get_text_length("%", fontsize=FONT), y)  # "%" beyond the digits
+            elif value:
+                _right(page, value, right, y)
+        y += 13
+    return y
+
+
+def filing(statements: list[Statement], running_header: str = "", footer: bool = False, prose_pages: int = 0) -> bytes:
+    """A PDF: `prose_pages` pages of prose, then one page per statement; each page with the running
+    header at its top and its page number at its foot when asked."""
+    doc = pymupdf.open()
+
+    def new_page():
+        page = doc.new_page()
+        if running_header:
+            page.insert_text((LABEL_X, 36), running_header, fontsize=8)
+        if footer:
+            _centred(page, f"{doc.page_count + 51}", 0, page.rect.width, 770, 8)
+        return page
+
+    for n in range(prose_pages):
+        page = new_page()
+        page.insert_text((LABEL_X, 110), f"Item {n + 7}. Discussion of the results of the year.", fontsize=10)
+        page.insert_text((LABEL_X, 126), "We sell products through distributors in many markets.", fontsize=10)
+    for st in statements:
+        draw(new_page(), st)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def read_facts(pdf: bytes) -> list[Fact]:
+    """The facts the ingestion read takes from a PDF (furniture dropped, pages read by layout)."""
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        pages = [PageContent(page_number=i, text=p.get_text()) for i, p in enumerate(doc)]
+        return read_document(doc, pages).facts
+
+
+def facts_of(*statements: Statement, **kwargs) -> list[Fact]:
+    return read_facts(filing(list(statements), **kwargs))
+
+
+def fact(facts: list[Fact], label: str, column: int, page: int | None = None) -> Fact:
+    found = [f for f in facts if f.label == label and f.column == column and (page is None or f.page == page)]
+    assert found, f"no fact {label!r} in column {column}: {sorted({(f.label, f.column) for f in facts})}"
+    return found[0]
