@@ -201,7 +201,7 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
 # a statement's own totals: a section printed above them ("Changes in assets and liabilities",
 # "Inventories") is the last one the parser read, never a part they belong to
 SECTION_FREE = frozenset({
-    "AssetsCurrent", "Assets", "LiabilitiesCurrent", "Liabilities", "StockholdersEquity", "NetIncomeLoss",
+    "AssetsCurrent", "Assets", "LiabilitiesCurrent", "Liabilities", "StockholdersEquity", "NetIncomeLoss", "ProfitLoss",
     "NetCashProvidedByUsedInOperatingActivities", "NetCashProvidedByUsedInInvestingActivities",
     "NetCashProvidedByUsedInFinancingActivities", "CashAndCashEquivalentsPeriodIncreaseDecrease",
 })
@@ -274,8 +274,12 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             # a row under another item's section ("Depreciation and amortization" under "Selling,
             # general & administrative expenses") is that item's part: the same item printed alone first
             # line item, then the statement that presents the item (D&A: the cash flow statement's)
+            owners = _owners_row_tables(rows) if ask.items[0].concept in ("NetIncomeLoss", "ProfitLoss") else set()
             r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), at_home(rc[0]),
-                                                     len(ask.own & _words(rc[0].label)), -rc[0].rank,
+                                                     len(ask.own & _words(rc[0].label)),
+                                                     rc[0].table in owners and _companys_share(rc[0].label)
+                                                     == (ask.items[0].concept == "NetIncomeLoss"),
+                                                     -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
         # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item;
@@ -291,6 +295,22 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+_ATTRIBUTABLE = re.compile(r"\battributable to\b", re.I)
+
+
+def _companys_share(label: str) -> bool:
+    """"Net income attributable to <company>", not the consolidated "Net income (including ...)"."""
+    return bool(_ATTRIBUTABLE.search(label)) and not re.search(r"(?i)\bincluding\b", label)
+
+
+def _owners_row_tables(rows: list[Row]) -> set[int]:
+    """Tables that split net income between the company and noncontrolling interests: there the
+    company's own row ("Net income attributable to <company>") is the net income asked, not the
+    consolidated total above it (the taxonomy's NetIncomeLoss is the parent's share)."""
+    return {r.table for r in rows if r.item is not None
+            and r.item.concept == "NetIncomeLossAttributableToNoncontrollingInterest"}
 
 
 def entity_adds(row: Row, ask: Ask) -> set[str]:
