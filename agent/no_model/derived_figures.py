@@ -156,7 +156,13 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
         if item.formula and _names_a_part(question, period, sources):
             return None  # "the Services gross margin": the company's rows are not that part's inputs
         if item.formula and not _printed(item, question, rows, sources, period, embedder):
-            formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", item.formula)
+            formula = item.formula
+            for concept, identity in line_items.IDENTITIES.items():
+                # an input no cited row prints, read through its identity ("gross profit" = net sales
+                # less cost of sales, on an income statement that prints no gross profit row)
+                if re.search(rf"\b{concept}\b", formula) and _resolve(f"concept:{concept}", period, rows, sources, embedder) is None:
+                    formula = re.sub(rf"\b{concept}\b", f"({identity})", formula)
+            formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", formula)
             return Derivation(item.label, parse_formula(formula), item.percent)
     return None
 

@@ -185,6 +185,8 @@ ITEMS: tuple[LineItem, ...] = (
              formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
+# accounting identities: a concept as other concepts make it, for a formula whose input is not printed
+IDENTITIES = {"GrossProfit": "Revenues - CostOfRevenue"}
 # balances (the taxonomy's instant concepts: said "as of" a date); the others are flows over a period
 INSTANT = frozenset({
     "CashAndCashEquivalentsAtCarryingValue", "AccountsReceivableNetCurrent", "InventoryNet", "AssetsCurrent",

@@ -100,3 +100,20 @@ def test_the_asked_row_and_column_lead(statement_pdf, pages, question, value):
     sources, text = statement_pdf(pages)
     block = figure_block(question, sources, text, get_embedder())
     assert block and block[0] == INTRO and value in block[1], block
+
+
+NO_GROSS_PROFIT = Page("CONSOLIDATED STATEMENTS OF INCOME", YEARS, [
+    ("Net sales", "$ 34,229", "$ 31,000"),
+    ("Cost of sales", "19,232", "18,000"),
+    ("Operating income", "5,000", "4,000"),
+], caption="(Millions)")
+
+
+def test_gross_margin_through_its_identity_when_no_gross_profit_row_is_printed(statement_pdf):
+    sources, text = statement_pdf([NO_GROSS_PROFIT])
+    block = figure_block("What was gross margin percentage in fiscal 2022?", sources, text, get_embedder())
+    assert block and "(net sales 34,229 − cost of sales 19,232) / net sales 34,229 = 43.8% (computed)" in block[1], block
+    # the identity never stands in for a printed gross profit row
+    sources, text = statement_pdf([INC])
+    block = figure_block("What was gross margin percentage in fiscal 2022?", sources, text, get_embedder())
+    assert block and "gross margin 20,000 / revenue 50,000 = 40.0%" in block[1].lower(), block
