@@ -46,7 +46,10 @@ _DEFINED = re.compile(
     # a parenthesised part followed by an operator is the start of a formula, not all of it
     r"(?!\s*(?:/|÷|×|\*|\+|[-–−]\s|divided\b|over\b|times\b|multiplied\b|plus\b|minus\b|less\b))"
     # ", calculated as (A minus B) divided by C": the figure asked is named before it
-    r"|,?\s*\b(?:calculated|computed|defined|measured)\s+(?:as|by)\s*:?\s*(?P<expr4>[^?;]+)",
+    r"|,?\s*\b(?:calculated|computed|defined|measured)\s+(?:as|by)\s*:?\s*(?P<expr4>[^?;]+)"
+    # a sentence defining the figure by its arithmetic: "Interest coverage is operating income divided by interest expense."
+    r"|(?:^|(?<=[.;:]\s))(?P<name5>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|equals)\s+(?P<expr5>[^.?;]*?"
+    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b|\bless\b)[^.?;]*)(?=[.;])",
     re.I)
 _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
                        r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
@@ -129,13 +132,13 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
     if m := _DEFINED.search(question):
         before = question[: m.start()]
         named = line_items.asked_items(before)
-        name = (m.group("name") or m.group("name2") or m.group("name3")
+        name = (m.group("name") or m.group("name2") or m.group("name3") or m.group("name5")
                 or (before[named[-1].start:named[-1].end] if named else "the figure asked")).strip()
         name = re.sub(r"^.*\b(?:if|where|given that|assume|note that)\s+(?:the\s+)?", "", name, flags=re.I)
         name = _POSSESSIVE.sub("", name)
         try:
             formula = parse_formula(_NAME_TAIL.sub("", (m.group("expr") or m.group("expr2") or m.group("expr3")
-                                                        or m.group("expr4")).strip()))
+                                                        or m.group("expr4") or m.group("expr5")).strip()))
         except FormulaError:
             return None
         return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)

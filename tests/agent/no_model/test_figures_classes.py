@@ -117,3 +117,13 @@ def test_gross_margin_through_its_identity_when_no_gross_profit_row_is_printed(s
     sources, text = statement_pdf([INC])
     block = figure_block("What was gross margin percentage in fiscal 2022?", sources, text, get_embedder())
     assert block and "gross margin 20,000 / revenue 50,000 = 40.0%" in block[1].lower(), block
+
+
+def test_a_sentence_defining_the_figure_by_its_arithmetic(statement_pdf):
+    sources, text = statement_pdf([CF, INC])
+    question = "Free cash flow is net cash provided by operating activities minus capital expenditures. What was free cash flow in 2022?"
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and "8,123 − capital expenditures 2,000 = 6,123 million (computed)" in block[1], block
+    question = "Operating margin is operating income divided by revenue. What was the operating margin in 2021?"
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and "= 17.8% (computed)" in block[1], block
