@@ -127,3 +127,16 @@ def test_a_sentence_defining_the_figure_by_its_arithmetic(statement_pdf):
     question = "Operating margin is operating income divided by revenue. What was the operating margin in 2021?"
     block = figure_block(question, sources, text, get_embedder())
     assert block and "= 17.8% (computed)" in block[1], block
+
+
+QUARTERLY_SEGMENTS = Page("Note 10 – Segment Information", ("July 1, 2023", "June 25, 2022", "July 1, 2023", "June 25, 2022"), [
+    ("Greater China:",),
+    ("Net sales", "$ 15,758", "$ 14,604", "$ 57,475", "$ 58,730"),
+    ("Operating income", "$ 6,207", "$ 5,760", "$ 24,175", "$ 25,055"),
+], span="Three Months Ended                    Nine Months Ended", first_column=300, gap=75)
+
+
+def test_a_quarter_named_by_its_month_reads_the_three_months_column(statement_pdf):
+    sources, text = statement_pdf([QUARTERLY_SEGMENTS])
+    block = figure_block("What were Greater China net sales in the June 2023 quarter?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and "15,758" in block[1] and "57,475" not in "".join(block), block
