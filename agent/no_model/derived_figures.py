@@ -29,7 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from storage.finance import arithmetic, line_items
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
-from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, tokenize
+from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_named_entity, tokenize
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
@@ -201,7 +201,9 @@ class Input:
             return None
         item = self.match.row.item if self.match.row else None
         # an outflow printed in parentheses ("(1,577)" capex) is subtracted as the amount spent
-        return [abs(n) for n in numbers] if item is not None and _OUTFLOW.match(item.concept) else numbers
+        # an outflow or an expense printed in parentheses is its amount ("Interest expense (829)")
+        magnitude = item is not None and (_OUTFLOW.match(item.concept) or item.concept in line_items.EXPENSES)
+        return [abs(n) for n in numbers] if magnitude else numbers
 
     @property
     def value(self) -> float | None:
@@ -434,6 +436,7 @@ def _latest_years(kind, question, name, period, rows, sources, embedder) -> list
 def derived_block(question: str, rows: list[Row], sources: list[dict], period: AskedPeriod, embedder) -> list[str] | None:
     """The computed figure's lines (the result with its arithmetic and citations, then each input
     as printed), or a line saying which input is missing; None when the question asks no computation."""
+    rows = rows_of_named_entity(rows, question)  # "PG&E Corporation's": not its utility's statements
     d = derivation(question, rows, sources, period, embedder)
     if d is not None:
         return _formula_lines(d, question, period, rows, sources, embedder)

@@ -330,6 +330,18 @@ def _named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[R
     return [(r, c) for r, c in found if fit[id(r)] == best] if best[0] else found
 
 
+def rows_of_named_entity(rows: list[Row], question: str) -> list[Row]:
+    """For a computation over one registrant's statements: of the rows of statements of several
+    registrants (a parent's and its utility's), those of the one the question names, and the rows
+    of pages that name none; all rows when it names none of them."""
+    ask = Ask(question, AskedPeriod(), (), frozenset(), frozenset(), frozenset(), False, False)
+    named = _named_entity([(r, r.cells) for r in rows if r.entity], ask)
+    if len({r.entity for r, _ in named}) == len({r.entity for r in rows if r.entity}):
+        return rows  # one registrant, or the question names none of them
+    kept = {id(r) for r, _ in named}
+    return [r for r in rows if not r.entity or id(r) in kept]
+
+
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:
     """The same label printed twice in the filing with other values for the asked period and nothing
     (section, caption) telling them apart: "Term debt" under current and under non-current

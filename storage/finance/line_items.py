@@ -185,6 +185,10 @@ ITEMS: tuple[LineItem, ...] = (
              formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
+# costs and expenses: amounts however they are signed on the page (a statement printing them in parentheses)
+EXPENSES = frozenset({"CostOfRevenue", "OperatingExpenses", "ResearchAndDevelopmentExpense",
+                      "SellingGeneralAndAdministrativeExpense", "SellingAndMarketingExpense", "InterestExpense",
+                      "DepreciationDepletionAndAmortization"})
 # accounting identities: a concept as other concepts make it, for a formula whose input is not printed
 IDENTITIES = {"GrossProfit": "Revenues - CostOfRevenue"}
 # balances (the taxonomy's instant concepts: said "as of" a date); the others are flows over a period

@@ -140,3 +140,30 @@ def test_a_quarter_named_by_its_month_reads_the_three_months_column(statement_pd
     sources, text = statement_pdf([QUARTERLY_SEGMENTS])
     block = figure_block("What were Greater China net sales in the June 2023 quarter?", sources, text, get_embedder())
     assert block and block[0] == INTRO and "15,758" in block[1] and "57,475" not in "".join(block), block
+
+
+def _registrant(name: str, operating: str, interest: str) -> Page:
+    return Page("CONSOLIDATED STATEMENTS OF INCOME", YEARS, [
+        ("Operating revenues", "$ 17,666", "$ 16,833"),
+        ("Operating income", operating, "1,900"),
+        ("Interest expense", interest, "(773)"),
+        ("Net income", "1,407", "874"),
+    ], above=[name])
+
+
+def test_a_computation_reads_the_named_registrants_statement_and_an_expense_as_its_amount(statement_pdf):
+    # a parent's and its utility's statements in one filing: "Northwind Corporation's" is the parent's,
+    # and an expense printed in parentheses divides as its amount
+    sources, text = statement_pdf([_registrant("NORTHWIND CORPORATION", "2,177", "(829)"),
+                                   _registrant("NORTHWIND UTILITY COMPANY", "2,300", "(800)")])
+    question = "Interest coverage is operating income divided by interest expense. What was Northwind Corporation's interest coverage in 2022?"
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and "operating income 2,177 / interest expense 829 = 2.63 (computed) [^1]" in block[1], block
+
+
+def test_a_computation_missing_an_input_asks_for_the_statement_pages(statement_pdf):
+    from agent.no_model.figures import wants_statements
+    sources, text = statement_pdf([CF, INC])
+    question = "What was free cash flow in 2022 (net cash provided by operating activities minus capital expenditures)?"
+    assert not wants_statements(question, sources, text, get_embedder())  # both inputs printed on a statement
+    assert wants_statements(question, sources[1:], text, get_embedder())  # the cash flow statement not searched
