@@ -91,7 +91,8 @@ _PERIOD_WORDS = set(tokenize(
     "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
-    "latest recent last million billion thousand dollar january february march april may june july august september "
+    "latest recent last million billion thousand dollar during throughout within since through "
+    "january february march april may june july august september "
     "october november december jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
@@ -121,6 +122,9 @@ class Ask:
     adjusted: bool
     opening: bool
     balance: bool = False  # asks a balance at a date ("as of", "at year-end"), not a flow
+    # words glossed by a parenthesis after them, with the gloss's words ("the Utility (Pacific Gas and
+    # Electric Company)"): a row of that registrant's statement says them
+    glossed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
 
 def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
@@ -145,9 +149,11 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
     residue = own - item_terms - _NOT_DISTINCTIVE - _SEGMENT_KIND
+    glossed = tuple((frozenset(_words(m.group(1))), frozenset(_words(m.group(2))))
+                    for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
-               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)))
+               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)), glossed)
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -263,7 +269,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
-                   and ask.residue <= _words(f"{r.label} {r.context}")]
+                   and ask.residue <= _words(f"{r.label} {r.context}") | _said_by_registrant(r, ask)]
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
@@ -311,6 +317,13 @@ def _owners_row_tables(rows: list[Row]) -> set[int]:
     consolidated total above it (the taxonomy's NetIncomeLoss is the parent's share)."""
     return {r.table for r in rows if r.item is not None
             and r.item.concept == "NetIncomeLossAttributableToNoncontrollingInterest"}
+
+
+def _said_by_registrant(row: Row, ask: Ask) -> set[str]:
+    """The question's words that a parenthesis glosses as the row's registrant ("Utility" of "the
+    Utility (Pacific Gas and Electric Company)" on that company's statement)."""
+    entity = _words(row.entity)
+    return {w for words, gloss in ask.glossed if entity and gloss and gloss <= entity for w in words}
 
 
 def entity_adds(row: Row, ask: Ask) -> set[str]:

@@ -167,3 +167,14 @@ def test_a_computation_missing_an_input_asks_for_the_statement_pages(statement_p
     question = "What was free cash flow in 2022 (net cash provided by operating activities minus capital expenditures)?"
     assert not wants_statements(question, sources, text, get_embedder())  # both inputs printed on a statement
     assert wants_statements(question, sources[1:], text, get_embedder())  # the cash flow statement not searched
+
+
+def test_a_registrant_glossed_in_parentheses_and_a_period_preposition_are_no_row_words(statement_pdf):
+    sources, text = statement_pdf([_registrant("NORTHWIND CORPORATION", "2,177", "(829)"),
+                                   _registrant("NORTHWIND POWER AND LIGHT COMPANY", "2,300", "(800)")])
+    question = "What operating income did the Utility (Northwind Power and Light Company) report for 2022?"
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO and "2,300" in block[1] and "[^2]" in block[1], block
+    sources, text = statement_pdf([CF, INC])
+    block = figure_block("How much cash did operations provide during fiscal 2022?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and "8,123" in block[1], block
