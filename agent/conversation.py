@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 from agent.tuning import TUNING
 from storage.documents import embeddings
+from storage.finance.periods import YEAR
 
 Kind = Literal["greeting", "thanks", "goodbye", "about_app"]
 
@@ -99,7 +100,7 @@ def reply_without_model(k: Kind, documents: list[str]) -> str:
             "Each [n] marker opens its source at the cited page.")
 
 
-_TITLE_YEAR = re.compile(r"\bFY\s?((?:19|20)\d\d)\b|\b((?:19|20)\d\d)\b")
+_TITLE_YEAR = re.compile(rf"\bFY\s?({YEAR})\b|\b({YEAR})\b")
 
 
 def example_question(documents: list[str]) -> str:

@@ -339,7 +339,7 @@ def summarize_web(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
             text = f"The selected PDFs did not answer this ({fallback}). " + text
         return {"messages": [AIMessage(content=text)]}
     if ctx.llm is None:
-        text = extractive.compose_web_digest([s.model_dump() for s in sources])  # the no-model path reads dumps
+        text = extractive.compose_web_digest(list(sources))
         if fallback:
             text = f"The selected PDFs did not answer this ({fallback}).\n\n" + text
         return {"messages": [AIMessage(content=text)]}

@@ -59,7 +59,12 @@ def initial_state(text: str, *, selected_doc_ids: list[str] | None = None, histo
 
 def run_turn(context: AgentContext, text: str, **inputs: Any) -> AnswerResult:
     """Run one user message through the graph and return its AnswerResult (inputs: `initial_state`)."""
-    final = compiled_graph().invoke(initial_state(text, **inputs), context=context, config={"recursion_limit": RECURSION_LIMIT})
+    return run_state(context, initial_state(text, **inputs))
+
+
+def run_state(context: AgentContext, state: TurnInput) -> AnswerResult:
+    """`run_turn` from its built input (`initial_state`)."""
+    final = compiled_graph().invoke(state, context=context, config={"recursion_limit": RECURSION_LIMIT})
     return final["final_answer"]
 
 
@@ -74,9 +79,14 @@ def stream_turn(context: AgentContext, text: str, **inputs: Any) -> Iterator[tup
     Closing the generator early (the user pressed Stop) ends the run before its next step, so a
     stopped turn is not persisted.
     """
+    yield from stream_state(context, initial_state(text, **inputs))
+
+
+def stream_state(context: AgentContext, state: TurnInput) -> Iterator[tuple[str, Any]]:
+    """`stream_turn` from its built input (`initial_state`)."""
     final: dict = {}
     streamed: set[str] = set()  # answering nodes whose tokens already streamed (skip their whole message)
-    for mode, chunk in compiled_graph().stream(initial_state(text, **inputs), context=context, config={"recursion_limit": RECURSION_LIMIT},
+    for mode, chunk in compiled_graph().stream(state, context=context, config={"recursion_limit": RECURSION_LIMIT},
                                                stream_mode=["messages", "custom", "values"]):
         if mode == "values":
             final = chunk

@@ -24,9 +24,9 @@ from agent.answer_line import AnswerLine, is_quick
 from agent.citations.previews import clip
 from agent.llm import describe_model, load_chat_model, model_errors, model_spec_from_env
 from agent.knowledge_base import relevant_items
-from agent.run import compiled_graph, run_turn, stream_turn
+from agent.run import compiled_graph, initial_state, run_state, stream_state
 from agent.selection import read_selection
-from agent.state import AgentContext, PageRef
+from agent.state import AgentContext, PageRef, TurnInput
 from agent.tools import WebSearch
 from agent.turns import LoadedHistory, TurnHistory
 from storage.settings import get_settings
@@ -124,14 +124,17 @@ class ChatService:
                                turns=self.turns, allocate_ids=allocate, max_tool_rounds=self.max_tool_rounds,
                                ingest_jobs=self.ingest_jobs)
         selected = list(selected_doc_ids or [])
-        turn = dict(  # `initial_state`'s inputs; the selection is read once, even if the turn runs again without the model
-            selected_doc_ids=selected, selected_documents=read_selection(selected), history=loaded.messages, rag_counter=loaded.rag_counter,
-            web_counter=loaded.web_counter, sources=loaded.sources, current_page=current_page,
-            previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
-        )
+        documents = read_selection(selected)  # read once, even if the turn runs again without the model
+
+        def turn() -> TurnInput:  # the graph's input, built afresh for each run of the turn
+            return initial_state(
+                text, selected_doc_ids=selected, selected_documents=documents, history=loaded.messages, rag_counter=loaded.rag_counter,
+                web_counter=loaded.web_counter, sources=loaded.sources, current_page=current_page,
+                previous_page=previous_page, user_id=user_id, conversation_id=conversation_id or "",
+            )
         result = None
         try:
-            for kind, value in stream_turn(context, text, **turn):
+            for kind, value in stream_state(context, turn()):
                 if kind == "answer":
                     result = value
                 else:
@@ -139,7 +142,7 @@ class ChatService:
         except model_errors() as exc:
             if context.llm is None:
                 raise
-            result = self._answer_without_model(context, text, turn, exc)
+            result = self._answer_without_model(context, turn(), exc)
         if load_error:
             result = result.model_copy(update={"error": " ".join(filter(None, [load_error, result.error]))})
         elif result.saved and conversation_id and not loaded.messages:
@@ -170,11 +173,11 @@ class ChatService:
         return loaded, None, self.turns.allocator(user_id, conversation_id)  # down: provisional ids, renumbered when saved
 
     @staticmethod
-    def _answer_without_model(context: AgentContext, text: str, turn: dict, exc: Exception) -> AnswerResult:
+    def _answer_without_model(context: AgentContext, turn: TurnInput, exc: Exception) -> AnswerResult:
         """The turn run again without the model that failed (network, quota, bad key): nothing was
         saved yet, so answer it rather than not at all, and say so."""
         log.warning("chat model failed, answering extractively: %s", type(exc).__name__)
-        result = run_turn(replace(context, llm=None), text, **turn)
+        result = run_state(replace(context, llm=None), turn)
         note = f"The language model failed ({type(exc).__name__}), so this answer quotes the documents instead."
         return result.model_copy(update={"error": f"{note} {result.error}" if result.error else note})
 

@@ -270,6 +270,13 @@ def retrieve(doc_ids: list[str], query: str, k: int | None = None, ranking: str 
     return dumps
 
 
+def typed_sources(dumps: list[dict]) -> list:
+    """`retrieve`'s dumps as the typed sources the no-model answer reads (storage.schema.Source)."""
+    from storage.schema import Source
+
+    return [Source.model_validate(d) for d in dumps]
+
+
 class _MemoEmbedder:
     """The project's embedder, remembering each text's vector: the answer paths embed the same
     sentences of the same pages again and again (the answers are unchanged, only faster)."""
@@ -342,7 +349,7 @@ def answer_figures(items: list[dict], docs: dict[str, str], label: str = "figure
             top = [s for s in srcs if s["kind"] == "document"][:5]
             hits[r] += any(s["doc_id"] == own and s["page_number"] in item["pages"] for s in top)
         t0 = time.perf_counter()
-        new, _ = extractive.compose_extractive_answer(question, sources["selection"], page_text, embedder)
+        new, _ = extractive.compose_extractive_answer(question, typed_sources(sources["selection"]), page_text, embedder)
         t1 = time.perf_counter()
         base, _ = extractive_baseline.compose_extractive_answer(question, sources["selection"], page_text, embedder)
         ms["new"].append((t1 - t0) * 1000)
@@ -555,14 +562,16 @@ from bench.answers import use_work_dir
 use_work_dir(Path(sys.argv[1]))
 logging.disable(logging.WARNING)
 from bench.answers import retrieve
+import bench.answers
 from agent.no_model import extractive
+typed = getattr(bench.answers, "typed_sources", lambda dumps: dumps)  # revisions before typed sources read dumps
 from agent.page_text import page_text_lookup
 from storage.documents.embeddings import get_embedder
 embedder, page_text = get_embedder(), page_text_lookup()
 out = {"answers": [], "top5": []}
 for i in json.loads(Path(sys.argv[2]).read_text()):
     sources = retrieve([i["doc_id"]], i["question"])
-    out["answers"].append(extractive.compose_extractive_answer(i["question"], sources, page_text, embedder)[0])
+    out["answers"].append(extractive.compose_extractive_answer(i["question"], typed(sources), page_text, embedder)[0])
     out["top5"].append([s["page_number"] for s in sources if s["kind"] == "document"][:5])
 Path(sys.argv[3]).write_text(json.dumps(out))
 """
@@ -667,7 +676,8 @@ def run_quotes(questions: list[dict], pdfs: list[Path], docs: dict[str, str], wo
         top5: dict[str, list[list[int]]] = {"new": []}
         for i in items:
             sources = retrieve([i["doc_id"]], i["question"])
-            answers["new"].append(extractive.compose_extractive_answer(i["question"], sources, page_text, embedder)[0])
+            answers["new"].append(extractive.compose_extractive_answer(i["question"], typed_sources(sources), page_text,
+                                                                       embedder)[0])
             top5["new"].append([s["page_number"] for s in sources if s["kind"] == "document"][:5])
         if rev:
             at_rev = answers_at_revision(rev, items, work)

@@ -2,7 +2,7 @@
 with `--claims`, the claim check on planted and no-model answers (bench/claims.py).
 
     python -m bench.citations [--max-pairs 0]
-    python -m bench.citations --claims-hostile --work DIR [--baseline-rev fe96e53] [--half tune|check] [--show-misses 40]
+    python -m bench.citations --claims-hostile --work DIR [--baseline-rev fe96e53] [--half tune|check] [--seed 11] [--show-misses 40]
                                                          # the claim check on hostile claims from the human-read gold
     python -m bench.citations --claims [--work DIR]      # self-consistency only (circular planted set), DIR reused
     python -m bench.citations --claims-gold --work DIR [--data ../shared/bench/statements]
@@ -76,13 +76,14 @@ def main() -> None:
                         help="the claim check on hostile claims generated from the human-read statements gold")
     parser.add_argument("--baseline-rev", default="fe96e53", help="with --claims-hostile: git revision to compare with, or 'none'")
     parser.add_argument("--half", choices=("tune", "check"), help="with --claims-hostile: only this half's cases (bench/gold/splits.json)")
+    parser.add_argument("--seed", type=int, default=11, help="with --claims-hostile: the generator's seed (other sentences of the same forms)")
     parser.add_argument("--show-misses", type=int, default=40, help="with --claims-hostile: tune-half misses and false flags printed")
     parser.add_argument("--work", type=Path, default=Path("/tmp/bench-claims"), help="ingestion folder for --claims (reused)")
     args = parser.parse_args()
     if args.claims_hostile:
         from bench.claims import run_hostile
 
-        run_hostile(args.work.resolve(), args.baseline_rev, args.show_misses, args.half)
+        run_hostile(args.work.resolve(), args.baseline_rev, args.show_misses, args.half, args.seed)
         return
     if args.claims or args.claims_gold:
         from bench.claims import run, run_gold

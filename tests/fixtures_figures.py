@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from storage.documents.tables import TableHeader, Unit
+from storage.schema import Source
 
 
 @dataclass
@@ -50,10 +51,10 @@ def pages(monkeypatch):
         monkeypatch.setattr("agent.no_model.cited_rows.table_units",
                             lambda doc_id, page, text: units_of(by_page[page]))
         docs = docs or {}
-        sources = [{"source_id": f"[^{i}]", "kind": "document", "doc_id": docs.get(p, "acme-10k"), "page_number": p,
-                    "source_file": "ACME_2022_10K.pdf", "text": page_text(tables)}
+        sources = [Source(source_id=f"[^{i}]", kind="document", doc_id=docs.get(p, "acme-10k"), page_number=p,
+                          source_file="ACME_2022_10K.pdf", text=page_text(tables))
                    for i, (p, tables) in enumerate(by_page.items(), 1)]
-        return sources, lambda src: page_text(by_page[src["page_number"]])
+        return sources, lambda src: page_text(by_page[src.page_number])
     return make
 
 

@@ -27,6 +27,7 @@ from agent.page_text import squash
 from storage.schema import Citation, Source
 from agent.page_text import page_text_lookup
 from storage.documents import catalog, page_tables
+from storage.finance.scale import SCALE_WORD
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
 _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|’(?=[A-Za-z]|\s[a-z])){4,})’\s*$"
@@ -34,7 +35,7 @@ _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|
 _VALUE = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
 CELL = re.compile(
     r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>\(?[$€£]?\s?\(?[\d.,]+\)?%?)"
-    r"(?:\s+(?:million|billion|thousand)s?|\s+per share)?(?:\s+—\s+[^\n]*)?\s*$",
+    rf"(?:\s+{SCALE_WORD}|\s+per share)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )
 ELLIPSIS = re.compile(r"\s*(?:…|\.\.\.)\s*")  # between the parts of a spliced quote

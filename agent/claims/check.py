@@ -81,9 +81,13 @@ class CheckedSource:
         key = flatten(label)
         facts = self.page_facts[0]
         if facts:
-            return any(re.sub(r"[^\d.]", "", f.printed) == digits and key and _label_is(key, f)
-                       and (period is None or period.period_agrees(f)) for f in facts) \
-                or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
+            named = [f for f in facts if key and _label_is(key, f)]
+            # a row printing exactly the label is the one quoted: "Long-term debt" is not "Long-term debt, current"
+            # its remarks and a unit mark left out: "Total operating margin %" is "Total operating margin"
+            bare = lambda text: _plain(re.sub(r"\s*\([^()]*\)|\s*%", "", _MARK.sub("", text)))
+            exact = [f for f in named if bare(flatten(f.label)) == bare(key)]
+            return any(re.sub(r"[^\d.]", "", f.printed) == digits and (period is None or period.period_agrees(f))
+                       for f in exact or named) or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
                                  for t in self.texts for line in t.splitlines())
 
@@ -120,8 +124,17 @@ class CheckedSource:
         parts = _SENTENCE_END.split(" ".join(text.split())) + [line for line in text.splitlines() if _FIGURE.search(line)]
         return [(p, content_words(p)) for p in dict.fromkeys(x.strip() for x in parts) if p]
 
+    @cached_property
+    def plain(self) -> list[str]:
+        return [_plain(flat) for flat in self.flat]
+
     def prints(self, quote: str) -> bool:
-        return any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat)
+        """Printed as quoted, or as a label is quoted: "and" for "&", its remarks left out ("Income from
+        operations" for "Income (loss) from operations")."""
+        if any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat):
+            return True
+        plain = _plain(flatten(quote))
+        return bool(plain) and any(prints(plain, text, fuzzy=self.ocr) for text in self.plain)
 
 
 _FILLER = {"segment", "segments", "the", "of", "and", "in"}
@@ -129,11 +142,20 @@ _LABEL_SLASH = re.compile(r"(?<=[A-Za-z])/(?=[A-Za-z])")
 _MARK = re.compile(r"\s?\(\d{1,2}\)|\*+")  # a footnote mark after a label: "Margin(2)"
 
 
+_REMARK = re.compile(r"\s?\((?:[^()\d]{1,30}|\d{1,2}|[a-z])\)")  # "(loss)", "(deficit)", "(1)", "(a)"; never "(1,577)"
+
+
+def _plain(flat: str) -> str:
+    """A flattened label or text as labels are quoted: "and" for "&", parenthetical remarks and marks left out."""
+    return " ".join(_REMARK.sub("", flat.replace(" & ", " and ")).split())
+
+
 def _label_is(key: str, fact: Fact) -> bool:
     """A quoted label (flattened) names the fact's row: its label, or its section's words before it
-    ("Greater China: Net sales" for the row "Net sales" under "Greater China")."""
-    label = _MARK.sub("", flatten(fact.label)).strip()
-    key = _MARK.sub("", key).strip()
+    ("Greater China: Net sales" for the row "Net sales" under "Greater China"); "and" for "&" and its
+    remarks ("(loss)") left out are the same label."""
+    label = _plain(_MARK.sub("", flatten(fact.label)))
+    key = _plain(_MARK.sub("", key))
     if label.startswith(key):
         return True
     if not label or label not in key:
@@ -233,7 +255,8 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
         period = Claim(cell.group("period"))
         skipped.append((offset + cell.start("value"), offset + cell.end("value")))
         skipped.append((sentence.find(cell.group("period")), sentence.find(cell.group("period")) + len(cell.group("period"))))
-        if not any(s.prints(label) for s in sources):
+        skipped.append((offset + cell.start("label"), offset + cell.end("label")))  # checked as printed: "iPhone (1)"
+        if not any(s.prints(label) or s.prints(_MARK.sub("", label)) for s in sources):
             fail("quote", label)
         elif not any(s.cell(label, value, period) for s in sources):
             fail("quote", f"{label}{ROW_GAP}{value}")

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from agent.claims.figures import caption_scale
 from storage.documents.tables import Cell, Unit, row_cells, split_row
+from storage.finance.periods import YEAR
 from storage.finance.scale import Scale, factor, read_scale, unit_of
 from storage.documents import page_tables
+from storage.documents.catalog import load_manifest
 
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_YEAR = re.compile(rf"\b{YEAR}\b")
 PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
 SQUARE_FEET = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
 _NUMBER = re.compile(r"\(?-?\$?\s?(\d[\d,]*(?:\.\d+)?)\)?")
@@ -150,8 +153,24 @@ def _year_columns(header, count: int) -> list[str]:
 
 
 def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:
-    """The facts and prose lines of a cited page (its rows read by storage/documents/page_tables.py)."""
+    """The facts and prose lines of a cited page (its rows read by storage/documents/page_tables.py), read once
+    per build of the filing (callers must not change the lists)."""
+    try:
+        build = load_manifest(doc_id).processed_at or ""
+    except (OSError, ValueError):
+        build = None  # not processed: read each time
+    if build is None:
+        return _read_page_facts(doc_id, page_index, text)
+    return _cached_page_facts(doc_id, page_index, text, build)
+
+
+def _read_page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:
     return facts_of_units(page_tables.table_units(doc_id, page_index, text), row_base=page_index * 10_000)
+
+
+@lru_cache(maxsize=512)
+def _cached_page_facts(doc_id: str, page_index: int, text: str | None, build: str) -> tuple[list[Fact], list[str]]:
+    return _read_page_facts(doc_id, page_index, text)
 
 
 def rows_of(facts: list[Fact]) -> dict[int, list[Fact]]:

@@ -20,18 +20,17 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from storage.finance.scale import read_scale, scales_in
+from storage.finance.periods import MONTH_WORD
+from storage.finance.scale import PROSE_SCALE, PROSE_SCALES, read_scale, scales_in
 
-SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "mln": 1e6,
-          "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
+SCALES = PROSE_SCALES
 _NUMBER = re.compile(
     r"(?P<open>\()?(?P<sign>[-−–](?=[$€£¥]?\s?\d))?(?P<cur>[$€£¥])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<close>\))?"
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b))?"
-    r"(?:\s?(?P<scale>thousands?|millions?|billions?|trillions?|bn|mn|mm|mln|tn)\b|(?P<letter>[kKmMbB])\b)?"
+    rf"(?:\s?(?P<scale>{PROSE_SCALE})\b|(?P<letter>[kKmMbB])\b)?"
 )
-_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
-          r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?")
+_MONTH = MONTH_WORD
 _DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}"
                    r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
 _ID_BEFORE = re.compile(r"(?:\b(?:note|notes|item|items|page|pages|p\.|pp\.|section|part|rule|no\.|number|exhibit|asc|asu|"
@@ -43,6 +42,8 @@ _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
 _PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
 _SQFT_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
 _POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
+# a figure followed by its table's caption: "$18,752 (in millions)", "34,229 (millions)", "$512 (in thousands)"
+_CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(thousands|millions|billions)(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
 _CURRENCY_WORDS = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
 
 
@@ -83,6 +84,10 @@ def _figure(m: re.Match, base: int = 0) -> Figure:
     end = max(m.end("num"), m.end("pct") if m.group("pct") else 0, m.end("scale") if m.group("scale") else 0,
               m.end("letter") if m.group("letter") and scale != 1.0 else 0)
     after = m.string[m.end():m.end() + 40]
+    if scale == 1.0 and not m.group("pct") and (caption := _CAPTION_AFTER.match(after)):
+        scale = SCALES[caption.group(1).lower().rstrip("s")]
+        end = m.end() + caption.end()
+        after = m.string[end:end + 40]
     currency = m.group("cur") or ""
     if not currency and (w := _CURRENCY_WORDS.match(after)):
         currency = {"dollar": "$", "euro": "€", "pound": "£", "yen": "¥"}[w.group(1).lower().rstrip("s")]

@@ -22,9 +22,10 @@ from functools import cached_property, lru_cache
 from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
 from agent.claims.figures import Figure, figures_in
 from storage.finance.line_items import asked_items, normalize_label, row_item
+from storage.finance.periods import MONTH_DAY, MONTH_NAMES, QUARTER_NAME, QUARTER_NUMBER, QUARTER_ORDINALS, YEAR
 
-_YEAR = re.compile(r"(?<![\d,.$])(?:19|20)\d\d(?!\d|,\d)")
-_RANGE = re.compile(r"\b((?:19|20)\d\d)\s*(?:[-–—]|to|through|thru)\s*(?:fiscal\s+)?((?:19|20)\d\d)\b", re.I)
+_YEAR = re.compile(rf"(?<![\d,.$]){YEAR}(?!\d|,\d)")
+_RANGE = re.compile(rf"\b({YEAR})\s*(?:[-–—]|to|through|thru)\s*(?:fiscal\s+)?({YEAR})\b", re.I)
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?"
 _DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
@@ -35,14 +36,14 @@ _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about
 _COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
                           r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
 # "rose to $15.1 billion from fiscal 2021": the year the change starts from
-_FROM_YEAR = re.compile(r"\bfrom\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?((?:19|20)\d\d)\b", re.I)
+_FROM_YEAR = re.compile(rf"\bfrom\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?({YEAR})\b", re.I)
 _CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
 _STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
 total net company company's companies fiscal year years quarter period ended ending end reported report reports
 million millions billion billions thousand thousands percent about approximately roughly nearly some which
 during compared versus vs also had has have over under per cent amounted came totaled stood statement shows
 filing line lists labels""".split()) | set(  # a date's month names no item ("as of May 31, 2023")
-    "january february march april may june july august september october november december sept "
+    f"{MONTH_NAMES} sept "
     "three six nine twelve month months week weeks".split())  # nor a period's length ("six months ended")
 
 
@@ -164,8 +165,8 @@ class Claim:
         return bool(fact.years & allowed)
 
 
-_MONTHS = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
-_DURATIONS = ((3, re.compile(r"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\bq[1-4]\b")),
+_MONTHS = MONTH_DAY
+_DURATIONS = ((3, re.compile(rf"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\b{QUARTER_NUMBER}\b")),
               (6, re.compile(r"(?i)\bsix[- ]months?\b|\b26[- ]weeks?\b|\bfirst half\b|\bh1\b")),
               (9, re.compile(r"(?i)\bnine[- ]months?\b|\b39[- ]weeks?\b")),
               (12, re.compile(r"(?i)\btwelve[- ]months?\b|\b52[- ]weeks?\b|\byears? ended\b|\bfull[- ]year\b|\bannual\b")))
@@ -177,8 +178,8 @@ def months(text: str) -> frozenset[str]:
     return frozenset(m.group(1).lower() for m in _MONTHS.finditer(text))
 
 
-_QUARTER = re.compile(r"(?i)\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b|\bq([1-4])\b")
-_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_QUARTER = QUARTER_NAME
+_ORDINAL = QUARTER_ORDINALS
 
 
 @lru_cache(maxsize=4096)

@@ -32,10 +32,10 @@ def answer_without_model(state: AgentState, ctx: AgentContext) -> dict:
     searches = turn_tool_results(state, RAG_TOOL)
     if not searches:
         return _first_search(state, resolved.query)
-    sources = [s.model_dump() for r in searches for s in r.sources]  # the no-model answer reads Source dumps
+    sources = [s for r in searches for s in r.sources]
     page_text = page_text_lookup()  # each PDF's pages read once for the whole step
     note = scope.scope_note(resolved.query, selected_infos(state),
-                            [s.get("text") or "" for s in sources])
+                            [s.text or "" for s in sources])
     statements = turn_tool_results(state, STATEMENTS_TOOL)
     statements_failed = any(name == STATEMENTS_TOOL for name, _ in tool_failures(state))  # optional: not asked again
     if not statements and not statements_failed and note is None \
@@ -43,7 +43,7 @@ def answer_without_model(state: AgentState, ctx: AgentContext) -> dict:
         # no row on the cited pages, or a company-level row outside the statements: read the
         # statement pages that print the line item
         return {"messages": [tool_call_message(STATEMENTS_TOOL, {"question": resolved.query})]}
-    sources = [s.model_dump() for r in statements for s in r.sources] + sources  # the pages of record first
+    sources = [s for r in statements for s in r.sources] + sources  # the pages of record first
     text, usable = extractive.compose_extractive_answer(
         resolved.query, sources, page_text=page_text, searched_for=resolved.query if resolved.is_followup else None,
         scope_note=note)

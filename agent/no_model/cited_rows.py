@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from storage.finance import line_items
+from storage.finance.periods import YEAR
+from storage.finance.scale import SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, scale_word
 from storage.finance.line_items import LineItem
@@ -24,16 +26,17 @@ from storage.documents.tables import Cell, Unit, is_period_line, row_cells, spli
 from storage.finance.numbers import parse_number
 from agent.tuning import TUNING
 from storage.documents import catalog
+from storage.schema import Source
 
 MAX_CAPTION_WORDS = 8
 MAX_SOURCES = 6
-_YEAR_VALUE = re.compile(r"^(?:19|20)\d\d$")
+_YEAR_VALUE = re.compile(rf"^{YEAR}$")
 
 
 @dataclass
 class Row:
     cells: list[Cell]
-    source: dict
+    source: Source
     rank: int
     caption: str  # the table's caption ("International Segment"), "" when none
     unit_caption: str  # "in millions, except per share data" (the cell's unit, else the page's caption above)
@@ -59,7 +62,7 @@ class Row:
 
     def line(self, cell: Cell) -> str:
         """The cell's figure line (agent/no_model/figure_words.py), without its list bullet."""
-        return figure_line(cell, self.source["source_id"], self.unit_caption, self.table_has_dollar, self.instant,
+        return figure_line(cell, self.source.source_id, self.unit_caption, self.table_has_dollar, self.instant,
                            bool(self.item and self.item.per_share))
 
     @property
@@ -68,18 +71,18 @@ class Row:
         return f"{self.caption} {self.cells[0].section}".strip()
 
 
-def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:
+def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:
     """Every table row with cells on the pages the first `max_sources` document sources cite (each
     printed row once, at its best rank)."""
     rows: list[Row] = []
     seen: set[tuple] = set()
-    used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:max_sources]
+    used = [s for s in sources if s.source_id and s.kind in ("document", "page")][:max_sources]
     for rank, src in enumerate(used):
         text = page_text(src)
         if not text:
             continue
-        passage = squash(src.get("text") or "")
-        units = table_units(src.get("doc_id"), src.get("page_number"), text)
+        passage = squash(src.text or "")
+        units = table_units(src.doc_id, src.page_number, text)
         primary = is_primary_statement(text)
         entity = statement_entity(text) if primary else ""
         kind = statement_kind(text) if primary else ""
@@ -96,10 +99,10 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                 # a long heading line the layout reader took for prose ("Diluted earnings per common share
                 # attributable to ... shareholders:"): it still says what the rows under it are
                 heading = unit.text if unit.text.rstrip().endswith(":") else heading
-            if not unit.is_table_row and re.search(r"\bin (?:millions|thousands|billions)\b", unit.text, re.I):
+            if not unit.is_table_row and re.search(rf"\bin {SCALE_WORDS}\b", unit.text, re.I):
                 page_caption = unit.text
             cells = row_cells(unit)
-            key = (src.get("doc_id"), src.get("page_number"), table, unit.text)
+            key = (src.doc_id, src.page_number, table, unit.text)
             if not cells or key in seen or all(_YEAR_VALUE.match(c.value) for c in cells):
                 continue  # a row of years is a header read as a row, not figures
             seen.add(key)
@@ -111,8 +114,8 @@ def collect_rows(sources: list[dict], page_text, max_sources: int = MAX_SOURCES)
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(cells[0].label, cells[0].section or heading, _percent_row(cells)),
-                            primary, fiscal_shift(cells, *fiscal_period(src.get("doc_id"))), entity, kind,
-                            hash((src.get("doc_id"), src.get("page_number"), table))))
+                            primary, fiscal_shift(cells, *fiscal_period(src.doc_id)), entity, kind,
+                            hash((src.doc_id, src.page_number, table))))
     return rows
 
 

@@ -27,12 +27,14 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from storage.finance import arithmetic, line_items
+from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_named_entity, tokenize
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
+from storage.schema import Source
 
 _OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"), (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*", re.I), "*"),
         (re.compile(r"\bplus\b|\+", re.I), "+"), (re.compile(r"\bminus\b|\bless\b|(?<=\s)[-–—−](?=\s)", re.I), "-")]
@@ -55,7 +57,7 @@ _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a
                        r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
 # where a row name ends: the period or place phrase after it ("... to total current liabilities at the end of fiscal 2022")
 _NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the\s+)?(?:end|fy|fiscal|year|quarter|"
-                        r"first|second|third|fourth|q[1-4]|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
+                        rf"{QUARTER_ORDINAL}|{QUARTER_NUMBER}|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
                         re.I)
 _POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s+)?(?:the\s+)?"
                          r"(?:(?:[A-Z][\w&.-]*\s+){0,3}?[A-Z][\w&.-]*['’]s\s+)?", re.I)  # "What was Apple's"
@@ -125,7 +127,7 @@ class Derivation:
     percent: bool
 
 
-def derivation(question: str, rows: list[Row], sources: list[dict], period: AskedPeriod, embedder) -> Derivation | None:
+def derivation(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder) -> Derivation | None:
     """The formula a question asks to compute, or None: defined in the question, a ratio of two
     rows, or a named ratio (line_items formulas) that no cited row prints."""
     percent = bool(_PERCENT_ASK.search(question))
@@ -170,7 +172,7 @@ def derivation(question: str, rows: list[Row], sources: list[dict], period: Aske
     return None
 
 
-def _names_a_part(question: str, period: AskedPeriod, sources: list[dict]) -> bool:
+def _names_a_part(question: str, period: AskedPeriod, sources: list[Source]) -> bool:
     """The question names a segment, product or other part beside the ratio ("Services gross margin"):
     words other than its line items, the company's name, periods and the computation asked."""
     asking = set(tokenize(" ".join(m.group(0) for m in DERIVED_ASK.finditer(question))))
@@ -260,7 +262,7 @@ def _places(question: str, default: int) -> int:
     return default
 
 
-def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[dict], embedder) -> FigureMatch | None:
+def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[Source], embedder) -> FigureMatch | None:
     """The printed row an operand names ("cash from operations", "concept:GrossProfit")."""
     if (m := _AVERAGE_OF.match(name)) and len(period.years) == 1:
         # "average inventory": the balance at the year's end and at the year before's
@@ -281,7 +283,7 @@ def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[dict
 
 
 def _markers(inputs: list[Input]) -> str:
-    return "".join(dict.fromkeys(i.match.source["source_id"] for i in inputs if i.match))
+    return "".join(dict.fromkeys(i.match.source.source_id for i in inputs if i.match))
 
 
 def _said_name(name: str) -> str:
@@ -359,10 +361,10 @@ def _not_the_figure(d: Derivation, question: str, value: float, percent: bool, i
 def _inputs_of_one_filing(names: list[str], at: AskedPeriod, rows: list[Row], sources, embedder) -> dict[str, Input]:
     """The inputs resolved within one filing (the first, in retrieval order, that prints them all;
     else the first filing's, with what it misses): never a ratio of two filings' rows."""
-    docs = list(dict.fromkeys(r.source.get("doc_id") for r in sorted(rows, key=lambda r: r.rank)))
+    docs = list(dict.fromkeys(r.source.doc_id for r in sorted(rows, key=lambda r: r.rank)))
     first: dict[str, Input] | None = None
     for doc in docs:
-        own = [r for r in rows if r.source.get("doc_id") == doc]
+        own = [r for r in rows if r.source.doc_id == doc]
         inputs = {n: Input(n, _resolve(n, at, own, sources, embedder)) for n in names}
         if all(i.value is not None for i in inputs.values()):
             return inputs
@@ -374,7 +376,7 @@ def _input_lines(inputs: list[Input]) -> list[str]:
     seen, out = set(), []
     for i in inputs:
         for cell in i.match.cells:
-            key = (cell.row, cell.period, i.match.source["source_id"])
+            key = (cell.row, cell.period, i.match.source.source_id)
             if key not in seen:
                 seen.add(key)
                 out.append(f"- {i.match.row.line(cell)}")
@@ -405,7 +407,7 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         return None
     places = max(decimals(cells[y].value) for y in years)
     shown = [_fmt(v, places) for v in values]
-    marker = match.source["source_id"]
+    marker = match.source.source_id
     if kind == "growth":
         result = _fmt((values[1] - values[0]) / abs(values[0]) * 100, _places(question, 1))
         line = f"- {title} = ({shown[1]} − {shown[0]}) / {shown[0]} = {result}% (computed) {marker}"
@@ -433,7 +435,7 @@ def _latest_years(kind, question, name, period, rows, sources, embedder) -> list
     return list(range(latest - count + 1, latest + 1)) if latest else []  # years not printed are said missing
 
 
-def derived_block(question: str, rows: list[Row], sources: list[dict], period: AskedPeriod, embedder) -> list[str] | None:
+def derived_block(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder) -> list[str] | None:
     """The computed figure's lines (the result with its arithmetic and citations, then each input
     as printed), or a line saying which input is missing; None when the question asks no computation."""
     rows = rows_of_named_entity(rows, question)  # "PG&E Corporation's": not its utility's statements

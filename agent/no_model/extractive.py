@@ -25,8 +25,10 @@ from agent.page_text import page_text_lookup, segment, squash
 from storage.documents.bm25 import tokenize
 from storage.documents.tables import split_row
 from storage.finance import line_items
+from storage.finance.periods import MONTH_NAMES, YEAR
 from agent.tuning import TUNING
 from storage.documents import embeddings
+from storage.schema import Source
 
 MAX_SENTENCES = 4
 MAX_SUPPORTING = 3  # quotes under a figure, or answering a question that names a line item
@@ -41,7 +43,7 @@ _SMALL_TALK = re.compile(
     r"who are you|what can you do|how are you|help)\b[\s!.?]*$",
     re.I,
 )
-_FIGURE = re.compile(r"\d(?<!\b(?:19|20)\d\d)(?!\d)|\d[.,%]\d|\d%")  # a figure, not just a year like "2023"
+_FIGURE = re.compile(rf"\d(?<!\b{YEAR})(?!\d)|\d[.,%]\d|\d%")  # a figure, not just a year like "2023"
 
 NO_MODEL_CONVERSATION = (
     "No language model is configured, so I answer by quoting the passages of your PDFs that best match "
@@ -141,9 +143,9 @@ def ends_at_boundary(sentence: str, page_text: str | None) -> bool:
 _HEADER_WORDS = frozenset(
     "in millions thousands billions of dollars usd except per share data amounts and the fiscal year years "
     "ended ending months weeks quarter quarters three six nine twelve fifty two three 52 53 as at for total "
-    "january february march april may june july august september october november december restated "
+    f"{MONTH_NAMES} restated "
     "unaudited audited percent change".split())
-_YEAR = re.compile(r"(?<![\d,.])((?:19|20)\d\d)(?![\d,])")
+_YEAR = re.compile(rf"(?<![\d,.])({YEAR})(?![\d,])")
 
 
 def is_header(sentence: str) -> bool:
@@ -202,7 +204,7 @@ def _on_page(sentence: str, page_text: str | None) -> bool:
     return page_text is not None and squash(sentence) in squash(page_text)
 
 
-def pick_sentences(question: str, sources: list[dict], page_text, max_sentences: int = MAX_SENTENCES, embedder=None):
+def pick_sentences(question: str, sources: list[Source], page_text, max_sentences: int = MAX_SENTENCES, embedder=None):
     """The best (score, sentence, source) triples, best first.
 
     Score = mix of semantic similarity (MiniLM cosine of question and sentence, so "how many
@@ -213,9 +215,9 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     """
     q_terms = set(tokenize(question))
     candidates = []  # (sentence, matched terms, source, rank)
-    used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:MAX_SOURCES]
+    used = [s for s in sources if s.source_id and s.kind in ("document", "page")][:MAX_SOURCES]
     for rank, src in enumerate(used):
-        for sent in split_sentences(src.get("text") or ""):
+        for sent in split_sentences(src.text or ""):
             candidates.append((sent, set(tokenize(sent)) & q_terms, src, rank))
     candidates = candidates[:MAX_CANDIDATES]
     if not candidates or not question.strip():
@@ -257,7 +259,7 @@ def _embedder(embedder):
     return embedder
 
 
-def compose_extractive_answer(question: str, sources: list[dict], page_text=None, embedder=None,
+def compose_extractive_answer(question: str, sources: list[Source], page_text=None, embedder=None,
                               searched_for: str | None = None, scope_note: str | None = None) -> tuple[str, bool]:
     """(answer text, usable). Not usable when no table row matches and no sentence scores TUNING.sentences.min_score.
 
@@ -285,7 +287,7 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
         picked = picked[: MAX_SUPPORTING if block is not None else MAX_SENTENCES]
     if not picked and block is None and not scope_note and figures.no_row_line(question) is None:
         return NOT_FOUND_IN_DOCUMENTS, False  # the question's item is named in no passage found
-    lines = [f"- “{sent}” {src['source_id']}" for score, sent, src in picked]
+    lines = [f"- “{sent}” {src.source_id}" for score, sent, src in picked]
     parts = [scope_note] if scope_note else []
     if searched_for:
         parts.append(f"Searched for: “{searched_for}”")
@@ -307,13 +309,13 @@ def compose_extractive_answer(question: str, sources: list[dict], page_text=None
     return "\n\n".join(parts), True
 
 
-def compose_web_digest(sources: list[dict]) -> str:
+def compose_web_digest(sources: list[Source]) -> str:
     """The web results listed with their `{^n}` ids (nothing to summarise them with)."""
     lines = []
     for src in sources:
-        if src.get("kind") != "web" or not src.get("source_id"):
+        if src.kind != "web" or not src.source_id:
             continue
-        snippet = split_sentences(src.get("text") or "")
-        lines.append(f"- **{src.get('title') or src.get('url')}**: {' '.join(snippet[:2])} {src['source_id']}".rstrip())
+        snippet = split_sentences(src.text or "")
+        lines.append(f"- **{src.title or src.url}**: {' '.join(snippet[:2])} {src.source_id}".rstrip())
     header = "No language model is configured; these are the top web results for your question:"
     return header + "\n\n" + "\n".join(lines)

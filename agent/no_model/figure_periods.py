@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from storage.retrieval.question_scope import question_scope
 from storage.documents.tables import Cell
+from storage.finance.periods import MONTH_DAY, MONTHS, QUARTER_NAME, QUARTER_ORDINALS, YEAR
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
@@ -29,8 +30,8 @@ _MONTH_QUARTER = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec
 _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
 _MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
 _FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
-_MONTH_NAME = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.IGNORECASE)
-_MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_MONTH_NAME = MONTH_DAY
+_MONTH_NUMBER = MONTHS
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int
     return FiscalShift(years, month, fiscal_quarter)
 
 
-FISCAL_YEAR_LABEL = re.compile(r"(?i)\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\b")
+FISCAL_YEAR_LABEL = re.compile(rf"(?i)\bfiscal\s+(?:year\s+)?{YEAR}\b")
 
 
 def quarters_in_order(cells: list[Cell]) -> dict[int, int]:
@@ -146,7 +147,7 @@ def cell_years(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None)
 
 
 def column_years(period: str) -> list[int]:
-    return [int(y) for y in re.findall(r"(?<!\d)((?:19|20)\d\d)(?!\d)", period)]
+    return [int(y) for y in re.findall(rf"(?<!\d)({YEAR})(?!\d)", period)]
 
 
 def column_months(period: str) -> int | None:
@@ -157,13 +158,13 @@ def column_months(period: str) -> int | None:
         if m.group(2):
             return {13: 3, 26: 6, 39: 9}.get(int(m.group(2)), 12)
         return _MONTH_WORDS.get((m.group(1) or "").lower(), 3)
-    if re.search(r"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?(?:19|20)\d\d|\bfull[- ]year\b|\bannual\b", period):
+    if re.search(rf"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?{YEAR}|\bfull[- ]year\b|\bannual\b", period):
         return 12
     return None
 
 
-_QUARTER_NAME = re.compile(r"(?i)\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4]))\b")
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_QUARTER_NAME = QUARTER_NAME
+_ORDINALS = QUARTER_ORDINALS
 
 
 def column_quarter(period: str) -> int | None:

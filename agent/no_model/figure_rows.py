@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass, replace
 
 from storage.finance import line_items
+from storage.finance.periods import MONTH_NAMES
+from storage.finance.scale import TABLE_SCALE_WORDS
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from storage.finance.line_items import LineItem
@@ -40,6 +42,7 @@ from storage.retrieval.question_scope import without_periods
 from storage.documents.tables import Cell
 from storage.finance.numbers import parse_number
 from agent.tuning import TUNING
+from storage.schema import Source
 
 
 def tokenize(text: str) -> list[str]:
@@ -71,7 +74,7 @@ _STATEMENT_SECTION = re.compile(
     r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
-    r"(?:in )?(?:millions|thousands).*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
+    rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
     r"consolidated", re.I)
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
@@ -91,9 +94,8 @@ _PERIOD_WORDS = set(tokenize(
     "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
-    "latest recent last million billion thousand dollar during throughout within since through "
-    "january february march april may june july august september "
-    "october november december jan feb mar apr jun jul aug sep sept oct nov dec "
+    f"latest recent last million billion thousand dollar during throughout within since through {MONTH_NAMES} "
+    "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
     "large big size sized bring brought come came keep kept "
@@ -105,7 +107,7 @@ _PERIOD_WORDS = set(tokenize(
 class FigureMatch:
     score: float
     cells: list[Cell]
-    source: dict
+    source: Source
     row: Row | None = None
 
 
@@ -127,7 +129,7 @@ class Ask:
     glossed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
 
-def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
+def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     """The question's line items, its other line-item words, and its qualifiers. Answer-format
     instructions ("Answer in USD millions") and the company's name (the sources' issuer or file
     names) are not part of the line item."""
@@ -138,7 +140,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[dict]) -> Ask:
     # "excluding the current portion", "including current maturities": what the item's concept
     # already says (non-current debt, total debt), not words its row must print
     question = _PART_SAID.sub(" ", question)
-    names = " ".join(f"{(s.get('extra') or {}).get('issuer') or ''} {s.get('source_file') or ''}" for s in sources).lower()
+    names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
@@ -360,7 +362,7 @@ def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]
     (section, caption) telling them apart: "Term debt" under current and under non-current
     liabilities with the sections unread, "Revenues" of each business's table without captions."""
     label = line_items.normalize_label(row.label)
-    return any(o is not row and o.source.get("doc_id") == row.source.get("doc_id")
+    return any(o is not row and o.source.doc_id == row.source.doc_id
                and line_items.normalize_label(o.label) == label and _qualifier(o) == _qualifier(row)
                and _conflict(cells, oc) for o, oc in others)
 
@@ -427,7 +429,7 @@ def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[
             continue
         sub = replace(ask, items=(r.item,))
         if (cells := r.cells_for(ask.period)) and row_fits(r, sub, segments):
-            found.setdefault((r.source.get("doc_id"), r.source.get("page_number")), []).append((r, cells[0]))
+            found.setdefault((r.source.doc_id, r.source.page_number), []).append((r, cells[0]))
     if not found:
         return []
     best = max(found.values(), key=lambda parts: (len({r.item.concept for r, _ in parts}), -min(r.rank for r, _ in parts)))

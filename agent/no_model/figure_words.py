@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from storage.finance.numbers import parse_number
+from storage.finance.periods import YEAR
 from storage.finance.scale import scale_word  # the one reader of scale captions (also used by cited_rows)
 
 _CURRENCY = re.compile(r"[$€£]")
-_MONTH_DAY_YEAR = re.compile(r"[A-Z][a-z]{2,8}\.? \d{1,2},? (?:19|20)\d\d")
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_MONTH_DAY_YEAR = re.compile(rf"[A-Z][a-z]{{2,8}}\.? \d{{1,2}},? {YEAR}")
+_YEAR = re.compile(rf"(?<!\d){YEAR}(?!\d)")
 _SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three) (months|weeks)\b|\bquarter\b",
                    re.IGNORECASE)
 _FULL_YEAR = re.compile(r"\b(?:years?|fiscal|twelve months|52 weeks|53 weeks|fifty[- ]?(?:two|three) weeks)\b",
@@ -53,7 +54,7 @@ def said_period(period: str, instant: bool | None = None) -> str:
     if date:
         return f"as of {date.group(0)}" if instant else "the period ended " + date.group(0) if instant is False \
             else f"at {date.group(0)}"
-    if re.fullmatch(r"(?:FY\s*)?(?:19|20)\d\d", period, re.IGNORECASE):
+    if re.fullmatch(rf"(?:FY\s*)?{YEAR}", period, re.IGNORECASE):
         return f"the end of fiscal {years[-1]}" if instant else f"fiscal {years[-1]}"
     return years[-1] if years else period
 

@@ -23,12 +23,14 @@ from __future__ import annotations
 import re
 
 from storage.finance import line_items
+from storage.finance.periods import YEAR
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
+from storage.schema import Source
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
@@ -49,7 +51,7 @@ def is_figure_question(question: str) -> bool:
     return bool(_FIGURE_ASK.search(question)) and not _NOT_FIGURE.search(question)
 
 
-def figure_block(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> list[str] | None:
+def figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> list[str] | None:
     """The lines that lead a no-model answer to a figure question (intro line first), or None."""
     if not is_figure_question(question):
         return None
@@ -76,7 +78,7 @@ def figure_block(question: str, sources: list[dict], page_text, embedder, max_so
     return _components_block(total, ask, rows) if total else None
 
 
-def wants_statements(question: str, sources: list[dict], page_text, embedder, max_sources: int = 6) -> bool:
+def wants_statements(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> bool:
     """A figure question that the primary statement pages should answer: no row of the searched pages
     answers it, or the row found for a company-level line item (no segment or sub-item named) is
     printed outside the primary statements (a business or segment table whose caption was not read),
@@ -152,7 +154,7 @@ def _said_item(question: str, asked: line_items.AskedItem) -> str:
 def _states(sentence: str, said: str) -> bool:
     """The sentence says the item in those words and prints a figure that is not a year."""
     text = " ".join(sentence.lower().split())
-    return bool(said) and said in text and bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", re.sub(r"\b(?:19|20)\d\d\b", "", text)))
+    return bool(said) and said in text and bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", re.sub(rf"\b{YEAR}\b", "", text)))
 
 
 def _said_asked(period: AskedPeriod) -> str:
@@ -206,7 +208,7 @@ def _sum_block(label: str, parts) -> list[str]:
     if len(parts) >= 2 and all(v is not None for v in values) and len({c.period for _, c in parts}) == 1:
         places = max(decimals(c.value) for _, c in parts)
         fmt = lambda v: f"{v:,.{places}f}"  # noqa: E731
-        markers = "".join(dict.fromkeys(row.source["source_id"] for row, _ in parts))
+        markers = "".join(dict.fromkeys(row.source.source_id for row, _ in parts))
         # the sum first: a reader takes the first figure as the answer, and one component is not it
         row, cell = parts[0]
         when = said_period(cell.period, row.instant)  # the period, so the sum stands for one

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from storage.documents.bm25 import tokenize
+from storage.finance.periods import MONTH_NAMES, QUARTER_LABEL, QUARTER_NUMBER, YEAR
 
 MAX_FOLLOWUP_WORDS = 9
 _CONTINUATION = re.compile(
@@ -32,14 +33,14 @@ _SHIFT = re.compile(
     r"|\b(?:the\s+)?(?P<adj>previous|prior|preceding|last|next|following)\s+(?P<unit2>year|quarter|fiscal year)\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<![\d$.,])((?:19|20)\d\d)(?![\d,.%])")
+_YEAR = re.compile(rf"(?<![\d$.,])({YEAR})(?![\d,.%])")
 _SHORT_FY = re.compile(r"\b(FY\s*'?)(\d\d)\b", re.IGNORECASE)
-_QUARTER = re.compile(r"\bQ([1-4])\b")
+_QUARTER = QUARTER_LABEL
 # Capitalised words that are not a company: question words, periods, statement vocabulary.
 _NOT_ENTITY = set(
     "what which how who when where why and also about is was were are did does do the a an in for of "
     "fy q1 q2 q3 q4 fiscal year quarter gaap non ebitda eps sg&a capex pp&e usd us u.s. total net "
-    "january february march april may june july august september october november december".split()
+    f"{MONTH_NAMES}".split()
 )
 _ENTITY = re.compile(r"\b([A-Z][A-Za-z&.\-]*(?:\s+[A-Z][A-Za-z&.\-]*)*)(?:['’]s)?")
 
@@ -57,7 +58,7 @@ def _entities(text: str) -> list[str]:
     for m in _ENTITY.finditer(text):
         words = [w for w in m.group(1).split() if w.lower().strip(".") not in _NOT_ENTITY and not _YEAR.fullmatch(w)]
         name = " ".join(words)
-        if len(name) > 1 and not re.fullmatch(r"(?:FY|Q[1-4])?\d*", name):
+        if len(name) > 1 and not re.fullmatch(rf"(?:FY|{QUARTER_NUMBER})?\d*", name):
             out.append(name)
     return out
 

@@ -97,3 +97,18 @@ def parse_period(text: str) -> Period:
     if months == 12 and year:
         return Period(clean, None, None, 12, None, year)
     return Period(clean, None, None, months, None, year)
+
+
+# ---- the agent's period words (issue 27: one home for the vocabulary; each spelt as its one user had it)
+MONTH_NAMES = "january february march april may june july august september october november december"  # word lists
+# a month written out or cut short, standing alone ("June", "Sept."): claims' dates without a year
+MONTH_WORD = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+              r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?")
+# a month and its day ("June 30", "Sept. 28"): group 1 is the month's first three letters (MONTHS' keys)
+MONTH_DAY = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.IGNORECASE)
+# "Fourth Quarter", "second fiscal quarter", "Q2": group 1 the ordinal word, group 2 the number
+QUARTER_NAME = re.compile(r"(?i)\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4]))\b")
+QUARTER_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+QUARTER_ORDINAL = r"first|second|third|fourth"  # a fragment: the quarters' ordinal words
+QUARTER_NUMBER = r"Q[1-4]"  # a fragment: "Q2" (case as the caller's flags say)
+QUARTER_LABEL = re.compile(r"\bQ([1-4])\b")  # "Q2" as written, capital Q: group 1 its number

@@ -190,3 +190,13 @@ def factor(unit: str, scale: Scale | None) -> float:
     if unit == "shares":
         return scale.share_factor
     return scale.factor
+
+
+# ---- the agent's scale words (issue 27: one home for the vocabulary; each spelt as its one user had it)
+SCALE_WORDS = _SCALE_WORDS  # "millions", "thousands", "billions" as a caption says them ("in millions")
+TABLE_SCALE_WORDS = r"(?:millions|thousands)"  # a row label that is a caption ("In thousands")
+SCALE_WORD = r"(?:million|billion|thousand)s?"  # after an answer line's value ("$34,229 million")
+# the scales prose writes after a number ("$2.3 bn", "450 thousand", "$1.2 trillion") and their factors
+PROSE_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "mln": 1e6,
+                "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
+PROSE_SCALE = r"thousands?|millions?|billions?|trillions?|bn|mn|mm|mln|tn"

@@ -345,3 +345,72 @@ def test_a_slash_inside_a_label_divides_nothing_in_shown_arithmetic():
     source = _source((("Core earnings/EPS", "1,109", "1,175"),))
     assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -66 [^1].", source) == []
     assert _problems("Core earnings/EPS changed by 1,109 − 1,175 = -76 [^1].", source) != []
+
+
+@pytest.mark.parametrize("sentence", [
+    "Net sales were $34,229 (in millions) in 2022 [^1].",  # the figure followed by its table's caption
+    "Net sales came to 34,229 (Millions) in 2022 [^1].",
+    "Net income was $3,120 (in millions of dollars) for 2022 [^1].",
+])
+def test_a_figure_followed_by_its_caption_is_at_that_scale(statement, sentence):
+    assert _problems(sentence, statement) == []
+
+
+def test_a_figure_followed_by_another_caption_is_at_that_scale(statement):
+    assert _problems("Net sales were $34,229 (in thousands) in 2022 [^1].", statement) == ["$34,229 (in thousands)"]
+
+
+def test_a_cells_label_keeps_its_footnote_mark():
+    rows = (("Net sales (1)", "$34,229", "$31,746"), ("Margin (2)", "14,997", "13,840"))
+    text, words = _page(rows=rows)
+    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("- Net sales (1) (2022): $34,229 [^1]", page) == []  # the mark "(1)" is no figure
+    assert _problems("- Margin (2) (2022): 14,997 [^1]", page) == []
+    assert _problems("- Margin (2022): 14,997 [^1]", page) == []  # the mark left out
+    assert _problems("- Margin (2) (2022): 13,840 [^1]", page) == ["Margin (2) … 13,840"]  # another column
+
+
+def test_a_label_is_quoted_with_and_for_its_ampersand_and_without_its_remarks():
+    rows = (("Selling, general & administrative", "2,435", "2,377"), ("Income (loss) from operations", "9,371", "10,356"),
+            ("Net income", "$3,120", "$2,855"))
+    text, words = _page(rows=rows)
+    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("“Selling, general and administrative” was $2.4 billion in 2022 [^1].", page) == []
+    assert _problems("The line ‘Income from operations’ shows $9,371 million for 2022 [^1].", page) == []
+    assert _problems("- Income from operations (2022): 9,371 [^1]", page) == []
+    assert _problems("- Selling, general and administrative (2022): 2,435 [^1]", page) == []
+    # still the row's own value, and still the printed words
+    assert _problems("- Income from operations (2022): 10,356 [^1]", page) == ["Income from operations … 10,356"]
+    assert _problems("“Adjusted income from operations” was $9.4 billion in 2022 [^1].", page) == \
+        ["Adjusted income from operations"]
+
+
+def test_a_cells_label_printed_exactly_is_the_row_quoted():
+    rows = (("Long-term debt, classified as current", "1,030", "4,481"), ("Long-term debt (includes $9 of VIEs)", "47,854", "38,225"))
+    text, words = _page(rows=rows)
+    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("- Long-term debt (2022): 47,854 [^1]", page) == []
+    assert _problems("- long-term debt (2022): 1,030 [^1]", page) == ["long-term debt … 1,030"]
+    assert _problems("- Long-term debt, classified as current (2022): 1,030 [^1]", page) == []
+    # a label's unit mark is no word of it: "Operating margin" names the row "Operating margin %" too
+    rows = (("Operating margin", "$12,604", "$13,871"), ("Operating margin %", "34%", "36%"))
+    text, words = _page(rows=rows)
+    page = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("- Operating margin (2022): 34% [^1]", page) == []
+    assert _problems("- Operating margin (2022): 36% [^1]", page) == ["Operating margin … 36%"]
+
+
+def test_a_pages_facts_are_read_once_per_build(monkeypatch):
+    import types
+
+    from agent.claims import facts as facts_mod
+
+    _, words = _page()
+    reads = []
+    build = {"at": "2026-01-01"}
+    monkeypatch.setattr(facts_mod, "load_manifest", lambda doc_id: types.SimpleNamespace(processed_at=build["at"]))
+    monkeypatch.setattr(facts_mod.page_tables, "table_units", lambda d, p, t: reads.append(p) or layout_units(words))
+    first = facts_mod.page_facts("doc-cache-test", 3, "text")
+    assert facts_mod.page_facts("doc-cache-test", 3, "text") is first and reads == [3]
+    build["at"] = "2026-02-01"  # the filing ingested again: read again
+    assert facts_mod.page_facts("doc-cache-test", 3, "text")[0] == first[0] and reads == [3, 3]

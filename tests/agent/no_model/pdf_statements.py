@@ -11,6 +11,7 @@ import pymupdf
 import pytest
 
 from storage.documents.table_layout import layout_units
+from storage.schema import Source
 
 LEFT, FIRST_COLUMN, COLUMN_GAP, SIZE = 56, 430, 80, 9
 
@@ -70,7 +71,7 @@ def statement_pdf(tmp_path, monkeypatch):
         words = [p.get_text("words") for p in doc]
         monkeypatch.setattr("agent.no_model.cited_rows.table_units", lambda doc_id, page, text: layout_units(words[page]))
         monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: fiscal)
-        sources = [{"source_id": f"[^{i + 1}]", "kind": "document", "doc_id": "northwind-10k", "page_number": i,
-                    "source_file": file, "text": text, "extra": {"issuer": issuer}} for i, text in enumerate(texts)]
-        return sources, lambda src: texts[src["page_number"]]
+        sources = [Source(source_id=f"[^{i + 1}]", kind="document", doc_id="northwind-10k", page_number=i,
+                          source_file=file, text=text, extra={"issuer": issuer}) for i, text in enumerate(texts)]
+        return sources, lambda src: texts[src.page_number]
     return make

@@ -10,6 +10,7 @@ import pytest
 
 from agent.citations.answer import build_answer
 from agent.no_model.extractive import compose_extractive_answer, ends_at_boundary, is_complete
+from storage.schema import Source
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.figures import is_figure_question
 from agent.run import run_turn
@@ -87,7 +88,7 @@ def test_quotes_never_end_mid_sentence_or_mid_word():
     # a chunk cut at a chunk edge in the middle of the second sentence (and of the word "capacity")
     chunk = "Revenue for fiscal 2023 rose to 412 million euros on strong demand for batteries in every region. " \
             "Operating margin improved to 11.5 percent as battery plants ran at full capac"
-    src = {"source_id": "[^1]", "kind": "document", "text": chunk, "doc_id": "d", "page_number": 0}
+    src = Source(source_id="[^1]", kind="document", text=chunk, doc_id="d", page_number=0)
     text, usable = compose_extractive_answer("How did revenue and the operating margin of the battery plants develop?",
                                              [src], lambda s: page)
     assert usable

@@ -7,6 +7,7 @@ import pytest
 
 from agent.no_model.figure_periods import asked_period
 from agent.no_model.cited_rows import collect_rows, table_captions
+from storage.schema import Source
 from agent.no_model.figure_rows import best_row, make_ask
 from storage.documents.embeddings import get_embedder
 from storage.documents.tables import page_units
@@ -48,7 +49,7 @@ def test_captions_of_tables():
     ("What was International operating income in fiscal 2018?", "$148"),
 ])
 def test_the_caption_picks_the_segment_table(question, value):
-    src = {"source_id": "[^1]", "kind": "document", "text": PAGE, "doc_id": "d", "page_number": 3}
+    src = Source(source_id="[^1]", kind="document", text=PAGE, doc_id="d", page_number=3)
     rows = collect_rows([src], lambda s: PAGE)
     match = best_row(make_ask(question, asked_period(question), [src]), rows, get_embedder())
     assert match is not None and [c.value for c in match.cells] == [value]

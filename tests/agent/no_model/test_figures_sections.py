@@ -137,8 +137,8 @@ def test_glosses_in_parentheses_and_asking_verbs_are_not_row_words(pages):
 
 def test_no_row_says_no_figure_before_any_quoted_number(pages):
     sources, text = pages({3: [Table(YEARS, [("Net sales", "$ 52,417", "$ 48,300")])]})
-    sources[0]["text"] = "At December 31, 2022, our total debt was approximately $9.0 billion across 14 notes."
-    page = sources[0]["text"]
+    sources[0].text = "At December 31, 2022, our total debt was approximately $9.0 billion across 14 notes."
+    page = sources[0].text
     answer, usable = compose_extractive_answer("What was total debt as of December 31, 2022?", sources, lambda s: page)
     first = answer.splitlines()[0]
     assert usable and NO_FIGURE in first and "Total debt for 2022" in first
@@ -155,8 +155,8 @@ def test_an_item_the_question_qualifies_is_named_so_and_answered_by_the_sentence
     """"net debt" is no row of the debt concept: the sentence that states it answers, and without one
     the no-row line names what was asked, not the concept ("Total debt")."""
     sources, text = pages({3: [Table(YEARS, [("Net sales", "$ 52,417", "$ 48,300")])]})
-    sources[0]["text"] = "Net debt fell to 62.5 million euros, which is 0.8 times EBITDA."
-    page = sources[0]["text"]
+    sources[0].text = "Net debt fell to 62.5 million euros, which is 0.8 times EBITDA."
+    page = sources[0].text
     answer, usable = compose_extractive_answer("What was the net debt at year end?", sources, lambda s: page)
     assert usable and NO_FIGURE not in answer and "62.5 million euros" in answer.split("\n\n")[1]
     line = no_row_line("What was the net debt at year end?", ["Total assets were 506.9 million euros."])
@@ -177,7 +177,7 @@ def test_of_two_registrants_named_alike_the_one_adding_no_words(pages):
     sources, text = pages({111: [income("BOSTON PROPERTIES LIMITED PARTNERSHIP", "541,213")],
                            120: [income("BOSTON PROPERTIES, INC.", "526,057")]})
     for src in sources:  # the filing's cover names both registrants
-        src["extra"] = {"issuer": "Boston Properties, Inc. Boston Properties Limited Partnership"}
+        src.extra = {"issuer": "Boston Properties, Inc. Boston Properties Limited Partnership"}
     assert ": 526,057 " in _lead("What was Boston Properties' net income in 2022?", sources, text)
     assert ": 541,213 " in _lead("What was Boston Properties Limited Partnership's net income in 2022?", sources, text)
 
@@ -266,7 +266,7 @@ def test_remarks_in_labels_rows_of_years_and_a_registrant_named_in_part(pages):
                         caption="BOSTON PROPERTIES LIMITED PARTNERSHIP\nCONSOLIDATED STATEMENTS OF OPERATIONS")
     sources, text = pages({120: [partnership]})
     for src in sources:
-        src["extra"] = {"issuer": "Boston Properties, Inc. Boston Properties Limited Partnership"}
+        src.extra = {"issuer": "Boston Properties, Inc. Boston Properties Limited Partnership"}
     assert wants_statements("What was Boston Properties' net income in 2022?", sources, text, get_embedder())
     assert not wants_statements("What was Boston Properties Limited Partnership's net income in 2022?", sources, text,
                                 get_embedder())

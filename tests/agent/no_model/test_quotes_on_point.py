@@ -10,6 +10,7 @@ import re
 import pytest
 
 from agent.knowledge_base import about_asked_items, get_knowledge_base
+from storage.schema import Source
 from agent.no_model.extractive import (MAX_SUPPORTING, compose_extractive_answer, is_header, is_title, on_point,
                                       question_focus)
 from tests.fixtures_figures import Table, page_text, units_of
@@ -40,9 +41,9 @@ def filing(monkeypatch):
     """Two pages: the income statement, and a page mixing boilerplate, headers and the results prose."""
     monkeypatch.setattr("agent.no_model.cited_rows.table_units", lambda doc_id, page, text: units_of([INCOME]) if page == 0 else [])
     texts = {0: page_text([INCOME]), 1: "\n\n".join(FILLER[:2] + [FILLER[4], FILLER[2], FILLER[5], ON_POINT[0], FILLER[3], ON_POINT[1]])}
-    sources = [{"source_id": f"[^{i}]", "kind": "document", "doc_id": "northwind-10k", "page_number": p,
-                "source_file": "NORTHWIND_2020_10K.pdf", "text": texts[p]} for i, p in ((1, 0), (2, 1))]
-    return sources, lambda src: texts[src["page_number"]]
+    sources = [Source(source_id=f"[^{i}]", kind="document", doc_id="northwind-10k", page_number=p,
+                      source_file="NORTHWIND_2020_10K.pdf", text=texts[p]) for i, p in ((1, 0), (2, 1))]
+    return sources, lambda src: texts[src.page_number]
 
 
 def _quotes(text: str) -> list[str]:
