@@ -30,7 +30,7 @@ from storage.finance import arithmetic, line_items
 from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
-from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, tokenize
+from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_named_entity, tokenize
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
@@ -48,7 +48,10 @@ _DEFINED = re.compile(
     # a parenthesised part followed by an operator is the start of a formula, not all of it
     r"(?!\s*(?:/|÷|×|\*|\+|[-–−]\s|divided\b|over\b|times\b|multiplied\b|plus\b|minus\b|less\b))"
     # ", calculated as (A minus B) divided by C": the figure asked is named before it
-    r"|,?\s*\b(?:calculated|computed|defined|measured)\s+(?:as|by)\s*:?\s*(?P<expr4>[^?;]+)",
+    r"|,?\s*\b(?:calculated|computed|defined|measured)\s+(?:as|by)\s*:?\s*(?P<expr4>[^?;]+)"
+    # a sentence defining the figure by its arithmetic: "Interest coverage is operating income divided by interest expense."
+    r"|(?:^|(?<=[.;:]\s))(?P<name5>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|equals)\s+(?P<expr5>[^.?;]*?"
+    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b|\bless\b)[^.?;]*)(?=[.;])",
     re.I)
 _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
                        r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
@@ -131,13 +134,13 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
     if m := _DEFINED.search(question):
         before = question[: m.start()]
         named = line_items.asked_items(before)
-        name = (m.group("name") or m.group("name2") or m.group("name3")
+        name = (m.group("name") or m.group("name2") or m.group("name3") or m.group("name5")
                 or (before[named[-1].start:named[-1].end] if named else "the figure asked")).strip()
         name = re.sub(r"^.*\b(?:if|where|given that|assume|note that)\s+(?:the\s+)?", "", name, flags=re.I)
         name = _POSSESSIVE.sub("", name)
         try:
             formula = parse_formula(_NAME_TAIL.sub("", (m.group("expr") or m.group("expr2") or m.group("expr3")
-                                                        or m.group("expr4")).strip()))
+                                                        or m.group("expr4") or m.group("expr5")).strip()))
         except FormulaError:
             return None
         return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)
@@ -158,7 +161,13 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
         if item.formula and _names_a_part(question, period, sources):
             return None  # "the Services gross margin": the company's rows are not that part's inputs
         if item.formula and not _printed(item, question, rows, sources, period, embedder):
-            formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", item.formula)
+            formula = item.formula
+            for concept, identity in line_items.IDENTITIES.items():
+                # an input no cited row prints, read through its identity ("gross profit" = net sales
+                # less cost of sales, on an income statement that prints no gross profit row)
+                if re.search(rf"\b{concept}\b", formula) and _resolve(f"concept:{concept}", period, rows, sources, embedder) is None:
+                    formula = re.sub(rf"\b{concept}\b", f"({identity})", formula)
+            formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", formula)
             return Derivation(item.label, parse_formula(formula), item.percent)
     return None
 
@@ -194,7 +203,9 @@ class Input:
             return None
         item = self.match.row.item if self.match.row else None
         # an outflow printed in parentheses ("(1,577)" capex) is subtracted as the amount spent
-        return [abs(n) for n in numbers] if item is not None and _OUTFLOW.match(item.concept) else numbers
+        # an outflow or an expense printed in parentheses is its amount ("Interest expense (829)")
+        magnitude = item is not None and (_OUTFLOW.match(item.concept) or item.concept in line_items.EXPENSES)
+        return [abs(n) for n in numbers] if magnitude else numbers
 
     @property
     def value(self) -> float | None:
@@ -427,6 +438,7 @@ def _latest_years(kind, question, name, period, rows, sources, embedder) -> list
 def derived_block(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder) -> list[str] | None:
     """The computed figure's lines (the result with its arithmetic and citations, then each input
     as printed), or a line saying which input is missing; None when the question asks no computation."""
+    rows = rows_of_named_entity(rows, question)  # "PG&E Corporation's": not its utility's statements
     d = derivation(question, rows, sources, period, embedder)
     if d is not None:
         return _formula_lines(d, question, period, rows, sources, embedder)

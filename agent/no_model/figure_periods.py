@@ -24,6 +24,9 @@ from storage.finance.periods import MONTH_DAY, MONTHS, QUARTER_NAME, QUARTER_ORD
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
 _QUARTER_SPAN = re.compile(r"\b(?:the|a|that|this|fiscal|calendar) quarter\b|\bquarter (?:ended|ending)\b", re.I)
+# a quarter named by the month it ends in: "the June 2023 quarter", "the December quarter"
+_MONTH_QUARTER = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:(?:19|20)\d\d\s+)?quarter\b",
+                            re.IGNORECASE)
 _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
 _MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
 _FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
@@ -55,11 +58,11 @@ def asked_period(question: str) -> AskedPeriod:
         months = _MONTH_WORDS.get((m.group(1) or "").lower(), 6)
     elif quarter and _YEAR_TO_DATE.search(question):
         months = 3 * quarter
-    elif quarter or _QUARTER_SPAN.search(question):  # "the quarter ended February 28, 2019": a quarter's column
-        months = 3
-    dated = _MONTH_NAME.search(question) if months == 3 else None
+    elif quarter or _QUARTER_SPAN.search(question) or _MONTH_QUARTER.search(question):
+        months = 3  # "the quarter ended February 28, 2019", "the June 2023 quarter": a quarter's column
+    dated = (_MONTH_NAME.search(question) or _MONTH_QUARTER.search(question)) if months == 3 else None
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)),
-                       _MONTH_NUMBER[dated.group(1).lower()] if dated else None)
+                       _MONTH_NUMBER[dated.group(1).lower()[:3]] if dated else None)
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ _PERIOD_WORDS = set(tokenize(
     "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
-    f"latest recent last million billion thousand dollar {MONTH_NAMES} "
+    f"latest recent last million billion thousand dollar during throughout within since through {MONTH_NAMES} "
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
@@ -124,6 +124,9 @@ class Ask:
     adjusted: bool
     opening: bool
     balance: bool = False  # asks a balance at a date ("as of", "at year-end"), not a flow
+    # words glossed by a parenthesis after them, with the gloss's words ("the Utility (Pacific Gas and
+    # Electric Company)"): a row of that registrant's statement says them
+    glossed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
 
 def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
@@ -148,9 +151,11 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     asked = line_items.asked_items(question)
     item_terms = set(tokenize(" ".join(question[a.start:a.end] for a in asked)))
     residue = own - item_terms - _NOT_DISTINCTIVE - _SEGMENT_KIND
+    glossed = tuple((frozenset(_words(m.group(1))), frozenset(_words(m.group(2))))
+                    for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
-               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)))
+               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)), glossed)
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -204,7 +209,7 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
 # a statement's own totals: a section printed above them ("Changes in assets and liabilities",
 # "Inventories") is the last one the parser read, never a part they belong to
 SECTION_FREE = frozenset({
-    "AssetsCurrent", "Assets", "LiabilitiesCurrent", "Liabilities", "StockholdersEquity", "NetIncomeLoss",
+    "AssetsCurrent", "Assets", "LiabilitiesCurrent", "Liabilities", "StockholdersEquity", "NetIncomeLoss", "ProfitLoss",
     "NetCashProvidedByUsedInOperatingActivities", "NetCashProvidedByUsedInInvestingActivities",
     "NetCashProvidedByUsedInFinancingActivities", "CashAndCashEquivalentsPeriodIncreaseDecrease",
 })
@@ -266,7 +271,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
-                   and ask.residue <= _words(f"{r.label} {r.context}")]
+                   and ask.residue <= _words(f"{r.label} {r.context}") | _said_by_registrant(r, ask)]
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
@@ -277,8 +282,12 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             # a row under another item's section ("Depreciation and amortization" under "Selling,
             # general & administrative expenses") is that item's part: the same item printed alone first
             # line item, then the statement that presents the item (D&A: the cash flow statement's)
+            owners = _owners_row_tables(rows) if ask.items[0].concept in ("NetIncomeLoss", "ProfitLoss") else set()
             r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), at_home(rc[0]),
-                                                     len(ask.own & _words(rc[0].label)), -rc[0].rank,
+                                                     len(ask.own & _words(rc[0].label)),
+                                                     rc[0].table in owners and _companys_share(rc[0].label)
+                                                     == (ask.items[0].concept == "NetIncomeLoss"),
+                                                     -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
         # a sub-item the taxonomy does not name ("Products net sales"): only rows of no known item;
@@ -296,6 +305,29 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
 
 
+_ATTRIBUTABLE = re.compile(r"\battributable to\b", re.I)
+
+
+def _companys_share(label: str) -> bool:
+    """"Net income attributable to <company>", not the consolidated "Net income (including ...)"."""
+    return bool(_ATTRIBUTABLE.search(label)) and not re.search(r"(?i)\bincluding\b", label)
+
+
+def _owners_row_tables(rows: list[Row]) -> set[int]:
+    """Tables that split net income between the company and noncontrolling interests: there the
+    company's own row ("Net income attributable to <company>") is the net income asked, not the
+    consolidated total above it (the taxonomy's NetIncomeLoss is the parent's share)."""
+    return {r.table for r in rows if r.item is not None
+            and r.item.concept == "NetIncomeLossAttributableToNoncontrollingInterest"}
+
+
+def _said_by_registrant(row: Row, ask: Ask) -> set[str]:
+    """The question's words that a parenthesis glosses as the row's registrant ("Utility" of "the
+    Utility (Pacific Gas and Electric Company)" on that company's statement)."""
+    entity = _words(row.entity)
+    return {w for words, gloss in ask.glossed if entity and gloss and gloss <= entity for w in words}
+
+
 def entity_adds(row: Row, ask: Ask) -> set[str]:
     """Words of the row's registrant the question does not say ("partnership" of "Boston Properties
     Limited Partnership" asked as "Boston Properties'"), company-form words aside."""
@@ -311,6 +343,18 @@ def _named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[R
     fit = {id(r): (len(set(tokenize(r.entity)) & asked), -len(entity_adds(r, ask))) for r, _ in found}
     best = max(fit.values(), default=(0, 0))
     return [(r, c) for r, c in found if fit[id(r)] == best] if best[0] else found
+
+
+def rows_of_named_entity(rows: list[Row], question: str) -> list[Row]:
+    """For a computation over one registrant's statements: of the rows of statements of several
+    registrants (a parent's and its utility's), those of the one the question names, and the rows
+    of pages that name none; all rows when it names none of them."""
+    ask = Ask(question, AskedPeriod(), (), frozenset(), frozenset(), frozenset(), False, False)
+    named = _named_entity([(r, r.cells) for r in rows if r.entity], ask)
+    if len({r.entity for r, _ in named}) == len({r.entity for r in rows if r.entity}):
+        return rows  # one registrant, or the question names none of them
+    kept = {id(r) for r, _ in named}
+    return [r for r in rows if not r.entity or id(r) in kept]
 
 
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:

@@ -86,8 +86,8 @@ def wants_statements(question: str, sources: list[Source], page_text, embedder, 
     if not is_figure_question(question):
         return False
     block = figure_block(question, sources, page_text, embedder, max_sources)
-    if block is None:
-        return True
+    if block is None or block[0] == INTRO_NOT_COMPUTED:
+        return True  # no row, or a computation with an input no searched page prints
     rows = collect_rows(sources, page_text, max_sources)
     asked = line_items.asked_items(question)
     if block[0] == INTRO and asked and asked[0].item.formula:

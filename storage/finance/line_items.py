@@ -75,6 +75,12 @@ ITEMS: tuple[LineItem, ...] = (
              r"minority) interests?|(?:non-?controlling|minority) interests?['’]? share of (?:net )?(?:income|earnings)",
              r"(?:less:? )?(?:net )?(?:income|earnings|profit|loss)? ?attributable to (?:redeemable )?(?:and )?"
              r"(?:non-?controlling|minority) interests?(?: in .{0,40})?"),
+    # the consolidated total, the noncontrolling interests' share included (NetIncomeLoss is the parent's)
+    LineItem("ProfitLoss", "Net Income (Loss), Including Portion Attributable to Noncontrolling Interest",
+             r"(?:total |consolidated )?net (?:income|earnings|profit|loss),? including (?:the )?(?:(?:portion|income|"
+             r"earnings) )?(?:attributable to )?(?:the )?(?:redeemable )?(?:and )?(?:non-?controlling|minority) interests?|"
+             r"consolidated net (?:income|earnings|profit)",
+             r"net (?:income|earnings|profit),? including (?:.{0,40} )?(?:non-?controlling|minority) interests?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
              r"net (?:income|earnings|profit)|bottom[- ]line",
              r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
@@ -83,11 +89,11 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
              r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
-             r"(?:net )?(?:income|earnings) per (?:common )?share", per_share=True),
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)", per_share=True),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
              r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common )?share)|(?:eps|earnings per share),? basic",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
-             r"(?:net )?(?:income|earnings) per (?:common )?share", per_share=True),
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)", per_share=True),
     LineItem("DepreciationDepletionAndAmortization", "Depreciation, Depletion and Amortization",
              r"d ?& ?a|depreciation(?:,? depletion)? and amortization|depreciation",
              r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?"),
@@ -179,6 +185,12 @@ ITEMS: tuple[LineItem, ...] = (
              formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
+# costs and expenses: amounts however they are signed on the page (a statement printing them in parentheses)
+EXPENSES = frozenset({"CostOfRevenue", "OperatingExpenses", "ResearchAndDevelopmentExpense",
+                      "SellingGeneralAndAdministrativeExpense", "SellingAndMarketingExpense", "InterestExpense",
+                      "DepreciationDepletionAndAmortization"})
+# accounting identities: a concept as other concepts make it, for a formula whose input is not printed
+IDENTITIES = {"GrossProfit": "Revenues - CostOfRevenue"}
 # balances (the taxonomy's instant concepts: said "as of" a date); the others are flows over a period
 INSTANT = frozenset({
     "CashAndCashEquivalentsAtCarryingValue", "AccountsReceivableNetCurrent", "InventoryNet", "AssetsCurrent",
@@ -190,7 +202,7 @@ INSTANT = frozenset({
 
 # the statement that presents a concept in the taxonomy's presentation, for the few printed on
 # several (D&A is also a line of some income statements, for one expense only)
-HOME_STATEMENT = {"DepreciationDepletionAndAmortization": "cash flows", "NetIncomeLoss": "income",
+HOME_STATEMENT = {"DepreciationDepletionAndAmortization": "cash flows", "NetIncomeLoss": "income", "ProfitLoss": "income",
                   "CashAndCashEquivalentsAtCarryingValue": "balance sheet",
                   "PaymentsForRepurchaseOfCommonStock": "cash flows", "PaymentsOfDividends": "cash flows",
                   "PaymentsToAcquirePropertyPlantAndEquipment": "cash flows"}
@@ -209,7 +221,8 @@ def is_instant(item: LineItem | None) -> bool | None:
 _ASKED = [(item, re.compile(rf"\b(?:{item.asked})\b", re.IGNORECASE)) for item in ITEMS]
 _PRINTED = [(item, re.compile(item.printed)) for item in ITEMS]
 # "long-term debt" asked also takes the row that includes the current portion ("Total long-term debt")
-ALSO_ANSWERS = {"LongTermDebtNoncurrent": ("DebtLongtermAndShorttermCombinedAmount",)}
+# consolidated net income asked also takes a plain "Net income" row of a table that splits it out
+ALSO_ANSWERS = {"LongTermDebtNoncurrent": ("DebtLongtermAndShorttermCombinedAmount",), "ProfitLoss": ("NetIncomeLoss",)}
 
 
 def mentions(text: str, item: LineItem) -> bool:

@@ -255,9 +255,12 @@ def test_a_sentence_about_segments_names_no_segment(pages):
     assert _lead(_block("What was operating income in fiscal 2022?", sources, text))["value"] == "6,912"
 
 
-def test_the_plain_item_before_its_attributions(pages):
+def test_net_income_is_the_companys_share_where_the_table_splits_it(pages):
+    # the taxonomy's NetIncomeLoss is the parent's share; the consolidated total is ProfitLoss
     table = Table(YEARS, [("Net income attributable to noncontrolling interests", "121", "98"),
                           ("Net income", "5,142", "4,498"), ("Net income attributable to Acme", "5,021", "4,400")])
     sources, text = pages({3: [table]})
-    assert _lead(_block("What was net income in 2022?", sources, text))["value"] == "5,142"
+    assert _lead(_block("What was net income in 2022?", sources, text))["value"] == "5,021"
+    assert _lead(_block("What was consolidated net income in 2022?", sources, text))["value"] == "5,142"
+    assert _lead(_block("What was net income including noncontrolling interests in 2021?", sources, text))["value"] == "4,498"
     assert _lead(_block("What was net income attributable to noncontrolling interests in 2022?", sources, text))["value"] == "121"
