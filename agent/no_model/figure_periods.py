@@ -19,14 +19,12 @@ from dataclasses import dataclass
 
 from storage.retrieval.question_scope import question_scope
 from storage.documents.tables import Cell
-from storage.finance.periods import MONTH_DAY, MONTHS, QUARTER_NAME, QUARTER_ORDINALS, YEAR
+from storage.finance.periods import MONTH_DAY, MONTH_QUARTER, MONTHS, QUARTER_NAME, QUARTER_ORDINALS, YEAR
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
 _QUARTER_SPAN = re.compile(r"\b(?:the|a|that|this|fiscal|calendar) quarter\b|\bquarter (?:ended|ending)\b", re.I)
-# a quarter named by the month it ends in: "the June 2023 quarter", "the December quarter"
-_MONTH_QUARTER = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:(?:19|20)\d\d\s+)?quarter\b",
-                            re.IGNORECASE)
+_MONTH_QUARTER = MONTH_QUARTER
 _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
 _MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
 _FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)

@@ -121,6 +121,9 @@ MONTH_WORD = (r"(?:january|february|march|april|may|june|july|august|september|o
 # a month and its day ("June 30", "Sept. 28"): group 1 is the month's first three letters (MONTHS' keys)
 MONTH_DAY = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.IGNORECASE)
 # "Fourth Quarter", "second fiscal quarter", "Q2": group 1 the ordinal word, group 2 the number
+# a quarter named by the month it ends in: "the June 2023 quarter", "the December quarter" (group 1: the month)
+MONTH_QUARTER = re.compile(rf"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:{YEAR}\s+)?quarter\b",
+                           re.IGNORECASE)
 QUARTER_NAME = re.compile(r"(?i)\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4]))\b")
 QUARTER_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 QUARTER_ORDINAL = r"first|second|third|fourth"  # a fragment: the quarters' ordinal words
