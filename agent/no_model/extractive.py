@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from agent.citations.furniture import content_text
 from agent.no_model import figures
 from agent.no_model.figure_periods import asked_period
 from agent.page_text import page_text_lookup, segment, squash
@@ -215,7 +216,7 @@ def pick_sentences(question: str, sources: list[dict], page_text, max_sentences:
     candidates = []  # (sentence, matched terms, source, rank)
     used = [s for s in sources if s.get("source_id") and s.get("kind") in ("document", "page")][:MAX_SOURCES]
     for rank, src in enumerate(used):
-        for sent in split_sentences(src.get("text") or ""):
+        for sent in split_sentences(content_text(src.get("doc_id"), src.get("text") or "")):  # no running header
             candidates.append((sent, set(tokenize(sent)) & q_terms, src, rank))
     candidates = candidates[:MAX_CANDIDATES]
     if not candidates or not question.strip():
