@@ -7,7 +7,7 @@
 Each setup is measured idle first (its own baseline), then with the ingestion running. Beside answers/s
 (which on a shared machine says as much about the neighbours as about the app) every window reports the CPU
 seconds its server processes used (replicas, worker with its pool, HAProxy, Redis, Chroma, nx-27017; psutil)
-per answer, per process kind, so setups compare across machines. Replicas are
+in all and per answer, by process kind, so setups compare across machines. Replicas are
 bench/load_replica.py (the app's ChatService in no-model mode and its job queue over HTTP; the Streamlit
 page itself is not drawn); load is locust headless (bench/locustfile.py: N users asking back to back).
 
@@ -160,10 +160,12 @@ def run_locust(url: str, doc_ids: list[str], users: int, seconds: int, prefix: P
 
 
 def cpu_per_answer(before: dict[str, float], after: dict[str, float], window: dict) -> dict:
-    """CPU seconds the servers used in a window, per answer: all processes, and by kind."""
+    """CPU seconds the servers used in a window: in all, by process kind, and per answer (all processes and
+    by kind; no answer: no figure)."""
     used = {kind: after.get(kind, 0.0) - before.get(kind, 0.0) for kind in after}
-    answers = max(window["answers"], 1)
-    return {"cpu_s_per_answer": round(sum(used.values()) / answers, 3),
+    answers = window["answers"]
+    return {"cpu_s_per_answer": round(sum(used.values()) / answers, 3) if answers else None,
+            "cpu_s_per_answer_by_kind": {kind: round(s / answers, 4) for kind, s in used.items()} if answers else {},
             "cpu_s_by_kind": {kind: round(s, 1) for kind, s in used.items()}}
 
 
@@ -212,8 +214,8 @@ def main(argv: list[str] | None = None) -> None:
           "  ingestion at end")
     for r in rows:
         print(f"{r['setup']:<22}{r['window']:<24}{r['answers_per_s']:>10}{r['p50_ms']:>9.0f}{r['p95_ms']:>9.0f}"
-              f"{r['failures']:>8}{r['cpu_s_per_answer']:>14}  {r.get('ingestion_at_end', '')}")
-        print(f"{'':<46}CPU s by process: {r['cpu_s_by_kind']}")
+              f"{r['failures']:>8}{str(r['cpu_s_per_answer']):>14}  {r.get('ingestion_at_end', '')}")
+        print(f"{'':<46}CPU s by process: {r['cpu_s_by_kind']}; per answer: {r['cpu_s_per_answer_by_kind']}")
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2))
 

@@ -1,10 +1,12 @@
 """Servers started as user processes on free loopback ports, each in a session of its own so it stops with
-everything it started: redis-server, `chroma run`, nx-27017 (the embedded launcher) and Celery workers.
-Used by the cluster tests (tests/fixtures_cluster.py) and the load benchmark (bench/load.py).
+everything it started: redis-server, `chroma run`, nx-27017 (the embedded launcher) and Celery workers; and the whole cluster of
+scripts/start_cluster.sh (`running_cluster`). Used by the cluster tests (tests/fixtures_cluster.py,
+tests/e2e/test_e2e_cluster.py), the load benchmark (bench/load.py) and the soak (bench/soak.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -170,3 +173,64 @@ class MongoServer:
 
     def stop(self) -> None:
         stop_process(self.proc)
+
+
+# ---------------------------------------------------------------- the cluster of scripts/start_cluster.sh
+
+# Settings of the caller's shell that would point the cluster at other servers, models or folders.
+CLUSTER_NOT_INHERITED = ("CELERY_", "CHROMA_", "MONGODB_", "OPENAI_", "GOOGLE_", "GEMINI_", "TAVILY_", "PDF_")
+
+
+def _pid_files(folder: Path) -> dict[str, int]:
+    return {p.stem: int(p.read_text()) for p in folder.glob("*.pid")} if folder.exists() else {}
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def running_cluster(work: Path, tree: Path = PROJECT_ROOT, up_timeout_s: float = 240.0,
+                    drop: Iterable[str] = CLUSTER_NOT_INHERITED, **extra_env: str) -> Iterator[dict]:
+    """scripts/start_cluster.sh of `tree` (this checkout, or another revision's: bench/revision.py) on free
+    loopback ports, its state under `work`; stopped afterwards, every process it started (a RuntimeError
+    names any left running). Yields url, apps (replica ports), mongo_uri, env (what a client of the
+    cluster needs: broker, Chroma, history), pids (by name: app1, app2, worker, redis, ...), home, logs, tree."""
+    if not (tree / ".venv").exists():
+        (tree / ".venv").symlink_to(PROJECT_ROOT / ".venv")
+    home = work / "pdf_files"
+    (home / "source").mkdir(parents=True)
+    ports = {name: free_port() for name in ("CLUSTER_PORT", "REDIS_PORT", "CHROMA_PORT", "MONGO_PORT")}
+    apps = [free_port(), free_port()]
+    prefixes = tuple(drop)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
+    env.update({k: str(v) for k, v in ports.items()}, APP_PORTS=" ".join(map(str, apps)), CLUSTER_SKIP_SETUP="1",
+               CLUSTER_DIR=str(work / "run"), PDF_CHAT_HOME=str(home), PDF_CHAT_MONGO_DIR=str(work / "mongo"),
+               PYTHONUNBUFFERED="1", PYTHONPATH=str(tree), **extra_env)
+    out = work / "start_cluster.log"
+    pids_dir = work / "run" / "pids"
+    with open(out, "wb") as log:
+        proc = subprocess.Popen(["bash", str(tree / "scripts" / "start_cluster.sh")], cwd=tree, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    pids: dict[str, int] = {}
+    try:
+        deadline = time.monotonic() + up_timeout_s
+        while "start_cluster: up" not in out.read_text():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the cluster did not come up in {up_timeout_s:.0f} s: {out.read_text()[-3000:]}")
+            time.sleep(0.5)
+        pids = _pid_files(pids_dir)
+        env.update(CELERY_BROKER_URL=f"redis://127.0.0.1:{ports['REDIS_PORT']}/0", CHROMA_HOST="127.0.0.1",
+                   MONGODB_URI=f"mongodb://127.0.0.1:{ports['MONGO_PORT']}/")
+        yield {"url": f"http://127.0.0.1:{ports['CLUSTER_PORT']}", "apps": apps, "mongo_uri": env["MONGODB_URI"],
+               "env": env, "pids": pids, "home": home, "logs": work / "run" / "logs", "tree": tree}
+    finally:
+        pids = {**pids, **_pid_files(pids_dir)}
+        stop_process(proc, timeout_s=90)  # SIGTERM to the script's group: the script stops what it started
+    left = [name for name, pid in pids.items() if alive(pid)]
+    if left:
+        raise RuntimeError(f"still running after the cluster script stopped: {left}")

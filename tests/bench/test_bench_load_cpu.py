@@ -31,5 +31,8 @@ def test_the_meter_counts_a_process_and_its_children_between_two_reads():
 
 def test_cpu_per_answer_divides_every_process_kind_by_the_answers_of_the_window():
     row = cpu_per_answer({"replicas": 10.0, "worker": 5.0}, {"replicas": 14.0, "worker": 11.0}, {"answers": 20})
-    assert row == {"cpu_s_per_answer": 0.5, "cpu_s_by_kind": {"replicas": 4.0, "worker": 6.0}}
-    assert cpu_per_answer({}, {"replicas": 2.0}, {"answers": 0})["cpu_s_per_answer"] == 2.0  # no answers: not /0
+    assert row == {"cpu_s_per_answer": 0.5, "cpu_s_per_answer_by_kind": {"replicas": 0.2, "worker": 0.3},
+                   "cpu_s_by_kind": {"replicas": 4.0, "worker": 6.0}}
+    idle = cpu_per_answer({}, {"replicas": 2.0}, {"answers": 0})  # no answers: no figure, not /0 nor a made-up one
+    assert idle["cpu_s_per_answer"] is None and idle["cpu_s_per_answer_by_kind"] == {}
+    assert idle["cpu_s_by_kind"] == {"replicas": 2.0}

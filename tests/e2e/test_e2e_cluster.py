@@ -7,82 +7,32 @@ shows it as interrupted with Ask again, and asking again answers it."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import signal
 import socket
-import subprocess
 import time
 import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
-from storage.history.embedded_server import free_port
-from tests.e2e.app_server import NOT_INHERITED
+from bench.servers import alive, running_cluster
 from tests.e2e.steps import ask, upload
-from tests.fixtures_ui import FILE, ROOT, SAMPLE_PDF
+from tests.fixtures_ui import FILE, SAMPLE_PDF
 from tests.stubs import openai_compat as oa
 from tests.stubs.openai_compat import OpenAIStub
 
-SCRIPT = ROOT / "scripts" / "start_cluster.sh"
 COOKIE = "PDFCHAT_REPLICA"
 QUESTION = "What was the net debt at year end?"
 QUESTION_A = "What does the report say about revenue?"
 FOLLOW_UP = "And the year before?"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    with _running_cluster(tmp_path_factory.mktemp("cluster")) as running:
+    with running_cluster(tmp_path_factory.mktemp("cluster")) as running:
         yield running
-
-
-@contextlib.contextmanager
-def _running_cluster(work, **extra_env):
-    """scripts/start_cluster.sh on free loopback ports; stopped (every process it started) afterwards."""
-    home = work / "pdf_files"
-    (home / "source").mkdir(parents=True)
-    ports = {name: free_port() for name in ("CLUSTER_PORT", "REDIS_PORT", "CHROMA_PORT", "MONGO_PORT")}
-    apps = [free_port(), free_port()]
-    env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED and not k.startswith("CELERY_")}
-    env.update({k: str(v) for k, v in ports.items()}, APP_PORTS=" ".join(map(str, apps)), CLUSTER_SKIP_SETUP="1",
-               CLUSTER_DIR=str(work / "run"), PDF_CHAT_HOME=str(home), PDF_CHAT_MONGO_DIR=str(work / "mongo"),
-               PYTHONUNBUFFERED="1", **extra_env)
-    out = work / "start_cluster.log"
-    with open(out, "wb") as log:
-        proc = subprocess.Popen(["bash", str(SCRIPT)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-    pids_dir = work / "run" / "pids"
-    try:
-        deadline = time.monotonic() + 180
-        while "start_cluster: up" not in out.read_text():
-            assert proc.poll() is None, out.read_text()[-3000:]
-            assert time.monotonic() < deadline, "the cluster did not come up in 180 s"
-            time.sleep(0.5)
-        pids = {p.stem: int(p.read_text()) for p in pids_dir.glob("*.pid")}
-        yield {"url": f"http://127.0.0.1:{ports['CLUSTER_PORT']}", "apps": apps,
-               "mongo_uri": f"mongodb://127.0.0.1:{ports['MONGO_PORT']}/", "pids": pids, "home": home,
-               "logs": work / "run" / "logs"}
-    finally:
-        pids = {p.stem: int(p.read_text()) for p in pids_dir.glob("*.pid")} if pids_dir.exists() else {}
-        os.killpg(proc.pid, signal.SIGTERM)  # the script stops what it started
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    left = [name for name, pid in pids.items() if _alive(pid)]
-    assert not left, f"still running after the script stopped: {left}"
 
 
 def _get(url: str, cookie: str | None = None):
@@ -151,7 +101,7 @@ def test_uploaded_on_a_processed_by_the_worker_answered_on_b_and_kept_when_a_sto
 
     os.kill(cluster["pids"]["app1"], signal.SIGTERM)  # replica A goes away
     deadline = time.monotonic() + 30
-    while _alive(cluster["pids"]["app1"]):
+    while alive(cluster["pids"]["app1"]):
         assert time.monotonic() < deadline, "replica A did not stop"
         time.sleep(0.2)
     # No reload: the page's websocket reconnects by itself, HAProxy sends it to B (A is down), and B starts a
@@ -212,7 +162,7 @@ def slow_model():
 
 @pytest.fixture(scope="module")
 def model_cluster(tmp_path_factory, slow_model):
-    with _running_cluster(tmp_path_factory.mktemp("cluster-model"), OPENAI_BASE_URL=slow_model.url + "/v1",
+    with running_cluster(tmp_path_factory.mktemp("cluster-model"), OPENAI_BASE_URL=slow_model.url + "/v1",
                           OPENAI_MODEL="stub-model") as running:
         yield running
 

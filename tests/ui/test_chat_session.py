@@ -157,6 +157,18 @@ def test_the_answer_is_streamed_word_by_word_and_kept_in_flight(store, turns):
     assert labels == ["Choosing where to look…"] and len(sleeps) == 30
 
 
+def test_a_conversational_reply_is_written_at_once(store, turns):
+    """A greeting's whole reply (no-model mode) is one piece, not typed out word by word: on a saturated replica
+    the typing doubled its CPU (bench.soak, issue 31)."""
+    session = _session(store, turns)
+    flight, outcome, sleeps = session.start("c1", "hello"), {}, []
+    reply = "Hello! " + " ".join(f"word{i}" for i in range(30))
+    events = [("progress", {"event": "route", "route": "conversation"}), ("token", reply),
+              ("answer", AnswerResult(message=reply))]
+    pieces = list(session.answer_text(events, flight, outcome, on_progress=lambda _: None, sleep=sleeps.append))
+    assert pieces == [reply] and sleeps == [] and flight["partial"] == reply
+
+
 def test_this_page_belongs_to_the_conversation_open_when_the_chat_shows_it(store, turns):
     page = {"doc_id": "d", "source_file": "r.pdf", "page_number": 3}
     state = {PAGE: dict(page), PREVIOUS_PAGE: {**page, "page_number": 2}}
