@@ -66,6 +66,6 @@ def copy_button(text: str, *, key: str) -> None:
     """A "Copy" button that puts `text` on the clipboard in one click."""
     key = element_key(PREFIX + key)
     with st.container(horizontal=True, gap=None, width="content"):
-        st.button("Copy", key=key, icon=":material/content_copy:", type="tertiary", on_click=_copied,
-                  help="Copy the answer as text, citations as footnotes")
+        # no tooltip: it covered the citation chips above the button (the toast says what was copied)
+        st.button("Copy", key=key, icon=":material/content_copy:", type="tertiary", on_click=_copied)
         st.html(f'<textarea hidden data-copy-source="{key}">{html.escape(text)}</textarea>', width="content")

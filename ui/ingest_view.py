@@ -95,7 +95,7 @@ def _progress_fragment() -> None:
         verb = "Re-indexing" if job.reindex_doc_id else "Processing"
         # Not `with st.status(...)`: leaving that block marks the status complete (a check mark)
         # while the job is still running. Status and progress labels render markdown: escape names.
-        box = st.status(f"{verb} {safe_model_markdown(job.file)}…", state="running", expanded=True)
+        box = st.status(f"{verb} {safe_model_markdown(wrappable(job.file))}…", state="running", expanded=True)
         if job.cancel_requested:
             text = "Cancelling…"
         else:
@@ -129,6 +129,12 @@ def _progress_fragment() -> None:
             flash("error", f"{escape_markdown(_sentence(job.error or job.file))} Fix the file (or try again) and process it again.")
     if ended:
         st.rerun()  # the whole app: lists, picker and messages reflect the finished jobs
+
+
+def wrappable(name: str) -> str:
+    """A file name that a narrow box wraps after its "_" (a zero-width space there), never inside a
+    word: "annual_report_fisc|al_2023.pdf" read as two cut words."""
+    return name.replace("_", "_\u200b")
 
 
 def show_ingest_progress() -> None:

@@ -12,6 +12,7 @@ import streamlit as st
 from ui.doc_picker import render_doc_picker
 from ui.identity import Identity
 from ui.ingest_view import ingest_running
+from ui.page_style import install_page_style
 from ui.resources import model_info
 from ui.safe_text import escape_markdown
 from ui.url_state import publish_selection, restore_selection
@@ -19,6 +20,7 @@ from ui.url_state import publish_selection, restore_selection
 
 def render_sidebar() -> list[str]:
     """Draw the picker and settings; return the selected doc_ids."""
+    install_page_style()
     restore_selection()  # a failover or reload keeps the selection (the URL survives a replica)
     doc_ids = render_doc_picker(processing=ingest_running())
     publish_selection(doc_ids)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from agent.citations.furniture import content_text
 from agent.citations.legacy import content_words
 from storage.schema import Citation, CitationMetadata, Source, display_page
 
@@ -58,7 +59,7 @@ def source_citation(marker: str, number: str, src: Source, sentence: str, **meta
         kind=kind,
         documentId=document_id,
         documentTitle=title,
-        snippet=best_snippet(src.text, sentence),
+        snippet=best_snippet(content_text(src.doc_id, src.text) if kind != "web" else src.text, sentence),
         preview=clip(src.text, PREVIEW_CHARS),
         metadata=CitationMetadata(
             file=file, page=page, chunk_id=src.chunk_id, url=src.url, doc_id=src.doc_id, **meta

@@ -28,6 +28,7 @@ from storage.schema import Citation, Source
 from agent.page_text import page_text_lookup
 from storage.documents import catalog, page_tables
 from storage.finance.scale import SCALE_WORD
+from storage.documents.tables import split_row
 
 ROW_GAP = " … "  # between a row label and its value in a cell quote
 _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|’(?=[A-Za-z]|\s[a-z])){4,})’\s*$"
@@ -131,5 +132,41 @@ def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
         for unit in rows:
             if (label and _row_key(unit.label or unit.text).startswith(_row_key(label))) or \
                     (not label and _row_key(quote) in _row_key(unit.text)):
-                return list(unit.header.columns)
+                return shown_columns(unit.header, None if unit.cells is not None else len(split_row(unit.text)[1]))
     return []
+
+
+_YEAR_RE = r"(?:19|20)\d\d"
+_VERSUS = r"(?:vs\.?|versus|compared\s+(?:to|with)|over)"
+_CHANGE_PAIR = re.compile(rf"\b({_YEAR_RE})\s*{_VERSUS}\s*({_YEAR_RE})\b", re.IGNORECASE)
+_CHANGE = (r"(?:%\s*|percent(?:age)?\s+)?(?:change|increase\s*(?:/|\(|or\s*)?\s*\(?decrease\)?|"
+           r"increase|decrease|variance)")
+_CHANGE_WORD = re.compile(_CHANGE, re.IGNORECASE)
+_VERSUS_PIECE = re.compile(rf"^(?:{_CHANGE}\s+)?{_VERSUS}\s+{_YEAR_RE}$", re.IGNORECASE)
+_CHANGE_YEAR = re.compile(rf"^({_CHANGE})\s+({_YEAR_RE})$", re.IGNORECASE)
+
+
+def shown_columns(header, values: int | None = None) -> list[str]:
+    """The column labels a quoted row's preview shows. A header printing a change between two periods
+    ("Change / 2023 vs 2022") read line by line labels a year column with the change word ("Change 2023")
+    and splits the pair into two columns ("vs 2023", "vs 2022"): the pair is one change column
+    ("Change 2023 vs 2022"), and a period column is its year, never the change. Labels that still do
+    not match the row's `values` (when known) are not shown: no label rather than another column's."""
+    columns = list(header.columns)
+    pairs = list(dict.fromkeys(f"{a} vs {b}" for a, b in _CHANGE_PAIR.findall(header.text or "")))
+    if pairs:
+        word = _CHANGE_WORD.search(header.text or "")
+        word = " ".join(word.group(0).split()) if word else "Change"
+        fixed, left = [], list(pairs)
+        for col in columns:
+            if _VERSUS_PIECE.match(col):
+                continue  # a piece of "2023 vs 2022"
+            if m := _CHANGE_YEAR.match(col):
+                col = m.group(2)  # "Change 2023": the change word is the change column's
+            elif _CHANGE_WORD.fullmatch(col) and left:
+                col = f"{col} {left.pop(0)}"  # a change column read without its periods ("Change")
+            fixed.append(col)
+        fixed += [f"{word} {p}" for p in left]
+        if values is None or len(fixed) == values:
+            columns = fixed
+    return columns if values is None or len(columns) == values else []

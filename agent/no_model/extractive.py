@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from agent.citations.furniture import content_text
 from agent.no_model import figures
 from agent.no_model.figure_periods import asked_period
 from agent.page_text import page_text_lookup, segment, squash
@@ -217,7 +218,7 @@ def pick_sentences(question: str, sources: list[Source], page_text, max_sentence
     candidates = []  # (sentence, matched terms, source, rank)
     used = [s for s in sources if s.source_id and s.kind in ("document", "page")][:MAX_SOURCES]
     for rank, src in enumerate(used):
-        for sent in split_sentences(src.text or ""):
+        for sent in split_sentences(content_text(src.doc_id, src.text or "")):  # no running header
             candidates.append((sent, set(tokenize(sent)) & q_terms, src, rank))
     candidates = candidates[:MAX_CANDIDATES]
     if not candidates or not question.strip():

@@ -16,6 +16,11 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 
 
+def processing_box(page, name: str, verb: str = "Processing"):
+    """The status box of a file being processed (its title wraps the name after each "_")."""
+    return page.get_by_test_id("stExpander").filter(has_text=re.compile(f"{verb} " + re.escape(name).replace("_", "_\u200b?")))
+
+
 def upload(page, url: str, path: Path) -> None:
     page.goto(f"{url}/documents")
     expect(page.get_by_role("heading", name="Documents")).to_be_visible()

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import ask as _ask, shot as _shot, upload as _upload
+from tests.e2e.steps import ask as _ask, processing_box, shot as _shot, upload as _upload
 from tests.fixtures_ui import SAMPLE_PDF, make_xss_pdf
 
 FILE = SAMPLE_PDF.name
@@ -174,7 +174,7 @@ def test_processing_survives_a_reload_and_can_be_cancelled(app_url, page, tmp_pa
     expect(page.get_by_role("heading", name="Documents")).to_be_visible()
     page.locator('input[type="file"]').set_input_files(str(pdf))
     page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
-    status = page.get_by_test_id("stExpander").filter(has_text="Processing long_report.pdf")
+    status = processing_box(page, "long_report.pdf")
     expect(status).to_be_visible()
 
     page.reload()  # a new session: the job is still running and its progress comes back

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import shot, upload
+from tests.e2e.steps import processing_box, shot, upload
 from tests.fixtures_ui import SAMPLE_PDF
 
 FILE = SAMPLE_PDF.name
@@ -35,7 +35,7 @@ def _start_upload(page, url: str, path) -> None:
     expect(page.get_by_role("heading", name="Documents")).to_be_visible()
     page.locator('input[type="file"]').set_input_files(str(path))
     page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
-    expect(page.get_by_test_id("stExpander").filter(has_text=f"Processing {path.name}")).to_be_visible()
+    expect(processing_box(page, path.name)).to_be_visible()
 
 
 def test_question_asked_the_moment_the_pdf_is_ready_uses_the_selection_shown(app_url, page, tmp_path):
