@@ -27,6 +27,7 @@ from agent.page_text import squash
 from storage.schema import Citation, Source
 from agent.page_text import page_text_lookup
 from storage.documents import catalog, page_tables
+from storage.finance.periods import YEAR
 from storage.finance.scale import SCALE_WORD
 from storage.documents.tables import split_row
 
@@ -136,7 +137,7 @@ def row_columns(doc_id: str, page_index: int, quotes: list[str]) -> list[str]:
     return []
 
 
-_YEAR_RE = r"(?:19|20)\d\d"
+_YEAR_RE = YEAR
 _VERSUS = r"(?:vs\.?|versus|compared\s+(?:to|with)|over)"
 _CHANGE_PAIR = re.compile(rf"\b({_YEAR_RE})\s*{_VERSUS}\s*({_YEAR_RE})\b", re.IGNORECASE)
 _CHANGE = (r"(?:%\s*|percent(?:age)?\s+)?(?:change|increase\s*(?:/|\(|or\s*)?\s*\(?decrease\)?|"
