@@ -586,10 +586,12 @@ def _sentence(item: str, fig: str, period: str, rng: random.Random, marker: str 
                              P=period, Pc=cap(period), M=marker).split()).replace(" .", ".")
 
 
-def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], seed: int = 11) -> list[dict]:
+def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], seed: int = 11,
+                  everyday: bool = True) -> list[dict]:
     """One answer per gold figure: {"file", "text", "registry", "labels": [(sentence, class, planted)]}."""
     import pymupdf
     from agent.page_text import squash
+    from bench.claims_everyday import everyday_forms
     from storage.documents.catalog import load_chunks
     from storage.schema import Source
 
@@ -737,6 +739,10 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
         # more of the ways people write each form (a generator of its own, so the forms above read as before)
         labels += wider_forms(item, label, row, gold, period, scale, per_share, percent, random.Random(f"{seed}-{n}"))
         rng.shuffle(labels)
+        if everyday:  # placed with a generator of their own, so the sentences above read as before
+            more = random.Random(f"{seed}-{n}-everyday")
+            for form in everyday_forms(item, label, row, gold, period, scale, per_share, percent, more):
+                labels.insert(more.randrange(len(labels) + 1), form)
         for k in range(0, len(labels), ANSWER_SENTENCES):  # answers of the length models write
             part = labels[k:k + ANSWER_SENTENCES]
             text = "\n".join(s if s.startswith("- ") else f"- {s}" for s, _, _ in part)

@@ -20,6 +20,7 @@ the page prints for the claimed item, else the source's closest passage (`source
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping
@@ -50,6 +51,7 @@ _CURRENCY_MARKS = (("$", re.compile(r"\$|\bdollars?\b|\bUSD\b")), ("€", re.com
 _PROSE = re.compile(r"[A-Za-z0-9$€£%]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"($])")
 _FIGURE = re.compile(r"\d")
+_MINUS_VALUE = re.compile(r"(?<=:\s)[-−](?=[$€£]?\s?\d)")
 _MARKER_GAP = re.compile(r"[ \t]*(?:" + MARKER_RE.pattern + ")")  # a marker with the blanks before it
 
 
@@ -85,7 +87,7 @@ class CheckedSource:
             # a row printing exactly the label is the one quoted: "Long-term debt" is not "Long-term debt, current"
             # its remarks and a unit mark left out: "Total operating margin %" is "Total operating margin"
             bare = lambda text: _plain(re.sub(r"\s*\([^()]*\)|\s*%", "", _MARK.sub("", text)))
-            exact = [f for f in named if bare(flatten(f.label)) == bare(key)]
+            exact = [f for f in named if _label_words(bare(flatten(f.label))) == _label_words(bare(key))]
             return any(re.sub(r"[^\d.]", "", f.printed) == digits and (period is None or period.period_agrees(f))
                        for f in exact or named) or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
@@ -102,7 +104,7 @@ class CheckedSource:
 
     def _unit_printed(self, fig: Figure) -> bool:
         """A count of people or square feet, or percentage points, printed with that unit."""
-        if fig.unit not in ("people", "sqft", "points") or not self.numbers.has(fig):
+        if fig.unit not in ("people", "sqft", "points"):
             return False
         rx = {"people": PEOPLE, "sqft": SQUARE_FEET, "points": re.compile(r"(?i)points?|bps|pp\b")}[fig.unit]
         return any(abs(n.value - fig.value) <= max(n.tolerance, fig.tolerance) + 1e-9 and rx.search(t[n.end:n.end + 30])
@@ -134,7 +136,16 @@ class CheckedSource:
         if any(prints(quote, flat, fuzzy=self.ocr) for flat in self.flat):
             return True
         plain = _plain(flatten(quote))
-        return bool(plain) and any(prints(plain, text, fuzzy=self.ocr) for text in self.plain)
+        if plain and any(prints(plain, text, fuzzy=self.ocr) for text in self.plain):
+            return True
+        # a label retyped without its punctuation: "property plant and equipment", "Per Common Share Diluted"
+        key = _label_words(quote)
+        return not _DIGIT.search(quote) and len(key.split()) >= 2 and any(f" {key} " in t for t in self.label_words)
+
+    @cached_property
+    def label_words(self) -> list[str]:
+        """Its texts as `_label_words` reads labels, with and without parenthetical remarks, blank-padded."""
+        return [f" {_label_words(v)} " for t in self.texts for v in dict.fromkeys((t, _REMARK.sub(" ", t)))]
 
 
 _FILLER = {"segment", "segments", "the", "of", "and", "in"}
@@ -143,6 +154,16 @@ _MARK = re.compile(r"\s?\(\d{1,2}\)|\*+")  # a footnote mark after a label: "Mar
 
 
 _REMARK = re.compile(r"\s?\((?:[^()\d]{1,30}|\d{1,2}|[a-z])\)")  # "(loss)", "(deficit)", "(1)", "(a)"; never "(1,577)"
+
+
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _label_words(text: str) -> str:
+    """A label's words only, lower case, "&" as "and": punctuation, dashes and remarks' brackets dropped
+    ("Net Income (Loss) Per Common Share, Diluted" -> "net income loss per common share diluted")."""
+    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text).lower().replace("&", " and ")))
 
 
 def _plain(flat: str) -> str:
@@ -156,7 +177,7 @@ def _label_is(key: str, fact: Fact) -> bool:
     remarks ("(loss)") left out are the same label."""
     label = _plain(_MARK.sub("", flatten(fact.label)))
     key = _plain(_MARK.sub("", key))
-    if label.startswith(key):
+    if label.startswith(key) or f"{_label_words(label)} ".startswith(f"{_label_words(key)} "):
         return True
     if not label or label not in key:
         return False
@@ -249,9 +270,11 @@ def check_sentence(sentence: str, raw: str, sources: list[CheckedSource],
         elif len(quote.split()) >= 2 and not any(s.prints(quote) for s in sources):
             fail("quote", quote)
     line = re.sub(r"^\s*(?:[-•*]\s+|\d+\.\s+)?(?:\*\*)?", "", sentence.replace("**", ""))
-    if (cell := CELL.match(line)) is not None:  # "Net sales (2022): 394,328": the label and its value on one row
+    # "Net sales (2022): 394,328": the label and its value on one row; a minus for its parentheses
+    # ("…(2023): -$6,174") read as CELL reads "(6,174)" (the same length: offsets hold)
+    if (cell := CELL.match(_MINUS_VALUE.sub("(", line, count=1))) is not None:
         offset = len(sentence) - len(sentence.lstrip("-•* ")) if sentence.lstrip().startswith(("-", "•", "*")) else 0
-        label, value = " ".join(cell.group("label").split()), cell.group("value").replace(" ", "")
+        label, value = " ".join(cell.group("label").split()), line[cell.start("value"):cell.end("value")].replace(" ", "")
         period = Claim(cell.group("period"))
         skipped.append((offset + cell.start("value"), offset + cell.end("value")))
         skipped.append((sentence.find(cell.group("period")), sentence.find(cell.group("period")) + len(cell.group("period"))))

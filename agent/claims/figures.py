@@ -28,7 +28,7 @@ _NUMBER = re.compile(
     r"(?P<open>\()?(?P<sign>[-−–](?=[$€£¥]?\s?\d))?(?P<cur>[$€£¥])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<close>\))?"
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b))?"
-    rf"(?:\s?(?P<scale>{PROSE_SCALE})\b|(?P<letter>[kKmMbB])\b)?"
+    rf"(?:\s?(?P<scale>(?i:{PROSE_SCALE}))\b|(?P<letter>[kKmMbB])\b)?"  # "$34.2 Bn", "$1.2 Million"
 )
 _MONTH = MONTH_WORD
 _DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}"
@@ -42,6 +42,7 @@ _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
 _PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
 _SQFT_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
 _POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
+_BASIS_AFTER = re.compile(r"^\s*(?:basis\s+points?|bps?\b)", re.I)  # a hundredth of a percentage point
 # a figure followed by its table's caption: "$18,752 (in millions)", "34,229 (millions)", "$512 (in thousands)"
 _CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(" + SCALE_WORDS + r")(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
 _CURRENCY_WORDS = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
@@ -93,8 +94,9 @@ def _figure(m: re.Match, base: int = 0) -> Figure:
         currency = {"dollar": "$", "euro": "€", "pound": "£", "yen": "¥"}[w.group(1).lower().rstrip("s")]
     unit = "people" if _PEOPLE_AFTER.match(after) else "sqft" if _SQFT_AFTER.match(after) else \
         "points" if not m.group("pct") and _POINTS_AFTER.match(after) else ""
-    return Figure(m.string[start:end], base + start, base + end, float(digits) * scale, 0.5 * 10 ** -places * scale,
-                  bool(m.group("pct")), currency, scale != 1.0, unit, bool(m.group("sign") or (m.group("open") and m.group("close"))))
+    points = 0.01 if unit == "points" and _BASIS_AFTER.match(after) else 1.0  # "150 basis points": 1.5 points
+    return Figure(m.string[start:end], base + start, base + end, float(digits) * scale * points,
+                  0.5 * 10 ** -places * scale * points, bool(m.group("pct")), currency, scale != 1.0, unit, bool(m.group("sign") or (m.group("open") and m.group("close"))))
 
 
 def _not_a_figure(m: re.Match, text: str, dates: list[tuple[int, int]]) -> bool:

@@ -26,8 +26,8 @@ from storage.finance.periods import MONTH_DAY, MONTH_NAMES, QUARTER_NAME, QUARTE
 
 _YEAR = re.compile(rf"(?<![\d,.$]){YEAR}(?!\d|,\d)")
 _RANGE = re.compile(rf"\b({YEAR})\s*(?:[-–—]|to|through|thru)\s*(?:fiscal\s+)?({YEAR})\b", re.I)
-_UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?"
-_DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced"
+_UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?|expanded|widened"
+_DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced|narrowed|contracted"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
 # the words right before a figure that make it a change: "rose 7.8%", "increased by $28.5 billion", "an increase of"
 _CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
@@ -38,6 +38,7 @@ _COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|
 # "rose to $15.1 billion from fiscal 2021": the year the change starts from
 _FROM_YEAR = re.compile(rf"\bfrom\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?({YEAR})\b", re.I)
 _CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
+_COMPARED = re.compile(rf"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b|\bover\s+(?:fiscal\s+)?{YEAR}\b")
 _STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
 total net company company's companies fiscal year years quarter period ended ending end reported report reports
 million millions billion billions thousand thousands percent about approximately roughly nearly some which
@@ -107,7 +108,7 @@ class Claim:
 
     @cached_property
     def is_change(self) -> bool:
-        return self.direction != 0 or bool(re.search(r"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b", self.sentence))
+        return self.direction != 0 or bool(_COMPARED.search(self.sentence))
 
     def scores(self, facts: list[Fact]) -> dict[int, float]:
         """id(fact) -> `mention(fact)`, for each of `facts` (computed once per sentence and list)."""

@@ -414,3 +414,43 @@ def test_a_pages_facts_are_read_once_per_build(monkeypatch):
     assert facts_mod.page_facts("doc-cache-test", 3, "text") is first and reads == [3]
     build["at"] = "2026-02-01"  # the filing ingested again: read again
     assert facts_mod.page_facts("doc-cache-test", 3, "text")[0] == first[0] and reads == [3, 3]
+
+
+EVERYDAY_ROWS = (("Net sales", "$34,229", "$31,746"), ("Payments for acquisition of property, plant and equipment", "(1,577)", "(1,201)"),
+                 ("Net Income (Loss) Per Common Share, Diluted", "$0.84", "$(0.33)"), ("Gross margin percentage", "43.8%", "43.6%"))
+
+
+@pytest.fixture(scope="module")
+def everyday() -> CheckedSource:
+    text, words = _page(rows=EVERYDAY_ROWS)
+    return CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+
+
+@pytest.mark.parametrize("sentence", [
+    "Net sales were $34.2 Bn in 2022 [^1].",  # a scale word in any case
+    "Net sales were $34,229 Million in 2022 [^1].",
+    "Net sales were $34,229 mn in 2022 [^1].",
+    "- Payments for acquisition of property, plant and equipment (2022): -$1,577 [^1]",  # a minus for parentheses
+    "- Payments for acquisition of property, plant and equipment (2022): −1,577 [^1]",
+    "“Payments for acquisition of property plant and equipment” was -$1.6 billion in 2022 [^1].",  # commas dropped
+    "- Payments for acquisition of property plant and equipment (2022): (1,577) [^1]",
+    "The line ‘Net Income (Loss) Per Common Share Diluted’ shows $0.84 in 2022 [^1].",
+    "The line ‘Net Income Per Common Share, Diluted’ shows $0.84 in 2022 [^1].",
+    "Gross margin percentage expanded 20 basis points over 2021 [^1].",  # basis points are hundredths of points
+    "Gross margin percentage was up 0.2 percentage points over 2021 [^1].",
+])
+def test_true_claims_retyped_as_people_write_them_pass(everyday, sentence):
+    assert _problems(sentence, everyday) == []
+
+
+@pytest.mark.parametrize("sentence,flagged", [
+    ("Net sales were $34.2 Mn in 2022 [^1].", "$34.2 Mn"),  # the scale word still counts
+    ("- Payments for acquisition of property, plant and equipment (2022): -$1,201 [^1]",
+     "Payments for acquisition of property, plant and equipment … -$1,201"),  # the other column, with a minus
+    ("“Payments for acquisition of property plant equipment” was -$1.6 billion in 2022 [^1].",
+     "Payments for acquisition of property plant equipment"),  # a word left out is no retyping
+    ("Gross margin percentage expanded 30 basis points over 2021 [^1].", "30"),
+    ("Gross margin percentage contracted 20 basis points over 2021 [^1].", "20"),  # the wrong direction
+])
+def test_retyped_claims_that_are_false_still_fail(everyday, sentence, flagged):
+    assert _problems(sentence, everyday) == [flagged]
