@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Mapping
 
 from agent.citations.legacy import content_words
@@ -160,6 +160,7 @@ _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"[^\W_]+")
 
 
+@lru_cache(maxsize=16384)
 def _label_words(text: str) -> str:
     """A label's words only, lower case, "&" as "and": punctuation, dashes and remarks' brackets dropped
     ("Net Income (Loss) Per Common Share, Diluted" -> "net income loss per common share diluted")."""
