@@ -13,7 +13,8 @@ files are written into the build folder:
 Answering reads these files only; nothing reopens the source PDF. A build made before this module
 has neither file: `process_and_index_pdf` on an already processed PDF adds them (atomically, under
 the document's lock), and `python -m storage.documents.facts --backfill` adds them to every processed
-PDF of the destination folder (`--work DIR` for another one).
+PDF of the destination folder (`--work DIR` for another one; `--rebuild` reads every build's facts
+again, for a work folder whose facts an older reader wrote).
 """
 
 from __future__ import annotations
@@ -286,23 +287,24 @@ def read_document(doc: pymupdf.Document, pages: list[PageContent]) -> DocumentTa
     return read_tables(pages, words)
 
 
-def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bool = True) -> bool:
-    """Add facts.json and page_tables.json to the current build of a processed PDF that has none,
-    from its source PDF (`doc` when it is open already), under the document's lock (`lock=False`:
-    the caller holds it); True when they were added. The build's other artifacts are untouched; a
-    reader sees the files whole or not at all."""
-    if has_facts(get_pdf_output_dirs(doc_id).build_dir):
+def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bool = True,
+                      rebuild: bool = False) -> bool:
+    """Add facts.json and page_tables.json to the current build of a processed PDF that has none
+    (`rebuild`: replace the ones it has), from its source PDF (`doc` when it is open already), under
+    the document's lock (`lock=False`: the caller holds it); True when they were written. The build's
+    other artifacts are untouched; a reader sees the files whole or not at all."""
+    if not rebuild and has_facts(get_pdf_output_dirs(doc_id).build_dir):
         return False
     if not lock:
-        return _add_facts(doc_id, doc)
+        return _add_facts(doc_id, doc, rebuild)
     with document_lock(doc_id):
-        return _add_facts(doc_id, doc)
+        return _add_facts(doc_id, doc, rebuild)
 
 
-def _add_facts(doc_id: str, doc: pymupdf.Document | None) -> bool:
+def _add_facts(doc_id: str, doc: pymupdf.Document | None, rebuild: bool = False) -> bool:
     manifest = load_manifest(doc_id)
     dirs = get_pdf_output_dirs(doc_id)
-    if has_facts(dirs.build_dir):
+    if not rebuild and has_facts(dirs.build_dir):
         return False
     texts = load_page_texts(doc_id)
     ocr = set(manifest.ocr_pages or [])
@@ -318,12 +320,13 @@ def _add_facts(doc_id: str, doc: pymupdf.Document | None) -> bool:
     return True
 
 
-def backfill() -> tuple[int, int]:
-    """Add the missing facts to every processed PDF of the destination folder: (added, failed)."""
+def backfill(rebuild: bool = False) -> tuple[int, int]:
+    """Add the missing facts to every processed PDF of the destination folder (`rebuild`: read every
+    build's facts again): (added, failed)."""
     added = failed = 0
     for manifest in list_processed_pdfs():
         try:
-            added += add_missing_facts(manifest.doc_id)
+            added += add_missing_facts(manifest.doc_id, rebuild=rebuild)
         except (OSError, ValueError, RuntimeError) as exc:
             failed += 1
             log.warning("Could not add facts to %s: %s", manifest.doc_id, exc)
@@ -333,6 +336,7 @@ def backfill() -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage.documents.facts", description=__doc__.split("\n\n")[0])
     parser.add_argument("--backfill", action="store_true", help="add facts to processed PDFs built before them")
+    parser.add_argument("--rebuild", action="store_true", help="with --backfill: replace facts an older reader wrote")
     parser.add_argument("--work", help="the PDF_CHAT_HOME folder to upgrade (default: the configured one)")
     args = parser.parse_args(argv)
     if args.work:
@@ -343,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    added, failed = backfill()
+    added, failed = backfill(rebuild=args.rebuild)
     print(f"facts added to {added} processed PDF(s); {failed} failed")
     return 1 if failed else 0
 

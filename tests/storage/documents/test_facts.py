@@ -84,6 +84,16 @@ def test_a_build_made_before_facts_says_so_and_backfill_adds_them(filing, caplog
     assert main(["--backfill"]) == 0  # idempotent: nothing left to add
 
 
+def test_backfill_rebuild_replaces_facts_an_older_reader_wrote(filing):
+    dirs = get_pdf_output_dirs(filing.doc_id)
+    dirs.facts_path.write_text("[]")  # facts an older reader wrote (here: none at all)
+    facts_module.clear_cache()
+    assert main(["--backfill"]) == 0 and page_facts(filing.doc_id, 2) == []  # kept: the build has facts
+    assert main(["--backfill", "--rebuild"]) == 0
+    facts_module.clear_cache()
+    assert _fact(filing.doc_id, 2, "Net sales", 0).value == 34229.0
+
+
 def test_processing_an_already_processed_pdf_adds_missing_facts(filing, pdf_home):
     _make_old(filing.doc_id)
     again = process_and_index_pdf(pdf_home / "source" / "northwind_2022_10k.pdf")
