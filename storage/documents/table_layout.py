@@ -66,6 +66,7 @@ def _is_header_line(line: Line) -> bool:
         or bool(_BALANCE_AT.match(text)) or (bare != text.strip() and is_period_line(bare))
 
 
+PERCENT_SHIFT = 2.5 * COLUMN_GAP  # how far left of its column a "%" printed apart pushes a figure's digits
 # a balance sheet's date phrase over its year columns: "Balance at December 31,", "Balances as of June 30,"
 _BALANCE_AT = re.compile(r"(?i)^\s*balances?\s+(?:at|as\s+of)\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s*$")
 
@@ -95,16 +96,25 @@ def _is_paragraph(line: Line) -> bool:
 
 def columns_of(rows: list[Line]) -> list[Column]:
     """Columns from the right edges of the rows' value cells (figures are right-aligned)."""
-    edges = sorted((x1, x0) for row in rows for _, x0, x1 in row.values)
+    edges = sorted((x1, x0, text) for row in rows for text, x0, x1 in row.values)
     cols: list[Column] = []
     support: list[int] = []
-    for x1, x0 in edges:
+    percent: list[bool] = []  # every cell of the column printed with "%"
+    for x1, x0, text in edges:
         if cols and x1 - cols[-1].x1 <= COLUMN_GAP:
             cols[-1].x0, cols[-1].x1 = min(cols[-1].x0, x0), max(cols[-1].x1, x1)
             support[-1] += 1
+            percent[-1] = percent[-1] and text.endswith("%")
         else:
             cols.append(Column(x0, x1))
             support.append(1)
+            percent.append(text.endswith("%"))
+    # "42.1 %" right-aligned as a whole in an amounts column: its digits stop a "%" short of the column's edge
+    for k in range(len(cols) - 2, -1, -1):
+        if percent[k] and not percent[k + 1] and cols[k + 1].x1 - cols[k].x1 <= PERCENT_SHIFT:
+            cols[k + 1].x0 = min(cols[k].x0, cols[k + 1].x0)
+            support[k + 1] += support[k]
+            del cols[k], support[k], percent[k]
     # a value standing alone at its position (a page number, a note reference) makes no column
     # when real columns hold several rows each
     if max(support, default=0) >= 3:
@@ -197,7 +207,7 @@ def layout_units(words: list[tuple]) -> list[Unit]:
     kinds: list[Unit | None] = [None] * len(lines)
     unit_caption = ""
     blocks = _table_blocks(lines)
-    previous: tuple[list[Column], TableHeader] | None = None
+    previous: tuple[list[Column], TableHeader, list[Line]] | None = None  # columns, header, title lines
     for h, start, end in blocks:
         for k in range(0, h):
             unit_caption = _unit_caption(lines[k]) or unit_caption
@@ -208,11 +218,18 @@ def layout_units(words: list[tuple]) -> list[Unit]:
             # a caption broken over two lines: "... were as follows (in" / "millions):"
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
+        titles = [ln for ln in header_lines if not re.search(YEAR, ln.text)]
+        if header_lines and not titles and previous is not None and _same_columns(previous[0], cols) \
+                and all(PERIOD_TOKEN.fullmatch(ln.text.strip()) for ln in header_lines):
+            # a year printed as a section ("Fiscal 2022") over the next rows of a table whose columns are titled
+            # above its first year ("First Quarter  Second Quarter ..."): the titles with this year
+            titles = previous[2]
+            header_lines = titles + header_lines
         header = header_for(header_lines, cols, cw) if header_lines else None
         if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
             header = previous[1]  # the table goes on after a note printed inside it
         if header is not None:
-            previous = (cols, header)
+            previous = (cols, header, titles)
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)

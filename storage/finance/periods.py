@@ -24,11 +24,15 @@ DATE = re.compile(
 YEAR_RE = re.compile(rf"(?<!\d){YEAR}(?!\d)")
 # a text ending with a month and day, its year printed apart: "September 30,", "Balance at December 31,"
 MONTH_DAY_END = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s*$", re.IGNORECASE)
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12,
-                 "thirteen": 13, "fifty-two": 12, "fifty two": 12, "fiftytwo": 12, "fifty-three": 12, "fifty three": 12,
-                 "52": 12, "53": 12, "3": 3, "6": 6, "9": 9, "12": 12, "13": 13, "26": 6, "39": 9}
-_SPAN = re.compile(r"\b(?P<n>one|two|three|four|five|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three|\d{1,2})"
-                   r"[- ](?P<u>months?|weeks?)\b", re.IGNORECASE)
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13,
+                "twenty-six": 26, "thirty-nine": 39, "fifty-two": 52, "fifty-three": 53}
+_WEEKS = {13: 3, 26: 6, 39: 9, 52: 12, 53: 12}  # a span of weeks -> its months
+_SPAN = re.compile(r"\b(?P<n>one|two|three|four|five|six|nine|twelve|thirteen|twenty[- ]?six|thirty[- ]?nine|fifty[- ]?two|"
+                   r"fifty[- ]?three|\d{1,2})[- ](?P<u>months?|weeks?)\b", re.IGNORECASE)
+# "Year-to-Date Ended September 30, 2023": a span from the fiscal year's start, its length not printed
+_YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bYTD\b", re.IGNORECASE)
+# a fiscal year's own name: "Fiscal 2022", "FY2022", "FY '22" (a retailer's fiscal 2022 may end January 28, 2023)
+_FISCAL_NAME = re.compile(rf"\b(?:Fiscal(?:\s+Year)?|FY)\s*'?(?:(?P<y>{YEAR})|(?P<yy>\d\d))\b", re.IGNORECASE)
 _YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b|\bFY(?=\s*'?\d\d)",
                         re.IGNORECASE)
 _QUARTER = re.compile(rf"\b(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b",
@@ -86,18 +90,20 @@ def parse_period(text: str) -> Period:
     end = parse_date(when.group(0)) if when else None
     years = [int(y) for y in YEAR_RE.findall(clean)] or [2000 + int(m.group("yy")) for m in SHORT_YEAR_LABEL.finditer(clean)]
     year = end.year if end else (years[-1] if years else None)
+    if end is not None and (name := _FISCAL_NAME.search(clean)):  # "Fiscal 2022 / January 28, 2023": fiscal 2022
+        year = int(name.group("y")) if name.group("y") else 2000 + int(name.group("yy"))
     if len(set(years)) >= 2 and _COMPARISON.search(clean):
         return Period(clean, None, None, None, None, None)
     months = weeks = None
     if m := _SPAN.search(clean):
-        n, unit = m.group("n").lower().replace(" ", "-"), m.group("u").lower()
-        count = _NUMBER_WORDS.get(n) or _NUMBER_WORDS.get(n.replace("-", " ")) or int(n) if n[0].isdigit() else _NUMBER_WORDS.get(n)
-        if count:
-            months = count if unit.startswith("month") else {13: 3, 26: 6, 39: 9, 52: 12, 53: 12, 12: 12}.get(count)
-            if unit.startswith("week") and n in ("fifty-two", "fifty-three", "fiftytwo"):
-                months = 12
-            if unit.startswith("week") and months:
-                weeks = int(n) if n.isdigit() else {"thirteen": 13, "fifty-two": 52, "fiftytwo": 52, "fifty-three": 53}.get(n)
+        n = re.sub(r"^(twenty|thirty|fifty)[- ]?", r"\1-", m.group("n").lower())  # "fiftytwo", "fifty two": "fifty-two"
+        count = int(n) if n.isdigit() else _COUNT_WORDS.get(n)
+        if m.group("u").lower().startswith("week"):
+            months, weeks = _WEEKS.get(count or 0), count if count in _WEEKS else None
+        else:
+            months = count
+    elif _YEAR_TO_DATE.search(clean):
+        months = None
     elif _QUARTER.search(clean):
         months = 3
     elif _YEAR_SPAN.search(clean):
@@ -106,6 +112,8 @@ def parse_period(text: str) -> Period:
         return Period(clean, end - timedelta(weeks=weeks) + timedelta(days=1), end, months, None, year)
     if end is not None and months:
         return Period(clean, _months_before(end, months), end, months, None, year)
+    if end is not None and _YEAR_TO_DATE.search(clean):  # a span of unprinted length, no balance's date
+        return Period(clean, None, end, None, None, year)
     if end is not None:
         return Period(clean, None, end, None, end, year)
     if months == 12 and year:

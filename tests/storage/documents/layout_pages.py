@@ -25,6 +25,18 @@ _WIDTH = 52  # a column's width, "$" at its left
 LABEL_X = 56
 
 
+def _rights(n: int) -> tuple[float, ...]:
+    """The right edges of `n` value columns (six and more: narrower, from x=200)."""
+    if n in _RIGHTS:
+        return _RIGHTS[n]
+    pitch = (545 - 200) / (n - 1)
+    return tuple(round(200 + k * pitch, 1) for k in range(n))
+
+
+def _width(rights: tuple[float, ...]) -> float:
+    return min(_WIDTH, rights[1] - rights[0] - 8) if len(rights) > 1 else _WIDTH
+
+
 @dataclass
 class Statement:
     title: list[str]
@@ -51,7 +63,8 @@ def _right(page, text: str, right: float, y: float) -> None:
 
 def draw(page, st: Statement, top: float = 90) -> float:
     """Print `st` on `page` from `top`; returns the y below it."""
-    rights = _RIGHTS[st.n]
+    rights = _rights(st.n)
+    width = _width(rights)
     y = top
     for line in st.title:
         page.insert_text((LABEL_X, y), line, fontsize=10)
@@ -62,14 +75,14 @@ def draw(page, st: Statement, top: float = 90) -> float:
         for x, text in [(LABEL_X, left)] if isinstance(left, str) else left:
             page.insert_text((x, y), text, fontsize=FONT)
         if isinstance(line, str):
-            _centred(page, line, rights[0] - _WIDTH, rights[-1], y)
+            _centred(page, line, rights[0] - width, rights[-1], y)
         else:
             spans = [(t, k, k) if isinstance(t, str) else t for k, t in enumerate(line)]
             for text, a, b in spans:
                 if text and st.align == "right":
                     _right(page, text, rights[b], y)
                 elif text:
-                    _centred(page, text, rights[a] - _WIDTH, rights[b], y)
+                    _centred(page, text, rights[a] - width, rights[b], y)
         y += 12
     for line in st.under_header:
         page.insert_text((LABEL_X, y), line, fontsize=FONT)
@@ -79,7 +92,7 @@ def draw(page, st: Statement, top: float = 90) -> float:
         page.insert_text((LABEL_X, y), label, fontsize=FONT)
         for right, value in zip(rights, values):
             if value.startswith("$"):
-                page.insert_text((right - _WIDTH, y), "$", fontsize=FONT)
+                page.insert_text((right - width, y), "$", fontsize=FONT)
                 value = value[1:].strip()
             if value.endswith("%") and not value.endswith(" %"):
                 _right(page, value, right + pymupdf.get_text_length("%", fontsize=FONT), y)  # "%" beyond the digits
