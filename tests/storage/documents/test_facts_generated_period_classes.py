@@ -233,3 +233,44 @@ def test_a_share_activity_table_in_thousands_of_shares():
             ("Issued under employee plans", "1,830", "1,212"), ("Shares outstanding at end of year", "499,822", "504,112")]
     facts = facts_of(Statement(["Common share activity", "(In thousands of shares)"], ["Year Ended December 31,", ["2023", "2022"]], rows))
     _check(facts, "Shares outstanding at end of year", 0, value=499822.0, unit="shares", scale=1e3)
+
+
+# ---------------------------------------------------------------- more period columns and component columns
+
+def test_two_period_groups_each_with_change_columns():
+    rows = [("Total revenues", "$ 6,497.9", "$ 5,718.4", "$ 779.5", "14 %", "$ 12,395.7", "$ 11,384.4", "$ 1,011.3", "9 %"),
+            ("Operating income", "3,083.5", "2,521.6", "561.9", "22 %", "5,731.3", "4,902.1", "829.2", "17 %")]
+    facts = facts_of(Statement(["CONSOLIDATED STATEMENT OF INCOME", "(Dollars in millions)"],
+                               [[("Quarters Ended June 30,", 0, 3), ("Six Months Ended June 30,", 4, 7)],
+                                ["2023", "2022", "Inc/(Dec)", "% Inc/(Dec)"] * 2], rows))
+    for col, (value, end, months) in {1: (5718.4, "2022-06-30", 3), 4: (12395.7, "2023-06-30", 6),
+                                      5: (11384.4, "2022-06-30", 6)}.items():
+        f = fact(facts, "Total revenues", col)
+        assert (f.value, f.period_end, f.duration_months, f.scale) == (value, end, months, 1e6), f.period
+    for col in (2, 3, 6, 7):
+        assert fact(facts, "Operating income", col).period_end is None
+
+
+def test_component_columns_under_one_period():
+    rows = [("Revenues", "$ 2,600", "$ 3,100", "$ 300", "$ 6,000"), ("Operating income", "1,200", "1,500", "(150)", "2,550")]
+    facts = facts_of(Statement(["Segment results", "(In millions)"],
+                               [[("Quarter Ended June 30, 2023", 0, 3)], ["U.S.", "International", "Corporate", "Total"]], rows))
+    f = fact(facts, "Operating income", 2)
+    assert (f.value, f.period_end, f.duration_months, f.scale) == (-150.0, "2023-06-30", 3, 1e6), f.period
+
+
+def test_quarters_named_by_their_month_end_under_year_sections():
+    rows = [("2023", ), ("Revenues", "$ 1,740", "$ 1,803", "$ 1,715", "$ 1,782"), ("Net income", "195", "210", "190", "200"),
+            ("2022", ), ("Revenues", "$ 1,610", "$ 1,650", "$ 1,590", "$ 1,702"), ("Net income", "160", "171", "150", "181")]
+    facts = facts_of(Statement(["Quarterly Financial Data (Unaudited)", "(In millions)"],
+                               [[("Quarter Ended", 0, 3)], ["March 31", "June 30", "September 30", "December 31"]], rows))
+    got = {(f.value, f.fiscal_year, f.duration_months) for f in facts if f.label == "Revenues" and f.column == 1}
+    assert got == {(1803.0, 2023, 3), (1650.0, 2022, 3)}
+
+
+@pytest.mark.parametrize("years", [["2023 (a)", "2022 (a)"], ["2023(a)", "2022(b)"], ["2023 As Restated", "2022 As Restated"]])
+def test_year_headers_with_letter_notes_or_restated(years):
+    facts = facts_of(Statement(["Selected data", "(In millions)"], ["Year Ended December 31,", years],
+                               [("Net revenues", "$ 7,040", "$ 6,483"), ("Operating income", "795", "509")]))
+    f = fact(facts, "Operating income", 1)
+    assert (f.value, f.period_end, f.duration_months, f.scale) == (509.0, "2022-12-31", 12, 1e6), f.period
