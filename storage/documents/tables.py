@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.periods import MONTH, SHORT_YEAR_LABEL, YEAR
+from storage.finance.periods import MONTH, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
+from storage.finance.scale import TABLE_SCALE_WORDS
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -41,7 +42,7 @@ _YEAR = YEAR
 PERIOD_TOKEN = re.compile(
     rf"{_MONTH}\s+\d{{1,2}},?\s+{_YEAR}\b"
     rf"|\b(?:Fiscal(?:\s+Year)?|FY)\s*'?{_YEAR}\b"
-    rf"|\bQ[1-4]\s*(?:FY\s*)?'?{_YEAR}\b"
+    rf"|\b{QUARTER_NUMBER}\s*(?:FY\s*)?'?{_YEAR}\b"
     rf"|\b{_YEAR}\b"
     rf"|{SHORT_YEAR_LABEL.pattern}",
     re.IGNORECASE,
@@ -50,7 +51,7 @@ PERIOD_TOKEN = re.compile(
 _HEADER_WORDS = re.compile(
     rf"\b(?:{_MONTH}|\d{{1,2}}|one|two|three|four|five|six|nine|twelve|thirteen|fourteen|fifty[- ]?two|"
     r"fifty[- ]?three|months?|weeks?|quarters?|years?|fiscal|ended|ending|end|as|of|at|for|the|period|"
-    r"first|second|third|fourth|half|q[1-4]|fy|unaudited|restated|change|percent|in|millions|thousands|"
+    rf"{QUARTER_ORDINAL}|half|{QUARTER_NUMBER}|fy|unaudited|restated|change|percent|in|{TABLE_SCALE_WORDS}|"
     r"and|to|vs\.?|versus)\b|[-–—,.:;()$%/*]",
     re.IGNORECASE,
 )

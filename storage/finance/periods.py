@@ -31,8 +31,9 @@ _SPAN = re.compile(r"\b(?P<n>one|two|three|four|five|six|nine|twelve|thirteen|tw
                    r"fifty[- ]?three|\d{1,2})[- ](?P<u>months?|weeks?)\b", re.IGNORECASE)
 # "Year-to-Date Ended September 30, 2023": a span from the fiscal year's start, its length not printed
 _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bYTD\b", re.IGNORECASE)
-# a fiscal year's own name: "Fiscal 2022", "FY2022", "FY '22" (a retailer's fiscal 2022 may end January 28, 2023)
-_FISCAL_NAME = re.compile(rf"\b(?:Fiscal(?:\s+Year)?|FY)\s*'?(?:(?P<y>{YEAR})|(?P<yy>\d\d))\b", re.IGNORECASE)
+# a fiscal year's own name: "Fiscal 2022", "FY2022", "FY '22" (a retailer's fiscal 2022 may end January 28, 2023);
+# group 1 the year after "fiscal", group 2 the year or two digits after "FY"
+FISCAL_LABEL = re.compile(rf"\b(?:fiscal(?:\s+year)?\s*({YEAR})|FY\s?'?({YEAR}|\d\d))\b", re.IGNORECASE)
 _YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b|\bFY(?=\s*'?\d\d)",
                         re.IGNORECASE)
 _QUARTER = re.compile(rf"\b(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b",
@@ -90,8 +91,9 @@ def parse_period(text: str) -> Period:
     end = parse_date(when.group(0)) if when else None
     years = [int(y) for y in YEAR_RE.findall(clean)] or [2000 + int(m.group("yy")) for m in SHORT_YEAR_LABEL.finditer(clean)]
     year = end.year if end else (years[-1] if years else None)
-    if end is not None and (name := _FISCAL_NAME.search(clean)):  # "Fiscal 2022 / January 28, 2023": fiscal 2022
-        year = int(name.group("y")) if name.group("y") else 2000 + int(name.group("yy"))
+    if end is not None and (name := FISCAL_LABEL.search(clean)):  # "Fiscal 2022 / January 28, 2023": fiscal 2022
+        named = name.group(1) or name.group(2)
+        year = int(named) if len(named) == 4 else 2000 + int(named)
     if len(set(years)) >= 2 and _COMPARISON.search(clean):
         return Period(clean, None, None, None, None, None)
     months = weeks = None
@@ -137,3 +139,11 @@ QUARTER_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, 
 QUARTER_ORDINAL = r"first|second|third|fourth"  # a fragment: the quarters' ordinal words
 QUARTER_NUMBER = r"Q[1-4]"  # a fragment: "Q2" (case as the caller's flags say)
 QUARTER_LABEL = re.compile(r"\bQ([1-4])\b")  # "Q2" as written, capital Q: group 1 its number
+# a cover's or title's quarter: "Second Quarter", "Q2", "2Q" (groups: the ordinal word, the number after Q, before Q)
+QUARTER_WORDS = re.compile(
+    r"\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4])\b|([1-4])q\b)", re.IGNORECASE
+)
+# a question's quarter: "Q2", "2Q", "second-quarter" (groups: the number after Q, before Q, the ordinal word)
+QUARTER_ASKED = re.compile(
+    r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
+)

@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from storage.documents.metadata import name_words
-from storage.finance.periods import DATE, YEAR, parse_date
+from storage.finance.periods import DATE, QUARTER_ORDINAL, QUARTER_ORDINALS, YEAR, parse_date
 from storage.schema import DocumentInfo
 
 COVER_PAGES = 5  # an annual report may print the 10-K cover after a few pages of its own
@@ -40,11 +40,11 @@ _ENDED = re.compile(
     re.IGNORECASE,
 )
 _HEADLINE = re.compile(
-    r"\b(?P<q>first|second|third|fourth)[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
     rf"(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b",
     re.IGNORECASE,
 )
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_ORDINAL = QUARTER_ORDINALS
 
 
 def _despaced(text: str) -> str:

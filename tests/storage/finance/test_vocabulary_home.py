@@ -15,7 +15,7 @@ HOMES = ["storage/documents", "storage/retrieval", "storage/history", "storage/j
 # documents and storage/retrieval still spell their own quarters and a header-word scale list (issue 27)
 QUARTER_AND_SCALE_SPELLINGS = [r"first\|second\|third\|fourth", r"q\(?\[1-4\]",
                                r"(?:thousand|million|billion)s?\??\|(?:thousand|million|billion)"]
-QUARTER_AND_SCALE_HOMES = ["storage/history", "storage/jobs", "ui", "app_pages", "agent"]
+QUARTER_AND_SCALE_HOMES = ["storage/documents", "storage/retrieval", "storage/history", "storage/jobs", "ui", "app_pages", "agent"]
 
 
 def _offenders(paths, spellings=PRIVATE_SPELLINGS) -> list[str]:
