@@ -46,19 +46,59 @@ class Statement:
     columns: int = 0  # 0: the longest row's value count
     align: str = "centre"  # header texts centred over their columns, or "right": right-aligned with the figures
     under_header: list[str] = field(default_factory=list)  # lines at the left between the header and the rows
+    row_pitch: float = 13  # points from one row's baseline to the next
 
     @property
     def n(self) -> int:
         return self.columns or max(len(r) - 1 for r in self.rows)
 
 
+# ---- words at positions: the primitives every generated statement page is printed with
+
+def right_aligned(page, x1: float, y: float, text: str, size: float = FONT) -> None:
+    """Print `text` ending at x1 (figures are right-aligned in statements)."""
+    page.insert_text((x1 - pymupdf.get_text_length(text, fontsize=size), y), text, fontsize=size)
+
+
+def centred(page, x_mid: float, y: float, text: str, size: float = FONT) -> None:
+    """Print `text` centred on x_mid (a header over its column)."""
+    page.insert_text((x_mid - pymupdf.get_text_length(text, fontsize=size) / 2, y), text, fontsize=size)
+
+
+def page_with(draw_on) -> pymupdf.Page:
+    """A new letter-size page of a new document, `draw_on(page)` printed on it."""
+    page = pymupdf.open().new_page(width=612, height=792)
+    draw_on(page)
+    return page
+
+
+def placed_words(lines: list[tuple[float, list[tuple[float, str, bool]]]]) -> list[tuple]:
+    """The words (`get_text("words")`) of a page printing `lines`: (y, [(x, text, right-aligned at x)])."""
+    def draw_on(page):
+        for y, items in lines:
+            for x, text, right in items:
+                if right:
+                    right_aligned(page, x, y, text)
+                else:
+                    page.insert_text((x, y), text, fontsize=FONT)
+    return page_with(draw_on).get_text("words")
+
+
+def rows_at(page, labels_values: list[tuple], top: float, edges: tuple[float, ...], pitch: float = 14) -> None:
+    """Rows (label, value, ...) from `top`, the label at the left, each value right-aligned at its column's edge."""
+    for k, (label, *values) in enumerate(labels_values):
+        page.insert_text((LABEL_X, top + pitch * k), label, fontsize=FONT)
+        for x1, v in zip(edges, values):
+            if v:
+                right_aligned(page, x1, top + pitch * k, v)
+
+
 def _centred(page, text: str, left: float, right: float, y: float, size: float = FONT) -> None:
-    width = pymupdf.get_text_length(text, fontsize=size)
-    page.insert_text(((left + right - width) / 2, y), text, fontsize=size)
+    centred(page, (left + right) / 2, y, text, size)
 
 
 def _right(page, text: str, right: float, y: float) -> None:
-    page.insert_text((right - pymupdf.get_text_length(text, fontsize=FONT), y), text, fontsize=FONT)
+    right_aligned(page, right, y, text)
 
 
 def draw(page, st: Statement, top: float = 90) -> float:
@@ -98,7 +138,7 @@ def draw(page, st: Statement, top: float = 90) -> float:
                 _right(page, value, right + pymupdf.get_text_length("%", fontsize=FONT), y)  # "%" beyond the digits
             elif value:
                 _right(page, value, right, y)
-        y += 13
+        y += st.row_pitch
     return y
 
 

@@ -36,7 +36,7 @@ def test_each_value_is_a_fact_with_its_period_unit_scale_and_boxes(filing):
     assert (sales.period, sales.period_start, sales.period_end, sales.duration_months, sales.as_of) == \
         ("Years ended December 31, 2022", "2022-01-01", "2022-12-31", 12, None)
     assert sales.concept == "Revenues" and sales.table == 0 and sales.page == 2
-    # the boxes are where the words are printed: the label at the left, the value right-aligned at x=460
+    # the boxes are where the words are printed: the label at the left, the value right-aligned in its column
     with pymupdf.open(filing.source_path) as doc:
         page = doc[2]
         assert page.get_textbox(pymupdf.Rect(sales.label_box) + (-1, -1, 1, 1)).strip() == "Net sales"
