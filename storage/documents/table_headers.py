@@ -78,7 +78,9 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
         over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
         for i, seg in enumerate(over):
             if seg is not None:
-                parts[i].append(f"{phrase} {seg.text}" if phrase and YEAR_CELL.match(seg.text) else seg.text)
+                # (a span phrase at the left heads the years and the bare dates: "Three months ended   Jun 30, 2023")
+                dated = YEAR_CELL.match(seg.text) or DATE.search(seg.text) and not SPAN_WORDS.search(seg.text)
+                parts[i].append(f"{phrase} {seg.text}" if phrase and dated else seg.text)
     years = {m for line in lines for m in re.findall(YEAR, line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
         date = next(iter(years))

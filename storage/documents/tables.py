@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.periods import MONTH, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
+from storage.finance.periods import MONTH, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
 from storage.finance.scale import TABLE_SCALE_WORDS
 
 MAX_CELL_CHARS = 24
@@ -42,7 +42,7 @@ _YEAR = YEAR
 PERIOD_TOKEN = re.compile(
     rf"{_MONTH}\s+\d{{1,2}},?\s+{_YEAR}\b"
     rf"|\b(?:Fiscal(?:\s+Year)?|FY)\s*'?{_YEAR}\b"
-    rf"|\b{QUARTER_NUMBER}\s*(?:FY\s*)?'?{_YEAR}\b"
+    rf"|\b{QUARTER_NUMBER}\s*(?:FY\s*)?'?{_YEAR}\b|{QUARTER_FIRST_YEAR}"
     rf"|\b{_YEAR}\b"
     rf"|{SHORT_YEAR_LABEL.pattern}",
     re.IGNORECASE,

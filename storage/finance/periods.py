@@ -36,10 +36,14 @@ _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bYTD\b", re.IGNORECASE)
 FISCAL_LABEL = re.compile(rf"\b(?:fiscal(?:\s+year)?\s*({YEAR})|FY\s?'?({YEAR}|\d\d))\b", re.IGNORECASE)
 _YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b|\bFY(?=\s*'?\d\d)",
                         re.IGNORECASE)
-_QUARTER = re.compile(rf"\b(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b",
+_QUARTER = re.compile(rf"\b(?:(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b"
+                      rf"|[1-4]Q(?=\s*'?\d\d))",
                       re.IGNORECASE)
 # a fiscal year or quarter printed with two digits: "FY23", "FY '23", "Q1 FY23", "Q1'23", "Q1-23" (the century is 20xx)
-SHORT_YEAR_LABEL = re.compile(r"\b(?:FY\s*'?|Q[1-4]\s*(?:FY\s*'?|'|-))(?P<yy>\d\d)\b", re.IGNORECASE)
+# ("2Q23", "2Q '23": the number before the Q)
+SHORT_YEAR_LABEL = re.compile(r"\b(?:FY\s*'?|Q[1-4]\s*(?:FY\s*'?|'|-)|[1-4]Q\s*'?)(?P<yy>\d\d)\b", re.IGNORECASE)
+# a quarter with its year, the number before the Q: "2Q 2023", "2Q2023"
+QUARTER_FIRST_YEAR = rf"\b[1-4]Q\s*{YEAR}\b"
 # a column comparing two periods ("2023 vs. 2022", "2023 over 2022", "Q1'23 versus Q1'22"): no period of its own
 _COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|over)\s+(?:[A-Za-z]+\s+){0,2}\S*\d", re.IGNORECASE)
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}

@@ -274,3 +274,29 @@ def test_year_headers_with_letter_notes_or_restated(years):
                                [("Net revenues", "$ 7,040", "$ 6,483"), ("Operating income", "795", "509")]))
     f = fact(facts, "Operating income", 1)
     assert (f.value, f.period_end, f.duration_months, f.scale) == (509.0, "2022-12-31", 12, 1e6), f.period
+
+
+@pytest.mark.parametrize("labels", [["2Q23", "1Q23", "2Q22"], ["2Q 2023", "1Q 2023", "2Q 2022"], ["2Q'23", "1Q'23", "2Q'22"]])
+def test_quarter_labels_with_the_number_before_the_q(labels):
+    rows = [("Net revenues", "$ 7,287", "$ 7,040", "$ 6,806"), ("Net income", "1,029", "795", "1,354")]
+    facts = facts_of(Statement(["Financial Highlights", "(In millions)"], [labels], rows))
+    for col, (value, year) in {0: (7287.0, 2023), 2: (6806.0, 2022)}.items():
+        f = fact(facts, "Net revenues", col)
+        assert (f.value, f.fiscal_year, f.duration_months, f.scale) == (value, year, 3, 1e6), f.period
+
+
+@pytest.mark.parametrize("left, months", [("Three months ended", 3), ("Six Months Ended", 6)])
+def test_a_span_phrase_at_the_left_of_a_line_of_dates(left, months):
+    rows = [("Net revenues", "$ 7,287", "$ 6,806"), ("Net income", "1,029", "1,354")]
+    facts = facts_of(Statement(["Summary of results", "(In millions)"], [["Jun 30, 2023", "Jun 30, 2022"]], rows,
+                               header_left={0: left}))
+    f = fact(facts, "Net income", 1)
+    assert (f.value, f.period_end, f.duration_months, f.as_of, f.scale) == (1354.0, "2022-06-30", months, None, 1e6)
+
+
+def test_a_balance_sheet_with_a_caption_at_the_left_of_its_dates_stays_as_of():
+    facts = facts_of(Statement(["CONSOLIDATED BALANCE SHEETS"], [["Jun 30, 2023", "Dec 31, 2022"]],
+                               [("Total assets", "$ 18,230", "$ 17,440"), ("Total liabilities", "9,120", "8,870")],
+                               header_left={0: "(In millions)"}))
+    f = fact(facts, "Total assets", 1)
+    assert (f.value, f.as_of, f.duration_months, f.scale) == (17440.0, "2022-12-31", None, 1e6)
