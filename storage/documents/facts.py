@@ -34,7 +34,7 @@ import pymupdf
 from storage.documents.catalog import get_pdf_output_dirs, list_processed_pdfs, load_facts, load_manifest, load_page_texts
 from storage.documents.maintenance import document_lock
 from storage.documents.page_furniture import drop_furniture_text, read_pages
-from storage.documents.table_layout import has_table, layout_units
+from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
@@ -75,8 +75,12 @@ def read_tables(pages: list[PageContent], words: dict[int, tuple[list[tuple], fl
     numbered = {n: sum(1 for w in ws if _NUMBER.search(str(w[4]))) >= MIN_NUMBERS for n, (ws, _) in words.items()}
     keys, kept = read_pages(words)
     layout: dict[int, list[Unit]] = {}
-    for number, ws in kept.items():
-        if numbered[number] and has_table(units := layout_units(ws)):
+    last: dict[int, LastTable | None] = {}  # each page's last table, for a statement going on over the next page
+    for number, ws in sorted(kept.items()):
+        if not numbered[number]:
+            continue
+        units, last[number] = read_layout(ws, last.get(number - 1))
+        if has_table(units):
             layout[number] = units
     tables = DocumentTables(keys, layout)
     for p in pages:

@@ -47,8 +47,8 @@ from storage.finance.scale import find_caption
 from storage.finance.periods import YEAR
 
 # (what this module offered before its helpers moved to table_words / table_headers)
-__all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
-           "split_label_values", "visual_lines"]
+__all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
+           "segments", "split_label_values", "visual_lines"]
 
 
 def _is_header_line(line: Line) -> bool:
@@ -66,6 +66,8 @@ def _is_header_line(line: Line) -> bool:
         or bool(_BALANCE_AT.match(text)) or (bare != text.strip() and is_period_line(bare))
 
 
+LastTable = tuple[list[Column], TableHeader, list[Line]]  # a table's columns, header and column-title lines
+_CONTINUED = re.compile(r"(?i)\bcontinued\b")
 PERCENT_SHIFT = 2.5 * COLUMN_GAP  # how far left of its column a "%" printed apart pushes a figure's digits
 # a balance sheet's date phrase over its year columns: "Balance at December 31,", "Balances as of June 30,"
 _BALANCE_AT = re.compile(r"(?i)^\s*balances?\s+(?:at|as\s+of)\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s*$")
@@ -197,9 +199,16 @@ def layout_units(words: list[tuple]) -> list[Unit]:
     """A page's lines as `Unit`s, table rows with their header, cells, section and unit caption.
 
     `words`: `pymupdf.Page.get_text("words")` tuples (x0, y0, x1, y1, text, ...)."""
+    return read_layout(words)[0]
+
+
+def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[list[Unit], LastTable | None]:
+    """`layout_units`, and the page's last table with a header (its columns, header and title lines).
+    `carried`: the previous page's last table, whose header a table headed "(continued)" with the same
+    columns and no header of its own goes on with (a statement printed over two pages)."""
     ws = [Word(*map(float, w[:4]), str(w[4])) for w in words if str(w[4]).strip()]
     if not ws:
-        return []
+        return [], None
     cw = average_char_width(ws)
     lines = visual_lines(ws)
     for line in lines:
@@ -207,7 +216,7 @@ def layout_units(words: list[tuple]) -> list[Unit]:
     kinds: list[Unit | None] = [None] * len(lines)
     unit_caption = ""
     blocks = _table_blocks(lines)
-    previous: tuple[list[Column], TableHeader, list[Line]] | None = None  # columns, header, title lines
+    previous: LastTable | None = None
     for h, start, end in blocks:
         for k in range(0, h):
             unit_caption = _unit_caption(lines[k]) or unit_caption
@@ -228,6 +237,10 @@ def layout_units(words: list[tuple]) -> list[Unit]:
         header = header_for(header_lines, cols, cw) if header_lines else None
         if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
             header = previous[1]  # the table goes on after a note printed inside it
+        if header is None and previous is None and carried is not None and _same_columns(carried[0], cols) \
+                and not any(_is_column_titles(ln, cols, cw) for ln in header_lines) \
+                and any(_CONTINUED.search(ln.text) for ln in lines[:start]):
+            header = carried[1]  # the statement goes on from the previous page
         if header is not None:
             previous = (cols, header, titles)
         for k in range(h, start):
@@ -267,7 +280,7 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                             label_box=_label_box(ln), cell_boxes=tuple(boxes) if laid else None)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
-    return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)]
+    return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)], previous
 
 
 def _label_box(line: Line) -> tuple[float, float, float, float] | None:

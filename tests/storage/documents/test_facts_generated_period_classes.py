@@ -300,3 +300,29 @@ def test_a_balance_sheet_with_a_caption_at_the_left_of_its_dates_stays_as_of():
                                header_left={0: "(In millions)"}))
     f = fact(facts, "Total assets", 1)
     assert (f.value, f.as_of, f.duration_months, f.scale) == (17440.0, "2022-12-31", None, 1e6)
+
+
+# ---------------------------------------------------------------- a statement printed over two pages
+
+CASH_FLOWS = Statement(["ACME CORPORATION", "CONSOLIDATED STATEMENTS OF CASH FLOWS", "(In millions)"],
+                       ["Year Ended December 31,", ["2023", "2022"]],
+                       [("Net income", "$ 655", "$ 590"), ("Depreciation", "120", "110"),
+                        ("Net cash provided by operating activities", "901", "850")])
+GOES_ON = [("Purchases of property", "(210)", "(190)"), ("Net cash used in investing activities", "(300)", "(250)"),
+           ("Dividends paid", "(100)", "(90)")]
+
+
+@pytest.mark.parametrize("title", [["CONSOLIDATED STATEMENTS OF CASH FLOWS (continued)", "(In millions)"],
+                                   ["ACME CORPORATION", "CONSOLIDATED STATEMENTS OF CASH FLOWS", "(Continued)"]])
+@pytest.mark.parametrize("framed", [False, True])
+def test_a_statement_continued_on_the_next_page_without_its_header(title, framed):
+    frame = {"running_header": "ACME CORPORATION 2023 FORM 10-K", "footer": True, "prose_pages": 3} if framed else {}
+    facts = facts_of(CASH_FLOWS, Statement(title, [], GOES_ON, columns=2), **frame)
+    page = 4 if framed else 1
+    f = fact(facts, "Net cash used in investing activities", 1, page)
+    assert (f.value, f.period_end, f.duration_months, f.scale) == (-250.0, "2022-12-31", 12, 1e6)
+
+
+def test_a_headerless_table_on_the_next_page_not_said_to_continue_gets_no_period():
+    facts = facts_of(CASH_FLOWS, Statement(["Other data", "(In millions)"], [], GOES_ON, columns=2))
+    assert not [f for f in facts if f.page == 1 and f.period_end]
