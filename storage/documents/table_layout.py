@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from storage.documents.table_headers import header_for
-from storage.documents.table_rollforward import column_titles, period_columns, row_periods
+from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
 from storage.documents.table_words import (
     CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
     Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, visual_lines,
@@ -297,7 +297,8 @@ def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], c
                          char_width: float) -> dict[int, TableHeader]:
     """Line index -> header of each row of a roll-forward (storage/documents/table_rollforward.py): the
     columns' titles printed above them, each with the row's period; {} for any other table."""
-    periods = row_periods([lines[k].label for k in rows]) if cols else None
+    labels = [lines[k].label for k in rows]
+    periods = (row_periods(labels) or year_label_periods(labels)) if cols else None
     if periods is None:
         return {}
     left = cols[0].x0 - 4 * char_width

@@ -326,3 +326,29 @@ def test_a_statement_continued_on_the_next_page_without_its_header(title, framed
 def test_a_headerless_table_on_the_next_page_not_said_to_continue_gets_no_period():
     facts = facts_of(CASH_FLOWS, Statement(["Other data", "(In millions)"], [], GOES_ON, columns=2))
     assert not [f for f in facts if f.page == 1 and f.period_end]
+
+
+# ---------------------------------------------------------------- a bridge: the year in its end rows' labels
+
+@pytest.mark.parametrize("named", ["{} - {}", "{} ({})", "{}, {}"])
+@pytest.mark.parametrize("note", ["", " (2)"])
+def test_a_bridge_names_the_year_of_its_end_rows_and_none_of_its_drivers(named, note):
+    def end(item, year):
+        return named.format(item, year) + (note if "-" in named else "")
+    rows = [(end("Income available for common shareholders", 2015), "$ 874", "$ 1.79"), ("Add items impacting comparability:", ),
+            ("Fines and penalties", "578", "1.19"), (end("Earnings from operations", 2015), "$ 1,519", "$ 3.12"),
+            ("Growth in rate base earnings", "102", "0.20"), ("Miscellaneous", "(24)", "(0.04)"),
+            (end("Earnings from operations", 2016), "$ 1,884", "$ 3.76"), ("Less items impacting comparability:", ),
+            ("Fines and penalties", "(307)", "(0.61)"), (end("Income available for common shareholders", 2016), "$ 1,393", "$ 2.78")]
+    facts = facts_of(Statement(["The following table reconciles earnings to earnings from operations:"],
+                               [["", "EPS"], ["Earnings", "(diluted)"]], rows, header_left={0: "(in millions, except per share amounts)"}))
+    ops = {(f.fiscal_year, f.value, f.unit, f.scale) for f in facts if f.label.startswith("Earnings from operations")}
+    assert ops == {(2015, 1519.0, "USD", 1e6), (2015, 3.12, "USD/share", 1.0), (2016, 1884.0, "USD", 1e6),
+                   (2016, 3.76, "USD/share", 1.0)}
+    assert not [f for f in facts if f.label in ("Growth in rate base earnings", "Fines and penalties") and f.fiscal_year]
+
+
+def test_items_whose_names_end_in_a_year_are_no_bridge():
+    rows = [("Senior notes due 2025", "$ 500", "4.50 %"), ("Senior notes due 2027", "750", "3.25 %"), ("Term loan", "300", "6.10 %")]
+    facts = facts_of(Statement(["Debt outstanding", "(In millions)"], [["Principal", "Rate"]], rows))
+    assert not [f for f in facts if f.fiscal_year or f.period_end]
