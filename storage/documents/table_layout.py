@@ -17,11 +17,14 @@ row with an empty cell defeats it. This module reads the page's words with their
    lists the dates, whose date with the column's year becomes the column's date);
 4. a year over a group of columns whose titles repeat ("2022" over "Amount  Increase/(decrease)")
    heads the whole group, centred over it or right-aligned with its last column;
-5. a roll-forward (equity statement, award activity) has no period over its columns: its columns
-   take their component titles and each row the period its balance rows give it
-   (storage/documents/table_rollforward.py);
+5. a roll-forward (equity statement, award activity) or a bridge ("Earnings - 2015", its drivers,
+   "Earnings - 2016") has no period over its columns: its columns take their component titles and
+   each row the period its balance or end rows give it (storage/documents/table_rollforward.py);
 6. every row keeps the unit caption printed above its table ("In millions, except per share
-   amounts") and its section (the last label-only line above it: "Current liabilities:").
+   amounts") and its section (the last label-only line above it: "Current liabilities:");
+7. a table without a header of its own takes the header of the table before it with the same columns:
+   on the page (the table goes on after a note, or under a year section), or on the previous page when
+   the page says the statement is "(continued)".
 
 Rows come out as `storage.documents.tables.Unit`s whose `cells` say which column each value is in, so a row
 with an empty cell still gives each value its own period (`storage.documents.tables.row_cells`).
@@ -227,20 +230,7 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             # a caption broken over two lines: "... were as follows (in" / "millions):"
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
-        titles = [ln for ln in header_lines if not re.search(YEAR, ln.text)]
-        if header_lines and not titles and previous is not None and _same_columns(previous[0], cols) \
-                and all(PERIOD_TOKEN.fullmatch(ln.text.strip()) for ln in header_lines):
-            # a year printed as a section ("Fiscal 2022") over the next rows of a table whose columns are titled
-            # above its first year ("First Quarter  Second Quarter ..."): the titles with this year
-            titles = previous[2]
-            header_lines = titles + header_lines
-        header = header_for(header_lines, cols, cw) if header_lines else None
-        if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
-            header = previous[1]  # the table goes on after a note printed inside it
-        if header is None and previous is None and carried is not None and _same_columns(carried[0], cols) \
-                and not any(_is_column_titles(ln, cols, cw) for ln in header_lines) \
-                and any(_CONTINUED.search(ln.text) for ln in lines[:start]):
-            header = carried[1]  # the statement goes on from the previous page
+        header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start])
         if header is not None:
             previous = (cols, header, titles)
         for k in range(h, start):
@@ -281,6 +271,27 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
     return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)], previous
+
+
+def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previous: LastTable | None,
+                  carried: LastTable | None, above: list[Line]) -> tuple[TableHeader | None, list[Line]]:
+    """A table's header and its column-title lines, from its own header lines, else from the table
+    before it on the page (`previous`) or on the previous page (`carried`)."""
+    titles = [ln for ln in header_lines if not re.search(YEAR, ln.text)]
+    if header_lines and not titles and previous is not None and _same_columns(previous[0], cols) \
+            and all(PERIOD_TOKEN.fullmatch(ln.text.strip()) for ln in header_lines):
+        # a year printed as a section ("Fiscal 2022") over the next rows of a table whose columns are titled
+        # above its first year ("First Quarter  Second Quarter ..."): the titles with this year
+        titles = previous[2]
+        header_lines = titles + header_lines
+    header = header_for(header_lines, cols, cw) if header_lines else None
+    if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
+        header = previous[1]  # the table goes on after a note printed inside it
+    if header is None and previous is None and carried is not None and _same_columns(carried[0], cols) \
+            and not any(_is_column_titles(ln, cols, cw) for ln in header_lines) \
+            and any(_CONTINUED.search(ln.text) for ln in above):
+        header = carried[1]  # the statement goes on from the previous page, under "... (continued)"
+    return header, titles
 
 
 def _label_box(line: Line) -> tuple[float, float, float, float] | None:
