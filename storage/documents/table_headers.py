@@ -9,7 +9,7 @@ from storage.documents.table_words import (
     CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
-from storage.finance.periods import DATE, MONTH_DAY_END, QUARTER_NAME, YEAR
+from storage.finance.periods import DATE, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, YEAR
 
 _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
 
@@ -79,7 +79,8 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
         for i, seg in enumerate(over):
             if seg is not None:
                 # (a span phrase at the left heads the years and the bare dates: "Three months ended   Jun 30, 2023")
-                dated = YEAR_CELL.match(seg.text) or DATE.search(seg.text) and not SPAN_WORDS.search(seg.text)
+                dated = YEAR_CELL.match(seg.text) or (DATE.search(seg.text) or NUMERIC_DATE.search(seg.text)) \
+                    and not SPAN_WORDS.search(seg.text)
                 parts[i].append(f"{phrase} {seg.text}" if phrase and dated else seg.text)
     years = {m for line in lines for m in re.findall(YEAR, line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period

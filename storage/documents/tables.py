@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.periods import MONTH, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
+from storage.finance.periods import MONTH, NUMERIC_DATE, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
 from storage.finance.scale import TABLE_SCALE_WORDS
 
 MAX_CELL_CHARS = 24
@@ -44,7 +44,8 @@ PERIOD_TOKEN = re.compile(
     rf"|\b(?:Fiscal(?:\s+Year)?|FY)\s*'?{_YEAR}\b"
     rf"|\b{QUARTER_NUMBER}\s*(?:FY\s*)?'?{_YEAR}\b|{QUARTER_FIRST_YEAR}"
     rf"|\b{_YEAR}\b"
-    rf"|{SHORT_YEAR_LABEL.pattern}",
+    rf"|{SHORT_YEAR_LABEL.pattern}"
+    rf"|{NUMERIC_DATE.pattern}",
     re.IGNORECASE,
 )
 # Words a period header is made of besides its period tokens ("Three Months Ended", "As of").

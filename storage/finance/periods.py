@@ -22,6 +22,9 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 YEAR_RE = re.compile(rf"(?<!\d){YEAR}(?!\d)")
+# a date written in figures over a release's column, month first: "6/30/2023", "12/31/22" (parse_period's alone:
+# prose dates stay DATE's)
+NUMERIC_DATE = re.compile(r"\b(?P<nm>1[0-2]|0?[1-9])/(?P<nd>3[01]|[12]\d|0?[1-9])/(?P<ny>(?:19|20)\d\d|\d\d)\b")
 # a text ending with a month and day, its year printed apart: "September 30,", "Balance at December 31,"
 MONTH_DAY_END = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s*$", re.IGNORECASE)
 _COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13,
@@ -93,6 +96,13 @@ def parse_period(text: str) -> Period:
     for m in DATE.finditer(clean):  # the last date printed is the column's own ("... ended May 31, 2023")
         when = m
     end = parse_date(when.group(0)) if when else None
+    if end is None and (numeric := list(NUMERIC_DATE.finditer(clean))):
+        m = numeric[-1]
+        y = int(m.group("ny"))
+        try:
+            end = date(y if y > 99 else 2000 + y, int(m.group("nm")), int(m.group("nd")))
+        except ValueError:
+            end = None
     years = [int(y) for y in YEAR_RE.findall(clean)] or [2000 + int(m.group("yy")) for m in SHORT_YEAR_LABEL.finditer(clean)]
     year = end.year if end else (years[-1] if years else None)
     if end is not None and (name := FISCAL_LABEL.search(clean)):  # "Fiscal 2022 / January 28, 2023": fiscal 2022

@@ -352,3 +352,15 @@ def test_items_whose_names_end_in_a_year_are_no_bridge():
     rows = [("Senior notes due 2025", "$ 500", "4.50 %"), ("Senior notes due 2027", "750", "3.25 %"), ("Term loan", "300", "6.10 %")]
     facts = facts_of(Statement(["Debt outstanding", "(In millions)"], [["Principal", "Rate"]], rows))
     assert not [f for f in facts if f.fiscal_year or f.period_end]
+
+
+@pytest.mark.parametrize("dates, left, want", [
+    (["6/30/2023", "6/30/2022"], "Three months ended", ("2022-06-30", 3, None)),
+    (["06/30/23", "06/30/22"], "Six months ended", ("2022-06-30", 6, None)),
+    (["6/30/2023", "12/31/2022"], "", ("2022-12-31", None, "2022-12-31")),
+])
+def test_dates_written_in_figures_over_the_columns(dates, left, want):
+    rows = [("Net revenues", "$ 7,287", "$ 6,806"), ("Net income", "1,029", "1,354")]
+    facts = facts_of(Statement(["Summary of results", "(In millions)"], [dates], rows, header_left={0: left} if left else {}))
+    f = fact(facts, "Net income", 1)
+    assert (f.value, f.period_end, f.duration_months, f.as_of, f.scale) == (1354.0, *want, 1e6)
