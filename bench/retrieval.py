@@ -399,6 +399,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         "dense_alone": single_signal("dense"),
         "scorer_alone": scorer_alone,
         **{name: project(name) for name in presets.SECTIONS},
+        **{name: project(name) for name in presets.PARTS},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain

@@ -67,9 +67,9 @@ SECTIONS = {
 
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    overrides = SINGLE.get(name) or SELECTION.get(name) or SCORER.get(name) or PROFILE.get(name) or SECTIONS.get(name)
+    overrides = next((t[name] for t in (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS) if name in t), None)
     if overrides is None:
-        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE | SECTIONS))}")
+        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE | SECTIONS | PARTS))}")
     return Ranking(**overrides)
 
 
@@ -84,3 +84,12 @@ def retriever(doc_ids: list[str], ranking: str | Ranking = "selection"):
     if isinstance(ranking, str):
         ranking = Ranking() if ranking == "selection" else preset(ranking)
     return HybridRetriever(doc_ids, use_cache=False, ranking=ranking)
+
+# the part of a filing a question asks for (storage/retrieval/page_parts.py): the ranking before it, each class alone
+PARTS = {
+    "ranking_before_parts": {"part_weight": 0.0, "statement_weight": 0.0},
+    "parts_prose_only": {"statement_weight": 0.0},
+    "parts_statements_only": {"part_weight": 0.0},
+    "parts_0.5": {"part_weight": 0.5, "statement_weight": 0.5},
+    "parts_2": {"part_weight": 2.0, "statement_weight": 2.0},
+}

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
+from storage.retrieval.page_parts import PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
@@ -60,6 +61,12 @@ class Ranking(BaseModel):
                                   "label: item, note, primary statement; storage.retrieval.page_sections); 0 = off")
     section_query: Literal["question", "expanded"] = Field("question", description="what the section labels are "
                                                            "matched with: the question's words, or with the glossary's")
+    part_weight: float = Field(1.0, description="a question naming a part of the filing in prose (the business, its "
+                               "risks, legal proceedings): pages labelled as that part += w * spread "
+                               "(storage.retrieval.page_parts.PROSE_PARTS); 0 = off")
+    statement_weight: float = Field(1.0, description="a question naming a primary statement or a metric computed from "
+                                    "one (margins, effective tax rate, quick ratio, free cash flow): that statement's "
+                                    "pages += w * spread (storage.retrieval.page_parts.STATEMENT_PARTS); 0 = off")
     scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
@@ -84,6 +91,15 @@ class DocIndex:
     _cover_pages: np.ndarray | None = None
     _cover_texts: dict | None = None
     _section_bm25: object | None = None
+    _labelled: dict | None = None
+
+    def pages_labelled(self, parts: tuple) -> np.ndarray:
+        """Page indexes whose section label matches one of `parts` (storage.retrieval.page_parts), read once."""
+        if self._labelled is None:
+            self._labelled = {}
+        if parts not in self._labelled:
+            self._labelled[parts] = np.asarray(label_mask(list(self.page_labels or []), list(parts)), dtype=int)
+        return self._labelled[parts]
 
     def section_bm25(self):
         """BM25 over the pages' section labels, built on first use."""
@@ -222,9 +238,10 @@ def rank_pages(
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score))
     elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "")):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score), wording)
+    parts = asked_part_lift(indexes, page_score, question or "", ranking)
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
-    page_score = page_score + cover
+    page_score = page_score + cover + parts
     if ranking.scorer_pages > 0 and scorer_vec is not None:
         page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking)
 
@@ -263,6 +280,22 @@ def _spread(page_score: np.ndarray) -> float:
     """A query's own score range: best page over the median page (what document-level additions are in units of)."""
     finite = page_score[np.isfinite(page_score)]
     return float(finite.max() - np.median(finite)) if len(finite) else 0.0
+
+
+def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: str, ranking: Ranking) -> np.ndarray | float:
+    """The pages labelled as the part of the filing the question asks for, lifted in units of the query's
+    spread (after the document signals, like the cover: every selected PDF has such pages)."""
+    lift: np.ndarray | float = 0.0
+    for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, STATEMENT_PARTS)):
+        parts = tuple(asked_parts(question, table)) if weight else ()
+        if parts:
+            mask = np.zeros(len(page_score))
+            offset = 0
+            for i in indexes:
+                mask[i.pages_labelled(parts) + offset] = 1.0
+                offset += i.n_pages
+            lift = lift + weight * _spread(page_score) * mask
+    return lift
 
 
 def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarray:

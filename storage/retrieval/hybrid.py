@@ -60,7 +60,7 @@ from storage.retrieval.selection_prior import without_issuers
 
 log = logging.getLogger(__name__)
 
-RETRIEVER_VERSION = 6  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile; 6: sections)
+RETRIEVER_VERSION = 7  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile; 6: sections; 7: asked parts)
 
 
 class RetrievalError(Exception):
