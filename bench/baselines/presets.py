@@ -37,6 +37,9 @@ SCORER = {
     "scorer_rerank": {"scorer_pages": 20, "scorer_weight": 0.5},
     "scorer_rerank_w0.3": {"scorer_pages": 20, "scorer_weight": 0.3},
     "scorer_rerank_w0.8": {"scorer_pages": 20, "scorer_weight": 0.8},
+    "scorer_feature_0.1": {"scorer_feature": 0.1},
+    "scorer_feature_0.2": {"scorer_feature": 0.2},
+    "scorer_feature_0.4": {"scorer_feature": 0.4},
 }
 # the selection prior reading what a filing's first pages print (storage/retrieval/document_profile.py):
 # the ranking before it, and each reader alone
@@ -90,6 +93,6 @@ PARTS = {
     "ranking_before_parts": {"part_weight": 0.0, "statement_weight": 0.0},
     "parts_prose_only": {"statement_weight": 0.0},
     "parts_statements_only": {"part_weight": 0.0},
-    "parts_0.5": {"part_weight": 0.5, "statement_weight": 0.5},
+    "parts_1": {"part_weight": 1.0, "statement_weight": 1.0},
     "parts_2": {"part_weight": 2.0, "statement_weight": 2.0},
 }

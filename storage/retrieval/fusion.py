@@ -61,12 +61,15 @@ class Ranking(BaseModel):
                                   "label: item, note, primary statement; storage.retrieval.page_sections); 0 = off")
     section_query: Literal["question", "expanded"] = Field("question", description="what the section labels are "
                                                            "matched with: the question's words, or with the glossary's")
-    part_weight: float = Field(1.0, description="a question naming a part of the filing in prose (the business, its "
+    part_weight: float = Field(0.5, description="a question naming a part of the filing in prose (the business, its "
                                "risks, legal proceedings): pages labelled as that part += w * spread "
                                "(storage.retrieval.page_parts.PROSE_PARTS); 0 = off")
-    statement_weight: float = Field(1.0, description="a question naming a primary statement or a metric computed from "
+    statement_weight: float = Field(0.5, description="a question naming a primary statement or a metric computed from "
                                     "one (margins, effective tax rate, quick ratio, free cash flow): that statement's "
                                     "pages += w * spread (storage.retrieval.page_parts.STATEMENT_PARTS); 0 = off")
+    scorer_feature: float = Field(0.0, description="page score += w * z(the learned page scorer's score of the page: "
+                                  "its best chunk), before the document signals; a feature beside the hybrid score "
+                                  "rather than a reorder (storage.retrieval.page_scorer); 0 = off")
     scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
@@ -228,6 +231,9 @@ def rank_pages(
     page_score = np.where(
         has_chunks, (1 - ranking.page_weight) * best_chunk_of_page + ranking.page_weight * normalise(page_sparse), -np.inf
     )
+    if ranking.scorer_feature and scorer_vec is not None:
+        page_score = page_score + ranking.scorer_feature * scorer_feature(sel.vectors @ scorer_vec, chunk_page,
+                                                                          has_chunks, normalise)
     if ranking.section_weight:  # the page's section heading (item, note, statement) against the query
         section = sel.section_bm25().scores(section_query(question or sparse_query, ranking))
         page_score = page_score + ranking.section_weight * normalise(section)
@@ -306,6 +312,15 @@ def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarra
         mask[(i.cover_pages() if wording is None else i.cover_pages_printing(wording)) + offset] = 1.0
         offset += i.n_pages
     return mask
+
+
+def scorer_feature(scorer_chunks: np.ndarray, chunk_page: np.ndarray, has_chunks: np.ndarray, normalise) -> np.ndarray:
+    """The scorer's page score (its best chunk), normalised over the selection's pages with chunks; 0 elsewhere."""
+    page = np.full(len(has_chunks), -np.inf)
+    np.maximum.at(page, chunk_page, scorer_chunks)
+    out = np.zeros(len(has_chunks))
+    out[has_chunks] = normalise(page[has_chunks])
+    return out
 
 
 def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: np.ndarray, ranking: Ranking) -> np.ndarray:

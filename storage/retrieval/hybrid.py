@@ -181,7 +181,7 @@ class HybridRetriever:
 
     def _fingerprint(self, indexes: list[DocIndex]) -> str:
         # processed_at has 1 s resolution; the manifest's mtime tells two builds in one second apart
-        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 else None
+        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 or self.ranking.scorer_feature else None
         parts = [f"v{RETRIEVER_VERSION}{self.ranking.model_dump_json()}{scorer.stamp if scorer else ''}"] + [f"{i.doc_id}@{i.processed_at}@{i.stamp}" for i in indexes]
         parts += [(self._documents.get(i.doc_id) or DocumentInfo(title="")).model_dump_json() for i in indexes]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()
@@ -221,7 +221,7 @@ class HybridRetriever:
         sparse = expanded.sparse_text
         if len(indexes) > 1:  # the issuer's name selects documents (the prior), not pages
             sparse = without_issuers(sparse, self._documents)
-        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 else None  # None: today's ranking (reason logged)
+        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 or self.ranking.scorer_feature else None  # None: today's ranking (reason logged)
         scorer_vec = scorer.embed_question(query) if scorer is not None else None
         results = rank_pages(indexes, sparse, dense_vec, k, question=query, documents=self._documents,
                              ranking=self.ranking, scorer_vec=scorer_vec)

@@ -1,6 +1,6 @@
 """The part of a filing a question asks for (storage/retrieval/page_parts.py): a part named in prose
 (legal proceedings, risks, the business) and a primary statement named or implied by a metric computed
-from its lines lift the pages labelled as that part; each rule on a generated two-page PDF."""
+from its lines lift the pages labelled as that part; each rule on a generated PDF: the trap page, the answer page, a few ordinary pages."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from storage.retrieval.page_parts import PROSE_PARTS, STATEMENT_PARTS, asked_par
 from tests.fixtures_filings import source_path, write_pages
 
 BEFORE = Ranking(part_weight=0.0, statement_weight=0.0)
+# pages about something else, so a page's lift is measured against a filing's ordinary page (the query's spread)
+OTHER = [f"Item 2. Properties\nWe own {n} warehouses and offices near the port, leased to tenants." for n in range(4)]
 
 
 def _first_page(doc_id: str, question: str, ranking: Ranking) -> int:
@@ -44,10 +46,10 @@ def test_a_legal_question_finds_the_contingencies_note_not_the_page_repeating_it
         "A customer filed a claim over a delayed launch. The court scheduled hearings for the second quarter; "
         "the company disputes the claim and its amount. Three other suits filed by former suppliers were dismissed.\n",
     ]
-    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_legal_parts.pdf"), pages))
+    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_legal_parts.pdf"), pages + OTHER))
     question = "Has the company reported any materially important ongoing legal battles?"
     assert _first_page(pdf.doc_id, question, BEFORE) == 0  # the trap: the page that repeats "legal"
-    assert _first_page(pdf.doc_id, question, Ranking(statement_weight=0.0)) == 1
+    assert _first_page(pdf.doc_id, question, Ranking(statement_weight=0.0)) == 1  # the product's part_weight
     assert _first_page(pdf.doc_id, "What drove revenue growth?", Ranking()) == 0  # nothing named: nothing lifted
 
 
@@ -60,7 +62,7 @@ def test_a_rate_computed_from_the_income_statement_finds_the_statement_page():
         "Revenue 1,200 1,100\nCost of revenue (800) (760)\nIncome before income taxes 400 340\n"
         "Provision for income taxes (84) (70)\nNet income 316 270\n",
     ]
-    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_tax_parts.pdf"), pages))
+    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_tax_parts.pdf"), pages + OTHER))
     question = "How does Acme's effective tax rate in FY2022 compare to FY2021?"
     assert _first_page(pdf.doc_id, question, BEFORE) == 0  # the note repeats the words; the statement prints the parts
-    assert _first_page(pdf.doc_id, question, Ranking(part_weight=0.0)) == 1
+    assert _first_page(pdf.doc_id, question, Ranking(part_weight=0.0)) == 1  # the product's statement_weight
