@@ -24,6 +24,12 @@ machine:
                     question names and derived nouns' adjectives (storage/retrieval/query_expansion.py
                     SECTION_GLOSSARY); `sections_label_*` add the page-section label signal
                     (storage/retrieval/page_sections.py, Ranking.section_weight; off in the product)
+- `ranking_before_parts` the ranking before a question naming a part of the filing lifted the pages labelled
+                    as it (storage/retrieval/page_parts.py: prose parts, Ranking.part_weight; a primary statement
+                    named or implied by a metric computed from it, Ranking.statement_weight); `parts_*` each alone,
+                    both at 1 (bench/baselines/presets.py PARTS)
+- `scorer_feature_*` the page scorer's page score as a feature beside the hybrid score (Ranking.scorer_feature,
+                    weights 0.1 / 0.2 / 0.4; off in the product)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -77,6 +83,15 @@ lifting the cover pages that print them. Dev tune half @5 single/company/library
 statements-more @1 .719/.645/.628 -> .769/.694/.669, @5 .934/.926/.868 -> .950/.942/.901, check half
 @1 up .05 in each selection. Page-section labels as a signal (`sections_label_*`) lowered
 statements-more @1 by .02-.10: left off.
+Issue 28, round 3 (same run, `ranking_before_parts` = main d11b2ca): the part a question asks for (legal
+proceedings, risks, the business; the primary statement of a margin, tax rate, quick ratio...) lifts the pages
+labelled as it, 0.5 x the query's spread (1.0 lowered statements-more tune @1 by .03; tune dev equal).
+Dev @5 single/company/library tune .812/.750/.812 -> 1.0/1.0/.938 (@1 .312 -> .500 each), check
+.917/.917/.833 -> 1.0/1.0/.917 (@1 .583/.500/.250 -> .667/.583/.417); statements-more tune unchanged
+(@1 library .703 -> .688), check @5 single .947 = .947, company .947 -> .912, library .930 -> .912 (one
+question lost to each rule). The scorer as a feature (0.1-0.4) lifted statements-more but lowered dev @1
+(tune single .500 -> .438, check single .667 -> .583 at 0.1): left off. Library of 138 filings (the 63
+processed bench builds plus 75 copies under new ids): p50 69-91 ms, p95 106-161 ms at load 1.8-4.
 """
 
 from __future__ import annotations
