@@ -90,7 +90,9 @@ def retriever(doc_ids: list[str], ranking: str | Ranking = "selection"):
 
 # the part of a filing a question asks for (storage/retrieval/page_parts.py): the ranking before it, each class alone
 PARTS = {
-    "ranking_before_parts": {"part_weight": 0.0, "statement_weight": 0.0},
+    "ranking_before_parts": {"part_weight": 0.0, "statement_weight": 0.0, "cover_period": False, "capex_statement": False},
+    "parts_no_cover_period": {"cover_period": False},
+    "parts_no_capex_statement": {"capex_statement": False},
     "parts_prose_only": {"statement_weight": 0.0},
     "parts_statements_only": {"part_weight": 0.0},
     "parts_1": {"part_weight": 1.0, "statement_weight": 1.0},

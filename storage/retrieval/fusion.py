@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
-from storage.retrieval.page_parts import PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
+from storage.retrieval.page_parts import CAPEX_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
@@ -57,6 +57,9 @@ class Ranking(BaseModel):
     cover_facts: bool = Field(True, description="a question for what the SEC cover states (period end date, "
                               "headquarters, incorporation, ticker) lifts the cover pages printing that fact's wording "
                               "(storage.retrieval.document_profile.COVER_FACTS)")
+    cover_period: bool = Field(True, description="a question for the period the filing reports on (\"which quarter "
+                               "does this 10-Q report on\") lifts the cover pages printing \"period ended\" "
+                               "(storage.retrieval.document_profile.REPORT_PERIOD)")
     section_weight: float = Field(0.0, description="page score += w * z(BM25 of the query against the page's section "
                                   "label: item, note, primary statement; storage.retrieval.page_sections); 0 = off")
     section_query: Literal["question", "expanded"] = Field("question", description="what the section labels are "
@@ -67,6 +70,8 @@ class Ranking(BaseModel):
     statement_weight: float = Field(0.5, description="a question naming a primary statement or a metric computed from "
                                     "one (margins, effective tax rate, quick ratio, free cash flow): that statement's "
                                     "pages += w * spread (storage.retrieval.page_parts.STATEMENT_PARTS); 0 = off")
+    capex_statement: bool = Field(True, description="capital expenditures count as asking for the cash flow "
+                                  "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight)")
     scorer_feature: float = Field(0.0, description="page score += w * z(the learned page scorer's score of the page: "
                                   "its best chunk), before the document signals; a feature beside the hybrid score "
                                   "rather than a reorder (storage.retrieval.page_scorer); 0 = off")
@@ -242,7 +247,7 @@ def rank_pages(
     cover = 0.0
     if ranking.cover_weight and asks_for_cover(question or ""):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score))
-    elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "")):
+    elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "", ranking.cover_period)):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score), wording)
     parts = asked_part_lift(indexes, page_score, question or "", ranking)
     if len(indexes) > 1:
@@ -292,7 +297,8 @@ def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: s
     """The pages labelled as the part of the filing the question asks for, lifted in units of the query's
     spread (after the document signals, like the cover: every selected PDF has such pages)."""
     lift: np.ndarray | float = 0.0
-    for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, STATEMENT_PARTS)):
+    statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else [])
+    for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, statements)):
         parts = tuple(asked_parts(question, table)) if weight else ()
         if parts:
             mask = np.zeros(len(page_score))

@@ -8,7 +8,8 @@ Two classes of question name a part of the filing rather than words its evidence
   the question's words (`PROSE_PARTS`, `Ranking.part_weight`);
 - a primary statement, named ("using only the balance sheet") or implied by a metric computed from
   its lines (a gross or net margin or an effective tax rate from the income statement, a quick or
-  current ratio from the balance sheet, free cash flow from the cash flow statement): the statement
+  current ratio from the balance sheet, free cash flow and capital expenditures from the cash flow
+  statement's investing lines): the statement
   page prints the components, while notes and MD&A prose mention the metric's words more often
   (`STATEMENT_PARTS`, `Ranking.statement_weight`).
 
@@ -43,6 +44,10 @@ STATEMENT_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
                 r"\bcurrent ratio\b|\bworking capital\b|\bdebt[- ]to[- ]equity\b|\bbook value\b", _I), _BALANCE),
     (re.compile(r"\bcash ?flow statements?\b|\bstatements? of cash ?flows?\b|\bfree cash ?flows?\b|"
                 r"\bcash conversion\b", _I), _CASH),
+]
+# capital expenditures: a line of the cash flow statement's investing activities (`Ranking.capex_statement`)
+CAPEX_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
+    (re.compile(r"\bcapex\b|\bcapital (?:expenditures?|spending)\b", _I), _CASH),
 ]
 
 

@@ -8,7 +8,8 @@ from storage.documents import ingest
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
 from storage.retrieval.page_parts import PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
-from tests.fixtures_filings import source_path, write_pages
+from storage.retrieval.document_profile import cover_fact_wording
+from tests.fixtures_filings import cover_10q, source_path, write_pages
 
 BEFORE = Ranking(part_weight=0.0, statement_weight=0.0)
 # pages about something else, so a page's lift is measured against a filing's ordinary page (the query's spread)
@@ -66,3 +67,30 @@ def test_a_rate_computed_from_the_income_statement_finds_the_statement_page():
     question = "How does Acme's effective tax rate in FY2022 compare to FY2021?"
     assert _first_page(pdf.doc_id, question, BEFORE) == 0  # the note repeats the words; the statement prints the parts
     assert _first_page(pdf.doc_id, question, Ranking(part_weight=0.0)) == 1  # the product's statement_weight
+
+
+def test_capital_expenditures_find_the_cash_flow_statement_that_prints_them_as_additions():
+    pages = [
+        "Item 7. Management's Discussion and Analysis\nOur capital expenditures for grid safety rose in 2022 as "
+        "planned and are recovered through rates over time.\n",
+        "Acme Utility\nConsolidated Statements of Cash Flows\n(in millions)\nYear ended December 31, 2022 2021\n"
+        "Cash flows from investing activities\nProperty additions (5,709) (5,173)\nProceeds from sales of assets 12 9\n"
+        "Net cash used in investing activities (5,697) (5,164)\n",
+    ]
+    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_capex_parts.pdf"), pages + OTHER))
+    question = "How much did Acme spend on capital expenditures in 2022?"
+    assert _first_page(pdf.doc_id, question, Ranking(capex_statement=False)) == 0  # the prose repeating the words
+    assert _first_page(pdf.doc_id, question, Ranking()) == 1
+
+
+def test_a_question_for_the_period_a_filing_reports_on_finds_its_cover():
+    pages = [
+        cover_10q("ACME UTILITY", "June 30, 2023"),
+        "Exhibit 32 Certification. In connection with this quarterly report on Form 10-Q of Acme Utility for the "
+        "quarter, each officer certifies that the report fully complies and fairly presents the quarter's results.\n",
+    ]
+    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_period_parts.pdf"), pages + OTHER))
+    question = "Which quarter does this Acme Form 10-Q report on?"
+    assert cover_fact_wording(question) is None and cover_fact_wording(question, report_period=True) is not None
+    assert _first_page(pdf.doc_id, question, Ranking(cover_period=False)) == 1  # the certification's words
+    assert _first_page(pdf.doc_id, question, Ranking()) == 0
