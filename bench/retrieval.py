@@ -84,14 +84,17 @@ statements-more @1 .719/.645/.628 -> .769/.694/.669, @5 .934/.926/.868 -> .950/.
 @1 up .05 in each selection. Page-section labels as a signal (`sections_label_*`) lowered
 statements-more @1 by .02-.10: left off.
 Issue 28, round 3 (same run, `ranking_before_parts` = main d11b2ca): the part a question asks for (legal
-proceedings, risks, the business; the primary statement of a margin, tax rate, quick ratio...) lifts the pages
-labelled as it, 0.5 x the query's spread (1.0 lowered statements-more tune @1 by .03; tune dev equal).
-Dev @5 single/company/library tune .812/.750/.812 -> 1.0/1.0/.938 (@1 .312 -> .500 each), check
-.917/.917/.833 -> 1.0/1.0/.917 (@1 .583/.500/.250 -> .667/.583/.417); statements-more tune unchanged
-(@1 library .703 -> .688), check @5 single .947 = .947, company .947 -> .912, library .930 -> .912 (one
-question lost to each rule). The scorer as a feature (0.1-0.4) lifted statements-more but lowered dev @1
-(tune single .500 -> .438, check single .667 -> .583 at 0.1): left off. Library of 138 filings (the 63
-processed bench builds plus 75 copies under new ids): p50 69-91 ms, p95 106-161 ms at load 1.8-4.
+proceedings, risks, the business; the primary statement of a margin, tax rate, quick ratio, capex) lifts the
+pages labelled as it, 0.5 x the query's spread (1.0 lowered statements-more tune @1 by .03, dev tune equal),
+and a question for the period a filing reports on lifts its cover. Dev @5 single/company/library: tune
+.812/.750/.812 -> 1.0/1.0/.938 (@1 .312 -> .500 each), check .917/.917/.833 -> 1.0/1.0/.917 (@1
+.583/.500/.250 -> .667/.583/.417). Statements-more @5: tune .953/.938/.875 -> .984/.969/.922 (@1
+.781/.703/.703 -> .828/.750/.734; the capex and report-period rules lift tune only), check .947/.947/.930
+-> .947/.912/.912 (@1 equal): one check question lost to each parts rule in the company selection.
+The scorer as a feature (`scorer_feature_*`, 0.1-0.4) lifted statements-more (check @5 .947/.912/.912 ->
+.965/.947/.912 at 0.1) but lowered dev @1 (tune single .500 -> .438, check single .667 -> .583): left off.
+Library of 138 filings (14,597 pages: the 63 processed bench builds plus 75 copies under new ids sharing
+their vectors): p50 91 / 69 / 141 ms, p95 106 / 161 / 183 ms at load 1.8 / 4 / 8.
 """
 
 from __future__ import annotations
