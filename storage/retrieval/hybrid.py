@@ -24,7 +24,9 @@ numbers are in the module docstring of bench/retrieval.py):
    with nothing named the prior is 0. What a filing's first pages print fills what its DocumentInfo
    missed (storage.retrieval.document_profile: the period and form on a letter-spaced cover; a cover
    that prints the named issuer's name makes the filing that issuer's), and a question asking for
-   "the cover" lifts the SEC cover pages. Issuer names leave the keyword query (they select
+   "the cover" lifts the SEC cover pages, and one naming a part of the filing (legal proceedings, risks, the
+   business; a primary statement, or a metric computed from one) lifts the pages labelled as that part
+   (storage.retrieval.page_parts). Issuer names leave the keyword query (they select
    documents, and would otherwise pull every cover page of the named issuer up).
 5. Results are the best chunk of each page, pages in score order (k distinct pages cover more
    evidence than k chunks of one page); if k exceeds the pages, further chunks follow. Each
