@@ -178,3 +178,53 @@ def test_a_registrant_glossed_in_parentheses_and_a_period_preposition_are_no_row
     sources, text = statement_pdf([CF, INC])
     block = figure_block("How much cash did operations provide during fiscal 2022?", sources, text, get_embedder())
     assert block and block[0] == INTRO and "8,123" in block[1], block
+
+
+ORACLE_LIKE = Page("RESULTS OF OPERATIONS", ("2022", "2021"), [
+    ("Total revenues", "$ 40,000", "$ 38,000"),
+    ("Total Operating Margin", "$ 13,500", "$ 13,000"),
+    ("Total Operating Margin %", "34%", "36%"),
+], caption="(Dollars in millions)")
+
+
+@pytest.mark.parametrize("question,value", [
+    ("What operating margin percentage did the company report for fiscal 2022?", "34%"),
+    ("What was the operating margin percentage in 2021?", "36%"),
+])
+def test_a_printed_margin_percentage_row_answers_before_any_computing(statement_pdf, question, value):
+    # "Total Operating Margin %" is the ratio; "Total Operating Margin" in dollars is no operating income
+    sources, text = statement_pdf([ORACLE_LIKE])
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO and value in block[1] and "computed" not in " ".join(block), block
+
+
+def _two_registrants(name: str, net: str, share: str, owner: str) -> Page:
+    return Page("CONSOLIDATED STATEMENTS OF OPERATIONS", YEARS, [
+        ("Total revenue", "$ 2,490", "$ 2,396"),
+        ("Net income", net, "541"),
+        ("Net income attributable to noncontrolling interests", "(150)", "(31)"),
+        (f"Net income attributable to {owner}", share, "510"),
+    ], above=[name])
+
+
+def test_consolidated_net_income_reads_the_statement_of_the_registrant_the_question_names():
+    from storage.finance.line_items import ITEMS, asked_items, printed_forms
+    import re
+    # the statement pages a "consolidated net income" question asks for print it as plain "Net income"
+    asked = asked_items("What was Northwind Properties' consolidated net income in 2022?")[0].item
+    assert asked.concept == "ProfitLoss" and re.fullmatch(printed_forms(asked), "net income")
+    assert not re.fullmatch(asked.printed, "net income")
+    assert all(re.fullmatch(printed_forms(i), "total assets") is None for i in ITEMS if i.concept != "Assets")
+
+
+def test_two_registrants_consolidated_net_income_is_the_named_ones_total(statement_pdf):
+    # a filing of a company and its operating partnership: "Northwind Properties'" names the company
+    # ("Inc." adds nothing), not the partnership ("Limited Partnership" the question does not say)
+    sources, text = statement_pdf([
+        _two_registrants("NORTHWIND PROPERTIES LIMITED PARTNERSHIP", "809", "659", "Northwind Properties Limited Partnership"),
+        _two_registrants("NORTHWIND PROPERTIES, INC.", "795", "583", "Northwind Properties, Inc.")],
+        issuer="Northwind Properties, Inc.")
+    block = figure_block("What was Northwind Properties' consolidated net income in 2022?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and "795" in block[1] and "[^2]" in block[1], block
+    block = figure_block("What was net income attributable to Northwind Properties, Inc. in 2022?", sources, text, get_embedder())
+    assert block and "583" in block[1], block
