@@ -76,6 +76,8 @@ _STATEMENT_SECTION = re.compile(
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
+    # the tail of a unit caption broken over lines ("(in millions, except per / share amounts)")
+    r"[^()]*\)|"
     r"consolidated", re.I)
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
@@ -203,7 +205,18 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
         # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
-        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)
+        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item) \
+        or _section_said(section, ask)
+
+
+MAX_NAME_WORDS = 6
+
+
+def _section_said(section: str, ask: Ask) -> bool:
+    """The section is a short name the question says in full ("PG&E CORPORATION" over one registrant's
+    rows of a quarterly table, asked "PG&E Corporation's diluted EPS"): whose rows they are, not a part."""
+    words = set(tokenize(section))
+    return bool(_words(section)) and len(section.split()) <= MAX_NAME_WORDS and words <= set(tokenize(ask.text))
 
 
 # a statement's own totals: a section printed above them ("Changes in assets and liabilities",
@@ -287,6 +300,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
                                                      len(ask.own & _words(rc[0].label)),
                                                      rc[0].table in owners and _companys_share(rc[0].label)
                                                      == (ask.items[0].concept == "NetIncomeLoss"),
+                                                     _section_said(rc[0].cells[0].section, ask),
                                                      -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)

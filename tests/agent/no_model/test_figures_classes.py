@@ -228,3 +228,47 @@ def test_two_registrants_consolidated_net_income_is_the_named_ones_total(stateme
     assert block and block[0] == INTRO and "795" in block[1] and "[^2]" in block[1], block
     block = figure_block("What was net income attributable to Northwind Properties, Inc. in 2022?", sources, text, get_embedder())
     assert block and "583" in block[1], block
+
+
+QUARTERS = Page("QUARTERLY FINANCIAL DATA (UNAUDITED)", ("December 31", "September 30", "June 30", "March 31"), [
+    ("NORTHWIND CORPORATION",),
+    ("Operating revenues", "$ 4,713", "$ 4,810", "$ 4,169", "$ 3,974"),
+    ("Net income", "696", "391", "210", "110"),
+    ("Net earnings per common share, diluted", "1.36", "0.77", "0.41", "0.22"),
+    ("UTILITY",),
+    ("Operating revenues", "$ 4,700", "$ 4,800", "$ 4,160", "$ 3,970"),
+    ("Net income", "695", "389", "209", "108"),
+], span="2016 Quarter ended", first_column=300, gap=75)
+SELECTED_DATA = Page("SELECTED FINANCIAL DATA", ("2016", "2015"), [
+    ("Northwind Corporation",),
+    ("Operating revenues", "$ 17,666", "$ 16,833"),
+    ("Net income", "1,407", "888"),
+    ("Net earnings per common share, diluted", "2.78", "1.79"),
+], span="For the Year")
+
+
+@pytest.mark.parametrize("question,value", [
+    ("What was Northwind Corporation's net income in the first quarter of 2016?", "110"),
+    ("What was Northwind Corporation's diluted EPS in the fourth quarter of 2016?", "1.36"),
+    ("What was the Utility's net income in the second quarter of 2016?", "209"),
+    ("What was Northwind Corporation's net income in 2016?", "1,407"),
+])
+def test_a_quarter_of_a_10k_quarterly_table_under_its_registrants_name(statement_pdf, question, value):
+    # the registrant's name over its rows says whose they are (not a part of another item); a
+    # selected-data column "For the Year" is a year's, never the quarter asked
+    sources, text = statement_pdf([SELECTED_DATA, QUARTERS], issuer="Northwind Corporation")
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO and f"{value} " in block[1] + " ", block
+
+
+WRAPPED_CAPTION = Page("SELECTED QUARTERLY DATA", ("Fourth Quarter", "Third Quarter", "Second Quarter", "First Quarter"), [
+    ("share amounts)",),
+    ("Net sales", "$ 51,501", "$ 49,605", "$ 58,010", "$ 74,599"),
+    ("Net income", "11,124", "10,677", "13,569", "18,024"),
+], caption="(In millions, except per", span="2015", first_column=300, gap=75)
+
+
+def test_the_tail_of_a_wrapped_unit_caption_is_no_section(statement_pdf):
+    sources, text = statement_pdf([WRAPPED_CAPTION], fiscal=(2015, 4))
+    block = figure_block("What were net sales in the first quarter of fiscal 2015?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and "74,599" in block[1], block
