@@ -185,6 +185,10 @@ ORACLE_LIKE = Page("RESULTS OF OPERATIONS", ("2022", "2021"), [
     ("Total Operating Margin", "$ 13,500", "$ 13,000"),
     ("Total Operating Margin %", "34%", "36%"),
 ], caption="(Dollars in millions)")
+INCOME_OF_RECORD = Page("CONSOLIDATED STATEMENTS OF OPERATIONS", ("2022", "2021"), [
+    ("Total revenues", "$ 40,000", "$ 38,000"),
+    ("Operating income", "13,500", "13,000"),
+], caption="(In millions)")
 
 
 @pytest.mark.parametrize("question,value", [
@@ -272,3 +276,66 @@ def test_the_tail_of_a_wrapped_unit_caption_is_no_section(statement_pdf):
     sources, text = statement_pdf([WRAPPED_CAPTION], fiscal=(2015, 4))
     block = figure_block("What were net sales in the first quarter of fiscal 2015?", sources, text, get_embedder())
     assert block and block[0] == INTRO and "74,599" in block[1], block
+
+
+
+@pytest.fixture
+def segment_columns_pdf(tmp_path, monkeypatch):
+    """A note with a column per segment and a row per year under each item ("Revenue" / "2023",
+    "2022"), drawn by tests/storage/documents/layout_pages.py and read by layout as at answer time."""
+    import pymupdf
+    from storage.documents.table_layout import layout_units
+    from storage.schema import Source
+    from tests.storage.documents.layout_pages import Statement, draw
+    note = Statement(["NOTE 14: BUSINESS SEGMENTS", "(in millions) for the years ended May 31:"],
+                     [["Northwind", "Northwind", "Northwind", "Consolidated"], ["Express", "Ground", "Freight", "Total"],
+                      ["Segment", "Segment", "Segment", ""]], [
+        ("Revenue",),
+        ("2023", "$ 42,743", "$ 33,507", "$ 9,632", "$ 90,155"),
+        ("2022", "45,814", "33,232", "9,532", "93,512"),
+        ("Operating income",),
+        ("2023", "$ 1,064", "$ 2,763", "$ 2,334", "$ 4,912"),
+        ("2022", "2,922", "3,151", "2,067", "6,245"),
+    ])
+    doc = pymupdf.open()
+    page = doc.new_page()
+    draw(page, note)
+    text, words = page.get_text(), page.get_text("words")
+    monkeypatch.setattr("agent.no_model.cited_rows.table_units", lambda doc_id, n, t: layout_units(words))
+    monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: (2023, 4))
+    sources = [Source(source_id="[^1]", kind="document", doc_id="northwind-10k", page_number=0,
+                      source_file="NORTHWIND_2023_10K.pdf", text=text, extra={"issuer": "Northwind Corporation"})]
+    return sources, lambda src: text
+
+
+@pytest.mark.parametrize("question,value", [
+    ("What revenue did the Express segment report in fiscal 2023?", "42,743"),
+    ("What was the Freight segment's revenue in fiscal 2023?", "9,632"),
+    ("What was the Ground segment's revenue in fiscal 2022?", "33,232"),
+    ("What was operating income of the Ground segment in fiscal 2023?", "2,763"),
+])
+def test_a_segment_named_by_its_column_header(segment_columns_pdf, question, value):
+    # one column per segment: the column whose header names the segment asked, of the asked year
+    # (the table of the year before, on the same page, is not that year's by a fiscal shift of its own)
+    sources, text = segment_columns_pdf
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO and value in block[1], block
+
+
+def test_a_segment_no_column_names_gets_no_figure(segment_columns_pdf):
+    sources, text = segment_columns_pdf
+    block = figure_block("What revenue did the Air segment report in fiscal 2023?", sources, text, get_embedder())
+    assert not block or block[0] != INTRO, block
+
+
+def test_a_whole_percent_printed_ratio_carries_its_agreeing_computation(statement_pdf):
+    # "34%" printed; operating income / revenues of the cited rows = 33.8%: said beside it, never instead
+    sources, text = statement_pdf([ORACLE_LIKE, INCOME_OF_RECORD])
+    block = figure_block("What was the operating margin in fiscal 2022?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and block[1].startswith("- Total Operating Margin %") and "34%" in block[1], block
+    assert "13,500 / total revenues 40,000 = 33.8% (computed)" in block[1], block
+    # a computation that disagrees with the printed ratio by half a point or more is not said
+    sources, text = statement_pdf([ORACLE_LIKE, Page(INCOME_OF_RECORD.title, ("2022", "2021"), [
+        ("Total revenues", "$ 40,000", "$ 38,000"), ("Operating income", "12,000", "13,000")])])
+    block = figure_block("What was the operating margin in fiscal 2022?", sources, text, get_embedder())
+    assert block and "34%" in block[1] and "computed" not in block[1], block
