@@ -171,8 +171,8 @@ ITEMS: tuple[LineItem, ...] = (
              components=("ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent")),
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
-             r"(?:total )?(?:stock|share)holders'? equity|(?:total )?equity|book value",
-             r"total (?:[a-z.,&' ]{2,40} )?(?:stock|share)holders'? equity(?: \(deficit\))?|total equity"),
+             r"(?:total )?(?:stock|share)holders['’]? equity|(?:total )?equity|book value",
+             r"total (?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?|total equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
     LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margin{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),

@@ -339,3 +339,13 @@ def test_a_whole_percent_printed_ratio_carries_its_agreeing_computation(statemen
         ("Total revenues", "$ 40,000", "$ 38,000"), ("Operating income", "12,000", "13,000")])])
     block = figure_block("What was the operating margin in fiscal 2022?", sources, text, get_embedder())
     assert block and "34%" in block[1] and "computed" not in block[1], block
+
+
+def test_a_typographic_apostrophe_is_the_same_label():
+    # the statement pages of an item are found by its printed labels on the raw page text, where
+    # "shareholders’" is printed with a typographic apostrophe
+    import re
+    from storage.finance.line_items import BY_CONCEPT, printed_forms
+    equity = BY_CONCEPT["StockholdersEquity"]
+    assert re.compile(rf"(?im)^\s*(?:{printed_forms(equity)})\b").search("Retained earnings 92,284\nTotal shareholders’ equity 119,355")
+    assert re.fullmatch(equity.asked, "shareholders’ equity")
