@@ -256,6 +256,7 @@ SELECTED_DATA = Page("SELECTED FINANCIAL DATA", ("2016", "2015"), [
     ("What was Northwind Corporation's diluted EPS in the fourth quarter of 2016?", "1.36"),
     ("What was the Utility's net income in the second quarter of 2016?", "209"),
     ("What was Northwind Corporation's net income in 2016?", "1,407"),
+    ("How much net income did Northwind Corporation report in the June quarter a year earlier (Q2 2016)?", "210"),
 ])
 def test_a_quarter_of_a_10k_quarterly_table_under_its_registrants_name(statement_pdf, question, value):
     # the registrant's name over its rows says whose they are (not a part of another item); a
