@@ -26,7 +26,7 @@ from storage.settings import get_settings
 from agent.tuning import TUNING
 from storage.documents import catalog, page_tables
 from storage.documents.bm25 import tokenize
-from storage.finance.line_items import asked_items
+from storage.finance.line_items import asked_items, printed_forms
 from storage.retrieval.hybrid import RetrievalError
 from storage.retrieval.selection_prior import selection_prior
 
@@ -159,7 +159,7 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     Pages printing the item's label first, then the documents the question's period and form point
     to (storage/retrieval/selection_prior.py), then the question's words on the page."""
     selection = selected_documents(state)
-    labels = [re.compile(rf"(?im)^\s*(?:{a.item.printed})\b") for a in asked_items(question)]
+    labels = [re.compile(rf"(?im)^\s*(?:{printed_forms(a.item)})\b") for a in asked_items(question)]
     if not selection or not labels:
         return [], "No selected PDF, or the question names no statement line item.", False
     prior = selection_prior(question, {d.doc_id: d.info for d in selection})

@@ -127,9 +127,10 @@ class Derivation:
     percent: bool
 
 
-def derivation(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder) -> Derivation | None:
+def derivation(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder,
+               printed_too: bool = False) -> Derivation | None:
     """The formula a question asks to compute, or None: defined in the question, a ratio of two
-    rows, or a named ratio (line_items formulas) that no cited row prints."""
+    rows, or a named ratio (line_items formulas) that no cited row prints (`printed_too`: or does)."""
     percent = bool(_PERCENT_ASK.search(question))
     if m := _DEFINED.search(question):
         before = question[: m.start()]
@@ -160,7 +161,7 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
         item = asked.item
         if item.formula and _names_a_part(question, period, sources):
             return None  # "the Services gross margin": the company's rows are not that part's inputs
-        if item.formula and not _printed(item, question, rows, sources, period, embedder):
+        if item.formula and (printed_too or not _printed(item, question, rows, sources, period, embedder)):
             formula = item.formula
             for concept, identity in line_items.IDENTITIES.items():
                 # an input no cited row prints, read through its identity ("gross profit" = net sales
@@ -435,11 +436,12 @@ def _latest_years(kind, question, name, period, rows, sources, embedder) -> list
     return list(range(latest - count + 1, latest + 1)) if latest else []  # years not printed are said missing
 
 
-def derived_block(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder) -> list[str] | None:
+def derived_block(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder,
+                  printed_too: bool = False) -> list[str] | None:
     """The computed figure's lines (the result with its arithmetic and citations, then each input
     as printed), or a line saying which input is missing; None when the question asks no computation."""
     rows = rows_of_named_entity(rows, question)  # "PG&E Corporation's": not its utility's statements
-    d = derivation(question, rows, sources, period, embedder)
+    d = derivation(question, rows, sources, period, embedder, printed_too)
     if d is not None:
         return _formula_lines(d, question, period, rows, sources, embedder)
     if asks_beyond_items(_AVERAGE, question):

@@ -156,7 +156,8 @@ def column_months(period: str) -> int | None:
         if m.group(2):
             return {13: 3, 26: 6, 39: 9}.get(int(m.group(2)), 12)
         return _MONTH_WORDS.get((m.group(1) or "").lower(), 3)
-    if re.search(rf"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?{YEAR}|\bfull[- ]year\b|\bannual\b", period):
+    # "Year Ended", "Fiscal 2016", "Full year", "Annual", "For the Year" (a selected-data column)
+    if re.search(rf"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?{YEAR}|\bfull[- ]year\b|\bannual\b|\bfor the (?:fiscal )?year\b", period):
         return 12
     return None
 

@@ -76,6 +76,8 @@ _STATEMENT_SECTION = re.compile(
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
+    # the tail of a unit caption broken over lines ("(in millions, except per / share amounts)")
+    r"[^()]*\)|"
     r"consolidated", re.I)
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
@@ -95,6 +97,7 @@ _PERIOD_WORDS = set(tokenize(
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
     f"latest recent last million billion thousand dollar during throughout within since through {MONTH_NAMES} "
+    "earlier ago previous preceding later "  # "a year earlier": when, not which item
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
@@ -203,7 +206,18 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
         # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
-        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item)
+        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item) \
+        or _section_said(section, ask)
+
+
+MAX_NAME_WORDS = 6
+
+
+def _section_said(section: str, ask: Ask) -> bool:
+    """The section is a short name the question says in full ("PG&E CORPORATION" over one registrant's
+    rows of a quarterly table, asked "PG&E Corporation's diluted EPS"): whose rows they are, not a part."""
+    words = set(tokenize(section))
+    return bool(_words(section)) and len(section.split()) <= MAX_NAME_WORDS and words <= set(tokenize(ask.text))
 
 
 # a statement's own totals: a section printed above them ("Changes in assets and liabilities",
@@ -270,8 +284,8 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
-        by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
-                   and ask.residue <= _words(f"{r.label} {r.context}") | _said_by_registrant(r, ask)]
+        by_item = [(r, c) for r, c in ((r, _named_columns(r, c, ask)) for r, c in fitting
+                                        if any(line_items.answers(r.item, i) for i in ask.items[:1])) if c]
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
@@ -287,6 +301,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
                                                      len(ask.own & _words(rc[0].label)),
                                                      rc[0].table in owners and _companys_share(rc[0].label)
                                                      == (ask.items[0].concept == "NetIncomeLoss"),
+                                                     _section_said(rc[0].cells[0].section, ask),
                                                      -rc[0].rank,
                                                      -len(_words(rc[0].label) - ask.own)))
             return None if _ambiguous(r, cells, by_item) else FigureMatch(1.0, cells, r.source, r)
@@ -303,6 +318,17 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+def _named_columns(row: Row, cells: list[Cell], ask: Ask) -> list[Cell]:
+    """The row's cells of the asked period when its label, caption and section say the question's other
+    words; else those of its columns whose headers say them (a segment table with a column per
+    segment: "FedEx Express Segment, Year ended May 31, 2023"); none when neither does."""
+    missing = ask.residue - _words(f"{row.label} {row.context}") - _said_by_registrant(row, ask)
+    if not missing:
+        return cells
+    named = [c for c in row.cells if missing <= _words(c.period)]
+    return row.cells_for_columns(named, ask.period) if named else []
 
 
 _ATTRIBUTABLE = re.compile(r"\battributable to\b", re.I)

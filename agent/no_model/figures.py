@@ -67,7 +67,10 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     if match is not None and not defines_formula(question) and (not computation or _states_computation(question, match)):
         if BOTH_PARTS.search(question) and len(parts := _current_and_noncurrent(match, rows, period)) == 2:
             return _sum_block(f"{match.row.label}, current and non-current", parts)
-        return [INTRO, *(f"- {match.row.line(c)}" for c in match.cells)]
+        lines = [f"- {match.row.line(c)}" for c in match.cells]
+        if len(lines) == 1 and (precise := _precise_ratio(question, match, rows, sources, period, embedder)):
+            lines[0] += f" ({precise})"
+        return [INTRO, *lines]
     derived = derived_block(question, rows, sources, period, embedder)
     if derived:
         computed = any("(computed)" in line for line in derived)
@@ -166,6 +169,23 @@ def _said_asked(period: AskedPeriod) -> str:
         return f" for Q{period.quarter} {fy}{period.years[0]}"
     years = " and ".join(str(y) for y in period.years)
     return f" for {'fiscal ' if period.fiscal else ''}{years}"
+
+
+_COMPUTED = re.compile(r"= (-?[\d,]*\.\d+)% \(computed\)")
+
+
+def _precise_ratio(question: str, match: FigureMatch, rows, sources, period, embedder) -> str | None:
+    """For a ratio printed in whole percent ("Total Operating Margin % 26%"): the same ratio computed
+    from the rows it is printed with, when that agrees with the printed one ("operating income
+    12,604 / total revenues 37,047 = 34.0% (computed)"); None otherwise."""
+    item, printed = match.row.item, parse_number(match.cells[0].value)
+    if item is None or not item.percent or not item.formula or printed is None or decimals(match.cells[0].value):
+        return None
+    derived = derived_block(question, rows, sources, period, embedder, printed_too=True) or []
+    m = _COMPUTED.search(derived[0]) if derived else None
+    if m is None or abs(float(m.group(1).replace(",", "")) - printed) >= 0.5:
+        return None
+    return derived[0].lstrip("- ").split(" = ", 1)[1]
 
 
 def _states_computation(question: str, match: FigureMatch) -> bool:

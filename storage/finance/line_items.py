@@ -39,6 +39,9 @@ class LineItem:
 
 
 _CUR = r"(?:current|short[- ]term)"
+# a margin asked or printed as a percentage ("operating margin percentage", "Total Operating Margin %")
+_AS_PERCENT = r"(?: percentages?| %| rates?)?"
+_PRINTED_PERCENT = r"(?: percentages?| %| rates?| as a percent(?:age)? of (?:total |net )?(?:revenues?|sales))?"
 ITEMS: tuple[LineItem, ...] = (
     LineItem("Revenues", "Revenues",
              r"(?:total |net |operating )*(?:revenues?|sales)|top[- ]line|turnover",
@@ -168,15 +171,15 @@ ITEMS: tuple[LineItem, ...] = (
              components=("ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent")),
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
-             r"(?:total )?(?:stock|share)holders'? equity|(?:total )?equity|book value",
-             r"total (?:[a-z.,&' ]{2,40} )?(?:stock|share)holders'? equity(?: \(deficit\))?|total equity"),
+             r"(?:total )?(?:stock|share)holders['’]? equity|(?:total )?equity|book value",
+             r"total (?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?|total equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
-    LineItem("GrossMargin", "Gross margin", r"gross (?:profit )?margin", r"gross (?:profit )?margin(?: percentage| %)?",
+    LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margin{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),
-    LineItem("OperatingMargin", "Operating margin", r"operating (?:profit )?margin",
-             r"operating (?:profit )?margin(?: percentage| %)?", formula="OperatingIncomeLoss / Revenues", percent=True),
-    LineItem("NetMargin", "Net margin", r"(?:net )?profit margin|net (?:income )?margin",
-             r"net (?:profit |income )?margin", formula="NetIncomeLoss / Revenues", percent=True),
+    LineItem("OperatingMargin", "Operating margin", rf"operating (?:profit )?margin{_AS_PERCENT}",
+             rf"(?:total )?operating (?:profit )?margin{_PRINTED_PERCENT}", formula="OperatingIncomeLoss / Revenues", percent=True),
+    LineItem("NetMargin", "Net margin", rf"(?:(?:net )?profit margin|net (?:income )?margin){_AS_PERCENT}",
+             rf"(?:total )?net (?:profit |income )?margin{_PRINTED_PERCENT}", formula="NetIncomeLoss / Revenues", percent=True),
     LineItem("CurrentRatio", "Current ratio", r"current ratio", r"current ratio",
              formula="AssetsCurrent / LiabilitiesCurrent"),
     LineItem("FreeCashFlow", "Free cash flow", r"free cash ?flow", r"free cash ?flow",
@@ -223,6 +226,14 @@ _PRINTED = [(item, re.compile(item.printed)) for item in ITEMS]
 # "long-term debt" asked also takes the row that includes the current portion ("Total long-term debt")
 # consolidated net income asked also takes a plain "Net income" row of a table that splits it out
 ALSO_ANSWERS = {"LongTermDebtNoncurrent": ("DebtLongtermAndShorttermCombinedAmount",), "ProfitLoss": ("NetIncomeLoss",)}
+
+
+def printed_forms(item: LineItem) -> str:
+    """A regex of the row labels that answer `item`: its own printed labels and those of the items
+    ALSO_ANSWERS lets answer it ("Net income" on the statement of a filing that prints no
+    "Net income, including noncontrolling interests" row answers consolidated net income)."""
+    others = [BY_CONCEPT[c].printed for c in ALSO_ANSWERS.get(item.concept, ())]
+    return "|".join(f"(?:{p})" for p in (item.printed, *others))
 
 
 def mentions(text: str, item: LineItem) -> bool:

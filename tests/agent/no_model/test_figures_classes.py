@@ -178,3 +178,175 @@ def test_a_registrant_glossed_in_parentheses_and_a_period_preposition_are_no_row
     sources, text = statement_pdf([CF, INC])
     block = figure_block("How much cash did operations provide during fiscal 2022?", sources, text, get_embedder())
     assert block and block[0] == INTRO and "8,123" in block[1], block
+
+
+ORACLE_LIKE = Page("RESULTS OF OPERATIONS", ("2022", "2021"), [
+    ("Total revenues", "$ 40,000", "$ 38,000"),
+    ("Total Operating Margin", "$ 13,500", "$ 13,000"),
+    ("Total Operating Margin %", "34%", "36%"),
+], caption="(Dollars in millions)")
+INCOME_OF_RECORD = Page("CONSOLIDATED STATEMENTS OF OPERATIONS", ("2022", "2021"), [
+    ("Total revenues", "$ 40,000", "$ 38,000"),
+    ("Operating income", "13,500", "13,000"),
+], caption="(In millions)")
+
+
+@pytest.mark.parametrize("question,value", [
+    ("What operating margin percentage did the company report for fiscal 2022?", "34%"),
+    ("What was the operating margin percentage in 2021?", "36%"),
+])
+def test_a_printed_margin_percentage_row_answers_before_any_computing(statement_pdf, question, value):
+    # "Total Operating Margin %" is the ratio; "Total Operating Margin" in dollars is no operating income
+    sources, text = statement_pdf([ORACLE_LIKE])
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO and value in block[1] and "computed" not in " ".join(block), block
+
+
+def _two_registrants(name: str, net: str, share: str, owner: str) -> Page:
+    return Page("CONSOLIDATED STATEMENTS OF OPERATIONS", YEARS, [
+        ("Total revenue", "$ 2,490", "$ 2,396"),
+        ("Net income", net, "541"),
+        ("Net income attributable to noncontrolling interests", "(150)", "(31)"),
+        (f"Net income attributable to {owner}", share, "510"),
+    ], above=[name])
+
+
+def test_consolidated_net_income_reads_the_statement_of_the_registrant_the_question_names():
+    from storage.finance.line_items import ITEMS, asked_items, printed_forms
+    import re
+    # the statement pages a "consolidated net income" question asks for print it as plain "Net income"
+    asked = asked_items("What was Northwind Properties' consolidated net income in 2022?")[0].item
+    assert asked.concept == "ProfitLoss" and re.fullmatch(printed_forms(asked), "net income")
+    assert not re.fullmatch(asked.printed, "net income")
+    assert all(re.fullmatch(printed_forms(i), "total assets") is None for i in ITEMS if i.concept != "Assets")
+
+
+def test_two_registrants_consolidated_net_income_is_the_named_ones_total(statement_pdf):
+    # a filing of a company and its operating partnership: "Northwind Properties'" names the company
+    # ("Inc." adds nothing), not the partnership ("Limited Partnership" the question does not say)
+    sources, text = statement_pdf([
+        _two_registrants("NORTHWIND PROPERTIES LIMITED PARTNERSHIP", "809", "659", "Northwind Properties Limited Partnership"),
+        _two_registrants("NORTHWIND PROPERTIES, INC.", "795", "583", "Northwind Properties, Inc.")],
+        issuer="Northwind Properties, Inc.")
+    block = figure_block("What was Northwind Properties' consolidated net income in 2022?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and "795" in block[1] and "[^2]" in block[1], block
+    block = figure_block("What was net income attributable to Northwind Properties, Inc. in 2022?", sources, text, get_embedder())
+    assert block and "583" in block[1], block
+
+
+QUARTERS = Page("QUARTERLY FINANCIAL DATA (UNAUDITED)", ("December 31", "September 30", "June 30", "March 31"), [
+    ("NORTHWIND CORPORATION",),
+    ("Operating revenues", "$ 4,713", "$ 4,810", "$ 4,169", "$ 3,974"),
+    ("Net income", "696", "391", "210", "110"),
+    ("Net earnings per common share, diluted", "1.36", "0.77", "0.41", "0.22"),
+    ("UTILITY",),
+    ("Operating revenues", "$ 4,700", "$ 4,800", "$ 4,160", "$ 3,970"),
+    ("Net income", "695", "389", "209", "108"),
+], span="2016 Quarter ended", first_column=300, gap=75)
+SELECTED_DATA = Page("SELECTED FINANCIAL DATA", ("2016", "2015"), [
+    ("Northwind Corporation",),
+    ("Operating revenues", "$ 17,666", "$ 16,833"),
+    ("Net income", "1,407", "888"),
+    ("Net earnings per common share, diluted", "2.78", "1.79"),
+], span="For the Year")
+
+
+@pytest.mark.parametrize("question,value", [
+    ("What was Northwind Corporation's net income in the first quarter of 2016?", "110"),
+    ("What was Northwind Corporation's diluted EPS in the fourth quarter of 2016?", "1.36"),
+    ("What was the Utility's net income in the second quarter of 2016?", "209"),
+    ("What was Northwind Corporation's net income in 2016?", "1,407"),
+    ("How much net income did Northwind Corporation report in the June quarter a year earlier (Q2 2016)?", "210"),
+])
+def test_a_quarter_of_a_10k_quarterly_table_under_its_registrants_name(statement_pdf, question, value):
+    # the registrant's name over its rows says whose they are (not a part of another item); a
+    # selected-data column "For the Year" is a year's, never the quarter asked
+    sources, text = statement_pdf([SELECTED_DATA, QUARTERS], issuer="Northwind Corporation")
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO and f"{value} " in block[1] + " ", block
+
+
+WRAPPED_CAPTION = Page("SELECTED QUARTERLY DATA", ("Fourth Quarter", "Third Quarter", "Second Quarter", "First Quarter"), [
+    ("share amounts)",),
+    ("Net sales", "$ 51,501", "$ 49,605", "$ 58,010", "$ 74,599"),
+    ("Net income", "11,124", "10,677", "13,569", "18,024"),
+], caption="(In millions, except per", span="2015", first_column=300, gap=75)
+
+
+def test_the_tail_of_a_wrapped_unit_caption_is_no_section(statement_pdf):
+    sources, text = statement_pdf([WRAPPED_CAPTION], fiscal=(2015, 4))
+    block = figure_block("What were net sales in the first quarter of fiscal 2015?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and "74,599" in block[1], block
+
+
+
+@pytest.fixture
+def segment_columns_pdf(tmp_path, monkeypatch):
+    """A note with a column per segment and a row per year under each item ("Revenue" / "2023",
+    "2022"), drawn by tests/storage/documents/layout_pages.py and read by layout as at answer time."""
+    import pymupdf
+    from storage.documents.table_layout import layout_units
+    from storage.schema import Source
+    from tests.storage.documents.layout_pages import Statement, draw
+    note = Statement(["NOTE 14: BUSINESS SEGMENTS", "(in millions) for the years ended May 31:"],
+                     [["Northwind", "Northwind", "Northwind", "Consolidated"], ["Express", "Ground", "Freight", "Total"],
+                      ["Segment", "Segment", "Segment", ""]], [
+        ("Revenue",),
+        ("2023", "$ 42,743", "$ 33,507", "$ 9,632", "$ 90,155"),
+        ("2022", "45,814", "33,232", "9,532", "93,512"),
+        ("Operating income",),
+        ("2023", "$ 1,064", "$ 2,763", "$ 2,334", "$ 4,912"),
+        ("2022", "2,922", "3,151", "2,067", "6,245"),
+    ])
+    doc = pymupdf.open()
+    page = doc.new_page()
+    draw(page, note)
+    text, words = page.get_text(), page.get_text("words")
+    monkeypatch.setattr("agent.no_model.cited_rows.table_units", lambda doc_id, n, t: layout_units(words))
+    monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: (2023, 4))
+    sources = [Source(source_id="[^1]", kind="document", doc_id="northwind-10k", page_number=0,
+                      source_file="NORTHWIND_2023_10K.pdf", text=text, extra={"issuer": "Northwind Corporation"})]
+    return sources, lambda src: text
+
+
+@pytest.mark.parametrize("question,value", [
+    ("What revenue did the Express segment report in fiscal 2023?", "42,743"),
+    ("What was the Freight segment's revenue in fiscal 2023?", "9,632"),
+    ("What was the Ground segment's revenue in fiscal 2022?", "33,232"),
+    ("What was operating income of the Ground segment in fiscal 2023?", "2,763"),
+])
+def test_a_segment_named_by_its_column_header(segment_columns_pdf, question, value):
+    # one column per segment: the column whose header names the segment asked, of the asked year
+    # (the table of the year before, on the same page, is not that year's by a fiscal shift of its own)
+    sources, text = segment_columns_pdf
+    block = figure_block(question, sources, text, get_embedder())
+    assert block and block[0] == INTRO and value in block[1], block
+
+
+def test_a_segment_no_column_names_gets_no_figure(segment_columns_pdf):
+    sources, text = segment_columns_pdf
+    block = figure_block("What revenue did the Air segment report in fiscal 2023?", sources, text, get_embedder())
+    assert not block or block[0] != INTRO, block
+
+
+def test_a_whole_percent_printed_ratio_carries_its_agreeing_computation(statement_pdf):
+    # "34%" printed; operating income / revenues of the cited rows = 33.8%: said beside it, never instead
+    sources, text = statement_pdf([ORACLE_LIKE, INCOME_OF_RECORD])
+    block = figure_block("What was the operating margin in fiscal 2022?", sources, text, get_embedder())
+    assert block and block[0] == INTRO and block[1].startswith("- Total Operating Margin %") and "34%" in block[1], block
+    assert "13,500 / total revenues 40,000 = 33.8% (computed)" in block[1], block
+    # a computation that disagrees with the printed ratio by half a point or more is not said
+    sources, text = statement_pdf([ORACLE_LIKE, Page(INCOME_OF_RECORD.title, ("2022", "2021"), [
+        ("Total revenues", "$ 40,000", "$ 38,000"), ("Operating income", "12,000", "13,000")])])
+    block = figure_block("What was the operating margin in fiscal 2022?", sources, text, get_embedder())
+    assert block and "34%" in block[1] and "computed" not in block[1], block
+
+
+def test_a_typographic_apostrophe_is_the_same_label():
+    # the statement pages of an item are found by its printed labels on the raw page text, where
+    # "shareholders’" is printed with a typographic apostrophe
+    import re
+    from storage.finance.line_items import BY_CONCEPT, printed_forms
+    equity = BY_CONCEPT["StockholdersEquity"]
+    assert re.compile(rf"(?im)^\s*(?:{printed_forms(equity)})\b").search("Retained earnings 92,284\nTotal shareholders’ equity 119,355")
+    assert re.fullmatch(equity.asked, "shareholders’ equity")
