@@ -125,7 +125,8 @@ def start_setup(mode: str, work: Path, stack: ExitStack, cpu: CpuMeter) -> tuple
         wait_until(lambda port=port: _health(f"http://127.0.0.1:{port}"), f"replica {port}", proc, log, 120)
     front = free_port()
     proxy_env = {**os.environ, "CLUSTER_BIND": f"127.0.0.1:{front}", "APP1_ADDR": f"127.0.0.1:{ports[0]}",
-                 "APP2_ADDR": f"127.0.0.1:{ports[-1]}"}  # one replica: both entries name it
+                 "APP2_ADDR": f"127.0.0.1:{ports[-1]}",  # one replica: both entries name it
+                 "HAPROXY_ERRORS": str(PROJECT_ROOT / "deploy" / "errors")}  # haproxy.cfg's "restarting" page
     proc = spawn(["haproxy", "-db", "-f", str(PROJECT_ROOT / "deploy" / "haproxy.cfg")], work / "haproxy.log",
                  env=proxy_env)
     stack.callback(stop_process, proc)
