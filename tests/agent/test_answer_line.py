@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from agent.answer_line import AnswerLine, ordinal
 from agent.service import ChatService
 from ui.chat_session import progress_label
@@ -78,8 +80,8 @@ def test_the_service_shortens_the_gil_switch_so_short_turns_do_not_queue_behind_
     try:
         sys.setswitchinterval(0.005)  # CPython's default: each GIL hop of a greeting could wait 5 ms
         ChatService(llm=None, web=None, history=None)
-        assert sys.getswitchinterval() == QUICK_SWITCH_S
+        assert sys.getswitchinterval() == pytest.approx(QUICK_SWITCH_S)
         sys.setswitchinterval(0.0001)  # an operator's shorter choice is kept
-        assert favour_short_turns() == 0.0001
+        assert favour_short_turns() == pytest.approx(0.0001)
     finally:
         sys.setswitchinterval(before)
