@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from storage.documents import catalog
 from storage.documents.facts import FactsMissing, stored_tables
-from storage.documents.page_furniture import EDGE_LINES, EdgeLine, furniture_keys, is_furniture, mask
+from storage.documents.page_furniture import EdgeLine, furniture_keys, is_furniture, mask, text_edges
 
 log = logging.getLogger(__name__)
 _LETTER = re.compile(r"[A-Za-z]")
@@ -48,12 +48,7 @@ def _from_page_texts(doc_id: str, build: str, processed_at: str) -> frozenset[st
     except (OSError, ValueError) as exc:
         log.debug("no page texts for %s: %s", doc_id, exc)
         return frozenset()
-    edges = []
-    for text in pages:
-        lines = [s for s in (" ".join(x.split()) for x in (text or "").splitlines()) if s]
-        ends = lines[:EDGE_LINES] + lines[EDGE_LINES:][-EDGE_LINES:]
-        edges.append([EdgeLine(mask(s), s, False) for s in ends])
-    return furniture_keys(edges)
+    return furniture_keys([[EdgeLine(mask(s), s, False) for _, s in text_edges(text or "")] for text in pages])
 
 
 def is_furniture_line(line: str, keys: frozenset[str]) -> bool:

@@ -13,7 +13,8 @@ files are written into the build folder:
 Answering reads these files only; nothing reopens the source PDF. A build made before this module
 has neither file: `process_and_index_pdf` on an already processed PDF adds them (atomically, under
 the document's lock), and `python -m storage.documents.facts --backfill` adds them to every processed
-PDF of the destination folder (`--work DIR` for another one).
+PDF of the destination folder (`--work DIR` for another one; `--rebuild` reads every build's facts
+again, for a work folder whose facts an older reader wrote).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import pymupdf
 from storage.documents.catalog import get_pdf_output_dirs, list_processed_pdfs, load_facts, load_manifest, load_page_texts
 from storage.documents.maintenance import document_lock
 from storage.documents.page_furniture import drop_furniture_text, read_pages
-from storage.documents.table_layout import has_table, layout_units
+from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
@@ -74,8 +75,12 @@ def read_tables(pages: list[PageContent], words: dict[int, tuple[list[tuple], fl
     numbered = {n: sum(1 for w in ws if _NUMBER.search(str(w[4]))) >= MIN_NUMBERS for n, (ws, _) in words.items()}
     keys, kept = read_pages(words)
     layout: dict[int, list[Unit]] = {}
-    for number, ws in kept.items():
-        if numbered[number] and has_table(units := layout_units(ws)):
+    last: dict[int, LastTable | None] = {}  # each page's last table, for a statement going on over the next page
+    for number, ws in sorted(kept.items()):
+        if not numbered[number]:
+            continue
+        units, last[number] = read_layout(ws, last.get(number - 1))
+        if has_table(units):
             layout[number] = units
     tables = DocumentTables(keys, layout)
     for p in pages:
@@ -286,23 +291,24 @@ def read_document(doc: pymupdf.Document, pages: list[PageContent]) -> DocumentTa
     return read_tables(pages, words)
 
 
-def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bool = True) -> bool:
-    """Add facts.json and page_tables.json to the current build of a processed PDF that has none,
-    from its source PDF (`doc` when it is open already), under the document's lock (`lock=False`:
-    the caller holds it); True when they were added. The build's other artifacts are untouched; a
-    reader sees the files whole or not at all."""
-    if has_facts(get_pdf_output_dirs(doc_id).build_dir):
+def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bool = True,
+                      rebuild: bool = False) -> bool:
+    """Add facts.json and page_tables.json to the current build of a processed PDF that has none
+    (`rebuild`: replace the ones it has), from its source PDF (`doc` when it is open already), under
+    the document's lock (`lock=False`: the caller holds it); True when they were written. The build's
+    other artifacts are untouched; a reader sees the files whole or not at all."""
+    if not rebuild and has_facts(get_pdf_output_dirs(doc_id).build_dir):
         return False
     if not lock:
-        return _add_facts(doc_id, doc)
+        return _add_facts(doc_id, doc, rebuild)
     with document_lock(doc_id):
-        return _add_facts(doc_id, doc)
+        return _add_facts(doc_id, doc, rebuild)
 
 
-def _add_facts(doc_id: str, doc: pymupdf.Document | None) -> bool:
+def _add_facts(doc_id: str, doc: pymupdf.Document | None, rebuild: bool = False) -> bool:
     manifest = load_manifest(doc_id)
     dirs = get_pdf_output_dirs(doc_id)
-    if has_facts(dirs.build_dir):
+    if not rebuild and has_facts(dirs.build_dir):
         return False
     texts = load_page_texts(doc_id)
     ocr = set(manifest.ocr_pages or [])
@@ -318,12 +324,13 @@ def _add_facts(doc_id: str, doc: pymupdf.Document | None) -> bool:
     return True
 
 
-def backfill() -> tuple[int, int]:
-    """Add the missing facts to every processed PDF of the destination folder: (added, failed)."""
+def backfill(rebuild: bool = False) -> tuple[int, int]:
+    """Add the missing facts to every processed PDF of the destination folder (`rebuild`: read every
+    build's facts again): (added, failed)."""
     added = failed = 0
     for manifest in list_processed_pdfs():
         try:
-            added += add_missing_facts(manifest.doc_id)
+            added += add_missing_facts(manifest.doc_id, rebuild=rebuild)
         except (OSError, ValueError, RuntimeError) as exc:
             failed += 1
             log.warning("Could not add facts to %s: %s", manifest.doc_id, exc)
@@ -333,6 +340,7 @@ def backfill() -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage.documents.facts", description=__doc__.split("\n\n")[0])
     parser.add_argument("--backfill", action="store_true", help="add facts to processed PDFs built before them")
+    parser.add_argument("--rebuild", action="store_true", help="with --backfill: replace facts an older reader wrote")
     parser.add_argument("--work", help="the PDF_CHAT_HOME folder to upgrade (default: the configured one)")
     args = parser.parse_args(argv)
     if args.work:
@@ -343,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    added, failed = backfill()
+    added, failed = backfill(rebuild=args.rebuild)
     print(f"facts added to {added} processed PDF(s); {failed} failed")
     return 1 if failed else 0
 

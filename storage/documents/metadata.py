@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Iterable
 
 from storage.documents.pdf_errors import PDF_ERRORS
-from storage.finance.periods import DATE, YEAR, YEAR_RE, parse_date
+from storage.finance.periods import DATE, FISCAL_LABEL, QUARTER_ORDINALS, QUARTER_WORDS, YEAR, YEAR_RE, parse_date
 from storage.schema import DocumentInfo, PageContent
 
 COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
@@ -56,12 +56,8 @@ _RELEASE_HEADLINE = re.compile(
 )
 _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX|LSE)\s*:\s*([A-Z.]{1,6})\)")
 _ISSUER_BEFORE_TICKER = re.compile(r"([A-Z][\w.&,' -]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American)\s*:")
-_ORDINAL_Q = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_QUARTER_WORDS = re.compile(
-    r"\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4])\b|([1-4])q\b)", re.IGNORECASE
-)
 _MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)
-_FISCAL_LABEL = re.compile(rf"\b(?:fiscal(?:\s+year)?\s*({YEAR})|FY\s?'?({YEAR}|\d\d))\b", re.IGNORECASE)
+_FISCAL_LABEL = FISCAL_LABEL
 _SUFFIXES = re.compile(
     r"(?:,?\s+(?:co\.?|company|corp\.?|corporation|inc\.?|incorporated|plc|p\.l\.c\.|ltd\.?|limited|llc|l\.p\.|"
     r"n\.v\.|s\.a\.|ag|se|holdings?|group))+\.?\s*$",
@@ -173,11 +169,11 @@ def _after_dateline(text: str | None) -> str | None:
 
 
 def _quarter_from(text: str) -> int | None:
-    m = _QUARTER_WORDS.search(text)
+    m = QUARTER_WORDS.search(text)
     if not m:
         return None
     if m.group(1):
-        return _ORDINAL_Q[m.group(1).lower()]
+        return QUARTER_ORDINALS[m.group(1).lower()]
     return int(m.group(2) or m.group(3))
 
 

@@ -117,14 +117,22 @@ def read_pages(pages: dict[int, tuple[list[tuple], float]]) -> tuple[frozenset[s
     return keys, {n: kept_words(ws, lines, raw, h, keys) if ws else ws for n, (ws, h, lines, raw) in read.items()}
 
 
+def text_edges(text: str) -> list[tuple[int, str]]:
+    """The lines of a page's text (an OCR page's, without word boxes) that could be furniture: its first
+    and last EDGE_LINES non-empty lines, each once, top to bottom, as (index in `text.splitlines()`, the
+    line with its spaces collapsed)."""
+    content = [(i, " ".join(line.split())) for i, line in enumerate(text.splitlines()) if line.strip()]
+    return content[:EDGE_LINES] + content[EDGE_LINES:][-EDGE_LINES:]
+
+
 def drop_furniture_text(text: str, keys: frozenset[str]) -> str:
     """A page's text (an OCR page's, without word boxes) without the lines that are the document's
     furniture: a running header or footer among its first or last lines, a page number there, a
     "Table of Contents" line."""
     lines = text.splitlines()
-    content = [i for i, line in enumerate(lines) if line.strip()]
-    edge = set(content[:EDGE_LINES] + content[-EDGE_LINES:])
-    ends = set(content[:1] + content[-1:])  # a bare number elsewhere may be a table's value
+    edges = text_edges(text)
+    edge = {i for i, _ in edges}
+    ends = {edges[0][0], edges[-1][0]} if edges else set()  # a bare number elsewhere may be a table's value
     out = []
     for i, line in enumerate(lines):
         s = line.strip()

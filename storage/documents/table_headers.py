@@ -9,7 +9,9 @@ from storage.documents.table_words import (
     CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
-from storage.finance.periods import DATE, MONTH_DAY_END, YEAR
+from storage.finance.periods import DATE, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, YEAR
+
+_FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -49,7 +51,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     pitch = sorted(gaps)[len(gaps) // 2] if gaps else 8 * max(char_width, 1.0) * 4
     parts: list[list[str]] = [[] for _ in cols]
     # a caption left of the columns labels none, unless it is a header sentence listing the dates
-    line_segs = [[s for s in segments(line, char_width)
+    line_segs = [[s for s in _period_runs(segments(line, char_width), cols[0].x0 - pitch / 2)
                   if (s.x1 >= cols[0].x0 - pitch / 2 or len(PERIOD_TOKEN.findall(s.text)) > 1)
                   and not UNIT_CAPTION.search(s.text)] for line in lines]
     left = [_left_phrase([s for s in segments(line, char_width) if s.x1 < cols[0].x0 - pitch / 2]) for line in lines]
@@ -76,7 +78,10 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
         over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
         for i, seg in enumerate(over):
             if seg is not None:
-                parts[i].append(f"{phrase} {seg.text}" if phrase and YEAR_CELL.match(seg.text) else seg.text)
+                # (a span phrase at the left heads the years and the bare dates: "Three months ended   Jun 30, 2023")
+                dated = YEAR_CELL.match(seg.text) or (DATE.search(seg.text) or NUMERIC_DATE.search(seg.text)) \
+                    and not SPAN_WORDS.search(seg.text)
+                parts[i].append(f"{phrase} {seg.text}" if phrase and dated else seg.text)
     years = {m for line in lines for m in re.findall(YEAR, line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
         date = next(iter(years))
@@ -89,6 +94,38 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
     return TableHeader(" ".join(line.text for line in lines), tuple(labels))
+
+
+def _period_runs(segs: list[Segment], left: float) -> list[Segment]:
+    """Segments over the columns that are only a run of periods printed close together ("September 30, 2023
+    December 31, 2022", "First Quarter Second Quarter Third Quarter Fourth Quarter"), each split into its periods:
+    narrow column pitch leaves no wide gap between the columns' own titles. A header sentence ("Years ended
+    December 31, 2023 and 2022") and a caption at the left stay whole."""
+    out: list[Segment] = []
+    for seg in segs:
+        out.extend(_split_run(seg) if seg.x0 >= left else [seg])
+    return out
+
+
+def _split_run(seg: Segment) -> list[Segment]:
+    text = seg.text
+    spans = sorted((m.span() for pattern in (PERIOD_TOKEN, QUARTER_NAME, _FULL_YEAR) for m in pattern.finditer(text)),
+                   key=lambda span: (span[0], -span[1]))
+    kept: list[tuple[int, int]] = []
+    for a, b in spans:
+        if not kept or a >= kept[-1][1]:
+            kept.append((a, b))
+    rest = "".join(ch for i, ch in enumerate(text) if not any(a <= i < b for a, b in kept))
+    if len(kept) < 2 or rest.strip(" ,"):
+        return [seg]
+    starts, pos = [], 0
+    for w in seg.words:
+        starts.append(pos)
+        pos += len(w.text) + 1
+    groups = [[w for w, at in zip(seg.words, starts) if a <= at < b] for a, b in kept]
+    if any(not g for g in groups) or sum(map(len, groups)) != len(seg.words):
+        return [seg]
+    return [Segment(g) for g in groups]
 
 
 def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -> list[Segment | None]:

@@ -17,11 +17,14 @@ row with an empty cell defeats it. This module reads the page's words with their
    lists the dates, whose date with the column's year becomes the column's date);
 4. a year over a group of columns whose titles repeat ("2022" over "Amount  Increase/(decrease)")
    heads the whole group, centred over it or right-aligned with its last column;
-5. a roll-forward (equity statement, award activity) has no period over its columns: its columns
-   take their component titles and each row the period its balance rows give it
-   (storage/documents/table_rollforward.py);
+5. a roll-forward (equity statement, award activity) or a bridge ("Earnings - 2015", its drivers,
+   "Earnings - 2016") has no period over its columns: its columns take their component titles and
+   each row the period its balance or end rows give it (storage/documents/table_rollforward.py);
 6. every row keeps the unit caption printed above its table ("In millions, except per share
-   amounts") and its section (the last label-only line above it: "Current liabilities:").
+   amounts") and its section (the last label-only line above it: "Current liabilities:");
+7. a table without a header of its own takes the header of the table before it with the same columns:
+   on the page (the table goes on after a note, or under a year section), or on the previous page when
+   the page says the statement is "(continued)".
 
 Rows come out as `storage.documents.tables.Unit`s whose `cells` say which column each value is in, so a row
 with an empty cell still gives each value its own period (`storage.documents.tables.row_cells`).
@@ -37,7 +40,7 @@ from __future__ import annotations
 import re
 
 from storage.documents.table_headers import header_for
-from storage.documents.table_rollforward import column_titles, period_columns, row_periods
+from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
 from storage.documents.table_words import (
     CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
     Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, visual_lines,
@@ -47,8 +50,8 @@ from storage.finance.scale import find_caption
 from storage.finance.periods import YEAR
 
 # (what this module offered before its helpers moved to table_words / table_headers)
-__all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "segments",
-           "split_label_values", "visual_lines"]
+__all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
+           "segments", "split_label_values", "visual_lines"]
 
 
 def _is_header_line(line: Line) -> bool:
@@ -66,6 +69,9 @@ def _is_header_line(line: Line) -> bool:
         or bool(_BALANCE_AT.match(text)) or (bare != text.strip() and is_period_line(bare))
 
 
+LastTable = tuple[list[Column], TableHeader, list[Line]]  # a table's columns, header and column-title lines
+_CONTINUED = re.compile(r"(?i)\bcontinued\b")
+PERCENT_SHIFT = 2.5 * COLUMN_GAP  # how far left of its column a "%" printed apart pushes a figure's digits
 # a balance sheet's date phrase over its year columns: "Balance at December 31,", "Balances as of June 30,"
 _BALANCE_AT = re.compile(r"(?i)^\s*balances?\s+(?:at|as\s+of)\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s*$")
 
@@ -95,16 +101,25 @@ def _is_paragraph(line: Line) -> bool:
 
 def columns_of(rows: list[Line]) -> list[Column]:
     """Columns from the right edges of the rows' value cells (figures are right-aligned)."""
-    edges = sorted((x1, x0) for row in rows for _, x0, x1 in row.values)
+    edges = sorted((x1, x0, text) for row in rows for text, x0, x1 in row.values)
     cols: list[Column] = []
     support: list[int] = []
-    for x1, x0 in edges:
+    percent: list[bool] = []  # every cell of the column printed with "%"
+    for x1, x0, text in edges:
         if cols and x1 - cols[-1].x1 <= COLUMN_GAP:
             cols[-1].x0, cols[-1].x1 = min(cols[-1].x0, x0), max(cols[-1].x1, x1)
             support[-1] += 1
+            percent[-1] = percent[-1] and text.endswith("%")
         else:
             cols.append(Column(x0, x1))
             support.append(1)
+            percent.append(text.endswith("%"))
+    # "42.1 %" right-aligned as a whole in an amounts column: its digits stop a "%" short of the column's edge
+    for k in range(len(cols) - 2, -1, -1):
+        if percent[k] and not percent[k + 1] and cols[k + 1].x1 - cols[k].x1 <= PERCENT_SHIFT:
+            cols[k + 1].x0 = min(cols[k].x0, cols[k + 1].x0)
+            support[k + 1] += support[k]
+            del cols[k], support[k], percent[k]
     # a value standing alone at its position (a page number, a note reference) makes no column
     # when real columns hold several rows each
     if max(support, default=0) >= 3:
@@ -187,9 +202,16 @@ def layout_units(words: list[tuple]) -> list[Unit]:
     """A page's lines as `Unit`s, table rows with their header, cells, section and unit caption.
 
     `words`: `pymupdf.Page.get_text("words")` tuples (x0, y0, x1, y1, text, ...)."""
+    return read_layout(words)[0]
+
+
+def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[list[Unit], LastTable | None]:
+    """`layout_units`, and the page's last table with a header (its columns, header and title lines).
+    `carried`: the previous page's last table, whose header a table headed "(continued)" with the same
+    columns and no header of its own goes on with (a statement printed over two pages)."""
     ws = [Word(*map(float, w[:4]), str(w[4])) for w in words if str(w[4]).strip()]
     if not ws:
-        return []
+        return [], None
     cw = average_char_width(ws)
     lines = visual_lines(ws)
     for line in lines:
@@ -197,7 +219,7 @@ def layout_units(words: list[tuple]) -> list[Unit]:
     kinds: list[Unit | None] = [None] * len(lines)
     unit_caption = ""
     blocks = _table_blocks(lines)
-    previous: tuple[list[Column], TableHeader] | None = None
+    previous: LastTable | None = None
     for h, start, end in blocks:
         for k in range(0, h):
             unit_caption = _unit_caption(lines[k]) or unit_caption
@@ -208,11 +230,9 @@ def layout_units(words: list[tuple]) -> list[Unit]:
             # a caption broken over two lines: "... were as follows (in" / "millions):"
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
-        header = header_for(header_lines, cols, cw) if header_lines else None
-        if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
-            header = previous[1]  # the table goes on after a note printed inside it
+        header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start])
         if header is not None:
-            previous = (cols, header)
+            previous = (cols, header, titles)
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
@@ -250,7 +270,28 @@ def layout_units(words: list[tuple]) -> list[Unit]:
                             label_box=_label_box(ln), cell_boxes=tuple(boxes) if laid else None)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
-    return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)]
+    return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)], previous
+
+
+def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previous: LastTable | None,
+                  carried: LastTable | None, above: list[Line]) -> tuple[TableHeader | None, list[Line]]:
+    """A table's header and its column-title lines, from its own header lines, else from the table
+    before it on the page (`previous`) or on the previous page (`carried`)."""
+    titles = [ln for ln in header_lines if not re.search(YEAR, ln.text)]
+    if header_lines and not titles and previous is not None and _same_columns(previous[0], cols) \
+            and all(PERIOD_TOKEN.fullmatch(ln.text.strip()) for ln in header_lines):
+        # a year printed as a section ("Fiscal 2022") over the next rows of a table whose columns are titled
+        # above its first year ("First Quarter  Second Quarter ..."): the titles with this year
+        titles = previous[2]
+        header_lines = titles + header_lines
+    header = header_for(header_lines, cols, cw) if header_lines else None
+    if header is None and not header_lines and previous is not None and _same_columns(previous[0], cols):
+        header = previous[1]  # the table goes on after a note printed inside it
+    if header is None and previous is None and carried is not None and _same_columns(carried[0], cols) \
+            and not any(_is_column_titles(ln, cols, cw) for ln in header_lines) \
+            and any(_CONTINUED.search(ln.text) for ln in above):
+        header = carried[1]  # the statement goes on from the previous page, under "... (continued)"
+    return header, titles
 
 
 def _label_box(line: Line) -> tuple[float, float, float, float] | None:
@@ -267,7 +308,8 @@ def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], c
                          char_width: float) -> dict[int, TableHeader]:
     """Line index -> header of each row of a roll-forward (storage/documents/table_rollforward.py): the
     columns' titles printed above them, each with the row's period; {} for any other table."""
-    periods = row_periods([lines[k].label for k in rows]) if cols else None
+    labels = [lines[k].label for k in rows]
+    periods = (row_periods(labels) or year_label_periods(labels)) if cols else None
     if periods is None:
         return {}
     left = cols[0].x0 - 4 * char_width

@@ -53,6 +53,27 @@ def row_periods(labels: list[str]) -> list[str | None] | None:
     return out
 
 
+# a bridge's end rows name their year after the item: "Earnings from Operations - 2015", "Adjusted EPS (2016)",
+# "Net sales, 2022" (a year touching the item, "Notes due 2025", names no period)
+_YEAR_LABEL = re.compile(rf"^(?P<stem>.*[A-Za-z].*?)(?:\s+[-–—:]\s*|,\s*|\s*\()(?P<y>{YEAR})\)?$")
+
+
+def year_label_periods(labels: list[str]) -> list[str | None] | None:
+    """The year of each end row of a bridge (an item printed for two or more years, the year after its label:
+    "Earnings from Operations - 2015", the drivers of the change, "Earnings from Operations - 2016"); the
+    drivers between them get none (a change is no figure of a year). None when no item is printed so."""
+    rows: dict[str, list[tuple[int, str]]] = {}
+    for i, label in enumerate(labels):
+        if m := _YEAR_LABEL.match(" ".join(label.split())):
+            rows.setdefault(m.group("stem").strip(" -–—:,").lower(), []).append((i, m.group("y")))
+    out: list[str | None] = [None] * len(labels)
+    for found in rows.values():
+        if len(found) >= 2 and len({y for _, y in found}) == len(found):
+            for i, year in found:
+                out[i] = year
+    return out if any(out) else None
+
+
 def column_titles(segments: list[list[tuple[float, float, str]]], columns: list[tuple[float, float]]) -> list[str]:
     """Each column's title from the title lines above it, top to bottom ("Common Stock and Additional
     Paid in Capital Amount"): a title segment (x0, x1, text) heads the columns whose centre it

@@ -126,6 +126,10 @@ def split_label_values(line: Line, char_width: float) -> None:
     # (and so is the year of a date in it: "Balance at December 31, 2013")
     while i < len(words) and i > 0 and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width \
             and not words[i].text.startswith("$") and (re.search(r"[A-Za-z]", words[i - 1].text) or (
+                # "Earnings from Operations - 2016": a year after a dash that follows the label's words
+                words[i - 1].text in ("-", "–", "—") and i >= 2 and re.search(r"[A-Za-z]", words[i - 2].text)
+                and YEAR_CELL.match(words[i].text)) or (FOOTNOTE.match(words[i].text) and YEAR_CELL.match(words[i - 1].text)
+                                                        and i >= 2 and words[i - 2].text in ("-", "–", "—")) or (
                 re.fullmatch(r"\d{1,2},", words[i - 1].text) and YEAR_CELL.match(words[i].text)
                 and not all(YEAR_CELL.match(w.text) for w in words[i:]))):  # "December 31, 2022  2021": a header
         i += 1

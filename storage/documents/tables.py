@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.periods import MONTH, SHORT_YEAR_LABEL, YEAR
+from storage.finance.periods import MONTH, NUMERIC_DATE, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
+from storage.finance.scale import TABLE_SCALE_WORDS
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -41,16 +42,17 @@ _YEAR = YEAR
 PERIOD_TOKEN = re.compile(
     rf"{_MONTH}\s+\d{{1,2}},?\s+{_YEAR}\b"
     rf"|\b(?:Fiscal(?:\s+Year)?|FY)\s*'?{_YEAR}\b"
-    rf"|\bQ[1-4]\s*(?:FY\s*)?'?{_YEAR}\b"
+    rf"|\b{QUARTER_NUMBER}\s*(?:FY\s*)?'?{_YEAR}\b|{QUARTER_FIRST_YEAR}"
     rf"|\b{_YEAR}\b"
-    rf"|{SHORT_YEAR_LABEL.pattern}",
+    rf"|{SHORT_YEAR_LABEL.pattern}"
+    rf"|{NUMERIC_DATE.pattern}",
     re.IGNORECASE,
 )
 # Words a period header is made of besides its period tokens ("Three Months Ended", "As of").
 _HEADER_WORDS = re.compile(
     rf"\b(?:{_MONTH}|\d{{1,2}}|one|two|three|four|five|six|nine|twelve|thirteen|fourteen|fifty[- ]?two|"
     r"fifty[- ]?three|months?|weeks?|quarters?|years?|fiscal|ended|ending|end|as|of|at|for|the|period|"
-    r"first|second|third|fourth|half|q[1-4]|fy|unaudited|restated|change|percent|in|millions|thousands|"
+    rf"{QUARTER_ORDINAL}|half|{QUARTER_NUMBER}|fy|unaudited|restated|change|percent|in|{TABLE_SCALE_WORDS}|"
     r"and|to|vs\.?|versus)\b|[-–—,.:;()$%/*]",
     re.IGNORECASE,
 )

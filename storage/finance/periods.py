@@ -22,19 +22,31 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 YEAR_RE = re.compile(rf"(?<!\d){YEAR}(?!\d)")
+# a date written in figures over a release's column, month first: "6/30/2023", "12/31/22" (parse_period's alone:
+# prose dates stay DATE's)
+NUMERIC_DATE = re.compile(r"\b(?P<nm>1[0-2]|0?[1-9])/(?P<nd>3[01]|[12]\d|0?[1-9])/(?P<ny>(?:19|20)\d\d|\d\d)\b")
 # a text ending with a month and day, its year printed apart: "September 30,", "Balance at December 31,"
 MONTH_DAY_END = re.compile(rf"\b{MONTH}\s+\d{{1,2}},?\s*$", re.IGNORECASE)
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12,
-                 "thirteen": 13, "fifty-two": 12, "fifty two": 12, "fiftytwo": 12, "fifty-three": 12, "fifty three": 12,
-                 "52": 12, "53": 12, "3": 3, "6": 6, "9": 9, "12": 12, "13": 13, "26": 6, "39": 9}
-_SPAN = re.compile(r"\b(?P<n>one|two|three|four|five|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three|\d{1,2})"
-                   r"[- ](?P<u>months?|weeks?)\b", re.IGNORECASE)
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13,
+                "twenty-six": 26, "thirty-nine": 39, "fifty-two": 52, "fifty-three": 53}
+_WEEKS = {13: 3, 26: 6, 39: 9, 52: 12, 53: 12}  # a span of weeks -> its months
+_SPAN = re.compile(r"\b(?P<n>one|two|three|four|five|six|nine|twelve|thirteen|twenty[- ]?six|thirty[- ]?nine|fifty[- ]?two|"
+                   r"fifty[- ]?three|\d{1,2})[- ](?P<u>months?|weeks?)\b", re.IGNORECASE)
+# "Year-to-Date Ended September 30, 2023": a span from the fiscal year's start, its length not printed
+_YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bYTD\b", re.IGNORECASE)
+# a fiscal year's own name: "Fiscal 2022", "FY2022", "FY '22" (a retailer's fiscal 2022 may end January 28, 2023);
+# group 1 the year after "fiscal", group 2 the year or two digits after "FY"
+FISCAL_LABEL = re.compile(rf"\b(?:fiscal(?:\s+year)?\s*({YEAR})|FY\s?'?({YEAR}|\d\d))\b", re.IGNORECASE)
 _YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b|\bFY(?=\s*'?\d\d)",
                         re.IGNORECASE)
-_QUARTER = re.compile(rf"\b(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b",
+_QUARTER = re.compile(rf"\b(?:(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b"
+                      rf"|[1-4]Q(?=\s*'?\d\d))",
                       re.IGNORECASE)
 # a fiscal year or quarter printed with two digits: "FY23", "FY '23", "Q1 FY23", "Q1'23", "Q1-23" (the century is 20xx)
-SHORT_YEAR_LABEL = re.compile(r"\b(?:FY\s*'?|Q[1-4]\s*(?:FY\s*'?|'|-))(?P<yy>\d\d)\b", re.IGNORECASE)
+# ("2Q23", "2Q '23": the number before the Q)
+SHORT_YEAR_LABEL = re.compile(r"\b(?:FY\s*'?|Q[1-4]\s*(?:FY\s*'?|'|-)|[1-4]Q\s*'?)(?P<yy>\d\d)\b", re.IGNORECASE)
+# a quarter with its year, the number before the Q: "2Q 2023", "2Q2023"
+QUARTER_FIRST_YEAR = rf"\b[1-4]Q\s*{YEAR}\b"
 # a column comparing two periods ("2023 vs. 2022", "2023 over 2022", "Q1'23 versus Q1'22"): no period of its own
 _COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|over)\s+(?:[A-Za-z]+\s+){0,2}\S*\d", re.IGNORECASE)
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -84,20 +96,30 @@ def parse_period(text: str) -> Period:
     for m in DATE.finditer(clean):  # the last date printed is the column's own ("... ended May 31, 2023")
         when = m
     end = parse_date(when.group(0)) if when else None
+    if end is None and (numeric := list(NUMERIC_DATE.finditer(clean))):
+        m = numeric[-1]
+        y = int(m.group("ny"))
+        try:
+            end = date(y if y > 99 else 2000 + y, int(m.group("nm")), int(m.group("nd")))
+        except ValueError:
+            end = None
     years = [int(y) for y in YEAR_RE.findall(clean)] or [2000 + int(m.group("yy")) for m in SHORT_YEAR_LABEL.finditer(clean)]
     year = end.year if end else (years[-1] if years else None)
+    if end is not None and (name := FISCAL_LABEL.search(clean)):  # "Fiscal 2022 / January 28, 2023": fiscal 2022
+        named = name.group(1) or name.group(2)
+        year = int(named) if len(named) == 4 else 2000 + int(named)
     if len(set(years)) >= 2 and _COMPARISON.search(clean):
         return Period(clean, None, None, None, None, None)
     months = weeks = None
     if m := _SPAN.search(clean):
-        n, unit = m.group("n").lower().replace(" ", "-"), m.group("u").lower()
-        count = _NUMBER_WORDS.get(n) or _NUMBER_WORDS.get(n.replace("-", " ")) or int(n) if n[0].isdigit() else _NUMBER_WORDS.get(n)
-        if count:
-            months = count if unit.startswith("month") else {13: 3, 26: 6, 39: 9, 52: 12, 53: 12, 12: 12}.get(count)
-            if unit.startswith("week") and n in ("fifty-two", "fifty-three", "fiftytwo"):
-                months = 12
-            if unit.startswith("week") and months:
-                weeks = int(n) if n.isdigit() else {"thirteen": 13, "fifty-two": 52, "fiftytwo": 52, "fifty-three": 53}.get(n)
+        n = re.sub(r"^(twenty|thirty|fifty)[- ]?", r"\1-", m.group("n").lower())  # "fiftytwo", "fifty two": "fifty-two"
+        count = int(n) if n.isdigit() else _COUNT_WORDS.get(n)
+        if m.group("u").lower().startswith("week"):
+            months, weeks = _WEEKS.get(count or 0), count if count in _WEEKS else None
+        else:
+            months = count
+    elif _YEAR_TO_DATE.search(clean):
+        months = None
     elif _QUARTER.search(clean):
         months = 3
     elif _YEAR_SPAN.search(clean):
@@ -106,6 +128,8 @@ def parse_period(text: str) -> Period:
         return Period(clean, end - timedelta(weeks=weeks) + timedelta(days=1), end, months, None, year)
     if end is not None and months:
         return Period(clean, _months_before(end, months), end, months, None, year)
+    if end is not None and _YEAR_TO_DATE.search(clean):  # a span of unprinted length, no balance's date
+        return Period(clean, None, end, None, None, year)
     if end is not None:
         return Period(clean, None, end, None, end, year)
     if months == 12 and year:
@@ -129,3 +153,11 @@ QUARTER_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, 
 QUARTER_ORDINAL = r"first|second|third|fourth"  # a fragment: the quarters' ordinal words
 QUARTER_NUMBER = r"Q[1-4]"  # a fragment: "Q2" (case as the caller's flags say)
 QUARTER_LABEL = re.compile(r"\bQ([1-4])\b")  # "Q2" as written, capital Q: group 1 its number
+# a cover's or title's quarter: "Second Quarter", "Q2", "2Q" (groups: the ordinal word, the number after Q, before Q)
+QUARTER_WORDS = re.compile(
+    r"\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4])\b|([1-4])q\b)", re.IGNORECASE
+)
+# a question's quarter: "Q2", "2Q", "second-quarter" (groups: the number after Q, before Q, the ordinal word)
+QUARTER_ASKED = re.compile(
+    r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
+)

@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from storage.documents.metadata import name_words
-from storage.finance.periods import DATE, YEAR, parse_date
+from storage.finance.periods import DATE, QUARTER_ORDINAL, QUARTER_ORDINALS, YEAR, parse_date
 from storage.schema import DocumentInfo
 
 COVER_PAGES = 5  # an annual report may print the 10-K cover after a few pages of its own
@@ -40,11 +40,11 @@ _ENDED = re.compile(
     re.IGNORECASE,
 )
 _HEADLINE = re.compile(
-    r"\b(?P<q>first|second|third|fourth)[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
     rf"(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b",
     re.IGNORECASE,
 )
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_ORDINAL = QUARTER_ORDINALS
 
 
 def _despaced(text: str) -> str:
@@ -147,9 +147,19 @@ COVER_FACTS: list[tuple[re.Pattern, re.Pattern]] = [
 ]
 
 
-def cover_fact_wording(question: str) -> re.Pattern | None:
-    """The wording a cover page prints beside the cover fact the question asks for, or None."""
-    for asked, printed in COVER_FACTS:
+# the period a filing reports on ("Which quarter does this 10-Q report on?", "What period does the report cover?"):
+# the cover's "For the quarterly period ended ..." (`Ranking.cover_period`)
+REPORT_PERIOD: tuple[re.Pattern, re.Pattern] = (
+    re.compile(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:quarter|period|year)\b.{0,40}\b(?:report(?:s|ed)?\s+on|"
+               r"covers?|cover(?:ed)?\s+by)\b", re.IGNORECASE),
+    re.compile(r"\b(?:year|quarter|quarterly\s+period|period)\s+ended\b", re.IGNORECASE),
+)
+
+
+def cover_fact_wording(question: str, report_period: bool = False) -> re.Pattern | None:
+    """The wording a cover page prints beside the cover fact the question asks for, or None.
+    `report_period`: also the period the filing reports on (REPORT_PERIOD)."""
+    for asked, printed in COVER_FACTS + ([REPORT_PERIOD] if report_period else []):
         if asked.search(question or ""):
             return printed
     return None

@@ -13,15 +13,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from storage.finance.periods import DATE, YEAR, parse_date
+from storage.finance.periods import DATE, QUARTER_ASKED, QUARTER_ORDINALS, YEAR, parse_date
 
 _YEAR = rf"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?({YEAR}))"
 _YEAR_RE = re.compile(rf"\b{_YEAR}\b", re.IGNORECASE)
 _RANGE_RE = re.compile(rf"\b{_YEAR}\s*(?:-|–|—|to|through|thru)\s*{_YEAR}\b", re.IGNORECASE)
-_QUARTER_RE = re.compile(
-    r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
-)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_QUARTER_RE = QUARTER_ASKED
+_ORDINAL = QUARTER_ORDINALS
 _FORMS = [
     (re.compile(r"\b10\s?-?\s?k\b|\bannual\s+report\b", re.IGNORECASE), {"10-K", "annual report"}),
     (re.compile(r"\b10\s?-?\s?q\b|\bquarterly\s+report\b", re.IGNORECASE), {"10-Q"}),

@@ -25,6 +25,18 @@ _WIDTH = 52  # a column's width, "$" at its left
 LABEL_X = 56
 
 
+def _rights(n: int) -> tuple[float, ...]:
+    """The right edges of `n` value columns (six and more: narrower, from x=200)."""
+    if n in _RIGHTS:
+        return _RIGHTS[n]
+    pitch = (545 - 200) / (n - 1)
+    return tuple(round(200 + k * pitch, 1) for k in range(n))
+
+
+def _width(rights: tuple[float, ...]) -> float:
+    return min(_WIDTH, rights[1] - rights[0] - 8) if len(rights) > 1 else _WIDTH
+
+
 @dataclass
 class Statement:
     title: list[str]
@@ -34,24 +46,65 @@ class Statement:
     columns: int = 0  # 0: the longest row's value count
     align: str = "centre"  # header texts centred over their columns, or "right": right-aligned with the figures
     under_header: list[str] = field(default_factory=list)  # lines at the left between the header and the rows
+    row_pitch: float = 13  # points from one row's baseline to the next
 
     @property
     def n(self) -> int:
         return self.columns or max(len(r) - 1 for r in self.rows)
 
 
+# ---- words at positions: the primitives every generated statement page is printed with
+
+def right_aligned(page, x1: float, y: float, text: str, size: float = FONT) -> None:
+    """Print `text` ending at x1 (figures are right-aligned in statements)."""
+    page.insert_text((x1 - pymupdf.get_text_length(text, fontsize=size), y), text, fontsize=size)
+
+
+def centred(page, x_mid: float, y: float, text: str, size: float = FONT) -> None:
+    """Print `text` centred on x_mid (a header over its column)."""
+    page.insert_text((x_mid - pymupdf.get_text_length(text, fontsize=size) / 2, y), text, fontsize=size)
+
+
+def page_with(draw_on) -> pymupdf.Page:
+    """A new letter-size page of a new document, `draw_on(page)` printed on it."""
+    page = pymupdf.open().new_page(width=612, height=792)
+    draw_on(page)
+    return page
+
+
+def placed_words(lines: list[tuple[float, list[tuple[float, str, bool]]]]) -> list[tuple]:
+    """The words (`get_text("words")`) of a page printing `lines`: (y, [(x, text, right-aligned at x)])."""
+    def draw_on(page):
+        for y, items in lines:
+            for x, text, right in items:
+                if right:
+                    right_aligned(page, x, y, text)
+                else:
+                    page.insert_text((x, y), text, fontsize=FONT)
+    return page_with(draw_on).get_text("words")
+
+
+def rows_at(page, labels_values: list[tuple], top: float, edges: tuple[float, ...], pitch: float = 14) -> None:
+    """Rows (label, value, ...) from `top`, the label at the left, each value right-aligned at its column's edge."""
+    for k, (label, *values) in enumerate(labels_values):
+        page.insert_text((LABEL_X, top + pitch * k), label, fontsize=FONT)
+        for x1, v in zip(edges, values):
+            if v:
+                right_aligned(page, x1, top + pitch * k, v)
+
+
 def _centred(page, text: str, left: float, right: float, y: float, size: float = FONT) -> None:
-    width = pymupdf.get_text_length(text, fontsize=size)
-    page.insert_text(((left + right - width) / 2, y), text, fontsize=size)
+    centred(page, (left + right) / 2, y, text, size)
 
 
 def _right(page, text: str, right: float, y: float) -> None:
-    page.insert_text((right - pymupdf.get_text_length(text, fontsize=FONT), y), text, fontsize=FONT)
+    right_aligned(page, right, y, text)
 
 
 def draw(page, st: Statement, top: float = 90) -> float:
     """Print `st` on `page` from `top`; returns the y below it."""
-    rights = _RIGHTS[st.n]
+    rights = _rights(st.n)
+    width = _width(rights)
     y = top
     for line in st.title:
         page.insert_text((LABEL_X, y), line, fontsize=10)
@@ -62,14 +115,14 @@ def draw(page, st: Statement, top: float = 90) -> float:
         for x, text in [(LABEL_X, left)] if isinstance(left, str) else left:
             page.insert_text((x, y), text, fontsize=FONT)
         if isinstance(line, str):
-            _centred(page, line, rights[0] - _WIDTH, rights[-1], y)
+            _centred(page, line, rights[0] - width, rights[-1], y)
         else:
             spans = [(t, k, k) if isinstance(t, str) else t for k, t in enumerate(line)]
             for text, a, b in spans:
                 if text and st.align == "right":
                     _right(page, text, rights[b], y)
                 elif text:
-                    _centred(page, text, rights[a] - _WIDTH, rights[b], y)
+                    _centred(page, text, rights[a] - width, rights[b], y)
         y += 12
     for line in st.under_header:
         page.insert_text((LABEL_X, y), line, fontsize=FONT)
@@ -79,13 +132,13 @@ def draw(page, st: Statement, top: float = 90) -> float:
         page.insert_text((LABEL_X, y), label, fontsize=FONT)
         for right, value in zip(rights, values):
             if value.startswith("$"):
-                page.insert_text((right - _WIDTH, y), "$", fontsize=FONT)
+                page.insert_text((right - width, y), "$", fontsize=FONT)
                 value = value[1:].strip()
             if value.endswith("%") and not value.endswith(" %"):
                 _right(page, value, right + pymupdf.get_text_length("%", fontsize=FONT), y)  # "%" beyond the digits
             elif value:
                 _right(page, value, right, y)
-        y += 13
+        y += st.row_pitch
     return y
 
 

@@ -36,7 +36,7 @@ def test_each_value_is_a_fact_with_its_period_unit_scale_and_boxes(filing):
     assert (sales.period, sales.period_start, sales.period_end, sales.duration_months, sales.as_of) == \
         ("Years ended December 31, 2022", "2022-01-01", "2022-12-31", 12, None)
     assert sales.concept == "Revenues" and sales.table == 0 and sales.page == 2
-    # the boxes are where the words are printed: the label at the left, the value right-aligned at x=460
+    # the boxes are where the words are printed: the label at the left, the value right-aligned in its column
     with pymupdf.open(filing.source_path) as doc:
         page = doc[2]
         assert page.get_textbox(pymupdf.Rect(sales.label_box) + (-1, -1, 1, 1)).strip() == "Net sales"
@@ -82,6 +82,16 @@ def test_a_build_made_before_facts_says_so_and_backfill_adds_them(filing, caplog
     assert main(["--backfill"]) == 0
     assert _fact(filing.doc_id, 2, "Net sales", 0).value == 34229.0
     assert main(["--backfill"]) == 0  # idempotent: nothing left to add
+
+
+def test_backfill_rebuild_replaces_facts_an_older_reader_wrote(filing):
+    dirs = get_pdf_output_dirs(filing.doc_id)
+    dirs.facts_path.write_text("[]")  # facts an older reader wrote (here: none at all)
+    facts_module.clear_cache()
+    assert main(["--backfill"]) == 0 and page_facts(filing.doc_id, 2) == []  # kept: the build has facts
+    assert main(["--backfill", "--rebuild"]) == 0
+    facts_module.clear_cache()
+    assert _fact(filing.doc_id, 2, "Net sales", 0).value == 34229.0
 
 
 def test_processing_an_already_processed_pdf_adds_missing_facts(filing, pdf_home):

@@ -3,25 +3,13 @@ each value gets from where it stands."""
 
 from __future__ import annotations
 
-import pymupdf
-
 from storage.documents.facts import facts_of
 from storage.documents.table_layout import layout_units
-
-
-def _page(lines):
-    """lines: (y, [(x, text, right_aligned)]) -> the page's words."""
-    doc = pymupdf.open()
-    page = doc.new_page()
-    for y, items in lines:
-        for x, text, right in items:
-            width = pymupdf.get_text_length(text, fontsize=9) if right else 0
-            page.insert_text((x - width, y), text, fontsize=9)
-    return page.get_text("words")
+from tests.storage.documents.layout_pages import placed_words
 
 
 def _facts(lines):
-    return facts_of(0, layout_units(_page(lines)))
+    return facts_of(0, layout_units(placed_words(lines)))
 
 
 def _two(y, label, a, b):

@@ -10,7 +10,9 @@ import pytest
 
 from agent.run import run_turn
 from storage.documents.ingest import process_and_index_pdf
-from storage.documents.page_furniture import drop_furniture, drop_furniture_text, furniture_keys, page_lines
+from storage.documents.page_furniture import (
+    EdgeLine, drop_furniture, drop_furniture_text, furniture_keys, mask, page_lines, text_edges,
+)
 from tests.fixtures_agent import context
 from tests.storage.documents.statement_pdfs import RUNNING_HEADER, statement_filing
 
@@ -76,3 +78,18 @@ def test_a_single_value_line_inside_a_page_stays():
 def test_a_value_among_the_last_lines_of_an_ocr_page_stays():
     text = "CONSOLIDATED BALANCE SHEETS\nTotal assets\n61,450\n58,920\nOther\n43\n12"
     assert drop_furniture_text(text, frozenset()) == "CONSOLIDATED BALANCE SHEETS\nTotal assets\n61,450\n58,920\nOther\n43"
+
+
+def test_a_page_texts_edge_lines_are_its_first_and_last_three_non_empty_lines_once():
+    text = "ACME  CORP   10-K\n\nTitle\nTotal assets\n61,450\n58,920\nOther\n\n43"
+    assert text_edges(text) == [(0, "ACME CORP 10-K"), (2, "Title"), (3, "Total assets"), (5, "58,920"), (6, "Other"), (8, "43")]
+    assert text_edges("One\n\nTwo\nThree\nFour") == [(0, "One"), (2, "Two"), (3, "Three"), (4, "Four")]
+    assert text_edges("\n \n") == []
+
+
+def test_the_furniture_of_an_ocr_page_text_is_told_from_the_same_edge_lines():
+    pages = [f"ACME CORP  2023 FORM 10-K\nPart {c}\nText {c}.\nMiddle.\nMiddle.\nEnd {c}.\nClose {c}\n{40 + n}"
+             for n, c in enumerate("ABCDEF")]
+    keys = furniture_keys([[EdgeLine(mask(s), s, False) for _, s in text_edges(t)] for t in pages])
+    assert keys == frozenset({"acme corp # form #-k", "#"})
+    assert drop_furniture_text(pages[2], keys) == "Part C\nText C.\nMiddle.\nMiddle.\nEnd C.\nClose C"

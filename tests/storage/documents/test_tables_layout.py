@@ -12,19 +12,9 @@ from storage.documents.page_tables import table_units
 from storage.documents.ingest import process_and_index_pdf
 from storage.documents.table_layout import layout_units
 from storage.documents.tables import row_cells
+from tests.storage.documents.layout_pages import centred, page_with, right_aligned, rows_at
 
 RIGHT_EDGES = (380, 450, 520, 590)  # right edge of each value column
-
-
-def _right(page, x1: float, y: float, text: str, size: float = 9) -> None:
-    """Write `text` so that it ends at x1 (figures are right-aligned in statements)."""
-    width = pymupdf.get_text_length(text, fontsize=size)
-    page.insert_text((x1 - width, y), text, fontsize=size)
-
-
-def _centre(page, x_mid: float, y: float, text: str, size: float = 9) -> None:
-    width = pymupdf.get_text_length(text, fontsize=size)
-    page.insert_text((x_mid - width / 2, y), text, fontsize=size)
 
 
 def _cells(page) -> dict[str, dict[str, str]]:
@@ -36,20 +26,13 @@ def _cells(page) -> dict[str, dict[str, str]]:
     return out
 
 
-def _page_with(draw) -> pymupdf.Page:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    draw(page)
-    return page
-
-
 def test_a_header_sentence_above_the_year_row_gives_one_period_per_value():
     def draw(page):
         page.insert_text((56, 60), "CONSOLIDATED STATEMENTS OF INCOME", fontsize=10)
         page.insert_text((56, 74), "(in millions, except per share data)", fontsize=9)
-        _centre(page, 460, 96, "Fiscal years ended December 31, 2022, December 25, 2021 and December 26, 2020", 7)
+        centred(page, 460, 96, "Fiscal years ended December 31, 2022, December 25, 2021 and December 26, 2020", 7)
         for x1, year in zip(RIGHT_EDGES[1:], ("2022", "2021", "2020")):
-            _right(page, x1, 110, year)
+            right_aligned(page, x1, 110, year)
         rows = [("Net revenue", "$", "86,392", "$", "79,474", "$", "70,372"),
                 ("Operating profit", "", "11,512", "", "11,162", "", "10,080")]
         for k, (label, *cells) in enumerate(rows):
@@ -58,9 +41,9 @@ def test_a_header_sentence_above_the_year_row_gives_one_period_per_value():
             for i, x1 in enumerate(RIGHT_EDGES[1:]):
                 if cells[2 * i]:
                     page.insert_text((x1 - 60, y), "$", fontsize=9)  # "$" in its own column
-                _right(page, x1, y, cells[2 * i + 1])
+                right_aligned(page, x1, y, cells[2 * i + 1])
 
-    cells = _cells(_page_with(draw))
+    cells = _cells(page_with(draw))
     assert cells["Net revenue"] == {
         "Fiscal years ended December 31, 2022": "$86,392",
         "Fiscal years ended December 25, 2021": "$79,474",
@@ -71,17 +54,14 @@ def test_a_header_sentence_above_the_year_row_gives_one_period_per_value():
 
 def test_two_header_levels_give_quarter_and_year_to_date_columns():
     def draw(page):
-        _centre(page, (RIGHT_EDGES[0] + RIGHT_EDGES[1]) / 2 - 15, 90, "Three Months Ended")
-        _centre(page, (RIGHT_EDGES[2] + RIGHT_EDGES[3]) / 2 - 15, 90, "Six Months Ended")
+        centred(page, (RIGHT_EDGES[0] + RIGHT_EDGES[1]) / 2 - 15, 90, "Three Months Ended")
+        centred(page, (RIGHT_EDGES[2] + RIGHT_EDGES[3]) / 2 - 15, 90, "Six Months Ended")
         for x1, label in zip(RIGHT_EDGES, ("July 29, 2023", "July 30, 2022", "July 29, 2023", "July 30, 2022")):
-            _right(page, x1, 102, label)
-        for k, (label, *values) in enumerate([("Revenue", "9,583", "10,329", "18,050", "19,976"),
-                                              ("Net earnings", "274", "306", "518", "649")]):
-            page.insert_text((56, 120 + 14 * k), label, fontsize=9)
-            for x1, v in zip(RIGHT_EDGES, values):
-                _right(page, x1, 120 + 14 * k, v)
+            right_aligned(page, x1, 102, label)
+        rows_at(page, [("Revenue", "9,583", "10,329", "18,050", "19,976"), ("Net earnings", "274", "306", "518", "649")],
+                120, RIGHT_EDGES)
 
-    cells = _cells(_page_with(draw))
+    cells = _cells(page_with(draw))
     assert cells["Revenue"] == {
         "Three Months Ended July 29, 2023": "9,583",
         "Three Months Ended July 30, 2022": "10,329",
@@ -94,9 +74,9 @@ def test_negatives_dashes_footnotes_an_empty_cell_sections_and_units():
     def draw(page):
         page.insert_text((56, 60), "CONSOLIDATED BALANCE SHEETS", fontsize=10)
         page.insert_text((56, 74), "(In millions)", fontsize=9)
-        _centre(page, 485, 92, "December 31,")
+        centred(page, 485, 92, "December 31,")
         for x1, year in zip(RIGHT_EDGES[2:], ("2022", "2021")):
-            _right(page, x1, 104, year)
+            right_aligned(page, x1, 104, year)
         lines = [
             ("Current liabilities:", None, None),
             ("Current maturities of long-term debt (1)", "3,096", "(353 )"),
@@ -105,15 +85,9 @@ def test_negatives_dashes_footnotes_an_empty_cell_sections_and_units():
             ("Total current liabilities", "7,100", "5,624"),
             ("Long-term debt", "35,657", "36,026"),
         ]
-        for k, (label, v22, v21) in enumerate(lines):
-            y = 122 + 14 * k
-            page.insert_text((56, y), label, fontsize=9)
-            if v22:
-                _right(page, RIGHT_EDGES[2], y, v22)
-            if v21:
-                _right(page, RIGHT_EDGES[3], y, v21)
+        rows_at(page, lines, 122, RIGHT_EDGES[2:])
 
-    page = _page_with(draw)
+    page = page_with(draw)
     cells = _cells(page)
     assert cells["Current maturities of long-term debt"] == {"December 31, 2022": "3,096", "December 31, 2021": "(353)"}
     assert cells["Short-term borrowings"] == {"December 31, 2022": "-", "December 31, 2021": "1,250"}
@@ -126,17 +100,14 @@ def test_negatives_dashes_footnotes_an_empty_cell_sections_and_units():
 
 def test_a_page_number_under_the_table_makes_no_column():
     def draw(page):
-        _centre(page, 485, 92, "Years ended")
+        centred(page, 485, 92, "Years ended")
         for x1, year in zip(RIGHT_EDGES[2:], ("2022", "2021")):
-            _right(page, x1, 104, year)
-        for k, (label, a, b) in enumerate([("Net sales", "394,328", "365,817"), ("Cost of sales", "223,546", "212,981"),
-                                          ("Gross margin", "170,782", "152,836")]):
-            page.insert_text((56, 122 + 14 * k), label, fontsize=9)
-            _right(page, RIGHT_EDGES[2], 122 + 14 * k, a)
-            _right(page, RIGHT_EDGES[3], 122 + 14 * k, b)
+            right_aligned(page, x1, 104, year)
+        rows_at(page, [("Net sales", "394,328", "365,817"), ("Cost of sales", "223,546", "212,981"),
+                       ("Gross margin", "170,782", "152,836")], 122, RIGHT_EDGES[2:])
         page.insert_text((300, 760), "29", fontsize=9)
 
-    assert _cells(_page_with(draw))["Gross margin"] == {"Years ended 2022": "170,782", "Years ended 2021": "152,836"}
+    assert _cells(page_with(draw))["Gross margin"] == {"Years ended 2022": "170,782", "Years ended 2021": "152,836"}
 
 
 def test_table_units_read_the_layout_stored_at_ingestion_not_the_source_pdf(pdf_home):
@@ -145,12 +116,9 @@ def test_table_units_read_the_layout_stored_at_ingestion_not_the_source_pdf(pdf_
     page.insert_text((56, 60), "Fabrikam Inc. Consolidated Statements of Operations", fontsize=10)
     page.insert_text((56, 76), "Fiscal years ended December 31, 2022, December 25, 2021 and December 26, 2020", fontsize=8)
     for x1, year in zip(RIGHT_EDGES[1:], ("2022", "2021", "2020")):
-        _right(page, x1, 96, year)
-    for k, (label, *values) in enumerate([("Net revenue", "86,392", "79,474", "70,372"),
-                                          ("Operating profit", "11,512", "11,162", "10,080")]):
-        page.insert_text((56, 114 + 14 * k), label, fontsize=9)
-        for x1, v in zip(RIGHT_EDGES[1:], values):
-            _right(page, x1, 114 + 14 * k, v)
+        right_aligned(page, x1, 96, year)
+    rows_at(page, [("Net revenue", "86,392", "79,474", "70,372"), ("Operating profit", "11,512", "11,162", "10,080")],
+            114, RIGHT_EDGES[1:])
     path: Path = pdf_home / "source" / "fabrikam.pdf"
     doc.save(path)
     doc.close()
@@ -203,24 +171,24 @@ def test_a_lone_span_phrase_heads_every_column_and_another_only_its_own():
     edges = (330, 395, 460, 525, 590)
 
     def quarters(page):
-        _centre(page, 460, 90, "Three Months Ended")
+        centred(page, 460, 90, "Three Months Ended")
         for x1, label in zip(edges, ("June 30, 2023", "March 31, 2023", "December 31, 2022", "September 30, 2022",
                                      "June 30, 2022")):
-            _right(page, x1, 102, label, 7)
+            right_aligned(page, x1, 102, label, 7)
         page.insert_text((56, 120), "Net revenues", fontsize=9)
         for x1, v in zip(edges, ("2,540", "2,510", "2,510", "2,380", "2,422")):
-            _right(page, x1, 120, v)
+            right_aligned(page, x1, 120, v)
 
-    assert _cells(_page_with(quarters))["Net revenues"]["Three Months Ended June 30, 2022"] == "2,422"
+    assert _cells(page_with(quarters))["Net revenues"]["Three Months Ended June 30, 2022"] == "2,422"
 
     def change(page):
-        _centre(page, (RIGHT_EDGES[1] + RIGHT_EDGES[2]) / 2 - 15, 90, "Percent Change")
+        centred(page, (RIGHT_EDGES[1] + RIGHT_EDGES[2]) / 2 - 15, 90, "Percent Change")
         for x1, label in zip(RIGHT_EDGES, ("2023", "Actual", "Constant", "2022")):
-            _right(page, x1, 102, label)
+            right_aligned(page, x1, 102, label)
         page.insert_text((56, 120), "Total revenues", fontsize=9)
         for x1, v in zip(RIGHT_EDGES, ("49,954", "18%", "22%", "42,440")):
-            _right(page, x1, 120, v)
+            right_aligned(page, x1, 120, v)
 
-    cells = _cells(_page_with(change))["Total revenues"]
+    cells = _cells(page_with(change))["Total revenues"]
     assert cells["2023"] == "49,954" and cells["2022"] == "42,440"
     assert cells["Percent Change Actual"] == "18%"

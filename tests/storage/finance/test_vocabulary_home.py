@@ -11,11 +11,11 @@ ROOT = Path(__file__).resolve().parents[3]
 # the year and month spellings storage/finance/periods.py owns (YEAR, MONTH, DATE)
 PRIVATE_SPELLINGS = [re.escape(r"(?:19|20)\d\d"), r"jan\(\?:uary\)\?", r"january\s*\|?\s*february", r"jan\|feb"]
 HOMES = ["storage/documents", "storage/retrieval", "storage/history", "storage/jobs", "ui", "app_pages", "agent"]
-# the quarter and scale spellings storage/finance owns (periods.QUARTER_*, scale.SCALE_WORDS and kin); storage/
-# documents and storage/retrieval still spell their own quarters and a header-word scale list (issue 27)
+# the quarter and scale spellings storage/finance owns (periods.QUARTER_*, scale.SCALE_WORDS and kin), for every
+# home: storage/documents and storage/retrieval take theirs from it too (issue 30)
 QUARTER_AND_SCALE_SPELLINGS = [r"first\|second\|third\|fourth", r"q\(?\[1-4\]",
                                r"(?:thousand|million|billion)s?\??\|(?:thousand|million|billion)"]
-QUARTER_AND_SCALE_HOMES = ["storage/history", "storage/jobs", "ui", "app_pages", "agent"]
+QUARTER_AND_SCALE_HOMES = HOMES
 
 
 def _offenders(paths, spellings=PRIVATE_SPELLINGS) -> list[str]:
