@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 from agent import conversation
 from agent.citations.ids import Allocate
-from agent.answer_line import AnswerLine, is_quick
+from agent.answer_line import AnswerLine, favour_short_turns, is_quick
 from agent.citations.previews import clip
 from agent.llm import describe_model, load_chat_model, model_errors, model_spec_from_env
 from agent.knowledge_base import relevant_items
@@ -82,6 +82,7 @@ class ChatService:
         self.max_tool_rounds = max_tool_rounds
         self.ingest_jobs = ingest_jobs  # where /ingest queues its job (storage/jobs/queue.py); None: the process default
         self.line = AnswerLine(get_settings().limits.max_answers)  # searching answers at once; the rest wait in line
+        favour_short_turns()  # a greeting's GIL hops are not held up by the answers' ranking
 
     # ----- asking ---------------------------------------------------------------------------
     def ask(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],

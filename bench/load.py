@@ -7,7 +7,9 @@
 Each setup is measured idle first (its own baseline), then with the ingestion running. Beside answers/s
 (which on a shared machine says as much about the neighbours as about the app) every window reports the CPU
 seconds its server processes used (replicas, worker with its pool, HAProxy, Redis, Chroma, nx-27017; psutil)
-in all and per answer, by process kind, so setups compare across machines. Replicas are
+in all and per answer, by process kind, so setups compare across machines, and the ingest-only processes'
+(the Celery worker with its pool) CPU seconds per ingested page, from submit to the PDF's end (the run waits
+for it, --ingest-timeout; "1 replica" processes it inside the answering process: n/a). Replicas are
 bench/load_replica.py (the app's ChatService in no-model mode and its job queue over HTTP; the Streamlit
 page itself is not drawn); load is locust headless (bench/locustfile.py: N users asking back to back).
 
@@ -123,7 +125,8 @@ def start_setup(mode: str, work: Path, stack: ExitStack, cpu: CpuMeter) -> tuple
         wait_until(lambda port=port: _health(f"http://127.0.0.1:{port}"), f"replica {port}", proc, log, 120)
     front = free_port()
     proxy_env = {**os.environ, "CLUSTER_BIND": f"127.0.0.1:{front}", "APP1_ADDR": f"127.0.0.1:{ports[0]}",
-                 "APP2_ADDR": f"127.0.0.1:{ports[-1]}"}  # one replica: both entries name it
+                 "APP2_ADDR": f"127.0.0.1:{ports[-1]}",  # one replica: both entries name it
+                 "HAPROXY_ERRORS": str(PROJECT_ROOT / "deploy" / "errors")}  # haproxy.cfg's "restarting" page
     proc = spawn(["haproxy", "-db", "-f", str(PROJECT_ROOT / "deploy" / "haproxy.cfg")], work / "haproxy.log",
                  env=proxy_env)
     stack.callback(stop_process, proc)
@@ -169,6 +172,20 @@ def cpu_per_answer(before: dict[str, float], after: dict[str, float], window: di
             "cpu_s_by_kind": {kind: round(s, 1) for kind, s in used.items()}}
 
 
+# Process kinds that only ingest (their CPU from submit to done is the PDF's cost). In "1 replica" the PDF is
+# processed on a thread of the answering process, whose CPU cannot be split from the answers': no figure.
+INGEST_KINDS = ("worker",)
+
+
+def cpu_per_page(before: dict[str, float], after: dict[str, float], pages: int, finished: bool) -> float | None:
+    """CPU seconds per ingested page of the ingest-only processes, from the job's submit to its end (None:
+    no such process, or the job did not finish, so its pages are not all ingested)."""
+    kinds = [k for k in INGEST_KINDS if k in after]
+    if not kinds or not finished or pages <= 0:
+        return None
+    return round(sum(after[k] - before.get(k, 0.0) for k in kinds) / pages, 3)
+
+
 def measure(mode: str, work: Path, args) -> list[dict]:
     cpu = CpuMeter()
     with ExitStack() as stack:
@@ -181,14 +198,24 @@ def measure(mode: str, work: Path, args) -> list[dict]:
         idle = run_locust(url, doc_ids, args.users, args.seconds, work / "idle")
         rows = [{"setup": mode, "window": "idle", **idle, **cpu_per_answer(before, cpu.read(), idle)}]
         big = make_long_pdf(work / "home" / "source" / "long-filing.pdf", args.pages, tag=mode)
+        at_submit = cpu.read()
         job_id = _call(url, "/ingest", {"path": str(big)})["job_id"]
         wait_job(url, job_id, lambda j: j["state"] == "running" and j["stage"] not in ("Starting", "Checking file"))
         before = cpu.read()
         loaded = run_locust(url, doc_ids, args.users, args.seconds, work / "ingesting")
         loaded.update(cpu_per_answer(before, cpu.read(), loaded))
         job = _call(url, f"/job?id={job_id}")
-        rows.append({"setup": mode, "window": f"{args.pages}-page ingestion", **loaded,
-                     "ingestion_at_end": f"{job['state']}: {job['stage']} {job['done']}/{job['total']}"})
+        at_end = f"{job['state']}: {job['stage']} {job['done']}/{job['total']}"
+        finished = job["state"] == "done"
+        if not finished and any(k in at_submit for k in INGEST_KINDS):  # let it end: its CPU per page needs all pages
+            try:
+                job = wait_job(url, job_id, lambda j: j["state"] == "done", timeout_s=args.ingest_timeout)
+                finished = True
+            except RuntimeError:
+                pass
+        per_page = cpu_per_page(at_submit, cpu.read(), args.pages, finished)
+        rows.append({"setup": mode, "window": f"{args.pages}-page ingestion", **loaded, "ingestion_at_end": at_end,
+                     "cpu_s_per_page": per_page})
         return rows
 
 
@@ -197,6 +224,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--users", type=int, default=4)
     parser.add_argument("--seconds", type=int, default=40)
     parser.add_argument("--pages", type=int, default=500)
+    parser.add_argument("--ingest-timeout", type=float, default=900,
+                        help="seconds to let the PDF finish after the window, for its CPU per page")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     for binary in ("redis-server", "haproxy"):
@@ -211,10 +240,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.users} users asking back to back, {args.seconds} s per window (noisy shared machine: compare "
           "rows of this run only)")
     print(f"{'setup':<22}{'window':<24}{'answers/s':>10}{'p50 ms':>9}{'p95 ms':>9}{'failed':>8}{'CPU s/answer':>14}"
-          "  ingestion at end")
+          f"{'CPU s/page':>12}  ingestion at end")
     for r in rows:
+        per_page = r.get("cpu_s_per_page")
+        page_col = "" if r["window"] == "idle" else "n/a" if per_page is None else str(per_page)
         print(f"{r['setup']:<22}{r['window']:<24}{r['answers_per_s']:>10}{r['p50_ms']:>9.0f}{r['p95_ms']:>9.0f}"
-              f"{r['failures']:>8}{str(r['cpu_s_per_answer']):>14}  {r.get('ingestion_at_end', '')}")
+              f"{r['failures']:>8}{str(r['cpu_s_per_answer']):>14}{page_col:>12}  {r.get('ingestion_at_end', '')}")
         print(f"{'':<46}CPU s by process: {r['cpu_s_by_kind']}; per answer: {r['cpu_s_per_answer_by_kind']}")
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2))

@@ -97,6 +97,10 @@ SECRET_FILE="$CLUSTER_DIR/cookie_secret"
 [[ -s "$SECRET_FILE" ]] || (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(32))' >"$SECRET_FILE")
 # One secret for all replicas (login and XSRF cookies valid on any); passed by environment, not in `ps`.
 export STREAMLIT_SERVER_COOKIE_SECRET="$(cat "$SECRET_FILE")"
+# One searching answer at a time per replica: the GIL runs a replica's Python on one core anyway, so a second
+# answer is no faster in total and only slows the greetings and page reruns sharing that core; the others wait
+# in line and are told their place. More throughput = more replicas.
+export PDF_CHAT_MAX_ANSWERS="${PDF_CHAT_MAX_ANSWERS:-1}"
 n=0
 for port in "${APP_PORTS[@]}"; do
   n=$((n + 1))

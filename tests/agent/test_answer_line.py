@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from agent.answer_line import AnswerLine, ordinal
 from agent.service import ChatService
 from ui.chat_session import progress_label
@@ -66,3 +68,20 @@ def test_warm_up_builds_the_graph_and_the_conversation_vectors_before_the_first_
     ChatService(llm=None, web=None, history=None).warm_up()
     assert compiled_graph.cache_info().currsize == 1 and conversation._vectors is not None
     assert knowledge_base._cached.cache_info().currsize == 1
+
+
+
+def test_the_service_shortens_the_gil_switch_so_short_turns_do_not_queue_behind_an_answer():
+    import sys
+
+    from agent.answer_line import QUICK_SWITCH_S, favour_short_turns
+
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)  # CPython's default: each GIL hop of a greeting could wait 5 ms
+        ChatService(llm=None, web=None, history=None)
+        assert sys.getswitchinterval() == pytest.approx(QUICK_SWITCH_S)
+        sys.setswitchinterval(0.0001)  # an operator's shorter choice is kept
+        assert favour_short_turns() == pytest.approx(0.0001)
+    finally:
+        sys.setswitchinterval(before)

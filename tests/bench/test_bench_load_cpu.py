@@ -6,7 +6,7 @@ import subprocess
 import sys
 import time
 
-from bench.load import CpuMeter, cpu_per_answer
+from bench.load import CpuMeter, cpu_per_answer, cpu_per_page
 
 BUSY = "import time, subprocess, sys\n" \
        "child = subprocess.Popen([sys.executable, '-c', 'import time\\nt = time.process_time()\\n" \
@@ -36,3 +36,10 @@ def test_cpu_per_answer_divides_every_process_kind_by_the_answers_of_the_window(
     idle = cpu_per_answer({}, {"replicas": 2.0}, {"answers": 0})  # no answers: no figure, not /0 nor a made-up one
     assert idle["cpu_s_per_answer"] is None and idle["cpu_s_per_answer_by_kind"] == {}
     assert idle["cpu_s_by_kind"] == {"replicas": 2.0}
+
+
+def test_cpu_per_page_counts_only_ingest_processes_and_only_a_finished_pdf():
+    before, after = {"replicas": 10.0, "worker": 5.0, "redis": 1.0}, {"replicas": 40.0, "worker": 55.0, "redis": 2.0}
+    assert cpu_per_page(before, after, pages=500, finished=True) == 0.1  # the worker's 50 s, not the replicas'
+    assert cpu_per_page(before, after, pages=500, finished=False) is None  # pages not all ingested: no figure
+    assert cpu_per_page({"replicas": 1.0}, {"replicas": 9.0}, pages=500, finished=True) is None  # ingests in-process
