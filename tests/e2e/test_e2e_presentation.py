@@ -1,7 +1,8 @@
 """Issue 29.4 and 29.6 in a real browser at 1360 px and at a 390 px phone width: a figure is said once on
 its line, an answer lists its sources once (chips, no second "Sources (n)" list), the conversation's
 title is cut at a word with an ellipsis, "what can you do?" suggests a year the selected filings cover,
-and after a citation dialog is closed the chat follows the newest turn. No keys: no-model mode.
+and after a citation dialog is closed the chat follows the newest turn; browser Back from the page
+viewer returns to the chat. No keys: no-model mode.
 Screenshots: tests/e2e/screenshots/."""
 
 from __future__ import annotations
@@ -76,7 +77,9 @@ def test_figure_said_once_sources_once_titles_years_and_the_newest_turn_followed
     open_sidebar(page)
     title = clip(LONG, 60)
     assert title.endswith("…") and LONG[len(title[:-1].rstrip())] == " "  # whole words, then an ellipsis
-    expect(page.get_by_test_id("stSidebar").get_by_role("button", name=title).first).to_be_visible()  # two runs, two such titles
+    title_button = page.get_by_test_id("stSidebar").get_by_role("button", name=title).first  # two runs, two such titles
+    expect(title_button).to_be_visible()
+    title_button.scroll_into_view_if_needed()
     shot(page, f"presentation_sidebar_title_{width}")
     if width == "phone":
         close_sidebar(page)
@@ -95,3 +98,14 @@ def test_figure_said_once_sources_once_titles_years_and_the_newest_turn_followed
     text = reply.inner_text()
     assert re.search(r"fiscal 201[89]", text) and not re.search(r"\b20(?:2\d|1[0-7])\b", text), text
     shot(page, f"presentation_what_can_you_do_{width}")
+
+    # Browser Back from the page viewer returns to the chat, this conversation open.
+    page.get_by_test_id("stChatMessage").nth(1).get_by_role("button", name=CHIP).first.click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_text(re.compile(r"^Page \d+ image")).click()
+    dialog.get_by_role("button", name="Open in page viewer").click()
+    expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
+    expect(page.get_by_test_id("stChatMessage").filter(has_text="what can you do?")).to_be_visible()
+    shot(page, f"presentation_back_from_viewer_{width}")
