@@ -37,6 +37,9 @@ SCORER = {
     "scorer_rerank": {"scorer_pages": 20, "scorer_weight": 0.5},
     "scorer_rerank_w0.3": {"scorer_pages": 20, "scorer_weight": 0.3},
     "scorer_rerank_w0.8": {"scorer_pages": 20, "scorer_weight": 0.8},
+    "scorer_feature_0.1": {"scorer_feature": 0.1},
+    "scorer_feature_0.2": {"scorer_feature": 0.2},
+    "scorer_feature_0.4": {"scorer_feature": 0.4},
 }
 # the selection prior reading what a filing's first pages print (storage/retrieval/document_profile.py):
 # the ranking before it, and each reader alone
@@ -67,9 +70,9 @@ SECTIONS = {
 
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    overrides = SINGLE.get(name) or SELECTION.get(name) or SCORER.get(name) or PROFILE.get(name) or SECTIONS.get(name)
+    overrides = next((t[name] for t in (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS) if name in t), None)
     if overrides is None:
-        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE | SECTIONS))}")
+        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE | SECTIONS | PARTS))}")
     return Ranking(**overrides)
 
 
@@ -84,3 +87,14 @@ def retriever(doc_ids: list[str], ranking: str | Ranking = "selection"):
     if isinstance(ranking, str):
         ranking = Ranking() if ranking == "selection" else preset(ranking)
     return HybridRetriever(doc_ids, use_cache=False, ranking=ranking)
+
+# the part of a filing a question asks for (storage/retrieval/page_parts.py): the ranking before it, each class alone
+PARTS = {
+    "ranking_before_parts": {"part_weight": 0.0, "statement_weight": 0.0, "cover_period": False, "capex_statement": False},
+    "parts_no_cover_period": {"cover_period": False},
+    "parts_no_capex_statement": {"capex_statement": False},
+    "parts_prose_only": {"statement_weight": 0.0},
+    "parts_statements_only": {"part_weight": 0.0},
+    "parts_1": {"part_weight": 1.0, "statement_weight": 1.0},
+    "parts_2": {"part_weight": 2.0, "statement_weight": 2.0},
+}

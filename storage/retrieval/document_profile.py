@@ -147,9 +147,19 @@ COVER_FACTS: list[tuple[re.Pattern, re.Pattern]] = [
 ]
 
 
-def cover_fact_wording(question: str) -> re.Pattern | None:
-    """The wording a cover page prints beside the cover fact the question asks for, or None."""
-    for asked, printed in COVER_FACTS:
+# the period a filing reports on ("Which quarter does this 10-Q report on?", "What period does the report cover?"):
+# the cover's "For the quarterly period ended ..." (`Ranking.cover_period`)
+REPORT_PERIOD: tuple[re.Pattern, re.Pattern] = (
+    re.compile(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:quarter|period|year)\b.{0,40}\b(?:report(?:s|ed)?\s+on|"
+               r"covers?|cover(?:ed)?\s+by)\b", re.IGNORECASE),
+    re.compile(r"\b(?:year|quarter|quarterly\s+period|period)\s+ended\b", re.IGNORECASE),
+)
+
+
+def cover_fact_wording(question: str, report_period: bool = False) -> re.Pattern | None:
+    """The wording a cover page prints beside the cover fact the question asks for, or None.
+    `report_period`: also the period the filing reports on (REPORT_PERIOD)."""
+    for asked, printed in COVER_FACTS + ([REPORT_PERIOD] if report_period else []):
         if asked.search(question or ""):
             return printed
     return None

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
+from storage.retrieval.page_parts import CAPEX_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
@@ -56,10 +57,24 @@ class Ranking(BaseModel):
     cover_facts: bool = Field(True, description="a question for what the SEC cover states (period end date, "
                               "headquarters, incorporation, ticker) lifts the cover pages printing that fact's wording "
                               "(storage.retrieval.document_profile.COVER_FACTS)")
+    cover_period: bool = Field(True, description="a question for the period the filing reports on (\"which quarter "
+                               "does this 10-Q report on\") lifts the cover pages printing \"period ended\" "
+                               "(storage.retrieval.document_profile.REPORT_PERIOD)")
     section_weight: float = Field(0.0, description="page score += w * z(BM25 of the query against the page's section "
                                   "label: item, note, primary statement; storage.retrieval.page_sections); 0 = off")
     section_query: Literal["question", "expanded"] = Field("question", description="what the section labels are "
                                                            "matched with: the question's words, or with the glossary's")
+    part_weight: float = Field(0.5, description="a question naming a part of the filing in prose (the business, its "
+                               "risks, legal proceedings): pages labelled as that part += w * spread "
+                               "(storage.retrieval.page_parts.PROSE_PARTS); 0 = off")
+    statement_weight: float = Field(0.5, description="a question naming a primary statement or a metric computed from "
+                                    "one (margins, effective tax rate, quick ratio, free cash flow): that statement's "
+                                    "pages += w * spread (storage.retrieval.page_parts.STATEMENT_PARTS); 0 = off")
+    capex_statement: bool = Field(True, description="capital expenditures count as asking for the cash flow "
+                                  "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight)")
+    scorer_feature: float = Field(0.0, description="page score += w * z(the learned page scorer's score of the page: "
+                                  "its best chunk), before the document signals; a feature beside the hybrid score "
+                                  "rather than a reorder (storage.retrieval.page_scorer); 0 = off")
     scorer_pages: int = Field(0, description="rerank this many top pages with the learned page scorer "
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
@@ -84,6 +99,15 @@ class DocIndex:
     _cover_pages: np.ndarray | None = None
     _cover_texts: dict | None = None
     _section_bm25: object | None = None
+    _labelled: dict | None = None
+
+    def pages_labelled(self, parts: tuple) -> np.ndarray:
+        """Page indexes whose section label matches one of `parts` (storage.retrieval.page_parts), read once."""
+        if self._labelled is None:
+            self._labelled = {}
+        if parts not in self._labelled:
+            self._labelled[parts] = np.asarray(label_mask(list(self.page_labels or []), list(parts)), dtype=int)
+        return self._labelled[parts]
 
     def section_bm25(self):
         """BM25 over the pages' section labels, built on first use."""
@@ -212,6 +236,9 @@ def rank_pages(
     page_score = np.where(
         has_chunks, (1 - ranking.page_weight) * best_chunk_of_page + ranking.page_weight * normalise(page_sparse), -np.inf
     )
+    if ranking.scorer_feature and scorer_vec is not None:
+        page_score = page_score + ranking.scorer_feature * scorer_feature(sel.vectors @ scorer_vec, chunk_page,
+                                                                          has_chunks, normalise)
     if ranking.section_weight:  # the page's section heading (item, note, statement) against the query
         section = sel.section_bm25().scores(section_query(question or sparse_query, ranking))
         page_score = page_score + ranking.section_weight * normalise(section)
@@ -220,11 +247,12 @@ def rank_pages(
     cover = 0.0
     if ranking.cover_weight and asks_for_cover(question or ""):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score))
-    elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "")):
+    elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "", ranking.cover_period)):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score), wording)
+    parts = asked_part_lift(indexes, page_score, question or "", ranking)
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
-    page_score = page_score + cover
+    page_score = page_score + cover + parts
     if ranking.scorer_pages > 0 and scorer_vec is not None:
         page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking)
 
@@ -265,6 +293,23 @@ def _spread(page_score: np.ndarray) -> float:
     return float(finite.max() - np.median(finite)) if len(finite) else 0.0
 
 
+def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: str, ranking: Ranking) -> np.ndarray | float:
+    """The pages labelled as the part of the filing the question asks for, lifted in units of the query's
+    spread (after the document signals, like the cover: every selected PDF has such pages)."""
+    lift: np.ndarray | float = 0.0
+    statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else [])
+    for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, statements)):
+        parts = tuple(asked_parts(question, table)) if weight else ()
+        if parts:
+            mask = np.zeros(len(page_score))
+            offset = 0
+            for i in indexes:
+                mask[i.pages_labelled(parts) + offset] = 1.0
+                offset += i.n_pages
+            lift = lift + weight * _spread(page_score) * mask
+    return lift
+
+
 def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarray:
     """1 for every selected PDF's SEC cover pages (those printing `wording`, if given), in selection-wide page ids."""
     mask = np.zeros(n_pages)
@@ -273,6 +318,15 @@ def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarra
         mask[(i.cover_pages() if wording is None else i.cover_pages_printing(wording)) + offset] = 1.0
         offset += i.n_pages
     return mask
+
+
+def scorer_feature(scorer_chunks: np.ndarray, chunk_page: np.ndarray, has_chunks: np.ndarray, normalise) -> np.ndarray:
+    """The scorer's page score (its best chunk), normalised over the selection's pages with chunks; 0 elsewhere."""
+    page = np.full(len(has_chunks), -np.inf)
+    np.maximum.at(page, chunk_page, scorer_chunks)
+    out = np.zeros(len(has_chunks))
+    out[has_chunks] = normalise(page[has_chunks])
+    return out
 
 
 def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: np.ndarray, ranking: Ranking) -> np.ndarray:

@@ -24,7 +24,9 @@ numbers are in the module docstring of bench/retrieval.py):
    with nothing named the prior is 0. What a filing's first pages print fills what its DocumentInfo
    missed (storage.retrieval.document_profile: the period and form on a letter-spaced cover; a cover
    that prints the named issuer's name makes the filing that issuer's), and a question asking for
-   "the cover" lifts the SEC cover pages. Issuer names leave the keyword query (they select
+   "the cover" lifts the SEC cover pages, and one naming a part of the filing (legal proceedings, risks, the
+   business; a primary statement, or a metric computed from one) lifts the pages labelled as that part
+   (storage.retrieval.page_parts). Issuer names leave the keyword query (they select
    documents, and would otherwise pull every cover page of the named issuer up).
 5. Results are the best chunk of each page, pages in score order (k distinct pages cover more
    evidence than k chunks of one page); if k exceeds the pages, further chunks follow. Each
@@ -60,7 +62,7 @@ from storage.retrieval.selection_prior import without_issuers
 
 log = logging.getLogger(__name__)
 
-RETRIEVER_VERSION = 6  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile; 6: sections)
+RETRIEVER_VERSION = 7  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile; 6: sections; 7: asked parts)
 
 
 class RetrievalError(Exception):
@@ -181,7 +183,7 @@ class HybridRetriever:
 
     def _fingerprint(self, indexes: list[DocIndex]) -> str:
         # processed_at has 1 s resolution; the manifest's mtime tells two builds in one second apart
-        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 else None
+        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 or self.ranking.scorer_feature else None
         parts = [f"v{RETRIEVER_VERSION}{self.ranking.model_dump_json()}{scorer.stamp if scorer else ''}"] + [f"{i.doc_id}@{i.processed_at}@{i.stamp}" for i in indexes]
         parts += [(self._documents.get(i.doc_id) or DocumentInfo(title="")).model_dump_json() for i in indexes]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()
@@ -221,7 +223,7 @@ class HybridRetriever:
         sparse = expanded.sparse_text
         if len(indexes) > 1:  # the issuer's name selects documents (the prior), not pages
             sparse = without_issuers(sparse, self._documents)
-        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 else None  # None: today's ranking (reason logged)
+        scorer = get_page_scorer() if self.ranking.scorer_pages > 0 or self.ranking.scorer_feature else None  # None: today's ranking (reason logged)
         scorer_vec = scorer.embed_question(query) if scorer is not None else None
         results = rank_pages(indexes, sparse, dense_vec, k, question=query, documents=self._documents,
                              ranking=self.ranking, scorer_vec=scorer_vec)

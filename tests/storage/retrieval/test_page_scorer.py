@@ -13,7 +13,7 @@ import pytest
 from bench.scorer_data import build_pairs, Filing, issuer_code, table_rows, training_files
 from storage.documents import ingest
 from storage.retrieval import page_scorer
-from storage.retrieval.fusion import Ranking, rerank_pages
+from storage.retrieval.fusion import Ranking, rerank_pages, scorer_feature, zscore
 from storage.retrieval.hybrid import HybridRetriever
 from tests.fixtures_filings import source_path, write_pages
 
@@ -105,6 +105,14 @@ def test_rerank_keeps_reranked_pages_ahead_and_weight_zero_keeps_their_order():
     assert out[3] == 0.5 and np.isneginf(out[4])
     keep = rerank_pages(page_score, scorer, chunk_page, Ranking(scorer_pages=3, scorer_weight=0.0))
     assert list(np.argsort(-keep)[:3]) == [0, 1, 2]
+
+
+def test_the_scorer_as_a_feature_is_each_page_best_chunk_normalised_and_zero_on_pages_without_chunks():
+    chunk_page = np.array([0, 0, 1, 3])
+    has_chunks = np.array([True, True, False, True])
+    feature = scorer_feature(np.array([0.1, 0.7, 0.4, 0.3]), chunk_page, has_chunks, zscore)
+    assert feature[2] == 0.0  # a page without chunks gets nothing (it stays unranked)
+    assert feature[0] > feature[3] and feature[0] > 0 > feature[3]  # page 0 scores its best chunk, 0.7
 
 
 # ------------------------------------------------------------------ the training recipe (bench/scorer_data.py)

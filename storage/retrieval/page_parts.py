@@ -1,0 +1,61 @@
+"""The part of a filing a question asks for, and the pages labelled as that part.
+
+Two classes of question name a part of the filing rather than words its evidence page prints:
+
+- a part named in prose: what the company does is Item 1 "Business"; what it is "subject to" or
+  "exposed to" is "Risk Factors" (or market risk); "legal battles", lawsuits and litigation are the
+  "Legal Proceedings" item or the litigation / contingencies note, whose later pages print none of
+  the question's words (`PROSE_PARTS`, `Ranking.part_weight`);
+- a primary statement, named ("using only the balance sheet") or implied by a metric computed from
+  its lines (a gross or net margin or an effective tax rate from the income statement, a quick or
+  current ratio from the balance sheet, free cash flow and capital expenditures from the cash flow
+  statement's investing lines): the statement
+  page prints the components, while notes and MD&A prose mention the metric's words more often
+  (`STATEMENT_PARTS`, `Ranking.statement_weight`).
+
+Pages carry their part as a label (storage/retrieval/page_sections.py, read at index load); the
+ranking lifts the pages whose label matches the asked part (storage/retrieval/fusion.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+# (question phrasing, label of the part that answers it)
+PROSE_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
+    (re.compile(r"\bwhat (?:industr(?:y|ies)|sectors?|lines? of business|business(?:es)?)\b|"
+                r"\bindustr(?:y|ies)\b.{0,40}\boperat|\bwhat does\b.{0,40}\bdo\b|"
+                r"\bbusiness (?:model|description|overview)\b|\bdescribe\b.{0,30}\bbusiness\b", _I),
+     re.compile(r"(?:^|\|\s)business(?:\s+overview)?\.?\s*(?:\||$)", _I)),
+    (re.compile(r"\bsubject to\b|\bexposed to\b|\bexposures?\b|\brisks?\b|\bvulnerab\w*", _I),
+     re.compile(r"\brisk factors\b|\bmarket risks?\b", _I)),
+    (re.compile(r"\blegal\b|\blitigation\b|\blawsuits?\b|\bsued\b|\bcourts?\b|\bclass actions?\b", _I),
+     re.compile(r"\blegal\b|\blitigation\b|\bcontingenc", _I)),
+]
+_INCOME = re.compile(r"\bincome statement\b")
+_BALANCE = re.compile(r"\bbalance sheet\b")
+_CASH = re.compile(r"\bcash flow statement\b")
+STATEMENT_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
+    (re.compile(r"\bincome statements?\b|\bstatements? of (?:income|operations|earnings)\b|\bp\s*&\s*l\b|"
+                r"\bprofit and loss\b|\b(?:gross|operating|net|profit|ebit)\s+(?:profit\s+)?margins?\b|"
+                r"\beffective (?:income )?tax rate\b|\binterest coverage\b", _I), _INCOME),
+    (re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b|\bquick ratio\b|\bacid[- ]test\b|"
+                r"\bcurrent ratio\b|\bworking capital\b|\bdebt[- ]to[- ]equity\b|\bbook value\b", _I), _BALANCE),
+    (re.compile(r"\bcash ?flow statements?\b|\bstatements? of cash ?flows?\b|\bfree cash ?flows?\b|"
+                r"\bcash conversion\b", _I), _CASH),
+]
+# capital expenditures: a line of the cash flow statement's investing activities (`Ranking.capex_statement`)
+CAPEX_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
+    (re.compile(r"\bcapex\b|\bcapital (?:expenditures?|spending)\b", _I), _CASH),
+]
+
+
+def asked_parts(question: str, table: list[tuple[re.Pattern, re.Pattern]]) -> list[re.Pattern]:
+    """Labels of the parts `question` asks for, from `table` (PROSE_PARTS or STATEMENT_PARTS)."""
+    return [label for asked, label in table if asked.search(question or "")]
+
+
+def label_mask(labels: list[str], parts: list[re.Pattern]) -> list[int]:
+    """Pages whose label matches one of `parts`."""
+    return [p for p, label in enumerate(labels) if any(part.search(label or "") for part in parts)]
