@@ -16,6 +16,20 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 
 
+def long_pdf(path: Path, pages: int = 240) -> Path:
+    """A text PDF long enough that processing it takes a while (to see its processing box, reload, cancel)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n in range(pages):
+        page = doc.new_page()
+        text = " ".join(f"Section {n}.{i}: revenue of segment {i} grew by {n % 17 + i} percent in year {2000 + i}."
+                        for i in range(30))
+        page.insert_textbox(pymupdf.Rect(50, 50, 550, 800), text, fontsize=9)
+    doc.save(path)
+    return path
+
+
 def processing_box(page, name: str, verb: str = "Processing"):
     """The status box of a file being processed (its title wraps the name after each "_")."""
     return page.get_by_test_id("stExpander").filter(has_text=re.compile(f"{verb} " + re.escape(name).replace("_", "_\u200b?")))

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import ask as _ask, processing_box, shot as _shot, upload as _upload
+from tests.e2e.steps import ask as _ask, long_pdf, processing_box, shot as _shot, upload as _upload
 from tests.fixtures_ui import SAMPLE_PDF, make_xss_pdf
 
 FILE = SAMPLE_PDF.name
@@ -153,18 +153,7 @@ def test_hostile_pdf_text_is_shown_literally_and_runs_nothing(app_url, page, tmp
     _shot(page, "hostile_pdf_answer")
 
 
-def _long_pdf(path, pages: int = 240):
-    """A text PDF long enough that processing it takes a while (for reload and cancel)."""
-    import pymupdf
-
-    doc = pymupdf.open()
-    for n in range(pages):
-        page = doc.new_page()
-        text = " ".join(f"Section {n}.{i}: revenue of segment {i} grew by {n % 17 + i} percent in year {2000 + i}."
-                        for i in range(30))
-        page.insert_textbox(pymupdf.Rect(50, 50, 550, 800), text, fontsize=9)
-    doc.save(path)
-    return path
+_long_pdf = long_pdf
 
 
 def test_processing_survives_a_reload_and_can_be_cancelled(app_url, page, tmp_path):

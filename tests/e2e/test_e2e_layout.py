@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import processing_box, shot
+from tests.e2e.steps import long_pdf, processing_box, shot
 from tests.fixtures_ui import SAMPLE_PDF
 
 WIDTHS = {"desktop": {"width": 1360, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -60,18 +60,24 @@ _PADS = """e => { const out = []; for (let n = e; n && n.tagName !== 'BODY'; n =
     s.paddingLeft, s.marginLeft, s.borderLeftWidth, Math.round(n.getBoundingClientRect().x)].join(":")); } return out.slice(5).join(" | "); }"""
 
 
-def _ready(page, url: str, tmp_path, width: str) -> None:
-    """The sample PDF uploaded under a long name (the processing box's title checked while it shows)."""
-    page.goto(f"{url}/documents")
-    expect(page.get_by_role("heading", name="Documents")).to_be_visible()
-    pdf = tmp_path / LONG_NAME
-    pdf.write_bytes(SAMPLE_PDF.read_bytes())
+def _upload(page, pdf) -> None:
     page.locator('input[type="file"]').set_input_files(str(pdf))
     page.get_by_role("button", name=re.compile(r"Upload and process 1 file")).click()
-    title = processing_box(page, LONG_NAME).locator("summary")
+
+
+def _ready(page, url: str, tmp_path, width: str) -> None:
+    """The sample PDF uploaded under a long name, after a long PDF under a long name whose processing
+    box's title is checked while it shows (a short PDF can be processed before the box is seen: it
+    may finish between two reruns) and which is then cancelled."""
+    page.goto(f"{url}/documents")
+    expect(page.get_by_role("heading", name="Documents")).to_be_visible()
+    slow = long_pdf(tmp_path / f"{width}_{LONG_NAME}")
+    _upload(page, slow)
+    box = processing_box(page, slow.name)
+    title = box.locator("summary")
     expect(title).to_be_visible()
     shot(page, f"layout_{width}_processing_box")
-    assert LONG_NAME in title.inner_text().replace("\u200b", ""), title.inner_text()  # the whole name
+    assert slow.name in title.inner_text().replace("\u200b", ""), title.inner_text()  # the whole name
     # no word of the title (a run of letters and digits) is broken across lines or cut off: a long file
     # name wraps at its "_", "-" and "."
     cut = title.evaluate("""s => { const r = document.createRange(); const out = [];
@@ -84,6 +90,11 @@ def _ready(page, url: str, tmp_path, width: str) -> None:
             if (rects.length > 1 || rects.some(x => x.right > box.right + 1)) out.push(m[0]); } }
         return out; }""")
     assert cut == [], f"words broken or cut in the processing box's title: {cut}"
+    box.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_text("was cancelled", exact=False)).to_be_visible()
+    pdf = tmp_path / LONG_NAME
+    pdf.write_bytes(SAMPLE_PDF.read_bytes())
+    _upload(page, pdf)
     expect(page.get_by_text(re.compile(rf"{re.escape(LONG_NAME)} is ready: \d+ pages?"))).to_be_visible()
 
 
