@@ -132,11 +132,23 @@ class Ask:
     glossed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
 
+# a clause asking for an explanation after the figure asked ("…in fiscal 2019, and why?", "… and what
+# drove the change?"): the answer's prose part, never words the figure's row prints
+_WHY_CLAUSE = re.compile(r"(?i)(?:\s*[,;]\s*|\s+)(?:and\s+)?(?:why\b|how come\b|explain\b|what (?:drove|caused|explains?|"
+                         r"were the (?:main |key )?(?:reasons|drivers))\b|the (?:reasons?|drivers?) (?:for|behind)\b).*$")
+
+
+def figure_part(question: str) -> str:
+    """The question without a clause asking why after its figure (the whole question when it starts with one)."""
+    why = _WHY_CLAUSE.search(question)
+    return question[:why.start()] if why is not None and why.start() > 0 else question
+
+
 def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     """The question's line items, its other line-item words, and its qualifiers. Answer-format
-    instructions ("Answer in USD millions") and the company's name (the sources' issuer or file
-    names) are not part of the line item."""
-    question = strip_instructions(question)
+    instructions ("Answer in USD millions"), a clause asking why (`_WHY_CLAUSE`) and the company's
+    name (the sources' issuer or file names) are not part of the line item."""
+    question = figure_part(strip_instructions(question))
     glossary_words = expand_query(question).expansion  # pure regexes over the shipped glossary
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/no_model/figures.py sums them

@@ -27,7 +27,7 @@ from storage.finance.periods import YEAR
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
-from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, make_ask
+from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, figure_part, make_ask
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
 from storage.schema import Source
@@ -55,6 +55,7 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     """The lines that lead a no-model answer to a figure question (intro line first), or None."""
     if not is_figure_question(question):
         return None
+    question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
     rows = collect_rows(sources, page_text, max_sources)
     if not rows:
         return None
@@ -88,6 +89,7 @@ def wants_statements(question: str, sources: list[Source], page_text, embedder, 
     or a computation over line items of which no statement page is among the searched ones."""
     if not is_figure_question(question):
         return False
+    question = figure_part(question)
     block = figure_block(question, sources, page_text, embedder, max_sources)
     if block is None or block[0] == INTRO_NOT_COMPUTED:
         return True  # no row, or a computation with an input no searched page prints

@@ -93,6 +93,10 @@ CASES = [
     ([REL], "What was non-GAAP net income for the three months ended December 31, 2022?", "1,300"),
     ([REL], "What was net income for the three months ended December 31, 2022?", "1,000"),
     ([REL], "What was GAAP EPS for the three months ended December 31, 2021?", "1.30"),
+    # a clause asking why after the figure: its words are not the row's
+    ([CF2], "What were the payments for property, plant and equipment in 2022 and why?", "2,000"),
+    ([CF2], "What was cash from operations in 2021, and what drove the change?", "7,456"),
+    ([INC], "What was operating income in 2022 and what were the main reasons for the increase?", "9,000"),
 ]
 
 @pytest.mark.parametrize("pages,question,value", CASES)
