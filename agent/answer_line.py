@@ -29,14 +29,9 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-# CPython hands the GIL to a waiting thread only after the holder ran this long. A page rerun or a greeting
-# takes and drops the GIL at every socket write, history call and event-loop hop; behind a searching answer
-# (pure-Python ranking) each hop waited up to the default 5 ms, so a greeting of ~0.15 s CPU took seconds.
-QUICK_SWITCH_S = 0.0005
-
-
-def favour_short_turns(interval_s: float = QUICK_SWITCH_S) -> float:
-    """Shorten the process's GIL switch interval (never lengthen it); returns the interval in force."""
+def favour_short_turns(interval_s: float) -> float:
+    """Shorten the process's GIL switch interval to `interval_s` (never lengthen it; settings
+    `limits.switch_interval_s` says why); returns the interval in force."""
     if sys.getswitchinterval() > interval_s:
         sys.setswitchinterval(interval_s)
     return sys.getswitchinterval()

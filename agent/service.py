@@ -82,7 +82,7 @@ class ChatService:
         self.max_tool_rounds = max_tool_rounds
         self.ingest_jobs = ingest_jobs  # where /ingest queues its job (storage/jobs/queue.py); None: the process default
         self.line = AnswerLine(get_settings().limits.max_answers)  # searching answers at once; the rest wait in line
-        favour_short_turns()  # a greeting's GIL hops are not held up by the answers' ranking
+        favour_short_turns(get_settings().limits.switch_interval_s)  # a greeting's GIL hops wait less behind ranking
 
     # ----- asking ---------------------------------------------------------------------------
     def ask(self, user_id: str, conversation_id: str | None, text: str, selected_doc_ids: list[str],

@@ -57,6 +57,11 @@ class LimitSettings(_Section):
                                     description="longer questions are refused before any work")
     max_answers: int = Field(2, gt=0, validation_alias=_env("PDF_CHAT_MAX_ANSWERS"),
                              description="answers that search at once per app process; more wait in line, told their place")
+    # CPython hands the GIL to a waiting thread only after the holder ran this long (default 5 ms). A greeting
+    # takes and drops the GIL at every socket write, history call and event-loop hop; behind a searching answer
+    # (pure-Python ranking) each hop waited the full interval, so a greeting of ~0.15 s CPU took seconds.
+    switch_interval_s: float = Field(0.0005, gt=0, validation_alias=_env("PDF_CHAT_SWITCH_INTERVAL_S"),
+                                     description="the app process's GIL switch interval (shortened, never lengthened)")
 
 
 class ChromaSettings(_Section):

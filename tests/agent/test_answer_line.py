@@ -74,14 +74,17 @@ def test_warm_up_builds_the_graph_and_the_conversation_vectors_before_the_first_
 def test_the_service_shortens_the_gil_switch_so_short_turns_do_not_queue_behind_an_answer():
     import sys
 
-    from agent.answer_line import QUICK_SWITCH_S, favour_short_turns
+    from agent.answer_line import favour_short_turns
+    from storage.settings import get_settings
+
+    quick = get_settings().limits.switch_interval_s
 
     before = sys.getswitchinterval()
     try:
         sys.setswitchinterval(0.005)  # CPython's default: each GIL hop of a greeting could wait 5 ms
         ChatService(llm=None, web=None, history=None)
-        assert sys.getswitchinterval() == pytest.approx(QUICK_SWITCH_S)
+        assert quick < 0.005 and sys.getswitchinterval() == pytest.approx(quick)
         sys.setswitchinterval(0.0001)  # an operator's shorter choice is kept
-        assert favour_short_turns() == pytest.approx(0.0001)
+        assert favour_short_turns(quick) == pytest.approx(0.0001)
     finally:
         sys.setswitchinterval(before)
