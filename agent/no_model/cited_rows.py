@@ -94,6 +94,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
         table, in_header, heading = 0, False, ""
+        first = len(rows)
         for unit in units:
             if unit.is_header and not in_header:
                 table += 1  # a header block starts a table; its rows follow it
@@ -118,8 +119,13 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(cells[0].label, cells[0].section or heading, _percent_row(cells)),
-                            primary, fiscal_shift(cells, *fiscal_period(src.doc_id)), entity, kind,
+                            primary, None, entity, kind,
                             hash((src.doc_id, src.page_number, table))))
+        # the fiscal calendar is the page's: a table of an earlier year alone on it ("Year ended May 31,
+        # 2022" under the 2023 one) is not shifted a year by its own latest column
+        shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id))
+        for r in rows[first:]:
+            r.shift = shift
     return rows
 
 

@@ -307,9 +307,7 @@ def segment_columns_pdf(tmp_path, monkeypatch):
     draw(page, note)
     text, words = page.get_text(), page.get_text("words")
     monkeypatch.setattr("agent.no_model.cited_rows.table_units", lambda doc_id, n, t: layout_units(words))
-    # no fiscal calendar read off a cover: this tests the segment's column, not a fiscal shift (a row labelled by
-    # its year under a shifted calendar is shifted by its own cells: an open class, the shift is read per row)
-    monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: (None, None))
+    monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: (2023, 4))
     sources = [Source(source_id="[^1]", kind="document", doc_id="northwind-10k", page_number=0,
                       source_file="NORTHWIND_2023_10K.pdf", text=text, extra={"issuer": "Northwind Corporation"})]
     return sources, lambda src: text
@@ -323,6 +321,7 @@ def segment_columns_pdf(tmp_path, monkeypatch):
 ])
 def test_a_segment_named_by_its_column_header(segment_columns_pdf, question, value):
     # one column per segment: the column whose header names the segment asked, of the asked year
+    # (the table of the year before, on the same page, is not that year's by a fiscal shift of its own)
     sources, text = segment_columns_pdf
     block = figure_block(question, sources, text, get_embedder())
     assert block and block[0] == INTRO and value in block[1], block
