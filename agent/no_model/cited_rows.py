@@ -52,10 +52,6 @@ class Row:
         """The row's cells of the asked period (agent/no_model/figure_periods.py pick_cells)."""
         return pick_cells(self.cells, period, self.shift)
 
-    def cells_for_columns(self, cells: list[Cell], period: AskedPeriod) -> list[Cell]:
-        """Of some of the row's cells (its columns of one segment), those of the asked period."""
-        return pick_cells(cells, period, self.shift)
-
     @property
     def label(self) -> str:
         return self.cells[0].label

@@ -296,8 +296,8 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
-        by_item = [(r, c) for r, c in ((r, _named_columns(r, c, ask)) for r, c in fitting
-                                        if any(line_items.answers(r.item, i) for i in ask.items[:1])) if c]
+        by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
+                   and ask.residue <= _words(f"{r.label} {r.context}") | _said_by_registrant(r, ask)]
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
@@ -330,17 +330,6 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
-
-
-def _named_columns(row: Row, cells: list[Cell], ask: Ask) -> list[Cell]:
-    """The row's cells of the asked period when its label, caption and section say the question's other
-    words; else those of its columns whose headers say them (a segment table with a column per
-    segment: "FedEx Express Segment, Year ended May 31, 2023"); none when neither does."""
-    missing = ask.residue - _words(f"{row.label} {row.context}") - _said_by_registrant(row, ask)
-    if not missing:
-        return cells
-    named = [c for c in row.cells if missing <= _words(c.period)]
-    return row.cells_for_columns(named, ask.period) if named else []
 
 
 _ATTRIBUTABLE = re.compile(r"\battributable to\b", re.I)

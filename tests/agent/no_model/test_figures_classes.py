@@ -313,20 +313,6 @@ def segment_columns_pdf(tmp_path, monkeypatch):
     return sources, lambda src: text
 
 
-@pytest.mark.parametrize("question,value", [
-    ("What revenue did the Express segment report in fiscal 2023?", "42,743"),
-    ("What was the Freight segment's revenue in fiscal 2023?", "9,632"),
-    ("What was the Ground segment's revenue in fiscal 2022?", "33,232"),
-    ("What was operating income of the Ground segment in fiscal 2023?", "2,763"),
-])
-def test_a_segment_named_by_its_column_header(segment_columns_pdf, question, value):
-    # one column per segment: the column whose header names the segment asked, of the asked year
-    # (the table of the year before, on the same page, is not that year's by a fiscal shift of its own)
-    sources, text = segment_columns_pdf
-    block = figure_block(question, sources, text, get_embedder())
-    assert block and block[0] == INTRO and value in block[1], block
-
-
 def test_a_segment_no_column_names_gets_no_figure(segment_columns_pdf):
     sources, text = segment_columns_pdf
     block = figure_block("What revenue did the Air segment report in fiscal 2023?", sources, text, get_embedder())
