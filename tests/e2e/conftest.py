@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests.e2e.steps import WIDTHS, context_at
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -36,4 +38,14 @@ def page(browser):
     pg = context.new_page()
     pg.set_default_timeout(90_000)
     yield pg
+    context.close()
+
+
+@pytest.fixture(params=sorted(WIDTHS))
+def view(browser, request):
+    """(width name, page): a page at each of `WIDTHS`, one test run per width."""
+    context = context_at(browser, request.param)
+    pg = context.new_page()
+    pg.set_default_timeout(90_000)
+    yield request.param, pg
     context.close()

@@ -10,6 +10,16 @@ from playwright.sync_api import expect
 SHOTS = Path(__file__).resolve().parent / "screenshots"  # git-ignored; look at them after a run
 
 
+# the two widths the layout is checked at: a desktop window and a phone (touch, 390 px)
+WIDTHS = {"desktop": {"width": 1360, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def context_at(browser, width: str):
+    """A fresh browser context at one of `WIDTHS` ("phone": a touch device)."""
+    phone = width == "phone"
+    return browser.new_context(viewport=WIDTHS[width], is_mobile=phone, has_touch=phone)
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.wait_for_timeout(300)  # let the last delta paint

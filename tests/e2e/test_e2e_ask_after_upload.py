@@ -11,20 +11,18 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import close_sidebar, open_sidebar, shot, upload
+from tests.e2e.steps import WIDTHS, context_at, close_sidebar, open_sidebar, shot, upload
 from tests.fixtures_ui import SAMPLE_PDF
 
 FILE = SAMPLE_PDF.name
-WIDTHS = {"desktop": {"width": 1360, "height": 900}, "phone": {"width": 390, "height": 844}}
 NO_SELECTION = "Select a PDF and ask about it"
 
 
 @pytest.fixture(params=list(WIDTHS))
 def fresh(request, browser, tmp_path):
     """(app, page, width name): an app with an empty library, and a browser at that width."""
-    phone = request.param == "phone"
     with run_app(tmp_path / "app") as app:
-        context = browser.new_context(viewport=WIDTHS[request.param], is_mobile=phone, has_touch=phone)
+        context = context_at(browser, request.param)
         page = context.new_page()
         page.set_default_timeout(90_000)
         yield app, page, request.param

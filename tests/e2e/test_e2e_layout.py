@@ -11,10 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import long_pdf, processing_box, shot
+from tests.e2e.steps import WIDTHS, long_pdf, processing_box, shot
 from tests.fixtures_ui import SAMPLE_PDF
 
-WIDTHS = {"desktop": {"width": 1360, "height": 900}, "phone": {"width": 390, "height": 844}}
 LONG_NAME = "northwind_foods_consolidated_annual_report_fiscal_2023.pdf"  # long enough to wrap on a phone
 
 
@@ -23,15 +22,6 @@ def app_url(tmp_path_factory):
     with run_app(tmp_path_factory.mktemp("e2e-layout")) as app:
         yield app
 
-
-@pytest.fixture(params=list(WIDTHS))
-def view(request, browser):
-    phone = request.param == "phone"
-    context = browser.new_context(viewport=WIDTHS[request.param], is_mobile=phone, has_touch=phone)
-    pg = context.new_page()
-    pg.set_default_timeout(90_000)
-    yield request.param, pg
-    context.close()
 
 
 def _box(locator) -> dict:

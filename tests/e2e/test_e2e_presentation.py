@@ -19,7 +19,6 @@ from tests.fixtures_filings import acme_10k_pages, write_pages
 
 LONG = "What were the purchases of property, plant and equipment of Acme Rockets in fiscal 2019 and why?"
 CHIP = re.compile(r"^\d+ · acme_20\d\d\.pdf, page \d+$")
-WIDTHS = {"desktop": {"width": 1360, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="module")
@@ -29,15 +28,6 @@ def app_url(tmp_path_factory):
             write_pages(app["home"] / "source" / f"acme_{year}.pdf", acme_10k_pages(year, (1_208, 1_100, 1_000), prose=False))
         yield app
 
-
-@pytest.fixture(params=sorted(WIDTHS))
-def view(browser, request):
-    phone = request.param == "phone"
-    context = browser.new_context(viewport=WIDTHS[request.param], is_mobile=phone, has_touch=phone)
-    pg = context.new_page()
-    pg.set_default_timeout(90_000)
-    yield request.param, pg
-    context.close()
 
 
 def _finished(page, turns: int):
