@@ -181,3 +181,20 @@ def fact(facts: list[Fact], label: str, column: int, page: int | None = None) ->
     found = [f for f in facts if f.label == label and f.column == column and (page is None or f.page == page)]
     assert found, f"no fact {label!r} in column {column}: {sorted({(f.label, f.column) for f in facts})}"
     return found[0]
+
+
+def check_fact(facts: list[Fact], label: str, column: int, **want) -> None:
+    """The fact of `label` in `column` has the fields `want` (e.g. `span(...)`, `as_of(...)`, unit, scale)."""
+    f = fact(facts, label, column)
+    got = {k: getattr(f, k) for k in want}
+    assert got == want, f"{label!r} column {column} ({f.period!r})"
+
+
+def span(start, end, months) -> dict:
+    """The period fields of a flow column: start, end and length in months."""
+    return {"period_start": start, "period_end": end, "duration_months": months, "as_of": None}
+
+
+def as_of(day) -> dict:
+    """The period fields of a balance column: a date."""
+    return {"period_start": None, "period_end": day, "duration_months": None, "as_of": day}

@@ -9,7 +9,8 @@ import pytest
 
 import pymupdf
 
-from tests.storage.documents.layout_pages import Statement, draw, fact, facts_of, read_facts
+from tests.storage.documents.layout_pages import (Statement, as_of as _as_of, check_fact as _check, draw, fact, facts_of,
+                                                  read_facts, span as _span)
 
 INCOME = [("Revenue", "$ 4,120", "$ 3,880"), ("Cost of revenue", "1,730", "1,655"), ("Operating income", "902", "811"),
           ("Net income", "$ 655", "$ 590"), ("Earnings per share:", ), ("Basic", "$ 1.32", "$ 1.18"),
@@ -17,20 +18,6 @@ INCOME = [("Revenue", "$ 4,120", "$ 3,880"), ("Cost of revenue", "1,730", "1,655
 BALANCE = [("Cash and cash equivalents", "$ 2,210", "$ 1,985"), ("Inventories", "845", "790"),
            ("Total current assets", "5,402", "4,910"), ("Total assets", "$ 18,230", "$ 17,440")]
 MONEY = {"unit": "USD", "scale": 1e6}
-
-
-def _check(facts, label, column, **want):
-    f = fact(facts, label, column)
-    got = {k: getattr(f, k) for k in want}
-    assert got == want, f"{label!r} column {column} ({f.period!r})"
-
-
-def _span(start, end, months):
-    return {"period_start": start, "period_end": end, "duration_months": months, "as_of": None}
-
-
-def _as_of(day):
-    return {"period_start": None, "period_end": day, "duration_months": None, "as_of": day}
 
 
 # ---------------------------------------------------------------- column headers: spans and dates

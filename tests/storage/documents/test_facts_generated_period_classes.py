@@ -8,25 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.storage.documents.layout_pages import Statement, fact, facts_of
+from tests.storage.documents.layout_pages import Statement, as_of as _as_of, check_fact as _check, fact, facts_of, span as _span
 
 MONEY = {"unit": "USD", "scale": 1e6}
 INCOME = [("Net sales", "$ 4,120", "$ 3,880"), ("Gross profit", "1,730", "1,655"), ("Net earnings", "$ 655", "$ 590"),
           ("Diluted earnings per share", "$ 1.30", "$ 1.17")]
-
-
-def _check(facts, label, column, **want):
-    f = fact(facts, label, column)
-    got = {k: getattr(f, k) for k in want}
-    assert got == want, f"{label!r} column {column} ({f.period!r})"
-
-
-def _span(start, end, months):
-    return {"period_start": start, "period_end": end, "duration_months": months, "as_of": None}
-
-
-def _as_of(day):
-    return {"period_start": None, "period_end": day, "duration_months": None, "as_of": day}
 
 
 # ---------------------------------------------------------------- 52/53-week retail calendars
