@@ -73,9 +73,7 @@ class CheckedSource:
 
     @cached_property
     def currencies(self) -> set[str]:
-        text = "\n".join(self.texts)
-        found = {sym for sym, rx in _CURRENCY_MARKS if rx.search(text)}
-        return found or {"$"}
+        return set().union(*map(_currencies, self.texts)) or {"$"}
 
     def cell(self, label: str, value: str, period: Claim | None = None) -> bool:
         """A printed row whose label is `label` prints `value` (in a column of the period `period` names, when given)."""
@@ -83,7 +81,7 @@ class CheckedSource:
         key = flatten(label)
         facts = self.page_facts[0]
         if facts:
-            named = [f for f in facts if key and _label_is(key, f)]
+            named = [f for f in facts if key and _label_is(key, f.label, f.section)]
             # a row printing exactly the label is the one quoted: "Long-term debt" is not "Long-term debt, current"
             # its remarks and a unit mark left out: "Total operating margin %" is "Total operating margin"
             bare = lambda text: _plain(re.sub(r"\s*\([^()]*\)|\s*%", "", _MARK.sub("", text)))
@@ -116,7 +114,7 @@ class CheckedSource:
 
     @cached_property
     def flat(self) -> list[str]:
-        return [flatten(t) for t in self.texts]
+        return [_flat_text(t) for t in self.texts]
 
     @cached_property
     def passages(self) -> list[tuple[str, set[str]]]:
@@ -128,7 +126,7 @@ class CheckedSource:
 
     @cached_property
     def plain(self) -> list[str]:
-        return [_plain(flat) for flat in self.flat]
+        return [_plain_text(flat) for flat in self.flat]
 
     def prints(self, quote: str) -> bool:
         """Printed as quoted, or as a label is quoted: "and" for "&", its remarks left out ("Income from
@@ -145,7 +143,28 @@ class CheckedSource:
     @cached_property
     def label_words(self) -> list[str]:
         """Its texts as `_label_words` reads labels, with and without parenthetical remarks, blank-padded."""
-        return [f" {_label_words(v)} " for t in self.texts for v in dict.fromkeys((t, _REMARK.sub(" ", t)))]
+        return [v for t in self.texts for v in _padded_label_words(t)]
+
+
+# a page's texts recur across the answers of a session: what is read from one is read once
+@lru_cache(maxsize=256)
+def _currencies(text: str) -> frozenset[str]:
+    return frozenset(sym for sym, rx in _CURRENCY_MARKS if rx.search(text))
+
+
+@lru_cache(maxsize=256)
+def _flat_text(text: str) -> str:
+    return flatten(text)
+
+
+@lru_cache(maxsize=256)
+def _plain_text(flat: str) -> str:
+    return _plain(flat)
+
+
+@lru_cache(maxsize=256)
+def _padded_label_words(text: str) -> tuple[str, ...]:
+    return tuple(f" {_label_words(v)} " for v in dict.fromkeys((text, _REMARK.sub(" ", text))))
 
 
 _FILLER = {"segment", "segments", "the", "of", "and", "in"}
@@ -172,18 +191,19 @@ def _plain(flat: str) -> str:
     return " ".join(_REMARK.sub("", flat.replace(" & ", " and ")).split())
 
 
-def _label_is(key: str, fact: Fact) -> bool:
+@lru_cache(maxsize=16384)
+def _label_is(key: str, fact_label: str, fact_section: str) -> bool:
     """A quoted label (flattened) names the fact's row: its label, or its section's words before it
     ("Greater China: Net sales" for the row "Net sales" under "Greater China"); "and" for "&" and its
     remarks ("(loss)") left out are the same label."""
-    label = _plain(_MARK.sub("", flatten(fact.label)))
+    label = _plain(_MARK.sub("", flatten(fact_label)))
     key = _plain(_MARK.sub("", key))
     if label.startswith(key) or f"{_label_words(label)} ".startswith(f"{_label_words(key)} "):
         return True
     if not label or label not in key:
         return False
     # the rest of the quote is the row's section, word for word: "Total cloud" is not "Cloud"
-    return set(re.findall(r"\w+", key.replace(label, " "))) - _FILLER == set(re.findall(r"\w+", flatten(fact.section))) - _FILLER
+    return set(re.findall(r"\w+", key.replace(label, " "))) - _FILLER == set(re.findall(r"\w+", flatten(fact_section))) - _FILLER
 
 
 def _in_label(key: str, digits: str, label: str) -> bool:
@@ -343,6 +363,7 @@ def checked_sources(answer: AnswerResult, registry: Mapping[str, Source],
                     page_text: Callable[[Source], str | None] | None = None) -> dict[str, CheckedSource]:
     """marker -> CheckedSource for the answer's document, page and web citations."""
     out = {}
+    read: dict[tuple[str, int], tuple[list[Fact], list[str]]] = {}  # (doc, page) -> its facts, once per answer
     for c in answer.citations:
         src = registry.get(c.marker)
         if src is None and c.metadata.doc_id and c.metadata.chunk_id is not None:  # a resolved legacy marker
@@ -357,7 +378,7 @@ def checked_sources(answer: AnswerResult, registry: Mapping[str, Source],
         texts = source_texts(src, page_text)
         if texts:
             out[c.marker] = CheckedSource(texts, ocr=is_ocr(src), own_text=src.text or "",
-                                          load_facts=_facts_loader(src, page_text))
+                                          load_facts=_facts_loader(src, page_text, read))
     return out
 
 
@@ -371,7 +392,8 @@ def knowledge_text(c: Any, registry: Mapping[str, Source]) -> str:
     return preview.split("\nA: ", 1)[1].split("\nSource: ", 1)[0] if "\nA: " in preview else preview
 
 
-def _facts_loader(src: Source, page_text: Callable[[Source], str | None] | None):
+def _facts_loader(src: Source, page_text: Callable[[Source], str | None] | None,
+                  read: dict[tuple[str, int], tuple[list[Fact], list[str]]]):
     """() -> the facts and prose lines of every page a document or page source is on, or None (web)."""
     doc_id, first = src.doc_id, src.page_number
     if not doc_id or first is None or src.kind == "web":
@@ -382,8 +404,10 @@ def _facts_loader(src: Source, page_text: Callable[[Source], str | None] | None)
         facts: list[Fact] = []
         prose: list[str] = []
         for page in range(first, last + 1):
-            text = page_text(src.model_copy(update={"page_number": page})) if page_text is not None else None
-            f, p = page_facts(doc_id, page, text)
+            if (doc_id, page) not in read:
+                text = page_text(src.model_copy(update={"page_number": page})) if page_text is not None else None
+                read[doc_id, page] = page_facts(doc_id, page, text)
+            f, p = read[doc_id, page]
             facts += f
             prose += p
         return facts, prose

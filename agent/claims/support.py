@@ -114,7 +114,9 @@ class Claim:
         """id(fact) -> `mention(fact)`, for each of `facts` (computed once per sentence and list)."""
         cache = self.__dict__.setdefault("_scores", {})
         if id(facts) not in cache:
-            cache[id(facts)] = (facts, {id(f): self.mention(f) for f in facts})
+            by_row: dict[tuple, float] = {}  # a row's columns share label, section and unit: one score
+            cache[id(facts)] = (facts, {id(f): by_row[k] if (k := (f.label, f.section, f.percent)) in by_row
+                                        else by_row.setdefault(k, self.mention(f)) for f in facts})
         return cache[id(facts)][1]
 
     def mention(self, fact: Fact) -> float:
