@@ -29,10 +29,12 @@ source text as is), what a check without printed forms would do.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 import re
 import statistics
 import time
 
+from bench.claims_everyday import _cap
 from bench.splits import half_of
 
 NUM = re.compile(r"(?<![\w.,])\(?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)\s?\)?(%?)(?![\w])(?!\s*(?:million|billion))")
@@ -389,12 +391,35 @@ def run_gold(pdf_dir, work) -> None:
 # row's prior-year column, a footnote, a year header, a per-share amount) are read from the PDF's words with
 # a plain line grouping below, never with the product's table reader or the checker.
 
-PLANTED_CLASSES = ("other row", "prior-year column", "footnote", "year header x caption", "per-share x caption",
-                   "wrong scale", "wrong direction", "points for percent", "wrong unit", "wrong currency",
-                   "spliced quote", "single-quoted quote", "unmarked sentence", "Q-number item",
-                   "label with another row's value")
-TRUE_FORMS = ("scale words", "rounding", "parentheses", "change without arithmetic", "arithmetic over bare inputs",
-              "(Millions) caption", "cell as printed", "quoted label", "unmarked sentence (true)", "Q-number item (true)")
+@dataclass(frozen=True)
+class ClaimClass:
+    """A class of test sentences: its name (the label the generators write), whether the check must flag it
+    (a planted error) or pass it (a true form), and the functions writing it."""
+
+    name: str
+    planted: bool
+    generators: tuple[str, ...]
+
+
+_H, _W, _E = "hostile_cases", "wider_forms", "claims_everyday.everyday_forms"
+CLAIM_CLASSES = (
+    ClaimClass("other row", True, (_H, _W)), ClaimClass("prior-year column", True, (_H,)),
+    ClaimClass("footnote", True, (_H,)), ClaimClass("year header x caption", True, (_H,)),
+    ClaimClass("per-share x caption", True, (_H,)), ClaimClass("wrong scale", True, (_H, _W)),
+    ClaimClass("wrong direction", True, (_H, _W)), ClaimClass("points for percent", True, (_H,)),
+    ClaimClass("wrong unit", True, (_H,)), ClaimClass("wrong currency", True, (_H,)),
+    ClaimClass("spliced quote", True, (_H,)), ClaimClass("single-quoted quote", True, (_H,)),
+    ClaimClass("unmarked sentence", True, (_H,)), ClaimClass("Q-number item", True, (_H,)),
+    ClaimClass("label with another row's value", True, (_H, _W)),
+    ClaimClass("scale words", False, (_H, _W, _E)), ClaimClass("rounding", False, (_H, _W, _E)),
+    ClaimClass("parentheses", False, (_H, _W)), ClaimClass("change without arithmetic", False, (_H, _W, _E)),
+    ClaimClass("arithmetic over bare inputs", False, (_H,)), ClaimClass("(Millions) caption", False, (_H,)),
+    ClaimClass("cell as printed", False, (_H, _W, _E)), ClaimClass("quoted label", False, (_H, _W, _E)),
+    ClaimClass("unmarked sentence (true)", False, (_H,)), ClaimClass("Q-number item (true)", False, (_H,)),
+)
+CLASS_BY_NAME = {c.name: c for c in CLAIM_CLASSES}
+PLANTED_CLASSES = tuple(c.name for c in CLAIM_CLASSES if c.planted)
+TRUE_FORMS = tuple(c.name for c in CLAIM_CLASSES if not c.planted)
 _WORD_NUM = re.compile(r"^\(?\$?\(?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+)\)?%?$")
 _YEAR_WORD = re.compile(r"^(?:19|20)\d\d$")
 _MILLIONS_CAPTION = re.compile(r"\(\s*(?:\$\s*)?(?:in\s+)?millions?\s*\)|\(\s*dollars\s+in\s+millions", re.I)
@@ -749,10 +774,6 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
             cases.append({"file": gold["file"], "text": text, "registry": registry,
                           "labels": [[s, c, p] for s, c, p in part]})
     return cases
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
 
 
 def _places(printed: str) -> int:
