@@ -286,7 +286,7 @@ def soak(tree: Path, work: Path, args) -> dict:
         stored = stored_questions(cluster["mongo_uri"], conversations)
         result = summarize(log, sum(map(len, stored)), rss.rows)
         result["lost"] = lost_turns(log, stored)
-        result["log"] = log
+        result["log"], result["stored"] = log, stored
         result["wall_s"] = round(time.monotonic() - started)
         result["users_loaded"], result["page_load_s"] = f"{len(loads)}/{args.users}", sorted(loads)
         result["filings"] = [f.name for f in filings]
