@@ -418,6 +418,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         "scorer_alone": scorer_alone,
         **{name: project(name) for name in presets.SECTIONS},
         **{name: project(name) for name in presets.PARTS},
+        **{name: project(name) for name in presets.SCORER},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain
