@@ -13,6 +13,9 @@ share", "%", ...). For each cell, the facts stored with the build (storage/docum
     scale   ... and its unit and scale are the gold unit's ("USD millions" = USD x 1e6; per-share
             amounts and percentages unscaled)
 
+`--gold library` scores bench/gold/library_figures.jsonl instead (the AMCOR and BOEING 10-Ks of
+financebench-dev/library, tune half).
+
 `--baseline-work W0` scores the facts stored in another work folder instead (the same filings backfilled
 by another revision, e.g. a pristine copy of the shared work folder), in the same run.
 
@@ -48,8 +51,11 @@ _UNITS = {  # gold unit -> (unit test, scale)
 }
 
 
-def gold_cells() -> list[dict]:
-    files = [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
+def gold_cells(gold: str = "statements") -> list[dict]:
+    """The human-read cells of a gold: "statements" (statements, statements-more) or "library" (the
+    FinanceBench library filings of the tune issuers, bench/gold/library_figures.jsonl)."""
+    files = [GOLD / "library_figures.jsonl"] if gold == "library" else \
+        [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
     cells = []
     for path in files:
         for line in path.read_text("utf-8").splitlines():
@@ -163,7 +169,7 @@ def _cell_key(cell: dict) -> str:
     return json.dumps([cell["set"], cell["file"], cell["page"], cell.get("line_item"), cell.get("period"), cell["value"]])
 
 
-def _scores_of_work(work: Path) -> dict[str, list[bool]]:
+def _scores_of_work(work: Path, gold: str = "statements") -> dict[str, list[bool]]:
     """Each gold cell's (value, period, scale) as the facts stored in another work folder score them (a
     subprocess: the storage settings are read once per process)."""
     import tempfile
@@ -171,7 +177,7 @@ def _scores_of_work(work: Path) -> dict[str, list[bool]]:
     with tempfile.TemporaryDirectory(prefix="facts-gold-") as tmp:
         out = Path(tmp) / "scores.json"
         subprocess.run([sys.executable, "-m", "bench.facts_gold", "--work", str(work), "--baseline-rev", "",
-                        "--scores-out", str(out)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+                        "--gold", gold, "--scores-out", str(out)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         return {key: scores for key, scores in json.loads(out.read_text("utf-8"))}
 
 
@@ -200,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(the same gold, another build of the facts: e.g. a pristine copy); replaces --baseline-rev")
     parser.add_argument("--scores-out", type=Path, help=argparse.SUPPRESS)  # per-cell scores, for --baseline-work
     parser.add_argument("--failures", type=int, default=0, help="print this many tune-half failures")
+    parser.add_argument("--gold", choices=("statements", "library"), default="statements",
+                        help="the gold cells: statements (bench/gold/statements*) or library (bench/gold/library_*)")
     args = parser.parse_args(argv)
     if args.baseline_work:
         args.baseline_rev = ""
@@ -211,14 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     from storage.documents.facts import page_facts
 
     by_file = {m.source_file: m for m in list_processed_pdfs()}
-    cells = gold_cells()
+    cells = gold_cells(args.gold)
     missing = sorted({c["file"] for c in cells} - set(by_file))
     if missing:
         print(f"not processed in {work}, left out: {', '.join(missing)}", file=sys.stderr)
     cells = [c for c in cells if c["file"] in by_file and isinstance(c.get("value"), str)]
     pages = sorted({(by_file[c["file"]].doc_id, int(c["page"])) for c in cells})
     base = baseline_cells(args.baseline_rev, pages, work) if args.baseline_rev else {}
-    stored_base = _scores_of_work(args.baseline_work.resolve()) if args.baseline_work else {}
+    stored_base = _scores_of_work(args.baseline_work.resolve(), args.gold) if args.baseline_work else {}
     rows = []
     for c in cells:
         m = by_file[c["file"]]

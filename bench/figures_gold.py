@@ -2,6 +2,10 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
+        [--gold statements|library]
+
+`--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
+off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
 
 `--half`: the gold of the issuers of that half of bench/gold/splits.json (issuer = the file name's prefix
 before the first "_", PG_E = PG&E); `all` asks both and reports each half apart. Rules are changed by
@@ -289,16 +293,28 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-def gold_files(kind: str) -> list[str]:
-    """The gold files of a set ("figures", "derived"): the statements' and the statements-more parts."""
+GOLDS = ("statements", "library")
+
+
+def gold_files(kind: str, gold: str = "statements") -> list[str]:
+    """The gold files of a set ("figures", "derived"): the statements' and the statements-more parts, or
+    (gold "library") those of the FinanceBench library filings read for issue 27."""
+    if gold == "library":
+        return [f"library_{kind}.jsonl"]
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
 
 
-def build_questions(stems: list[str], limit: int | None, infos: dict | None, half: str = "all") -> list[dict]:
+def gold_stems(gold: str) -> set[str]:
+    """The filings a gold names."""
+    return {Path(g["file"]).stem for kind in ("figures", "derived") for f in gold_files(kind, gold) for g in load_gold(f)}
+
+
+def build_questions(stems: list[str], limit: int | None, infos: dict | None, half: str = "all",
+                    gold: str = "statements") -> list[dict]:
     stems = [s for s in stems if half == "all" or half_of(s) == half]
     available = set(stems)
-    figures = _spread([g for f in gold_files("figures") for g in load_gold(f) if Path(g["file"]).stem in available], limit)
-    derived = _spread([g for f in gold_files("derived") for g in load_gold(f) if Path(g["file"]).stem in available], limit)
+    figures = _spread([g for f in gold_files("figures", gold) for g in load_gold(f) if Path(g["file"]).stem in available], limit)
+    derived = _spread([g for f in gold_files("derived", gold) for g in load_gold(f) if Path(g["file"]).stem in available], limit)
     infos = {s: i for s, i in (infos or {}).items() if s in available}
     qs = [{**g, "id": f"fig-{i}", "set": "figures", "doc_names": [Path(g["file"]).stem]} for i, g in enumerate(figures)]
     qs += [{**g, "id": f"der-{i}", "set": "derived", "doc_names": [Path(g["file"]).stem]} for i, g in enumerate(derived)]
@@ -374,18 +390,22 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[
         return json.loads((tmp / "a.json").read_text("utf-8"))
 
 
-def _default_pdfs() -> list[Path]:
-    for parent in ROOT.parents:
-        if (parent / "shared/bench/statements").is_dir():
-            return [parent / "shared/bench/statements", parent / "shared/bench/statements-more"]
-    return [ROOT.parent / "shared/bench/statements", ROOT.parent / "shared/bench/statements-more"]
+def _default_pdfs(gold: str = "statements") -> list[Path]:
+    folders = ["financebench-dev/library"] if gold == "library" else ["statements", "statements-more"]
+    shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
+                  ROOT.parent / "shared/bench")
+    return [shared / f for f in folders]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", type=Path, required=True, help="ingestion work folder of the statements filings")
-    parser.add_argument("--pdfs", type=Path, nargs="+", default=_default_pdfs(),
-                        help="folders of the statements filings (statements, statements-more)")
+    parser.add_argument("--gold", choices=GOLDS, default="statements",
+                        help="statements: bench/gold/statements*; library: bench/gold/library_* (the FinanceBench "
+                             "library filings of the tune issuers, read for issue 27; only their filings are asked)")
+    parser.add_argument("--pdfs", type=Path, nargs="+",
+                        help="folders of the filings (default: statements, statements-more; financebench-dev/library "
+                             "for --gold library)")
     parser.add_argument("--half", choices=("tune", "check", "all"), default="all",
                         help="the issuers of one half of bench/gold/splits.json, or both (reported apart)")
     parser.add_argument("--baseline-rev", default=DEFAULT_BASELINE, help="git revision to compare with, or 'none'")
@@ -396,9 +416,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # a stopped run still removes its baseline worktree (subprocess.run kills the child on the way out)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    pdfs, work = [d.resolve() for d in args.pdfs if d.is_dir()], args.work.resolve()
+    pdfs, work = [d.resolve() for d in args.pdfs or _default_pdfs(args.gold) if d.is_dir()], args.work.resolve()
     PDF_DIRS[:] = pdfs
     stems = sorted({p.stem for d in pdfs for p in d.glob("*.pdf")})
+    if args.gold == "library":
+        stems = [s for s in stems if s in gold_stems("library")]
     stems = [s for s in stems if args.half == "all" or half_of(s) == args.half]
     if not stems:
         sys.exit(f"error: no PDFs in {pdfs}")
@@ -417,8 +439,8 @@ def main(argv: list[str] | None = None) -> int:
     sets = {s.strip() for s in args.sets.split(",") if s.strip()}
     if unknown := sets - set(SETS):
         sys.exit(f"error: unknown --sets {','.join(sorted(unknown))} (known: {','.join(SETS)})")
-    questions = [q for q in build_questions(stems, args.limit, infos, args.half) if q["set"] in sets]
-    report: dict = {"questions": len(questions), "baseline_rev": None}
+    questions = [q for q in build_questions(stems, args.limit, infos, args.half, args.gold) if q["set"] in sets]
+    report: dict = {"questions": len(questions), "baseline_rev": None, "gold": args.gold}
     if args.baseline_rev.lower() != "none":
         rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline_rev], check=True,
                              capture_output=True, text=True).stdout.strip()
@@ -476,7 +498,7 @@ def _cell(block: dict | None, key: str, field: str) -> str:
 def _print(report: dict, stems: list[str], half: str) -> None:
     new, rev = report["new"][half], report["baseline_rev"] or "(none)"
     base = (report.get("baseline") or {}).get(half)
-    print(f"\nstatements gold, {half} half: {report['questions']} turns per path; new = this tree, {rev} = baseline revision")
+    print(f"\n{report.get('gold', 'statements')} gold, {half} half: {report['questions']} turns per path; new = this tree, {rev} = baseline revision")
     print(f"{'measure':46s}{'n':>5s}{'target':>8s}{'new':>8s}{rev:>9s}")
     for label, target, key, field in MEASURES:
         n = new.get(key, {}).get("n", 0)

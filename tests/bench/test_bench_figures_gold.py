@@ -199,3 +199,20 @@ def test_every_gold_value_is_printed_on_its_page():
         if re.search(rf"(?<![\d,.]){re.escape(value.strip('()$%'))}(?![\d]|[,.]\d)", text) is None:
             missing.append((file, page, value))
     assert not missing
+
+
+def test_library_gold_is_its_own_set_of_tune_issuers_only():
+    from bench.facts_gold import gold_cells
+    from bench.figures_gold import build_questions, gold_files, gold_stems
+    from bench.splits import half_of
+
+    assert gold_files("figures", "library") == ["library_figures.jsonl"]
+    assert not any(f.startswith("library_") for f in gold_files("figures") + gold_files("derived"))
+    stems = sorted(gold_stems("library"))
+    assert len(stems) >= 4 and {half_of(s) for s in stems} == {"tune"}
+    qs = build_questions(stems, None, None, "check", "library")
+    assert qs == []  # no check-half filing among them
+    qs = build_questions(stems, None, None, "tune", "library")
+    assert {q["set"] for q in qs} == {"figures", "derived"}
+    assert {q["doc_names"][0] for q in qs} == set(stems)
+    assert {c["file"] for c in gold_cells("library")} == {f"{s}.pdf" for s in stems}
