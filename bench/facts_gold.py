@@ -13,6 +13,9 @@ share", "%", ...). For each cell, the facts stored with the build (storage/docum
     scale   ... and its unit and scale are the gold unit's ("USD millions" = USD x 1e6; per-share
             amounts and percentages unscaled)
 
+`--gold library` scores bench/gold/library_figures.jsonl instead (the AMCOR and BOEING 10-Ks of
+financebench-dev/library, tune half).
+
 `--baseline-work W0` scores the facts stored in another work folder instead (the same filings backfilled
 by another revision, e.g. a pristine copy of the shared work folder), in the same run.
 

@@ -2,6 +2,10 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
+        [--gold statements|library]
+
+`--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
+off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
 
 `--half`: the gold of the issuers of that half of bench/gold/splits.json (issuer = the file name's prefix
 before the first "_", PG_E = PG&E); `all` asks both and reports each half apart. Rules are changed by
@@ -436,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := sets - set(SETS):
         sys.exit(f"error: unknown --sets {','.join(sorted(unknown))} (known: {','.join(SETS)})")
     questions = [q for q in build_questions(stems, args.limit, infos, args.half, args.gold) if q["set"] in sets]
-    report: dict = {"questions": len(questions), "baseline_rev": None}
+    report: dict = {"questions": len(questions), "baseline_rev": None, "gold": args.gold}
     if args.baseline_rev.lower() != "none":
         rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline_rev], check=True,
                              capture_output=True, text=True).stdout.strip()
@@ -494,7 +498,7 @@ def _cell(block: dict | None, key: str, field: str) -> str:
 def _print(report: dict, stems: list[str], half: str) -> None:
     new, rev = report["new"][half], report["baseline_rev"] or "(none)"
     base = (report.get("baseline") or {}).get(half)
-    print(f"\nstatements gold, {half} half: {report['questions']} turns per path; new = this tree, {rev} = baseline revision")
+    print(f"\n{report.get('gold', 'statements')} gold, {half} half: {report['questions']} turns per path; new = this tree, {rev} = baseline revision")
     print(f"{'measure':46s}{'n':>5s}{'target':>8s}{'new':>8s}{rev:>9s}")
     for label, target, key, field in MEASURES:
         n = new.get(key, {}).get("n", 0)

@@ -28,6 +28,8 @@ machine:
                     as it (storage/retrieval/page_parts.py: prose parts, Ranking.part_weight; a primary statement
                     named or implied by a metric computed from it, Ranking.statement_weight); `parts_*` each alone,
                     both at 1 (bench/baselines/presets.py PARTS)
+- `scorer_rerank_k10_w*`, `scorer_rerank_w0.1/0.2` the top 10 / 20 pages reranked at blend weight 0.1-0.3
+- `parts_with_*`    the capex and report-period rules (Ranking.capex_statement, cover_period), off since round 4
 - `scorer_feature_*` the page scorer's page score as a feature beside the hybrid score (Ranking.scorer_feature,
                     weights 0.1 / 0.2 / 0.4; off in the product)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
@@ -95,6 +97,13 @@ The scorer as a feature (`scorer_feature_*`, 0.1-0.4) lifted statements-more (ch
 .965/.947/.912 at 0.1) but lowered dev @1 (tune single .500 -> .438, check single .667 -> .583): left off.
 Library of 138 filings (14,597 pages: the 63 processed bench builds plus 75 copies under new ids sharing
 their vectors): p50 91 / 69 / 141 ms, p95 106 / 161 / 183 ms at load 1.8 / 4 / 8.
+Issue 28, round 4 (same runs; statements-more @5 single/company/library): the capex and report-period rules
+(`parts_with_*`) lift the tune half only: tune .953/.938/.875 -> .984/.969/.922 with both, check .947/.912/.912
+with or without either, dev equal on both halves: a fit, off in the product. The scorer reranking the top pages
+(`scorer_rerank_*`, K 10/20 x w 0.1-0.3, chosen on the tune halves: K 20, w 0.3) lifts statements-more (check
+@5 .947/.912/.912 -> .965/.947/.895, MRR .839/.785/.735 -> .847/.776/.751) but lowers the dev check half (MRR
+single .808 -> .677, company .753 -> .642, library .679 -> .590): trained on table-row questions, it does not
+carry to analysts' questions on issuers it never saw; left off. 138 filings: p95 286 ms at load 10-19.
 """
 
 from __future__ import annotations
@@ -418,6 +427,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         "scorer_alone": scorer_alone,
         **{name: project(name) for name in presets.SECTIONS},
         **{name: project(name) for name in presets.PARTS},
+        **{name: project(name) for name in presets.SCORER},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain

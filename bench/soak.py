@@ -163,11 +163,13 @@ async def one_user(n: int, browser, url: str, cid: str, start: Start, timeout_s:
             greeting = rng.random() < greeting_share
             text = rng.choice(GREETINGS if greeting else QUESTIONS)
             row = {"user": n, "kind": "greeting" if greeting else "question", "text": text, "answered": False,
-                   "busy": False, "seconds": None}
+                   "busy": False, "seconds": None, "enters": 0,
+                   "at": round(time.monotonic() - start.stop_at + start.minutes * 60, 1)}
             log.append(row)
             for _ in range(5):  # a box redrawn by the previous answer's rerun can drop the Enter: type again
                 await box.fill(text)
                 await box.press("Enter")
+                row["enters"] += 1
                 await asyncio.sleep(1)
                 if await box.input_value() != text:
                     break
@@ -232,14 +234,29 @@ def summarize(log: list[dict], stored: int, rss: dict) -> dict:
     return out
 
 
-def stored_turns(mongo_uri: str, conversations: list[str]) -> int:
+def stored_questions(mongo_uri: str, conversations: list[str]) -> list[list[str]]:
+    """Each conversation's stored user turns, in order."""
     from storage.history.store import HistoryStore
 
     store = HistoryStore(mongo_uri)
     try:
-        return sum(1 for cid in conversations for m in store.load_messages(USER, cid) if m["role"] == "user")
+        return [[m.get("content") or m.get("text") or "" for m in store.load_messages(USER, cid) if m["role"] == "user"]
+                for cid in conversations]
     finally:
         store.close()
+
+
+def lost_turns(log: list[dict], stored: list[list[str]]) -> list[dict]:
+    """Per user, the questions asked and not stored (a multiset difference: the same text may be asked twice)."""
+    lost = []
+    for n, texts in enumerate(stored):
+        left = list(texts)
+        for row in (r for r in log if r["user"] == n):
+            if row["text"] in left:
+                left.remove(row["text"])
+            else:
+                lost.append(row)
+    return lost
 
 
 def soak(tree: Path, work: Path, args) -> dict:
@@ -266,7 +283,10 @@ def soak(tree: Path, work: Path, args) -> dict:
                                         args.greeting_share))
             ingesting.communicate()
             time.sleep(3)  # the last turns' writes
-        result = summarize(log, stored_turns(cluster["mongo_uri"], conversations), rss.rows)
+        stored = stored_questions(cluster["mongo_uri"], conversations)
+        result = summarize(log, sum(map(len, stored)), rss.rows)
+        result["lost"] = lost_turns(log, stored)
+        result["log"], result["stored"] = log, stored
         result["wall_s"] = round(time.monotonic() - started)
         result["users_loaded"], result["page_load_s"] = f"{len(loads)}/{args.users}", sorted(loads)
         result["filings"] = [f.name for f in filings]
@@ -278,6 +298,9 @@ def report(name: str, r: dict) -> None:
     print(f"\n== {name}: {r['asked']} asked, {r['answered']} answered, {r['unanswered']} unanswered after the timeout "
           f"({r['unanswered_and_not_told']} of them never told they were queued); {r['told_queued']} told "
           f"'in line'; turns stored {r['turns_stored']} of {r['asked']} asked; {r['wall_s']} s")
+    for row in r.get("lost", []):
+        print(f"   not stored: user {row['user']} {row['kind']} {row['text']!r} answered={row['answered']} "
+              f"busy={row['busy']} enters={row['enters']} seconds={row['seconds']} asked at {row.get('at')} s")
     print(f"   users whose page loaded: {r['users_loaded']} (seconds to draw: {r['page_load_s']})")
     print(f"   greetings: n={g['n']} p50 {g['p50_s']} s p95 {g['p95_s']} s unanswered {g['unanswered']}")
     print(f"   questions: n={q['n']} p50 {q['p50_s']} s p95 {q['p95_s']} s unanswered {q['unanswered']}")

@@ -136,6 +136,8 @@ class JobSettings(_Section):
                                description="a worker running a job writes a heartbeat into its record this often, whatever the progress")
     orphan_after_s: float = Field(60.0, gt=0, validation_alias=_env("JOBS_ORPHAN_AFTER_S"),
                                   description="a running job without a heartbeat for this long lost its worker: it is queued again (keep it several heartbeats long)")
+    worker_nice: int = Field(10, ge=0, le=19, validation_alias=_env("JOBS_WORKER_NICE"),
+                             description="a Celery worker lowers its CPU priority by this much (nice), so ingestion yields the cores to the app's answers when both want them; 0 keeps it")
     max_restarts: int = Field(3, ge=0, validation_alias=_env("JOBS_MAX_RESTARTS"),
                               description="a job whose worker died this many times fails with that reason instead of being queued again")
     resend_after_s: float = Field(30.0, gt=0, validation_alias=_env("JOBS_RESEND_AFTER_S"),

@@ -202,7 +202,13 @@ class ChatSession:
         return flight if flight and flight["conversation_id"] == cid else None
 
     def start(self, cid: str | None, question: str) -> dict:
-        """The question is in flight: what its answer writes is kept in the returned dict."""
+        """The question is in flight: what its answer writes is kept in the returned dict. A question of this
+        tab that a click interrupted (this one's Enter, mid-answer) is stored now as an interrupted turn: the
+        tab may close before any later run would settle it."""
+        if (earlier := self.state.get(IN_FLIGHT)) and earlier.get("answer") is None:
+            asked.finish(self.store, self.user_id, earlier, "interrupted")
+            self.keep_plain(earlier["conversation_id"], earlier["text"],
+                            strip_markers(earlier.get("partial", "")).strip(), stopped=True, interrupted=True)
         flight = {"conversation_id": cid, "text": question, "partial": "",
                   "ask_id": asked.record(self.store, self.user_id, cid, question)}  # stored as pending
         self.state[IN_FLIGHT] = flight

@@ -21,6 +21,7 @@ from ui.citations import (
     citation_label,
     citation_location,
     cited_words,
+    quoted_once,
     page_index,
     resolve_pdf_path,
     safe_url,
@@ -90,6 +91,14 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
     return True
 
 
+def _marked(text: str, span: tuple[int, int] | None) -> str:
+    """`text` escaped for markdown, the part at `span` (a quoted row's cited value) in bold."""
+    if span is None:
+        return escape_markdown(text)
+    a, b = span
+    return f"{escape_markdown(text[:a])}**{escape_markdown(text[a:b])}**{escape_markdown(text[b:])}"
+
+
 def open_in_viewer(doc_id: str | None, file: str | None, index: int, passage: str = "") -> None:
     """Show the page in the viewer, with the cited passage still highlighted there."""
     st.session_state["viewer"] = {"doc_id": doc_id, "file": file, "page": index, "passage": passage}
@@ -115,11 +124,11 @@ def citation_dialog(c: Citation, failed: list[ClaimCheck] | None = None) -> None
         # The cited words first (readable at any width), the page image on demand.
         index = page_index(c)
         cited = cited_words(c)
-        if cited:
+        if quoted := quoted_once(c):
             with st.container(border=True):
                 if columns := table_columns(c):  # a table row: its columns say which period each number is
                     st.caption("Columns: " + " | ".join(escape_markdown(col) for col in columns))
-                st.markdown(f"“{escape_markdown(cited)}”")
+                st.markdown("“" + "  \n".join(_marked(q, span) for q, span in quoted) + "”")
         if c.preview and c.preview != cited:
             with st.expander("Whole passage"):
                 st.markdown(emphasise(c.preview, cited))

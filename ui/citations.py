@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from agent.markers import MARKER_LINK_RE, iter_markers, map_outside_addresses, map_prose, prose_segments
 from agent.citations.numbering import display_citations
+from agent.citations.quotes import ROW_GAP
 from storage.documents.catalog import load_manifest
 from storage.documents.intake import compute_doc_id
 from storage.settings import get_settings
@@ -60,6 +61,38 @@ def cited_words(c: Citation) -> str:
     if text.endswith("…"):
         text = text[:-1].rstrip()
     return text
+
+
+def quoted_once(c: Citation) -> list[tuple[str, tuple[int, int] | None]]:
+    """The cited words as a reader is shown them, each quote once: (quote, the span of it to mark).
+    A cell quote ("Net earnings … 9,100") whose whole row is quoted too ("Net earnings 9,100 8,200")
+    is that row with its value marked, not a second line saying the same."""
+    quotes = list(dict.fromkeys(q.strip() for q in c.metadata.quotes if q.strip()))
+    if not quotes:
+        return [(w, None)] if (w := cited_words(c)) else []
+    rows = [q for q in quotes if ROW_GAP not in q]
+    marks: dict[str, tuple[int, int]] = {}
+    cells: set[str] = set()
+    for q in quotes:
+        if ROW_GAP in q:
+            label, value = q.split(ROW_GAP, 1)
+            for row in rows:
+                if span := _value_in_row(label, value, row):
+                    marks.setdefault(row, span)
+                    cells.add(q)
+                    break
+    return [(q, marks.get(q)) for q in quotes if q not in cells]
+
+
+def _value_in_row(label: str, value: str, row: str) -> tuple[int, int] | None:
+    """Where `row`, starting with `label`, prints `value` after it (a "$" set apart or not)."""
+    words = label.split()
+    start = re.match(r"\s*" + r"\s+".join(re.escape(w) for w in words), row, flags=re.IGNORECASE) if words else None
+    if start is None:
+        return None
+    number = re.escape(value.lstrip("$€£"))
+    m = re.compile(rf"(?<![\d.,]){number}(?![\d]|[.,]\d)").search(row, start.end())
+    return m.span() if m else None
 
 
 def highlight_text(c: Citation) -> str:
@@ -249,7 +282,7 @@ def citation_footnote(c: Citation, escape=_plain) -> str:
         where = f"{where} <{m.url or c.documentId}>"
     if c.kind == "document" and m.chunk_id is not None:
         where = f"{where}, chunk {m.chunk_id}"
-    quote = escape(" ".join(cited_words(c).split()))
+    quote = escape(" ".join(" ".join(q for q, _ in quoted_once(c)).split()))
     return f"[{citation_label(c)}] {where}" + (f": “{quote}”" if quote else "")
 
 

@@ -24,6 +24,8 @@ HIGHLIGHT_RGB = (1.0, 0.85, 0.0)
 HIGHLIGHT_OPACITY = 0.35
 _MAX_PIECES = 40  # bound the work for very long chunks
 CROP_MARGIN = 90  # points kept above and below the highlighted band when cropping
+CROP_PAD = 12  # points kept around the page's printed content: a band stops there, not in a blank margin
+_BLANK_KINDS = ("clip", "ignore", "end", "group")  # bboxlog entries that print nothing
 # A page that cannot be rendered: the file gone or changed, a page out of range, a damaged PDF
 # (MuPDF's FzErrorBase; FileDataError is a RuntimeError).
 RENDER_ERRORS = (OSError, IndexError, ValueError, RuntimeError, pymupdf.mupdf.FzErrorBase)
@@ -31,6 +33,31 @@ RENDER_ERRORS = (OSError, IndexError, ValueError, RuntimeError, pymupdf.mupdf.Fz
 # page (up to 200 x 200 inches) is shown at a lower zoom instead of failing ("Overly large image")
 # or taking a minute and tens of MB.
 MAX_PREVIEW_PIXELS = 4_000_000
+
+
+def _ink(page: "pymupdf.Page") -> "pymupdf.Rect | None":
+    """The extent of what the page prints (text, lines, images), without a page-sized background."""
+    area = abs(page.rect)
+    ink = pymupdf.Rect()
+    for kind, box in page.get_bboxlog():
+        r = pymupdf.Rect(box) & page.rect
+        if kind.startswith(_BLANK_KINDS) or r.is_empty or abs(r) >= 0.9 * area:
+            continue
+        ink = r if ink.is_empty else ink | r
+    return None if ink.is_empty else ink
+
+
+def crop_band(page: "pymupdf.Page", rects: list["pymupdf.Rect"]) -> "pymupdf.Rect":
+    """The full-width band around `rects`: CROP_MARGIN above and below them, but not into the blank
+    margins of the page (a band near the top of a page begins at its first printed line)."""
+    band = pymupdf.Rect(rects[0])
+    for r in rects[1:]:
+        band |= r
+    top, bottom = band.y0 - CROP_MARGIN, band.y1 + CROP_MARGIN
+    if ink := _ink(page):
+        top, bottom = max(top, ink.y0 - CROP_PAD), min(bottom, ink.y1 + CROP_PAD)
+    return pymupdf.Rect(page.rect.x0, max(page.rect.y0, min(top, band.y0)),
+                        page.rect.x1, min(page.rect.y1, max(bottom, band.y1)))
 
 
 @dataclass(frozen=True)
@@ -155,7 +182,7 @@ def render_page(
     """PNG of page `page_index` (0-based) of `pdf_path`, with `passage` highlighted.
 
     `crop=True` keeps only the band of the page around the highlights (full width, a margin
-    above and below), so the cited words are in view without scrolling; without highlights
+    above and below, `crop_band`), so the cited words are in view without scrolling; without highlights
     the whole page is rendered.
 
     Raises FileNotFoundError for a missing PDF and IndexError for a page outside the document.
@@ -163,7 +190,7 @@ def render_page(
     pdf_path = Path(pdf_path)
     stat = pdf_path.stat()  # FileNotFoundError with the path when the PDF is gone
     key = hashlib.sha256(
-        f"{pdf_path.name}|{stat.st_size}|{stat.st_mtime_ns}|{page_index}|{zoom}|{crop}|{passage or ''}".encode()
+        f"{pdf_path.name}|{stat.st_size}|{stat.st_mtime_ns}|{page_index}|{zoom}|{crop}|{CROP_PAD}|{passage or ''}".encode()
     ).hexdigest()[:24]
     cached = cache_dir / f"{key}.png" if cache_dir else None
     with pymupdf.open(pdf_path) as doc:
@@ -176,15 +203,9 @@ def render_page(
             return PageImage(cached.read_bytes(), page_count, n)
         page = doc[page_index]
         rects = find_passage_rects(page, passage or "")
+        clip = crop_band(page, rects) if crop and rects else None  # before the highlights are drawn
         for r in rects:
             page.draw_rect(r, color=None, fill=HIGHLIGHT_RGB, fill_opacity=HIGHLIGHT_OPACITY, overlay=True)
-        clip = None
-        if crop and rects:
-            band = pymupdf.Rect(rects[0])
-            for r in rects[1:]:
-                band |= r
-            clip = pymupdf.Rect(page.rect.x0, max(page.rect.y0, band.y0 - CROP_MARGIN),
-                                page.rect.x1, min(page.rect.y1, band.y1 + CROP_MARGIN))
         scale = preview_zoom(clip or page.rect, zoom)
         png = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), clip=clip, alpha=False).tobytes("png")
     if cached:

@@ -37,6 +37,11 @@ SCORER = {
     "scorer_rerank": {"scorer_pages": 20, "scorer_weight": 0.5},
     "scorer_rerank_w0.3": {"scorer_pages": 20, "scorer_weight": 0.3},
     "scorer_rerank_w0.8": {"scorer_pages": 20, "scorer_weight": 0.8},
+    "scorer_rerank_k10_w0.1": {"scorer_pages": 10, "scorer_weight": 0.1},
+    "scorer_rerank_k10_w0.2": {"scorer_pages": 10, "scorer_weight": 0.2},
+    "scorer_rerank_k10_w0.3": {"scorer_pages": 10, "scorer_weight": 0.3},
+    "scorer_rerank_w0.1": {"scorer_pages": 20, "scorer_weight": 0.1},
+    "scorer_rerank_w0.2": {"scorer_pages": 20, "scorer_weight": 0.2},
     "scorer_feature_0.1": {"scorer_feature": 0.1},
     "scorer_feature_0.2": {"scorer_feature": 0.2},
     "scorer_feature_0.4": {"scorer_feature": 0.4},
@@ -91,8 +96,10 @@ def retriever(doc_ids: list[str], ranking: str | Ranking = "selection"):
 # the part of a filing a question asks for (storage/retrieval/page_parts.py): the ranking before it, each class alone
 PARTS = {
     "ranking_before_parts": {"part_weight": 0.0, "statement_weight": 0.0, "cover_period": False, "capex_statement": False},
-    "parts_no_cover_period": {"cover_period": False},
-    "parts_no_capex_statement": {"capex_statement": False},
+    # the capex and report-period rules, on by default until round 4 (they lifted the tune half only: off)
+    "parts_with_cover_period": {"cover_period": True},
+    "parts_with_capex_statement": {"capex_statement": True},
+    "parts_with_both_rules": {"cover_period": True, "capex_statement": True},
     "parts_prose_only": {"statement_weight": 0.0},
     "parts_statements_only": {"part_weight": 0.0},
     "parts_1": {"part_weight": 1.0, "statement_weight": 1.0},

@@ -11,7 +11,10 @@ redelivered job finishes what the dead one started and a duplicate finds the PDF
 
 from __future__ import annotations
 
+import os
+
 from celery import Celery
+from celery.signals import worker_init
 
 from storage.settings import get_settings
 
@@ -40,6 +43,18 @@ def make_app() -> Celery:
         worker_hijack_root_logger=False,
     )
     return app
+
+
+@worker_init.connect
+def _yield_to_the_app(**_) -> None:
+    """Before the pool forks (its children inherit it): ingestion is background work, so on cores shared with
+    the replicas it runs at a lower priority and a greeting does not wait behind a page being embedded."""
+    lower_priority(get_settings().jobs.worker_nice)
+
+
+def lower_priority(by: int) -> int:
+    """The calling process's niceness raised by `by` (never above 19); returns it."""
+    return os.nice(by) if by > 0 else os.nice(0)
 
 
 app = make_app()

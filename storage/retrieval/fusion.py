@@ -57,9 +57,10 @@ class Ranking(BaseModel):
     cover_facts: bool = Field(True, description="a question for what the SEC cover states (period end date, "
                               "headquarters, incorporation, ticker) lifts the cover pages printing that fact's wording "
                               "(storage.retrieval.document_profile.COVER_FACTS)")
-    cover_period: bool = Field(True, description="a question for the period the filing reports on (\"which quarter "
+    cover_period: bool = Field(False, description="a question for the period the filing reports on (\"which quarter "
                                "does this 10-Q report on\") lifts the cover pages printing \"period ended\" "
-                               "(storage.retrieval.document_profile.REPORT_PERIOD)")
+                               "(storage.retrieval.document_profile.REPORT_PERIOD); off: it lifted the tune half "
+                               "only (a fit; bench preset parts_with_cover_period)")
     section_weight: float = Field(0.0, description="page score += w * z(BM25 of the query against the page's section "
                                   "label: item, note, primary statement; storage.retrieval.page_sections); 0 = off")
     section_query: Literal["question", "expanded"] = Field("question", description="what the section labels are "
@@ -70,8 +71,9 @@ class Ranking(BaseModel):
     statement_weight: float = Field(0.5, description="a question naming a primary statement or a metric computed from "
                                     "one (margins, effective tax rate, quick ratio, free cash flow): that statement's "
                                     "pages += w * spread (storage.retrieval.page_parts.STATEMENT_PARTS); 0 = off")
-    capex_statement: bool = Field(True, description="capital expenditures count as asking for the cash flow "
-                                  "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight)")
+    capex_statement: bool = Field(False, description="capital expenditures count as asking for the cash flow "
+                                  "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight); "
+                                  "off: it lifted the tune half only (a fit; bench preset parts_with_capex_statement)")
     scorer_feature: float = Field(0.0, description="page score += w * z(the learned page scorer's score of the page: "
                                   "its best chunk), before the document signals; a feature beside the hybrid score "
                                   "rather than a reorder (storage.retrieval.page_scorer); 0 = off")

@@ -26,6 +26,17 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 
 
+def blank_rows_above(png: bytes) -> int:
+    """Rows of a screenshot above its first printed (dark) pixel: white, or a light frame's border."""
+    import pymupdf
+
+    pix = pymupdf.Pixmap(png)
+    for y in range(pix.height):
+        if any(min(pix.pixel(x, y)[:3]) < 160 for x in range(0, pix.width, 2)):
+            return y
+    return pix.height
+
+
 def long_pdf(path: Path, pages: int = 240) -> Path:
     """A text PDF long enough that processing it takes a while (to see its processing box, reload, cancel)."""
     import pymupdf

@@ -83,3 +83,27 @@ def test_crop_keeps_the_band_around_the_cited_words():
     assert _yellow_share(cropped.png, pymupdf.Rect(rect.x0, rect.y0 - top, rect.x1, rect.y1 - top)) > 0.5
     # Nothing found: the whole page, uncropped.
     assert pymupdf.Pixmap(render_page(SAMPLE_PDF, 1, "words that are not there", zoom=ZOOM, crop=True).png).height == full.height
+
+
+def _blank_rows(png: bytes) -> tuple[int, int]:
+    """(rows above the first printed pixel, rows below the last one) of a rendered image."""
+    pix = pymupdf.Pixmap(png)
+    inked = [y for y in range(pix.height) if any(min(pix.pixel(x, y)[:3]) < 200 for x in range(0, pix.width, 2))]
+    return inked[0], pix.height - 1 - inked[-1]
+
+
+@pytest.mark.parametrize("top", [60, 200])
+def test_a_cropped_band_stops_at_the_printed_lines_not_in_a_blank_margin(tmp_path, top):
+    """A row near the top of a short page (a statement's first rows): the band around it shows the
+    page's first line at its top edge and its last at the bottom, never 90 points of white margin."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = ["Consolidated Statements of Cash Flows (in millions)", "Years ended December 31, 2018 2017 2016",
+             "Net earnings 9,100 8,200 7,300", "Net cash used by investing activities (2,100) (1,900) (2,300)"]
+    for i, line in enumerate(lines):
+        page.insert_text((72, top + 16 * i), line, fontsize=11)
+    doc.save(tmp_path / "short.pdf")
+    img = render_page(tmp_path / "short.pdf", 0, "Net earnings 9,100 8,200 7,300", zoom=ZOOM, crop=True)
+    above, below = _blank_rows(img.png)
+    assert img.highlights and above <= 16 * ZOOM and below <= 16 * ZOOM, (above, below)
+    assert pymupdf.Pixmap(img.png).height < 160 * ZOOM  # the four lines and a small pad, not a 200-point band

@@ -71,3 +71,24 @@ def test_a_click_that_aborted_the_answer_stops_its_heartbeat_and_ask_again_compl
     assert conv.load_turns(store, USER, cid) == []
     again.retry("Overview?")
     assert _record(store, flight["ask_id"])["state"] == "asked_again"
+
+
+def test_a_question_asked_after_a_click_aborted_the_answer_stores_the_aborted_one_at_once(store, tmp_path):
+    """Asked mid-answer (the Enter aborts the running one) and the tab closed before any later run: the aborted
+    question is still a stored turn, marked interrupted, and is not stored a second time by a later page."""
+    cid = store.create_conversation(USER)
+    state: dict = {}
+    first = _session(store, tmp_path, state).start(cid, "What was net debt?")
+    first["partial"] = "Net debt was "
+    again = _session(store, tmp_path, state)  # the run the Enter started
+    again.settle_previous_run()
+    settle(again, cid, state[IN_FLIGHT]["ask_id"])
+    again.start(cid, "hello")
+    again.keep(cid, "hello", AnswerResult(message="Hello!", saved=True))  # the tab closes after this
+
+    turns = conv.load_turns(store, USER, cid)
+    assert [(t.role, t.text, t.interrupted) for t in turns] == [
+        ("user", "What was net debt?", False), ("assistant", "Net debt was", True)]
+    assert _record(store, first["ask_id"])["state"] == "interrupted"
+    assert settle(_session(store, tmp_path / "b"), cid) == []
+    assert len(conv.load_turns(store, USER, cid)) == 2

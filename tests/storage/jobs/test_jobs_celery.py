@@ -392,3 +392,14 @@ def test_a_job_queued_when_redis_restarts_with_append_only_persistence_runs_from
         for aof in redis_server.data_dir.glob("appendonly*"):  # the next tests' Redis starts empty
             shutil.rmtree(aof) if aof.is_dir() else aof.unlink()
         redis_server.start()
+
+
+def test_a_worker_runs_its_jobs_at_a_lower_cpu_priority_than_the_app(worker, cluster_env):
+    """Ingestion yields the shared cores to the replicas' answers (JOBS_WORKER_NICE, default 10)."""
+    import psutil
+
+    base = psutil.Process().nice()
+    w = worker()
+    procs = [psutil.Process(w.proc.pid), *psutil.Process(w.proc.pid).children(recursive=True)]
+    pool = [p for p in procs if "celery" in " ".join(p.cmdline())]
+    assert pool and all(p.nice() == min(19, base + 10) for p in pool)

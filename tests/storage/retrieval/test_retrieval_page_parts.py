@@ -79,8 +79,8 @@ def test_capital_expenditures_find_the_cash_flow_statement_that_prints_them_as_a
     ]
     pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_capex_parts.pdf"), pages + OTHER))
     question = "How much did Acme spend on capital expenditures in 2022?"
-    assert _first_page(pdf.doc_id, question, Ranking(capex_statement=False)) == 0  # the prose repeating the words
-    assert _first_page(pdf.doc_id, question, Ranking()) == 1
+    assert _first_page(pdf.doc_id, question, Ranking()) == 0  # the product (rule off): the prose repeating the words
+    assert _first_page(pdf.doc_id, question, Ranking(capex_statement=True)) == 1
 
 
 def test_a_question_for_the_period_a_filing_reports_on_finds_its_cover():
@@ -92,5 +92,5 @@ def test_a_question_for_the_period_a_filing_reports_on_finds_its_cover():
     pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_period_parts.pdf"), pages + OTHER))
     question = "Which quarter does this Acme Form 10-Q report on?"
     assert cover_fact_wording(question) is None and cover_fact_wording(question, report_period=True) is not None
-    assert _first_page(pdf.doc_id, question, Ranking(cover_period=False)) == 1  # the certification's words
-    assert _first_page(pdf.doc_id, question, Ranking()) == 0
+    assert _first_page(pdf.doc_id, question, Ranking()) == 1  # the product (rule off): the certification's words
+    assert _first_page(pdf.doc_id, question, Ranking(cover_period=True)) == 0
