@@ -26,6 +26,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,7 +39,7 @@ from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
-from storage.finance.periods import YEAR, parse_period
+from storage.finance.periods import MONTH_DAY, MONTHS, YEAR, YEAR_RE, Period, _months_before, parse_period
 from storage.finance.scale import factor, find_caption, read_scale, unit_of
 from storage.schema import Fact, PageContent
 
@@ -141,8 +142,9 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
         item = line_items.row_item(cells[0].label, cells[0].section, percent)
         title = captions.get(id(unit.header), "")
         boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
+        shifted = _quarter_ends(unit.header.columns)
         for cell in cells:
-            period = parse_period(cell.period)
+            period = shifted.get(cell.column) or parse_period(cell.period)
             unit_name = "%" if percent and not cell.value.endswith("%") else unit_of(cell.label, cell.value, caption_text, cell.section)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
@@ -152,6 +154,44 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
                 scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
                 label_box=unit.label_box, value_box=boxes.get(cell.column)))
     return facts
+
+
+_MONTH_DAY_ONLY = re.compile(rf"{MONTH_DAY.pattern}(?!,?\s*{YEAR})", re.IGNORECASE)  # "December 31", no year after
+_TOTAL_COLUMN = re.compile(r"(?i)\b(?:total|full[- ]year|fiscal\s+year|year)\s*$")
+
+
+@lru_cache(maxsize=256)
+def _quarter_ends(columns: tuple[str, ...]) -> dict[int, Period]:
+    """The quarters of a quarterly table whose columns print a month and day without a year under one
+    fiscal year ("Fiscal Year 2019" over "September 30  December 31  March 31  June 30  Total"). The
+    last quarter's month ends the fiscal year, so a quarter ending in a later month falls in the calendar
+    year before (fiscal 2019 ending June 30: December 31, 2018); a "Total" column after them is the
+    fiscal year. Column -> period; {} for any other header."""
+    dated: dict[int, tuple[int, int, int]] = {}
+    totals: list[int] = []
+    for i, label in enumerate(columns):
+        years = set(YEAR_RE.findall(label))
+        if len(years) != 1:
+            return {}
+        if (m := _MONTH_DAY_ONLY.search(label)) and len(_MONTH_DAY_ONLY.findall(label)) == 1 \
+                and parse_period(label).months in (None, 3):  # "Six Months Ended June 30": not a quarter
+            dated[i] = (int(next(iter(years))), MONTHS[m.group(1).lower()], int(m.group(0).split()[-1]))
+        elif _TOTAL_COLUMN.search(label) and i == len(columns) - 1:
+            totals.append(i)
+    if len(dated) < 3 or len({y for y, _, _ in dated.values()}) != 1 or len(dated) + len(totals) != len(columns):
+        return {}
+    year, end_month, end_day = dated[max(dated)]
+    out: dict[int, Period] = {}
+    for i, (y, month, day) in dated.items():
+        try:
+            end = date(y - 1 if month > end_month else y, month, day)
+        except ValueError:
+            return {}
+        out[i] = Period(columns[i], _months_before(end, 3), end, 3, None, year)
+    for i in totals:
+        end = date(year, end_month, end_day)
+        out[i] = Period(columns[i], _months_before(end, 12), end, 12, None, year)
+    return out
 
 
 def _unlabelled_cells(unit: Unit) -> list[Cell]:

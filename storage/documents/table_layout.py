@@ -42,7 +42,7 @@ import re
 from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
 from storage.documents.table_words import (
-    CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
+    CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
     Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, visual_lines,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
@@ -279,8 +279,8 @@ def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previ
     before it on the page (`previous`) or on the previous page (`carried`)."""
     titles = [ln for ln in header_lines if not re.search(YEAR, ln.text)]
     if header_lines and not titles and previous is not None and _same_columns(previous[0], cols) \
-            and all(PERIOD_TOKEN.fullmatch(ln.text.strip()) for ln in header_lines):
-        # a year printed as a section ("Fiscal 2022") over the next rows of a table whose columns are titled
+            and all(PERIOD_TOKEN.fullmatch(FOOTNOTE_AFTER_LABEL.sub("", ln.text).strip()) for ln in header_lines):
+        # a year printed as a section ("Fiscal 2022", "Fiscal Year 2022 (1)") over the next rows of a table whose columns are titled
         # above its first year ("First Quarter  Second Quarter ..."): the titles with this year
         titles = previous[2]
         header_lines = titles + header_lines

@@ -129,7 +129,8 @@ def split_label_values(line: Line, char_width: float) -> None:
                 # "Earnings from Operations - 2016": a year after a dash that follows the label's words
                 words[i - 1].text in ("-", "–", "—") and i >= 2 and re.search(r"[A-Za-z]", words[i - 2].text)
                 and YEAR_CELL.match(words[i].text)) or (FOOTNOTE.match(words[i].text) and YEAR_CELL.match(words[i - 1].text)
-                                                        and i >= 2 and words[i - 2].text in ("-", "–", "—")) or (
+                # "- 2016 (1)", "Fiscal Year 2019 (1)": a mark after a year that belongs to the label
+                and i >= 2 and (words[i - 2].text in ("-", "–", "—") or re.search(r"[A-Za-z]", words[i - 2].text))) or (
                 re.fullmatch(r"\d{1,2},", words[i - 1].text) and YEAR_CELL.match(words[i].text)
                 and not all(YEAR_CELL.match(w.text) for w in words[i:]))):  # "December 31, 2022  2021": a header
         i += 1

@@ -350,3 +350,31 @@ def test_dates_written_in_figures_over_the_columns(dates, left, want):
     facts = facts_of(Statement(["Summary of results", "(In millions)"], [dates], rows, header_left={0: left} if left else {}))
     f = fact(facts, "Net income", 1)
     assert (f.value, f.period_end, f.duration_months, f.as_of, f.scale) == (1354.0, *want, 1e6)
+
+
+# a quarterly table of a fiscal year ending June 30: each block of rows under "Fiscal Year 2019 (1)" (a footnote
+# mark after the year), columns titled by month and day only, then a Total column
+@pytest.mark.parametrize("year_rows", [("Fiscal Year 2019 (1)", "Fiscal Year 2018 (1)"), ("Fiscal 2019", "Fiscal 2018")])
+@pytest.mark.parametrize("total", [False, True])
+def test_quarters_by_month_and_day_under_fiscal_year_rows_shift_into_the_year_before(year_rows, total):
+    extra = ("9,458.2",) if total else ()
+    rows = [(year_rows[0], ), ("Net sales", "2,262.4", "2,287.2", "2,312.3", "2,596.3") + extra,
+            (year_rows[1], ), ("Net sales", "2,251.1", "2,251.9", "2,364.1", "2,452.8") + extra]
+    titles = ["September 30", "December 31", "March 31", "June 30"] + (["Total"] if total else [])
+    facts = facts_of(Statement(["Quarterly Financial Information", "(in millions, except per share data)"],
+                               [[("Quarter Ended", 0, 3)], titles], rows, align="right"))
+    got = {(f.value, f.period_start, f.period_end, f.duration_months, f.fiscal_year, f.scale)
+           for f in facts if f.label == "Net sales" and f.column in (1, 3)}
+    assert got == {(2287.2, "2018-10-01", "2018-12-31", 3, 2019, 1e6), (2596.3, "2019-04-01", "2019-06-30", 3, 2019, 1e6),
+                   (2251.9, "2017-10-01", "2017-12-31", 3, 2018, 1e6), (2452.8, "2018-04-01", "2018-06-30", 3, 2018, 1e6)}
+    if total:
+        f = [f for f in facts if f.label == "Net sales" and f.column == 4 and f.value == 9458.2][0]
+        assert (f.period_start, f.period_end, f.duration_months) == ("2018-07-01", "2019-06-30", 12)
+
+
+def test_calendar_quarters_by_month_and_day_stay_in_their_year():
+    rows = [("2023", ), ("Revenues", "$ 1,740", "$ 1,803", "$ 1,715", "$ 1,782"), ("2022", ), ("Revenues", "$ 1,610", "$ 1,650", "$ 1,590", "$ 1,702")]
+    facts = facts_of(Statement(["Quarterly Financial Data (Unaudited)", "(In millions)"],
+                               [[("Quarter Ended", 0, 3)], ["March 31", "June 30", "September 30", "December 31"]], rows))
+    got = {(f.value, f.period_end, f.duration_months) for f in facts if f.label == "Revenues" and f.column in (0, 3)}
+    assert got == {(1740.0, "2023-03-31", 3), (1782.0, "2023-12-31", 3), (1610.0, "2022-03-31", 3), (1702.0, "2022-12-31", 3)}
