@@ -39,7 +39,7 @@ from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
-from storage.finance.periods import MONTH_DAY, MONTHS, YEAR, YEAR_RE, Period, _months_before, parse_period
+from storage.finance.periods import MONTH_DAY, MONTHS, YEAR, YEAR_RE, Period, months_before, parse_period
 from storage.finance.scale import factor, find_caption, read_scale, unit_of
 from storage.schema import Fact, PageContent
 
@@ -187,10 +187,10 @@ def _quarter_ends(columns: tuple[str, ...]) -> dict[int, Period]:
             end = date(y - 1 if month > end_month else y, month, day)
         except ValueError:
             return {}
-        out[i] = Period(columns[i], _months_before(end, 3), end, 3, None, year)
+        out[i] = Period(columns[i], months_before(end, 3), end, 3, None, year)
     for i in totals:
         end = date(year, end_month, end_day)
-        out[i] = Period(columns[i], _months_before(end, 12), end, 12, None, year)
+        out[i] = Period(columns[i], months_before(end, 12), end, 12, None, year)
     return out
 
 

@@ -78,7 +78,7 @@ def _last_day(y: int, m: int) -> int:
     return ((date(y + m // 12, m % 12 + 1, 1)) - timedelta(days=1)).day
 
 
-def _months_before(end: date, months: int) -> date:
+def months_before(end: date, months: int) -> date:
     """The first day of a span of `months` ending on `end`: the day after the same date `months`
     earlier (a month's last day maps to that month's last day: June 30 - 3 months = March 31)."""
     y, m = end.year, end.month - months
@@ -127,7 +127,7 @@ def parse_period(text: str) -> Period:
     if end is not None and months and weeks:  # "13 weeks ended April 29, 2023": the 91 days to that date
         return Period(clean, end - timedelta(weeks=weeks) + timedelta(days=1), end, months, None, year)
     if end is not None and months:
-        return Period(clean, _months_before(end, months), end, months, None, year)
+        return Period(clean, months_before(end, months), end, months, None, year)
     if end is not None and _YEAR_TO_DATE.search(clean):  # a span of unprinted length, no balance's date
         return Period(clean, None, end, None, None, year)
     if end is not None:
