@@ -71,6 +71,19 @@ def ask(page, question: str) -> None:
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
 
 
+def back_from_viewer(page, chip, question: str) -> None:
+    """Open a citation `chip`'s page in the page viewer, press the browser's Back, and check the chat is
+    shown again with the conversation that asked `question`."""
+    chip.click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_text(re.compile(r"^Page \d+ image")).click()
+    dialog.get_by_role("button", name="Open in page viewer").click()
+    expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
+    expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
+
+
 def open_sidebar(page) -> None:
     """Show the sidebar (collapsed at a phone width) and wait until it is in view."""
     sidebar = page.get_by_test_id("stSidebar")

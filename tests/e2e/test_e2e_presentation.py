@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from agent.citations.previews import clip
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import ask, close_sidebar, open_sidebar, shot
+from tests.e2e.steps import ask, back_from_viewer, close_sidebar, open_sidebar, shot
 from tests.fixtures_filings import acme_10k_pages, write_pages
 
 LONG = "What were the purchases of property, plant and equipment of Acme Rockets in fiscal 2019?"
@@ -104,12 +104,6 @@ def test_figure_said_once_sources_once_titles_years_and_the_newest_turn_followed
     shot(page, f"presentation_what_can_you_do_{width}")
 
     # Browser Back from the page viewer returns to the chat, this conversation open.
-    page.get_by_test_id("stChatMessage").nth(1).get_by_role("button", name=CHIP).first.click()
-    dialog = page.get_by_role("dialog")
-    dialog.get_by_text(re.compile(r"^Page \d+ image")).click()
-    dialog.get_by_role("button", name="Open in page viewer").click()
-    expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
-    page.go_back()
-    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
-    expect(page.get_by_test_id("stChatMessage").filter(has_text="what can you do?")).to_be_visible()
+    back_from_viewer(page, page.get_by_test_id("stChatMessage").nth(1).get_by_role("button", name=CHIP).first,
+                     "what can you do?")
     shot(page, f"presentation_back_from_viewer_{width}")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import processing_box, shot, upload
+from tests.e2e.steps import back_from_viewer, processing_box, shot, upload
 from tests.fixtures_ui import SAMPLE_PDF
 
 FILE = SAMPLE_PDF.name
@@ -94,12 +94,6 @@ def test_back_from_the_page_viewer_returns_to_the_chat(app_url, page):
     expect(page.get_by_test_id("stChatMessage")).to_have_count(0)
     _answered(page, "What was the net profit?", 0)
     newest = page.get_by_test_id("stChatMessage").last
-    newest.get_by_role("button", name=re.compile(rf"· {re.escape(FILE)}")).first.click()
-    dialog = page.get_by_role("dialog")
-    dialog.get_by_text(re.compile(r"^Page \d+ image")).click()
-    dialog.get_by_role("button", name="Open in page viewer").click()
-    expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
-    page.go_back()
-    expect(page.get_by_role("heading", name="Chat")).to_be_visible()
-    expect(page.get_by_test_id("stChatMessage").filter(has_text="What was the net profit?")).to_be_visible()
+    back_from_viewer(page, newest.get_by_role("button", name=re.compile(rf"· {re.escape(FILE)}")).first,
+                     "What was the net profit?")
     shot(page, "back_from_viewer")
