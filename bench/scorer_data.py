@@ -13,9 +13,17 @@ So: statements/ (tune issuers) + financebench-dev/library/ (tune issuers).
 Recipe (seeded):
 - table rows: a chunk line "<label> <numbers...>" under period headers ("Years ended ... 2022 2021",
   "Columns: ...", a 10-Q's quarter) -> "What was Boeing's total revenues in FY2019?", in a few
-  analysts' phrasings (the dev questions' style: possessive issuer, FY/Q, "in USD millions");
+  phrasings; about half in analysts' phrasing (the style of FinanceBench questions: a period, units,
+  and the statement to read it from, named after the page's own section label: "... Give a response
+  to the question by relying on the details shown in the cash flow statement."), a share as ratios
+  of two rows of the page ("ratio of X to Y", "X as a % of Y") and trends over a row's two years
+  ("improved or declined between FY2021 and FY2022", "an improving X profile");
+- page headers: each page is also read as "<issuer> <form> <period> | <section label>"
+  (storage.retrieval.page_sections.page_header: what the ingestion knows of it), scored at a weight
+  learnt in training (bench/train_scorer.py);
 - prose: a sentence with a figure or a driver ("primarily due to", "increased", "decreased") ->
-  "What drove ...?", "How much ... ?", "What does <issuer> say about <phrase>?";
+  "What drove ...?", "How much ... ?", "What does <issuer> say about <phrase>?", half of them naming
+  the page's item or note ("What does Boeing disclose in its Income Taxes about ...?");
 - hard negatives: the most word-overlapping other chunk of the same filing that does not print the
   row's figure, and the same line item in another year's filing of the issuer that does not
   print the asked year.

@@ -82,6 +82,9 @@ class Ranking(BaseModel):
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
                                  "reranked pages); 1 = the scorer alone orders them")
+    scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
+                                 "period, section label) at the weight its weights were trained with "
+                                 "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")
 
 
 @dataclass
@@ -259,7 +262,7 @@ def rank_pages(
     page_score = page_score + cover + parts
     if ranking.scorer_pages > 0 and scorer_vec is not None:
         headers = None
-        if scorer is not None and getattr(scorer, "header_weight", 0.0):
+        if ranking.scorer_headers and scorer is not None and getattr(scorer, "header_weight", 0.0):
             def headers(pages: np.ndarray) -> np.ndarray:
                 texts = page_headers(indexes, page_doc, pages, documents)
                 return scorer.header_weight * (scorer.header_vectors(texts) @ scorer_vec)
