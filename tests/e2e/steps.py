@@ -97,3 +97,41 @@ def close_sidebar(page) -> None:
     """Collapse the sidebar (it covers the page at a phone width)."""
     page.get_by_test_id("stSidebarCollapseButton").click()
     expect(page.get_by_test_id("stSidebar")).not_to_be_in_viewport()
+
+
+def page_image(scope):
+    """The dialog's or viewer's page image this screen shows (the dialog holds a phone's and a desktop's)."""
+    return scope.get_by_test_id("pageImage").filter(visible=True)
+
+
+def png_of(img) -> bytes:
+    """The PNG an <img> shows (ours are data: URLs)."""
+    import base64
+
+    src = img.get_attribute("src")
+    assert src.startswith("data:image/png;base64,")
+    return base64.b64decode(src.split(",", 1)[1])
+
+
+def highlight_runs(png: bytes) -> list[tuple[int, int]]:
+    """Runs of pixel columns (first, last) of an image that hold the highlight's yellow, left to right."""
+    import pymupdf
+
+    pix = pymupdf.Pixmap(png)
+    runs: list[tuple[int, int]] = []
+    for x in range(pix.width):
+        if any((lambda p: p[0] > 200 and p[1] > 170 and p[2] < 190)(pix.pixel(x, y)) for y in range(0, pix.height, 2)):
+            runs = runs[:-1] + [(runs[-1][0], x)] if runs and runs[-1][1] == x - 1 else runs + [(x, x)]
+    return runs
+
+
+def fits_the_screen(page, img) -> None:
+    """A phone's page image: inside the screen's width, its frame not scrolling sideways, and every highlight
+    inside the image (none runs into its left or right edge)."""
+    box, screen = img.bounding_box(), page.viewport_size["width"]
+    assert box and box["x"] >= -1 and box["x"] + box["width"] <= screen + 1, (box, screen)
+    frame = img.locator("xpath=..")
+    assert frame.evaluate("s => s.scrollWidth <= s.clientWidth + 1"), frame.evaluate("s => [s.scrollWidth, s.clientWidth]")
+    png = png_of(img)
+    runs, width = highlight_runs(png), __import__("pymupdf").Pixmap(png).width
+    assert runs and runs[0][0] >= 3 and runs[-1][1] <= width - 4, (runs, width)
