@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import ask as _ask, long_pdf, processing_box, shot as _shot, upload as _upload
+from tests.e2e.steps import ask as _ask, long_pdf, page_image, processing_box, shot as _shot, upload as _upload
 from tests.fixtures_ui import SAMPLE_PDF, make_xss_pdf
 
 FILE = SAMPLE_PDF.name
@@ -111,7 +111,7 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
     expect(page.get_by_text(f"{FILE} · page 2 of 4")).to_be_visible()
     # It opens on the highlighted passage: the band of the page around it, inside the viewport.
-    image = page.get_by_test_id("pageImage")
+    image = page_image(page)
     expect(image).to_be_in_viewport()
     band = _box(image)
     assert band["y"] < 900 * 0.6  # the band starts in the upper part of the window, highlight first

@@ -177,10 +177,11 @@ def test_phone_overview_citation_text_first_readable_page_viewer_and_delete(app_
 
     dialog.get_by_role("button", name="Open in page viewer").click()
     expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
-    viewer_image = page.get_by_test_id("pageImage")
+    viewer_image = page_image(page)
     expect(viewer_image).to_be_visible()
     top = viewer_image.evaluate("i => i.getBoundingClientRect().top")
     assert top < PHONE["height"] * 0.75, top  # the controls no longer fill the first screen
+    fits_the_screen(page, viewer_image)  # at Fit, the cited lines' columns at the phone's width, not a thumbnail
     shot(page, "ux_page_viewer_phone")
 
     page.goto(app_url["url"])  # back to the chat: the latest conversation opens
