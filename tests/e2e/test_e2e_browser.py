@@ -117,9 +117,9 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     assert band["y"] < 900 * 0.6  # the band starts in the upper part of the window, highlight first
     _shot(page, "page_viewer")
     page.get_by_text("Whole page").click()
-    expect(page.get_by_test_id("pageImage")).to_be_visible()
-    page.wait_for_timeout(500)
-    whole = _box(page.get_by_test_id("pageImage"))
+    page.wait_for_function("""() => { const i = document.querySelector('[data-testid=pageImage]');
+        return i && i.complete && i.naturalHeight > i.naturalWidth; }""")  # the rerun drew the whole page
+    whole = _box(page_image(page))
     assert whole["height"] > whole["width"] and whole["height"] > band["height"]  # the whole (portrait) page
     page.set_viewport_size({"width": 420, "height": 800})  # a narrow window: zoom makes it readable
     page.get_by_text("200%").click()
@@ -129,7 +129,7 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
             return i && s && i.getBoundingClientRect().width > 1.8 * s.getBoundingClientRect().width; }""", timeout=20_000)
     except Exception:  # noqa: BLE001 - the assertion below says what was measured
         pass
-    zoomed = _box(page.get_by_test_id("pageImage"))
+    zoomed = _box(page_image(page))
     scroller = _box(page.get_by_test_id("pageScroller"))
     assert zoomed["width"] > 1.8 * scroller["width"]
     _shot(page, "page_viewer_narrow_zoomed")
