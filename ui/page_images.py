@@ -25,8 +25,9 @@ HIGHLIGHT_OPACITY = 0.35
 _MAX_PIECES = 40  # bound the work for very long chunks
 CROP_MARGIN = 90  # points kept above and below the highlighted band when cropping
 CROP_PAD = 12  # points kept around the page's printed content: a band stops there, not in a blank margin
-_BAND_VERSION = 2  # in the cache key: bump when crop_band changes, so no stale band is served
+_BAND_VERSION = 3  # in the cache key: bump when crop_band changes, so no stale band is served
 TIGHT_MIN_WIDTH = 220  # points: a tight band (a phone's) is never narrower, so its text is not blown up
+TIGHT_MAX_WIDTH = 360  # points: printed lines up to this wide are kept whole in a tight band (still readable)
 _BLANK_KINDS = ("clip", "ignore", "end", "group")  # bboxlog entries that print nothing
 # A page that cannot be rendered: the file gone or changed, a page out of range, a damaged PDF
 # (MuPDF's FzErrorBase; FileDataError is a RuntimeError).
@@ -60,18 +61,24 @@ def crop_band(page: "pymupdf.Page", rects: list["pymupdf.Rect"], *, tight: bool 
     begins at the first printed line inside that window and ends at the last, plus CROP_PAD).
 
     Full width, or with `tight` only the highlights' own columns (CROP_PAD either side, at least
-    TIGHT_MIN_WIDTH points): a phone shows that narrow band at its width, label and value in view."""
+    TIGHT_MIN_WIDTH points; the printed lines of the band whole when they are at most TIGHT_MAX_WIDTH
+    wide): a phone shows that narrow band at its width, label and value in view."""
     band = _union(rects)
+    top, bottom = band.y0 - CROP_MARGIN, band.y1 + CROP_MARGIN
+    window = [r for r in _printed(page) if r.y1 > top and r.y0 < bottom]
     left, right = page.rect.x0, page.rect.x1
     if tight:
-        left, right = band.x0 - CROP_PAD, band.x1 + CROP_PAD
+        printed = _union(window + [band])
+        if printed.width <= TIGHT_MAX_WIDTH:  # the lines around are narrow enough: whole, no word cut
+            left, right = printed.x0 - CROP_PAD, printed.x1 + CROP_PAD
+        else:
+            left, right = band.x0 - CROP_PAD, band.x1 + CROP_PAD
         if right - left < TIGHT_MIN_WIDTH:  # a short highlight: widen it evenly, not into a magnifier
             grow = (TIGHT_MIN_WIDTH - (right - left)) / 2
             left, right = left - grow, right + grow
         shift = max(0.0, page.rect.x0 - left) - max(0.0, right - page.rect.x1)
         left, right = max(page.rect.x0, left + shift), min(page.rect.x1, right + shift)
-    top, bottom = band.y0 - CROP_MARGIN, band.y1 + CROP_MARGIN
-    near = [r for r in _printed(page) if r.y1 > top and r.y0 < bottom and r.x1 > left and r.x0 < right]
+    near = [r for r in window if r.x1 > left and r.x0 < right]
     if near:
         top, bottom = max(top, min(r.y0 for r in near) - CROP_PAD), min(bottom, max(r.y1 for r in near) + CROP_PAD)
     return pymupdf.Rect(left, max(page.rect.y0, min(top, band.y0)), right, min(page.rect.y1, max(bottom, band.y1)))

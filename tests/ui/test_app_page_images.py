@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from tests.fixtures_ui import SAMPLE_PDF
-from ui.page_images import TIGHT_MIN_WIDTH, crop_band, find_passage_rects, render_page
+from ui.page_images import TIGHT_MAX_WIDTH, TIGHT_MIN_WIDTH, crop_band, find_passage_rects, render_page
 
 ZOOM = 1.5
 
@@ -180,3 +180,20 @@ def test_a_short_highlight_gets_a_band_of_the_minimum_width_inside_the_page(tmp_
         band, right = crop_band(page, rects, tight=True), page.rect.x1
     assert band.width == pytest.approx(TIGHT_MIN_WIDTH) and band.x1 <= right
     assert band.contains(rects[0])
+
+
+def test_a_tight_band_keeps_narrow_printed_lines_whole(tmp_path):
+    """Lines a phone can show at its width are shown whole (no word cut at the band's edge); a wide
+    statement row is cut to its label's and value's columns instead (above)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = ["Consolidated Statements of Cash Flows (in millions)", "Years ended December 31, 2018 2017 2016",
+             "Net earnings 9,100 8,200 7,300", "Purchases of property, plant and equipment (1,208) (1,100) (1,000)"]
+    for i, line in enumerate(lines):
+        page.insert_text((72, 100 + 14 * i), line, fontsize=9)
+    doc.save(tmp_path / "lines.pdf")
+    with pymupdf.open(tmp_path / "lines.pdf") as doc:
+        page = doc[0]
+        widest = max(page.search_for(line)[0].x1 for line in lines)
+        band = crop_band(page, find_passage_rects(page, "Net earnings … 9,100"), tight=True)
+        assert band.x0 < 72 and band.x1 > widest and band.width <= TIGHT_MAX_WIDTH + 2 * 12
