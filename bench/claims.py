@@ -418,8 +418,6 @@ CLAIM_CLASSES = (
     ClaimClass("unmarked sentence (true)", False, (_H,)), ClaimClass("Q-number item (true)", False, (_H,)),
 )
 CLASS_BY_NAME = {c.name: c for c in CLAIM_CLASSES}
-PLANTED_CLASSES = tuple(c.name for c in CLAIM_CLASSES if c.planted)
-TRUE_FORMS = tuple(c.name for c in CLAIM_CLASSES if not c.planted)
 _WORD_NUM = re.compile(r"^\(?\$?\(?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+)\)?%?$")
 _YEAR_WORD = re.compile(r"^(?:19|20)\d\d$")
 _MILLIONS_CAPTION = re.compile(r"\(\s*(?:\$\s*)?(?:in\s+)?millions?\s*\)|\(\s*dollars\s+in\s+millions", re.I)
@@ -953,12 +951,21 @@ def _flagged(label_sentence: str, claims: list, start: int) -> tuple[bool, list,
     return False, [], start
 
 
+def claim_class(name: str, planted: bool) -> ClaimClass:
+    """The registered class a case's label names; a label the registry does not know, or whose verdict
+    differs from the registry's, is an error (never a new row of the report)."""
+    cls = CLASS_BY_NAME.get(name)
+    if cls is None or cls.planted is not planted:
+        raise ValueError(f"label {name!r} (planted={planted}) is not a registered claim class (CLAIM_CLASSES)")
+    return cls
+
+
 def hostile_table(cases: list[dict], results: list[dict]) -> dict:
-    """{class: {half: [n, flagged]}} and times per half."""
+    """{ClaimClass: {half: [n, flagged]}} and times per half."""
     def half(file: str) -> str:
         return half_of(file) or "other"
 
-    table: dict[str, dict[str, list[int]]] = {}
+    table: dict[ClaimClass, dict[str, list[int]]] = {}
     times: dict[str, list[float]] = {}
     misses: list[tuple] = []
     warm: dict[str, list[float]] = {}  # each filing's first answer left out: it loads the filing's stored tables
@@ -970,13 +977,14 @@ def hostile_table(cases: list[dict], results: list[dict]) -> dict:
             warm.setdefault(h, []).append(res["ms"])
         seen.add(case["file"])
         at = 0
-        for sentence, cls, planted in case["labels"]:
+        for sentence, name, planted in case["labels"]:
+            cls = claim_class(name, planted)
             flagged, problems, at = _flagged(sentence, res["claims"], at)
             row = table.setdefault(cls, {}).setdefault(h, [0, 0])
             row[0] += 1
             row[1] += flagged
-            if h == "tune" and flagged != planted:
-                misses.append((cls, sentence[:150], problems))
+            if h == "tune" and flagged != cls.planted:
+                misses.append((cls.name, sentence[:150], problems))
     return {"table": table, "ms": times, "warm_ms": warm, "misses": misses}
 
 
@@ -989,11 +997,10 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
     cols = ("tune", "check")
     print(f"\nHostile claims from the human-read gold: flagged share per class (n), new vs {rev} (baseline)")
     print(f"  {'class':<32}" + "".join(f" {h + ' n':>8} {h + ' new':>10} {h + ' base':>10}" for h in cols))
-    for title, names, planted in (("planted (recall, target >= .95)", PLANTED_CLASSES, True),
-                                  ("true (false flags, target <= .02)", TRUE_FORMS, False)):
+    for title, planted in (("planted (recall, target >= .95)", True), ("true (false flags, target <= .02)", False)):
         print(f"  {title}")
-        for cls in names:
-            line = f"    {cls:<30}"
+        for cls in (c for c in CLAIM_CLASSES if c.planted is planted):
+            line = f"    {cls.name:<30}"
             for h in cols:
                 n, f = new["table"].get(cls, {}).get(h, [0, 0])
                 bn, bf = (base["table"].get(cls, {}).get(h, [0, 0]) if base else (0, 0))
