@@ -25,7 +25,7 @@ HIGHLIGHT_OPACITY = 0.35
 _MAX_PIECES = 40  # bound the work for very long chunks
 CROP_MARGIN = 90  # points kept above and below the highlighted band when cropping
 CROP_PAD = 12  # points kept around the page's printed content: a band stops there, not in a blank margin
-_BAND_VERSION = 3  # in the cache key: bump when crop_band changes, so no stale band is served
+_BAND_VERSION = 4  # in the cache key: bump when crop_band changes, so no stale band is served
 TIGHT_MIN_WIDTH = 220  # points: a tight band (a phone's) is never narrower, so its text is not blown up
 TIGHT_MAX_WIDTH = 360  # points: printed lines up to this wide are kept whole in a tight band (still readable)
 _BLANK_KINDS = ("clip", "ignore", "end", "group")  # bboxlog entries that print nothing
@@ -66,6 +66,9 @@ def crop_band(page: "pymupdf.Page", rects: list["pymupdf.Rect"], *, tight: bool 
     band = _union(rects)
     top, bottom = band.y0 - CROP_MARGIN, band.y1 + CROP_MARGIN
     window = [r for r in _printed(page) if r.y1 > top and r.y0 < bottom]
+    # a line the window's edge runs through is kept whole (a heading cut in half read as a smudge)
+    top = min([top] + [r.y0 - 2 for r in window if r.y0 < top and r.height <= CROP_MARGIN / 2])
+    bottom = max([bottom] + [r.y1 + 2 for r in window if r.y1 > bottom and r.height <= CROP_MARGIN / 2])
     left, right = page.rect.x0, page.rect.x1
     if tight:
         printed = _union(window + [band])

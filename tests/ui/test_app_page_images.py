@@ -76,10 +76,13 @@ def test_crop_keeps_the_band_around_the_cited_words():
     cropped = render_page(SAMPLE_PDF, 1, passage, zoom=ZOOM, crop=True)
     band = pymupdf.Pixmap(cropped.png)
     assert band.width == full.width and band.height < full.height / 3
-    # Top of the band = highlight top minus the margin, so the highlight sits in view.
+    # The band begins within the margin above the highlight (a heading the margin's edge runs through
+    # whole: its top above the margin, not cut in half), so the highlight sits in view.
     with pymupdf.open(SAMPLE_PDF) as doc:
         rect = doc[1].search_for("Net debt fell to")[0]
-    top = rect.y0 - 90
+        heading = doc[1].search_for("Revenue by Segment")[0]
+        top = crop_band(doc[1], find_passage_rects(doc[1], passage)).y0
+    assert heading.y0 < rect.y0 - 90 < heading.y1 and top <= heading.y0 + 2  # (its glyphs begin a little below)
     assert _yellow_share(cropped.png, pymupdf.Rect(rect.x0, rect.y0 - top, rect.x1, rect.y1 - top)) > 0.5
     # Nothing found: the whole page, uncropped.
     assert pymupdf.Pixmap(render_page(SAMPLE_PDF, 1, "words that are not there", zoom=ZOOM, crop=True).png).height == full.height
