@@ -97,6 +97,8 @@ def test_a_fiscal_years_quarter_ends_in_its_calendar_year_or_the_one_before():
     # another quarter's column, and a year the fiscal year does not span, are not found
     assert _problems("Net sales were $2,262.4 million for the quarter ended December 31, 2018 [^1].", source) == ["$2,262.4 million"]
     assert _problems("Net sales were $2,287.2 million for the quarter ended December 31, 2016 [^1].", source) == ["$2,287.2 million"]
+    # a fiscal year named as such is that fiscal year: "fiscal 2018 quarter ended December 31" is no column here
+    assert _problems("Net sales were $2,287.2 million for the fiscal 2018 quarter ended December 31 [^1].", source) == ["$2,287.2 million"]
 
 
 # per-share rows labelled with the income line they divide, under an "earnings per share:" heading
