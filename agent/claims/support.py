@@ -150,6 +150,11 @@ class Claim:
         return months(self.sentence)
 
     @cached_property
+    def dated_years(self) -> set[int]:
+        """The years of the calendar dates it names ("December 31, 2018")."""
+        return {int(m.group("year")) for m in _DATED.finditer(self.sentence)}
+
+    @cached_property
     def quarter(self) -> int | None:
         return quarter(self.sentence)
 
@@ -169,16 +174,16 @@ class Claim:
         if not self.years or not fact.years:
             return True
         allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
-        if (dated := [m.group("year") for m in _DATED.finditer(self.sentence)]) and months(fact.period) & self.months and _FISCAL_MONTH.search(fact.period):
+        if self.dated_years and months(fact.period) & self.months and _FISCAL_MONTH.search(fact.period):
             # "Fiscal Year 2019 … Quarter Ended December 31": a quarter of a fiscal year ends in its calendar year
             # or the one before ("the quarter ended December 31, 2018", a calendar date, is that column)
-            allowed |= {int(y) + 1 for y in dated}
+            allowed |= {y + 1 for y in self.dated_years}
         return bool(fact.years & allowed)
 
 
 _MONTHS = MONTH_DAY
-# a column's month and day printed without their own year: the year is the table's fiscal year heading's
 _DATED = re.compile(rf"{MONTH_DAY.pattern},?\s*(?P<year>{YEAR})\b", re.I)  # a calendar date: "December 31, 2018" -> 2018
+# a column's month and day printed without their own year: the year is the table's fiscal year heading's
 _FISCAL_MONTH = re.compile(rf"{MONTH_DAY.pattern}(?!,?\s*{YEAR})", re.I)
 _DURATIONS = ((3, re.compile(rf"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\b{QUARTER_NUMBER}\b")),
               (6, re.compile(r"(?i)\bsix[- ]months?\b|\b26[- ]weeks?\b|\bfirst half\b|\bh1\b")),
