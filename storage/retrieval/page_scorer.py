@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from storage.documents.embeddings import Embedder
+from storage.documents.embeddings import Embedder, get_embedder
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +57,6 @@ class PageScorer:
 
     def header_vectors(self, headers: list[str]) -> np.ndarray:
         """float32[n, 384]: each page header embedded by the product's embedder (as in training), kept."""
-        from storage.documents.embeddings import get_embedder
-
         with self._headers_lock:
             missing = sorted({h for h in headers if h not in self._headers})
         if missing:
