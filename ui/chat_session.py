@@ -51,6 +51,7 @@ PREVIOUS_PAGE = "previous_page"
 NOTICE = "chat_notice"
 TITLE_CHARS = 60  # a conversation titled by its first question
 PAGE_KEYS = ("doc_id", "source_file", "page_number")
+FLUSH_S = 0.1  # the streamed answer is redrawn at most this often
 OUTBOX_ERRORS = (OSError, sqlite3.Error)  # the on-disk outbox (storage/history/outbox.py) failing
 
 
@@ -268,13 +269,17 @@ class ChatSession:
 
     # ----- the answer being written ------------------------------------------------------------
     def answer_text(self, events: Iterable[tuple[str, Any]], flight: dict, outcome: dict,
-                    on_progress: Callable[[str], None], sleep: Callable[[float], None] = time.sleep) -> Iterator[str]:
+                    on_progress: Callable[[str], None], sleep: Callable[[float], None] = time.sleep,
+                    clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
         """The answer's text for `st.write_stream` as the model writes it, made safe; progress labels go
         to `on_progress`, the final AnswerResult to `outcome["answer"]`. What was written is kept in
-        `flight`, so a Stop (which aborts this run) can keep it. A whole answer arriving at once
-        (no-model mode) is written out word by word, within about a second; a conversational reply (a
+        `flight` piece by piece, so a Stop (which aborts this run) can keep it. Pieces are sent to the page
+        at most every FLUSH_S: each one `st.write_stream` gets redraws the whole answer so far, and a redraw
+        per word was a replica's busiest work under load (py-spy, bench.soak). A whole answer arriving at
+        once (no-model mode) is written out word by word, within about a second; a conversational reply (a
         greeting, thanks: no search) at once, since writing it out doubled its CPU on a saturated replica."""
         conversational = False
+        pending, last = "", float("-inf")  # the first piece goes out at once
         for kind, value in events:
             if kind == "progress":
                 conversational = conversational or value.get("route") == "conversation"
@@ -288,9 +293,14 @@ class ChatSession:
                 for j, word in enumerate(words):
                     piece = word if j == 0 else " " + word
                     flight["partial"] += piece
-                    yield safe_model_markdown(piece)
+                    pending += piece
+                    if clock() - last >= FLUSH_S:
+                        yield safe_model_markdown(pending)
+                        pending, last = "", clock()
                     if len(words) > 1:
                         sleep(min(0.02, 1.0 / len(words)))
+        if pending:
+            yield safe_model_markdown(pending)
 
     # ----- "this page" (the page last viewed in the viewer) -----------------------------------
     def page_for(self, cid: str | None) -> tuple[dict | None, dict | None]:
