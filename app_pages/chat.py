@@ -254,6 +254,7 @@ def _answer(question: str, flight: dict, pages: tuple[dict | None, dict | None])
 if history.store is not None:
     _open(conversation_id)
 session.settle_previous_run()
+session.resume_aborted(conversation_id)  # a run aborted mid-answer by a rerun (not Stop): its question is asked again
 _in_flight = session.interrupted(conversation_id)
 # Before the turns are read: a question whose server died mid-answer becomes an interrupted turn.
 answering_elsewhere = asked_questions.settle(session, conversation_id, _in_flight and _in_flight.get("ask_id"))

@@ -45,6 +45,7 @@ UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns that wil
 # so an entry still here on a later run is a question that was never answered or saved.
 IN_FLIGHT = "question_in_flight"
 RETRY = "retry_question"
+RESUMED = "resumed_question"  # the question asked again on its own after its run was aborted (once only)
 STOP = "stop_requested"  # set by the Stop button's callback, before the run it starts
 PAGE = "current_page"  # the page last viewed in the viewer ("this page"), with the conversation it belongs to
 PREVIOUS_PAGE = "previous_page"
@@ -197,6 +198,21 @@ class ChatSession:
         elif flight:  # another click aborted it mid-answer: this replica no longer answers it
             asked.LIVE.remove(flight.get("ask_id"))
 
+    def resume_aborted(self, cid: str | None) -> bool:
+        """Ask again, once, the question of this tab whose run was aborted by a rerun that was neither Stop nor
+        a new question: the page's websocket reconnecting on a saturated replica (the browser reruns the
+        page, which stops the run answering) or a click elsewhere on the page. Without this the question
+        was neither answered nor said to be waiting (bench.soak, issue 31). Only in its own conversation,
+        and a question aborted again is shown as interrupted, with "Ask it again"."""
+        flight = self.state.get(IN_FLIGHT)
+        if (not flight or flight.get("answer") is not None or flight.get("resumed")
+                or flight["conversation_id"] != cid or RETRY in self.state):
+            return False
+        log.info("question aborted mid-answer by a rerun: asking it again")
+        self.retry(flight["text"])
+        self.state[RESUMED] = flight["text"]
+        return True
+
     def interrupted(self, cid: str | None) -> dict | None:
         """The question of this conversation that a click interrupted before it was answered."""
         flight = self.state.get(IN_FLIGHT)
@@ -211,7 +227,8 @@ class ChatSession:
             self.keep_plain(earlier["conversation_id"], earlier["text"],
                             strip_markers(earlier.get("partial", "")).strip(), stopped=True, interrupted=True)
         flight = {"conversation_id": cid, "text": question, "partial": "",
-                  "ask_id": asked.record(self.store, self.user_id, cid, question)}  # stored as pending
+                  "ask_id": asked.record(self.store, self.user_id, cid, question),  # stored as pending
+                  "resumed": self.state.pop(RESUMED, None) == question}
         self.state[IN_FLIGHT] = flight
         return flight
 

@@ -246,3 +246,26 @@ def test_open_history_says_why_it_is_offline_and_whether_turns_are_queued(store,
     store.down = True
     down = open_history(USER, lambda: store, lambda: service)
     assert down.store is None and "unavailable" in down.offline_reason and down.queueing
+
+
+def test_a_question_aborted_mid_answer_is_asked_again_once_and_only_in_its_conversation(store, turns):
+    state: dict = {}
+    cid = store.create_conversation(USER)
+    session = _session(store, turns, state)
+    session.start(cid, "Net debt?")  # its run is aborted (no Stop): still in flight on the next run
+    session.settle_previous_run()
+    assert not session.resume_aborted("c2")  # another conversation is open: not asked there
+    assert session.resume_aborted(cid) and IN_FLIGHT not in state
+    assert session.take_retry() == "Net debt?"
+    again = session.start(cid, "Net debt?")
+    assert again["resumed"]
+    session.settle_previous_run()  # aborted again: shown as interrupted, not asked a third time
+    assert not session.resume_aborted(cid) and session.interrupted(cid) is again
+    state.pop(IN_FLIGHT)
+    session.start(cid, "Cash?")
+    state[STOP] = True  # Stop pressed: kept as stopped, never asked again
+    session.settle_previous_run()
+    assert not session.resume_aborted(cid) and session.take_retry() is None
+    answered = session.start(cid, "Revenue?")
+    answered["answer"] = AnswerResult(message="x")  # finished before the abort: kept, not asked again
+    assert not session.resume_aborted(cid)
