@@ -208,7 +208,7 @@ class ChatSession:
         if (not flight or flight.get("answer") is not None or flight.get("resumed")
                 or flight["conversation_id"] != cid or RETRY in self.state):
             return False
-        log.info("question aborted mid-answer by a rerun: asking it again")
+        log.warning("question aborted mid-answer by a rerun: asking it again")
         self.retry(flight["text"])
         self.state[RESUMED] = flight["text"]
         return True
