@@ -126,7 +126,11 @@ def _header() -> None:
             icon=":material/info:",
         )
     show_flash()
-    show_ingest_progress()
+    try:
+        line = get_chat_service().line  # questions waiting here: the progress refreshes less often
+    except ResourceUnavailable:
+        line = None
+    show_ingest_progress(line)
     if not doc_ids and not ingest_running():
         _first_run()
 
