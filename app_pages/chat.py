@@ -282,10 +282,12 @@ _interrupted_question()
 if answering_elsewhere:
     _answering_elsewhere()
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
-question = st.chat_input(
+st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,
-    max_chars=get_settings().limits.max_question_chars,
-) or session.take_retry()
+    max_chars=get_settings().limits.max_question_chars, key="chat-question", on_submit=session.submit,
+    args=("chat-question",),
+)
+question = session.take_submitted() or session.take_retry()
 if question:
     overview.empty()
     if history.queueing and not conversation_id:

@@ -45,6 +45,7 @@ UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns that wil
 # so an entry still here on a later run is a question that was never answered or saved.
 IN_FLIGHT = "question_in_flight"
 RETRY = "retry_question"
+SUBMITTED = "submitted_question"  # set by the chat box's on_submit callback, before the run that reads it
 RESUMED = "resumed_question"  # the question asked again on its own after its run was aborted (once only)
 STOP = "stop_requested"  # set by the Stop button's callback, before the run it starts
 PAGE = "current_page"  # the page last viewed in the viewer ("this page"), with the conversation it belongs to
@@ -240,6 +241,15 @@ class ChatSession:
         """Ask `text` (again) on the next run: "Ask again", "Ask it again", a suggested question."""
         asked.finish(self.store, self.user_id, self.state.pop(IN_FLIGHT, None), "asked_again")
         self.state[RETRY] = text
+
+    def submit(self, key: str) -> None:
+        """The chat box's on_submit callback: it runs before the page's script, so a question is kept even
+        when a rerun aborts that run before the question is asked (its value would be gone)."""
+        if text := self.state.get(key):
+            self.state[SUBMITTED] = text
+
+    def take_submitted(self) -> str | None:
+        return self.state.pop(SUBMITTED, None)
 
     def take_retry(self) -> str | None:
         return self.state.pop(RETRY, None)
