@@ -361,15 +361,19 @@ def respond(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if reply := state.get("command_reply"):
         return {"messages": [AIMessage(content=reply)]}
     asked = question(state)
+    kind = conversation.kind(asked)
+    # Small talk asks the knowledge base nothing: no query embedding, which waits for the CPU behind
+    # every search on a saturated replica (bench.soak, issue 31).
+    small_talk = kind in ("greeting", "thanks", "goodbye")
     if ctx.llm is None:
-        if (kind := conversation.kind(asked)) is not None:
+        if kind is not None:
             titles = [info.title for info in selected_infos(state)]
             reply = conversation.reply_without_model(kind, titles)
         else:
             reply = extractive.NO_MODEL_CONVERSATION
-        return {"messages": [AIMessage(content=with_knowledge_quotes(reply, asked))]}
+        return {"messages": [AIMessage(content=reply if small_talk else with_knowledge_quotes(reply, asked))]}
     system = prompts.CONVERSATION_SYSTEM.format(summary=_summary(state), web_note="" if ctx.web else prompts.NO_WEB_NOTE)
-    system += _knowledge_note(asked)
+    system += "" if small_talk else _knowledge_note(asked)
     response = ctx.llm.invoke([SystemMessage(system), *_recent_dialogue(state)])
     return {"messages": [AIMessage(content=message_text(response))]}
 

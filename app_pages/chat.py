@@ -126,7 +126,11 @@ def _header() -> None:
             icon=":material/info:",
         )
     show_flash()
-    show_ingest_progress()
+    try:
+        line = get_chat_service().line  # questions waiting here: the progress refreshes less often
+    except ResourceUnavailable:
+        line = None
+    show_ingest_progress(line)
     if not doc_ids and not ingest_running():
         _first_run()
 
@@ -254,6 +258,7 @@ def _answer(question: str, flight: dict, pages: tuple[dict | None, dict | None])
 if history.store is not None:
     _open(conversation_id)
 session.settle_previous_run()
+session.resume_aborted(conversation_id)  # a run aborted mid-answer by a rerun (not Stop): its question is asked again
 _in_flight = session.interrupted(conversation_id)
 # Before the turns are read: a question whose server died mid-answer becomes an interrupted turn.
 answering_elsewhere = asked_questions.settle(session, conversation_id, _in_flight and _in_flight.get("ask_id"))
@@ -277,10 +282,12 @@ _interrupted_question()
 if answering_elsewhere:
     _answering_elsewhere()
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
-question = st.chat_input(
+st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,
-    max_chars=get_settings().limits.max_question_chars,
-) or session.take_retry()
+    max_chars=get_settings().limits.max_question_chars, key="chat-question", on_submit=session.submit,
+    args=("chat-question",),
+)
+question = session.take_submitted() or session.take_retry()
 if question:
     overview.empty()
     if history.queueing and not conversation_id:

@@ -6,8 +6,8 @@ still open get at most `--answer-timeout` seconds more.
 
 Reports, per run: questions asked, answered, unanswered after the timeout (180 s), told they were queued
 ("busy: your question is Nth in line"), p50/p95 seconds from Enter to the finished answer per kind
-(greetings apart), RSS (MB) per server process at the start, peak and end, and turns stored in the history
-vs questions asked. The sample report is processed before the users start (every new session selects it);
+(greetings apart), RSS (MB) per server process at the start, peak and end, turns stored in the history
+vs questions asked, and the machine's 1-minute load average (lowest and highest seen). The sample report is processed before the users start (every new session selects it);
 the filings (bench/statements, smallest first) are submitted to the worker as the users start.
 
 Users are headless chromium pages (one browser, a context each, Playwright's async API), since a Streamlit
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import statistics
@@ -86,15 +87,18 @@ def submit(cluster: dict, paths: list[Path], wait_s: float) -> subprocess.Popen:
 
 
 class RssSampler:
-    """RSS (MB) of each server process with its children, every `every_s`: first, peak and last."""
+    """RSS (MB) of each server process with its children, every `every_s`: first, peak and last; and the
+    machine's 1-minute load average (on a shared machine the latencies mostly measure it)."""
 
     def __init__(self, pids: dict[str, int], every_s: float = 5.0) -> None:
         self.pids, self.every_s = pids, every_s
         self.rows: dict[str, dict[str, float]] = {}
+        self.loads: list[float] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def sample(self) -> None:
+        self.loads.append(round(os.getloadavg()[0], 1))
         for name, pid in self.pids.items():
             try:
                 proc = psutil.Process(pid)
@@ -285,6 +289,7 @@ def soak(tree: Path, work: Path, args) -> dict:
             time.sleep(3)  # the last turns' writes
         stored = stored_questions(cluster["mongo_uri"], conversations)
         result = summarize(log, sum(map(len, stored)), rss.rows)
+        result["machine_load"] = [min(rss.loads), max(rss.loads)]
         result["lost"] = lost_turns(log, stored)
         result["log"], result["stored"] = log, stored
         result["wall_s"] = round(time.monotonic() - started)
@@ -301,6 +306,8 @@ def report(name: str, r: dict) -> None:
     for row in r.get("lost", []):
         print(f"   not stored: user {row['user']} {row['kind']} {row['text']!r} answered={row['answered']} "
               f"busy={row['busy']} enters={row['enters']} seconds={row['seconds']} asked at {row.get('at')} s")
+    if "machine_load" in r:
+        print(f"   machine load (1-min average) {r['machine_load'][0]}-{r['machine_load'][1]}")
     print(f"   users whose page loaded: {r['users_loaded']} (seconds to draw: {r['page_load_s']})")
     print(f"   greetings: n={g['n']} p50 {g['p50_s']} s p95 {g['p95_s']} s unanswered {g['unanswered']}")
     print(f"   questions: n={q['n']} p50 {q['p50_s']} s p95 {q['p95_s']} s unanswered {q['unanswered']}")

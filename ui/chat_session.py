@@ -45,12 +45,15 @@ UNSAVED = "unsaved_turns"  # conversation id ("" when offline) -> turns that wil
 # so an entry still here on a later run is a question that was never answered or saved.
 IN_FLIGHT = "question_in_flight"
 RETRY = "retry_question"
+SUBMITTED = "submitted_question"  # set by the chat box's on_submit callback, before the run that reads it
+RESUMED = "resumed_question"  # the question asked again on its own after its run was aborted (once only)
 STOP = "stop_requested"  # set by the Stop button's callback, before the run it starts
 PAGE = "current_page"  # the page last viewed in the viewer ("this page"), with the conversation it belongs to
 PREVIOUS_PAGE = "previous_page"
 NOTICE = "chat_notice"
 TITLE_CHARS = 60  # a conversation titled by its first question
 PAGE_KEYS = ("doc_id", "source_file", "page_number")
+FLUSH_S = 0.1  # the streamed answer is redrawn at most this often
 OUTBOX_ERRORS = (OSError, sqlite3.Error)  # the on-disk outbox (storage/history/outbox.py) failing
 
 
@@ -196,6 +199,21 @@ class ChatSession:
         elif flight:  # another click aborted it mid-answer: this replica no longer answers it
             asked.LIVE.remove(flight.get("ask_id"))
 
+    def resume_aborted(self, cid: str | None) -> bool:
+        """Ask again, once, the question of this tab whose run was aborted by a rerun that was neither Stop nor
+        a new question: the page's websocket reconnecting on a saturated replica (the browser reruns the
+        page, which stops the run answering) or a click elsewhere on the page. Without this the question
+        was neither answered nor said to be waiting (bench.soak, issue 31). Only in its own conversation,
+        and a question aborted again is shown as interrupted, with "Ask it again"."""
+        flight = self.state.get(IN_FLIGHT)
+        if (not flight or flight.get("answer") is not None or flight.get("resumed")
+                or flight["conversation_id"] != cid or RETRY in self.state):
+            return False
+        log.warning("question aborted mid-answer by a rerun: asking it again")
+        self.retry(flight["text"])
+        self.state[RESUMED] = flight["text"]
+        return True
+
     def interrupted(self, cid: str | None) -> dict | None:
         """The question of this conversation that a click interrupted before it was answered."""
         flight = self.state.get(IN_FLIGHT)
@@ -210,7 +228,8 @@ class ChatSession:
             self.keep_plain(earlier["conversation_id"], earlier["text"],
                             strip_markers(earlier.get("partial", "")).strip(), stopped=True, interrupted=True)
         flight = {"conversation_id": cid, "text": question, "partial": "",
-                  "ask_id": asked.record(self.store, self.user_id, cid, question)}  # stored as pending
+                  "ask_id": asked.record(self.store, self.user_id, cid, question),  # stored as pending
+                  "resumed": self.state.pop(RESUMED, None) == question}
         self.state[IN_FLIGHT] = flight
         return flight
 
@@ -222,6 +241,15 @@ class ChatSession:
         """Ask `text` (again) on the next run: "Ask again", "Ask it again", a suggested question."""
         asked.finish(self.store, self.user_id, self.state.pop(IN_FLIGHT, None), "asked_again")
         self.state[RETRY] = text
+
+    def submit(self, key: str) -> None:
+        """The chat box's on_submit callback: it runs before the page's script, so a question is kept even
+        when a rerun aborts that run before the question is asked (its value would be gone)."""
+        if text := self.state.get(key):
+            self.state[SUBMITTED] = text
+
+    def take_submitted(self) -> str | None:
+        return self.state.pop(SUBMITTED, None)
 
     def take_retry(self) -> str | None:
         return self.state.pop(RETRY, None)
@@ -268,13 +296,17 @@ class ChatSession:
 
     # ----- the answer being written ------------------------------------------------------------
     def answer_text(self, events: Iterable[tuple[str, Any]], flight: dict, outcome: dict,
-                    on_progress: Callable[[str], None], sleep: Callable[[float], None] = time.sleep) -> Iterator[str]:
+                    on_progress: Callable[[str], None], sleep: Callable[[float], None] = time.sleep,
+                    clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
         """The answer's text for `st.write_stream` as the model writes it, made safe; progress labels go
         to `on_progress`, the final AnswerResult to `outcome["answer"]`. What was written is kept in
-        `flight`, so a Stop (which aborts this run) can keep it. A whole answer arriving at once
-        (no-model mode) is written out word by word, within about a second; a conversational reply (a
+        `flight` piece by piece, so a Stop (which aborts this run) can keep it. Pieces are sent to the page
+        at most every FLUSH_S: each one `st.write_stream` gets redraws the whole answer so far, and a redraw
+        per word was a replica's busiest work under load (py-spy, bench.soak). A whole answer arriving at
+        once (no-model mode) is written out word by word, within about a second; a conversational reply (a
         greeting, thanks: no search) at once, since writing it out doubled its CPU on a saturated replica."""
         conversational = False
+        pending, last = "", float("-inf")  # the first piece goes out at once
         for kind, value in events:
             if kind == "progress":
                 conversational = conversational or value.get("route") == "conversation"
@@ -288,9 +320,14 @@ class ChatSession:
                 for j, word in enumerate(words):
                     piece = word if j == 0 else " " + word
                     flight["partial"] += piece
-                    yield safe_model_markdown(piece)
+                    pending += piece
+                    if clock() - last >= FLUSH_S:
+                        yield safe_model_markdown(pending)
+                        pending, last = "", clock()
                     if len(words) > 1:
                         sleep(min(0.02, 1.0 / len(words)))
+        if pending:
+            yield safe_model_markdown(pending)
 
     # ----- "this page" (the page last viewed in the viewer) -----------------------------------
     def page_for(self, cid: str | None) -> tuple[dict | None, dict | None]:

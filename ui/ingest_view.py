@@ -1,7 +1,8 @@
 """Start PDF processing (background jobs, storage/jobs/thread_jobs.py or celery_jobs.py) and show its live progress.
 
 The pages call `start_ingest(...)`; `show_ingest_progress()` draws a progress bar and the
-current stage for each of this session's jobs, refreshing every second, and when a job ends
+current stage for each of this session's jobs, refreshing every POLL_S seconds (SATURATED_POLL_S while
+questions wait in this replica's answer line) and only while one is active, and when a job ends
 adds the PDF to the chat selection and reports the outcome.
 """
 
@@ -15,6 +16,10 @@ from ui.doc_picker import add_picked, set_picked
 from ui.resources import get_ingest_jobs
 from ui.safe_text import escape_markdown, safe_model_markdown
 
+# Each refresh reruns the fragment and reads every job's record: per session, so on a replica answering a
+# line of questions the progress bar yields the CPU to them (a stage lasts tens of seconds anyway).
+POLL_S = 2.0
+SATURATED_POLL_S = 6.0
 FLASH = "documents_flash"  # messages shown after the rerun that follows a finished job
 MY_JOBS = "ingest_jobs"  # job ids started from this browser session
 
@@ -80,7 +85,12 @@ def _eta(seconds: float | None) -> str:
     return f" · about {round(seconds / 60)} min left"
 
 
-@st.fragment(run_every=1.0)
+def poll_seconds(line=None) -> float:
+    """How often the progress refreshes: less often while questions wait in `line` (the replica's
+    agent.answer_line.AnswerLine, when the page has the chat service) for an answer slot."""
+    return SATURATED_POLL_S if line is not None and line.counts()[1] else POLL_S
+
+
 def _progress_fragment() -> None:
     jobs = get_ingest_jobs()
     ended = []
@@ -137,7 +147,7 @@ def wrappable(name: str) -> str:
     return name.replace("_", "_\u200b")
 
 
-def show_ingest_progress() -> None:
-    """Live progress of this user's jobs (nothing when there are none)."""
+def show_ingest_progress(line=None) -> None:
+    """Live progress of this user's jobs (nothing when there are none); `line`: `poll_seconds`."""
     if ingest_running():
-        _progress_fragment()
+        st.fragment(_progress_fragment, run_every=poll_seconds(line))()

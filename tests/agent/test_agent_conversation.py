@@ -76,3 +76,26 @@ def test_a_follow_up_after_small_talk_resolves_against_the_real_question(two_pdf
     result = run_turn(context(), "and for 2022?", selected_doc_ids=two_pdfs, history=history)
     assert result.route == "documents"
     assert "Searched for: “What was total revenue for fiscal 2022?”" in result.message
+
+
+@pytest.mark.parametrize("llm", [None, "model"])
+def test_small_talk_is_answered_without_embedding_anything(two_pdfs, monkeypatch, llm):
+    """A greeting, thanks or goodbye asks the knowledge base nothing: on a saturated replica its query
+    embedding waited for the CPU behind every search (bench.soak, issue 31). A question about the app
+    still quotes it."""
+    from storage.documents import embeddings
+
+    real, embedded = embeddings.get_embedder(), []
+
+    class Counting:
+        def embed(self, texts):
+            embedded.extend(texts)
+            return real.embed(texts)
+
+    monkeypatch.setattr(embeddings, "get_embedder", lambda: Counting())
+    for text in ["hello", "Hi there!", "thanks!", "good morning", "bye"]:
+        model = scripted(say("Hello!")) if llm else None
+        result = run_turn(context(model), text, selected_doc_ids=two_pdfs)
+        assert result.route == "conversation" and embedded == [], (text, embedded)
+    result = run_turn(context(), "How do I upload a PDF?", selected_doc_ids=two_pdfs)
+    assert "knowledge base" in result.message and "How do I upload a PDF?" in embedded

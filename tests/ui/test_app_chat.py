@@ -196,11 +196,50 @@ def test_a_pdf_replaced_under_the_same_name_is_not_shown_for_an_old_citation(cha
     assert not at.get("image")
 
 
-def test_an_interrupted_question_is_offered_again_not_lost(chat_service, sample_processed, ui_env):
-    """A click while a question is being answered stops that run; the next run says so and can ask it again."""
+def test_a_question_whose_run_was_aborted_is_answered_without_a_click(chat_service, sample_processed, ui_env):
+    """A rerun that is neither Stop nor a new question (the page's websocket reconnecting on a saturated replica,
+    a click elsewhere) stops the run answering; the next run asks the question again on its own, so it is
+    answered, not left waiting with no answer and no place in line (bench.soak, issue 31)."""
     question = "What was the net debt at year end?"
     at = new_app()
-    at.session_state["question_in_flight"] = {"conversation_id": None, "text": question}  # the run that was stopped
+    at.session_state["question_in_flight"] = {"conversation_id": None, "text": question, "partial": "Net"}
+    at.run()
+    assert not at.exception
+    assert not any("interrupted" in w.value for w in at.warning)
+    assert "question_in_flight" not in at.session_state
+    conversation_id = at.query_params["c"][0] if isinstance(at.query_params["c"], list) else at.query_params["c"]
+    messages = chat_service.history.load_messages(ui_env["user_id"], conversation_id)
+    assert [m["content"] for m in messages if m["role"] == "user"] == [question]
+    assert not any(m.get("interrupted") or m.get("stopped") for m in messages)
+    assert citation_buttons(at)
+
+
+def test_a_question_whose_run_was_aborted_before_it_was_asked_is_answered(chat_service, sample_processed, ui_env):
+    """The chat box's on_submit callback keeps the question before the page runs: a rerun that aborts that run
+    while it draws the conversation (before the question is asked) no longer loses it unanswered and unstored
+    (bench.soak, issue 31: a greeting neither answered nor stored)."""
+    at = new_app()
+    at.run()
+    at.chat_input[0].set_value("hello")
+    at.session_state["submitted_question"] = "hello"  # what the callback kept in the run the rerun aborted
+    at.chat_input[0].set_value(None)
+    at.run()
+    assert not at.exception and "submitted_question" not in at.session_state
+    conversation_id = at.query_params["c"][0] if isinstance(at.query_params["c"], list) else at.query_params["c"]
+    messages = chat_service.history.load_messages(ui_env["user_id"], conversation_id)
+    assert [m["content"] for m in messages if m["role"] == "user"] == ["hello"]
+    at.chat_input[0].set_value("thanks!").run()  # a question typed is asked once, through the callback
+    messages = chat_service.history.load_messages(ui_env["user_id"], conversation_id)
+    assert [m["content"] for m in messages if m["role"] == "user"] == ["hello", "thanks!"]
+
+
+def test_an_interrupted_question_is_offered_again_not_lost(chat_service, sample_processed, ui_env):
+    """A question whose run was aborted again after it was asked again on its own is not asked a third time:
+    the next run says it was interrupted and can ask it again."""
+    question = "What was the net debt at year end?"
+    at = new_app()
+    at.session_state["question_in_flight"] = {"conversation_id": None, "text": question,
+                                              "resumed": True}  # the run that was stopped
     at.run()
     assert not at.exception
     assert any("interrupted before it was answered" in w.value and "net debt" in w.value for w in at.warning)

@@ -144,3 +144,19 @@ def test_cancelled_processing_says_the_file_waits_in_the_source_folder(chat_serv
     message = next(i.value for i in at.info if "was cancelled" in i.value)
     assert "no index of it was kept" in message and "still in the source folder" in message
     assert "nothing of it was kept" not in message and path.exists()
+
+
+def test_the_progress_refreshes_less_often_while_questions_wait_for_an_answer_slot():
+    """Every session's progress bar rereads its jobs' records: on a replica with questions waiting in line
+    (bench.soak, issue 31) it refreshes every 6 s, else every 2 s; a page without the chat service: 2 s."""
+    from agent.answer_line import AnswerLine
+    from ui.ingest_view import POLL_S, SATURATED_POLL_S, poll_seconds
+
+    line = AnswerLine(slots=1)
+    first = line.join()
+    assert poll_seconds(line) == POLL_S == poll_seconds(None)  # one answer running, nobody waiting
+    second = line.join()
+    assert poll_seconds(line) == SATURATED_POLL_S > POLL_S
+    first.leave()
+    second.leave()
+    assert poll_seconds(line) == POLL_S

@@ -145,16 +145,63 @@ def test_a_question_without_a_conversation_opens_one_even_while_the_history_is_d
     assert _session(store, None).conversation_for("Q?") is None  # no history: kept in the tab
 
 
+class FakeClock:
+    """time.monotonic for answer_text: each sleep moves it on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
 def test_the_answer_is_streamed_word_by_word_and_kept_in_flight(store, turns):
     session = _session(store, turns)
-    flight, outcome, labels, sleeps = session.start("c1", "Q?"), {}, [], []
+    flight, outcome, labels, clock = session.start("c1", "Q?"), {}, [], FakeClock()
     long = " ".join(f"word{i}" for i in range(30))
     answer = AnswerResult(message=long)
     events = [("progress", {"event": "route"}), ("token", "Short "), ("token", long), ("answer", answer)]
-    pieces = list(session.answer_text(events, flight, outcome, on_progress=labels.append, sleep=sleeps.append))
-    assert pieces[0] == "Short " and len(pieces) == 31 and "".join(pieces[1:]) == long
+    pieces = list(session.answer_text(events, flight, outcome, on_progress=labels.append, sleep=clock.sleep,
+                                      clock=clock))
+    assert pieces[0] == "Short " and "".join(pieces) == "Short " + long
     assert flight["partial"] == "Short " + long and outcome["answer"] is answer and flight["answer"] is answer
-    assert labels == ["Choosing where to look…"] and len(sleeps) == 30
+    assert labels == ["Choosing where to look…"] and len(clock.sleeps) == 30
+
+
+def test_the_streamed_answer_is_redrawn_at_most_every_tenth_of_a_second(store, turns):
+    """Each piece `st.write_stream` gets redraws the whole answer: 300 words typed out over about a second are
+    sent in about 11 pieces, not 300, and Stop still keeps every word written so far."""
+    session = _session(store, turns)
+    flight, outcome, clock = session.start("c1", "Q?"), {}, FakeClock()
+    long = " ".join(f"word{i}" for i in range(300))
+    sent = []
+
+    def events():
+        yield "token", long
+        sent.append(flight["partial"])  # what a Stop at this point keeps
+        yield "answer", AnswerResult(message=long)
+
+    pieces = list(session.answer_text(events(), flight, outcome, on_progress=lambda _: None, sleep=clock.sleep,
+                                      clock=clock))
+    assert "".join(pieces) == long and sent == [long]
+    assert 8 <= len(pieces) <= 14, len(pieces)
+    # A model streaming one token every 10 ms: one redraw per 100 ms, the last piece flushed at the end.
+    session2, clock2 = _session(store, turns), FakeClock()
+    flight2 = session2.start("c1", "Q?")
+
+    def tokens():
+        for i in range(50):
+            clock2.now += 0.01
+            yield "token", f"t{i} "
+        yield "answer", AnswerResult(message="x")
+
+    pieces = list(session2.answer_text(tokens(), flight2, {}, on_progress=lambda _: None, clock=clock2))
+    assert "".join(pieces) == "".join(f"t{i} " for i in range(50)) and 5 <= len(pieces) <= 7, len(pieces)
 
 
 def test_a_conversational_reply_is_written_at_once(store, turns):
@@ -199,3 +246,26 @@ def test_open_history_says_why_it_is_offline_and_whether_turns_are_queued(store,
     store.down = True
     down = open_history(USER, lambda: store, lambda: service)
     assert down.store is None and "unavailable" in down.offline_reason and down.queueing
+
+
+def test_a_question_aborted_mid_answer_is_asked_again_once_and_only_in_its_conversation(store, turns):
+    state: dict = {}
+    cid = store.create_conversation(USER)
+    session = _session(store, turns, state)
+    session.start(cid, "Net debt?")  # its run is aborted (no Stop): still in flight on the next run
+    session.settle_previous_run()
+    assert not session.resume_aborted("c2")  # another conversation is open: not asked there
+    assert session.resume_aborted(cid) and IN_FLIGHT not in state
+    assert session.take_retry() == "Net debt?"
+    again = session.start(cid, "Net debt?")
+    assert again["resumed"]
+    session.settle_previous_run()  # aborted again: shown as interrupted, not asked a third time
+    assert not session.resume_aborted(cid) and session.interrupted(cid) is again
+    state.pop(IN_FLIGHT)
+    session.start(cid, "Cash?")
+    state[STOP] = True  # Stop pressed: kept as stopped, never asked again
+    session.settle_previous_run()
+    assert not session.resume_aborted(cid) and session.take_retry() is None
+    answered = session.start(cid, "Revenue?")
+    answered["answer"] = AnswerResult(message="x")  # finished before the abort: kept, not asked again
+    assert not session.resume_aborted(cid)
