@@ -282,12 +282,14 @@ _interrupted_question()
 if answering_elsewhere:
     _answering_elsewhere()
 waiting_for_pdfs = ingest_running() and not doc_ids  # the first PDF is still being processed
-st.chat_input(
+typed = st.chat_input(
     "Wait until the PDF is processed…" if waiting_for_pdfs else "Ask about your PDFs", disabled=waiting_for_pdfs,
     max_chars=get_settings().limits.max_question_chars, key="chat-question", on_submit=session.submit,
     args=("chat-question",),
 )
-question = session.take_submitted() or session.take_retry()
+# The callback keeps a question a rerun aborted; the returned value covers a session with no callback yet
+# registered (a page reconnected to another replica submits to a new session, which runs no callback).
+question = session.take_submitted() or typed or session.take_retry()
 if question:
     overview.empty()
     if history.queueing and not conversation_id:
