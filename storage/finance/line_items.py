@@ -23,6 +23,7 @@ search words for the same terms; this module decides whether a row *is* the aske
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -269,7 +270,7 @@ _QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used i
 def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
     a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
-    text = label.lower().replace("&", " and ").replace("’", "'")
+    text = unicodedata.normalize("NFKC", label).lower().replace("&", " and ").replace("’", "'")  # "proﬁt": "profit"
     text = re.sub(r"(?<=\w)\s*[–—]\s*(?=\w)", "-", text)  # "Earnings per common share–diluted"
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
     text = _REMARK.sub(" ", text)  # "Long-term debt (includes $10.31 billion related to VIEs)"
