@@ -147,6 +147,9 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "") -> list[Fa
         percent = all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
         item = line_items.row_item(cells[0].label, cells[0].section, percent)
         title = captions.get(id(unit.header), "")
+        member = ""
+        if item is None and (measure := segment_measure(cells[0].label, cells[0].section, percent)):
+            item, member = measure, cells[0].label  # "Commercial Airplanes" under "Revenues:": a segment's revenues
         boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
         shifted = _quarter_ends(unit.header.columns)
         for cell in cells:
@@ -155,12 +158,28 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "") -> list[Fa
                 else unit_of(cell.label, cell.value, caption_text, cell.section)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
-                path=[p for p in (title, cell.section) if p], column=cell.column, period=cell.period,
+                path=[p for p in (title, cell.section, member) if p], column=cell.column, period=cell.period,
                 period_start=_iso(period.start), period_end=_iso(period.end), duration_months=period.months,
                 as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
                 scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
                 label_box=unit.label_box, value_box=boxes.get(cell.column)))
     return facts
+
+
+# the measures a filing breaks down by segment or region under a section naming them ("Revenues:", "Operating
+# income:"); a row there that names no line item of its own is a segment's (a region's, a product line's) share
+SEGMENT_MEASURES = frozenset({"Revenues", "OperatingIncomeLoss"})
+_NOT_A_MEMBER = re.compile(r"(?i)^\s*(?:total|less|add|net|consolidated)\b|%|\bper\b|\bmargin\b|\bchange\b")
+
+
+def segment_measure(label: str, section: str, percent: bool = False) -> line_items.LineItem | None:
+    """The measure of a row labelled by a segment or region ("Commercial Airplanes", "Europe") under a
+    section naming a segment measure ("Revenues:", "(Loss)/earnings from operations:"): the section's
+    line item; None for totals, ratios and any other row."""
+    if percent or not label or not section or _NOT_A_MEMBER.search(label) or line_items.row_item(label) is not None:
+        return None
+    item = line_items.row_item(section)
+    return item if item is not None and item.concept in SEGMENT_MEASURES else None
 
 
 # a change column counted in percent ("% Change", "Percent change", "Increase (Decrease) %"): its values are percents
