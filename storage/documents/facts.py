@@ -154,7 +154,8 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "") -> list[Fa
         shifted = _quarter_ends(unit.header.columns)
         for cell in cells:
             period = shifted.get(cell.column) or parse_period(cell.period)
-            unit_name = "%" if (percent or _PERCENT_CHANGE.search(cell.period)) and not cell.value.endswith("%") \
+            change_in_percent = period.year is None and bool(_PERCENT_CHANGE.search(cell.period))  # "% Change"
+            unit_name = "%" if (percent or change_in_percent) and not cell.value.endswith("%") \
                 else unit_of(cell.label, cell.value, caption_text, cell.section)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
