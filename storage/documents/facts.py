@@ -179,7 +179,7 @@ def segment_measure(label: str, section: str, percent: bool = False) -> line_ite
     line item; None for totals, ratios and any other row."""
     if percent or not label or not section or _NOT_A_MEMBER.search(label) or line_items.row_item(label) is not None:
         return None
-    item = line_items.row_item(section)
+    item = line_items.row_item(line_items.QUALIFIER_PAIR.sub(" ", section))  # "(Loss)/earnings from operations"
     return item if item is not None and item.concept in SEGMENT_MEASURES else None
 
 
