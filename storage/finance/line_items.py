@@ -23,6 +23,7 @@ search words for the same terms; this module decides whether a row *is* the aske
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -263,13 +264,16 @@ def asked_items(question: str) -> list[AskedItem]:
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+|\s\d$")
 # a parenthetical remark of three or more words, or one pointing to a note: what the row includes, not what it is
 _REMARK = re.compile(r"\((?:[^()]*?\s){2,}[^()]*\)|\((?:see )?notes? [^()]*\)")
+# "(loss)/earnings", "earnings/(loss)": a measure's sign printed as a pair (the facts' segment sections read it; the
+# answer path's row labels do not yet: agent/no_model reads rows by normalize_label)
+QUALIFIER_PAIR = re.compile(r"\((?:loss|losses|deficit)\)\s*/\s*|\s*/\s*\((?:loss|losses|deficit)\)", re.IGNORECASE)
 _QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used in|used for|decrease|gain)\)")
 
 
 def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
     a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
-    text = label.lower().replace("&", " and ").replace("’", "'")
+    text = unicodedata.normalize("NFKC", label).lower().replace("&", " and ").replace("’", "'")  # "proﬁt": "profit"
     text = re.sub(r"(?<=\w)\s*[–—]\s*(?=\w)", "-", text)  # "Earnings per common share–diluted"
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
     text = _REMARK.sub(" ", text)  # "Long-term debt (includes $10.31 billion related to VIEs)"
