@@ -206,6 +206,10 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(label))
     if is_segment and not ask.residue & where:
         return False
+    if _INTERSEGMENT.search(_INCLUDING_INTERSEGMENT.sub(" ", f"{label} {context}")) and not _INTERSEGMENT.search(ask.text):
+        return False  # sales between segments, or their elimination, are no segment's sales
+    if row.item is None and _other_measure(row.cells[0].section, ask):
+        return False  # "Commercial Airplanes" under "Revenues" is no segment's earnings
     # a section that qualifies the row ("Finance leases:" over "Long-term debt, less current
     # portion"): the row is that part's figure unless the question names it
     section = row.cells[0].section
@@ -223,6 +227,24 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
 
 
 MAX_NAME_WORDS = 6
+_INTERSEGMENT = re.compile(r"(?i)\binter-?\s?segments?\b|\belimination|\bintercompany\b")
+# "Sales including intersegment sales": a segment's own sales, the intersegment part said inside them
+_INCLUDING_INTERSEGMENT = re.compile(r"(?i)\b(?:including|includes|incl\.?|with)\s+inter-?\s?segment\s+(?:sales|revenues?)\b")
+# the measures a segment table prints one block each of (revenues, then earnings): a segment's row
+# under one of them is that measure's
+_SEGMENT_MEASURES = frozenset({"Revenues", "GrossProfit", "OperatingIncomeLoss", "NetIncomeLoss", "ProfitLoss",
+                               "IncomeLossBeforeIncomeTaxes", "EBITDA"})
+
+
+def _other_measure(section: str, ask: Ask) -> bool:
+    """The section is a short heading naming one measure of a segment table ("Revenues", "Adjusted
+    EBIT", "Earnings from operations") and the question asks another of them: a row of no known
+    item under it is that measure of its segment, not the one asked."""
+    if not section or len(section.split()) > MAX_NAME_WORDS or not ask.items or ask.items[0].concept not in _SEGMENT_MEASURES:
+        return False
+    named = {a.item.concept for a in line_items.asked_items(section)}
+    return len(named) == 1 and named <= _SEGMENT_MEASURES \
+        and not any(line_items.answers(line_items.BY_CONCEPT[c], ask.items[0]) for c in named)
 
 
 def _section_said(section: str, ask: Ask) -> bool:
@@ -429,7 +451,7 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         said = _words(f"{row.label} {row.context}") | (own - ask.residue if row.table in implied else set())
         # the question's line-item words must all be printed with the row (label, caption or
         # section): "return on equity" is not "Return on invested capital"
-        if not terms or own - said:
+        if not terms or own - said - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
         hit = terms & own | (own - ask.residue if row.table in implied else set())
         in_caption = (own & _words(row.caption)) - hit

@@ -263,7 +263,8 @@ def asked_items(question: str) -> list[AskedItem]:
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+|\s\d$")
 # a parenthetical remark of three or more words, or one pointing to a note: what the row includes, not what it is
 _REMARK = re.compile(r"\((?:[^()]*?\s){2,}[^()]*\)|\((?:see )?notes? [^()]*\)")
-_QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used in|used for|decrease|gain)\)")
+# "(loss)/earnings", "earnings/(loss)", "(used)/provided": the qualifier with its slash
+_QUALIFIER = re.compile(r"/?\((?:loss|losses|deficit|benefit|income|expense|used|used in|used for|decrease|gain)\)/?")
 
 
 def normalize_label(label: str) -> str:
