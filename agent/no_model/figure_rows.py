@@ -454,9 +454,11 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         if not terms or own - said - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
         hit = terms & own | (own - ask.residue if row.table in implied else set())
-        in_caption = (own & _words(row.caption)) - hit
+        # the caption's or the section's words ("Earnings from operations:" over a segment's row)
+        in_caption = (own & _words(row.context)) - hit
         label_cover = (len(hit) + tune.glossary_weight * len(terms & glossary)) / len(terms)
-        question_cover = max((len(hit) + tune.caption_weight * len(in_caption)) / len(own),
+        asked_words = len(own - _SEGMENT_KIND) or len(own)
+        question_cover = max(min(1.0, (len(hit) + tune.caption_weight * len(in_caption - _SEGMENT_KIND)) / asked_words),
                              tune.glossary_cover * len(terms & glossary) / len(glossary) if glossary else 0.0)
         lexical = tune.label_cover_weight * min(label_cover, 1.0) + (1 - tune.label_cover_weight) * question_cover
         score = tune.semantic_weight * float(cos) + (1 - tune.semantic_weight) * lexical - tune.rank_penalty * row.rank

@@ -62,8 +62,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("SellingAndMarketingExpense", "Selling and Marketing Expense", r"(?:sales|selling) and marketing",
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
-             r"operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations|\bebit\b",
-             r"(?:total )?operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations"),
+             r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b",
+             r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations"),
     LineItem("IncomeLossBeforeIncomeTaxes", "Income (Loss) before Income Taxes",
              r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:income )?taxes",
              r"(?:income|earnings|profit) (?:from continuing operations )?before (?:provision for )?(?:income )?taxes"),
@@ -85,8 +85,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"consolidated net (?:income|earnings|profit)",
              r"net (?:income|earnings|profit),? including (?:.{0,40} )?(?:non-?controlling|minority) interests?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
-             r"net (?:income|earnings|profit)|bottom[- ]line",
-             r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
+             r"net (?:income|earnings|profit|loss)|bottom[- ]line",
+             r"net (?:income|earnings|profit|loss)(?: attributable to (?:the company|common (?:stock|share)holders|"
              r"[a-z.,'’& ]{2,60}))?"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
