@@ -82,6 +82,8 @@ _STATEMENT_SECTION = re.compile(
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
                         r"(?:\s+of\s+(?:long[- ]term\s+)?(?:debt|borrowings))?")
+_EXCLUDING_MINORITY = re.compile(r"(?i),?\s*\b(?:excluding|excludes|exclusive of|without|net of|not including)\s+"
+                                 r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+interests?(?:['’]s?)?(?:\s+share)?")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
@@ -130,6 +132,10 @@ class Ask:
     # words glossed by a parenthesis after them, with the gloss's words ("the Utility (Pacific Gas and
     # Electric Company)"): a row of that registrant's statement says them
     glossed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    # "excluding non-controlling interest": the parent's share is asked (the row naming the company
+    # or "attributable to" it), never the total that includes the minority's
+    parent: bool = False
+    names: frozenset[str] = frozenset()  # the words of the issuer's and the files' names
 
 
 # a clause asking for an explanation after the figure asked ("…in fiscal 2019, and why?", "… and what
@@ -155,6 +161,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     # "excluding the current portion", "including current maturities": what the item's concept
     # already says (non-current debt, total debt), not words its row must print
     question = _PART_SAID.sub(" ", question)
+    parent = bool(_EXCLUDING_MINORITY.search(question))
+    question = _EXCLUDING_MINORITY.sub(" ", question)
     names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
@@ -170,7 +178,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
                     for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
-               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)), glossed)
+               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)), glossed, parent,
+               frozenset(name_terms))
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -333,6 +342,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             owners = _owners_row_tables(rows) if ask.items[0].concept in ("NetIncomeLoss", "ProfitLoss") else set()
             r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), at_home(rc[0]),
                                                      len(ask.own & _words(rc[0].label)),
+                                                     ask.parent and _parents_row(rc[0].label, ask.names),
                                                      rc[0].table in owners and _companys_share(rc[0].label)
                                                      == (ask.items[0].concept == "NetIncomeLoss"),
                                                      _section_said(rc[0].cells[0].section, ask),
@@ -344,7 +354,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # in a table totalling revenues need not print "revenues")
         implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
                    or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
-        fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
+        fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue and not _segments_part(r, ask)]
         match = _by_label(ask, fitting, embedder, implied)
         return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
     else:
@@ -354,12 +364,33 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
 
 
+MAX_PART_WORDS = 1
+
+
+def _segments_part(row: Row, ask: Ask) -> bool:
+    """Asked a segment's figure ("the Flexibles segment's sales"), a row whose label names the segment
+    with words of its own ("Films and other flexible products  Flexibles", a product line listed
+    with its segment) is a part of the segment, not the segment."""
+    if not ask.own & _SEGMENT_KIND:
+        return False
+    label = _words(row.label)
+    return bool(ask.residue & label) and len(label - ask.own - ask.glossary - _SEGMENT_KIND) > MAX_PART_WORDS
+
+
 _ATTRIBUTABLE = re.compile(r"\battributable to\b", re.I)
 
 
 def _companys_share(label: str) -> bool:
     """"Net income attributable to <company>", not the consolidated "Net income (including ...)"."""
     return bool(_ATTRIBUTABLE.search(label)) and not re.search(r"(?i)\bincluding\b", label)
+
+
+def _parents_row(label: str, names: frozenset[str]) -> bool:
+    """"Total Amcor plc shareholders' equity", "Net income attributable to Amcor plc": the row of the
+    company's own share, by its name or "attributable to" (not to noncontrolling interests)."""
+    if re.search(r"(?i)non-?controlling|minority", label):
+        return False
+    return _companys_share(label) or bool(set(tokenize(label.lower())) & names - _PERIOD_WORDS)
 
 
 def _owners_row_tables(rows: list[Row]) -> set[int]:

@@ -109,3 +109,18 @@ def test_an_outflow_printed_in_parentheses_is_subtracted_once(statement_pdf):
     block = _block("What was the gross margin in 2022, computed as (total revenues minus total costs and expenses) "
                    "divided by total revenues?", sources, text)
     assert block and "= -9.8% (computed)" in block[1], block
+
+
+BY_PRODUCT = Page("Note 20 – Net sales by product", YEARS, [
+    ("Films and other flexible products   Films", "$ 5,347.5", "$ 5,286.6"),
+    ("Specialty folding cartons   Films", "1,218.0", "1,245.0"),
+    ("Containers and closures   Bottles", "2,892.7", "2,787.5"),
+])
+
+
+def test_a_product_line_listed_with_its_segment_is_not_the_segment(statement_pdf):
+    sources, text = statement_pdf([BY_PRODUCT])
+    block = _block("What were the sales of the Films segment in 2022?", sources, text)
+    assert not block or "5,347.5" not in block[1] and "1,218.0" not in block[1], block
+    sources, text = statement_pdf([BY_PRODUCT, INTERSEGMENT])
+    assert "6,566.7" in _lead("What were the sales of the Films segment in 2022?", sources, text)
