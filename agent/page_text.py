@@ -34,7 +34,7 @@ def page_text_lookup():
     cache: dict[str, list[str] | None] = {}
 
     def lookup(src: Source | dict) -> str | None:
-        # a Source (citations, the claim check) or its dump (the no-model answer still passes dumps)
+        # a Source (the agent passes only these) or its dump (bench: the frozen composer of bench/baselines, planted answers)
         doc_id, page = (src.doc_id, src.page_number) if isinstance(src, Source) else (src.get("doc_id"), src.get("page_number"))
         if not doc_id or page is None:
             return None

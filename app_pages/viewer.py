@@ -65,8 +65,9 @@ zoom = view.segmented_control("Zoom", ["Fit", "150%", "200%"], default="Fit", ke
                               label_visibility="collapsed") or "Fit"
 # A cited passage opens on its band of the page; the whole page is one toggle away.
 whole = view.toggle("Whole page", key="viewer-whole", value=not passage, disabled=not passage)
+# Fit on a phone: the passage's own columns at the screen's width (the page's width made its text 5 px high).
 show_zoomable_page(doc_id, pdf.source_file, page, passage, zoom=1.0 if zoom == "Fit" else int(zoom[:-1]) / 100,
-                   whole=whole or not passage)
+                   whole=whole or not passage, narrow=zoom == "Fit")
 with st.expander("Text of this page"):
     try:
         st.text(load_page_texts(doc_id)[page])

@@ -34,6 +34,8 @@ import re
 import statistics
 import time
 
+# the baseline run (cases_at_revision) executes this file over an older tree: module level imports only what older
+# trees define; newer helpers are imported inside the functions that generate cases
 from bench.claims_everyday import _cap
 from bench.splits import half_of
 
@@ -418,8 +420,6 @@ CLAIM_CLASSES = (
     ClaimClass("unmarked sentence (true)", False, (_H,)), ClaimClass("Q-number item (true)", False, (_H,)),
 )
 CLASS_BY_NAME = {c.name: c for c in CLAIM_CLASSES}
-PLANTED_CLASSES = tuple(c.name for c in CLAIM_CLASSES if c.planted)
-TRUE_FORMS = tuple(c.name for c in CLAIM_CLASSES if not c.planted)
 _WORD_NUM = re.compile(r"^\(?\$?\(?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+)\)?%?$")
 _YEAR_WORD = re.compile(r"^(?:19|20)\d\d$")
 _MILLIONS_CAPTION = re.compile(r"\(\s*(?:\$\s*)?(?:in\s+)?millions?\s*\)|\(\s*dollars\s+in\s+millions", re.I)
@@ -571,20 +571,17 @@ def gold_rows(gold: dict, page) -> dict | None:
 
 def _said_money(units: float, printed: str, rng: random.Random) -> str:
     """An amount as people write it with a scale word: "$394.3 billion", "$394,328 million"."""
+    from bench.claims_everyday import said_amount
+
     if units >= 1e9 and rng.random() < 0.6:
-        return f"${units / 1e9:,.{rng.choice((1, 2))}f} billion"
+        return said_amount(units, "billion", rng.choice((1, 2)))
     if units >= 1e6:
         places = len(printed.split(".")[1]) if "." in printed and units >= 1e8 else (1 if units < 1e8 else 0)
-        return f"${units / 1e6:,.{places}f} million"
-    return f"${units / 1e3:,.0f} thousand"
+        return said_amount(units, "million", places)
+    return said_amount(units, "thousand", 0)
 
 
-def _rounded(units: float) -> str:
-    if units >= 1e9:
-        return f"about ${units / 1e9:,.0f} billion"
-    if units >= 1e8:
-        return f"roughly ${units / 1e9:,.1f} billion"
-    return f"approximately ${units / 1e6:,.0f} million"
+_ROUNDED = ((1e9, "billion", 0, "about "), (1e8, "billion", 1, "roughly "), (0.0, "million", 0, "approximately "))
 
 
 def _scale_word(scale: float) -> str:
@@ -616,7 +613,7 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
     """One answer per gold figure: {"file", "text", "registry", "labels": [(sentence, class, planted)]}."""
     import pymupdf
     from agent.page_text import squash
-    from bench.claims_everyday import everyday_forms
+    from bench.claims_everyday import everyday_forms, said_amount, said_by_size
     from storage.documents.catalog import load_chunks
     from storage.schema import Source
 
@@ -687,10 +684,10 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
             else:
                 add(_sentence(item, money(units), period, rng), "(Millions) caption" if millions_caption else "scale words", False)
                 if units >= 1e6:
-                    add(_sentence(item, f"${units / 1e6:,.{len(row['printed'].split('.')[1]) if '.' in row['printed'] else 0}f} million",
+                    add(_sentence(item, said_amount(units, "million", len(row["printed"].split(".")[1]) if "." in row["printed"] else 0),
                                   period, rng), "(Millions) caption" if millions_caption else "scale words", False)
                 if not per_share:
-                    add(_sentence(item, _rounded(units), period, rng), "rounding", False)
+                    add(_sentence(item, said_by_size(units, _ROUNDED), period, rng), "rounding", False)
         add(f"- {label} ({gold.get('period') or year}): {row['printed']} [^1]", "cell as printed", False)
         quote_mark = rng.choice([("“", "”"), ("‘", "’"), ("'", "'"), ('"', '"')])
         add(f"The statement's line {quote_mark[0]}{label}{quote_mark[1]} shows {true_fig} {period} [^1].", "quoted label", False)
@@ -798,13 +795,15 @@ def _scale_forms(units: float, printed: str, scale: float) -> list[str]:
 
 def _rounding_forms(units: float) -> list[str]:
     """An amount rounded as people round it: to 0, 1 or 2 decimals of billions, to whole millions, to a tenth of a million."""
+    from bench.claims_everyday import said_amount
+
     out = []
     if units >= 1e9:
-        out += [f"${units / 1e9:,.0f} billion", f"${units / 1e9:,.1f} billion", f"about ${units / 1e9:,.2f} billion"]
+        out += [said_amount(units, "billion", 0), said_amount(units, "billion", 1), said_amount(units, "billion", 2, "about ")]
     elif units >= 1e8:
-        out += [f"${units / 1e9:,.1f} billion", f"around ${units / 1e6:,.0f} million"]
+        out += [said_amount(units, "billion", 1), said_amount(units, "million", 0, "around ")]
     if 1e6 <= units < 1e10:
-        out.append(f"${units / 1e6:,.0f} million" if units >= 1e8 else f"${units / 1e6:,.1f} million")
+        out.append(said_amount(units, "million", 0 if units >= 1e8 else 1))
     return out
 
 
@@ -953,12 +952,21 @@ def _flagged(label_sentence: str, claims: list, start: int) -> tuple[bool, list,
     return False, [], start
 
 
+def claim_class(name: str, planted: bool) -> ClaimClass:
+    """The registered class a case's label names; a label the registry does not know, or whose verdict
+    differs from the registry's, is an error (never a new row of the report)."""
+    cls = CLASS_BY_NAME.get(name)
+    if cls is None or cls.planted is not planted:
+        raise ValueError(f"label {name!r} (planted={planted}) is not a registered claim class (CLAIM_CLASSES)")
+    return cls
+
+
 def hostile_table(cases: list[dict], results: list[dict]) -> dict:
-    """{class: {half: [n, flagged]}} and times per half."""
+    """{ClaimClass: {half: [n, flagged]}} and times per half."""
     def half(file: str) -> str:
         return half_of(file) or "other"
 
-    table: dict[str, dict[str, list[int]]] = {}
+    table: dict[ClaimClass, dict[str, list[int]]] = {}
     times: dict[str, list[float]] = {}
     misses: list[tuple] = []
     warm: dict[str, list[float]] = {}  # each filing's first answer left out: it loads the filing's stored tables
@@ -970,13 +978,14 @@ def hostile_table(cases: list[dict], results: list[dict]) -> dict:
             warm.setdefault(h, []).append(res["ms"])
         seen.add(case["file"])
         at = 0
-        for sentence, cls, planted in case["labels"]:
+        for sentence, name, planted in case["labels"]:
+            cls = claim_class(name, planted)
             flagged, problems, at = _flagged(sentence, res["claims"], at)
             row = table.setdefault(cls, {}).setdefault(h, [0, 0])
             row[0] += 1
             row[1] += flagged
-            if h == "tune" and flagged != planted:
-                misses.append((cls, sentence[:150], problems))
+            if h == "tune" and flagged != cls.planted:
+                misses.append((cls.name, sentence[:150], problems))
     return {"table": table, "ms": times, "warm_ms": warm, "misses": misses}
 
 
@@ -989,11 +998,10 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
     cols = ("tune", "check")
     print(f"\nHostile claims from the human-read gold: flagged share per class (n), new vs {rev} (baseline)")
     print(f"  {'class':<32}" + "".join(f" {h + ' n':>8} {h + ' new':>10} {h + ' base':>10}" for h in cols))
-    for title, names, planted in (("planted (recall, target >= .95)", PLANTED_CLASSES, True),
-                                  ("true (false flags, target <= .02)", TRUE_FORMS, False)):
+    for title, planted in (("planted (recall, target >= .95)", True), ("true (false flags, target <= .02)", False)):
         print(f"  {title}")
-        for cls in names:
-            line = f"    {cls:<30}"
+        for cls in (c for c in CLAIM_CLASSES if c.planted is planted):
+            line = f"    {cls.name:<30}"
             for h in cols:
                 n, f = new["table"].get(cls, {}).get(h, [0, 0])
                 bn, bf = (base["table"].get(cls, {}).get(h, [0, 0]) if base else (0, 0))

@@ -50,25 +50,32 @@ def retyped_labels(label: str) -> list[str]:
     return [q for q in dict.fromkeys(out) if q != label]
 
 
-def _money(units: float) -> str:
-    if units >= 1e9:
-        return f"${units / 1e9:,.1f} billion"
-    if units >= 1e6:
-        return f"${units / 1e6:,.1f} million"
-    return f"${units / 1e3:,.0f} thousand"
+_SCALE_WORDS = {"billion": 1e9, "million": 1e6, "thousand": 1e3}
+# (least amount, scale word, decimals, lead word) from the largest: an amount is said in the first it reaches
+MONEY = ((1e9, "billion", 1, ""), (1e6, "million", 1, ""), (0.0, "thousand", 0, ""))  # "$34.2 billion"
+
+
+def said_amount(units: float, word: str, places: int, lead: str = "") -> str:
+    """Dollars with a scale word as people write them: `said_amount(34_229e6, "billion", 1, "about ")` is
+    "about $34.2 billion"."""
+    return f"{lead}${units / _SCALE_WORDS[word]:,.{places}f} {word}"
+
+
+def said_by_size(units: float, forms: tuple[tuple[float, str, int, str], ...]) -> str:
+    """`units` in the first form of `forms` whose least amount it reaches (else the last form)."""
+    _, word, places, lead = next((f for f in forms if units >= f[0]), forms[-1])
+    return said_amount(units, word, places, lead)
 
 
 def _rounded(units: float, rng: random.Random) -> list[str]:
     hedge = rng.choice(("about ", "roughly ", "approximately ", "around ", "some ", ""))
     out = []
-    if units >= 1e9:
-        out += [f"{hedge}${units / 1e9:,.0f} billion", f"${units / 1e9:,.2f} billion"]
-    elif units >= 1e8:
-        out += [f"{hedge}${units / 1e9:,.1f} billion", f"${units / 1e9:,.2f} billion"]
+    if units >= 1e8:
+        out += [said_amount(units, "billion", 0 if units >= 1e9 else 1, hedge), said_amount(units, "billion", 2)]
     if 1e6 <= units < 1e9:
-        out.append(f"{hedge}${units / 1e6:,.1f} million")
+        out.append(said_amount(units, "million", 1, hedge))
     if 1e4 <= units < 1e6:
-        out.append(f"{hedge}${units / 1e3:,.0f} thousand")
+        out.append(said_amount(units, "thousand", 0, hedge))
     return out
 
 
@@ -94,7 +101,7 @@ def everyday_forms(item: str, label: str, row: dict, gold: dict, period: str, sc
     digits = row["printed"].strip("()$%")
     units = row["value"] * scale
     negative = row["negative"]
-    fig = f"{digits}%" if percent else f"${digits}" if per_share else ("-" if negative else "") + _money(units)
+    fig = f"{digits}%" if percent else f"${digits}" if per_share else ("-" if negative else "") + said_by_size(units, MONEY)
 
     # a quoted label retyped
     quoted = retyped_labels(label)
@@ -146,7 +153,7 @@ def everyday_forms(item: str, label: str, row: dict, gold: dict, period: str, sc
                      f"{Item} {'expanded' if up else 'contracted'} {round(d * 100):,} basis points {since} [^1]."]
         else:
             pct = abs(diff) / pri * 100
-            step = f"${abs(diff):,.2f}" if per_share else _money(abs(diff) * scale)
+            step = f"${abs(diff):,.2f}" if per_share else said_by_size(abs(diff) * scale, MONEY)
             forms = [f"{Item} was {'up' if up else 'down'} {step} {since} [^1].",
                      f"{Item} showed an {word} of {step} {since} [^1]." if up else f"{Item} showed a {word} of {step} {since} [^1].",
                      f"{Item} {'increased' if up else 'decreased'} {step}, or {pct:.1f}%, {since} [^1].",

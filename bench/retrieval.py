@@ -104,6 +104,16 @@ with or without either, dev equal on both halves: a fit, off in the product. The
 @5 .947/.912/.912 -> .965/.947/.895, MRR .839/.785/.735 -> .847/.776/.751) but lowers the dev check half (MRR
 single .808 -> .677, company .753 -> .642, library .679 -> .590): trained on table-row questions, it does not
 carry to analysts' questions on issuers it never saw; left off. 138 filings: p95 286 ms at load 10-19.
+Issue 28, round 5 (same runs, `today_ranking` = main b277cb6's ranking; @5 / MRR single/company/library):
+the scorer's pages also read their header (issuer, form, period | section label, page_sections.page_header;
+weight learnt: .27) and its training questions took analysts' phrasing (statement named, ratios, trends;
+bench/scorer_data.py), retrained at --per-filing 80 (1,200 pairs, 21 min at load 20-47; weights NOT committed:
+they rank the prose page first in the row-or-prose test). Chosen on tune: K 20, w .3. Dev tune MRR
+.674/.666/.672 -> .705/.671/.708, check MRR .808/.753/.679 -> .701/.697/.604 (@5 1.0/1.0/.917 ->
+.917/.917/.917; the round-4 scorer .676 single): still lower on check, left off. Headers vs none (w .3): check
+MRR .701/.697/.604 vs .688/.669/.586. Statements-more check @5 .947/.912/.912 -> .930/.930/.877 (MRR
+.839/.785/.735 -> .846/.785/.746), tune MRR .848/.803/.779 -> .850/.812/.799. Dense alone dev check MRR
+.237/.083/.083. Latency p95 at load 20-47: dev library 395 ms today, 657 ms reranked (first header embeddings).
 """
 
 from __future__ import annotations

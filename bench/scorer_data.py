@@ -13,9 +13,17 @@ So: statements/ (tune issuers) + financebench-dev/library/ (tune issuers).
 Recipe (seeded):
 - table rows: a chunk line "<label> <numbers...>" under period headers ("Years ended ... 2022 2021",
   "Columns: ...", a 10-Q's quarter) -> "What was Boeing's total revenues in FY2019?", in a few
-  analysts' phrasings (the dev questions' style: possessive issuer, FY/Q, "in USD millions");
+  phrasings; about half in analysts' phrasing (the style of FinanceBench questions: a period, units,
+  and the statement to read it from, named after the page's own section label: "... Give a response
+  to the question by relying on the details shown in the cash flow statement."), a share as ratios
+  of two rows of the page ("ratio of X to Y", "X as a % of Y") and trends over a row's two years
+  ("improved or declined between FY2021 and FY2022", "an improving X profile");
+- page headers: each page is also read as "<issuer> <form> <period> | <section label>"
+  (storage.retrieval.page_sections.page_header: what the ingestion knows of it), scored at a weight
+  learnt in training (bench/train_scorer.py);
 - prose: a sentence with a figure or a driver ("primarily due to", "increased", "decreased") ->
-  "What drove ...?", "How much ... ?", "What does <issuer> say about <phrase>?";
+  "What drove ...?", "How much ... ?", "What does <issuer> say about <phrase>?", half of them naming
+  the page's item or note ("What does Boeing disclose in its Income Taxes about ...?");
 - hard negatives: the most word-overlapping other chunk of the same filing that does not print the
   row's figure, and the same line item in another year's filing of the issuer that does not
   print the asked year.
@@ -28,6 +36,8 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from storage.retrieval.page_sections import page_header, page_sections, statement_name
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path("/work/shared/bench")
@@ -50,6 +60,17 @@ class Filing:
     year: int | None
     quarter: int | None
     chunks: list[dict] = field(default_factory=list)
+    page_labels: list[str] = field(default_factory=list)  # section label of each page (storage.retrieval.page_sections)
+    info: dict = field(default_factory=dict)  # the manifest's DocumentInfo
+
+    def header(self, page: int) -> str:
+        """The page's header as the scorer reads it at query time (storage.retrieval.page_sections.page_header)."""
+        label = self.page_labels[page] if 0 <= page < len(self.page_labels) else ""
+        return page_header(label, self.info.get("issuer"), self.info.get("form"), self.info.get("fiscal_year"),
+                           self.info.get("fiscal_quarter"))
+
+    def statement(self, page: int) -> str | None:
+        return statement_name(self.page_labels[page]) if 0 <= page < len(self.page_labels) else None
 
 
 def held_out_issuers() -> set[str]:
@@ -89,9 +110,11 @@ def load_filings(work: Path, shared: Path = SHARED) -> list[Filing]:
             continue
         manifest = json.loads(matches[0].read_text())
         info = manifest.get("info") or {}
-        chunks = json.loads((matches[0].parent / f"build-{manifest['build']}" / "text_chunks.json").read_text())
+        build = matches[0].parent / f"build-{manifest['build']}"
+        chunks = json.loads((build / "text_chunks.json").read_text())
+        pages = json.loads((build / "pages.json").read_text()) if (build / "pages.json").is_file() else []
         out.append(Filing(pdf.stem, _short_issuer(info.get("issuer"), pdf.stem), info.get("form") or "",
-                          info.get("fiscal_year"), info.get("fiscal_quarter"), chunks))
+                          info.get("fiscal_year"), info.get("fiscal_quarter"), chunks, page_sections(pages), info))
     return out
 
 
@@ -137,6 +160,39 @@ ROW_TEMPLATES = [
     "Using the financial statements, what was {item} in {per} for {iss}?",
     "What is {ISS}'s {item} as of {per}? Base your answer on the statements.",
 ]
+# analysts' phrasing (the style of FinanceBench questions: a period, units, and the statement to read it from);
+# {stmt} is the primary statement the page prints, else the form
+ANALYST_ROW_TEMPLATES = [
+    "What is the {per} {item} amount (in USD millions) for {iss}? Give a response to the question by relying on "
+    "the details shown in the {stmt}.",
+    "What is the year end {per} {item} for {iss}? Answer in USD millions. Base your judgments on the information "
+    "provided primarily in the {stmt}.",
+    "We need to calculate a financial metric by using information only provided within the {stmt}. Please answer "
+    "the following question: what is {iss}'s {per} {item} (in USD millions)?",
+    "In agreement with the information outlined in the {stmt}, what is {iss}'s {per} {item}? Answer in USD millions.",
+    "According to the information provided in the {stmt}, what is the {per} {item} for {iss}? Round your answer "
+    "to two decimal places.",
+]
+RATIO_TEMPLATES = [  # two line items of one page
+    "What is {iss}'s {per} ratio of {item} to {item2}? Round your answer to two decimal places. Calculate what was "
+    "asked by utilizing the line items clearly shown in the {stmt}.",
+    "What is the {per} {item} as a % of {item2} for {iss}? Answer in units of percents and round to one decimal "
+    "place. Base your judgments on the {stmt}.",
+    "Using the {stmt}, what is {iss}'s {per} {item} divided by {item2}?",
+]
+TREND_TEMPLATES = [  # a row's two years
+    "How did {iss}'s {item} change between {per2} and {per}?",
+    "Has {iss}'s {item} improved or declined between {per2} and {per}? If {item} is not something that a financial "
+    "analyst would ask about a company like this, then state that and explain why.",
+    "Does {iss} have an improving {item} profile as of {per}?",
+    "Did {iss}'s {item} increase or decrease in {per} compared with {per2}?",
+]
+ANALYST_PROSE_TEMPLATES = [  # {section}: the page's item or note title, else the form
+    "What drove the change in {phrase} in {per}?",
+    "Has {iss} reported any {phrase} in {per}?",
+    "What does {iss} disclose in its {section} about {phrase}?",
+    "Is {iss}'s business affected by {phrase}? Base your answer on the {section}.",
+]
 PROSE_TEMPLATES = [
     "What drove {phrase} for {iss} in {per}?",
     "What does {iss} say about {phrase}?",
@@ -156,12 +212,35 @@ def _period(f: Filing, years: list[str], rng: random.Random) -> tuple[str, str |
     return rng.choice([f"FY{year}", f"FY {year}", f"fiscal {year}", f"{year}", f"the year {year}"]), year
 
 
-def _question(template: str, f: Filing, item: str, per: str, rng: random.Random) -> str:
+def _question(template: str, f: Filing, item: str, per: str, rng: random.Random, page: int = -1, item2: str = "",
+              per2: str = "") -> str:
     code = issuer_code(f.name)
     iss = f.issuer if rng.random() < 0.7 else code.replace("PG_E", "PG&E")
     form = f.form or "filing"
-    item = item.lower() if rng.random() < 0.7 else item
-    return template.format(iss=iss, ISS=code.replace("PG_E", "PG&E"), item=item, per=per, form=form, phrase=item)
+    lower = rng.random() < 0.7
+    item, item2 = (item.lower(), item2.lower()) if lower else (item, item2)
+    label = f.page_labels[page] if 0 <= page < len(f.page_labels) else ""
+    section = label.split(" | ")[-1][:60] if label and not f.statement(page) else form
+    return template.format(iss=iss, ISS=code.replace("PG_E", "PG&E"), item=item, per=per, form=form, phrase=item,
+                           stmt=f.statement(page) or form, item2=item2, per2=per2, section=section)
+
+
+def _row_question(f: Filing, page: int, rows: list, r: int, rng: random.Random) -> tuple[str, str | None]:
+    """A question on row r of a chunk: the plain templates, the analysts' ones, a trend over its two years,
+    or a ratio with another row of the chunk; and the year a page must print to answer it."""
+    label, _, years = rows[r]
+    per, year = _period(f, years, rng)
+    roll = rng.random()
+    if roll < 0.65 and year and not per.startswith("Q"):  # analysts write FY2019
+        per = rng.choice([f"FY{year}", f"FY{year}", f"FY {year}"])
+    if roll < 0.15 and len(set(years)) >= 2:
+        y1, y2 = years[0], next(y for y in years if y != years[0])
+        return _question(rng.choice(TREND_TEMPLATES), f, label, f"FY{y1}", rng, page, per2=f"FY{y2}"), y1
+    if roll < 0.3 and len(rows) >= 2:
+        other = rng.choice([x for i, x in enumerate(rows) if i != r])[0]
+        return _question(rng.choice(RATIO_TEMPLATES), f, label, per, rng, page, item2=other), year
+    templates = ANALYST_ROW_TEMPLATES if roll < 0.65 else ROW_TEMPLATES
+    return _question(rng.choice(templates), f, label, per, rng, page), year
 
 
 def _prose_phrases(chunk: dict) -> list[str]:
@@ -201,17 +280,18 @@ def build_pairs(filings: list[Filing], seed: int = 13, max_rows_per_chunk: int =
         chunk_words = [_words(c["text"]) for c in f.chunks]
         for ci, chunk in enumerate(f.chunks):
             candidates = []
+            page = chunk["page_number"]
             rows = table_rows(chunk)
             rng.shuffle(rows)
-            for label, figures, years in rows[:max_rows_per_chunk]:
-                per, year = _period(f, years, rng)
-                q = _question(rng.choice(ROW_TEMPLATES), f, label, per, rng)
+            for r, (label, figures, years) in enumerate(rows[:max_rows_per_chunk]):
+                q, year = _row_question(f, page, rows, r, rng)
                 candidates.append(("row", q, label, figures[0], year))
             phrases = _prose_phrases(chunk) if chunk.get("chunk_type") == "text" else []
             rng.shuffle(phrases)
             for phrase in phrases[:max_prose_per_chunk]:
                 per, year = _period(f, [], rng)
-                q = _question(rng.choice(PROSE_TEMPLATES), f, phrase, per, rng)
+                templates = ANALYST_PROSE_TEMPLATES if rng.random() < 0.5 else PROSE_TEMPLATES
+                q = _question(rng.choice(templates), f, phrase, per, rng, page)
                 candidates.append(("prose", q, phrase, None, None))
             mine += [(ci, c) for c in candidates]
         rows = [m for m in mine if m[1][0] == "row"]

@@ -29,7 +29,7 @@ from bench.scorer_vectors import CACHE, cache_key
 
 REPO = Path(__file__).resolve().parent.parent
 MODEL_DIR = REPO / "storage" / "retrieval" / "models"
-Q_TOKENS, P_TOKENS = 48, 128  # passages: the embedder's 128 (chunks are embedded at 128 tokens too)
+Q_TOKENS, P_TOKENS = 64, 128  # questions: analysts' ones with their instructions fit in 64  # passages: the embedder's 128 (chunks are embedded at 128 tokens too)
 
 
 def base_model_dir() -> Path:
@@ -45,6 +45,11 @@ def base_model_dir() -> Path:
 def embed_chunks(filings, threads: int):
     """The stored vector of every chunk, recomputed with the product's embedder model (the same
     int8 ONNX file, tokenizer and 128-token truncation as storage/documents/embeddings.py)."""
+    return embed_texts([c["text"] for f in filings for c in f.chunks], threads)
+
+
+def embed_texts(texts: list[str], threads: int):
+    """Texts embedded as the product's embedder does (storage/documents/embeddings.py)."""
     import numpy as np
     import onnxruntime as ort
     from tokenizers import Tokenizer
@@ -62,7 +67,7 @@ def embed_chunks(filings, threads: int):
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     sess = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-    texts = [c["text"] or " " for f in filings for c in f.chunks]
+    texts = [t or " " for t in texts]
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out = np.zeros((len(texts), 384), dtype=np.float32)
     for s in range(0, len(order), 32):
@@ -89,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--scale", type=float, default=20.0, help="softmax scale of the cosines")
     p.add_argument("--no-int8", action="store_true", help="keep the fp32 export")
+    p.add_argument("--header", action=argparse.BooleanOptionalAction, default=True,
+                   help="pages also score their header (issuer, form, period, section label) at a learnt weight")
+    p.add_argument("--header-weight", type=float, default=0.3, help="the header weight's starting value")
     args = p.parse_args(argv)
 
     import numpy as np
@@ -138,6 +146,14 @@ def main(argv: list[str] | None = None) -> int:
         chunk_vecs = embed_chunks(filings, args.threads)
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, vectors=chunk_vecs, key=np.array(key))
+    # the page side also reads each page's header (issuer, form, period, section label; storage.retrieval.
+    # page_sections.page_header) embedded by the product's embedder: chunk score = cos(q, chunk) + beta cos(q, header)
+    headers = [f.header(c["page_number"]) for f in filings for c in f.chunks]
+    unique = sorted(set(headers))
+    head_vecs = embed_texts(unique, args.threads) if args.header else np.zeros((len(unique), 384), dtype=np.float32)
+    where = {h: i for i, h in enumerate(unique)}
+    all_heads = torch.tensor(head_vecs[[where[h] for h in headers]])
+    print(f"{len(unique)} page headers", flush=True)
     texts_index = {}
     for fi, f in enumerate(filings):
         for ci, c in enumerate(f.chunks):
@@ -162,7 +178,11 @@ def main(argv: list[str] | None = None) -> int:
         prm.requires_grad = not name.startswith("embeddings.")
     steps_per_epoch = len(examples) // args.batch
     total = steps_per_epoch * args.epochs
-    opt = torch.optim.AdamW([x for x in model.parameters() if x.requires_grad], lr=args.lr, weight_decay=0.01)
+    beta = torch.nn.Parameter(torch.tensor(args.header_weight if args.header else 0.0))
+    groups = [{"params": [x for x in model.parameters() if x.requires_grad], "lr": args.lr, "weight_decay": 0.01}]
+    if args.header:  # the header's weight is learnt with the question tower, at its own rate
+        groups.append({"params": [beta], "lr": 1e-2, "weight_decay": 0.0})
+    opt = torch.optim.AdamW(groups)
     warmup = max(1, total // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (total - s) / max(1, total - warmup)))
     step = 0
@@ -174,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             q = encode([x[0] for x in batch], Q_TOKENS)
             loss = 0.0
             for qi, (_, cand, pos) in enumerate(batch):
-                logits = args.scale * (all_vecs[cand] @ q[qi])
+                logits = args.scale * (all_vecs[cand] @ q[qi] + beta * (all_heads[cand] @ q[qi]))
                 loss = loss + torch.logsumexp(logits, 0) - torch.logsumexp(logits[pos], 0)
             loss = loss / len(batch)
             loss.backward()
@@ -185,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             step += 1
             if step % 10 == 0 or step == total:
                 el = time.perf_counter() - t_train
-                print(f"step {step}/{total} loss {loss.item():.3f} {el:.0f}s (eta {el / step * (total - step):.0f}s)", flush=True)
+                print(f"step {step}/{total} loss {loss.item():.3f} beta {beta.item():.3f} {el:.0f}s (eta {el / step * (total - step):.0f}s)", flush=True)
     train_s = time.perf_counter() - t_train
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -225,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
         "total_seconds": round(time.perf_counter() - started, 1), "threads": args.threads,
         "size_mb": round(final.stat().st_size / 1e6, 1),
+        "header_weight": round(float(beta.item()), 4), "headers": len(unique),
+        "header": "issuer form period | section label (storage.retrieval.page_sections.page_header), embedded by "
+                  "the product's embedder; page score = best chunk cosine + header_weight x header cosine",
     }
     (args.out / "page_scorer.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(json.dumps(meta, indent=2))

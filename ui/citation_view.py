@@ -33,22 +33,30 @@ from ui.url_state import switch_page
 
 VIEWER_PAGE = "app_pages/viewer.py"
 PAGE_MIN_WIDTH = 720  # px: a page image narrower than this has unreadable text (phones scroll it instead)
+NARROW_SCREEN = 640  # px: at most this wide (a phone), the dialog shows the highlights' own columns instead
+NARROW_SCALE = 2.5  # the narrow band's zoom: sharp at a phone's width and pixel density
+# Which of the two images a screen shows (a fixed stylesheet: no text from answers or PDFs in it).
+_NARROW_STYLE = ("<style>.page-narrow{display:none}"
+                 f"@media (max-width:{NARROW_SCREEN}px){{.page-has-narrow .page-wide{{display:none!important}}"
+                 ".page-has-narrow .page-narrow{display:block}}</style>")
 KIND_ICONS = {"document": ":material/description:", "page": ":material/article:",
               "web": ":material/language:", "knowledge": ":material/quiz:"}
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _page_png(pdf_path: str, version: tuple[int, int], index: int, passage: str, doc_id: str,
-              crop: bool = False, scale: float = 1.5) -> tuple[bytes, int]:
+              crop: bool = False, scale: float = 1.5, tight: bool = False) -> tuple[bytes, int]:
     # `version` (size, mtime_ns) is unused here but keys the cache: a PDF changed on disk is rendered afresh.
-    img = render_page(pdf_path, index, passage, crop=crop, zoom=scale, cache_dir=preview_cache_dir(doc_id or "_files"))
+    img = render_page(pdf_path, index, passage, crop=crop, tight=tight, zoom=scale,
+                      cache_dir=preview_cache_dir(doc_id or "_files"))
     return img.png, img.highlights
 
 
-def _render(path: Path, index: int, passage: str, doc_id: str | None, crop: bool = False, scale: float = 1.5) -> tuple[bytes, int]:
+def _render(path: Path, index: int, passage: str, doc_id: str | None, crop: bool = False, scale: float = 1.5,
+            tight: bool = False) -> tuple[bytes, int]:
     """(PNG, highlight count) of a page, cached by the PDF's current size and mtime."""
     stat = path.stat()
-    return _page_png(str(path), (stat.st_size, stat.st_mtime_ns), index, passage, doc_id or "", crop, scale)
+    return _page_png(str(path), (stat.st_size, stat.st_mtime_ns), index, passage, doc_id or "", crop, scale, tight)
 
 
 def _source_pdf(doc_id: str | None, file: str | None):
@@ -61,11 +69,13 @@ def _source_pdf(doc_id: str | None, file: str | None):
 
 
 def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage: str, *, zoom: float = 1.0,
-                       whole: bool = False, min_width: int = 0) -> bool:
+                       whole: bool = False, min_width: int = 0, narrow: bool = False) -> bool:
     """A page image opened on the highlighted passage (the band of the page around it, unless
     `whole`), `zoom` times the width of the column and at least `min_width` px wide, so its text
-    stays readable on a phone (scrollable when wider), rendered sharp enough for that zoom. False
-    when the page is unavailable."""
+    stays readable on a phone (scrollable when wider), rendered sharp enough for that zoom. With
+    `narrow`, a screen at most NARROW_SCREEN px wide is shown the highlights' own columns of that band
+    at its width instead (the label and the value of a wide table row both in view). False when the
+    page is unavailable."""
     import base64
 
     path = _source_pdf(doc_id, file)
@@ -76,17 +86,25 @@ def show_zoomable_page(doc_id: str | None, file: str | None, index: int, passage
         png, highlights = _render(path, index, passage, doc_id, bool(passage) and not whole, scale)
         if passage and not highlights and not whole:  # not found: the whole page, no band to show
             png, highlights = _render(path, index, passage, doc_id, False, scale)
+        tight = None
+        if narrow and passage and highlights and not whole:
+            tight, _ = _render(path, index, passage, doc_id, True, NARROW_SCALE, tight=True)
     except RENDER_ERRORS as exc:
         st.warning(f"Could not render the page: {escape_markdown(redact(str(exc)))}")
         return False
     if passage and not highlights:
         st.caption("The cited passage could not be located exactly on this page image.")
-    # Only our own PNG goes into this HTML (base64): nothing from the PDF's text.
-    data = base64.b64encode(png).decode("ascii")
+    # Only our own PNGs go into this HTML (base64): nothing from the PDF's text.
+    wide = (f'<img data-testid="pageImage" class="page-wide" alt="page {index + 1}" src="data:image/png;base64,'
+            f'{base64.b64encode(png).decode("ascii")}" style="display:block;width:{int(zoom * 100)}%;'
+            f'min-width:{int(min_width)}px;max-width:none;height:auto">')
+    small = "" if tight is None else (
+        f'<img data-testid="pageImage" class="page-narrow" alt="page {index + 1}, the cited columns" '
+        f'src="data:image/png;base64,{base64.b64encode(tight).decode("ascii")}" style="width:100%;height:auto">')
     st.html(
-        f'<div data-testid="pageScroller" style="overflow:auto;max-height:80vh;border:1px solid rgba(49,51,63,.2);'
-        f'border-radius:.5rem"><img data-testid="pageImage" alt="page {index + 1}" src="data:image/png;base64,{data}" '
-        f'style="display:block;width:{int(zoom * 100)}%;min-width:{int(min_width)}px;max-width:none;height:auto"></div>'
+        (_NARROW_STYLE if small else "")
+        + f'<div data-testid="pageScroller" class="{"page-has-narrow" if small else ""}" style="overflow:auto;'
+        f'max-height:80vh;border:1px solid rgba(49,51,63,.2);border-radius:.5rem">{wide}{small}</div>'
     )
     return True
 
@@ -144,7 +162,7 @@ def citation_dialog(c: Citation, failed: list[ClaimCheck] | None = None) -> None
             doc_id, passage = m.doc_id or c.documentId, highlight_text(c)
             with st.expander(f"Page {index + 1} image" + (", passage highlighted" if passage else ""),
                              icon=":material/image:"):
-                shown = show_zoomable_page(doc_id, m.file, index, passage, min_width=PAGE_MIN_WIDTH)
+                shown = show_zoomable_page(doc_id, m.file, index, passage, min_width=PAGE_MIN_WIDTH, narrow=True)
             if shown and st.button("Open in page viewer", key=f"open-viewer-{c.marker}", icon=":material/menu_book:"):
                 open_in_viewer(doc_id, m.file, index, passage)
     elif c.kind == "web":

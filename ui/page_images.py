@@ -25,6 +25,9 @@ HIGHLIGHT_OPACITY = 0.35
 _MAX_PIECES = 40  # bound the work for very long chunks
 CROP_MARGIN = 90  # points kept above and below the highlighted band when cropping
 CROP_PAD = 12  # points kept around the page's printed content: a band stops there, not in a blank margin
+_BAND_VERSION = 4  # in the cache key: bump when crop_band changes, so no stale band is served
+TIGHT_MIN_WIDTH = 220  # points: a tight band (a phone's) is never narrower, so its text is not blown up
+TIGHT_MAX_WIDTH = 360  # points: printed lines up to this wide are kept whole in a tight band (still readable)
 _BLANK_KINDS = ("clip", "ignore", "end", "group")  # bboxlog entries that print nothing
 # A page that cannot be rendered: the file gone or changed, a page out of range, a damaged PDF
 # (MuPDF's FzErrorBase; FileDataError is a RuntimeError).
@@ -35,29 +38,53 @@ RENDER_ERRORS = (OSError, IndexError, ValueError, RuntimeError, pymupdf.mupdf.Fz
 MAX_PREVIEW_PIXELS = 4_000_000
 
 
-def _ink(page: "pymupdf.Page") -> "pymupdf.Rect | None":
-    """The extent of what the page prints (text, lines, images), without a page-sized background."""
+def _printed(page: "pymupdf.Page") -> list["pymupdf.Rect"]:
+    """The boxes of what the page prints (text, lines, images), without a page-sized background."""
     area = abs(page.rect)
-    ink = pymupdf.Rect()
+    boxes = []
     for kind, box in page.get_bboxlog():
         r = pymupdf.Rect(box) & page.rect
-        if kind.startswith(_BLANK_KINDS) or r.is_empty or abs(r) >= 0.9 * area:
-            continue
-        ink = r if ink.is_empty else ink | r
-    return None if ink.is_empty else ink
+        if not (kind.startswith(_BLANK_KINDS) or r.is_empty or abs(r) >= 0.9 * area):
+            boxes.append(r)
+    return boxes
 
 
-def crop_band(page: "pymupdf.Page", rects: list["pymupdf.Rect"]) -> "pymupdf.Rect":
-    """The full-width band around `rects`: CROP_MARGIN above and below them, but not into the blank
-    margins of the page (a band near the top of a page begins at its first printed line)."""
-    band = pymupdf.Rect(rects[0])
+def _union(rects) -> "pymupdf.Rect":
+    out = pymupdf.Rect(rects[0])
     for r in rects[1:]:
-        band |= r
+        out |= r
+    return out
+
+
+def crop_band(page: "pymupdf.Page", rects: list["pymupdf.Rect"], *, tight: bool = False) -> "pymupdf.Rect":
+    """The band around `rects`: CROP_MARGIN above and below them, but not into blank space (the band
+    begins at the first printed line inside that window and ends at the last, plus CROP_PAD).
+
+    Full width, or with `tight` only the highlights' own columns (CROP_PAD either side, at least
+    TIGHT_MIN_WIDTH points; the printed lines of the band whole when they are at most TIGHT_MAX_WIDTH
+    wide): a phone shows that narrow band at its width, label and value in view."""
+    band = _union(rects)
     top, bottom = band.y0 - CROP_MARGIN, band.y1 + CROP_MARGIN
-    if ink := _ink(page):
-        top, bottom = max(top, ink.y0 - CROP_PAD), min(bottom, ink.y1 + CROP_PAD)
-    return pymupdf.Rect(page.rect.x0, max(page.rect.y0, min(top, band.y0)),
-                        page.rect.x1, min(page.rect.y1, max(bottom, band.y1)))
+    window = [r for r in _printed(page) if r.y1 > top and r.y0 < bottom]
+    # a line the window's edge runs through is kept whole (a heading cut in half read as a smudge)
+    top = min([top] + [r.y0 - 2 for r in window if r.y0 < top and r.height <= CROP_MARGIN / 2])
+    bottom = max([bottom] + [r.y1 + 2 for r in window if r.y1 > bottom and r.height <= CROP_MARGIN / 2])
+    left, right = page.rect.x0, page.rect.x1
+    if tight:
+        printed = _union(window + [band])
+        if printed.width <= TIGHT_MAX_WIDTH:  # the lines around are narrow enough: whole, no word cut
+            left, right = printed.x0 - CROP_PAD, printed.x1 + CROP_PAD
+        else:
+            left, right = band.x0 - CROP_PAD, band.x1 + CROP_PAD
+        if right - left < TIGHT_MIN_WIDTH:  # a short highlight: widen it evenly, not into a magnifier
+            grow = (TIGHT_MIN_WIDTH - (right - left)) / 2
+            left, right = left - grow, right + grow
+        shift = max(0.0, page.rect.x0 - left) - max(0.0, right - page.rect.x1)
+        left, right = max(page.rect.x0, left + shift), min(page.rect.x1, right + shift)
+    near = [r for r in window if r.x1 > left and r.x0 < right]
+    if near:
+        top, bottom = max(top, min(r.y0 for r in near) - CROP_PAD), min(bottom, max(r.y1 for r in near) + CROP_PAD)
+    return pymupdf.Rect(left, max(page.rect.y0, min(top, band.y0)), right, min(page.rect.y1, max(bottom, band.y1)))
 
 
 @dataclass(frozen=True)
@@ -177,20 +204,21 @@ def render_page(
     *,
     zoom: float = 1.5,
     crop: bool = False,
+    tight: bool = False,
     cache_dir: Path | None = None,
 ) -> PageImage:
     """PNG of page `page_index` (0-based) of `pdf_path`, with `passage` highlighted.
 
     `crop=True` keeps only the band of the page around the highlights (full width, a margin
-    above and below, `crop_band`), so the cited words are in view without scrolling; without highlights
-    the whole page is rendered.
+    above and below, `crop_band`), so the cited words are in view without scrolling; with `tight` too,
+    only the highlights' columns of that band; without highlights the whole page is rendered.
 
     Raises FileNotFoundError for a missing PDF and IndexError for a page outside the document.
     """
     pdf_path = Path(pdf_path)
     stat = pdf_path.stat()  # FileNotFoundError with the path when the PDF is gone
     key = hashlib.sha256(
-        f"{pdf_path.name}|{stat.st_size}|{stat.st_mtime_ns}|{page_index}|{zoom}|{crop}|{CROP_PAD}|{passage or ''}".encode()
+        f"{pdf_path.name}|{stat.st_size}|{stat.st_mtime_ns}|{page_index}|{zoom}|{crop}|{tight}|{_BAND_VERSION}|{passage or ''}".encode()
     ).hexdigest()[:24]
     cached = cache_dir / f"{key}.png" if cache_dir else None
     with pymupdf.open(pdf_path) as doc:
@@ -203,7 +231,7 @@ def render_page(
             return PageImage(cached.read_bytes(), page_count, n)
         page = doc[page_index]
         rects = find_passage_rects(page, passage or "")
-        clip = crop_band(page, rects) if crop and rects else None  # before the highlights are drawn
+        clip = crop_band(page, rects, tight=tight) if crop and rects else None  # before the highlights are drawn
         for r in rects:
             page.draw_rect(r, color=None, fill=HIGHLIGHT_RGB, fill_opacity=HIGHLIGHT_OPACITY, overlay=True)
         scale = preview_zoom(clip or page.rect, zoom)

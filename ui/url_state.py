@@ -14,6 +14,7 @@ import streamlit as st
 from ui.doc_picker import PICKED
 
 DOCS = "docs"
+CONVERSATION = "c"  # the chat's open conversation (app_pages/chat.py)
 MAX_DOCS_IN_URL = 40  # beyond this the URL gets unwieldy; a new session then starts with every PDF
 
 
@@ -34,8 +35,10 @@ def publish_selection(doc_ids: list[str]) -> None:
 
 
 def switch_page(page: str) -> None:
-    """`st.switch_page` that keeps the selection in the new page's URL. Without it the new page writes
-    it there itself, and that write is a browser history entry of its own: Back from the page viewer
-    then went to the viewer's address without it, not to the chat."""
-    docs = st.query_params.get(DOCS)
-    st.switch_page(page, query_params={DOCS: docs} if docs else None)
+    """`st.switch_page` that keeps the address's state (the selection, the open conversation) in the new
+    page's URL. `st.switch_page` first resets the URL on the page it leaves, and that write is a browser
+    history entry of its own: Back from the page viewer went to the chat's address without them (the
+    latest conversation, not the one the citation came from), or, unless the viewer's address already had
+    the selection, to the viewer again."""
+    kept = {k: st.query_params[k] for k in (DOCS, CONVERSATION) if st.query_params.get(k)}
+    st.switch_page(page, query_params=kept or None)

@@ -203,7 +203,9 @@ def _label_is(key: str, fact_label: str, fact_section: str) -> bool:
     if not label or label not in key:
         return False
     # the rest of the quote is the row's section, word for word: "Total cloud" is not "Cloud"
-    return set(re.findall(r"\w+", key.replace(label, " "))) - _FILLER == set(re.findall(r"\w+", flatten(fact_section))) - _FILLER
+    # (a label printed over two lines may be read as its last line under a section of its first: "Net (loss)/earnings
+    # attributable to Boeing" / "Shareholders"; the section's remarks are left out as the quote's are)
+    return set(re.findall(r"\w+", key.replace(label, " "))) - _FILLER == set(re.findall(r"\w+", _plain(flatten(fact_section)))) - _FILLER
 
 
 def _in_label(key: str, digits: str, label: str) -> bool:

@@ -95,12 +95,12 @@ def currency_of(text: str) -> str:
     return min(found)[1] if found else ""
 
 
-def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], list[str]]:
-    """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers)."""
+def facts_of_units(units: list[Unit], row_base: int = 0, filing_caption: str = "") -> tuple[list[Fact], list[str]]:
+    """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers); a page printing
+    no caption of its own reads its amounts at `filing_caption` (`statements_caption`), when given."""
     facts: list[Fact] = []
     prose: list[str] = []
-    page_caption = next((u.unit for u in units if u.unit), "") or next(
-        (u.text for u in units if not u.is_table_row and caption_scale(u.text) and len(u.text) < 120), "")
+    page_caption = page_caption_of(units) or filing_caption
     header = None  # the last table header above: its years name the columns of a row read without them
     for i, unit in enumerate(units):
         if unit.header is not None:
@@ -136,6 +136,12 @@ def facts_of_units(units: list[Unit], row_base: int = 0) -> tuple[list[Fact], li
     return facts, prose
 
 
+def page_caption_of(units: list[Unit]) -> str:
+    """The scale caption a page's units print: a table's unit, else a short line naming a scale; "" when none."""
+    return next((u.unit for u in units if u.unit), "") or next(
+        (u.text for u in units if not u.is_table_row and caption_scale(u.text) and len(u.text) < 120), "")
+
+
 _TITLE = re.compile(r"^\s*(?:note\s+)?\d{1,2}\.\s+[A-Z]|^[A-Z][A-Z ,&'’-]{12,}$")  # "7. NOTES PAYABLE", "CONSOLIDATED BALANCE SHEETS"
 
 
@@ -165,7 +171,27 @@ def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fac
 
 
 def _read_page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:
-    return facts_of_units(page_tables.table_units(doc_id, page_index, text), row_base=page_index * 10_000)
+    units = page_tables.table_units(doc_id, page_index, text)
+    filing = statements_caption(doc_id, page_index) if not page_caption_of(units) else ""
+    return facts_of_units(units, row_base=page_index * 10_000, filing_caption=filing)
+
+
+def statements_caption(doc_id: str, page_index: int) -> str:
+    """The caption of the filing's primary statements when they all state one scale of amounts ("(Dollars in
+    millions, except per share data)"), for a page after the first of them: the notes to the statements are in
+    the statements' units ("Note 22 – Quarterly Financial Data" printing "$24,755" and no caption). "" otherwise
+    (a page before the statements: a stock graph, a repurchase table in dollars)."""
+    pages = page_tables.statement_pages(doc_id)
+    if not pages or page_index <= pages[0]:
+        return ""
+    return _statements_caption(doc_id, tuple(pages))
+
+
+@lru_cache(maxsize=64)
+def _statements_caption(doc_id: str, pages: tuple[int, ...]) -> str:
+    captions = [c for p in pages if (c := page_caption_of(page_tables.table_units(doc_id, p, None)))]
+    scales = {caption_scale(c) for c in captions}
+    return captions[0] if len(captions) >= 2 and len(scales) == 1 and None not in scales else ""
 
 
 @lru_cache(maxsize=512)

@@ -136,14 +136,23 @@ class Claim:
         if not label:
             return 0
         if shared == len(label):
-            if concept is not None and self.concepts and len(label) < 3:
-                return 1  # "Net Income (Loss)" ({income}) for a sentence naming operating income: another concept
+            if concept is not None and self.concepts and len(label) < 3 \
+                    and _row_item(fact.label, "", fact.percent) not in self.concepts:
+                # "Net Income (Loss)" ({income}) for a sentence naming operating income: another concept; but a row
+                # printing the very item named, under a heading giving it another ("Diluted earnings per share:" /
+                # "Net income"), is named
+                return 1
             return (3 if named else 2) + closer
         return 1 if shared and shared * 2 >= len(label) else 0
 
     @cached_property
     def months(self) -> set[str]:
         return months(self.sentence)
+
+    @cached_property
+    def dated_years(self) -> set[int]:
+        """The years of the calendar dates it names ("December 31, 2018")."""
+        return {int(m.group("year")) for m in _DATED.finditer(self.sentence)}
 
     @cached_property
     def quarter(self) -> int | None:
@@ -165,10 +174,17 @@ class Claim:
         if not self.years or not fact.years:
             return True
         allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
+        if self.dated_years and months(fact.period) & self.months and _FISCAL_MONTH.search(fact.period):
+            # "Fiscal Year 2019 … Quarter Ended December 31": a quarter of a fiscal year ends in its calendar year
+            # or the one before ("the quarter ended December 31, 2018", a calendar date, is that column)
+            allowed |= {y + 1 for y in self.dated_years}
         return bool(fact.years & allowed)
 
 
 _MONTHS = MONTH_DAY
+_DATED = re.compile(rf"{MONTH_DAY.pattern},?\s*(?P<year>{YEAR})\b", re.I)  # a calendar date: "December 31, 2018" -> 2018
+# a column's month and day printed without their own year: the year is the table's fiscal year heading's
+_FISCAL_MONTH = re.compile(rf"{MONTH_DAY.pattern}(?!,?\s*{YEAR})", re.I)
 _DURATIONS = ((3, re.compile(rf"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\b{QUARTER_NUMBER}\b")),
               (6, re.compile(r"(?i)\bsix[- ]months?\b|\b26[- ]weeks?\b|\bfirst half\b|\bh1\b")),
               (9, re.compile(r"(?i)\bnine[- ]months?\b|\b39[- ]weeks?\b")),

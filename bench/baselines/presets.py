@@ -42,6 +42,8 @@ SCORER = {
     "scorer_rerank_k10_w0.3": {"scorer_pages": 10, "scorer_weight": 0.3},
     "scorer_rerank_w0.1": {"scorer_pages": 20, "scorer_weight": 0.1},
     "scorer_rerank_w0.2": {"scorer_pages": 20, "scorer_weight": 0.2},
+    "scorer_rerank_w0.3_no_headers": {"scorer_pages": 20, "scorer_weight": 0.3, "scorer_headers": False},
+    "scorer_rerank_k10_w0.5": {"scorer_pages": 10, "scorer_weight": 0.5},
     "scorer_feature_0.1": {"scorer_feature": 0.1},
     "scorer_feature_0.2": {"scorer_feature": 0.2},
     "scorer_feature_0.4": {"scorer_feature": 0.4},

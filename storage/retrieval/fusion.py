@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
 from storage.retrieval.page_parts import CAPEX_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
+from storage.retrieval.page_sections import page_header
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
@@ -81,6 +82,9 @@ class Ranking(BaseModel):
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
                                  "reranked pages); 1 = the scorer alone orders them")
+    scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
+                                 "period, section label) at the weight its weights were trained with "
+                                 "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")
 
 
 @dataclass
@@ -213,10 +217,11 @@ def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
 def rank_pages(
     indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int, *, question: str | None = None,
     documents: dict[str, DocumentInfo | None] | None = None, ranking: Ranking = Ranking(),
-    scorer_vec: np.ndarray | None = None,
+    scorer_vec: np.ndarray | None = None, scorer=None,
 ) -> list[RetrievedChunk]:
     """The best chunk of each page, pages in score order; if k exceeds the pages, further chunks follow.
-    `scorer_vec`: the page scorer's question vector (reranks the top ranking.scorer_pages pages)."""
+    `scorer_vec`: the page scorer's question vector (reranks the top ranking.scorer_pages pages); `scorer`:
+    the PageScorer it came from, whose pages also read their headers (storage.retrieval.page_scorer)."""
     indexes = [i for i in indexes if i.chunks]
     if not indexes:
         return []
@@ -256,7 +261,12 @@ def rank_pages(
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
     page_score = page_score + cover + parts
     if ranking.scorer_pages > 0 and scorer_vec is not None:
-        page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking)
+        headers = None
+        if ranking.scorer_headers and scorer is not None and getattr(scorer, "header_weight", 0.0):
+            def headers(pages: np.ndarray) -> np.ndarray:
+                texts = page_headers(indexes, page_doc, pages, documents)
+                return scorer.header_weight * (scorer.header_vectors(texts) @ scorer_vec)
+        page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking, headers)
 
     # chunks ordered by (page score, chunk score): first chunk seen of each page is its best
     order = np.lexsort((-chunk_score, -page_score[chunk_page]))
@@ -331,9 +341,28 @@ def scorer_feature(scorer_chunks: np.ndarray, chunk_page: np.ndarray, has_chunks
     return out
 
 
-def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: np.ndarray, ranking: Ranking) -> np.ndarray:
+def page_headers(indexes: list[DocIndex], page_doc: np.ndarray, pages: np.ndarray,
+                 documents: dict[str, DocumentInfo | None]) -> list[str]:
+    """The header the page scorer reads of each selection-wide page id: its filing's issuer, form and period
+    and its section label (storage.retrieval.page_sections.page_header)."""
+    starts = np.cumsum([0] + [i.n_pages for i in indexes])
+    out = []
+    for g in pages.tolist():
+        j = int(page_doc[g])
+        index, local = indexes[j], g - int(starts[j])
+        labels = index.page_labels or []
+        info = documents.get(index.doc_id)
+        out.append(page_header(labels[local] if local < len(labels) else "", info.issuer if info else None,
+                               info.form if info else None, info.fiscal_year if info else None,
+                               info.fiscal_quarter if info else None))
+    return out
+
+
+def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: np.ndarray, ranking: Ranking,
+                 headers=None) -> np.ndarray:
     """The top `scorer_pages` pages reordered by a blend of their score and the scorer's (a page scores its
-    best chunk), each signal z-scored over those pages; they stay ahead of every other page."""
+    best chunk, plus `headers(pages)`, its header's score, when given), each signal z-scored over those
+    pages; they stay ahead of every other page."""
     finite = np.isfinite(page_score)
     top = np.argsort(-np.where(finite, page_score, -np.inf), kind="stable")[: ranking.scorer_pages]
     top = top[finite[top]]
@@ -341,6 +370,8 @@ def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: 
         return page_score
     scorer_page = np.full(len(page_score), -np.inf)
     np.maximum.at(scorer_page, chunk_page, scorer_chunks)
+    if headers is not None:
+        scorer_page[top] = scorer_page[top] + headers(top)
     blend = (1 - ranking.scorer_weight) * zscore(page_score[top]) + ranking.scorer_weight * zscore(scorer_page[top])
     out = page_score.copy()
     rest = np.delete(page_score, top)

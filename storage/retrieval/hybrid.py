@@ -226,7 +226,7 @@ class HybridRetriever:
         scorer = get_page_scorer() if self.ranking.scorer_pages > 0 or self.ranking.scorer_feature else None  # None: today's ranking (reason logged)
         scorer_vec = scorer.embed_question(query) if scorer is not None else None
         results = rank_pages(indexes, sparse, dense_vec, k, question=query, documents=self._documents,
-                             ranking=self.ranking, scorer_vec=scorer_vec)
+                             ranking=self.ranking, scorer_vec=scorer_vec, scorer=scorer)
         if cache is not None:
             try:
                 cache.put(fingerprint, k, query, cache_vec, results)

@@ -117,3 +117,22 @@ def page_sections(page_texts: list[str]) -> list[str]:
         parts = [kind] if kind else note_parts or item_parts
         labels.append(" | ".join(dict.fromkeys(parts)))
     return labels
+
+
+_STATEMENT_NAMES = ("statement of comprehensive income", "cash flow statement", "balance sheet",
+                    "statement of shareholders equity", "income statement")
+
+
+def statement_name(label: str) -> str | None:
+    """How an analyst names the primary statement a page label carries ("cash flow statement"), or None."""
+    low = (label or "").lower()
+    return next((n for n in _STATEMENT_NAMES if n in low), None)
+
+
+def page_header(label: str, issuer: str | None = None, form: str | None = None, year: int | None = None,
+                quarter: int | None = None) -> str:
+    """What the page scorer reads beside a page's chunks (storage/retrieval/page_scorer.py): the filing's
+    issuer, form and period and the page's section label, "Boeing 10-K FY2019 | Statements of Cash Flows ..."."""
+    period = f"{f'Q{quarter} ' if quarter else ''}FY{year}" if year else ""
+    head = " ".join(p for p in (issuer or "", form or "", period) if p)
+    return f"{head} | {label[:160]}" if label else head

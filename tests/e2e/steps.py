@@ -71,9 +71,37 @@ def ask(page, question: str) -> None:
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
 
 
+def conversation_id(page) -> str:
+    """The open conversation's id, from the chat's address (`?c=`)."""
+    found = re.search(r"[?&]c=([0-9a-f]+)", page.url)
+    assert found, page.url
+    return found.group(1)
+
+
+def reopen_older(page) -> str:
+    """Make the open conversation an older one: "New" opens a newer (empty) conversation, then the sidebar
+    opens this one again. Returns its id. (Back used to land on the chat's address without `?c=`, which
+    shows the newest conversation: with the open one the newest, a test could not tell.)"""
+    cid = conversation_id(page)
+    turns = page.get_by_test_id("stChatMessage").count()
+    phone = page.viewport_size["width"] < 640
+    open_sidebar(page)
+    page.get_by_test_id("stSidebar").get_by_role("button", name="New", exact=True).click()
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(0)
+    expect(page).not_to_have_url(re.compile(rf"[?&]c={cid}\b"))
+    open_sidebar(page)
+    page.locator(f".st-key-conv-{cid} button").click()
+    expect(page).to_have_url(re.compile(rf"[?&]c={cid}\b"))
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(turns)
+    if phone:
+        close_sidebar(page)
+    return cid
+
+
 def back_from_viewer(page, chip, question: str) -> None:
     """Open a citation `chip`'s page in the page viewer, press the browser's Back, and check the chat is
-    shown again with the conversation that asked `question`."""
+    shown again with the conversation that asked `question`, the one open before (its id in the address)."""
+    cid = conversation_id(page)
     chip.click()
     dialog = page.get_by_role("dialog")
     dialog.get_by_text(re.compile(r"^Page \d+ image")).click()
@@ -81,6 +109,10 @@ def back_from_viewer(page, chip, question: str) -> None:
     expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
     page.go_back()
     expect(page.get_by_role("heading", name="Chat")).to_be_visible()
+    expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
+    expect(page).to_have_url(re.compile(rf"[?&]c={cid}\b"))
+    page.wait_for_timeout(1500)  # the chat's own address writes, if any, are done: it stays on that conversation
+    expect(page).to_have_url(re.compile(rf"[?&]c={cid}\b"))
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question)).to_be_visible()
 
 
@@ -97,3 +129,41 @@ def close_sidebar(page) -> None:
     """Collapse the sidebar (it covers the page at a phone width)."""
     page.get_by_test_id("stSidebarCollapseButton").click()
     expect(page.get_by_test_id("stSidebar")).not_to_be_in_viewport()
+
+
+def page_image(scope):
+    """The dialog's or viewer's page image this screen shows (the dialog holds a phone's and a desktop's)."""
+    return scope.get_by_test_id("pageImage").filter(visible=True)
+
+
+def png_of(img) -> bytes:
+    """The PNG an <img> shows (ours are data: URLs)."""
+    import base64
+
+    src = img.get_attribute("src")
+    assert src.startswith("data:image/png;base64,")
+    return base64.b64decode(src.split(",", 1)[1])
+
+
+def highlight_runs(png: bytes) -> list[tuple[int, int]]:
+    """Runs of pixel columns (first, last) of an image that hold the highlight's yellow, left to right."""
+    import pymupdf
+
+    pix = pymupdf.Pixmap(png)
+    runs: list[tuple[int, int]] = []
+    for x in range(pix.width):
+        if any((lambda p: p[0] > 200 and p[1] > 170 and p[2] < 190)(pix.pixel(x, y)) for y in range(0, pix.height, 2)):
+            runs = runs[:-1] + [(runs[-1][0], x)] if runs and runs[-1][1] == x - 1 else runs + [(x, x)]
+    return runs
+
+
+def fits_the_screen(page, img) -> None:
+    """A phone's page image: inside the screen's width, its frame not scrolling sideways, and every highlight
+    inside the image (none runs into its left or right edge)."""
+    box, screen = img.bounding_box(), page.viewport_size["width"]
+    assert box and box["x"] >= -1 and box["x"] + box["width"] <= screen + 1, (box, screen)
+    frame = img.locator("xpath=..")
+    assert frame.evaluate("s => s.scrollWidth <= s.clientWidth + 1"), frame.evaluate("s => [s.scrollWidth, s.clientWidth]")
+    png = png_of(img)
+    runs, width = highlight_runs(png), __import__("pymupdf").Pixmap(png).width
+    assert runs and runs[0][0] >= 3 and runs[-1][1] <= width - 4, (runs, width)

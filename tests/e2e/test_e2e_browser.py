@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import ask as _ask, long_pdf, processing_box, shot as _shot, upload as _upload
+from tests.e2e.steps import ask as _ask, long_pdf, page_image, processing_box, shot as _shot, upload as _upload
 from tests.fixtures_ui import SAMPLE_PDF, make_xss_pdf
 
 FILE = SAMPLE_PDF.name
@@ -111,15 +111,15 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
     expect(page.get_by_role("heading", name="Page viewer")).to_be_visible()
     expect(page.get_by_text(f"{FILE} · page 2 of 4")).to_be_visible()
     # It opens on the highlighted passage: the band of the page around it, inside the viewport.
-    image = page.get_by_test_id("pageImage")
+    image = page_image(page)
     expect(image).to_be_in_viewport()
     band = _box(image)
     assert band["y"] < 900 * 0.6  # the band starts in the upper part of the window, highlight first
     _shot(page, "page_viewer")
     page.get_by_text("Whole page").click()
-    expect(page.get_by_test_id("pageImage")).to_be_visible()
-    page.wait_for_timeout(500)
-    whole = _box(page.get_by_test_id("pageImage"))
+    page.wait_for_function("""() => { const i = document.querySelector('[data-testid=pageImage]');
+        return i && i.complete && i.naturalHeight > i.naturalWidth; }""")  # the rerun drew the whole page
+    whole = _box(page_image(page))
     assert whole["height"] > whole["width"] and whole["height"] > band["height"]  # the whole (portrait) page
     page.set_viewport_size({"width": 420, "height": 800})  # a narrow window: zoom makes it readable
     page.get_by_text("200%").click()
@@ -129,7 +129,7 @@ def test_upload_ask_open_citation_and_reload(app_url, page, tmp_path):
             return i && s && i.getBoundingClientRect().width > 1.8 * s.getBoundingClientRect().width; }""", timeout=20_000)
     except Exception:  # noqa: BLE001 - the assertion below says what was measured
         pass
-    zoomed = _box(page.get_by_test_id("pageImage"))
+    zoomed = _box(page_image(page))
     scroller = _box(page.get_by_test_id("pageScroller"))
     assert zoomed["width"] > 1.8 * scroller["width"]
     _shot(page, "page_viewer_narrow_zoomed")

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from agent.citations.previews import clip
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import ask, back_from_viewer, close_sidebar, open_sidebar, shot
+from tests.e2e.steps import ask, back_from_viewer, close_sidebar, open_sidebar, reopen_older, shot
 from tests.fixtures_filings import acme_10k_pages, write_pages
 
 LONG = "What were the purchases of property, plant and equipment of Acme Rockets in fiscal 2019?"
@@ -103,7 +103,8 @@ def test_figure_said_once_sources_once_titles_years_and_the_newest_turn_followed
     assert re.search(r"fiscal 201[89]", text) and not re.search(r"\b20(?:2\d|1[0-7])\b", text), text
     shot(page, f"presentation_what_can_you_do_{width}")
 
-    # Browser Back from the page viewer returns to the chat, this conversation open.
+    # Browser Back from the page viewer returns to the chat, this conversation open, though it is not the newest.
+    reopen_older(page)
     back_from_viewer(page, page.get_by_test_id("stChatMessage").nth(1).get_by_role("button", name=CHIP).first,
                      "what can you do?")
     shot(page, f"presentation_back_from_viewer_{width}")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.app_server import run_app
-from tests.e2e.steps import back_from_viewer, processing_box, shot, upload
+from tests.e2e.steps import back_from_viewer, processing_box, reopen_older, shot, upload
 from tests.fixtures_ui import SAMPLE_PDF
 
 FILE = SAMPLE_PDF.name
@@ -93,6 +93,7 @@ def test_back_from_the_page_viewer_returns_to_the_chat(app_url, page):
     page.get_by_role("button", name="New", exact=True).click()
     expect(page.get_by_test_id("stChatMessage")).to_have_count(0)
     _answered(page, "What was the net profit?", 0)
+    reopen_older(page)  # a newer conversation exists: Back must return to this one, not the newest
     newest = page.get_by_test_id("stChatMessage").last
     back_from_viewer(page, newest.get_by_role("button", name=re.compile(rf"· {re.escape(FILE)}")).first,
                      "What was the net profit?")

@@ -4,7 +4,11 @@ buttons; the chat offers the conversation as a Markdown download."""
 
 from __future__ import annotations
 
+import base64
 import html
+import re
+
+import pymupdf
 
 from storage.schema import Citation
 from tests.fixtures_ui import FILE, new_app
@@ -66,7 +70,14 @@ def test_sources_entries_open_the_preview_and_copy_shows_footnotes(chat_service,
     assert "page 2" in dialog and "62\\.5 million euros" in dialog
     # The cited words come first; the page image is in an expander below them, readable on a phone.
     assert [e.label for e in at.expander][-1].startswith("Page 2 image")
-    assert any('data-testid="pageImage"' in h.value and "min-width:720px" in h.value for h in at.html)
+    [page_html] = [h.value for h in at.html if 'data-testid="pageImage"' in h.value]
+    assert 'class="page-wide"' in page_html and "min-width:720px" in page_html
+    # and, for a phone, the cited lines' own columns at the dialog's width (a stylesheet picks one per screen)
+    narrow = re.search(r'class="page-narrow"[^>]*src="data:image/png;base64,([^"]+)"', page_html)
+    assert narrow and "@media (max-width:640px)" in page_html and 'style="width:100%;height:auto"' in page_html
+    wide = re.search(r'class="page-wide"[^>]*src="data:image/png;base64,([^"]+)"', page_html)
+    narrow_px, wide_px = (pymupdf.Pixmap(base64.b64decode(m.group(1))) for m in (narrow, wide))
+    assert narrow_px.width / 2.5 < wide_px.width / 1.5  # narrower than the page (in points)
 
 
 def test_a_failed_claim_is_marked_after_its_sentence_in_the_copy_the_export_and_the_answer():

@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from tests.fixtures_ui import SAMPLE_PDF
-from ui.page_images import find_passage_rects, render_page
+from ui.page_images import TIGHT_MAX_WIDTH, TIGHT_MIN_WIDTH, crop_band, find_passage_rects, render_page
 
 ZOOM = 1.5
 
@@ -76,10 +76,13 @@ def test_crop_keeps_the_band_around_the_cited_words():
     cropped = render_page(SAMPLE_PDF, 1, passage, zoom=ZOOM, crop=True)
     band = pymupdf.Pixmap(cropped.png)
     assert band.width == full.width and band.height < full.height / 3
-    # Top of the band = highlight top minus the margin, so the highlight sits in view.
+    # The band begins within the margin above the highlight (a heading the margin's edge runs through
+    # whole: its top above the margin, not cut in half), so the highlight sits in view.
     with pymupdf.open(SAMPLE_PDF) as doc:
         rect = doc[1].search_for("Net debt fell to")[0]
-    top = rect.y0 - 90
+        heading = doc[1].search_for("Revenue by Segment")[0]
+        top = crop_band(doc[1], find_passage_rects(doc[1], passage)).y0
+    assert heading.y0 < rect.y0 - 90 < heading.y1 and top <= heading.y0 + 2  # (its glyphs begin a little below)
     assert _yellow_share(cropped.png, pymupdf.Rect(rect.x0, rect.y0 - top, rect.x1, rect.y1 - top)) > 0.5
     # Nothing found: the whole page, uncropped.
     assert pymupdf.Pixmap(render_page(SAMPLE_PDF, 1, "words that are not there", zoom=ZOOM, crop=True).png).height == full.height
@@ -107,3 +110,93 @@ def test_a_cropped_band_stops_at_the_printed_lines_not_in_a_blank_margin(tmp_pat
     above, below = _blank_rows(img.png)
     assert img.highlights and above <= 16 * ZOOM and below <= 16 * ZOOM, (above, below)
     assert pymupdf.Pixmap(img.png).height < 160 * ZOOM  # the four lines and a small pad, not a 200-point band
+
+
+def _statement(path, footer: bool = True):
+    """A statement page as filings print it: labels at the left, each year's value in a column far to the
+    right (a wide row), and a page number at the foot of the page."""
+    doc = pymupdf.open()
+    page = doc.new_page()  # 612 x 792 points
+    page.insert_text((56, 80), "CONSOLIDATED STATEMENTS OF EARNINGS (In millions)", fontsize=11)
+    page.insert_text((380, 110), "2019", fontsize=9)
+    page.insert_text((470, 110), "2018", fontsize=9)
+    for i, (label, values) in enumerate([("Net sales", ("48,200", "45,100")), ("Cost of sales", ("31,900", "30,300")),
+                                         ("Operating income", ("7,250", "6,980")), ("Net earnings", ("5,610", "5,020"))]):
+        page.insert_text((56, 136 + 20 * i), label, fontsize=10)
+        for x, v in zip((380, 470), values):
+            page.insert_text((x, 136 + 20 * i), v, fontsize=10)
+    if footer:
+        page.insert_text((290, 770), "42", fontsize=9)
+    doc.save(path)
+    return path
+
+
+def _yellow_columns(pix: pymupdf.Pixmap) -> list[tuple[int, int]]:
+    """Runs of pixel columns (first, last) that hold highlight yellow, left to right."""
+    def yellow(x):
+        return any((lambda p: p[0] > 200 and p[1] > 170 and p[2] < 190)(pix.pixel(x, y)) for y in range(0, pix.height, 2))
+    runs: list[tuple[int, int]] = []
+    for x in range(pix.width):
+        if yellow(x):
+            runs = runs[:-1] + [(runs[-1][0], x)] if runs and runs[-1][1] == x - 1 else runs + [(x, x)]
+    return runs
+
+
+def test_a_tight_band_holds_the_rows_label_and_value_and_little_else(tmp_path):
+    """A phone's band of a wide table row: the highlighted label and value both lie inside the image (neither
+    cut at an edge), the image is about as wide as label-to-value, and it has little white around it."""
+    pdf = _statement(tmp_path / "statement.pdf")
+    quote = "Operating income … 7,250"
+    with pymupdf.open(pdf) as doc:
+        label, value = doc[0].search_for("Operating income")[0], doc[0].search_for("7,250")[0]
+        page_width = float(doc[0].rect.width)
+    img = render_page(pdf, 0, quote, zoom=ZOOM, crop=True, tight=True)
+    pix = pymupdf.Pixmap(img.png)
+    assert img.highlights == 2
+    runs = _yellow_columns(pix)
+    assert len(runs) == 2, runs  # the label's box and the value's box, apart
+    (l0, l1), (v0, v1) = runs
+    assert l0 >= 4 and v1 <= pix.width - 5, (runs, pix.width)  # neither touches an edge: nothing cut
+    assert abs((v1 - l0) / ZOOM - (value.x1 - label.x0)) < 4  # the value lies where the page prints it
+    assert pix.width / ZOOM <= value.x1 - label.x0 + 2 * 12 + 2 < 0.7 * page_width  # the columns between, no more
+    above, below = _blank_rows(img.png)
+    assert above <= 16 * ZOOM and below <= 16 * ZOOM, (above, below)
+    # The desktop's band of the same row keeps the page's whole width.
+    assert abs(pymupdf.Pixmap(render_page(pdf, 0, quote, zoom=ZOOM, crop=True).png).width - page_width * ZOOM) <= 1
+
+
+def test_a_band_ends_at_the_last_printed_line_near_the_highlight_not_at_a_distant_footer(tmp_path):
+    """The cited row is the table's last: the band ends a pad below it, not in the blank half-page above
+    the page number (the dialog's image showed a blank lower half)."""
+    pdf = _statement(tmp_path / "statement.pdf")
+    for tight in (False, True):
+        img = render_page(pdf, 0, "Net earnings … 5,610", zoom=ZOOM, crop=True, tight=tight)
+        _, below = _blank_rows(img.png)
+        assert below <= 16 * ZOOM, (tight, below)
+
+
+def test_a_short_highlight_gets_a_band_of_the_minimum_width_inside_the_page(tmp_path):
+    pdf = _statement(tmp_path / "statement.pdf", footer=False)
+    with pymupdf.open(pdf) as doc:
+        page = doc[0]
+        rects = find_passage_rects(page, "6,980")  # one short value at the right of the page
+        band, right = crop_band(page, rects, tight=True), page.rect.x1
+    assert band.width == pytest.approx(TIGHT_MIN_WIDTH) and band.x1 <= right
+    assert band.contains(rects[0])
+
+
+def test_a_tight_band_keeps_narrow_printed_lines_whole(tmp_path):
+    """Lines a phone can show at its width are shown whole (no word cut at the band's edge); a wide
+    statement row is cut to its label's and value's columns instead (above)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = ["Consolidated Statements of Cash Flows (in millions)", "Years ended December 31, 2018 2017 2016",
+             "Net earnings 9,100 8,200 7,300", "Purchases of property, plant and equipment (1,208) (1,100) (1,000)"]
+    for i, line in enumerate(lines):
+        page.insert_text((72, 100 + 14 * i), line, fontsize=9)
+    doc.save(tmp_path / "lines.pdf")
+    with pymupdf.open(tmp_path / "lines.pdf") as doc:
+        page = doc[0]
+        widest = max(page.search_for(line)[0].x1 for line in lines)
+        band = crop_band(page, find_passage_rects(page, "Net earnings … 9,100"), tight=True)
+        assert band.x0 < 72 and band.x1 > widest and band.width <= TIGHT_MAX_WIDTH + 2 * 12

@@ -40,3 +40,20 @@ def test_ids_in_the_url_that_are_not_processed_pdfs_are_dropped(chat_service, ui
     assert not at.exception
     assert doc_picker(at).value == [a]
     assert at.query_params["docs"] in (a, [a])
+
+
+def test_switching_pages_keeps_the_selection_and_the_open_conversation_in_the_address(monkeypatch):
+    """st.switch_page resets the address on the page it leaves, a browser history entry of its own, the
+    one Back from the page viewer returns to: it must still say which conversation was open."""
+    import streamlit
+
+    from ui import url_state
+
+    switched = []
+    monkeypatch.setattr(streamlit, "switch_page", lambda page, query_params=None: switched.append((page, query_params)))
+    monkeypatch.setattr(streamlit, "query_params", {"docs": "a-0123456789ab", "c": "42dbd0dd3e69", "other": "x"})
+    url_state.switch_page("app_pages/viewer.py")
+    monkeypatch.setattr(streamlit, "query_params", {})
+    url_state.switch_page("app_pages/chat.py")
+    assert switched == [("app_pages/viewer.py", {"docs": "a-0123456789ab", "c": "42dbd0dd3e69"}),
+                        ("app_pages/chat.py", None)]

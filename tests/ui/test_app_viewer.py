@@ -76,5 +76,11 @@ def test_viewer_opens_on_the_cited_passage_with_the_whole_page_a_toggle_away(cha
     assert not at.exception
     band = image_height(at)
     assert at.toggle(key="viewer-whole").value is False
+    # At Fit a phone is shown the passage's own columns at its width; zoomed, the page's width as asked.
+    page_html = lambda: next(h.proto.body for h in at.get("html") if "pageImage" in h.proto.body)  # noqa: E731
+    assert 'class="page-narrow"' in page_html()
+    at.segmented_control(key="viewer-zoom").set_value("200%").run()
+    assert 'class="page-narrow"' not in page_html()
+    at.segmented_control(key="viewer-zoom").set_value("Fit").run()
     at.toggle(key="viewer-whole").set_value(True).run()
     assert image_height(at) > 2 * band  # the band around the highlight is a part of the page

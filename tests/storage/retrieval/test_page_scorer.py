@@ -141,3 +141,88 @@ def test_questions_come_from_table_rows_with_their_period():
     assert row_pairs and all(p["page"] == 7 for p in row_pairs)
     assert all(other["text"] in p["negatives"] for p in row_pairs)
     assert pairs == build_pairs([Filing("ACME_2022_10K", "Acme", "10-K", 2022, None, [chunk, other]), older], seed=1)
+
+
+# ------------------------------------------------------------------ the page's header (what the ingestion knows of it)
+
+def test_a_page_header_names_issuer_form_period_and_section():
+    from storage.retrieval.page_sections import page_header, page_sections, statement_name
+
+    labels = page_sections(["Item 7. Management's Discussion and Analysis\nRevenue rose.",
+                            "CONSOLIDATED STATEMENTS OF CASH FLOWS\n(in millions)\nNet earnings 10 9"])
+    assert statement_name(labels[1]) == "cash flow statement" and statement_name(labels[0]) is None
+    assert page_header(labels[1], "Acme Corp", "10-Q", 2022, 2).startswith("Acme Corp 10-Q Q2 FY2022 | ")
+    assert "cash flow statement" in page_header(labels[1], "Acme Corp", "10-K", 2022)
+    assert page_header("", "Acme Corp", "10-K", 2022) == "Acme Corp 10-K FY2022"  # no label: the filing only
+
+
+def test_headers_of_selection_wide_pages_follow_their_own_filing():
+    from storage.retrieval.fusion import DocIndex, page_headers
+    from storage.schema import DocumentInfo
+
+    def index(doc_id, labels):
+        return DocIndex(doc_id=doc_id, processed_at="", chunks=[], vectors=np.zeros((0, 384)), chunk_bm25=None,
+                        page_bm25=None, chunk_pages=np.zeros(0, dtype=int), n_pages=len(labels), page_labels=labels)
+
+    indexes = [index("a", ["Business", "Risk Factors"]), index("b", ["", "Statements of Operations income statement", "x"])]
+    page_doc = np.array([0, 0, 1, 1, 1])
+    docs = {"a": DocumentInfo(title="A", issuer="Acme", form="10-K", fiscal_year=2021),
+            "b": DocumentInfo(title="B", issuer="Bolt", form="10-Q", fiscal_year=2023, fiscal_quarter=1)}
+    assert page_headers(indexes, page_doc, np.array([3, 1, 2]), docs) == [
+        "Bolt 10-Q Q1 FY2023 | Statements of Operations income statement", "Acme 10-K FY2021 | Risk Factors",
+        "Bolt 10-Q Q1 FY2023"]
+
+
+def test_rerank_adds_the_header_score_of_the_reranked_pages_only():
+    page_score = np.array([5.0, 4.0, 3.0, 0.5])
+    chunk_page = np.array([0, 1, 2, 3])
+    scorer = np.array([0.5, 0.5, 0.5, 0.9])
+    asked = []
+
+    def headers(pages):
+        asked.extend(pages.tolist())
+        return np.where(pages == 2, 1.0, 0.0)  # page 2's header matches the question
+
+    out = rerank_pages(page_score, scorer, chunk_page, Ranking(scorer_pages=3, scorer_weight=1.0), headers)
+    assert sorted(asked) == [0, 1, 2]  # page 3 is not reranked: its header is never read
+    assert int(np.argmax(out)) == 2 and out[3] == 0.5
+
+
+def test_the_header_weight_is_read_from_the_recipe_file_beside_the_weights(tmp_path):
+    import json
+    import shutil
+
+    model = tmp_path / "page_scorer.onnx"
+    shutil.copy(page_scorer.MODEL_PATH, model)
+    (tmp_path / "page_scorer.json").write_text(json.dumps({"header_weight": 0.25, "question_tokens": 64}))
+    with_headers = page_scorer.get_page_scorer(model)
+    assert with_headers.header_weight == 0.25
+    vecs = with_headers.header_vectors(["Acme 10-K FY2022 | Business", "Acme 10-K FY2022 | Business"])
+    assert vecs.shape == (2, 384) and np.allclose(vecs[0], vecs[1])
+    (tmp_path / "page_scorer.json").unlink()
+    page_scorer.clear_page_scorers()
+    without = page_scorer.get_page_scorer(model)
+    assert without.header_weight == 0.0 and without.stamp != with_headers.stamp  # cache keys tell them apart
+
+
+def test_analyst_questions_name_the_statement_a_page_prints_and_two_of_its_rows():
+    from bench.scorer_data import ANALYST_ROW_TEMPLATES, RATIO_TEMPLATES
+
+    table = {"text": "Years ended December 31, 2022 2021\nNet cash provided by operating activities 5,000 4,000\n"
+                     "Purchases of property and equipment (1,200) (900)\nDividends paid (300) (280)",
+             "page_number": 1, "chunk_type": "table"}
+    prose = {"text": "Item 7. Operating activities, property and equipment purchases and dividends paid rose in 2022 "
+                     "as cash provided by the business grew; what is Acme's ratio to the statement?",
+             "page_number": 0, "chunk_type": "text"}
+    f = Filing("ACME_2022_10K", "Acme", "10-K", 2022, None, [prose, table],
+               ["Management's Discussion", "Statements of Cash Flows cash flow statement statement of cash flows"],
+               {"issuer": "Acme Corp", "form": "10-K", "fiscal_year": 2022})
+    assert f.header(1) == "Acme Corp 10-K FY2022 | Statements of Cash Flows cash flow statement statement of cash flows"
+    questions = [p["question"] for seed in range(12) for p in build_pairs([f], seed=seed) if p["kind"] == "row"]
+    stems = [t.split("{")[0] for t in ANALYST_ROW_TEMPLATES + RATIO_TEMPLATES if not t.startswith("{")]
+    analyst = [q for q in questions if "cash flow statement" in q]
+    assert analyst and all("10-K" not in q for q in analyst)  # the statement, not the form, is named
+    assert any(q.startswith(tuple(s for s in stems if s)) for q in analyst)
+    rows = ["net cash provided by operating activities", "purchases of property and equipment", "dividends paid"]
+    assert any(sum(r in q.lower() for r in rows) == 2 for q in questions)  # a ratio of two rows of the page
+    assert all("the the" not in q for q in analyst)  # analysts write FY2022

@@ -1,0 +1,131 @@
+"""Layouts of filings the claim check reads (agent/claims/facts.py, support.py, check.py), on generated pages
+(PyMuPDF text at positions, read by the layout reader as at answer time): a notes page printing no caption of its
+own, a fiscal year's quarterly table, per-share rows labelled with their income line, a label over two lines."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from agent.claims import facts as facts_module
+from agent.claims.check import CheckedSource, check_answer
+from agent.claims.facts import facts_of_units, page_caption_of
+from storage.documents.table_layout import layout_units
+
+STATEMENTS = "(Dollars in millions, except per share data)"
+
+
+def _words(lines: list[tuple[float, float, str]]) -> tuple[str, list]:
+    """A page of (x, y, text) lines; numbers given with a negative x are right-aligned at -x."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for x, y, text in lines:
+        if x < 0:
+            x = -x - pymupdf.get_text_length(text, fontsize=9)
+        page.insert_text((x, y), text, fontsize=9)
+    text, words = page.get_text(), page.get_text("words")
+    doc.close()
+    return text, words
+
+
+def _source(lines, filing_caption: str = "") -> CheckedSource:
+    text, words = _words(lines)
+    return CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words), filing_caption=filing_caption))
+
+
+def _problems(sentence: str, source: CheckedSource) -> list[str]:
+    return [p.text for c in check_answer(sentence, {"[^1]": source}) for p in c.problems]
+
+
+# a note's quarterly table printing no caption: "Note 22 – Quarterly Financial Data (Unaudited)"
+QUARTERLY = [(56, 60, "Note 22 – Quarterly Financial Data (Unaudited)"), (330, 84, "2016"), (480, 84, "2015")]
+QUARTERLY += [(-(300 + 40 * k), 98, q) for k, q in enumerate(("4th", "3rd", "2nd", "1st"))]
+QUARTERLY += [(-(460 + 40 * k), 98, q) for k, q in enumerate(("4th", "3rd", "2nd", "1st"))]
+for _r, (_label, _values) in enumerate((("Total revenues", ("$23,286", "$23,898", "$24,755", "$22,632", "$23,573", "$25,849", "$24,543", "$22,149")),
+                                        ("Earnings from operations", ("2,183", "2,282", "(419)", "1,788", "1,161", "2,580", "1,683", "2,019")))):
+    QUARTERLY += [(56, 116 + 14 * _r, _label)] + [(-(300 + 40 * k + (0 if k < 4 else 0)), 116 + 14 * _r, v)
+                                                 for k, v in enumerate(_values[:4])]
+    QUARTERLY += [(-(460 + 40 * k), 116 + 14 * _r, v) for k, v in enumerate(_values[4:])]
+
+
+def test_a_notes_page_without_a_caption_reads_its_amounts_at_the_statements_scale():
+    source = _source(QUARTERLY, filing_caption=STATEMENTS)
+    assert _problems("Total revenues were $24,755 million for the second quarter of 2016 [^1].", source) == []
+    assert _problems("Total revenues were $24.8 billion in the 2016 second quarter [^1].", source) == []
+    assert _problems("Total revenues were $24,755 for the second quarter of 2016 [^1].", source) == ["$24,755"]  # the scale left out
+    assert _problems("Total revenues were $24,755 billion for the second quarter of 2016 [^1].", source) == ["$24,755 billion"]
+    # without the filing's caption the page's bare numbers are all it says (the old reading)
+    assert _problems("Total revenues were $24,755 million for the second quarter of 2016 [^1].", _source(QUARTERLY)) == ["$24,755 million"]
+
+
+def test_a_pages_own_caption_wins_over_the_statements():
+    text, words = _words(QUARTERLY + [(56, 72, "(In thousands)")])
+    units = layout_units(words)
+    facts, _ = facts_of_units(units, filing_caption=STATEMENTS if not page_caption_of(units) else "")
+    assert {f.scale for f in facts if f.label == "Total revenues"} == {1e3}
+
+
+def test_the_statements_caption_is_the_one_scale_every_statement_prints(monkeypatch):
+    captioned = layout_units(_words([(56, 60, "CONSOLIDATED STATEMENTS OF OPERATIONS"), (56, 72, STATEMENTS)] + QUARTERLY[1:])[1])
+    thousands = layout_units(_words([(56, 60, "CONSOLIDATED BALANCE SHEETS"), (56, 72, "(In thousands)")] + QUARTERLY[1:])[1])
+    pages = {3: captioned, 4: captioned, 5: captioned}
+    monkeypatch.setattr(facts_module.page_tables, "statement_pages", lambda doc_id: sorted(pages))
+    monkeypatch.setattr(facts_module.page_tables, "table_units", lambda doc_id, page, text: pages.get(page, []))
+    facts_module._statements_caption.cache_clear()
+    assert "millions" in facts_module.statements_caption("doc-a", 40).lower()  # a note after the statements
+    assert facts_module.statements_caption("doc-a", 2) == ""  # before them: a stock graph, a repurchase table in dollars
+    pages[4] = thousands  # statements disagreeing: no scale is the filing's
+    facts_module._statements_caption.cache_clear()
+    assert facts_module.statements_caption("doc-b", 40) == ""
+
+
+# a fiscal year's quarterly table: "Fiscal Year 2019" over quarters ended September 30 … June 30 (fiscal year ends June 30)
+FISCAL = [(56, 60, "Note 22 - Quarterly Financial Information"), (56, 72, "(in millions, except per share data)"),
+          (330, 84, "Quarter Ended")]
+FISCAL += [(-(250 + 75 * k), 96, m) for k, m in enumerate(("September 30", "December 31", "March 31", "June 30"))]
+FISCAL += [(-560, 96, "Total"), (56, 110, "Fiscal Year 2019")]
+FISCAL += [(56, 124, "Net sales")] + [(-(250 + 75 * k), 124, v) for k, v in enumerate(("2,262.4", "2,287.2", "2,312.3", "2,596.3"))]
+FISCAL += [(-560, 124, "9,458.2")]
+
+
+def test_a_fiscal_years_quarter_ends_in_its_calendar_year_or_the_one_before():
+    source = _source(FISCAL)
+    december = next(f for f in source.page_facts[0] if f.printed == "2,287.2")
+    assert 2019 in december.years and "December 31" in december.period
+    assert _problems("Net sales were $2,287.2 million for the quarter ended December 31, 2018 [^1].", source) == []
+    assert _problems("- Net sales (Quarter ended December 31, 2018): 2,287.2 [^1]", source) == []
+    # another quarter's column, and a year the fiscal year does not span, are not found
+    assert _problems("Net sales were $2,262.4 million for the quarter ended December 31, 2018 [^1].", source) == ["$2,262.4 million"]
+    assert _problems("Net sales were $2,287.2 million for the quarter ended December 31, 2016 [^1].", source) == ["$2,287.2 million"]
+    # a fiscal year named as such is that fiscal year: "fiscal 2018 quarter ended December 31" is no column here
+    assert _problems("Net sales were $2,287.2 million for the fiscal 2018 quarter ended December 31 [^1].", source) == ["$2,287.2 million"]
+
+
+# per-share rows labelled with the income line they divide, under an "earnings per share:" heading
+EPS = [(56, 60, "Consolidated Statements of Income"), (56, 72, "(in millions, except per share data)"),
+       (400, 90, "2021"), (460, 90, "2020"), (56, 106, "Net income"), (-430, 106, "$951"), (-490, 106, "$616"),
+       (56, 120, "Diluted earnings per share:"), (66, 134, "Income from continuing operations"), (-430, 134, "$0.602"),
+       (-490, 134, "$0.387"), (66, 148, "Net income"), (-430, 148, "$0.602"), (-490, 148, "$0.382")]
+
+
+@pytest.mark.parametrize("sentence,flagged", [
+    ("The filing reports ‘Net Income’ of $0.382 for 2020 [^1].", []),
+    ("Diluted earnings per share: Net income was $0.38 in 2020 [^1].", []),
+    ("Net income was $616 million in 2020 [^1].", []),
+    ("Net income was $0.382 million in 2020 [^1].", ["$0.382 million"]),  # a per-share amount times the caption
+    ("Net income was $0.387 in 2020 [^1].", ["$0.387"]),  # another row's per-share amount
+])
+def test_a_per_share_row_printing_the_named_item_under_an_eps_heading_is_named(sentence, flagged):
+    assert _problems(sentence, _source(EPS)) == flagged
+
+
+# a label printed over two lines, its values on the second: read as the last line under a section of the first
+TWO_LINES = [(56, 60, "Quarterly Financial Data"), (56, 72, STATEMENTS), (400, 90, "2020"), (460, 90, "2019"),
+             (56, 106, "Net (loss)/earnings attributable to Northwind"), (56, 118, "Shareholders"),
+             (-430, 118, "(2,376)"), (-490, 118, "1,167")]
+
+
+def test_a_quoted_cell_whose_label_is_printed_over_two_lines():
+    source = _source(TWO_LINES)
+    assert _problems("- Net (loss)/earnings attributable to Northwind Shareholders (2020): (2,376) [^1]", source) == []
+    assert _problems("- Net (loss)/earnings attributable to Northwind Shareholders (2020): (1,167) [^1]", source) != []
