@@ -63,8 +63,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("SellingAndMarketingExpense", "Selling and Marketing Expense", r"(?:sales|selling) and marketing",
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
-             r"operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations|\bebit\b",
-             r"(?:total )?operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations"),
+             r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b",
+             r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations"),
     LineItem("IncomeLossBeforeIncomeTaxes", "Income (Loss) before Income Taxes",
              r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:income )?taxes",
              r"(?:income|earnings|profit) (?:from continuing operations )?before (?:provision for )?(?:income )?taxes"),
@@ -86,8 +86,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"consolidated net (?:income|earnings|profit)",
              r"net (?:income|earnings|profit),? including (?:.{0,40} )?(?:non-?controlling|minority) interests?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
-             r"net (?:income|earnings|profit)|bottom[- ]line",
-             r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
+             r"net (?:income|earnings|profit|loss)|bottom[- ]line",
+             r"net (?:income|earnings|profit|loss)(?: attributable to (?:the company|common (?:stock|share)holders|"
              r"[a-z.,'’& ]{2,60}))?"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
@@ -264,10 +264,10 @@ def asked_items(question: str) -> list[AskedItem]:
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+|\s\d$")
 # a parenthetical remark of three or more words, or one pointing to a note: what the row includes, not what it is
 _REMARK = re.compile(r"\((?:[^()]*?\s){2,}[^()]*\)|\((?:see )?notes? [^()]*\)")
-# "(loss)/earnings", "earnings/(loss)": a measure's sign printed as a pair (the facts' segment sections read it; the
-# answer path's row labels do not yet: agent/no_model reads rows by normalize_label)
+# "(loss)/earnings", "earnings/(loss)": a measure's sign printed as a pair (the facts' segment sections read it)
 QUALIFIER_PAIR = re.compile(r"\((?:loss|losses|deficit)\)\s*/\s*|\s*/\s*\((?:loss|losses|deficit)\)", re.IGNORECASE)
-_QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used in|used for|decrease|gain)\)")
+# "(loss)/earnings", "earnings/(loss)", "(used)/provided": the qualifier with its slash
+_QUALIFIER = re.compile(r"/?\((?:loss|losses|deficit|benefit|income|expense|used|used in|used for|decrease|gain)\)/?")
 
 
 def normalize_label(label: str) -> str:
