@@ -144,6 +144,8 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
                                                         or m.group("expr4") or m.group("expr5")).strip()))
         except FormulaError:
             return None
+        expr = next(g for g in ("expr", "expr2", "expr3", "expr4", "expr5") if m.group(g))
+        formula = _of_segment(formula, question[: m.start(expr)] + " " + question[m.end(expr):], period, sources)
         return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)
     if m := _RATIO_OF.search(question):
         a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
@@ -171,6 +173,29 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
             formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", formula)
             return Derivation(item.label, parse_formula(formula), item.percent)
     return None
+
+
+_SEGMENT_SAID = re.compile(r"\b(?:segments?|divisions?|regions?|business units?|reportable)\b", re.I)
+_FORMULA_WORDS = set(tokenize("computed calculated defined measured given equals using formula segment segments"))
+
+
+def _of_segment(formula: Node, outside: str, period: AskedPeriod, sources: list[Source]) -> Node:
+    """A formula over "segment earnings / segment revenues" asked of a segment the question names
+    outside it ("the Commercial Airplanes segment's operating margin (...)"): each operand is that
+    segment's row, never the company's (a missing segment row leaves the figure not computed)."""
+    if not _SEGMENT_SAID.search(outside):
+        return formula
+    asking = set(tokenize(" ".join(m.group(0) for m in DERIVED_ASK.finditer(outside))))
+    part = make_ask(outside, period, sources).residue - asking - _ASKING_WORDS - _FORMULA_WORDS
+    if not part:
+        return formula
+    said = " ".join(w for w in re.findall(r"[\w&'’-]+", outside) if set(tokenize(w)) & part)
+
+    def named(node: Node) -> Node:
+        if node.op == "row":
+            return node if part <= set(tokenize(node.text)) else replace(node, text=f"{said} {node.text}")
+        return replace(node, left=named(node.left), right=named(node.right)) if node.op in "+-*/" else node
+    return named(formula)
 
 
 def _names_a_part(question: str, period: AskedPeriod, sources: list[Source]) -> bool:
@@ -231,6 +256,11 @@ def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
         return inp.value, f"{label} {_fmt(inp.value, inp.places)}"
     a, left = _evaluate(node.left, inputs)
     b, right = _evaluate(node.right, inputs)
+    if node.op == "-" and node.right.op == "row" and b < 0:
+        # "operating cash flow minus capital expenditures" over a capex row printed "(332.2)": the
+        # parentheses say it is an outflow, the formula's "minus" subtracts it once, not twice
+        places = inputs[node.right.text].places
+        b, right = -b, right.replace(f" {_fmt(b, places)}", f" {_fmt(-b, places)}")
     if node.right.op in "+-" and node.op in "*/-" or node.right.op in "*/" and node.op == "/":
         right = f"({right})"
     if node.left.op in "+-" and node.op in "*/":

@@ -151,6 +151,8 @@ def column_years(period: str) -> list[int]:
 def column_months(period: str) -> int | None:
     """The span a column header names in months (3 for "Three Months Ended" or "Quarter", 12 for
     "Twelve Months" / "Year(s) Ended" / "Fiscal"), None when it names none."""
+    if _BARE_ORDINAL.match(period):
+        return 3
     m = re.search(r"(?i)\b(three|six|nine|twelve)\s+months\b|\bquarter\b|\b(13|26|39|52|53) weeks\b", period)
     if m:
         if m.group(2):
@@ -166,8 +168,14 @@ _QUARTER_NAME = QUARTER_NAME
 _ORDINALS = QUARTER_ORDINALS
 
 
+# a quarterly table's column named by its ordinal alone under a year ("2016 4th", "1st 2015")
+_BARE_ORDINAL = re.compile(rf"(?i)^\s*(?:{YEAR}\s+)?(1st|2nd|3rd|4th)(?:\s+{YEAR})?\s*$")
+
+
 def column_quarter(period: str) -> int | None:
-    """The quarter a column names ("Fourth Quarter 2022", "Q2 FY24"), None when it names none."""
+    """The quarter a column names ("Fourth Quarter 2022", "Q2 FY24", "2016 4th"), None when it names none."""
+    if m := _BARE_ORDINAL.match(period):
+        return _ORDINALS[m.group(1).lower()]
     m = _QUARTER_NAME.search(period)
     return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None
 

@@ -82,6 +82,8 @@ _STATEMENT_SECTION = re.compile(
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
                         r"(?:\s+of\s+(?:long[- ]term\s+)?(?:debt|borrowings))?")
+_EXCLUDING_MINORITY = re.compile(r"(?i),?\s*\b(?:excluding|excludes|exclusive of|without|net of|not including)\s+"
+                                 r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+interests?(?:['’]s?)?(?:\s+share)?")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
@@ -130,6 +132,10 @@ class Ask:
     # words glossed by a parenthesis after them, with the gloss's words ("the Utility (Pacific Gas and
     # Electric Company)"): a row of that registrant's statement says them
     glossed: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    # "excluding non-controlling interest": the parent's share is asked (the row naming the company
+    # or "attributable to" it), never the total that includes the minority's
+    parent: bool = False
+    names: frozenset[str] = frozenset()  # the words of the issuer's and the files' names
 
 
 # a clause asking for an explanation after the figure asked ("…in fiscal 2019, and why?", "… and what
@@ -155,6 +161,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     # "excluding the current portion", "including current maturities": what the item's concept
     # already says (non-current debt, total debt), not words its row must print
     question = _PART_SAID.sub(" ", question)
+    parent = bool(_EXCLUDING_MINORITY.search(question))
+    question = _EXCLUDING_MINORITY.sub(" ", question)
     names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
@@ -170,7 +178,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
                     for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
-               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)), glossed)
+               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)), glossed, parent,
+               frozenset(name_terms))
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -206,6 +215,10 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(label))
     if is_segment and not ask.residue & where:
         return False
+    if _INTERSEGMENT.search(_INCLUDING_INTERSEGMENT.sub(" ", f"{label} {context}")) and not _INTERSEGMENT.search(ask.text):
+        return False  # sales between segments, or their elimination, are no segment's sales
+    if row.item is None and _other_measure(row.cells[0].section, ask):
+        return False  # "Commercial Airplanes" under "Revenues" is no segment's earnings
     # a section that qualifies the row ("Finance leases:" over "Long-term debt, less current
     # portion"): the row is that part's figure unless the question names it
     section = row.cells[0].section
@@ -223,6 +236,24 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
 
 
 MAX_NAME_WORDS = 6
+_INTERSEGMENT = re.compile(r"(?i)\binter-?\s?segments?\b|\belimination|\bintercompany\b")
+# "Sales including intersegment sales": a segment's own sales, the intersegment part said inside them
+_INCLUDING_INTERSEGMENT = re.compile(r"(?i)\b(?:including|includes|incl\.?|with)\s+inter-?\s?segment\s+(?:sales|revenues?)\b")
+# the measures a segment table prints one block each of (revenues, then earnings): a segment's row
+# under one of them is that measure's
+_SEGMENT_MEASURES = frozenset({"Revenues", "GrossProfit", "OperatingIncomeLoss", "NetIncomeLoss", "ProfitLoss",
+                               "IncomeLossBeforeIncomeTaxes", "EBITDA"})
+
+
+def _other_measure(section: str, ask: Ask) -> bool:
+    """The section is a short heading naming one measure of a segment table ("Revenues", "Adjusted
+    EBIT", "Earnings from operations") and the question asks another of them: a row of no known
+    item under it is that measure of its segment, not the one asked."""
+    if not section or len(section.split()) > MAX_NAME_WORDS or not ask.items or ask.items[0].concept not in _SEGMENT_MEASURES:
+        return False
+    named = {a.item.concept for a in line_items.asked_items(section)}
+    return len(named) == 1 and named <= _SEGMENT_MEASURES \
+        and not any(line_items.answers(line_items.BY_CONCEPT[c], ask.items[0]) for c in named)
 
 
 def _section_said(section: str, ask: Ask) -> bool:
@@ -311,6 +342,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             owners = _owners_row_tables(rows) if ask.items[0].concept in ("NetIncomeLoss", "ProfitLoss") else set()
             r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), at_home(rc[0]),
                                                      len(ask.own & _words(rc[0].label)),
+                                                     ask.parent and _parents_row(rc[0].label, ask.names),
                                                      rc[0].table in owners and _companys_share(rc[0].label)
                                                      == (ask.items[0].concept == "NetIncomeLoss"),
                                                      _section_said(rc[0].cells[0].section, ask),
@@ -322,7 +354,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # in a table totalling revenues need not print "revenues")
         implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
                    or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
-        fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue]
+        fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue and not _segments_part(r, ask)]
         match = _by_label(ask, fitting, embedder, implied)
         return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
     else:
@@ -332,12 +364,33 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
 
 
+MAX_PART_WORDS = 1
+
+
+def _segments_part(row: Row, ask: Ask) -> bool:
+    """Asked a segment's figure ("the Flexibles segment's sales"), a row whose label names the segment
+    with words of its own ("Films and other flexible products  Flexibles", a product line listed
+    with its segment) is a part of the segment, not the segment."""
+    if not ask.own & _SEGMENT_KIND:
+        return False
+    label = _words(row.label)
+    return bool(ask.residue & label) and len(label - ask.own - ask.glossary - _SEGMENT_KIND) > MAX_PART_WORDS
+
+
 _ATTRIBUTABLE = re.compile(r"\battributable to\b", re.I)
 
 
 def _companys_share(label: str) -> bool:
     """"Net income attributable to <company>", not the consolidated "Net income (including ...)"."""
     return bool(_ATTRIBUTABLE.search(label)) and not re.search(r"(?i)\bincluding\b", label)
+
+
+def _parents_row(label: str, names: frozenset[str]) -> bool:
+    """"Total Amcor plc shareholders' equity", "Net income attributable to Amcor plc": the row of the
+    company's own share, by its name or "attributable to" (not to noncontrolling interests)."""
+    if re.search(r"(?i)non-?controlling|minority", label):
+        return False
+    return _companys_share(label) or bool(set(tokenize(label.lower())) & names - _PERIOD_WORDS)
 
 
 def _owners_row_tables(rows: list[Row]) -> set[int]:
@@ -429,12 +482,14 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         said = _words(f"{row.label} {row.context}") | (own - ask.residue if row.table in implied else set())
         # the question's line-item words must all be printed with the row (label, caption or
         # section): "return on equity" is not "Return on invested capital"
-        if not terms or own - said:
+        if not terms or own - said - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
         hit = terms & own | (own - ask.residue if row.table in implied else set())
-        in_caption = (own & _words(row.caption)) - hit
+        # the caption's or the section's words ("Earnings from operations:" over a segment's row)
+        in_caption = (own & _words(row.context)) - hit
         label_cover = (len(hit) + tune.glossary_weight * len(terms & glossary)) / len(terms)
-        question_cover = max((len(hit) + tune.caption_weight * len(in_caption)) / len(own),
+        asked_words = len(own - _SEGMENT_KIND) or len(own)
+        question_cover = max(min(1.0, (len(hit) + tune.caption_weight * len(in_caption - _SEGMENT_KIND)) / asked_words),
                              tune.glossary_cover * len(terms & glossary) / len(glossary) if glossary else 0.0)
         lexical = tune.label_cover_weight * min(label_cover, 1.0) + (1 - tune.label_cover_weight) * question_cover
         score = tune.semantic_weight * float(cos) + (1 - tune.semantic_weight) * lexical - tune.rank_penalty * row.rank

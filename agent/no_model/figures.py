@@ -48,7 +48,8 @@ INTRO_NOT_COMPUTED = (f"No language model is configured; the figure asked is com
 
 def is_figure_question(question: str) -> bool:
     """The question asks for an amount, ratio or count (not a why / yes-no / description)."""
-    return bool(_FIGURE_ASK.search(question)) and not _NOT_FIGURE.search(question)
+    # "What adjusted EBIT did <company> report": a line item named asks its figure whatever the verb
+    return bool(_FIGURE_ASK.search(question) or line_items.asked_items(question)) and not _NOT_FIGURE.search(question)
 
 
 def figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> list[str] | None:

@@ -39,8 +39,9 @@ from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
+from storage.finance.columns import CHANGE_TITLE
 from storage.finance.periods import MONTH_DAY, MONTHS, YEAR, YEAR_RE, Period, months_before, parse_period
-from storage.finance.scale import factor, find_caption, read_scale, unit_of
+from storage.finance.scale import HEADING_LINES, ends_section, factor, find_caption, read_scale, section_caption, unit_of
 from storage.schema import Fact, PageContent
 
 log = logging.getLogger(__name__)
@@ -84,9 +85,12 @@ def read_tables(pages: list[PageContent], words: dict[int, tuple[list[tuple], fl
         if has_table(units):
             layout[number] = units
     tables = DocumentTables(keys, layout)
-    for p in pages:
+    section = ""  # the caption of the section the page is in (storage/finance/scale.section_caption)
+    for p in sorted(pages, key=lambda p: p.page_number):
+        head = drop_furniture_text(p.text or "", keys).splitlines()[:3 * HEADING_LINES]
+        section = section_caption(head) or ("" if ends_section(head) else section)
         if p.is_ocr or numbered.get(p.page_number, True):  # a text page printing under 4 numbers holds no table
-            tables.facts.extend(facts_of(p.page_number, units_of(tables, p.page_number, p.text)))
+            tables.facts.extend(facts_of(p.page_number, units_of(tables, p.page_number, p.text), section))
     return tables
 
 
@@ -115,11 +119,13 @@ def _captions(units: list[Unit]) -> dict[int, str]:
     return out
 
 
-def facts_of(page: int, units: list[Unit]) -> list[Fact]:
-    """One fact per value cell of the page's table rows."""
+def facts_of(page: int, units: list[Unit], section_caption: str = "") -> list[Fact]:
+    """One fact per value cell of the page's table rows. A table's scale is its own caption's, else the
+    last caption printed above it on the page, else `section_caption` (the caption its section's heading
+    prints: "Notes to the Consolidated Financial Statements ... (Dollars in millions)")."""
     facts: list[Fact] = []
     captions = _captions(units)
-    table, in_header, last_key, page_caption = -1, False, None, ""
+    table, in_header, last_key, page_caption = -1, False, None, section_caption
     for unit in units:
         if unit.is_header and not in_header:
             table, last_key = table + 1, (unit.header.text, unit.header.kind) if unit.header else None
@@ -141,14 +147,19 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
         percent = all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
         item = line_items.row_item(cells[0].label, cells[0].section, percent)
         title = captions.get(id(unit.header), "")
+        member = ""
+        if item is None and (measure := segment_measure(cells[0].label, cells[0].section, percent)):
+            item, member = measure, cells[0].label  # "Commercial Airplanes" under "Revenues:": a segment's revenues
         boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
         shifted = _quarter_ends(unit.header.columns)
         for cell in cells:
             period = shifted.get(cell.column) or parse_period(cell.period)
-            unit_name = "%" if percent and not cell.value.endswith("%") else unit_of(cell.label, cell.value, caption_text, cell.section)
+            change_in_percent = period.year is None and bool(_PERCENT_CHANGE.search(cell.period))  # "% Change"
+            unit_name = "%" if (percent or change_in_percent) and not cell.value.endswith("%") \
+                else unit_of(cell.label, cell.value, caption_text, cell.section)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
-                path=[p for p in (title, cell.section) if p], column=cell.column, period=cell.period,
+                path=[p for p in (title, cell.section, member) if p], column=cell.column, period=cell.period,
                 period_start=_iso(period.start), period_end=_iso(period.end), duration_months=period.months,
                 as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
                 scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
@@ -156,6 +167,24 @@ def facts_of(page: int, units: list[Unit]) -> list[Fact]:
     return facts
 
 
+# the measures a filing breaks down by segment or region under a section naming them ("Revenues:", "Operating
+# income:"); a row there that names no line item of its own is a segment's (a region's, a product line's) share
+SEGMENT_MEASURES = frozenset({"Revenues", "OperatingIncomeLoss"})
+_NOT_A_MEMBER = re.compile(r"(?i)^\s*(?:total|less|add|net|consolidated)\b|%|\bper\b|\bmargin\b|\bchange\b")
+
+
+def segment_measure(label: str, section: str, percent: bool = False) -> line_items.LineItem | None:
+    """The measure of a row labelled by a segment or region ("Commercial Airplanes", "Europe") under a
+    section naming a segment measure ("Revenues:", "(Loss)/earnings from operations:"): the section's
+    line item; None for totals, ratios and any other row."""
+    if percent or not label or not section or _NOT_A_MEMBER.search(label) or line_items.row_item(label) is not None:
+        return None
+    item = line_items.row_item(line_items.QUALIFIER_PAIR.sub(" ", section))  # "(Loss)/earnings from operations"
+    return item if item is not None and item.concept in SEGMENT_MEASURES else None
+
+
+# a change column counted in percent ("% Change", "Percent change", "Increase (Decrease) %"): its values are percents
+_PERCENT_CHANGE = re.compile(rf"(?=.*(?:%|\bpercent))(?=.*{CHANGE_TITLE.pattern})", re.IGNORECASE)
 _MONTH_DAY_ONLY = re.compile(rf"{MONTH_DAY.pattern}(?!,?\s*{YEAR})", re.IGNORECASE)  # "December 31", no year after
 _TOTAL_COLUMN = re.compile(r"(?i)\b(?:total|full[- ]year|fiscal\s+year|year)\s*$")
 

@@ -9,6 +9,7 @@ from storage.documents.table_words import (
     CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
+from storage.finance.columns import names_change
 from storage.finance.periods import DATE, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, YEAR
 
 _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
@@ -210,6 +211,9 @@ def _column_label(parts: list[str]) -> str:
     2021 and ...") is never copied whole: it gives the column its words before the first period and
     the date of the column's own year, unless the column's own parts already say a full period
     ("Year Ended May 31," + "2023")."""
+    if any(names_change(p) for p in parts) and not any(re.search(YEAR, p) for p in parts):
+        # a change column ("Increase (Decrease)" over "$"), no year of its own: its titles, no period phrase spanning it
+        return " ".join(" ".join(p for p in parts if names_change(p) or not _names_period(p)).split())
     sentences = [p for p in parts if len(PERIOD_TOKEN.findall(p)) > 1]
     own = [p for p in parts if p not in sentences]
     if any(DATE.search(p) for p in own):  # a column printing its own full date takes no month-day spread from beside it

@@ -11,7 +11,7 @@ from storage.finance.scale import CAPTION, CAPTION_PHRASE
 from storage.finance import periods
 
 YEAR_CELL = re.compile(rf"^\(?{periods.YEAR}\)?,?$")
-NUMBER = re.compile(r"^\(?[-–—]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
+NUMBER = re.compile(r"^\(?[-–—+]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
 PLACEHOLDER = re.compile(r"(?i)^(?:n/?m|n/a|n\.a\.?|\*{2,3})$")  # "NM", "n/a", "N.A.", "**": a cell with no number
 FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"

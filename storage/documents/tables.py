@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from storage.finance.columns import title_spans
 from storage.finance.periods import MONTH, NUMERIC_DATE, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
 from storage.finance.scale import TABLE_SCALE_WORDS
 
@@ -34,7 +35,7 @@ MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
 # "($8.30)"), or a dash/"n/a"/"NM" placeholder. Anything with letters (other than those) is prose.
 _VALUE_CELL = re.compile(
-    r"^(?:\(?[-–—]?\$?\s*\(?\d[\d,]*(?:\.\d+)?\)?\s*%?\)?\*?|[-–—]+|\$|%|n/?a|nm)$", re.IGNORECASE
+    r"^(?:\(?[-–—+]?\$?\s*\(?\d[\d,]*(?:\.\d+)?\)?\s*%?\)?\*?|[-–—]+|\$|%|n/?a|nm)$", re.IGNORECASE
 )
 _MONTH = MONTH  # storage/finance/periods.py: the month and year patterns, one place
 _YEAR = YEAR
@@ -142,35 +143,61 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
     """The header of a table from the period lines above its first row, or None without periods.
 
     Phrases without periods ("Years ended December 31,", "Three Months Ended") prefix the period
-    tokens that follow: one phrase prefixes all; k phrases over k*n periods prefix n each.
+    tokens that follow: one phrase prefixes all; k phrases over k*n periods prefix n each. A column
+    title that names no period (storage/finance/columns.py: "Change", "% Change", "Increase
+    (Decrease)") is a column of its own, in its place among the periods, and no phrase; the label
+    column's title ("Item") is no column.
     """
     phrases: list[str] = []
-    tokens: list[tuple[str, str | None]] = []  # (token, phrase printed on the same line)
+    # (token, phrase printed on the same line, a change column's title)
+    tokens: list[tuple[str, str | None, bool]] = []
     for line in lines:
-        found = _period_tokens(line)
+        titles = title_spans(line)
+        blank = line
+        for a, b, _ in titles:  # the titles cut out (positions kept) before the periods are read
+            blank = blank[:a] + " " * (b - a) + blank[b:]
+        found = [(m.start(), m.group(0)) for m in PERIOD_TOKEN.finditer(blank)]
         # captions in parentheses ("($ in millions)", "(unaudited)") are not part of a period
-        rest = " ".join(re.sub(r"\([^)]*\)", " ", PERIOD_TOKEN.sub(" ", line)).split()).strip(" ,")
-        if not found:
+        rest = " ".join(re.sub(r"\([^)]*\)", " ", PERIOD_TOKEN.sub(" ", blank)).split()).strip(" ,")
+        changes = [(a, " ".join(line[a:b].split())) for a, b, kind in titles if kind == "change"]
+        if not found and not changes:
             if rest:
                 phrases.append(rest)
             continue
         month_day = None
-        for tok in found:
+        for at, tok in sorted(found + [(a, None) for a, _ in changes], key=lambda x: x[0]):
+            if tok is None:
+                tokens.append((dict(changes)[at], None, True))
+                continue
             tok = re.sub(rf"(\d{{1,2}})\s+({YEAR})$", r"\1, \2", " ".join(tok.split()))
             if m := re.match(rf"({_MONTH}\s+\d{{1,2}}),?\s+{_YEAR}$", tok, re.IGNORECASE):
                 month_day = m.group(1)
             elif month_day and re.fullmatch(_YEAR, tok):
                 tok = f"{month_day}, {tok}"  # "December 31, 2018 2017": 2017 is December 31, 2017
-            tokens.append((tok, rest if rest and re.search(r"[A-Za-z]", rest) else None))
-    if not tokens:
+            tokens.append((tok, rest if rest and re.search(r"[A-Za-z]", rest) else None, False))
+    periods = [t for t in tokens if not t[2]]
+    if not periods:
         return None
     columns: list[str] = []
-    per = len(tokens) // len(phrases) if phrases and len(tokens) % len(phrases) == 0 else 0
-    for i, (tok, own) in enumerate(tokens):
+    per = len(periods) // len(phrases) if phrases and len(periods) % len(phrases) == 0 else 0
+    i = 0
+    for tok, own, change in tokens:
+        if change:
+            columns.append(tok)
+            continue
         phrase = own or (phrases[i // per] if per else (phrases[-1] if len(phrases) == 1 else None))
+        i += 1
         columns.append(f"{phrase.rstrip(',')}, {tok}" if phrase and re.search(r"\d,?$", phrase)
                        else f"{phrase} {tok}" if phrase else tok)
     return TableHeader(" ".join(lines), tuple(columns))
+
+
+def is_title_line(text: str) -> bool:
+    """A line of column titles that name no period ("Item", "Increase (Decrease)", "$ Change  % Change")."""
+    rest = text
+    for a, b, _ in reversed(title_spans(text)):
+        rest = rest[:a] + rest[b:]
+    return rest != text and not re.search(r"[A-Za-z0-9]", re.sub(r"\([^)]*\)", " ", rest))
 
 
 _YEAR_CELL = re.compile(rf"\(?{_YEAR}\)?,?")
@@ -259,7 +286,7 @@ def _is_header_unit(unit: Unit) -> bool:
     """A period line ("Three Months Ended", "February 2, 2019"), or a row whose cells are all years
     ("December 31, 2018 2017", "(Dollars in millions) 2018 2017 2016 (2)")."""
     if not re.search(_YEAR, unit.text):
-        return is_period_line(unit.text) and not unit.is_table_row
+        return (is_period_line(unit.text) or is_title_line(unit.text)) and not unit.is_table_row
     _, cells = split_row(unit.text)
     if unit.is_table_row and not all(_HEADER_CELL.fullmatch(c) for c in cells):
         return False
@@ -269,7 +296,7 @@ def _is_header_unit(unit: Unit) -> bool:
 def _header_text(unit: Unit) -> str:
     """What of a header unit names periods: all of a period line, only the years of a row whose
     label is a caption ("(Dollars in millions) 2018 2017")."""
-    if is_period_line(unit.text):
+    if is_period_line(unit.text) or is_title_line(unit.text):
         return unit.text
     return " ".join(c for c in split_row(unit.text)[1] if re.fullmatch(_YEAR, c))
 

@@ -23,6 +23,7 @@ search words for the same terms; this module decides whether a row *is* the aske
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -62,8 +63,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("SellingAndMarketingExpense", "Selling and Marketing Expense", r"(?:sales|selling) and marketing",
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
-             r"operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations|\bebit\b",
-             r"(?:total )?operating (?:income|profit|earnings)|(?:income|earnings|profit) from operations"),
+             r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b",
+             r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations"),
     LineItem("IncomeLossBeforeIncomeTaxes", "Income (Loss) before Income Taxes",
              r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:income )?taxes",
              r"(?:income|earnings|profit) (?:from continuing operations )?before (?:provision for )?(?:income )?taxes"),
@@ -85,8 +86,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"consolidated net (?:income|earnings|profit)",
              r"net (?:income|earnings|profit),? including (?:.{0,40} )?(?:non-?controlling|minority) interests?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
-             r"net (?:income|earnings|profit)|bottom[- ]line",
-             r"net (?:income|earnings|profit)(?: attributable to (?:the company|common (?:stock|share)holders|"
+             r"net (?:income|earnings|profit|loss)|bottom[- ]line",
+             r"net (?:income|earnings|profit|loss)(?: attributable to (?:the company|common (?:stock|share)holders|"
              r"[a-z.,'’& ]{2,60}))?"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
@@ -263,13 +264,16 @@ def asked_items(question: str) -> list[AskedItem]:
 _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+|\s\d$")
 # a parenthetical remark of three or more words, or one pointing to a note: what the row includes, not what it is
 _REMARK = re.compile(r"\((?:[^()]*?\s){2,}[^()]*\)|\((?:see )?notes? [^()]*\)")
-_QUALIFIER = re.compile(r"\((?:loss|losses|deficit|benefit|income|expense|used in|used for|decrease|gain)\)")
+# "(loss)/earnings", "earnings/(loss)": a measure's sign printed as a pair (the facts' segment sections read it)
+QUALIFIER_PAIR = re.compile(r"\((?:loss|losses|deficit)\)\s*/\s*|\s*/\s*\((?:loss|losses|deficit)\)", re.IGNORECASE)
+# "(loss)/earnings", "earnings/(loss)", "(used)/provided": the qualifier with its slash
+_QUALIFIER = re.compile(r"/?\((?:loss|losses|deficit|benefit|income|expense|used|used in|used for|decrease|gain)\)/?")
 
 
 def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
     a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
-    text = label.lower().replace("&", " and ").replace("’", "'")
+    text = unicodedata.normalize("NFKC", label).lower().replace("&", " and ").replace("’", "'")  # "proﬁt": "profit"
     text = re.sub(r"(?<=\w)\s*[–—]\s*(?=\w)", "-", text)  # "Earnings per common share–diluted"
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
     text = _REMARK.sub(" ", text)  # "Long-term debt (includes $10.31 billion related to VIEs)"

@@ -200,3 +200,36 @@ SCALE_WORD = r"(?:million|billion|thousand)s?"  # after an answer line's value (
 PROSE_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "mln": 1e6,
                 "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
 PROSE_SCALE = r"thousands?|millions?|billions?|trillions?|bn|mn|mm|mln|tn"
+
+
+# ---- a section's caption: the scale a whole part of a filing is printed in
+# the title of the financial statements or their notes, printed in a page's heading block
+STATEMENTS_TITLE = re.compile(
+    r"\b(?:notes\s+to\s+(?:the\s+)?(?:condensed\s+)?(?:consolidated\s+|combined\s+)?(?:interim\s+)?financial\s+statements"
+    r"|(?:condensed\s+)?(?:consolidated|combined)\s+(?:financial\s+statements|statements?\s+of\s+\w+|balance\s+sheets?))\b",
+    re.IGNORECASE)
+# a form's item heading (a 10-K's "Item 9A. Controls and Procedures"): a new part of the filing begins
+ITEM_HEADING = re.compile(r"^\s*item\s+\d{1,2}[a-c]?\b[.:\s–—-]", re.IGNORECASE)
+HEADING_LINES = 6  # a page's heading block: its first lines, running header and footer dropped
+
+
+def section_caption(lines: list[str]) -> str | None:
+    """The caption a page's heading block prints for its whole section: a scale caption standing on a
+    line of its own under the title of the financial statements or their notes ("Notes to the Consolidated
+    Financial Statements / Years ended December 31, 2020 ... / (Dollars in millions, except otherwise
+    stated)"). Tables of the section that print no caption of their own, on this page or the pages
+    after it, are counted in it. `lines`: the page's first lines, furniture dropped. None without one."""
+    head = [" ".join(line.split()) for line in lines if line.strip()][:HEADING_LINES]
+    titled = False
+    for line in head:
+        if STATEMENTS_TITLE.search(line):
+            titled = True
+        elif titled and (caption := find_caption(line)) and len(caption) >= 0.8 * len(line.strip(" :")):
+            return caption.strip(" ()")
+    return None
+
+
+def ends_section(lines: list[str]) -> bool:
+    """A page's heading block opens another part of the filing (a form's item heading)."""
+    head = [line for line in lines if line.strip()][:HEADING_LINES]
+    return any(ITEM_HEADING.match(line) for line in head)

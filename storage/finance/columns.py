@@ -1,0 +1,55 @@
+"""Column titles that name no period: a change column ("Change", "% Change", "$ Change", "Variance",
+"Increase (Decrease)", "Favorable (Unfavorable)", "Growth") and the label column's own title ("Item",
+"Line item", "Description"). A header's period phrase ("Years ended December 31,") prefixes the periods
+of its columns; these titles head a column of their own (or the label column) and are never a period's
+prefix, nor take one: "2023  2022  % Change" is three columns, the third a change.
+
+    is_change_title("Increase (Decrease)") -> True;  is_label_title("Item") -> True
+    title_spans("2023 2022 % Change") -> [(10, 18, "change")]
+"""
+
+from __future__ import annotations
+
+import re
+
+# a change column's title: the words a filing prints over the difference of two periods
+_CHANGE = (
+    r"(?:(?:%|\$|percent(?:age)?|dollar|amount\s+of|net|favou?rable|unfavou?rable|reported|organic|constant[- ]currency)\s*)?"
+    r"(?:change|chg\.?|variance|var\.?|growth|inc(?:rease)?\.?\s*/?\s*\(?\s*dec(?:rease)?\.?\s*\)?|increase|decrease"
+    r"|favou?rable\s*/?\s*\(?\s*unfavou?rable\s*\)?|better\s*/?\s*\(?\s*worse\s*\)?|b\s*/\s*\(?w\)?)"
+    r"(?:\s*\((?:%|\$)\)|\s+(?:%|\$|percent(?:age)?|in\s+percent))?"
+)
+# the label column's title: "Item", "Line item", "Description", "Metric", "(Dollars in millions)" is a scale caption
+_LABEL = r"(?:line\s+)?items?|descriptions?|metrics?|particulars|account"
+CHANGE_TITLE = re.compile(rf"(?<![\w$%])(?:{_CHANGE})(?![\w])", re.IGNORECASE)
+_CHANGE_WHOLE = re.compile(rf"^\s*(?:{_CHANGE})\s*$", re.IGNORECASE)
+_LABEL_WHOLE = re.compile(rf"^\s*(?:{_LABEL})\s*:?\s*$", re.IGNORECASE)
+_LABEL_TITLE = re.compile(rf"^\s*(?:{_LABEL})(?=\s)", re.IGNORECASE)
+
+
+def is_change_title(text: str) -> bool:
+    """The whole text is a change column's title ("% Change", "Increase/(Decrease)", "Variance $")."""
+    return bool(_CHANGE_WHOLE.match(text or ""))
+
+
+def names_change(text: str) -> bool:
+    """The text holds a change column's title ("Change 2023 vs. 2022", "Increase (Decrease) $")."""
+    return bool(CHANGE_TITLE.search(text or ""))
+
+
+def is_label_title(text: str) -> bool:
+    """The whole text titles the label column ("Item", "Line items")."""
+    return bool(_LABEL_WHOLE.match(text or ""))
+
+
+def title_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of the column titles a header line prints: "change" for a change column's
+    title, "label" for the label column's title at the line's start."""
+    out: list[tuple[int, int, str]] = []
+    if m := _LABEL_TITLE.match(text or ""):
+        out.append((m.start(), m.end(), "label"))
+    elif is_label_title(text or ""):
+        out.append((0, len(text), "label"))
+    out.extend((m.start(), m.end(), "change") for m in CHANGE_TITLE.finditer(text or "")
+               if not out or m.start() >= out[0][1])
+    return out
