@@ -78,6 +78,18 @@ def _shares(png: bytes, page_rect, boxes, top: float) -> list[float]:
     return _yellow_boxes(png, shifted, page_rect.width)
 
 
+def _open_row_image(page, scope):
+    """Citation 1 (the statement page, cited by the figure line) of `scope` opened: its dialog and page image, loaded."""
+    scope.get_by_role("button", name=re.compile(rf"^1 · {re.escape(FILE)}, page 2$")).first.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_text("Operating income … 7,250", exact=False).first).to_be_visible()
+    dialog.get_by_text("Page 2 image, passage highlighted").click()
+    img = page_image(dialog)
+    expect(img).to_be_visible()
+    page.wait_for_function("() => [...document.querySelectorAll('[role=dialog] img')].every(i => i.complete && i.naturalWidth > 0)")
+    return dialog, img
+
+
 def test_the_figure_rows_citation_highlights_its_label_and_value(app_url, page):
     url = app_url["url"]
     page.goto(url)
@@ -89,13 +101,7 @@ def test_the_figure_rows_citation_highlights_its_label_and_value(app_url, page):
     page_rect, label, value, top = _expected_boxes(app_url["home"] / "source" / FILE, "Operating income", "7,250")
 
     # The lead figure's citation (number 1: first used by the figure line) is the statement page.
-    page.get_by_role("button", name=re.compile(rf"^1 · {re.escape(FILE)}, page 2$")).first.click()
-    dialog = page.get_by_role("dialog")
-    expect(dialog.get_by_text("Operating income … 7,250", exact=False).first).to_be_visible()
-    dialog.get_by_text("Page 2 image, passage highlighted").click()
-    img = page_image(dialog)
-    expect(img).to_be_visible()
-    page.wait_for_function("() => [...document.querySelectorAll('[role=dialog] img')].every(i => i.complete && i.naturalWidth > 0)")
+    dialog, img = _open_row_image(page, page)
     expect(dialog.get_by_text("could not be located")).to_have_count(0)
     # the image is the band of the page around the highlights, the page's whole width (top: where it begins)
     lab_share, val_share = _shares(png_of(img), page_rect, [label, value], top)
@@ -134,13 +140,7 @@ def test_on_a_phone_the_dialog_shows_the_rows_label_and_value_whole_at_its_width
         ask(page, "What was the operating income in 2019?")
         answer = page.get_by_test_id("stChatMessage").last
         expect(answer.get_by_role("button", name="Copy")).to_be_visible()
-        answer.get_by_role("button", name=re.compile(rf"^1 · {re.escape(FILE)}, page 2$")).first.click()
-        dialog = page.get_by_role("dialog")
-        expect(dialog.get_by_text("Operating income … 7,250", exact=False).first).to_be_visible()
-        dialog.get_by_text("Page 2 image, passage highlighted").click()
-        img = page_image(dialog)
-        expect(img).to_be_visible()
-        page.wait_for_function("() => [...document.querySelectorAll('[role=dialog] img')].every(i => i.complete && i.naturalWidth > 0)")
+        dialog, img = _open_row_image(page, answer)
         img.scroll_into_view_if_needed()
         fits_the_screen(page, img)
         runs = highlight_runs(png_of(img))
