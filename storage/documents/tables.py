@@ -139,6 +139,9 @@ def is_period_line(text: str) -> bool:
     return not rest.strip() and bool(re.search(r"[A-Za-z0-9]", text))
 
 
+_COMPARISON = re.compile(r"\d\s+(?:vs\.?|versus|compared (?:to|with))\s+\S*\d", re.IGNORECASE)  # "2023 vs 2022"
+
+
 def header_from_lines(lines: list[str]) -> TableHeader | None:
     """The header of a table from the period lines above its first row, or None without periods.
 
@@ -151,8 +154,13 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
     phrases: list[str] = []
     # (token, phrase printed on the same line, a change column's title)
     tokens: list[tuple[str, str | None, bool]] = []
+    pending: list[str] = []  # change titles printed alone on their line: their column's place is not known yet
     for line in lines:
-        titles = title_spans(line)
+        comparison = _COMPARISON.search(line) is not None
+        if comparison:  # "Change" over "2023 vs 2022": the pair is the change column, read as before
+            pending.clear()
+            tokens = [t for t in tokens if not t[2]]
+        titles = [] if comparison else title_spans(line)
         blank = line
         for a, b, _ in titles:  # the titles cut out (positions kept) before the periods are read
             blank = blank[:a] + " " * (b - a) + blank[b:]
@@ -164,8 +172,15 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
             if rest:
                 phrases.append(rest)
             continue
+        if not found and not rest:
+            pending += [title for _, title in changes]
+            continue
         month_day = None
-        for at, tok in sorted(found + [(a, None) for a, _ in changes], key=lambda x: x[0]):
+        first = min((a for a, _ in found), default=0)
+        # a change title before every period of its line ("Change" stacked over "2023 2022" and joined to them)
+        # heads the column after them: no table prints the change before the periods it compares
+        order = [(a, None, a if a > first else len(line) + a) for a, _ in changes] + [(a, t, a) for a, t in found]
+        for at, tok, _ in sorted(order, key=lambda x: x[2]):
             if tok is None:
                 tokens.append((dict(changes)[at], None, True))
                 continue
@@ -175,6 +190,7 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
             elif month_day and re.fullmatch(_YEAR, tok):
                 tok = f"{month_day}, {tok}"  # "December 31, 2018 2017": 2017 is December 31, 2017
             tokens.append((tok, rest if rest and re.search(r"[A-Za-z]", rest) else None, False))
+    tokens += [(title, None, True) for title in pending]  # a change column is printed after the periods it compares
     periods = [t for t in tokens if not t[2]]
     if not periods:
         return None

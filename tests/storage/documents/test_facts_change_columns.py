@@ -142,3 +142,18 @@ def test_layout_increase_decrease_columns_under_their_own_title():
     assert (op[2].value, op[2].scale) == (91, 1e6)
     assert (op[3].value, op[3].unit) == (11.2, "%")
     assert fact(facts, "Revenue", 0).value == 4120
+
+
+@pytest.mark.parametrize("lines, columns", [
+    # a change title joined before the years it follows on the page ("Change" stacked, read into one line)
+    (["Item", "Change 2023 2022"], ("2023", "2022", "Change")),
+    # a change title alone on its line above the years: its column comes after them
+    (["Change", "2023", "2022"], ("2023", "2022", "Change")),
+    # a comparison pair under the title is the change column, as before
+    (["Fiscal Year", "% Change", "2023", "2022", "2023 vs. 2022"],
+     ("Fiscal Year 2023", "Fiscal Year 2022", "vs. 2023", "vs. 2022")),
+    # a change after each year keeps its place
+    (["2023 Change 2022 Change 2021"], ("2023", "Change", "2022", "Change", "2021")),
+])
+def test_a_change_title_heads_the_column_after_the_periods_it_compares(lines, columns):
+    assert header_from_lines(lines).columns == columns
