@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from storage.finance.columns import title_spans
-from storage.finance.periods import MONTH, NUMERIC_DATE, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
+from storage.finance.periods import COMPARISON, MONTH, NUMERIC_DATE, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
 from storage.finance.scale import TABLE_SCALE_WORDS
 
 MAX_CELL_CHARS = 24
@@ -139,9 +139,6 @@ def is_period_line(text: str) -> bool:
     return not rest.strip() and bool(re.search(r"[A-Za-z0-9]", text))
 
 
-_COMPARISON = re.compile(r"\d\s+(?:vs\.?|versus|compared (?:to|with))\s+\S*\d", re.IGNORECASE)  # "2023 vs 2022"
-
-
 def header_from_lines(lines: list[str]) -> TableHeader | None:
     """The header of a table from the period lines above its first row, or None without periods.
 
@@ -156,7 +153,7 @@ def header_from_lines(lines: list[str]) -> TableHeader | None:
     tokens: list[tuple[str, str | None, bool]] = []
     pending: list[str] = []  # change titles printed alone on their line: their column's place is not known yet
     for line in lines:
-        comparison = _COMPARISON.search(line) is not None
+        comparison = COMPARISON.search(line) is not None
         if comparison:  # "Change" over "2023 vs 2022": the pair is the change column, read as before
             pending.clear()
             tokens = [t for t in tokens if not t[2]]

@@ -48,7 +48,7 @@ SHORT_YEAR_LABEL = re.compile(r"\b(?:FY\s*'?|Q[1-4]\s*(?:FY\s*'?|'|-)|[1-4]Q\s*'
 # a quarter with its year, the number before the Q: "2Q 2023", "2Q2023"
 QUARTER_FIRST_YEAR = rf"\b[1-4]Q\s*{YEAR}\b"
 # a column comparing two periods ("2023 vs. 2022", "2023 over 2022", "Q1'23 versus Q1'22"): no period of its own
-_COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|over)\s+(?:[A-Za-z]+\s+){0,2}\S*\d", re.IGNORECASE)
+COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|over)\s+(?:[A-Za-z]+\s+){0,2}\S*\d", re.IGNORECASE)
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
@@ -108,7 +108,7 @@ def parse_period(text: str) -> Period:
     if end is not None and (name := FISCAL_LABEL.search(clean)):  # "Fiscal 2022 / January 28, 2023": fiscal 2022
         named = name.group(1) or name.group(2)
         year = int(named) if len(named) == 4 else 2000 + int(named)
-    if len(set(years)) >= 2 and _COMPARISON.search(clean):
+    if len(set(years)) >= 2 and COMPARISON.search(clean):
         return Period(clean, None, None, None, None, None)
     months = weeks = None
     if m := _SPAN.search(clean):
