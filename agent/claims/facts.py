@@ -1,26 +1,30 @@
 """The facts a cited page prints: each value cell of its tables with its row label, section, column period,
 unit and the scale of its table's caption, and the page's prose lines (what is not a table row or header).
 
-    facts, prose = page_facts(doc_id, page_index, page_text)     # storage/documents/page_tables.py rows
+    facts, prose = page_facts(doc_id, page_index, page_text)     # the rows and facts stored with the build
     facts, prose = facts_of_units(units)                         # Units read any other way (tests: a PDF's words)
 
-A value's scale is its table caption's ("(Millions)", "In millions, except per share amounts"), read by
-storage/finance/scale.py, the one reader (`read_scale`, `unit_of`, `factor`); per-share rows are as printed,
-share counts at the caption's share scale.
+A value's scale and unit are the stored fact's (storage/documents/facts.py reads them once at ingestion:
+the table's caption, else the caption above it on the page, else its section's, through
+storage/finance/scale.py). Only what the stored facts do not know is read here: the row a value is on,
+the page's prose lines, a row read without its columns (the years of its table's header), square feet
+and people named by a section or caption, and the currency a value or caption prints.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from collections import deque
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from agent.claims.figures import caption_scale
+from storage.documents import facts as stored_facts
 from storage.documents.tables import Cell, Unit, row_cells, split_row
 from storage.finance.periods import YEAR
-from storage.finance.scale import Scale, factor, read_scale, unit_of
+from storage.finance.scale import factor, read_scale, unit_of
 from storage.documents import page_tables
 from storage.documents.catalog import load_manifest
+from storage.schema import Fact as StoredFact
 
 _YEAR = re.compile(rf"\b{YEAR}\b")
 PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
@@ -52,37 +56,17 @@ class Fact:
         return f"{self.label} ({self.period}): {self.printed}" if self.period else f"{self.label}: {self.printed}"
 
 
-def row_scale(caption: str, label: str, section: str, printed: str, page_caption: str = "") -> float:
-    """The scale of one row's values, read by storage/finance/scale.py (`unit_of`, `factor`): per-share amounts,
-    percentages and ratios as printed, share counts at the caption's share scale, everything else at the scale of
-    its table's caption, else the page's (1 when neither names one)."""
-    scale = table_scale(caption, page_caption)
-    return factor(unit_of(label, printed, scale.text if scale else "", section), scale)
-
-
-def table_scale(caption: str, page_caption: str = "") -> Scale | None:
-    """The scale of a table: its own caption's, else the page's; a caption naming only a share scale
-    ("(shares in millions)") keeps it over the page's scale of amounts."""
-    own = read_scale(caption) if caption else None
-    if own is not None and own.word:
-        return own
-    page = read_scale(page_caption) if page_caption else None
-    if page is None or not page.word:
-        return own or page
-    return replace(page, share_factor=own.share_factor) if own is not None else page
-
-
-def _unit(label: str, section: str, caption: str, printed: str) -> str:
-    """"percent", "people", "sqft", "shares" or "money": storage/finance/scale.py's `unit_of`, and the square feet
-    and people a section or caption names ("Employees" over rows of countries)."""
-    if "%" in printed:
+def _unit(label: str, section: str, caption: str, printed: str, stored: str) -> str:
+    """"percent", "people", "sqft", "shares" or "money": the stored fact's unit (`stored`, storage/finance/scale.py's
+    `unit_of`: "%" also for a bare number under a "% Change" column), and the square feet and people a section or
+    caption names ("Employees" over rows of countries)."""
+    if "%" in printed or stored == "%" and not re.search(r"(?i)bps?\b|basis", printed):
         return "percent"
     if SQUARE_FEET.search(f"{section} {label} {caption}"):
         return "sqft"
-    unit = unit_of(label, printed, caption, section)
-    if unit == "people" or (unit != "shares" and PEOPLE.search(section)):
+    if stored == "people" or (stored != "shares" and PEOPLE.search(section)):
         return "people"
-    return "shares" if unit == "shares" else "money"
+    return "shares" if stored == "shares" else "money"
 
 
 _CURRENCIES = (("$", re.compile(r"\$|\bdollars?\b|\bUSD\b", re.I)), ("€", re.compile(r"€|\beuros?\b|\bEUR\b", re.I)),
@@ -95,12 +79,19 @@ def currency_of(text: str) -> str:
     return min(found)[1] if found else ""
 
 
-def facts_of_units(units: list[Unit], row_base: int = 0, filing_caption: str = "") -> tuple[list[Fact], list[str]]:
-    """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers); a page printing
-    no caption of its own reads its amounts at `filing_caption` (`statements_caption`), when given."""
+def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact] | None = None,
+                   section_caption: str = "") -> tuple[list[Fact], list[str]]:
+    """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers). Each cell's
+    scale and unit are its stored fact's (`stored`: the page's facts as read at ingestion; None: read now by the
+    same reader, storage/documents/facts.py `facts_of`, a table printing no caption taking `section_caption`)."""
+    if stored is None:
+        stored = stored_facts.facts_of(0, units, section_caption)
+    by_cell: dict[tuple[str, int, str], deque[StoredFact]] = {}
+    for s in stored:
+        by_cell.setdefault((s.label, s.column, s.value_text), deque()).append(s)
     facts: list[Fact] = []
     prose: list[str] = []
-    page_caption = page_caption_of(units) or filing_caption
+    caption = next((s.scale_caption for s in stored if s.scale_caption), "")  # the caption a row above stands under
     header = None  # the last table header above: its years name the columns of a row read without them
     for i, unit in enumerate(units):
         if unit.header is not None:
@@ -109,10 +100,10 @@ def facts_of_units(units: list[Unit], row_base: int = 0, filing_caption: str = "
             header = None  # a new note or statement: the header above is another table's
         cells = row_cells(unit) if unit.is_table_row else []
         if not cells and unit.is_table_row and not unit.is_header and " | " not in unit.text:
-            label, values = split_row(unit.text)  # a row read without its columns
+            label, values = split_row(unit.text)  # a row read without its columns: no stored fact has it
             if label:
                 periods = _year_columns(header, len(values))
-                cells = [Cell(label, periods[k], v, unit.text, None, k, unit.section, unit.unit or page_caption)
+                cells = [Cell(label, periods[k], v, unit.text, None, -1 - k, unit.section, unit.unit)
                          for k, v in enumerate(values)]
         if not cells:
             if not unit.is_header and not unit.is_table_row:
@@ -125,21 +116,23 @@ def facts_of_units(units: list[Unit], row_base: int = 0, filing_caption: str = "
             if not m:
                 continue
             printed = cell.value.strip()
+            same = by_cell.get((cell.label, cell.column, cell.value))
+            if same:
+                fact = same.popleft()
+                scale, unit_name, own = fact.scale, fact.unit, fact.scale_caption
+                caption = own or caption
+            else:  # read as the stored facts are, at the caption of its table or of the rows above it
+                own = caption = cell.unit or caption
+                unit_name = unit_of(cell.label, printed, caption, cell.section)
+                scale = factor(unit_name, read_scale(caption) if caption else None)
+            kind = _unit(cell.label, cell.section, own, printed, unit_name)
             facts.append(Fact(
                 label=cell.label, section=cell.section, period=cell.period, printed=printed,
-                magnitude=float(m.group(1).replace(",", "")),
-                scale=row_scale(cell.unit, cell.label, cell.section, printed, page_caption),
-                negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent="%" in printed,
-                unit=_unit(cell.label, cell.section, cell.unit or page_caption, printed), row=row_base + i,
-                currency=currency_of(f"{printed} {cell.unit or page_caption}"),
+                magnitude=float(m.group(1).replace(",", "")), scale=scale,
+                negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent=kind == "percent",
+                unit=kind, row=row_base + i, currency=currency_of(f"{printed} {own}"),
                 years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
     return facts, prose
-
-
-def page_caption_of(units: list[Unit]) -> str:
-    """The scale caption a page's units print: a table's unit, else a short line naming a scale; "" when none."""
-    return next((u.unit for u in units if u.unit), "") or next(
-        (u.text for u in units if not u.is_table_row and caption_scale(u.text) and len(u.text) < 120), "")
 
 
 _TITLE = re.compile(r"^\s*(?:note\s+)?\d{1,2}\.\s+[A-Z]|^[A-Z][A-Z ,&'’-]{12,}$")  # "7. NOTES PAYABLE", "CONSOLIDATED BALANCE SHEETS"
@@ -159,8 +152,8 @@ def _year_columns(header, count: int) -> list[str]:
 
 
 def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:
-    """The facts and prose lines of a cited page (its rows read by storage/documents/page_tables.py), read once
-    per build of the filing (callers must not change the lists)."""
+    """The facts and prose lines of a cited page (its rows read by storage/documents/page_tables.py, each value's
+    scale and unit as stored with the build), read once per build of the filing (callers must not change the lists)."""
     try:
         build = load_manifest(doc_id).processed_at or ""
     except (OSError, ValueError):
@@ -172,26 +165,11 @@ def page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fac
 
 def _read_page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[list[Fact], list[str]]:
     units = page_tables.table_units(doc_id, page_index, text)
-    filing = statements_caption(doc_id, page_index) if not page_caption_of(units) else ""
-    return facts_of_units(units, row_base=page_index * 10_000, filing_caption=filing)
-
-
-def statements_caption(doc_id: str, page_index: int) -> str:
-    """The caption of the filing's primary statements when they all state one scale of amounts ("(Dollars in
-    millions, except per share data)"), for a page after the first of them: the notes to the statements are in
-    the statements' units ("Note 22 – Quarterly Financial Data" printing "$24,755" and no caption). "" otherwise
-    (a page before the statements: a stock graph, a repurchase table in dollars)."""
-    pages = page_tables.statement_pages(doc_id)
-    if not pages or page_index <= pages[0]:
-        return ""
-    return _statements_caption(doc_id, tuple(pages))
-
-
-@lru_cache(maxsize=64)
-def _statements_caption(doc_id: str, pages: tuple[int, ...]) -> str:
-    captions = [c for p in pages if (c := page_caption_of(page_tables.table_units(doc_id, p, None)))]
-    scales = {caption_scale(c) for c in captions}
-    return captions[0] if len(captions) >= 2 and len(scales) == 1 and None not in scales else ""
+    try:
+        stored = stored_facts.page_facts(doc_id, page_index) or None
+    except (stored_facts.FactsMissing, OSError, ValueError):
+        stored = None  # a build made before facts (page_tables warns): its rows read now, without their section
+    return facts_of_units(units, row_base=page_index * 10_000, stored=stored)
 
 
 @lru_cache(maxsize=512)

@@ -8,7 +8,8 @@ import pymupdf
 import pytest
 
 from agent.claims.check import CheckedSource, check_answer
-from agent.claims.facts import caption_scale, facts_of_units
+from agent.claims.facts import facts_of_units
+from agent.claims.figures import caption_scale
 from storage.documents.table_layout import layout_units
 
 ROWS = (  # label, 2022, 2021 (a statement "in millions" unless the caption says otherwise)

@@ -9,8 +9,10 @@ import pytest
 
 from agent.claims import facts as facts_module
 from agent.claims.check import CheckedSource, check_answer
-from agent.claims.facts import facts_of_units, page_caption_of
+from agent.claims.facts import facts_of_units
+from storage.documents.facts import read_document
 from storage.documents.table_layout import layout_units
+from storage.schema import PageContent
 
 STATEMENTS = "(Dollars in millions, except per share data)"
 
@@ -28,9 +30,9 @@ def _words(lines: list[tuple[float, float, str]]) -> tuple[str, list]:
     return text, words
 
 
-def _source(lines, filing_caption: str = "") -> CheckedSource:
+def _source(lines, section_caption: str = "") -> CheckedSource:
     text, words = _words(lines)
-    return CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words), filing_caption=filing_caption))
+    return CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words), section_caption=section_caption))
 
 
 def _problems(sentence: str, source: CheckedSource) -> list[str]:
@@ -49,7 +51,7 @@ for _r, (_label, _values) in enumerate((("Total revenues", ("$23,286", "$23,898"
 
 
 def test_a_notes_page_without_a_caption_reads_its_amounts_at_the_statements_scale():
-    source = _source(QUARTERLY, filing_caption=STATEMENTS)
+    source = _source(QUARTERLY, section_caption=STATEMENTS)
     assert _problems("Total revenues were $24,755 million for the second quarter of 2016 [^1].", source) == []
     assert _problems("Total revenues were $24.8 billion in the 2016 second quarter [^1].", source) == []
     assert _problems("Total revenues were $24,755 for the second quarter of 2016 [^1].", source) == ["$24,755"]  # the scale left out
@@ -60,23 +62,41 @@ def test_a_notes_page_without_a_caption_reads_its_amounts_at_the_statements_scal
 
 def test_a_pages_own_caption_wins_over_the_statements():
     text, words = _words(QUARTERLY + [(56, 72, "(In thousands)")])
-    units = layout_units(words)
-    facts, _ = facts_of_units(units, filing_caption=STATEMENTS if not page_caption_of(units) else "")
+    facts, _ = facts_of_units(layout_units(words), section_caption=STATEMENTS)
     assert {f.scale for f in facts if f.label == "Total revenues"} == {1e3}
 
 
-def test_the_statements_caption_is_the_one_scale_every_statement_prints(monkeypatch):
-    captioned = layout_units(_words([(56, 60, "CONSOLIDATED STATEMENTS OF OPERATIONS"), (56, 72, STATEMENTS)] + QUARTERLY[1:])[1])
-    thousands = layout_units(_words([(56, 60, "CONSOLIDATED BALANCE SHEETS"), (56, 72, "(In thousands)")] + QUARTERLY[1:])[1])
-    pages = {3: captioned, 4: captioned, 5: captioned}
-    monkeypatch.setattr(facts_module.page_tables, "statement_pages", lambda doc_id: sorted(pages))
-    monkeypatch.setattr(facts_module.page_tables, "table_units", lambda doc_id, page, text: pages.get(page, []))
-    facts_module._statements_caption.cache_clear()
-    assert "millions" in facts_module.statements_caption("doc-a", 40).lower()  # a note after the statements
-    assert facts_module.statements_caption("doc-a", 2) == ""  # before them: a stock graph, a repurchase table in dollars
-    pages[4] = thousands  # statements disagreeing: no scale is the filing's
-    facts_module._statements_caption.cache_clear()
-    assert facts_module.statements_caption("doc-b", 40) == ""
+def _filing(notes_heading: list[str]) -> tuple[list[str], object]:
+    """Page 0: the notes' heading block and prose; page 1: the quarterly note, no caption of its own. -> (page texts,
+    the document's tables as ingestion reads and stores them)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k, line in enumerate(notes_heading + ["Note 1 – Summary of Significant Accounting Policies"]):
+        page.insert_text((56, 60 + 14 * k), line, fontsize=10)
+    page = doc.new_page()
+    for x, y, text in QUARTERLY:
+        page.insert_text((-x - pymupdf.get_text_length(text, fontsize=9) if x < 0 else x, y), text, fontsize=9)
+    texts = [p.get_text() for p in doc]
+    tables = read_document(doc, [PageContent(page_number=i, text=t) for i, t in enumerate(texts)])
+    doc.close()
+    return texts, tables
+
+
+@pytest.mark.parametrize("heading, scaled", [
+    (["Notes to the Consolidated Financial Statements", STATEMENTS], True),
+    (["Summary of the year", STATEMENTS], False),  # no statements title over the caption: no section's scale
+], ids=["notes heading", "no statements title"])
+def test_a_cited_page_reads_the_scale_its_stored_facts_carry(monkeypatch, heading, scaled):
+    """The claim check reads each value's scale from the facts stored at ingestion (a captionless notes page takes
+    its section's caption there, storage/documents/facts.py), not from a reading of its own."""
+    texts, tables = _filing(heading)
+    monkeypatch.setattr(facts_module, "load_manifest", lambda doc_id: (_ for _ in ()).throw(OSError("not stored")))
+    monkeypatch.setattr(facts_module.page_tables, "table_units", lambda d, p, t: tables.layout.get(p, []))
+    monkeypatch.setattr(facts_module.stored_facts, "page_facts", lambda d, p: [f for f in tables.facts if f.page == p])
+    source = CheckedSource([texts[1]], load_facts=lambda: facts_module.page_facts("doc-notes", 1, texts[1]))
+    said = "Total revenues were $24,755 million for the second quarter of 2016 [^1]."
+    assert _problems(said, source) == ([] if scaled else ["$24,755 million"])
+    assert _problems("Total revenues were $24,755 billion for the second quarter of 2016 [^1].", source) == ["$24,755 billion"]
 
 
 # a fiscal year's quarterly table: "Fiscal Year 2019" over quarters ended September 30 … June 30 (fiscal year ends June 30)
