@@ -1016,13 +1016,18 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
         print(f"  tune miss [{cls}]: {sentence!r} {problems}")
 
 
-def gold_figures() -> list[dict]:
-    """The human-read statements gold: statements_figures.jsonl and any statements_more_figures*.jsonl."""
+GOLD_SETS = ("statements", "library")
+
+
+def gold_figures(gold_set: str = "statements") -> list[dict]:
+    """A human-read gold: "statements" (statements_figures.jsonl and any statements_more_figures*.jsonl) or
+    "library" (library_figures.jsonl: the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half)."""
     import json
     from pathlib import Path
 
     gold = Path(__file__).resolve().parent / "gold"
-    files = [gold / "statements_figures.jsonl"] + sorted(gold.glob("statements_more_figures*.jsonl"))
+    files = [gold / "library_figures.jsonl"] if gold_set == "library" else \
+        [gold / "statements_figures.jsonl"] + sorted(gold.glob("statements_more_figures*.jsonl"))
     return [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
 
 
@@ -1041,10 +1046,11 @@ def cases_at_revision(rev: str, cases_file, out_file) -> None:
                        cwd=tree, env=env, check=True)
 
 
-def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half: str | None = None, seed: int = 11) -> None:
-    """Generate the hostile cases from the gold, check them with this tree and with `baseline_rev`; with
-    `half` ("tune" or "check") only that half's cases (generated from the whole gold, so a case reads the same
-    in every run)."""
+def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half: str | None = None, seed: int = 11,
+                gold_set: str = "statements") -> None:
+    """Generate the hostile cases from the gold (`gold_set`, `gold_figures`), check them with this tree and with
+    `baseline_rev`; with `half` ("tune" or "check") only that half's cases (generated from the whole gold, so a
+    case reads the same in every run)."""
     import json
     import logging
     import subprocess
@@ -1057,8 +1063,8 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half
     logging.disable(logging.WARNING)
     root = Path(__file__).resolve().parents[1]
     shared = next((p / "shared/bench" for p in root.parents if (p / "shared/bench/statements").is_dir()), root.parent / "shared/bench")
-    pdf_dirs = [shared / "statements", shared / "statements-more"]
-    items = gold_figures()
+    pdf_dirs = [shared / "statements", shared / "statements-more", shared / "financebench-dev" / "library"]
+    items = gold_figures(gold_set)
     files = sorted({next((d / g["file"] for d in pdf_dirs if (d / g["file"]).exists()), None) for g in items} - {None})
     docs = ingest(files, work)
     cases = hostile_cases(items, pdf_dirs, docs, seed=seed)

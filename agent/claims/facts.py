@@ -8,7 +8,9 @@ A value's scale and unit are the stored fact's (storage/documents/facts.py reads
 the table's caption, else the caption above it on the page, else its section's, through
 storage/finance/scale.py). Only what the stored facts do not know is read here: the row a value is on,
 the page's prose lines, a row read without its columns (the years of its table's header), square feet
-and people named by a section or caption, and the currency a value or caption prints.
+and people named by a section or caption, the currency a value or caption prints, and the scale of an
+amount whose stored fact names no caption (`unknown_scale_caption`: the page's other tables', else the
+statements', both as their stored facts carry them).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from functools import lru_cache
 from storage.documents import facts as stored_facts
 from storage.documents.tables import Cell, Unit, row_cells, split_row
 from storage.finance.periods import YEAR
-from storage.finance.scale import factor, read_scale, unit_of
+from storage.finance.scale import factor, find_caption, read_scale, unit_of
 from storage.documents import page_tables
 from storage.documents.catalog import load_manifest
 from storage.schema import Fact as StoredFact
@@ -80,10 +82,11 @@ def currency_of(text: str) -> str:
 
 
 def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact] | None = None,
-                   section_caption: str = "") -> tuple[list[Fact], list[str]]:
+                   section_caption: str = "", unknown_scale: str = "") -> tuple[list[Fact], list[str]]:
     """(the value cells of the units' table rows as facts, the prose lines: not rows, not headers). Each cell's
     scale and unit are its stored fact's (`stored`: the page's facts as read at ingestion; None: read now by the
-    same reader, storage/documents/facts.py `facts_of`, a table printing no caption taking `section_caption`)."""
+    same reader, storage/documents/facts.py `facts_of`, a table printing no caption taking `section_caption`);
+    an amount whose stored fact names no caption is read at `unknown_scale` (`unknown_scale_caption`)."""
     if stored is None:
         stored = stored_facts.facts_of(0, units, section_caption)
     by_cell: dict[tuple[str, int, str], deque[StoredFact]] = {}
@@ -108,6 +111,8 @@ def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact
         if not cells:
             if not unit.is_header and not unit.is_table_row:
                 prose.append(unit.text)
+                if find_caption(unit.text):  # a caption line: the rows below it read without columns are in it
+                    caption = unit.text
             continue
         if re.search(r"\d", cells[0].label):  # a label printing an amount: "Dividends declared ($5.86 per share)"
             prose.append(cells[0].label)
@@ -121,10 +126,13 @@ def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact
                 fact = same.popleft()
                 scale, unit_name, own = fact.scale, fact.unit, fact.scale_caption
                 caption = own or caption
+                if not own and unknown_scale:  # the facts do not know its scale: the page's or the statements'
+                    own, scale = unknown_scale, factor(unit_name, read_scale(unknown_scale))
             else:  # read as the stored facts are, at the caption of its table or of the rows above it
                 own = caption = cell.unit or caption
-                unit_name = unit_of(cell.label, printed, caption, cell.section)
-                scale = factor(unit_name, read_scale(caption) if caption else None)
+                own = own or unknown_scale
+                unit_name = unit_of(cell.label, printed, own, cell.section)
+                scale = factor(unit_name, read_scale(own) if own else None)
             kind = _unit(cell.label, cell.section, own, printed, unit_name)
             facts.append(Fact(
                 label=cell.label, section=cell.section, period=cell.period, printed=printed,
@@ -169,7 +177,37 @@ def _read_page_facts(doc_id: str, page_index: int, text: str | None) -> tuple[li
         stored = stored_facts.page_facts(doc_id, page_index) or None
     except (stored_facts.FactsMissing, OSError, ValueError):
         stored = None  # a build made before facts (page_tables warns): its rows read now, without their section
-    return facts_of_units(units, row_base=page_index * 10_000, stored=stored)
+    unknown = unknown_scale_caption(doc_id, page_index, stored or [])
+    return facts_of_units(units, row_base=page_index * 10_000, stored=stored, unknown_scale=unknown)
+
+
+def unknown_scale_caption(doc_id: str, page_index: int, stored: list[StoredFact]) -> str:
+    """The caption an amount is read at when its stored fact names none (the facts reader found no caption over
+    its table, above it or in its section's heading): the one scale of amounts the page's other tables print
+    (a caption printed under the first table, over the second), else, on a page after the filing's primary
+    statements, the one scale they all print (a notes page printing no caption). "" when neither is one scale:
+    an amount then stands as printed. Read from the stored facts only."""
+    if caption := _one_scale(f.scale_caption for f in stored):
+        return caption
+    pages = page_tables.statement_pages(doc_id)
+    if not pages or page_index <= pages[0]:
+        return ""
+    return _statements_scale(doc_id, tuple(pages))
+
+
+def _one_scale(captions) -> str:
+    said = {c: scale.word for c in captions if c and (scale := read_scale(c)) is not None and scale.word}
+    return next(iter(said)) if len(set(said.values())) == 1 else ""
+
+
+@lru_cache(maxsize=64)
+def _statements_scale(doc_id: str, pages: tuple[int, ...]) -> str:
+    try:
+        captions = [_one_scale(f.scale_caption for f in stored_facts.page_facts(doc_id, p)) for p in pages]
+    except (stored_facts.FactsMissing, OSError, ValueError):
+        return ""
+    named = [c for c in captions if c]
+    return _one_scale(named) if len(named) >= 2 else ""
 
 
 @lru_cache(maxsize=512)

@@ -149,3 +149,25 @@ def test_a_quoted_cell_whose_label_is_printed_over_two_lines():
     source = _source(TWO_LINES)
     assert _problems("- Net (loss)/earnings attributable to Northwind Shareholders (2020): (2,376) [^1]", source) == []
     assert _problems("- Net (loss)/earnings attributable to Northwind Shareholders (2020): (1,167) [^1]", source) != []
+
+
+def test_an_amount_the_stored_facts_leave_unscaled_takes_the_pages_or_the_statements_scale(monkeypatch):
+    """A stored fact naming no caption (the facts reader found none over, above or in the section of its table):
+    the one scale the page's other stored facts carry, else, after the primary statements, the one they all carry."""
+    texts, tables = _filing(["Summary of the year", STATEMENTS])  # the quarterly note's facts: no caption
+    note = [f for f in tables.facts if f.page == 1]
+    assert note and not any(f.scale_caption for f in note)
+    statement = [f.model_copy(update={"scale_caption": STATEMENTS, "scale": 1e6}) for f in note]
+    stored = {2: statement, 3: statement, 1: note}
+    monkeypatch.setattr(facts_module.page_tables, "statement_pages", lambda doc_id: [2, 3])
+    monkeypatch.setattr(facts_module.stored_facts, "page_facts", lambda d, p: stored.get(p, []))
+    facts_module._statements_scale.cache_clear()
+    assert facts_module.unknown_scale_caption("doc-u", 1, note) == ""  # before the statements: a stock graph, a buyback table
+    assert facts_module.unknown_scale_caption("doc-u", 5, note) == STATEMENTS
+    assert facts_module.unknown_scale_caption("doc-u", 5, note + [statement[0].model_copy(update={"scale_caption": "(In thousands)"})]) \
+        == "(In thousands)"  # the page's own other table says its scale
+    stored[3] = [f.model_copy(update={"scale_caption": "(In thousands)"}) for f in note]  # statements disagreeing
+    facts_module._statements_scale.cache_clear()
+    assert facts_module.unknown_scale_caption("doc-v", 5, note) == ""
+    facts, _ = facts_module.facts_of_units(tables.layout[1], stored=note, unknown_scale=STATEMENTS)
+    assert {f.scale for f in facts if f.label == "Total revenues"} == {1e6}
