@@ -169,7 +169,7 @@ class Claim:
             return False
         if self.months and (m := months(fact.period)) and not (m & self.months) and not self.is_change:
             return False
-        if self.quarter and (q := quarter(fact.period)) and q != self.quarter:
+        if self.quarter and (q := column_quarter(fact.period)) and q != self.quarter:
             return False
         if not self.years or not fact.years:
             return True
@@ -206,6 +206,19 @@ def quarter(text: str) -> int | None:
     """The quarter a text names by its ordinal ("Fourth Quarter", "Q3"), when exactly one."""
     found = {int(m.group(2)) if m.group(2) else _ORDINAL[m.group(1).lower()] for m in _QUARTER.finditer(text)}
     return found.pop() if len(found) == 1 else None
+
+
+# a quarter's column printed by its ordinal alone under its year ("2016" over "4th 3rd 2nd 1st": "2016 2nd")
+_BARE_ORDINAL = re.compile(r"(?i)^(?:.*\s)?(first|second|third|fourth|1st|2nd|3rd|4th)$")
+
+
+@lru_cache(maxsize=4096)
+def column_quarter(period: str) -> int | None:
+    """The quarter a column's period names: as `quarter` reads it, or its ordinal printed alone at its end."""
+    if (q := quarter(period)) is not None:
+        return q
+    m = _BARE_ORDINAL.match(period.strip())
+    return _ORDINAL[m.group(1).lower()] if m else None
 
 
 @lru_cache(maxsize=4096)
@@ -271,6 +284,8 @@ def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
         earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)]
     named = [f for f in earlier if f.years & claim.years]
     pool = named or earlier
+    if (q := column_quarter(fact.period)) is not None:  # a quarter changes from the same quarter of the year before
+        pool = [f for f in pool if column_quarter(f.period) == q] or pool
     return max(pool, key=lambda f: (max(f.years), -abs(f.row)), default=None) if pool else None
 
 

@@ -171,3 +171,17 @@ def test_an_amount_the_stored_facts_leave_unscaled_takes_the_pages_or_the_statem
     assert facts_module.unknown_scale_caption("doc-v", 5, note) == ""
     facts, _ = facts_module.facts_of_units(tables.layout[1], stored=note, unknown_scale=STATEMENTS)
     assert {f.scale for f in facts if f.label == "Total revenues"} == {1e6}
+
+
+def test_a_quarter_printed_by_its_ordinal_alone_is_that_quarter_and_changes_from_the_same_quarter():
+    """A 10-K's quarterly note prints its years over groups of ordinals ("2016" over "4th 3rd 2nd 1st"): a column
+    "2016 2nd" is the second quarter, and its change is from the second quarter of the year before, not from
+    whichever column of that year comes first."""
+    source = _source(QUARTERLY, section_caption=STATEMENTS)
+    assert _problems("Total revenues were $24,755 million in the second quarter of 2016 [^1].", source) == []
+    assert _problems("Total revenues were $24,755 million in the third quarter of 2016 [^1].", source) == ["$24,755 million"]
+    # 24,755 over 24,543 (2015 2nd): up 0.9%; the 2015 4th quarter (23,573) and 3rd (25,849) are other quarters
+    assert _problems("Total revenues rose 0.9% in the second quarter of 2016 from fiscal 2015 [^1].", source) == []
+    assert _problems("Total revenues rose $212 million in the second quarter of 2016 from fiscal 2015 [^1].", source) == []
+    assert _problems("Total revenues rose 5.0% in the second quarter of 2016 from fiscal 2015 [^1].", source) == ["5.0%"]
+    assert _problems("Total revenues fell 4.2% in the second quarter of 2016 from fiscal 2015 [^1].", source) == ["4.2%"]
