@@ -413,11 +413,13 @@ CLAIM_CLASSES = (
     ClaimClass("spliced quote", True, (_H,)), ClaimClass("single-quoted quote", True, (_H,)),
     ClaimClass("unmarked sentence", True, (_H,)), ClaimClass("Q-number item", True, (_H,)),
     ClaimClass("label with another row's value", True, (_H, _W)),
+    ClaimClass("direction against a printed change", True, ("printed_change_forms",)),
     ClaimClass("scale words", False, (_H, _W, _E)), ClaimClass("rounding", False, (_H, _W, _E)),
     ClaimClass("parentheses", False, (_H, _W)), ClaimClass("change without arithmetic", False, (_H, _W, _E)),
     ClaimClass("arithmetic over bare inputs", False, (_H,)), ClaimClass("(Millions) caption", False, (_H,)),
     ClaimClass("cell as printed", False, (_H, _W, _E)), ClaimClass("quoted label", False, (_H, _W, _E)),
     ClaimClass("unmarked sentence (true)", False, (_H,)), ClaimClass("Q-number item (true)", False, (_H,)),
+    ClaimClass("printed change, its direction", False, ("printed_change_forms",)),
 )
 CLASS_BY_NAME = {c.name: c for c in CLAIM_CLASSES}
 _WORD_NUM = re.compile(r"^\(?\$?\(?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+)\)?%?$")
@@ -566,7 +568,19 @@ def gold_rows(gold: dict, page) -> dict | None:
     return {"label": label, "y": row["y"], "value": value, "printed": gold["value"], "negative": gold["value"].startswith("("),
             "prior": prior, "year": gold_year, "column_year": year_of(xc), "others": others, "footnotes": footnotes,
             "per_share": per_share, "text": page.get_text(), "two_lines": two_lines, "as_printed": marks,
-            "value_word": value_word}
+            "value_word": value_word, "changes": _percent_words(row["words"])}
+
+
+def _percent_words(words: list[tuple]) -> list[str]:
+    """The percentages a printed row shows ("(51.4)%", "12 %", "-3%"), as printed, "%" joined to its number."""
+    texts = [t for _, _, t in words]
+    out = []
+    for k, t in enumerate(texts):
+        if re.fullmatch(r"\(?[-−]?\d{1,3}(?:\.\d+)?\)?%\)?", t):
+            out.append(t)
+        elif re.fullmatch(r"\(?[-−]?\d{1,3}(?:\.\d+)?\)?", t) and k + 1 < len(texts) and texts[k + 1].startswith("%"):
+            out.append(t + texts[k + 1])
+    return out
 
 
 def _said_money(units: float, printed: str, rng: random.Random) -> str:
@@ -765,12 +779,38 @@ def hostile_cases(gold_items: list[dict], pdf_dirs: list, docs: dict[str, str], 
             more = random.Random(f"{seed}-{n}-everyday")
             for form in everyday_forms(item, label, row, gold, period, scale, per_share, percent, more):
                 labels.insert(more.randrange(len(labels) + 1), form)
-        for k in range(0, len(labels), ANSWER_SENTENCES):  # answers of the length models write
-            part = labels[k:k + ANSWER_SENTENCES]
+        parts = [labels[k:k + ANSWER_SENTENCES] for k in range(0, len(labels), ANSWER_SENTENCES)]
+        # a change the row prints in percent, said with its direction and against it: an answer of its own, so every
+        # answer above reads as before
+        parts.append(printed_change_forms(item, row, percent or per_share, random.Random(f"{seed}-{n}-printed")))
+        for part in filter(None, parts):  # answers of the length models write
             text = "\n".join(s if s.startswith("- ") else f"- {s}" for s, _, _ in part)
             cases.append({"file": gold["file"], "text": text, "registry": registry,
                           "labels": [[s, c, p] for s, c, p in part]})
     return cases
+
+
+def printed_change_forms(item: str, row: dict, skip: bool, rng: random.Random) -> list[tuple[str, str, bool]]:
+    """A year-over-year change the gold row prints as a percentage ("$ (1,367.8) (18)%"), said with the printed
+    direction ("fell 18%", true) and against it ("rose 18%" for a printed (18)%, planted). Only a percentage that is
+    the change of the row's two columns (the gold value and the year before, both read from the page's words) at
+    its printed precision; none for rows that are percentages or per-share amounts themselves (`skip`)."""
+    prior = row.get("prior")
+    if skip or not prior or not prior["value"]:
+        return []
+    cur = -row["value"] if row["negative"] else row["value"]
+    change = (cur - prior["value"]) / abs(prior["value"]) * 100
+    for word in row.get("changes", []):
+        digits = re.sub(r"[^\d.]", "", word)
+        negative = word.startswith(("(", "-", "−"))
+        half = 0.5 * 10 ** -(len(digits.split(".")[1]) if "." in digits else 0)
+        if not digits or negative != (change < 0) or abs(abs(change) - float(digits)) > half + 1e-9:
+            continue
+        since = rng.choice([f"from fiscal {prior['year']}", "year over year", f"versus {prior['year']}"])
+        said, wrong = (_VERBS_DOWN, _VERBS_UP) if negative else (_VERBS_UP, _VERBS_DOWN)
+        return [(f"{_cap(item)} {rng.choice(said)} {digits}% {since} [^1].", "printed change, its direction", False),
+                (f"{_cap(item)} {rng.choice(wrong)} {digits}% {since} [^1].", "direction against a printed change", True)]
+    return []
 
 
 def _places(printed: str) -> int:
