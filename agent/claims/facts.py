@@ -127,7 +127,9 @@ def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact
                 scale, unit_name, own = fact.scale, fact.unit, fact.scale_caption
                 caption = own or caption
                 if not own and unknown_scale:  # the facts do not know its scale: the page's or the statements'
-                    own, scale = unknown_scale, factor(unit_name, read_scale(unknown_scale))
+                    own = unknown_scale  # read as the facts reader reads a row under that caption
+                    unit_name = unit_name if unit_name == "%" else unit_of(cell.label, printed, own, cell.section)
+                    scale = factor(unit_name, read_scale(own))
             else:  # read as the stored facts are, at the caption of its table or of the rows above it
                 own = caption = cell.unit or caption
                 own = own or unknown_scale
