@@ -185,3 +185,34 @@ def test_a_quarter_printed_by_its_ordinal_alone_is_that_quarter_and_changes_from
     assert _problems("Total revenues rose $212 million in the second quarter of 2016 from fiscal 2015 [^1].", source) == []
     assert _problems("Total revenues rose 5.0% in the second quarter of 2016 from fiscal 2015 [^1].", source) == ["5.0%"]
     assert _problems("Total revenues fell 4.2% in the second quarter of 2016 from fiscal 2015 [^1].", source) == ["4.2%"]
+
+
+def _change_page(rows, heads) -> tuple[str, list]:
+    """A release's table "(In millions ...)": label, then values right-aligned under `heads` ("2022", "2021", "% Change")."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((56, 60), "Northwind Beverages, Inc. - Fourth Quarter Results", fontsize=11)
+    page.insert_text((56, 76), "(In millions, except per share data)", fontsize=9)
+    for i, head in enumerate(heads):
+        page.insert_text((400 + 70 * i - pymupdf.get_text_length(head, fontsize=9), 100), head, fontsize=9)
+    for k, (label, *values) in enumerate(rows):
+        page.insert_text((56, 120 + 14 * k), label, fontsize=9)
+        for i, value in enumerate(values):
+            page.insert_text((400 + 70 * i - pymupdf.get_text_length(value, fontsize=9), 120 + 14 * k), value, fontsize=9)
+    text, words = page.get_text(), page.get_text("words")
+    doc.close()
+    return text, words
+
+
+def test_a_printed_change_column_is_percent_and_its_sign_is_the_direction():
+    """"Rose" for a printed (51.4)% is flagged; a bare "(18)" under "% Change" is a percentage as the stored facts
+    read it (the column's unit), never an amount of $18 million."""
+    rows = (("Net sales", "$34,229", "$31,746", "8%"), ("Operating income", "2,430", "5,001", "(51.4)%"),
+            ("Net income", "2,341", "2,855", "(18)"))
+    text, words = _change_page(rows, ("2022", "2021", "% Change"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Operating income fell 51.4% in 2022 [^1].", source) == []
+    assert _problems("Operating income rose 51.4% in 2022 [^1].", source) == ["51.4%"]
+    assert _problems("Net income fell 18% in 2022 [^1].", source) == []
+    assert _problems("Net income rose 18% in 2022 [^1].", source) == ["18%"]
+    assert _problems("Net income was $18 million in 2022 [^1].", source) == ["$18 million"]
