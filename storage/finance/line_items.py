@@ -93,11 +93,13 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
              r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)", per_share=True),
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             per_share=True),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
              r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common )?share)|(?:eps|earnings per share),? basic",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)", per_share=True),
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             per_share=True),
     LineItem("DepreciationDepletionAndAmortization", "Depreciation, Depletion and Amortization",
              r"d ?& ?a|depreciation(?:,? depletion)? and amortization|depreciation",
              r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?"),
