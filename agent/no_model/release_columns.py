@@ -22,9 +22,10 @@ import re
 from dataclasses import replace
 
 from storage.finance import line_items
+from storage.finance.periods import YEAR
 from agent.no_model.cited_rows import Row, _percent_row
 
-_HEAD = re.compile(r"^(?P<base>.*\b(?:19|20)\d\d\b\)?)\s+(?P<head>\S.*)$")
+_HEAD = re.compile(rf"^(?P<base>.*(?<!\d){YEAR}(?!\d)\)?)\s+(?P<head>\S.*)$")
 _TOTAL = re.compile(r"(?i)^(?:total|consolidated|group|company)$")
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|/|\s+&\s+)\s*", re.I)
 _FOOTNOTE = re.compile(r"\s*\(\d{1,2}\)\s*$")
