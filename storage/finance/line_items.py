@@ -175,7 +175,9 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
              r"(?:total )?(?:stock|share)holders['’]? equity|(?:total )?equity|book value",
-             r"total (?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?|total equity"),
+             # "Total liabilities and shareholders' equity" is the balance sheet's other side, not equity
+             r"total (?![a-z.,&'’ ]*\bliabilities\b)(?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?"
+             r"|total equity|(?:stock|share)holders['’]? equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
     LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margin{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),

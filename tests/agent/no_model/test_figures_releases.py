@@ -138,3 +138,17 @@ def test_a_balance_asked_at_a_date_reads_that_dates_column(statement_pdf):
     sources, text = statement_pdf([BALANCE], file="NORTHWIND_2023Q2_10Q.pdf")
     assert "5,285" in _lead("How much goodwill did Northwind carry at June 30, 2022?", sources, text)
     assert "17,475" in _lead("What were Northwind's total assets at December 31, 2022?", sources, text)
+
+
+CONDENSED_BALANCE = Page("U.S. GAAP Condensed Consolidated Balance Sheets (Unaudited)", ("June 30, 2022", "June 30, 2023"), [
+    ("Total assets", "17,426", "17,003"),
+    ("Long-term debt, less current portion", "6,340", "6,653"),
+    ("Shareholders' equity", "4,141", "4,090"),
+    ("Total liabilities and shareholders' equity", "17,426", "17,003"),
+], caption="($ million)", span="")
+
+
+def test_the_liabilities_and_equity_total_is_not_shareholders_equity(statement_pdf):
+    sources, text = statement_pdf([CONDENSED_BALANCE], file="NORTHWIND_2023Q4_EARNINGS.pdf")
+    lead = _lead("What was Northwind's shareholders' equity at June 30, 2022?", sources, text)
+    assert "4,141" in lead and "17,426" not in lead
