@@ -2,10 +2,13 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library]
+        [--gold statements|library|releases]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
+`--gold releases`: bench/gold/library_releases_*.jsonl (read for issue 27 off tune-issuer earnings releases
+and 10-Qs: AMCOR_2023Q4_EARNINGS, AMCOR_2023Q2_10Q of financebench-dev/pdfs, more pages of the PG&E release;
+only those filings are asked).
 
 `--half`: the gold of the issuers of that half of bench/gold/splits.json (issuer = the file name's prefix
 before the first "_", PG_E = PG&E); `all` asks both and reports each half apart. Rules are changed by
@@ -293,14 +296,17 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-GOLDS = ("statements", "library")
+GOLDS = ("statements", "library", "releases")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
     """The gold files of a set ("figures", "derived"): the statements' and the statements-more parts, or
-    (gold "library") those of the FinanceBench library filings read for issue 27."""
+    (gold "library") those of the FinanceBench library filings read for issue 27, (gold "releases") those of
+    the tune issuers' releases and 10-Qs."""
     if gold == "library":
         return [f"library_{kind}.jsonl"]
+    if gold == "releases":
+        return [f"library_releases_{kind}.jsonl"]
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
 
 
@@ -391,7 +397,8 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[
 
 
 def _default_pdfs(gold: str = "statements") -> list[Path]:
-    folders = ["financebench-dev/library"] if gold == "library" else ["statements", "statements-more"]
+    folders = {"library": ["financebench-dev/library"],
+               "releases": ["financebench-dev/pdfs", "statements-more"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
     return [shared / f for f in folders]
@@ -402,7 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, required=True, help="ingestion work folder of the statements filings")
     parser.add_argument("--gold", choices=GOLDS, default="statements",
                         help="statements: bench/gold/statements*; library: bench/gold/library_* (the FinanceBench "
-                             "library filings of the tune issuers, read for issue 27; only their filings are asked)")
+                             "library filings of the tune issuers, read for issue 27; only their filings are asked); "
+                             "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")
@@ -419,8 +427,8 @@ def main(argv: list[str] | None = None) -> int:
     pdfs, work = [d.resolve() for d in args.pdfs or _default_pdfs(args.gold) if d.is_dir()], args.work.resolve()
     PDF_DIRS[:] = pdfs
     stems = sorted({p.stem for d in pdfs for p in d.glob("*.pdf")})
-    if args.gold == "library":
-        stems = [s for s in stems if s in gold_stems("library")]
+    if args.gold in ("library", "releases"):
+        stems = [s for s in stems if s in gold_stems(args.gold)]
     stems = [s for s in stems if args.half == "all" or half_of(s) == args.half]
     if not stems:
         sys.exit(f"error: no PDFs in {pdfs}")

@@ -122,7 +122,9 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id))
         for r in rows[first:]:
             r.shift = shift
-    return rows
+    from agent.no_model.release_columns import split_columns  # import here: a cycle (release_columns imports Row from this module)
+
+    return split_columns(rows)
 
 
 def _percent_row(cells: list[Cell]) -> bool:

@@ -58,7 +58,9 @@ def asked_period(question: str) -> AskedPeriod:
         months = 3 * quarter
     elif quarter or _QUARTER_SPAN.search(question) or _MONTH_QUARTER.search(question):
         months = 3  # "the quarter ended February 28, 2019", "the June 2023 quarter": a quarter's column
-    dated = (_MONTH_NAME.search(question) or _MONTH_QUARTER.search(question)) if months == 3 else None
+    # a quarter's end ("the quarter ended February 28, 2019") or a balance's date ("at June 30, 2022"
+    # in a 10-Q printing December 31, 2022 and June 30, 2022): the column of that month
+    dated = (_MONTH_NAME.search(question) or _MONTH_QUARTER.search(question)) if months in (3, None) else None
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)),
                        _MONTH_NUMBER[dated.group(1).lower()[:3]] if dated else None)
 

@@ -93,11 +93,13 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
              r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)", per_share=True),
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             per_share=True),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
              r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common )?share)|(?:eps|earnings per share),? basic",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)", per_share=True),
+             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             per_share=True),
     LineItem("DepreciationDepletionAndAmortization", "Depreciation, Depletion and Amortization",
              r"d ?& ?a|depreciation(?:,? depletion)? and amortization|depreciation",
              r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?"),
@@ -173,7 +175,9 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
              r"(?:total )?(?:stock|share)holders['’]? equity|(?:total )?equity|book value",
-             r"total (?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?|total equity"),
+             # "Total liabilities and shareholders' equity" is the balance sheet's other side, not equity
+             r"total (?![a-z.,&'’ ]*\bliabilities\b)(?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?"
+             r"|total equity|(?:stock|share)holders['’]? equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
     LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margin{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),

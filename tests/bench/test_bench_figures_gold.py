@@ -216,3 +216,17 @@ def test_library_gold_is_its_own_set_of_tune_issuers_only():
     assert {q["set"] for q in qs} == {"figures", "derived"}
     assert {q["doc_names"][0] for q in qs} == set(stems)
     assert {c["file"] for c in gold_cells("library")} == {f"{s}.pdf" for s in stems}
+
+
+def test_releases_gold_is_its_own_set_of_tune_issuers_only():
+    from bench.figures_gold import build_questions, gold_files, gold_stems
+    from bench.splits import half_of
+
+    assert gold_files("derived", "releases") == ["library_releases_derived.jsonl"]
+    assert not any("releases" in f for f in gold_files("figures", "library") + gold_files("figures"))
+    stems = sorted(gold_stems("releases"))
+    assert any("EARNINGS" in s for s in stems) and any("10Q" in s for s in stems)
+    assert {half_of(s) for s in stems} == {"tune"}
+    assert build_questions(stems, None, None, "check", "releases") == []
+    qs = build_questions(stems, None, None, "tune", "releases")
+    assert {q["set"] for q in qs} == {"figures", "derived"}
