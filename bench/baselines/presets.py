@@ -101,6 +101,7 @@ PARTS = {
     # the capex and report-period rules, on by default until round 4 (they lifted the tune half only: off)
     "parts_with_cover_period": {"cover_period": True},
     "parts_with_capex_statement": {"capex_statement": True},
+    "parts_with_cash_flow_items": {"cash_flow_items": True},
     "parts_with_both_rules": {"cover_period": True, "capex_statement": True},
     "parts_prose_only": {"statement_weight": 0.0},
     "parts_statements_only": {"part_weight": 0.0},

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
-from storage.retrieval.page_parts import CAPEX_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
+from storage.retrieval.page_parts import CAPEX_PARTS, CASH_FLOW_ITEM_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
 from storage.retrieval.page_sections import page_header
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
@@ -75,6 +75,10 @@ class Ranking(BaseModel):
     capex_statement: bool = Field(False, description="capital expenditures count as asking for the cash flow "
                                   "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight); "
                                   "off: it lifted the tune half only (a fit; bench preset parts_with_capex_statement)")
+    cash_flow_items: bool = Field(False, description="a question naming a line item the cash flow statement "
+                                  "presents, in any of the words storage.finance.line_items knows (capex, CFO, "
+                                  "buybacks, D&A), counts as asking for that statement "
+                                  "(storage.retrieval.page_parts.CASH_FLOW_ITEM_PARTS, weighed by statement_weight)")
     scorer_feature: float = Field(0.0, description="page score += w * z(the learned page scorer's score of the page: "
                                   "its best chunk), before the document signals; a feature beside the hybrid score "
                                   "rather than a reorder (storage.retrieval.page_scorer); 0 = off")
@@ -309,7 +313,8 @@ def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: s
     """The pages labelled as the part of the filing the question asks for, lifted in units of the query's
     spread (after the document signals, like the cover: every selected PDF has such pages)."""
     lift: np.ndarray | float = 0.0
-    statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else [])
+    statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else []) + \
+        (CASH_FLOW_ITEM_PARTS if ranking.cash_flow_items else [])
     for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, statements)):
         parts = tuple(asked_parts(question, table)) if weight else ()
         if parts:
