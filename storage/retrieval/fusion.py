@@ -75,6 +75,11 @@ class Ranking(BaseModel):
     capex_statement: bool = Field(False, description="capital expenditures count as asking for the cash flow "
                                   "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight); "
                                   "off: it lifted the tune half only (a fit; bench preset parts_with_capex_statement)")
+    rerank_pages: int = Field(0, description="rerank this many top pages with the cross-encoder page reranker "
+                              "(storage.retrieval.page_reranker: the question read with each page's header and best "
+                              "chunk); 0 = today's ranking")
+    rerank_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w cross-encoder (z-scores over "
+                                 "the reranked pages); 1 = the cross-encoder alone orders them")
     cash_flow_items: bool = Field(False, description="a question naming a line item the cash flow statement "
                                   "presents, in any of the words storage.finance.line_items knows (capex, CFO, "
                                   "buybacks, D&A), counts as asking for that statement "
@@ -221,11 +226,12 @@ def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
 def rank_pages(
     indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int, *, question: str | None = None,
     documents: dict[str, DocumentInfo | None] | None = None, ranking: Ranking = Ranking(),
-    scorer_vec: np.ndarray | None = None, scorer=None,
+    scorer_vec: np.ndarray | None = None, scorer=None, reranker=None,
 ) -> list[RetrievedChunk]:
     """The best chunk of each page, pages in score order; if k exceeds the pages, further chunks follow.
     `scorer_vec`: the page scorer's question vector (reranks the top ranking.scorer_pages pages); `scorer`:
-    the PageScorer it came from, whose pages also read their headers (storage.retrieval.page_scorer)."""
+    the PageScorer it came from, whose pages also read their headers (storage.retrieval.page_scorer);
+    `reranker`: the cross-encoder PageReranker that reorders the top ranking.rerank_pages pages."""
     indexes = [i for i in indexes if i.chunks]
     if not indexes:
         return []
@@ -271,6 +277,9 @@ def rank_pages(
                 texts = page_headers(indexes, page_doc, pages, documents)
                 return scorer.header_weight * (scorer.header_vectors(texts) @ scorer_vec)
         page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking, headers)
+
+    if ranking.rerank_pages > 0 and reranker is not None:
+        page_score = cross_rerank(page_score, chunk_score, sel, question or sparse_query, documents, ranking, reranker)
 
     # chunks ordered by (page score, chunk score): first chunk seen of each page is its best
     order = np.lexsort((-chunk_score, -page_score[chunk_page]))
@@ -383,6 +392,37 @@ def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: 
     rest = rest[np.isfinite(rest)]
     floor = float(rest.max()) if len(rest) else 0.0
     out[top] = floor + 1.0 + blend - blend.min()  # above every page not reranked
+    return out
+
+
+def cross_rerank(page_score: np.ndarray, chunk_score: np.ndarray, sel: _SelectionArrays, question: str,
+                 documents: dict[str, DocumentInfo | None], ranking: Ranking, reranker) -> np.ndarray:
+    """The top `rerank_pages` pages reordered by a blend of their score and the cross-encoder's reading of
+    (question, page header + the page's best chunk), each z-scored over those pages; they stay ahead of
+    every other page."""
+    finite = np.isfinite(page_score)
+    top = np.argsort(-np.where(finite, page_score, -np.inf), kind="stable")[: ranking.rerank_pages]
+    top = top[finite[top]]
+    if len(top) < 2:
+        return page_score
+    by_score = np.argsort(-chunk_score, kind="stable")
+    pages_sorted = sel.chunk_page[by_score]
+    first = np.unique(pages_sorted, return_index=True)
+    best_chunk = dict(zip(first[0].tolist(), by_score[first[1]].tolist()))
+    chunk_start = np.cumsum([0] + [len(i.chunks) for i in sel.indexes])
+    headers = page_headers(sel.indexes, sel.page_doc, top, documents)
+    texts = []
+    for g, header in zip(top.tolist(), headers):
+        ci = best_chunk[g]
+        j = int(np.searchsorted(chunk_start, ci, side="right")) - 1
+        texts.append(f"{header}\n{sel.indexes[j].chunks[ci - chunk_start[j]].text}")
+    cross = reranker.score(question, texts)
+    blend = (1 - ranking.rerank_weight) * zscore(page_score[top]) + ranking.rerank_weight * zscore(cross.astype(float))
+    out = page_score.copy()
+    rest = np.delete(page_score, top)
+    rest = rest[np.isfinite(rest)]
+    floor = float(rest.max()) if len(rest) else 0.0
+    out[top] = floor + 1.0 + blend - blend.min()
     return out
 
 
