@@ -29,7 +29,7 @@ from bench.train_scorer import base_model_dir
 
 REPO = Path(__file__).resolve().parent.parent
 MODEL_DIR = REPO / "storage" / "retrieval" / "models"
-MAX_TOKENS = 192  # question + header + chunk (chunks are 128 tokens)
+MAX_TOKENS = 160  # question + header + the start of the chunk (chunks are 128 tokens)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,12 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", type=Path, default=Path("/work/benchwork"), help="ingestion work folder (read-only)")
     p.add_argument("--out", type=Path, default=MODEL_DIR)
     p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--per-filing", type=int, default=60, help="training questions per filing at most")
+    p.add_argument("--per-filing", type=int, default=40, help="training questions per filing at most")
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--batch", type=int, default=8, help="questions per step (each with its positive and negatives)")
     p.add_argument("--lr", type=float, default=4e-5)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--max-tokens", type=int, default=MAX_TOKENS)
+    p.add_argument("--frozen-layers", type=int, default=3, help="the lowest transformer layers kept as they are")
     p.add_argument("--no-int8", action="store_true", help="keep the fp32 export")
     args = p.parse_args(argv)
 
@@ -96,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         types = torch.tensor([e.type_ids for e in enc])
         return model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits[:, 0]
 
-    for name, prm in model.named_parameters():  # the word embeddings stay
-        prm.requires_grad = not name.startswith("bert.embeddings.word_embeddings")
+    frozen = ("bert.embeddings.",) + tuple(f"bert.encoder.layer.{i}." for i in range(args.frozen_layers))
+    for name, prm in model.named_parameters():  # the embeddings and the lowest layers stay (2 shared CPU cores)
+        prm.requires_grad = not name.startswith(frozen)
     steps_per_epoch = len(examples) // args.batch
     total = steps_per_epoch * args.epochs
     opt = torch.optim.AdamW([x for x in model.parameters() if x.requires_grad], lr=args.lr, weight_decay=0.01)
@@ -158,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         "recipe": "bench/scorer_data.py", "seed": args.seed, "per_filing": args.per_filing,
         "filings": [f.name for f in filings], "questions": len(examples),
         "row_questions": sum(1 for x in pairs if x["kind"] == "row"), "epochs": args.epochs, "batch": args.batch,
-        "lr": args.lr, "max_tokens": args.max_tokens, "int8": not args.no_int8,
+        "lr": args.lr, "max_tokens": args.max_tokens, "frozen_layers": args.frozen_layers, "int8": not args.no_int8,
         "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
         "total_seconds": round(time.perf_counter() - started, 1), "threads": args.threads,
         "size_mb": round(final.stat().st_size / 1e6, 1),

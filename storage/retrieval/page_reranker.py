@@ -25,7 +25,7 @@ from storage.documents.embeddings import tokenizer_path
 log = logging.getLogger(__name__)
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "page_reranker.onnx"
-MAX_TOKENS = 192  # what weights without a recipe file were trained with (bench/train_reranker.py)
+MAX_TOKENS = 160  # what weights without a recipe file were trained with (bench/train_reranker.py)
 
 
 class PageReranker:
