@@ -119,6 +119,18 @@ they rank the prose page first in the row-or-prose test). Chosen on tune: K 20, 
 MRR .701/.697/.604 vs .688/.669/.586. Statements-more check @5 .947/.912/.912 -> .930/.930/.877 (MRR
 .839/.785/.735 -> .846/.785/.746), tune MRR .848/.803/.779 -> .850/.812/.799. Dense alone dev check MRR
 .237/.083/.083. Latency p95 at load 20-47: dev library 395 ms today, 657 ms reranked (first header embeddings).
+Issue 28, round 6 (main 2b0c4da as baseline): the keyword query takes the printed rows' words of the line items
+a question names from storage/finance/line_items.py (LineItem.words; "capex", "CFO", "cash from operations",
+"buybacks", "D&A" -> "purchases of property plant and equipment", "net cash provided by operating activities",
+...), the glossary keeping only what is not a line item. Dev and statements-more: equal to main (dev check @5
+1.0/1.0/.917, statements-more check MRR .839/.785/.735 -> .842/.785/.752). Cash-flow rows of the figure golds
+asked in their words (statements + statements-more, 65 q) and with the plain words substituted (80 q), single,
+@5 tune / check: plain words statements .167/.579 -> .417/.684, statements-more .167/.484 -> .333/.742; own
+words .500/.714 and .312/.696 -> .500/.714 and .500/.696. `parts_with_cash_flow_items` (a cash-flow line item
+asked in any words lifts the cash flow statement's pages, Ranking.cash_flow_items) then gives @5 tune / check
+.917/1.0, .938/.913 (own words), 1.0/1.0, 1.0/.968 (plain words); statements-more retrieval tune MRR
+.848/.803/.779 -> .876/.831/.806, check equal; but dev check MRR company .753 -> .711, library .679 -> .637
+(one buyback question of a quarterly release ranked 1 -> 3): off by the check-half rule.
 """
 
 from __future__ import annotations
