@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=4e-5)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--max-tokens", type=int, default=MAX_TOKENS)
+    p.add_argument("--minutes", type=float, default=0.0, help="stop training after this many minutes and export "
+                   "what is trained (0 = all steps; the scheduler still plans every step)")
     p.add_argument("--frozen-layers", type=int, default=3, help="the lowest transformer layers kept as they are")
     p.add_argument("--no-int8", action="store_true", help="keep the fp32 export")
     args = p.parse_args(argv)
@@ -124,6 +126,11 @@ def main(argv: list[str] | None = None) -> int:
             if step % 10 == 0 or step == total:
                 el = time.perf_counter() - t_train
                 print(f"step {step}/{total} loss {loss.item():.3f} {el:.0f}s (eta {el / step * (total - step):.0f}s)", flush=True)
+            if args.minutes and time.perf_counter() - t_train > 60 * args.minutes:
+                break
+        if args.minutes and time.perf_counter() - t_train > 60 * args.minutes:
+            print(f"time budget reached at step {step}/{total}", flush=True)
+            break
     train_s = time.perf_counter() - t_train
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -160,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         "recipe": "bench/scorer_data.py", "seed": args.seed, "per_filing": args.per_filing,
         "filings": [f.name for f in filings], "questions": len(examples),
         "row_questions": sum(1 for x in pairs if x["kind"] == "row"), "epochs": args.epochs, "batch": args.batch,
+        "steps": step, "planned_steps": total,
         "lr": args.lr, "max_tokens": args.max_tokens, "frozen_layers": args.frozen_layers, "int8": not args.no_int8,
         "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
         "total_seconds": round(time.perf_counter() - started, 1), "threads": args.threads,
