@@ -128,7 +128,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?: and equipment)?",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
              r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?",
-             words="capital expenditures purchases of property plant and equipment"),
+             words="purchases of property plant and equipment additions"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
              r"dividends?)(?: to (?:common )?(?:stock|share)holders)?", words="dividends paid cash dividends"),
@@ -247,6 +247,13 @@ def printed_forms(item: LineItem) -> str:
     "Net income, including noncontrolling interests" row answers consolidated net income)."""
     others = [BY_CONCEPT[c].printed for c in ALSO_ANSWERS.get(item.concept, ())]
     return "|".join(f"(?:{p})" for p in (item.printed, *others))
+
+
+def named_items(text: str) -> list[LineItem]:
+    """Every line item `text` names, overlaps kept ("purchases of property, plant and equipment" names capital
+    expenditures and property, plant and equipment; "cost of sales" names sales): the items whose printed
+    words a keyword search may add, where asked_items decides the one item asked."""
+    return [item for item, rx in _ASKED if rx.search(text)]
 
 
 def search_words(item: LineItem) -> list[str]:

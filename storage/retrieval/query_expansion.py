@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.line_items import asked_items, search_words
+from storage.finance.line_items import named_items, search_words
 
 # (pattern in the question, words the filing uses). Patterns are matched case-insensitively. Line items
 # (revenues, capital expenditures, operating cash flow, buybacks, margins, ...) are not here: their words
@@ -125,8 +125,8 @@ def expand_query(question: str, sections: bool = False) -> ExpandedQuery:
     so a hint like "based on the balance sheet" still counts after its sentence is dropped).
     `sections`: also the section phrasings (SECTION_GLOSSARY) and derived nouns' adjectives."""
     words: list[str] = []
-    for asked in asked_items(question):
-        words.extend(w for w in search_words(asked.item) if w not in words)
+    for item in named_items(question):
+        words.extend(w for w in search_words(item) if w not in words)
     for pattern, expansion in _COMPILED + (_SECTION_COMPILED if sections else []):
         if pattern.search(question):
             words.extend(w for w in expansion.split() if w not in words)
