@@ -11,6 +11,7 @@ import re
 import pytest
 
 from storage.finance import line_items
+from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
 from storage.retrieval.query_expansion import expand_query
 from tests.fixtures_retrieval import ingest
@@ -82,3 +83,19 @@ def test_query_expansion_keeps_no_second_list_of_line_items(phrase):
 
     assert line_items.asked_items(phrase), phrase  # the one vocabulary names it
     assert [p for p, _ in query_expansion.GLOSSARY if re.search(p, phrase, re.IGNORECASE)] == []
+
+
+def _scores(filing, question, ranking):
+    return {h.chunk.page_number: h.score for h in HybridRetriever([filing.doc_id], use_cache=False, ranking=ranking)
+            .search(question, k=2)}
+
+
+@pytest.mark.parametrize("question", ["What was Acme's capex in 2023?", "What was Acme's CFO in 2023?",
+                                      "How much did Acme spend on buybacks in 2023?"])
+def test_cash_flow_items_lift_the_cash_flow_statement_only_when_asked(filing, question):
+    """Ranking.cash_flow_items (off in the product): a cash-flow line item asked in any words lifts the pages
+    labelled as the cash flow statement, and nothing else."""
+    off, on = _scores(filing, question, Ranking()), _scores(filing, question, Ranking(cash_flow_items=True))
+    assert on[1] > off[1] and on[0] == off[0]
+    other = "What was Acme's net income in 2023?"  # an income statement item: no lift
+    assert _scores(filing, other, Ranking()) == _scores(filing, other, Ranking(cash_flow_items=True))
