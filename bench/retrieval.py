@@ -131,6 +131,12 @@ asked in any words lifts the cash flow statement's pages, Ranking.cash_flow_item
 .917/1.0, .938/.913 (own words), 1.0/1.0, 1.0/.968 (plain words); statements-more retrieval tune MRR
 .848/.803/.779 -> .876/.831/.806, check equal; but dev check MRR company .753 -> .711, library .679 -> .637
 (one buyback question of a quarterly release ranked 1 -> 3): off by the check-half rule.
+The cross-encoder page reranker (`cross_rerank*`, storage/retrieval/page_reranker.py, bench/train_reranker.py):
+not trained to the end this round. At load 10-18 on 2 cores a step (8 questions x 4 pages x 160 tokens, lowest 3
+layers frozen) took 32-60 s, so 600 questions (75 steps) needed 60-75 min; stopped at step ~25 by the time box.
+Inference alone (the exported int8 model, 23 MB, before training) on the 138-filing library at load ~17: p50 / p95
+2590 / 3215 ms reranking the top 10 pages vs 498 / 857 ms today (same hour): ~2 s per 10 (question, page) pairs
+on this machine, over the 1 s budget before any quality is counted: off.
 """
 
 from __future__ import annotations
