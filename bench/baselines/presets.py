@@ -47,6 +47,12 @@ SCORER = {
     "scorer_feature_0.1": {"scorer_feature": 0.1},
     "scorer_feature_0.2": {"scorer_feature": 0.2},
     "scorer_feature_0.4": {"scorer_feature": 0.4},
+    # the cross-encoder page reranker (storage/retrieval/page_reranker.py) over the top 20 / 10 pages
+    "cross_rerank": {"rerank_pages": 20, "rerank_weight": 0.5},
+    "cross_rerank_w0.3": {"rerank_pages": 20, "rerank_weight": 0.3},
+    "cross_rerank_w0.8": {"rerank_pages": 20, "rerank_weight": 0.8},
+    "cross_rerank_k10": {"rerank_pages": 10, "rerank_weight": 0.5},
+    "cross_rerank_k10_w0.3": {"rerank_pages": 10, "rerank_weight": 0.3},
 }
 # the selection prior reading what a filing's first pages print (storage/retrieval/document_profile.py):
 # the ranking before it, and each reader alone
@@ -101,6 +107,7 @@ PARTS = {
     # the capex and report-period rules, on by default until round 4 (they lifted the tune half only: off)
     "parts_with_cover_period": {"cover_period": True},
     "parts_with_capex_statement": {"capex_statement": True},
+    "parts_with_cash_flow_items": {"cash_flow_items": True},
     "parts_with_both_rules": {"cover_period": True, "capex_statement": True},
     "parts_prose_only": {"statement_weight": 0.0},
     "parts_statements_only": {"part_weight": 0.0},

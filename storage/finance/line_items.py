@@ -16,8 +16,9 @@ composes from other concepts (`DebtLongtermAndShorttermCombinedAmount` = current
 debt + short-term borrowings) carries its `components`, listed when the total is not printed.
 
 The vocabulary is general accounting language (the taxonomy's labels and the usual printed
-variants), never one filing's wording. The retrieval glossary (storage/retrieval/query_expansion.py) adds
-search words for the same terms; this module decides whether a row *is* the asked item.
+variants), never one filing's wording. Each item also carries the words its printed rows use (`words`,
+`search_words`): the keyword query of retrieval (storage/retrieval/query_expansion.py) takes them for
+the items a question names, so the asked words and the printed words have this one home.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class LineItem:
     components: tuple[str, ...] = ()  # concepts that make up the total when it is not printed
     per_share: bool = False
     percent: bool = False
+    # the words its printed rows use, for keyword search (storage/retrieval/query_expansion.py; search_words)
+    words: str = ""
 
 
 _CUR = r"(?:current|short[- ]term)"
@@ -48,23 +51,26 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:total |net |operating )*(?:revenues?|sales)|top[- ]line|turnover",
              r"(?:total )?(?:net )?(?:operating )?(?:revenues?|sales)(?:, net)?|(?:total )?net sales and (?:other )?"
              r"(?:operating )?revenues?|(?:total )?revenues? from contracts? with customers|(?:total )?sales and "
-             r"(?:other )?(?:operating )?revenues?"),
+             r"(?:other )?(?:operating )?revenues?", words="revenue net sales"),
     LineItem("CostOfRevenue", "Cost of Revenue",
              r"cost of (?:goods |products )?(?:sold|sales|revenues?)|cogs",
-             r"(?:total )?cost of (?:goods |products |merchandise )?(?:sold|sales|revenues?)"),
-    LineItem("GrossProfit", "Gross Profit", r"gross profit", r"gross (?:profit|margin)"),
+             r"(?:total )?cost of (?:goods |products |merchandise )?(?:sold|sales|revenues?)",
+             words="cost of sales revenue net sales"),
+    LineItem("GrossProfit", "Gross Profit", r"gross profit", r"gross (?:profit|margin)",
+             words="gross profit cost of sales cost of products revenue net sales"),
     LineItem("OperatingExpenses", "Operating Expenses", r"(?:total )?operating expenses|opex",
              r"(?:total )?operating (?:costs and )?expenses"),
     LineItem("ResearchAndDevelopmentExpense", "Research and Development Expense",
              r"r ?& ?d|research and development", r"research and development(?: expenses?| costs?)?"),
     LineItem("SellingGeneralAndAdministrativeExpense", "Selling, General and Administrative Expense",
-             r"sg ?& ?a|selling,? general,? and administrative(?: expenses?)?",
-             r"selling,? general,? and administrative(?: expenses?)?"),
+             r"sg ?& ?a|selling,? general,? (?:and|&) administrative(?: expenses?)?",
+             r"selling,? general,? and administrative(?: expenses?)?", words="selling general and administrative expenses"),
     LineItem("SellingAndMarketingExpense", "Selling and Marketing Expense", r"(?:sales|selling) and marketing",
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
              r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b",
-             r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations"),
+             r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations",
+             words="operating income earnings from operations revenue net sales"),
     LineItem("IncomeLossBeforeIncomeTaxes", "Income (Loss) before Income Taxes",
              r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:income )?taxes",
              r"(?:income|earnings|profit) (?:from continuing operations )?before (?:provision for )?(?:income )?taxes"),
@@ -88,28 +94,28 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("NetIncomeLoss", "Net Income (Loss)",
              r"net (?:income|earnings|profit|loss)|bottom[- ]line",
              r"net (?:income|earnings|profit|loss)(?: attributable to (?:the company|common (?:stock|share)holders|"
-             r"[a-z.,'’& ]{2,60}))?"),
+             r"[a-z.,'’& ]{2,60}))?", words="net income net earnings revenue net sales"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
              r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
              r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
-             per_share=True),
+             per_share=True, words="earnings per share basic diluted"),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
              r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common )?share)|(?:eps|earnings per share),? basic",
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
              r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
-             per_share=True),
+             per_share=True, words="earnings per share basic diluted"),
     LineItem("DepreciationDepletionAndAmortization", "Depreciation, Depletion and Amortization",
              r"d ?& ?a|depreciation(?:,? depletion)? and amortization|depreciation",
-             r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?"),
+             r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?", words="depreciation and amortization"),
     LineItem("NetCashProvidedByUsedInOperatingActivities", "Net Cash Provided by (Used in) Operating Activities",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from)|flows? from) operati\w+(?: activities)?|"
              r"operating cash ?flows?|cash ?flows? from operations|cfo|"
              r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?|"
              r"cash (?:did|does|do|will) (?:[\w&'’.]+ ){0,3}operati\w+(?: activities)? (?:generate|provide|produce)",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from))? ?operating activities|(?:net )?cash "
-             r"(?:provided by|from|generated (?:by|from)) operations"),
+             r"(?:provided by|from|generated (?:by|from)) operations", words="net cash provided by operating activities"),
     LineItem("NetCashProvidedByUsedInInvestingActivities", "Net Cash Provided by (Used in) Investing Activities",
              r"(?:net )?cash (?:used (?:in|for)|provided by|from) investing(?: activities)?|investing cash ?flows?",
              r"(?:net )?cash (?:provided by|used in|used for|from)? ?investing activities"),
@@ -121,13 +127,15 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?: acquisitions? of)?) property(?:,? plant)?(?:,? and equipment)?|additions to property(?:,? plant)?"
              r"(?: and equipment)?",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
-             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
+             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?",
+             words="purchases of property plant and equipment additions"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
-             r"dividends?)(?: to (?:common )?(?:stock|share)holders)?"),
+             r"dividends?)(?: to (?:common )?(?:stock|share)holders)?", words="dividends paid cash dividends"),
     LineItem("PaymentsForRepurchaseOfCommonStock", "Payments for Repurchase of Common Stock",
              r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)",
-             r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased"),
+             r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased",
+             words="repurchase shares common stock repurchases"),
     LineItem("CashAndCashEquivalentsPeriodIncreaseDecrease", "Cash and Cash Equivalents, Period Increase (Decrease)",
              r"(?:net )?(?:\(?(?:increase|decrease)\)? ?)+in cash(?:, cash equivalents(?:,? and restricted cash)?| and cash "
              r"equivalents(?:,? and restricted cash)?)?|(?:net )?change in cash(?: and cash equivalents)?",
@@ -140,11 +148,13 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:the )?(?:year|period))?"),
     LineItem("AccountsReceivableNetCurrent", "Accounts Receivable, Net",
              r"(?:accounts |trade )?receivables?", r"(?:accounts |trade )?receivables?(?:, net| net)?(?: of allowances?.*)?"),
-    LineItem("InventoryNet", "Inventory, Net", r"inventor(?:y|ies)", r"(?:merchandise )?inventor(?:y|ies)(?:, net)?"),
+    LineItem("InventoryNet", "Inventory, Net", r"inventor(?:y|ies)", r"(?:merchandise )?inventor(?:y|ies)(?:, net)?",
+             words="merchandise inventories"),
     LineItem("AssetsCurrent", "Assets, Current", r"(?:total )?current assets", r"total current assets"),
     LineItem("PropertyPlantAndEquipmentNet", "Property, Plant and Equipment, Net",
              r"(?:net )?(?:pp ?& ?e|property(?:,? plant)?,? (?:and|&) equipment|fixed assets)",
-             r"(?:total )?property(?:,? plant)?,? (?:and|&) equipment(?:, net| net)?"),
+             r"(?:total )?property(?:,? plant)?,? (?:and|&) equipment(?:, net| net)?",
+             words="property plant and equipment net"),
     LineItem("Goodwill", "Goodwill", r"goodwill", r"goodwill"),
     LineItem("Assets", "Assets", r"total assets", r"total assets"),
     LineItem("AccountsPayableCurrent", "Accounts Payable, Current", r"accounts payable|trade payables",
@@ -179,18 +189,18 @@ ITEMS: tuple[LineItem, ...] = (
              r"total (?![a-z.,&'’ ]*\bliabilities\b)(?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?"
              r"|total equity|(?:stock|share)holders['’]? equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
-    LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margin{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
+    LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margins?{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),
-    LineItem("OperatingMargin", "Operating margin", rf"operating (?:profit )?margin{_AS_PERCENT}",
+    LineItem("OperatingMargin", "Operating margin", rf"operating (?:profit )?margins?{_AS_PERCENT}",
              rf"(?:total )?operating (?:profit )?margin{_PRINTED_PERCENT}", formula="OperatingIncomeLoss / Revenues", percent=True),
-    LineItem("NetMargin", "Net margin", rf"(?:(?:net )?profit margin|net (?:income )?margin){_AS_PERCENT}",
+    LineItem("NetMargin", "Net margin", rf"(?:(?:net )?profit margins?|net (?:income )?margins?){_AS_PERCENT}",
              rf"(?:total )?net (?:profit |income )?margin{_PRINTED_PERCENT}", formula="NetIncomeLoss / Revenues", percent=True),
     LineItem("CurrentRatio", "Current ratio", r"current ratio", r"current ratio",
-             formula="AssetsCurrent / LiabilitiesCurrent"),
-    LineItem("FreeCashFlow", "Free cash flow", r"free cash ?flow", r"free cash ?flow",
+             formula="AssetsCurrent / LiabilitiesCurrent", words="total current assets total current liabilities"),
+    LineItem("FreeCashFlow", "Free cash flow", r"free cash ?flows?", r"free cash ?flow",
              formula="NetCashProvidedByUsedInOperatingActivities - PaymentsToAcquirePropertyPlantAndEquipment"),
     LineItem("EBITDA", "EBITDA", r"\bebitda\b", r"ebitda",
-             formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization"),
+             formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization", words="ebitda adjusted"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
 # costs and expenses: amounts however they are signed on the page (a statement printing them in parentheses)
@@ -239,6 +249,24 @@ def printed_forms(item: LineItem) -> str:
     "Net income, including noncontrolling interests" row answers consolidated net income)."""
     others = [BY_CONCEPT[c].printed for c in ALSO_ANSWERS.get(item.concept, ())]
     return "|".join(f"(?:{p})" for p in (item.printed, *others))
+
+
+def named_items(text: str) -> list[LineItem]:
+    """Every line item `text` names, overlaps kept ("purchases of property, plant and equipment" names capital
+    expenditures and property, plant and equipment; "cost of sales" names sales): the items whose printed
+    words a keyword search may add, where asked_items decides the one item asked."""
+    return [item for item, rx in _ASKED if rx.search(text)]
+
+
+def search_words(item: LineItem) -> list[str]:
+    """The words filings print for `item`, for keyword search: its own `words` and, for a ratio, those of
+    the items its formula reads ("free cash flow" -> the operating cash flow and capital expenditure rows)."""
+    out: list[str] = []
+    for concept in (item.concept, *re.findall(r"[A-Za-z]+", item.formula)):
+        other = BY_CONCEPT.get(concept)
+        if other is not None:
+            out.extend(w for w in other.words.split() if w not in out)
+    return out
 
 
 def mentions(text: str, item: LineItem) -> bool:

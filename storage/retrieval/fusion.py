@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
-from storage.retrieval.page_parts import CAPEX_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
+from storage.retrieval.page_parts import CAPEX_PARTS, CASH_FLOW_ITEM_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
 from storage.retrieval.page_sections import page_header
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
@@ -75,6 +75,15 @@ class Ranking(BaseModel):
     capex_statement: bool = Field(False, description="capital expenditures count as asking for the cash flow "
                                   "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight); "
                                   "off: it lifted the tune half only (a fit; bench preset parts_with_capex_statement)")
+    rerank_pages: int = Field(0, description="rerank this many top pages with the cross-encoder page reranker "
+                              "(storage.retrieval.page_reranker: the question read with each page's header and best "
+                              "chunk); 0 = today's ranking")
+    rerank_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w cross-encoder (z-scores over "
+                                 "the reranked pages); 1 = the cross-encoder alone orders them")
+    cash_flow_items: bool = Field(False, description="a question naming a line item the cash flow statement "
+                                  "presents, in any of the words storage.finance.line_items knows (capex, CFO, "
+                                  "buybacks, D&A), counts as asking for that statement "
+                                  "(storage.retrieval.page_parts.CASH_FLOW_ITEM_PARTS, weighed by statement_weight)")
     scorer_feature: float = Field(0.0, description="page score += w * z(the learned page scorer's score of the page: "
                                   "its best chunk), before the document signals; a feature beside the hybrid score "
                                   "rather than a reorder (storage.retrieval.page_scorer); 0 = off")
@@ -217,11 +226,12 @@ def _selection_arrays(indexes: list[DocIndex]) -> _SelectionArrays:
 def rank_pages(
     indexes: list[DocIndex], sparse_query: str, dense_vec: np.ndarray, k: int, *, question: str | None = None,
     documents: dict[str, DocumentInfo | None] | None = None, ranking: Ranking = Ranking(),
-    scorer_vec: np.ndarray | None = None, scorer=None,
+    scorer_vec: np.ndarray | None = None, scorer=None, reranker=None,
 ) -> list[RetrievedChunk]:
     """The best chunk of each page, pages in score order; if k exceeds the pages, further chunks follow.
     `scorer_vec`: the page scorer's question vector (reranks the top ranking.scorer_pages pages); `scorer`:
-    the PageScorer it came from, whose pages also read their headers (storage.retrieval.page_scorer)."""
+    the PageScorer it came from, whose pages also read their headers (storage.retrieval.page_scorer);
+    `reranker`: the cross-encoder PageReranker that reorders the top ranking.rerank_pages pages."""
     indexes = [i for i in indexes if i.chunks]
     if not indexes:
         return []
@@ -268,6 +278,9 @@ def rank_pages(
                 return scorer.header_weight * (scorer.header_vectors(texts) @ scorer_vec)
         page_score = rerank_pages(page_score, sel.vectors @ scorer_vec, chunk_page, ranking, headers)
 
+    if ranking.rerank_pages > 0 and reranker is not None:
+        page_score = cross_rerank(page_score, chunk_score, sel, question or sparse_query, documents, ranking, reranker)
+
     # chunks ordered by (page score, chunk score): first chunk seen of each page is its best
     order = np.lexsort((-chunk_score, -page_score[chunk_page]))
     order = order[np.isfinite(page_score[chunk_page[order]])]
@@ -309,7 +322,8 @@ def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: s
     """The pages labelled as the part of the filing the question asks for, lifted in units of the query's
     spread (after the document signals, like the cover: every selected PDF has such pages)."""
     lift: np.ndarray | float = 0.0
-    statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else [])
+    statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else []) + \
+        (CASH_FLOW_ITEM_PARTS if ranking.cash_flow_items else [])
     for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, statements)):
         parts = tuple(asked_parts(question, table)) if weight else ()
         if parts:
@@ -378,6 +392,37 @@ def rerank_pages(page_score: np.ndarray, scorer_chunks: np.ndarray, chunk_page: 
     rest = rest[np.isfinite(rest)]
     floor = float(rest.max()) if len(rest) else 0.0
     out[top] = floor + 1.0 + blend - blend.min()  # above every page not reranked
+    return out
+
+
+def cross_rerank(page_score: np.ndarray, chunk_score: np.ndarray, sel: _SelectionArrays, question: str,
+                 documents: dict[str, DocumentInfo | None], ranking: Ranking, reranker) -> np.ndarray:
+    """The top `rerank_pages` pages reordered by a blend of their score and the cross-encoder's reading of
+    (question, page header + the page's best chunk), each z-scored over those pages; they stay ahead of
+    every other page."""
+    finite = np.isfinite(page_score)
+    top = np.argsort(-np.where(finite, page_score, -np.inf), kind="stable")[: ranking.rerank_pages]
+    top = top[finite[top]]
+    if len(top) < 2:
+        return page_score
+    by_score = np.argsort(-chunk_score, kind="stable")
+    pages_sorted = sel.chunk_page[by_score]
+    first = np.unique(pages_sorted, return_index=True)
+    best_chunk = dict(zip(first[0].tolist(), by_score[first[1]].tolist()))
+    chunk_start = np.cumsum([0] + [len(i.chunks) for i in sel.indexes])
+    headers = page_headers(sel.indexes, sel.page_doc, top, documents)
+    texts = []
+    for g, header in zip(top.tolist(), headers):
+        ci = best_chunk[g]
+        j = int(np.searchsorted(chunk_start, ci, side="right")) - 1
+        texts.append(f"{header}\n{sel.indexes[j].chunks[ci - chunk_start[j]].text}")
+    cross = reranker.score(question, texts)
+    blend = (1 - ranking.rerank_weight) * zscore(page_score[top]) + ranking.rerank_weight * zscore(cross.astype(float))
+    out = page_score.copy()
+    rest = np.delete(page_score, top)
+    rest = rest[np.isfinite(rest)]
+    floor = float(rest.max()) if len(rest) else 0.0
+    out[top] = floor + 1.0 + blend - blend.min()
     return out
 
 

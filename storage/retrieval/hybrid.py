@@ -52,6 +52,7 @@ from storage.documents import vector_store
 from storage.documents.bm25 import build_bm25_model, load_bm25_index
 from storage.settings import get_settings
 from storage.documents.embeddings import get_embedder
+from storage.retrieval.page_reranker import get_page_reranker
 from storage.retrieval.query_expansion import ExpandedQuery, expand_query
 from storage.retrieval.cache import CACHE_ERRORS, RetrievalCache, normalise_query
 from storage.schema import Chunk, DocumentInfo, RetrievedChunk
@@ -225,8 +226,9 @@ class HybridRetriever:
             sparse = without_issuers(sparse, self._documents)
         scorer = get_page_scorer() if self.ranking.scorer_pages > 0 or self.ranking.scorer_feature else None  # None: today's ranking (reason logged)
         scorer_vec = scorer.embed_question(query) if scorer is not None else None
+        reranker = get_page_reranker() if self.ranking.rerank_pages > 0 else None  # None: reason logged
         results = rank_pages(indexes, sparse, dense_vec, k, question=query, documents=self._documents,
-                             ranking=self.ranking, scorer_vec=scorer_vec, scorer=scorer)
+                             ranking=self.ranking, scorer_vec=scorer_vec, scorer=scorer, reranker=reranker)
         if cache is not None:
             try:
                 cache.put(fingerprint, k, query, cache_vec, results)

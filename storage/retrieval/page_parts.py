@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from storage.finance.line_items import asked_items, home_statement
+
 _I = re.IGNORECASE
 # (question phrasing, label of the part that answers it)
 PROSE_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
@@ -49,6 +51,21 @@ STATEMENT_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
 CAPEX_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
     (re.compile(r"\bcapex\b|\bcapital (?:expenditures?|spending)\b", _I), _CASH),
 ]
+
+
+class _AsksCashFlowItem:
+    """A question naming a line item the cash flow statement presents (storage.finance.line_items: capital
+    expenditures, D&A, buybacks, dividends paid; the operating, investing and financing totals), however it
+    is phrased ("capex", "CFO", "cash from operations")."""
+
+    @staticmethod
+    def search(question: str) -> bool:
+        return any(home_statement(a.item) == "cash flows" or a.item.concept.startswith("NetCashProvidedByUsedIn")
+                   for a in asked_items(question))
+
+
+# line items of the cash flow statement asked in any words (`Ranking.cash_flow_items`, weighed by statement_weight)
+CASH_FLOW_ITEM_PARTS: list[tuple] = [(_AsksCashFlowItem, _CASH)]
 
 
 def asked_parts(question: str, table: list[tuple[re.Pattern, re.Pattern]]) -> list[re.Pattern]:

@@ -17,7 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# (pattern in the question, words the filing uses). Patterns are matched case-insensitively.
+from storage.finance.line_items import named_items, search_words
+
+# (pattern in the question, words the filing uses). Patterns are matched case-insensitively. Line items
+# (revenues, capital expenditures, operating cash flow, buybacks, margins, ...) are not here: their words
+# are storage/finance/line_items.py's (`search_words` of the items a question names).
 _STATEMENTS = {
     "income": "consolidated statements of operations income earnings revenue net income",
     "balance": "consolidated balance sheets total assets total liabilities shareholders equity",
@@ -27,28 +31,15 @@ GLOSSARY: list[tuple[str, str]] = [
     (r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|profit and loss", _STATEMENTS["income"]),
     (r"balance sheets?|statements? of financial position", _STATEMENTS["balance"]),
     (r"cash ?flow statements?|statements? of cash ?flows?", _STATEMENTS["cashflow"]),
-    (r"cash ?flows? from (?:operations|operating)|operating cash ?flow", "net cash provided by operating activities"),
-    (r"free cash ?flow", "net cash provided by operating activities capital expenditures purchases of property and equipment"),
-    (r"gross (?:profit )?margins?|gross profit", "gross profit cost of sales cost of products revenue net sales"),
-    (r"operating (?:profit )?margins?|operating income|ebit\b", "operating income earnings from operations revenue net sales"),
-    (r"net (?:profit )?margins?|profit margins?|net income|net earnings|net profit", "net income net earnings revenue net sales"),
-    (r"ebitda", "ebitda depreciation amortization operating income adjusted"),
     (r"quick ratio|acid[- ]test", "total current assets cash and cash equivalents receivables total current liabilities"),
-    (r"current ratio|working capital", "total current assets total current liabilities"),
-    (r"capex|capital expenditures?|capital spending", "capital expenditures purchases of property plant and equipment"),
-    (r"pp&e|property,? plant,? (?:and|&) equipment|fixed assets?", "property plant and equipment net"),
+    (r"working capital", "total current assets total current liabilities"),
     (r"(?:asset|inventory|receivables?) turnover", "total assets inventories receivables revenue cost of sales"),
     (r"days (?:payable|sales|inventory)|dpo\b|dso\b|dio\b", "accounts payable receivables inventories cost of sales revenue"),
     (r"return on (?:assets|equity|invested capital)|roa\b|roe\b|roic\b", "net income total assets shareholders equity"),
     (r"debt[- ]to[- ]equity|leverage|total debt", "long-term debt borrowings total equity"),
     (r"interest coverage", "interest expense operating income"),
-    (r"dividends?(?: payout)?", "dividends paid per share cash dividends declared"),
-    (r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?", "repurchase shares common stock repurchases"),
-    (r"sg&a|selling,? general,? (?:and|&) administrative", "selling general and administrative expenses"),
+    (r"dividends? (?:per share|payout)", "dividends paid per share cash dividends declared"),
     (r"effective tax rate|tax rate", "effective income tax rate provision for income taxes"),
-    (r"\beps\b|earnings per share", "earnings per share basic diluted"),
-    (r"top ?line|revenues?|sales", "revenue net sales"),
-    (r"inventor(?:y|ies)", "merchandise inventories"),
     (r"restructuring", "restructuring charges liability"),
     (r"acquisitions?|acquired", "acquisition acquired business combination"),
     (r"segments?|product categor(?:y|ies)|business units?|divisions?", "segment revenue product category reportable operating segments"),
@@ -129,10 +120,13 @@ def strip_instructions(question: str) -> str:
 
 
 def expand_query(question: str, sections: bool = False) -> ExpandedQuery:
-    """Cleaned question plus glossary expansion (terms found anywhere in the original question,
+    """Cleaned question plus the words filings print for the line items it names (storage.finance.line_items)
+    and the glossary's expansion (terms found anywhere in the original question,
     so a hint like "based on the balance sheet" still counts after its sentence is dropped).
     `sections`: also the section phrasings (SECTION_GLOSSARY) and derived nouns' adjectives."""
     words: list[str] = []
+    for item in named_items(question):
+        words.extend(w for w in search_words(item) if w not in words)
     for pattern, expansion in _COMPILED + (_SECTION_COMPILED if sections else []):
         if pattern.search(question):
             words.extend(w for w in expansion.split() if w not in words)
