@@ -124,3 +124,15 @@ def test_amounts_about_shares_are_money_and_ebit_rows_are_operating_income():
             ("Tax benefits from trust share sales", "Share-based compensation", "Weighted-average diluted shares")] == \
         [("USD", 1e6), ("USD", 1e6), ("shares", 1e6)]
     assert fact(facts, "Tax benefits from trust share sales", 1).value == -527.0
+
+
+def test_change_columns_only_the_total_row_fills_leave_its_amounts_under_their_years():
+    """"2015  Change  2014  Change  2013": the percentages of the total row alone make no column; its amounts are read."""
+    rows = [("Interest and dividend income", "$ 2,921", "", "$ 1,795", "", "$ 1,616"), ("Interest expense", "(733)", "", "(384)", "", "(136)"),
+            ("Total other income/(expense), net", "$ 1,285", "31%", "$ 980", "(15)%", "$ 1,156")]
+    st = Statement([], [["2015", "Change", "2014", "Change", "2013"]], rows, columns=5)
+    facts = read_facts(_filing(["ACME INC. ANNUAL REPORT"], st, "Other income/(expense), net for 2015, 2014 and 2013 are as follows "
+                                                                "(dollars in millions):"))
+    total = sorted((f for f in facts if f.label.startswith("Total other")), key=lambda f: f.column)
+    assert [(f.value, f.fiscal_year, f.scale) for f in total] == [(1285.0, 2015, 1e6), (980.0, 2014, 1e6), (1156.0, 2013, 1e6)]
+    assert [f.value for f in facts if f.label == "Interest expense"] == [-733.0, -384.0, -136.0]
