@@ -14,7 +14,7 @@ share", "%", ...). For each cell, the facts stored with the build (storage/docum
             amounts and percentages unscaled)
 
 `--gold library` scores bench/gold/library_figures.jsonl instead (the AMCOR and BOEING 10-Ks of
-financebench-dev/library, tune half); `--gold tune-more` bench/gold/facts_tune_more.jsonl (tune issuers only:
+financebench-dev/library, tune half); `--gold tune-more` bench/gold/facts_tune_more_figures.jsonl (tune issuers only:
 notes tables under their own or their section's caption, segment and MD&A tables, a 10-K's quarterly table,
 10-Q nine-month columns, a release's footnote tables, multi-level column heads, per-share and percent rows;
 read 2026-11-27 off the rendered pages and their text).
@@ -57,8 +57,8 @@ _UNITS = {  # gold unit -> (unit test, scale)
 def gold_cells(gold: str = "statements") -> list[dict]:
     """The human-read cells of a gold: "statements" (statements, statements-more), "library" (the
     FinanceBench library filings of the tune issuers, bench/gold/library_figures.jsonl) or "tune-more"
-    (notes, segment, quarterly, year-to-date and release tables of tune issuers, bench/gold/facts_tune_more.jsonl)."""
-    files = [GOLD / "library_figures.jsonl"] if gold == "library" else [GOLD / "facts_tune_more.jsonl"] \
+    (notes, segment, quarterly, year-to-date and release tables of tune issuers, bench/gold/facts_tune_more_figures.jsonl)."""
+    files = [GOLD / "library_figures.jsonl"] if gold == "library" else [GOLD / "facts_tune_more_figures.jsonl"] \
         if gold == "tune-more" else [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
     cells = []
     for path in files:
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--failures", type=int, default=0, help="print this many tune-half failures")
     parser.add_argument("--gold", choices=("statements", "library", "tune-more"), default="statements",
                         help="the gold cells: statements (bench/gold/statements*), library (bench/gold/library_*) or "
-                        "tune-more (bench/gold/facts_tune_more.jsonl)")
+                        "tune-more (bench/gold/facts_tune_more_figures.jsonl)")
     args = parser.parse_args(argv)
     if args.baseline_work:
         args.baseline_rev = ""
