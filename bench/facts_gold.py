@@ -14,7 +14,10 @@ share", "%", ...). For each cell, the facts stored with the build (storage/docum
             amounts and percentages unscaled)
 
 `--gold library` scores bench/gold/library_figures.jsonl instead (the AMCOR and BOEING 10-Ks of
-financebench-dev/library, tune half).
+financebench-dev/library, tune half); `--gold tune-more` bench/gold/facts_tune_more_figures.jsonl (tune issuers only:
+notes tables under their own or their section's caption, segment and MD&A tables, a 10-K's quarterly table,
+10-Q nine-month columns, a release's footnote tables, multi-level column heads, per-share and percent rows;
+read 2026-11-27 off the rendered pages and their text).
 
 `--baseline-work W0` scores the facts stored in another work folder instead (the same filings backfilled
 by another revision, e.g. a pristine copy of the shared work folder), in the same run.
@@ -47,15 +50,16 @@ GOLD = ROOT / "bench" / "gold"
 _UNITS = {  # gold unit -> (unit test, scale)
     "USD millions": ("money", 1e6), "USD thousands": ("money", 1e3), "USD billions": ("money", 1e9),
     "USD per share": ("per share", 1.0), "%": ("%", 1.0), "millions": ("any", 1e6),
-    "millions of shares": ("shares", 1e6),
+    "millions of shares": ("shares", 1e6), "thousands of shares": ("shares", 1e3),
 }
 
 
 def gold_cells(gold: str = "statements") -> list[dict]:
-    """The human-read cells of a gold: "statements" (statements, statements-more) or "library" (the
-    FinanceBench library filings of the tune issuers, bench/gold/library_figures.jsonl)."""
-    files = [GOLD / "library_figures.jsonl"] if gold == "library" else \
-        [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
+    """The human-read cells of a gold: "statements" (statements, statements-more), "library" (the
+    FinanceBench library filings of the tune issuers, bench/gold/library_figures.jsonl) or "tune-more"
+    (notes, segment, quarterly, year-to-date and release tables of tune issuers, bench/gold/facts_tune_more_figures.jsonl)."""
+    files = [GOLD / "library_figures.jsonl"] if gold == "library" else [GOLD / "facts_tune_more_figures.jsonl"] \
+        if gold == "tune-more" else [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
     cells = []
     for path in files:
         for line in path.read_text("utf-8").splitlines():
@@ -206,8 +210,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(the same gold, another build of the facts: e.g. a pristine copy); replaces --baseline-rev")
     parser.add_argument("--scores-out", type=Path, help=argparse.SUPPRESS)  # per-cell scores, for --baseline-work
     parser.add_argument("--failures", type=int, default=0, help="print this many tune-half failures")
-    parser.add_argument("--gold", choices=("statements", "library"), default="statements",
-                        help="the gold cells: statements (bench/gold/statements*) or library (bench/gold/library_*)")
+    parser.add_argument("--gold", choices=("statements", "library", "tune-more"), default="statements",
+                        help="the gold cells: statements (bench/gold/statements*), library (bench/gold/library_*) or "
+                        "tune-more (bench/gold/facts_tune_more_figures.jsonl)")
     args = parser.parse_args(argv)
     if args.baseline_work:
         args.baseline_rev = ""

@@ -40,7 +40,10 @@ from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, pa
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
 from storage.finance.columns import CHANGE_TITLE
-from storage.finance.periods import MONTH_DAY, MONTHS, YEAR, YEAR_RE, Period, months_before, parse_period
+from storage.finance.periods import (
+    MONTH, MONTH_DAY, MONTHS, QUARTER_COLUMN, QUARTER_ORDINALS, YEAR, YEAR_RE, Period, calendar_month_end, fiscal_quarter_end,
+    fiscal_year_end, months_before, parse_period,
+)
 from storage.finance.scale import HEADING_LINES, ends_section, factor, find_caption, read_scale, section_caption, unit_of
 from storage.schema import Fact, PageContent
 
@@ -85,12 +88,16 @@ def read_tables(pages: list[PageContent], words: dict[int, tuple[list[tuple], fl
         if has_table(units):
             layout[number] = units
     tables = DocumentTables(keys, layout)
+    # the fiscal calendar the cover states ("For the fiscal year ended December 31, 2019"): the ends of columns
+    # that print a year and a quarter or a bare year only
+    cover = "\n".join(p.text or "" for p in sorted(pages, key=lambda p: p.page_number)[:2])
+    calendar = calendar_month_end(fiscal_year_end(cover))
     section = ""  # the caption of the section the page is in (storage/finance/scale.section_caption)
     for p in sorted(pages, key=lambda p: p.page_number):
         head = drop_furniture_text(p.text or "", keys).splitlines()[:3 * HEADING_LINES]
         section = section_caption(head) or ("" if ends_section(head) else section)
         if p.is_ocr or numbered.get(p.page_number, True):  # a text page printing under 4 numbers holds no table
-            tables.facts.extend(facts_of(p.page_number, units_of(tables, p.page_number, p.text), section))
+            tables.facts.extend(facts_of(p.page_number, units_of(tables, p.page_number, p.text), section, calendar))
     return tables
 
 
@@ -119,20 +126,28 @@ def _captions(units: list[Unit]) -> dict[int, str]:
     return out
 
 
-def facts_of(page: int, units: list[Unit], section_caption: str = "") -> list[Fact]:
+def facts_of(page: int, units: list[Unit], section_caption: str = "",
+             calendar: tuple[int, int] | None = None) -> list[Fact]:
     """One fact per value cell of the page's table rows. A table's scale is its own caption's, else the
     last caption printed above it on the page, else `section_caption` (the caption its section's heading
-    prints: "Notes to the Consolidated Financial Statements ... (Dollars in millions)")."""
+    prints: "Notes to the Consolidated Financial Statements ... (Dollars in millions)"). `calendar`: the
+    (month, day) every fiscal year of the document ends on (storage/finance/periods.calendar_month_end), which
+    dates the columns that print a year only ("2019" over "4th 3rd 2nd 1st"; "2023" in a 10-K)."""
     facts: list[Fact] = []
     captions = _captions(units)
     table, in_header, last_key, page_caption = -1, False, None, section_caption
+    prose: list[str] = []  # the prose lines above the table ("... for the years ended May 31:")
+    intro = ""
     for unit in units:
         if unit.is_header and not in_header:
             table, last_key = table + 1, (unit.header.text, unit.header.kind) if unit.header else None
+            intro = " ".join(prose[-2:])
         in_header = unit.is_header
         if not unit.is_table_row:
             if not unit.is_header and find_caption(unit.text):
                 page_caption = unit.text
+            if not unit.is_header:
+                prose.append(unit.text)
             continue
         cells = row_cells(unit) or _unlabelled_cells(unit)
         if not cells or all(_YEAR_VALUE.match(c.value) for c in cells):
@@ -151,7 +166,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "") -> list[Fa
         if item is None and (measure := segment_measure(cells[0].label, cells[0].section, percent)):
             item, member = measure, cells[0].label  # "Commercial Airplanes" under "Revenues:": a segment's revenues
         boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
-        shifted = _quarter_ends(unit.header.columns)
+        shifted = _quarter_ends(unit.header.columns) or _fiscal_columns(unit.header.columns, calendar, intro)
         for cell in cells:
             period = shifted.get(cell.column) or parse_period(cell.period)
             change_in_percent = period.year is None and bool(_PERCENT_CHANGE.search(cell.period))  # "% Change"
@@ -220,6 +235,46 @@ def _quarter_ends(columns: tuple[str, ...]) -> dict[int, Period]:
     for i in totals:
         end = date(year, end_month, end_day)
         out[i] = Period(columns[i], months_before(end, 12), end, 12, None, year)
+    return out
+
+
+# a column naming a (fiscal) year and nothing else: "2023", "Fiscal 2023", "Year 2023"
+_YEAR_ONLY = re.compile(rf"(?i)^(?:(?:fiscal|full)\s+)?(?:years?\s+)?(?:fiscal\s+)?(?:year\s+)?'?({YEAR})$")
+# the span a table's introduction says its year columns are: "... for the years ended May 31:" (no year after the day)
+_YEARS_ENDED = re.compile(rf"(?i)\b(?:fiscal\s+)?years?\s+ended\s+({MONTH})\s+(\d{{1,2}})\b(?!,?\s*{YEAR})")
+
+
+@lru_cache(maxsize=256)
+def _fiscal_columns(columns: tuple[str, ...], calendar: tuple[int, int] | None, intro: str = "") -> dict[int, Period]:
+    """The ends of columns that print a year and no date, from the fiscal calendar: a quarterly table's
+    quarters ("2019" over "4th 3rd 2nd 1st": the fourth quarter of fiscal 2019 ends on the year's last day,
+    the others 3, 6, 9 months before it) and its "Full Year" column, and bare years ("2023": the fiscal year ending in 2023; twelve
+    months when the column or the table's introduction says years: "... for the years ended May 31:", whose
+    month and day also serve without a calendar). Column -> period; {} when nothing is known."""
+    said = _YEARS_ENDED.search(intro or "")
+    year_end = (MONTHS[said.group(1).lower()[:3]], int(said.group(2))) if said else calendar
+    if year_end is None:
+        return {}
+    quarters = {i: m for i, label in enumerate(columns) if (m := QUARTER_COLUMN.search(label))}
+    out: dict[int, Period] = {}
+    for i, label in enumerate(columns):
+        p = parse_period(label)
+        if p.end is not None or p.year is None:
+            continue
+        if i in quarters and len(quarters) >= 2 and calendar is not None:
+            m = quarters[i]
+            end = fiscal_quarter_end(p.year, QUARTER_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2)), calendar)
+            out[i] = Period(label, months_before(end, 3), end, 3, None, p.year)
+        elif quarters and calendar is not None and _TOTAL_COLUMN.search(label) and p.months in (12, None):
+            end = date(p.year, *calendar)  # "Full Year" after the quarters
+            out[i] = Period(label, months_before(end, 12), end, 12, None, p.year)
+        elif not quarters and _YEAR_ONLY.match(label.strip()):
+            try:
+                end = date(p.year, *year_end)
+            except ValueError:
+                continue
+            months = 12 if said or re.search(r"(?i)year|fiscal", label) else None
+            out[i] = Period(label, months_before(end, 12) if months else None, end, months, None, p.year)
     return out
 
 

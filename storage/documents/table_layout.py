@@ -253,15 +253,20 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
             row_header = row_headers.get(k, header)
-            cells, boxes = [], []
+            cells, boxes, unplaced = [], [], []
             y0, y1 = min(w.y0 for w in ln.words), max(w.y1 for w in ln.words)
             for value, x0, x1 in ln.values:
                 col = _column_of(x0, x1, cols)
                 if col is not None and all(c != col for c, _ in cells):
                     cells.append((col, value))
                     boxes.append((round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)))
+                else:
+                    unplaced.append(value)
             text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
-            laid = row_header is not None and len(cells) == len(ln.values)
+            # (a change column only the total row fills, "2015  Change  2014  Change  2013": its percentages make
+            # no column of their own; the row's amounts stand under their periods)
+            laid = row_header is not None and (not unplaced or bool(cells) and all(v.endswith("%") for v in unplaced)
+                                               and not any(v.endswith("%") for _, v in cells))
             label = ln.label
             if row_header is not None and row_header.kind == "roll-forward" and YEAR_CELL.match(label) and section:
                 label = section  # a year printed as the row's label: the row is its section's item ("Revenue")

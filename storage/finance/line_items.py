@@ -69,7 +69,10 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
              r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b",
-             r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations",
+             r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations"
+             # "EBIT", "Operating profit (EBIT)", "Earnings before interest and taxes"
+             r"|(?:operating (?:income|profit|earnings) )?\(?ebit\)?(?: from continuing operations)?"
+             r"|(?:earnings|income|profit) before interest and (?:income )?taxe?s?(?: \(ebit\))?",
              words="operating income earnings from operations revenue net sales"),
     LineItem("IncomeLossBeforeIncomeTaxes", "Income (Loss) before Income Taxes",
              r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:income )?taxes",

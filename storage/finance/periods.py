@@ -149,6 +149,8 @@ MONTH_DAY = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z
 MONTH_QUARTER = re.compile(rf"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:{YEAR}\s+)?quarter\b",
                            re.IGNORECASE)
 QUARTER_NAME = re.compile(r"(?i)\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4]))\b")
+# a quarter's column under its year: its ordinal alone or with "Quarter" ("4th", "Fourth Quarter"), or "Q4" (groups: ordinal, number)
+QUARTER_COLUMN = re.compile(r"(?i)\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\b(?:\s+(?:fiscal\s+)?quarter\b)?|q([1-4])\b)")
 QUARTER_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 QUARTER_ORDINAL = r"first|second|third|fourth"  # a fragment: the quarters' ordinal words
 QUARTER_NUMBER = r"Q[1-4]"  # a fragment: "Q2" (case as the caller's flags say)
@@ -161,3 +163,33 @@ QUARTER_WORDS = re.compile(
 QUARTER_ASKED = re.compile(
     r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
 )
+
+
+# ---- fiscal calendars: a document's fiscal year end, and the quarters it makes
+# a 10-K's or annual report's cover: "For the fiscal year ended December 31, 2019", "for the year ended June 30, 2022"
+_YEAR_ENDED_COVER = re.compile(r"\bfor\s+the\s+(?:fiscal\s+)?year\s+ended\s+", re.IGNORECASE)
+
+
+def fiscal_year_end(text: str) -> date | None:
+    """The fiscal year end a document's cover states ("For the fiscal year ended May 31, 2023"), else None."""
+    m = _YEAR_ENDED_COVER.search(text or "")
+    return parse_date(text[m.end():m.end() + 30]) if m else None
+
+
+def calendar_month_end(fy_end: date | None) -> tuple[int, int] | None:
+    """(month, day) of a fiscal year that always ends on the same month's last day (December 31, June 30, May
+    31), the calendar its quarters and other years' ends follow; None for a 52/53-week year ending on a weekday
+    (its day moves from year to year) and for a year ending in January or February (retailers name those years
+    either way)."""
+    if fy_end is None or fy_end.month in (1, 2) or fy_end.day != _last_day(fy_end.year, fy_end.month):
+        return None
+    return fy_end.month, fy_end.day
+
+
+def fiscal_quarter_end(fiscal_year: int, quarter: int, month_end: tuple[int, int]) -> date:
+    """The last day of quarter 1-4 of fiscal year `fiscal_year` of a calendar ending on `month_end` (its
+    fiscal year named by the calendar year it ends in): Q2 of fiscal 2019 ending June 30 ends December 31, 2018."""
+    month, year = month_end[0] - 3 * (4 - quarter), fiscal_year
+    while month <= 0:
+        month, year = month + 12, year - 1
+    return date(year, month, _last_day(year, month))

@@ -139,8 +139,11 @@ _SHARE_COUNT = re.compile(r"\bshares?\b|\bunits outstanding\b|weighted[- ]averag
                           re.IGNORECASE)
 _NOT_PER_SHARE = re.compile(r"\bshares? (?:used|outstanding)|weighted[- ]average\s+(?:number|common|diluted|basic|shares?)\b|"
                             r"number of", re.IGNORECASE)
-# an amount on an equity row that names its shares: "Common stock and additional paid-in capital, … shares issued"
-_EQUITY_AMOUNT = re.compile(r"\bstock\b|\bcapital\b|\bpaid-in\b", re.IGNORECASE)
+# an amount on an equity row that names its shares: "Common stock and additional paid-in capital, … shares issued";
+# an amount "share" only qualifies: "Share-based compensation", "Tax benefits from ... share sales", "Share repurchases"
+_EQUITY_AMOUNT = re.compile(r"\bstock\b|\bcapital\b|\bpaid-in\b|\bshare[- ]based\b|\bshare\s+(?:sales?|repurchases?|buybacks?|"
+                            r"issuances?)\b|\b(?:proceeds|payments?|expenses?|compensation|costs?|(?:tax\s+)?benefits?)\b",
+                            re.IGNORECASE)
 # a count of people: "Number of employees", "Employees", "Headcount" (not "Issuance of securities to employees")
 _PEOPLE = re.compile(r"\b(?:number of|total)\s+(?:full[- ]time\s+)?(?:employees|people)\b|^\W*(?:full[- ]time\s+)?"
                      r"(?:employees|people)\W*$|\bheadcount\b", re.IGNORECASE)
