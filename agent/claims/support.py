@@ -209,7 +209,7 @@ def quarter(text: str) -> int | None:
 
 
 # a quarter's column printed by its ordinal alone under its year ("2016" over "4th 3rd 2nd 1st": "2016 2nd")
-_BARE_ORDINAL = re.compile(r"(?i)^(?:.*\s)?(first|second|third|fourth|1st|2nd|3rd|4th)$")
+_BARE_ORDINAL = re.compile(rf"(?i)^(?:.*\s)?({'|'.join(QUARTER_ORDINALS)})$")
 
 
 @lru_cache(maxsize=4096)
