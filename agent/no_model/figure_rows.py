@@ -193,8 +193,9 @@ def _words(text: str) -> set[str]:
     return set(tokenize(text)) - _PERIOD_WORDS
 
 
-def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
-    """The row's section and qualifiers mean what the question asks (see the module doc)."""
+def row_fits(row: Row, ask: Ask, segment_words: set[str], cells: list[Cell] = ()) -> bool:
+    """The row's section and qualifiers mean what the question asks (see the module doc); `cells`:
+    the columns chosen, whose headers' own words ("FedEx Express Segment") say whose they are too."""
     label, context = row.label, row.context
     adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(context)) and not _GAAP.search(label))
     if adjusted != ask.adjusted:
@@ -209,7 +210,7 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
             and not line_items.NONCURRENT_LABEL.search(label):
         return False
     named = ask.residue & segment_words  # the segment the question names, if any
-    where = _words(f"{label} {context}")
+    where = _words(f"{label} {context}") | columns_said(cells)
     if named and not named <= where:
         return False
     is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(label))
@@ -323,12 +324,14 @@ def segment_words(rows: list[Row]) -> set[str]:
 def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     """The row answering `ask` with its cell(s) for the asked period, or None."""
     segments = segment_words(rows)
-    fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period)) and row_fits(r, ask, segments)]
+    prefer = column_choice(ask)
+    fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period, prefer)) and row_fits(r, ask, segments, cells)
+               and _unit_fits(r, cells, ask)]
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
-                   and ask.residue <= _words(f"{r.label} {r.context}") | _said_by_registrant(r, ask)]
+                   and ask.residue <= _words(f"{r.label} {r.context}") | columns_said(c) | _said_by_registrant(r, ask)]
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
@@ -359,9 +362,70 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
-        fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
+        fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+# column header words that qualify no figure ("(Unaudited)", "Actual", "Amount")
+_COLUMN_PLAIN = set(tokenize("unaudited audited actual reported amount amounts dollars"))
+_COLUMN_TOTAL = set(tokenize("total consolidated"))
+
+
+def column_words(period: str) -> set[str]:
+    """A column header's words beyond its period: "FedEx Express Segment, Year ended May 31, 2023"
+    -> fedex, express, segment; "2023 Low" -> low."""
+    return {w for w in _words(period) if not any(ch.isdigit() for ch in w)} - _COLUMN_PLAIN
+
+
+def columns_said(cells) -> set[str]:
+    """The words the chosen columns' headers say of their cells."""
+    return set().union(*(column_words(c.period) for c in cells)) if cells else set()
+
+
+def _is_percent(cell: Cell) -> bool:
+    return cell.value.rstrip().endswith("%")
+
+
+def _unit_fits(row: Row, cells: list[Cell], ask: Ask) -> bool:
+    """A percentage asked (a margin) is no row printing amounts, an amount asked no row of
+    percentages ("Americas 48%" under "% Revenues by Geography" is not the Americas' revenues)."""
+    if not ask.items:
+        return True
+    if ask.items[0].percent:
+        return row.item is not None or any(_is_percent(c) for c in cells)
+    return not all(_is_percent(c) for c in cells)
+
+
+def column_choice(ask: Ask):
+    """`prefer` for pick_cells: of several columns of the asked year that their headers tell apart
+    (a segment's, a range's low and high, a measure's "Impacted Earnings" and "Total" columns), the
+    one whose own words the question says; else the one saying "total" / "consolidated", else the
+    one plain column among qualified ones; else none: which one is asked is unknown. Percentages
+    answer only a percentage asked, amounts only an amount."""
+    said = set(tokenize(ask.text))
+    percent = bool(ask.items) and ask.items[0].percent
+
+    def prefer(cells: list[Cell]) -> list[Cell]:
+        if ask.items and (kind := [c for c in cells if _is_percent(c) == percent]):
+            cells = kind
+        if len(cells) == 1:
+            return cells
+        words = [column_words(c.period) for c in cells]
+        common = set.intersection(*words)
+        own = [w - common for w in words]
+        if not any(own):
+            return cells  # headers that words do not tell apart: pick_cells' own order
+        hits = [len(o & said) for o in own]
+        best = max(hits)
+        if best:
+            return [cells[hits.index(best)]] if hits.count(best) == 1 else []
+        for pick in ([c for c, o in zip(cells, own) if o & _COLUMN_TOTAL], [c for c, o in zip(cells, own) if not o]):
+            if len(pick) == 1:
+                return pick
+        return []
+
+    return prefer
 
 
 MAX_PART_WORDS = 1
@@ -479,7 +543,7 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
     tune = TUNING.rows
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
-        said = _words(f"{row.label} {row.context}") | (own - ask.residue if row.table in implied else set())
+        said = _words(f"{row.label} {row.context}") | columns_said(cells) | (own - ask.residue if row.table in implied else set())
         # the question's line-item words must all be printed with the row (label, caption or
         # section): "return on equity" is not "Return on invested capital"
         if not terms or own - said - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
