@@ -47,8 +47,20 @@ from storage.schema import Source
 
 def tokenize(text: str) -> list[str]:
     """storage/documents/bm25.py tokens, with "non-current" one word ("noncurrent"): its "non" is no
-    other word's (the "non" of "non-GAAP" is a qualifier word the asking ignores)."""
-    return _tokenize(re.sub(r"(?i)\bnon[- ](?=current\b)", "non", text))
+    other word's (the "non" of "non-GAAP" is a qualifier word the asking ignores); a verb's "-ed"
+    form and its base are one word ("declared" = "declare"), so a question's verb meets the label's participle."""
+    return [_base(t) for t in _tokenize(re.sub(r"(?i)\bnon[- ](?=current\b)", "non", text))]
+
+
+MIN_FOLDED = 4
+
+
+def _base(token: str) -> str:
+    """"declared" and "declare" -> "declar": a word without its "-ed" or final "e", so that the
+    participle printed and the verb asked meet."""
+    if len(token) > MIN_FOLDED and token.isalpha():
+        return token[:-2] if token.endswith("ed") else token[:-1] if token.endswith("e") else token
+    return token
 
 
 _TOTAL = re.compile(r"\btotal\b", re.I)
@@ -64,7 +76,8 @@ _STATEMENT_NAME = re.compile(
 _NOT_DISTINCTIVE = set(tokenize("net attributable"))  # "Property and equipment, net": the item, not another one
 # words saying that what the question names is a segment ("the Americas segment's"): the segment's
 # own name must be printed with its row, these need not be
-_SEGMENT_KIND = set(tokenize("segment segments reportable region regions regional division divisions geographic"))  # "Property and equipment, net": the item, not another one
+_SEGMENT_KIND = set(tokenize("segment segments reportable region regions regional division divisions geographic "
+                             "business businesses operations"))  # "Property and equipment, net": the item, not another one
 # the sections statements are made of: they say where a row stands, not whose part it is
 _STATEMENT_SECTION = re.compile(
     r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
@@ -72,7 +85,7 @@ _STATEMENT_SECTION = re.compile(
     r"(?:cash flows? (?:from|provided by|used in) |net cash (?:from|provided by|used in) )?(?:operating|investing|"
     r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
     r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
-    r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
+    r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?(?:number of )?(?:common )?shares (?:used|outstanding).*|"
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
@@ -83,7 +96,8 @@ _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
                         r"(?:\s+of\s+(?:long[- ]term\s+)?(?:debt|borrowings))?")
 _EXCLUDING_MINORITY = re.compile(r"(?i),?\s*\b(?:excluding|excludes|exclusive of|without|net of|not including)\s+"
-                                 r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+interests?(?:['’]s?)?(?:\s+share)?")
+                                 r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+(?:interests?|preferred(?:\s+stock)?)(?:['’]s?)?"
+                                 r"(?:\s+share)?")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
@@ -99,7 +113,7 @@ _PERIOD_WORDS = set(tokenize(
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
     f"latest recent last million billion thousand dollar during throughout within since through {MONTH_NAMES} "
-    "earlier ago previous preceding later "  # "a year earlier": when, not which item
+    "earlier ago previous preceding later according achieve achieved "  # "a year earlier": when, not which item
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
@@ -225,6 +239,8 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str], cells: list[Cell] = ()
     section = row.cells[0].section
     if section and row.item is None and _other_item(section, ask):
         return False  # "Subscription and support" under "Cost of revenues" is no revenue row
+    if section and row.item is None and _part_named(section, ask):
+        return False  # "Americas" under "Hardware Revenues" is the hardware business's, not the company's
     named = line_items.asked_items(section) if section and row.item is not None else []
     if section and row.item is not None and not any(a.item.per_share or a.item.percent for a in named) \
             and (row.item.concept in SECTION_FREE or named and named[0].item is not row.item):
@@ -232,8 +248,9 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str], cells: list[Cell] = ()
         # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
-        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item) \
-        or _section_said(section, ask)
+        or bool(_words(section) & (ask.own | ask.residue)) or row.item is None and bool(_asked_in(section, ask)) \
+        or row.item is not None and _names_item(section, row.item) or _section_said(section, ask) \
+        or not _words(section)  # "Balance": a column's word read as a section names no part
 
 
 MAX_NAME_WORDS = 6
@@ -255,6 +272,35 @@ def _other_measure(section: str, ask: Ask) -> bool:
     named = {a.item.concept for a in line_items.asked_items(section)}
     return len(named) == 1 and named <= _SEGMENT_MEASURES \
         and not any(line_items.answers(line_items.BY_CONCEPT[c], ask.items[0]) for c in named)
+
+
+# words of a heading that say how a table breaks the item down, not which part it is
+_BREAKDOWN = set(tokenize("by geography geographic geographical region regions segment segments business businesses product "
+                          "products category categories type types source sources line lines offering offerings "
+                          "ecosystem market markets channel channels disaggregation disaggregated major"))
+
+
+def _asked_in(section: str, ask: Ask) -> list:
+    """The spans of `section` naming the asked line item in its own words ("Net Sales by Product"
+    names revenues)."""
+    if not ask.items:
+        return []
+    return [a for a in line_items.asked_items(section)
+            if a.item is ask.items[0] or line_items.answers(a.item, ask.items[0])]
+
+
+def _part_named(section: str, ask: Ask) -> bool:
+    """The section names the asked item after words of a part the question does not say ("Hardware
+    Revenues", "Cloud and License Revenues" when revenues are asked; not "Total Revenues by
+    Geography" nor "Sales including intersegment sales"): a row of no known item under it is that
+    part's figure."""
+    section = line_items.normalize_label(section)  # "(Loss)/earnings from operations": no part's words
+    spans = _asked_in(section, ask)
+    if not spans:
+        return False
+    rest = section[:spans[0].start]  # the words before the item modify it: the part's name
+    extra = _words(rest) - _BREAKDOWN - _SEGMENT_KIND - _NOT_DISTINCTIVE - set(tokenize("total"))
+    return bool(extra) and not extra & set(tokenize(ask.text))
 
 
 def _section_said(section: str, ask: Ask) -> bool:

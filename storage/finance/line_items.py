@@ -124,7 +124,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
              r"dividends?)(?: to (?:common )?(?:stock|share)holders)?"),
     LineItem("PaymentsForRepurchaseOfCommonStock", "Payments for Repurchase of Common Stock",
-             r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)",
+             r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)|"
+             r"(?:buy(?:ing|s)?|bought) back (?:(?:its|their) )?(?:own )?(?:common )?(?:stock|shares)",
              r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased"),
     LineItem("CashAndCashEquivalentsPeriodIncreaseDecrease", "Cash and Cash Equivalents, Period Increase (Decrease)",
              r"(?:net )?(?:\(?(?:increase|decrease)\)? ?)+in cash(?:, cash equivalents(?:,? and restricted cash)?| and cash "
@@ -155,7 +156,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("LongTermDebtCurrent", "Long-term Debt, Current Maturities",
              rf"{_CUR} (?:portion|maturities) of (?:long[- ]term )?debt",
              rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
-             r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
+             r"long[- ]term debt,? (?:due within one year|(?:classified as )?current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
              r"(?:non-?current )?long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
              r"(?:term )?(?:debt|borrowings?),? non-?current|(?:long[- ]term|non-?current)(?: \(non-?current\))? notes payable|notes payable,? "
@@ -168,12 +169,12 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("NetDebt", "Net debt", r"net debt", r"(?:total )?net debt(?: \(cash\))?"),
     LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",
              r"total (?:debt|borrowings)|(?:gross |overall )?debt(?: outstanding)?|borrowings",
-             r"total (?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
+             r"total (?:consolidated )?(?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
              components=("ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent")),
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
              r"(?:total )?(?:stock|share)holders['’]? equity|(?:total )?equity|book value",
-             r"total (?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?|total equity"),
+             r"total (?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? (?:equity|investment)(?: \(deficit\))?|total equity"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
     LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margin{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),
