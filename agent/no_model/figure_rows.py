@@ -98,6 +98,8 @@ _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|
 _EXCLUDING_MINORITY = re.compile(r"(?i),?\s*\b(?:excluding|excludes|exclusive of|without|net of|not including)\s+"
                                  r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+(?:interests?|preferred(?:\s+stock)?)(?:['’]s?)?"
                                  r"(?:\s+share)?")
+_HOW_MUCH_CASH = re.compile(r"(?i)\bhow much cash\b(?=\s+(?:did|does|do|has|have|will)\b.*\b(?:spend|spent|pay|paid|use|used|"
+                            r"return|returned)\b)")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
@@ -175,6 +177,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     # "excluding the current portion", "including current maturities": what the item's concept
     # already says (non-current debt, total debt), not words its row must print
     question = _PART_SAID.sub(" ", question)
+    question = _HOW_MUCH_CASH.sub("how much", question)  # "how much cash did it spend on …": the asking, not the item
     parent = bool(_EXCLUDING_MINORITY.search(question))
     question = _EXCLUDING_MINORITY.sub(" ", question)
     names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()

@@ -117,9 +117,10 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("PaymentsToAcquirePropertyPlantAndEquipment", "Payments to Acquire Property, Plant, and Equipment",
              r"capital (?:expenditures?|spending|investments?)|capex|(?:purchases? of|payments? (?:for|to acquire)(?: the)?"
              r"(?: acquisitions? of)?) property(?:,? plant)?(?:,? and equipment)?|additions to property(?:,? plant)?"
-             r"(?: and equipment)?",
+             r"(?: and equipment)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases|expenditures)",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
-             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"),
+             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"
+             r"(?: and (?:other )?intangible assets)?"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
              r"dividends?)(?: to (?:common )?(?:stock|share)holders)?"),
