@@ -37,7 +37,9 @@ DEBT = Page("Liquidity and Capital Resources", YEARS, [
 INCOME = Page("CONDENSED CONSOLIDATED STATEMENTS OF INCOME", ("Six Months Ended June 30, 2023", "Six Months Ended June 30, 2022"), [
     ("Total operating revenues", "$ 11,200", "$ 10,400"),
     ("Net income", "$ 1,040", "$ 890"),
-    ("Weighted Average Common Shares Outstanding, Basic", "1,988", "1,987"),
+    ("Weighted Average Common Shares Outstanding,",),
+    ("Basic", "1,988", "1,987"),
+    ("Diluted", "1,996", "1,990"),
     ("Net Income Per Common Share, Basic", "$ 0.49", "$ 0.42"),
 ], span="", first_column=360, gap=150)
 
