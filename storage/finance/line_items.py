@@ -120,7 +120,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?: and equipment)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases|expenditures)",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
              r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"
-             r"(?: and (?:other )?intangible assets)?"),
+             r"(?: and (?:other )?intangible assets)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases)"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
              r"dividends?)(?: to (?:common )?(?:stock|share)holders)?"),

@@ -73,6 +73,14 @@ def test_capital_expenditures_printed_with_intangibles_and_asked_as_additions(st
     assert "332.2" in _lead("How much did Northwind spend on property, plant and equipment additions in 2023?", sources, text)
 
 
+def test_capital_expenditures_printed_as_additions(statement_pdf):
+    sources, text = statement_pdf([Page("CONSOLIDATED STATEMENTS OF CASH FLOWS", YEARS, [
+        ("Investing activities:",),
+        ("Property, plant and equipment additions", "(1,303)", "(1,834)"),
+    ])])
+    assert "1,303" in _lead("What were Northwind's capital expenditures in 2023?", sources, text)
+
+
 def test_buying_back_stock_is_the_repurchase_row(statement_pdf):
     sources, text = statement_pdf([CASH])
     assert "19,240" in _lead("How much cash did Northwind spend buying back its own stock in fiscal 2023?", sources, text)
