@@ -48,9 +48,9 @@ class Row:
     statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
     table: int = 0  # its table (rows of one table share it)
 
-    def cells_for(self, period: AskedPeriod) -> list[Cell]:
+    def cells_for(self, period: AskedPeriod, prefer=None) -> list[Cell]:
         """The row's cells of the asked period (agent/no_model/figure_periods.py pick_cells)."""
-        return pick_cells(self.cells, period, self.shift)
+        return pick_cells(self.cells, period, self.shift, prefer)
 
     @property
     def label(self) -> str:

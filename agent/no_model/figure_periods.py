@@ -208,10 +208,12 @@ def _may_be_calendar_quarter(cells: list[Cell], quarter: int, shift: FiscalShift
     return False
 
 
-def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None = None) -> list[Cell]:
+def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None = None, prefer=None) -> list[Cell]:
     """The row's cells for the asked period(s); without one, the most recent period's cell. Only
     columns whose span is the asked one (span_mismatch): none when the row has no such column.
-    `shift`: the row's fiscal-year shift (fiscal_shift)."""
+    `shift`: the row's fiscal-year shift (fiscal_shift). `prefer(cells)`: of several columns of one
+    year told apart by their headers ("FedEx Express Segment, 2023", "2023 Low"), the one(s) asked;
+    none when which is asked is unknown (agent/no_model/figure_rows.py `column_choice`)."""
     # a dash or text is not a figure to state; a column not of the asked span is not the asked period
     order = quarters_in_order(cells) if asked.quarter or asked.month else {}
     fitting = [c for c in cells if re.search(r"\d", c.value) and not span_mismatch(c, asked, shift, order)]
@@ -235,6 +237,8 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
         if asked.quarter and not asked.fiscal and matching and not order \
                 and not _may_be_calendar_quarter(matching, asked.quarter, shift):
             continue  # quarters' columns of unknown quarter, none ending the asked calendar quarter: not covered
+        if prefer is not None and len(matching) > 1:
+            matching = prefer(matching)
         if matching:
             out.append(min(matching, key=lambda c: c.column))
     return out

@@ -47,8 +47,20 @@ from storage.schema import Source
 
 def tokenize(text: str) -> list[str]:
     """storage/documents/bm25.py tokens, with "non-current" one word ("noncurrent"): its "non" is no
-    other word's (the "non" of "non-GAAP" is a qualifier word the asking ignores)."""
-    return _tokenize(re.sub(r"(?i)\bnon[- ](?=current\b)", "non", text))
+    other word's (the "non" of "non-GAAP" is a qualifier word the asking ignores); a verb's "-ed"
+    form and its base are one word ("declared" = "declare"), so a question's verb meets the label's participle."""
+    return [_base(t) for t in _tokenize(re.sub(r"(?i)\bnon[- ](?=current\b)", "non", text))]
+
+
+MIN_FOLDED = 4
+
+
+def _base(token: str) -> str:
+    """"declared" and "declare" -> "declar": a word without its "-ed" or final "e", so that the
+    participle printed and the verb asked meet."""
+    if len(token) > MIN_FOLDED and token.isalpha():
+        return token[:-2] if token.endswith("ed") else token[:-1] if token.endswith("e") else token
+    return token
 
 
 _TOTAL = re.compile(r"\btotal\b", re.I)
@@ -64,7 +76,8 @@ _STATEMENT_NAME = re.compile(
 _NOT_DISTINCTIVE = set(tokenize("net attributable"))  # "Property and equipment, net": the item, not another one
 # words saying that what the question names is a segment ("the Americas segment's"): the segment's
 # own name must be printed with its row, these need not be
-_SEGMENT_KIND = set(tokenize("segment segments reportable region regions regional division divisions geographic"))  # "Property and equipment, net": the item, not another one
+_SEGMENT_KIND = set(tokenize("segment segments reportable region regions regional division divisions geographic "
+                             "business businesses operations"))  # "Property and equipment, net": the item, not another one
 # the sections statements are made of: they say where a row stands, not whose part it is
 _STATEMENT_SECTION = re.compile(
     r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
@@ -72,7 +85,7 @@ _STATEMENT_SECTION = re.compile(
     r"(?:cash flows? (?:from|provided by|used in) |net cash (?:from|provided by|used in) )?(?:operating|investing|"
     r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
     r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
-    r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?shares (?:used|outstanding).*|"
+    r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?(?:number of )?(?:common )?shares (?:used|outstanding).*|"
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
     r"(?:non-?cash )?charges and credits|"
@@ -83,7 +96,10 @@ _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
                         r"(?:\s+of\s+(?:long[- ]term\s+)?(?:debt|borrowings))?")
 _EXCLUDING_MINORITY = re.compile(r"(?i),?\s*\b(?:excluding|excludes|exclusive of|without|net of|not including)\s+"
-                                 r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+interests?(?:['’]s?)?(?:\s+share)?")
+                                 r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+(?:interests?|preferred(?:\s+stock)?)(?:['’]s?)?"
+                                 r"(?:\s+share)?")
+_HOW_MUCH_CASH = re.compile(r"(?i)\bhow much cash\b(?=\s+(?:did|does|do|has|have|will)\b.*\b(?:spend|spent|pay|paid|use|used|"
+                            r"return|returned)\b)")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
 _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
@@ -99,7 +115,7 @@ _PERIOD_WORDS = set(tokenize(
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
     f"latest recent last million billion thousand dollar during throughout within since through {MONTH_NAMES} "
-    "earlier ago previous preceding later "  # "a year earlier": when, not which item
+    "earlier ago previous preceding later according achieve achieved "  # "a year earlier": when, not which item
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
@@ -161,6 +177,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     # "excluding the current portion", "including current maturities": what the item's concept
     # already says (non-current debt, total debt), not words its row must print
     question = _PART_SAID.sub(" ", question)
+    question = _HOW_MUCH_CASH.sub("how much", question)  # "how much cash did it spend on …": the asking, not the item
     parent = bool(_EXCLUDING_MINORITY.search(question))
     question = _EXCLUDING_MINORITY.sub(" ", question)
     names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
@@ -193,8 +210,9 @@ def _words(text: str) -> set[str]:
     return set(tokenize(text)) - _PERIOD_WORDS
 
 
-def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
-    """The row's section and qualifiers mean what the question asks (see the module doc)."""
+def row_fits(row: Row, ask: Ask, segment_words: set[str], cells: list[Cell] = ()) -> bool:
+    """The row's section and qualifiers mean what the question asks (see the module doc); `cells`:
+    the columns chosen, whose headers' own words ("FedEx Express Segment") say whose they are too."""
     label, context = row.label, row.context
     adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(context)) and not _GAAP.search(label))
     if adjusted != ask.adjusted:
@@ -209,7 +227,7 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
             and not line_items.NONCURRENT_LABEL.search(label):
         return False
     named = ask.residue & segment_words  # the segment the question names, if any
-    where = _words(f"{label} {context}")
+    where = _words(f"{label} {context}") | columns_said(cells)
     if named and not named <= where:
         return False
     is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(label))
@@ -224,6 +242,8 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
     section = row.cells[0].section
     if section and row.item is None and _other_item(section, ask):
         return False  # "Subscription and support" under "Cost of revenues" is no revenue row
+    if section and row.item is None and _part_named(section, ask):
+        return False  # "Americas" under "Hardware Revenues" is the hardware business's, not the company's
     named = line_items.asked_items(section) if section and row.item is not None else []
     if section and row.item is not None and not any(a.item.per_share or a.item.percent for a in named) \
             and (row.item.concept in SECTION_FREE or named and named[0].item is not row.item):
@@ -231,8 +251,9 @@ def row_fits(row: Row, ask: Ask, segment_words: set[str]) -> bool:
         # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
-        or bool(_words(section) & (ask.own | ask.residue)) or row.item is not None and _names_item(section, row.item) \
-        or _section_said(section, ask)
+        or bool(_words(section) & (ask.own | ask.residue)) or row.item is None and bool(_asked_in(section, ask)) \
+        or row.item is not None and _names_item(section, row.item) or _section_said(section, ask) \
+        or not _words(section)  # "Balance": a column's word read as a section names no part
 
 
 MAX_NAME_WORDS = 6
@@ -254,6 +275,35 @@ def _other_measure(section: str, ask: Ask) -> bool:
     named = {a.item.concept for a in line_items.asked_items(section)}
     return len(named) == 1 and named <= _SEGMENT_MEASURES \
         and not any(line_items.answers(line_items.BY_CONCEPT[c], ask.items[0]) for c in named)
+
+
+# words of a heading that say how a table breaks the item down, not which part it is
+_BREAKDOWN = set(tokenize("by geography geographic geographical region regions segment segments business businesses product "
+                          "products category categories type types source sources line lines offering offerings "
+                          "ecosystem market markets channel channels disaggregation disaggregated major"))
+
+
+def _asked_in(section: str, ask: Ask) -> list:
+    """The spans of `section` naming the asked line item in its own words ("Net Sales by Product"
+    names revenues)."""
+    if not ask.items:
+        return []
+    return [a for a in line_items.asked_items(section)
+            if a.item is ask.items[0] or line_items.answers(a.item, ask.items[0])]
+
+
+def _part_named(section: str, ask: Ask) -> bool:
+    """The section names the asked item after words of a part the question does not say ("Hardware
+    Revenues", "Cloud and License Revenues" when revenues are asked; not "Total Revenues by
+    Geography" nor "Sales including intersegment sales"): a row of no known item under it is that
+    part's figure."""
+    section = line_items.normalize_label(section)  # "(Loss)/earnings from operations": no part's words
+    spans = _asked_in(section, ask)
+    if not spans:
+        return False
+    rest = section[:spans[0].start]  # the words before the item modify it: the part's name
+    extra = _words(rest) - _BREAKDOWN - _SEGMENT_KIND - _NOT_DISTINCTIVE - set(tokenize("total"))
+    return bool(extra) and not extra & set(tokenize(ask.text))
 
 
 def _section_said(section: str, ask: Ask) -> bool:
@@ -323,12 +373,14 @@ def segment_words(rows: list[Row]) -> set[str]:
 def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     """The row answering `ask` with its cell(s) for the asked period, or None."""
     segments = segment_words(rows)
-    fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period)) and row_fits(r, ask, segments)]
+    prefer = column_choice(ask)
+    fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period, prefer)) and row_fits(r, ask, segments, cells)
+               and _unit_fits(r, cells, ask)]
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
-                   and ask.residue <= _words(f"{r.label} {r.context}") | _said_by_registrant(r, ask)]
+                   and ask.residue <= _words(f"{r.label} {r.context}") | columns_said(c) | _said_by_registrant(r, ask)]
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
@@ -359,9 +411,70 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
-        fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}")]
+        fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+# column header words that qualify no figure ("(Unaudited)", "Actual", "Amount")
+_COLUMN_PLAIN = set(tokenize("unaudited audited actual reported amount amounts dollars"))
+_COLUMN_TOTAL = set(tokenize("total consolidated"))
+
+
+def column_words(period: str) -> set[str]:
+    """A column header's words beyond its period: "FedEx Express Segment, Year ended May 31, 2023"
+    -> fedex, express, segment; "2023 Low" -> low."""
+    return {w for w in _words(period) if not any(ch.isdigit() for ch in w)} - _COLUMN_PLAIN
+
+
+def columns_said(cells) -> set[str]:
+    """The words the chosen columns' headers say of their cells."""
+    return set().union(*(column_words(c.period) for c in cells)) if cells else set()
+
+
+def _is_percent(cell: Cell) -> bool:
+    return cell.value.rstrip().endswith("%")
+
+
+def _unit_fits(row: Row, cells: list[Cell], ask: Ask) -> bool:
+    """A percentage asked (a margin) is no row printing amounts, an amount asked no row of
+    percentages ("Americas 48%" under "% Revenues by Geography" is not the Americas' revenues)."""
+    if not ask.items:
+        return True
+    if ask.items[0].percent:
+        return row.item is not None or any(_is_percent(c) for c in cells)
+    return not all(_is_percent(c) for c in cells)
+
+
+def column_choice(ask: Ask):
+    """`prefer` for pick_cells: of several columns of the asked year that their headers tell apart
+    (a segment's, a range's low and high, a measure's "Impacted Earnings" and "Total" columns), the
+    one whose own words the question says; else the one saying "total" / "consolidated", else the
+    one plain column among qualified ones; else none: which one is asked is unknown. Percentages
+    answer only a percentage asked, amounts only an amount."""
+    said = set(tokenize(ask.text))
+    percent = bool(ask.items) and ask.items[0].percent
+
+    def prefer(cells: list[Cell]) -> list[Cell]:
+        if ask.items and (kind := [c for c in cells if _is_percent(c) == percent]):
+            cells = kind
+        if len(cells) == 1:
+            return cells
+        words = [column_words(c.period) for c in cells]
+        common = set.intersection(*words)
+        own = [w - common for w in words]
+        if not any(own):
+            return cells  # headers that words do not tell apart: pick_cells' own order
+        hits = [len(o & said) for o in own]
+        best = max(hits)
+        if best:
+            return [cells[hits.index(best)]] if hits.count(best) == 1 else []
+        for pick in ([c for c, o in zip(cells, own) if o & _COLUMN_TOTAL], [c for c, o in zip(cells, own) if not o]):
+            if len(pick) == 1:
+                return pick
+        return []
+
+    return prefer
 
 
 MAX_PART_WORDS = 1
@@ -479,7 +592,7 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
     tune = TUNING.rows
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
-        said = _words(f"{row.label} {row.context}") | (own - ask.residue if row.table in implied else set())
+        said = _words(f"{row.label} {row.context}") | columns_said(cells) | (own - ask.residue if row.table in implied else set())
         # the question's line-item words must all be printed with the row (label, caption or
         # section): "return on equity" is not "Return on invested capital"
         if not terms or own - said - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it

@@ -35,7 +35,7 @@ from storage.schema import Source
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
     r"balance|value|figure|spen[dt]|cost|revenues?|sales|income|earnings|expenses?|cash|debt|assets|"
-    r"liabilities|equity|capex|capital expenditures?|inventor(?:y|ies)|eps|compute|calculate)\b",
+    r"liabilities|equity|capex|capital expenditures?|inventor(?:y|ies)|eps|per share|dividends?|compute|calculate)\b",
     re.IGNORECASE,
 )
 _NOT_FIGURE = re.compile(r"^\s*(?:why|explain|describe|summari[sz]e|who|where|list|what (?:drove|caused|are the (?:main|key|major))|"

@@ -128,15 +128,17 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("PaymentsToAcquirePropertyPlantAndEquipment", "Payments to Acquire Property, Plant, and Equipment",
              r"capital (?:expenditures?|spending|investments?)|capex|(?:purchases? of|payments? (?:for|to acquire)(?: the)?"
              r"(?: acquisitions? of)?) property(?:,? plant)?(?:,? and equipment)?|additions to property(?:,? plant)?"
-             r"(?: and equipment)?",
+             r"(?: and equipment)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases|expenditures)",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
-             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?",
+             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"
+             r"(?: and (?:other )?intangible assets)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases)",
              words="purchases of property plant and equipment additions"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
              r"dividends?)(?: to (?:common )?(?:stock|share)holders)?", words="dividends paid cash dividends"),
     LineItem("PaymentsForRepurchaseOfCommonStock", "Payments for Repurchase of Common Stock",
-             r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)",
+             r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)|"
+             r"(?:buy(?:ing|s)?|bought) back (?:(?:its|their) )?(?:own )?(?:common )?(?:stock|shares)",
              r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased",
              words="repurchase shares common stock repurchases"),
     LineItem("CashAndCashEquivalentsPeriodIncreaseDecrease", "Cash and Cash Equivalents, Period Increase (Decrease)",
@@ -170,7 +172,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("LongTermDebtCurrent", "Long-term Debt, Current Maturities",
              rf"{_CUR} (?:portion|maturities) of (?:long[- ]term )?debt",
              rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
-             r"long[- ]term debt,? (?:due within one year|current(?: portion| maturities)?))"),
+             r"long[- ]term debt,? (?:due within one year|(?:classified as )?current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
              r"(?:non-?current )?long[- ]term (?:debt|borrowings?)|non-?current (?:portion of )?(?:term )?(?:debt|borrowings?)|"
              r"(?:term )?(?:debt|borrowings?),? non-?current|(?:long[- ]term|non-?current)(?: \(non-?current\))? notes payable|notes payable,? "
@@ -183,14 +185,14 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("NetDebt", "Net debt", r"net debt", r"(?:total )?net debt(?: \(cash\))?"),
     LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",
              r"total (?:debt|borrowings)|(?:gross |overall )?debt(?: outstanding)?|borrowings",
-             r"total (?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
+             r"total (?:consolidated )?(?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
              components=("ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent")),
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
              r"(?:total )?(?:stock|share)holders['’]? equity|(?:total )?equity|book value",
              # "Total liabilities and shareholders' equity" is the balance sheet's other side, not equity
-             r"total (?![a-z.,&'’ ]*\bliabilities\b)(?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? equity(?: \(deficit\))?"
-             r"|total equity|(?:stock|share)holders['’]? equity"),
+             r"total (?![a-z.,&'’ ]*\bliabilities\b)(?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? (?:equity|investment)"
+             r"(?: \(deficit\))?|total equity|(?:stock|share)holders['’]? (?:equity|investment)"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
     LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margins?{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),
