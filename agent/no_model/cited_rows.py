@@ -114,7 +114,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
             rows.append(Row(cells, src, rank + TUNING.rows.outside_passage_ranks * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
-                            line_items.row_item(cells[0].label, cells[0].section or heading, _percent_row(cells)),
+                            line_items.row_item(cells[0].label, cells[0].section or heading, percent_row(cells)),
                             primary, None, entity, kind,
                             hash((src.doc_id, src.page_number, table))))
         # the fiscal calendar is the page's: a table of an earlier year alone on it ("Year ended May 31,
@@ -122,12 +122,10 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id))
         for r in rows[first:]:
             r.shift = shift
-    from agent.no_model.release_columns import split_columns  # import here: a cycle (release_columns imports Row from this module)
-
-    return split_columns(rows)
+    return rows
 
 
-def _percent_row(cells: list[Cell]) -> bool:
+def percent_row(cells: list[Cell]) -> bool:
     """The row prints percentages: each value with "%", or 100 in every column (the base row of a
     table of percentages of total revenues)."""
     return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)

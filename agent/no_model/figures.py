@@ -27,6 +27,7 @@ from storage.finance.periods import YEAR
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
+from agent.no_model.release_columns import split_columns
 from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, figure_part, make_ask
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
@@ -57,7 +58,7 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     if not is_figure_question(question):
         return None
     question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
-    rows = collect_rows(sources, page_text, max_sources)
+    rows = split_columns(collect_rows(sources, page_text, max_sources))  # column groups -> one row per part/measure
     if not rows:
         return None
     period = asked_period(question)
@@ -94,7 +95,7 @@ def wants_statements(question: str, sources: list[Source], page_text, embedder, 
     block = figure_block(question, sources, page_text, embedder, max_sources)
     if block is None or block[0] == INTRO_NOT_COMPUTED:
         return True  # no row, or a computation with an input no searched page prints
-    rows = collect_rows(sources, page_text, max_sources)
+    rows = split_columns(collect_rows(sources, page_text, max_sources))  # column groups -> one row per part/measure
     asked = line_items.asked_items(question)
     if block[0] == INTRO and asked and asked[0].item.formula:
         return False  # the ratio printed as a row ("Adjusted EBITDA"): that row answers

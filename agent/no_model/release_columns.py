@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from storage.finance import line_items
 from storage.finance.periods import YEAR
-from agent.no_model.cited_rows import Row, _percent_row
+from agent.no_model.cited_rows import Row, percent_row
 
 _HEAD = re.compile(rf"^(?P<base>.*(?<!\d){YEAR}(?!\d)\)?)\s+(?P<head>\S.*)$")
 _TOTAL = re.compile(r"(?i)^(?:total|consolidated|group|company)$")
@@ -37,7 +37,7 @@ _QUALIFIER = re.compile(r"(?i)\b(?:adjusted|non-gaap|core|comparable|underlying)
 def _item(label: str, cells) -> line_items.LineItem | None:
     """The line item a split row's label prints: as a row label, else a measure the question vocabulary
     names in full ("Adjusted EBIT": the EBIT a question asks, its qualifier said by the label)."""
-    if (item := line_items.row_item(label, "", _percent_row(cells))) is not None:
+    if (item := line_items.row_item(label, "", percent_row(cells))) is not None:
         return item
     bare = " ".join(_QUALIFIER.sub(" ", label).split())
     asked = line_items.asked_items(bare)
@@ -58,7 +58,7 @@ def _unwrap_section(row: Row) -> Row:
     if not section or not _WRAPPED.search(section):
         return row
     cells = [replace(c, section="") for c in row.cells]
-    return replace(row, cells=cells, item=line_items.row_item(cells[0].label, "", _percent_row(cells)))
+    return replace(row, cells=cells, item=line_items.row_item(cells[0].label, "", percent_row(cells)))
 
 
 def _groups(row: Row) -> dict[str, list[tuple[str, object]]]:
