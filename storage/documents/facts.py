@@ -44,7 +44,8 @@ from storage.finance.periods import (
     MONTH, MONTH_DAY, MONTHS, QUARTER_COLUMN, QUARTER_ORDINALS, YEAR, YEAR_RE, Period, calendar_month_end, fiscal_quarter_end,
     fiscal_year_end, months_before, parse_period,
 )
-from storage.finance.scale import HEADING_LINES, ends_section, factor, find_caption, read_scale, section_caption, unit_of
+from storage.finance.scale import (HEADING_LINES, TWO_PLACES, ends_section, factor, find_caption, read_scale,
+                                   section_caption, unit_of)
 from storage.schema import Fact, PageContent
 
 log = logging.getLogger(__name__)
@@ -134,6 +135,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
     (month, day) every fiscal year of the document ends on (storage/finance/periods.calendar_month_end), which
     dates the columns that print a year only ("2019" over "4th 3rd 2nd 1st"; "2023" in a 10-K)."""
     facts: list[Fact] = []
+    rows: list[tuple[int, int]] = []  # each table row's facts: facts[first:end]
     captions = _captions(units)
     table, in_header, last_key, page_caption = -1, False, None, section_caption
     prose: list[str] = []  # the prose lines above the table ("... for the years ended May 31:")
@@ -166,6 +168,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
         if item is None and (measure := segment_measure(cells[0].label, cells[0].section, percent)):
             item, member = measure, cells[0].label  # "Commercial Airplanes" under "Revenues:": a segment's revenues
         boxes = dict(zip([i for i, _ in unit.cells or ()], unit.cell_boxes or ()))
+        first = len(facts)
         shifted = _quarter_ends(unit.header.columns) or _fiscal_columns(unit.header.columns, calendar, intro)
         for cell in cells:
             period = shifted.get(cell.column) or parse_period(cell.period)
@@ -179,6 +182,28 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
                 as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
                 scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
                 label_box=unit.label_box, value_box=boxes.get(cell.column)))
+        rows.append((first, len(facts)))
+    return _unscale_small_rows(facts, rows)
+
+
+def _unscale_small_rows(facts: list[Fact], rows: list[tuple[int, int]]) -> list[Fact]:
+    """Rows printing only two-place values ("0.48", "$1.05") in a table whose other rows print whole amounts
+    under a scale caption are no amounts in millions: the per-share adjustments between the whole-number rows of
+    a non-GAAP reconciliation ("Plus: Amortization of purchased intangibles 0.48"), a yield or price row in a
+    table of amounts. Their facts keep the value as printed (scale 1): no "$0.48 million". A table of two-place
+    values only keeps its caption's scale ("In billions": 12.34)."""
+    by_table: dict[int, list[tuple[int, int]]] = {}
+    for row in rows:
+        if row[1] > row[0]:
+            by_table.setdefault(facts[row[0]].table, []).append(row)
+    for table_rows in by_table.values():
+        scaled = [r for r in table_rows if all(f.scale and f.scale > 1 and f.unit != "shares" for f in facts[r[0]:r[1]])]
+        small = [r for r in scaled if all(TWO_PLACES.match(f.value_text) for f in facts[r[0]:r[1]])]
+        whole = [r for r in scaled if r not in small and any("." not in f.value_text for f in facts[r[0]:r[1]])]
+        if not small or len(whole) < 2:
+            continue
+        for start, end in small:
+            facts[start:end] = [f.model_copy(update={"scale": 1.0}) for f in facts[start:end]]
     return facts
 
 

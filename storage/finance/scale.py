@@ -152,7 +152,7 @@ _RATIO = re.compile(r"\b(?:ratio|rate|margin|percent(?:age)?)s?\W*(?:\(\w{1,2}\)
 _PARENTHESES = re.compile(r"\([^)]*\)")
 _PER_SHARE_FORM = re.compile(r"^\D*\d{1,3}\.\d{2,4}\D*$|^\D*\d{1,2}\D*$")  # "$6.11", "(0.363)", "2": no amount in millions
 _DECIMALS = re.compile(r"^\D*\d{1,3}\.\d{2,4}\D*$")
-_TWO_PLACES = re.compile(r"^\D*\d{1,3}\.\d\d\D*$")
+TWO_PLACES = re.compile(r"^\D*\d{1,3}\.\d\d\D*$")
 
 
 @lru_cache(maxsize=65536)  # each cited page's cells are read again for every answer that cites it
@@ -175,7 +175,7 @@ def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> s
     count = _SHARE_COUNT.search(own) and not _EQUITY_AMOUNT.search(own) or _NOT_PER_SHARE.search(section or "")
     if _PER_SHARE.search(own) and not _NOT_PER_SHARE.search(own) and _PER_SHARE_FORM.match(printed) \
             or not count and _PER_SHARE_SECTION.search(section or "") and _DECIMALS.match(printed) \
-            or not _SHARE_COUNT.search(own) and _PER_SHARE_CAPTION.search(caption) and _TWO_PLACES.match(printed):
+            or not _SHARE_COUNT.search(own) and _PER_SHARE_CAPTION.search(caption) and TWO_PLACES.match(printed):
         return f"{code}/share"  # "Diluted" under "Earnings per share:"; "$139.77" under a caption "except per share"
     if count and "$" not in printed:
         return "shares"
