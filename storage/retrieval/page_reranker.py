@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import threading
 from pathlib import Path
 
 import numpy as np
 
 from storage.documents.embeddings import tokenizer_path
+from storage.retrieval.model_files import forget, load_once
 
 log = logging.getLogger(__name__)
 
@@ -55,32 +55,11 @@ class PageReranker:
         return self._session.run(None, feeds)[0][:, 0].astype(np.float32)
 
 
-_rerankers: dict[str, PageReranker | None] = {}
-_lock = threading.Lock()
-
-
 def get_page_reranker(path: Path | None = None) -> PageReranker | None:
     """The process-wide reranker of `path` (default MODEL_PATH), or None, with the reason logged once,
     when its file is missing or cannot be loaded (retrieval then keeps today's ranking)."""
-    path = Path(path or MODEL_PATH)
-    key = str(path)
-    with _lock:
-        if key in _rerankers:
-            return _rerankers[key]
-    reranker = None
-    if not path.is_file():
-        log.warning("Page reranker off: %s is missing (rebuild it with `python -m bench.train_reranker`); "
-                    "ranking pages without it", path)
-    else:
-        try:
-            reranker = PageReranker(path)
-        except Exception as exc:  # onnxruntime raises its own types for a damaged file
-            log.warning("Page reranker off: cannot load %s (%s); ranking pages without it", path, exc)
-    with _lock:
-        _rerankers[key] = reranker
-    return reranker
+    return load_once("Page reranker", Path(path or MODEL_PATH), PageReranker, "python -m bench.train_reranker", log)
 
 
 def clear_page_rerankers() -> None:
-    with _lock:
-        _rerankers.clear()
+    forget("Page reranker")

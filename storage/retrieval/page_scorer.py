@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from storage.documents.embeddings import Embedder, get_embedder
+from storage.retrieval.model_files import forget, load_once
 
 log = logging.getLogger(__name__)
 
@@ -72,32 +73,11 @@ class PageScorer:
         return np.stack(found) if found else np.zeros((0, 384), dtype=np.float32)
 
 
-_scorers: dict[str, PageScorer | None] = {}
-_lock = threading.Lock()
-
-
 def get_page_scorer(path: Path | None = None) -> PageScorer | None:
     """The process-wide scorer of `path` (default MODEL_PATH), or None, with the reason logged once,
     when its file is missing or cannot be loaded (retrieval then keeps today's ranking)."""
-    path = Path(path or MODEL_PATH)
-    key = str(path)
-    with _lock:
-        if key in _scorers:
-            return _scorers[key]
-    scorer = None
-    if not path.is_file():
-        log.warning("Page scorer off: %s is missing (rebuild it with `python -m bench.train_scorer`); "
-                    "ranking pages without it", path)
-    else:
-        try:
-            scorer = PageScorer(path)
-        except Exception as exc:  # onnxruntime raises its own types for a damaged file
-            log.warning("Page scorer off: cannot load %s (%s); ranking pages without it", path, exc)
-    with _lock:
-        _scorers[key] = scorer
-    return scorer
+    return load_once("Page scorer", Path(path or MODEL_PATH), PageScorer, "python -m bench.train_scorer", log)
 
 
 def clear_page_scorers() -> None:
-    with _lock:
-        _scorers.clear()
+    forget("Page scorer")
