@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 import pymupdf
 import pytest
 
+from agent.no_model.figures import INTRO, figure_block
+from storage.documents.embeddings import get_embedder
 from storage.documents.table_layout import layout_units
 from storage.schema import Source
 
@@ -75,3 +77,15 @@ def statement_pdf(tmp_path, monkeypatch):
                           source_file=file, text=text, extra={"issuer": issuer}) for i, text in enumerate(texts)]
         return sources, lambda src: texts[src.page_number]
     return make
+
+
+def asked_block(question: str, sources: list[Source], page_text) -> list[str] | None:
+    """The figure block a no-model answer leads with (agent/no_model/figures.py `figure_block`), or None."""
+    return figure_block(question, sources, page_text, get_embedder())
+
+
+def asked_lead(question: str, sources: list[Source], page_text) -> str:
+    """The lead figure line of a question that must be answered with a figure."""
+    block = asked_block(question, sources, page_text)
+    assert block and block[0] == INTRO, block
+    return block[1]

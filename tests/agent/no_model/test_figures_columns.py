@@ -5,9 +5,7 @@ nothing tells which one is asked, no figure. Percentages answer only a percentag
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, figure_block
-from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_block, asked_lead  # noqa: F401 (fixture)
 
 SEGMENTS = Page("Note 14 – Business Segments", ("Express", "Ground", "Freight"), [
     ("Revenue", "$ 42,743", "$ 33,507", "$ 9,632"),
@@ -30,38 +28,30 @@ SHARES = Page("Revenues by Geography", ("2023", "2022"), [
 ], caption="(Dollars in millions)", span="Year Ended May 31,")
 
 
-def _block(question, sources, text):
-    return figure_block(question, sources, text, get_embedder())
-
-
-def _lead(question, sources, text) -> str:
-    block = _block(question, sources, text)
-    assert block and block[0] == INTRO, block
-    return block[1]
 
 
 def test_a_segments_column_answers_the_question_naming_the_segment(statement_pdf):
     sources, text = statement_pdf([SEGMENTS])
-    assert "9,632" in _lead("What revenue did the Freight segment generate in fiscal 2023?", sources, text)
-    assert "42,743" in _lead("What revenue did the Express segment report in fiscal 2023?", sources, text)
-    assert "36,815" in _lead("What were the Ground segment's assets as of May 31, 2023?", sources, text)
+    assert "9,632" in asked_lead("What revenue did the Freight segment generate in fiscal 2023?", sources, text)
+    assert "42,743" in asked_lead("What revenue did the Express segment report in fiscal 2023?", sources, text)
+    assert "36,815" in asked_lead("What were the Ground segment's assets as of May 31, 2023?", sources, text)
 
 
 def test_a_question_naming_no_column_takes_the_total_column_or_none(statement_pdf):
     sources, text = statement_pdf([MEASURES])
-    assert "15,060" in _lead("How much electric operating revenue did Northwind report in 2022?", sources, text)
+    assert "15,060" in asked_lead("How much electric operating revenue did Northwind report in 2022?", sources, text)
     sources, text = statement_pdf([NOT_TOLD])
-    block = _block("How much electric operating revenue did Northwind report in 2022?", sources, text)
+    block = asked_block("How much electric operating revenue did Northwind report in 2022?", sources, text)
     assert block is None or not any("10,357" in line or "4,703" in line for line in block[1:2]), block
 
 
 def test_a_ranges_low_column_answers_its_low_end(statement_pdf):
     sources, text = statement_pdf([GUIDANCE])
-    assert "1.19" in _lead("What is the low end of the 2023 non-GAAP core EPS guidance?", sources, text)
-    assert "1.23" in _lead("What is the high end of the 2023 non-GAAP core EPS guidance?", sources, text)
+    assert "1.19" in asked_lead("What is the low end of the 2023 non-GAAP core EPS guidance?", sources, text)
+    assert "1.23" in asked_lead("What is the high end of the 2023 non-GAAP core EPS guidance?", sources, text)
 
 
 def test_a_percentage_row_is_no_amount_asked(statement_pdf):
     sources, text = statement_pdf([SHARES])
-    block = _block("What were Northwind's revenues in the Americas in fiscal 2023?", sources, text)
+    block = asked_block("What were Northwind's revenues in the Americas in fiscal 2023?", sources, text)
     assert block is None or "63%" not in "\n".join(block), block

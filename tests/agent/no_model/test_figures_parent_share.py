@@ -3,9 +3,7 @@ or "attributable to" it, not the total that includes the minority's (generated P
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, figure_block
-from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_lead  # noqa: F401 (fixture)
 
 BALANCE = Page("CONSOLIDATED BALANCE SHEETS", ("2022", "2021"), [
     ("Total liabilities", "11,490.3", "11,200.1"),
@@ -19,15 +17,10 @@ BALANCE = Page("CONSOLIDATED BALANCE SHEETS", ("2022", "2021"), [
 ], span="As of December 31,")
 
 
-def _lead(question, sources, text) -> str:
-    block = figure_block(question, sources, text, get_embedder())
-    assert block and block[0] == INTRO, block
-    return block[1]
-
 
 def test_excluding_the_minority_asks_the_row_of_the_companys_own_share(statement_pdf):
     sources, text = statement_pdf([BALANCE], file="NORTHWIND_2022_10K.pdf")
-    assert _lead("What was total Northwind shareholders' equity at the end of 2022, excluding non-controlling interest?",
+    assert asked_lead("What was total Northwind shareholders' equity at the end of 2022, excluding non-controlling interest?",
                  sources, text).startswith("- Total Northwind plc shareholders' equity (As of December 31, 2022): $5,609.0")
-    assert _lead("How much Northwind shareholders' equity was there at December 31, 2021, without minority interests?",
+    assert asked_lead("How much Northwind shareholders' equity was there at December 31, 2021, without minority interests?",
                  sources, text).startswith("- Total Northwind plc shareholders' equity (As of December 31, 2021): $5,417.5")

@@ -6,9 +6,7 @@ and a verb's participle ("declare" / "declared") need no other spelling on the r
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, figure_block
-from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_lead  # noqa: F401 (fixture)
 
 YEARS = ("2023", "2022")
 BY_BUSINESS = Page("Management's Discussion and Analysis", YEARS, [
@@ -39,29 +37,24 @@ DIVIDENDS = Page("Selected Financial Data", YEARS, [
 ])
 
 
-def _lead(question, sources, text) -> str:
-    block = figure_block(question, sources, text, get_embedder())
-    assert block and block[0] == INTRO, block
-    return block[1]
-
 
 def test_a_parts_section_is_not_the_companys_figure(statement_pdf):
     sources, text = statement_pdf([BY_BUSINESS])
-    assert "31,226" in _lead("What were Northwind's revenues in the Americas in fiscal 2023?", sources, text)
-    assert "1,702" in _lead("What were Northwind's hardware revenues in the Americas in fiscal 2023?", sources, text)
+    assert "31,226" in asked_lead("What were Northwind's revenues in the Americas in fiscal 2023?", sources, text)
+    assert "1,702" in asked_lead("What were Northwind's hardware revenues in the Americas in fiscal 2023?", sources, text)
 
 
 def test_a_section_naming_the_item_in_other_words_holds_its_parts(statement_pdf):
     sources, text = statement_pdf([BY_PRODUCT])
-    assert "155,041" in _lead("How much revenue did Phones bring Northwind in fiscal 2023?", sources, text)
+    assert "155,041" in asked_lead("How much revenue did Phones bring Northwind in fiscal 2023?", sources, text)
 
 
 def test_a_business_is_named_without_the_word_business(statement_pdf):
     sources, text = statement_pdf([BUSINESSES])
-    assert "21,561" in _lead("What margin did Northwind's cloud and license business earn in fiscal 2023?", sources, text)
-    assert "537" in _lead("What was the margin of Northwind's services business in fiscal 2022?", sources, text)
+    assert "21,561" in asked_lead("What margin did Northwind's cloud and license business earn in fiscal 2023?", sources, text)
+    assert "537" in asked_lead("What was the margin of Northwind's services business in fiscal 2022?", sources, text)
 
 
 def test_a_verb_asked_meets_the_participle_printed(statement_pdf):
     sources, text = statement_pdf([DIVIDENDS])
-    assert "1.98" in _lead("What dividend per share did Northwind declare in fiscal 2023?", sources, text)
+    assert "1.98" in asked_lead("What dividend per share did Northwind declare in fiscal 2023?", sources, text)

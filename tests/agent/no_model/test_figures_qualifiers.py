@@ -5,9 +5,9 @@ and each figure is said once with its currency and scale."""
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, figure_block, no_row_line
+from agent.no_model.figures import figure_block, no_row_line
 from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_lead  # noqa: F401 (fixture)
 
 YEARS = ("2020", "2019")
 INCOME = Page("CONSOLIDATED STATEMENTS OF EARNINGS", YEARS, [
@@ -27,32 +27,27 @@ BALANCE = Page("CONSOLIDATED BALANCE SHEETS", ("May 31, 2023", "May 31, 2022"), 
 ], span="")
 
 
-def _lead(question, sources, text) -> str:
-    block = figure_block(question, sources, text, get_embedder())
-    assert block and block[0] == INTRO, block
-    return block[1]
-
 
 def test_attributable_to_the_company_is_not_the_noncontrolling_row(statement_pdf):
     sources, text = statement_pdf([INCOME])
-    lead = _lead("What were net earnings attributable to Northwind in fiscal 2020?", sources, text)
+    lead = asked_lead("What were net earnings attributable to Northwind in fiscal 2020?", sources, text)
     assert lead == "- Net earnings attributable to Northwind (Years Ended December 31, 2020): $2,181.2 million [^1]"
-    lead = _lead("What were net earnings attributable to noncontrolling interests in 2020?", sources, text)
+    lead = asked_lead("What were net earnings attributable to noncontrolling interests in 2020?", sources, text)
     assert lead.startswith("- Net earnings attributable to redeemable and noncontrolling interests (Years Ended "
                            "December 31, 2020): $29.6 million")
 
 
 def test_net_debt_is_the_printed_net_debt_row_not_total_debt(statement_pdf):
     sources, text = statement_pdf([BALANCE])
-    assert _lead("What was net debt as of May 31, 2023?", sources, text).startswith("- Net debt (May 31, 2023): 13,723")
-    assert _lead("What was total debt as of May 31, 2023?", sources, text).startswith("- Total debt (May 31, 2023): 20,579")
+    assert asked_lead("What was net debt as of May 31, 2023?", sources, text).startswith("- Net debt (May 31, 2023): 13,723")
+    assert asked_lead("What was total debt as of May 31, 2023?", sources, text).startswith("- Total debt (May 31, 2023): 20,579")
 
 
 def test_a_label_saying_less_current_portion_is_not_current_under_current_liabilities(statement_pdf):
     sources, text = statement_pdf([BALANCE])
-    lead = _lead("What was long-term debt, excluding the current portion, as of May 31, 2023?", sources, text)
+    lead = asked_lead("What was long-term debt, excluding the current portion, as of May 31, 2023?", sources, text)
     assert lead.startswith("- LONG-TERM DEBT, LESS CURRENT PORTION (May 31, 2023): 20,453 million")
-    lead = _lead("What was the current portion of long-term debt as of May 31, 2023?", sources, text)
+    lead = asked_lead("What was the current portion of long-term debt as of May 31, 2023?", sources, text)
     assert lead.startswith("- Current portion of long-term debt (May 31, 2023): 126 million")
 
 
@@ -77,7 +72,7 @@ QUARTERLY = Page("CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)", 
 
 def test_a_quarter_the_filing_does_not_cover_gets_no_figure(statement_pdf):
     sources, text = statement_pdf([QUARTERLY], fiscal=(2023, 2))  # a 10-Q of the second quarter
-    assert _lead("What were total revenues in Q2 2023?", sources, text).startswith(
+    assert asked_lead("What were total revenues in Q2 2023?", sources, text).startswith(
         "- Total revenues (Three Months Ended June 30, 2023): $2,540 million")
     assert figure_block("What were total revenues in Q3 2023?", sources, text, get_embedder()) is None
     # the filing's quarter unknown: its one quarter's column is not whatever quarter is asked
@@ -91,7 +86,7 @@ def test_a_quarter_ended_asked_is_never_the_years_column(statement_pdf):
         ("Net income", "11,083"), ("Diluted earnings per share", "$ 2.97")], span="")])
     assert figure_block("What was diluted EPS for the quarter ended February 28, 2019?", sources, text,
                         get_embedder()) is None
-    assert _lead("What was diluted EPS in fiscal 2019?", sources, text).endswith("$2.97 per share [^1]")
+    assert asked_lead("What was diluted EPS in fiscal 2019?", sources, text).endswith("$2.97 per share [^1]")
 
 
 def test_the_vocabulary_reads_company_names_non_current_notes_and_payments_for_ppe():
@@ -121,9 +116,9 @@ EQUITY = Page("CONSOLIDATED BALANCE SHEETS", ("May 31, 2020", "May 31, 2019"), [
 
 def test_the_companys_stockholders_equity_and_a_total_asked_in_plain_words(statement_pdf):
     sources, text = statement_pdf([EQUITY], file="ORACLE_2020_10K.pdf")
-    lead = _lead("What was the equity attributable to Oracle Corporation's stockholders at May 31, 2020?", sources, text)
+    lead = asked_lead("What was the equity attributable to Oracle Corporation's stockholders at May 31, 2020?", sources, text)
     assert lead.startswith("- Total Oracle Corporation stockholders' equity (May 31, 2020): $12,074 million")
-    lead = _lead("How large was Oracle's balance sheet (total assets) at May 31, 2020?", sources, text)
+    lead = asked_lead("How large was Oracle's balance sheet (total assets) at May 31, 2020?", sources, text)
     assert lead.startswith("- Total assets (May 31, 2020): $115,438 million")
 
 
@@ -139,8 +134,8 @@ PER_SHARE_SECTIONS = Page("CONSOLIDATED STATEMENTS OF OPERATIONS", ("2015", "201
 def test_net_income_under_a_per_share_heading_is_that_per_share_figure(statement_pdf):
     sources, text = statement_pdf([PER_SHARE_SECTIONS], file="BOSTONPROPERTIES_2015_10K.pdf",
                                   issuer="Boston Properties, Inc.")
-    assert _lead("What were Boston Properties' diluted earnings per share in 2015?", sources, text) == (
+    assert asked_lead("What were Boston Properties' diluted earnings per share in 2015?", sources, text) == (
         "- Net income (Years Ended December 31, 2015): $3.72 per share [^1]")
-    assert _lead("What was basic EPS in 2015?", sources, text).endswith("$3.73 per share [^1]")
-    assert _lead("What was net income attributable to Boston Properties, Inc. common shareholders in 2015?",
+    assert asked_lead("What was basic EPS in 2015?", sources, text).endswith("$3.73 per share [^1]")
+    assert asked_lead("What was net income attributable to Boston Properties, Inc. common shareholders in 2015?",
                  sources, text).endswith("$572,606 thousand [^1]")

@@ -6,9 +6,8 @@ shifted a year by the filing's fiscal calendar (generated PDFs read by layout)."
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, figure_block
-from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from agent.no_model.figures import INTRO
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_block  # noqa: F401 (fixture)
 
 FISCAL_2016 = Page("QUARTERLY FINANCIAL DATA", ("August 31", "November 30", "February 29", "May 31"), [
     ("Revenues", "$ 8,448", "$ 8,993", "$ 9,012", "$ 10,594"),
@@ -25,30 +24,27 @@ CALENDAR = Page("QUARTERLY CONSOLIDATED FINANCIAL DATA (UNAUDITED)",
 ], caption="(in millions)", span="2016 Quarter ended", first_column=300, gap=75)
 
 
-def _block(question, sources, text):
-    return figure_block(question, sources, text, get_embedder())
-
 
 def test_a_fiscal_years_quarters_are_read_by_their_printed_order(statement_pdf):
     sources, text = statement_pdf([FISCAL_2016, FISCAL_2015], file="NORTHWIND_2016_10K.pdf", fiscal=(2016, None))
-    block = _block("What were revenues in the fourth quarter of fiscal 2016?", sources, text)
+    block = asked_block("What were revenues in the fourth quarter of fiscal 2016?", sources, text)
     assert block and block[0] == INTRO and "10,594" in block[1] and "[^1]" in block[1], block
     # the fiscal 2015 table is fiscal 2015's, not shifted into fiscal 2016 by the filing's calendar
-    block = _block("What were revenues in the second quarter of fiscal 2016?", sources, text)
+    block = asked_block("What were revenues in the second quarter of fiscal 2016?", sources, text)
     assert block and "8,993" in block[1] and "9,598" not in "\n".join(block), block
-    block = _block("What was diluted EPS in the second quarter of fiscal 2015?", sources, text)
+    block = asked_block("What was diluted EPS in the second quarter of fiscal 2015?", sources, text)
     assert block and "0.56" in block[1] and "[^2]" in block[1], block
 
 
 def test_a_quarter_dated_by_the_question_is_the_column_ending_that_month(statement_pdf):
     sources, text = statement_pdf([FISCAL_2016], file="NORTHWIND_2016_10K.pdf", fiscal=(2016, None))
-    block = _block("What were revenues for the quarter ended February 29, 2016?", sources, text)
+    block = asked_block("What were revenues for the quarter ended February 29, 2016?", sources, text)
     assert block and "9,012" in block[1], block
 
 
 def test_calendar_quarters_printed_latest_first(statement_pdf):
     sources, text = statement_pdf([CALENDAR], file="NORTHWIND_2016_10K.pdf", fiscal=(2016, None))
-    block = _block("What was net income in the first quarter of 2016?", sources, text)
+    block = asked_block("What was net income in the first quarter of 2016?", sources, text)
     assert block and block[0] == INTRO and block[1].startswith("- Net income") and "110" in block[1], block
-    block = _block("What were operating revenues in the third quarter of 2016?", sources, text)
+    block = asked_block("What were operating revenues in the third quarter of 2016?", sources, text)
     assert block and "4,810" in block[1], block

@@ -8,11 +8,9 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from agent.no_model.figures import INTRO, figure_block
-from storage.documents.embeddings import get_embedder
 from storage.documents.table_layout import layout_units
 from storage.schema import Source
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_lead  # noqa: F401 (fixture)
 
 SIZE, LEFT = 8, 40
 
@@ -79,29 +77,24 @@ MEASURE_ROWS = [
 ]
 
 
-def _lead(question, sources, text):
-    block = figure_block(question, sources, text, get_embedder())
-    assert block and block[0] == INTRO, block
-    return block[1]
-
 
 def test_a_part_column_answers_its_part_and_the_total_column_the_company(grouped):
     sources, text = grouped("Reconciliation of adjusted EBIT by reporting segment", "($ million)", GROUPS, SEGMENTS,
                             SEGMENT_ROWS)
-    assert ": $387" in _lead("What was the Films segment's adjusted EBIT in the three months ended June 30, 2023?",
+    assert ": $387" in asked_lead("What was the Films segment's adjusted EBIT in the three months ended June 30, 2023?",
                             sources, text)
-    assert ": $73" in _lead("What adjusted EBIT did Bottles earn in the three months ended June 30, 2023?", sources, text)
+    assert ": $73" in asked_lead("What adjusted EBIT did Bottles earn in the three months ended June 30, 2023?", sources, text)
     # no part named: the total column, never the first part's
-    assert ": $436" in _lead("What was Northwind's adjusted EBIT for the three months ended June 30, 2023?", sources, text)
+    assert ": $436" in asked_lead("What was Northwind's adjusted EBIT for the three months ended June 30, 2023?", sources, text)
 
 
 def test_a_measure_column_answers_the_measure_with_the_rows_qualifier(grouped):
     sources, text = grouped("Reconciliation of Non-GAAP Measures", "($ million)", GROUPS, MEASURES, MEASURE_ROWS)
-    assert ": $505" in _lead("What was Northwind's adjusted EBIT for the three months ended June 30, 2022?", sources, text)
-    assert ": $540" in _lead("What was Northwind's adjusted EBITDA for the three months ended June 30, 2023?",
+    assert ": $505" in asked_lead("What was Northwind's adjusted EBIT for the three months ended June 30, 2022?", sources, text)
+    assert ": $540" in asked_lead("What was Northwind's adjusted EBITDA for the three months ended June 30, 2023?",
                             sources, text)
     # the unadjusted row's measure is not the adjusted one
-    assert ": $323" in _lead("What was Northwind's EBIT for the three months ended June 30, 2023?", sources, text)
+    assert ": $323" in asked_lead("What was Northwind's EBIT for the three months ended June 30, 2023?", sources, text)
 
 
 def test_two_sub_columns_naming_one_measure_are_not_read():
@@ -122,8 +115,8 @@ INCOME = Page("U.S. GAAP Condensed Consolidated Statements of Income (Unaudited)
 
 def test_a_dollar_million_caption_scales_the_amounts_and_eps_attributable_is_eps(statement_pdf):
     sources, text = statement_pdf([INCOME], file="NORTHWIND_2023Q4_EARNINGS.pdf")
-    assert "14,694 million" in _lead("What were Northwind's net sales for fiscal 2023?", sources, text)
-    lead = _lead("What were Northwind's diluted earnings per share for the twelve months ended June 30, 2023?",
+    assert "14,694 million" in asked_lead("What were Northwind's net sales for fiscal 2023?", sources, text)
+    lead = asked_lead("What were Northwind's diluted earnings per share for the twelve months ended June 30, 2023?",
                  sources, text)
     assert "0.705" in lead and "million" not in lead
 
@@ -136,8 +129,8 @@ BALANCE = Page("Condensed Consolidated Balance Sheets", ("December 31, 2022", "J
 
 def test_a_balance_asked_at_a_date_reads_that_dates_column(statement_pdf):
     sources, text = statement_pdf([BALANCE], file="NORTHWIND_2023Q2_10Q.pdf")
-    assert "5,285" in _lead("How much goodwill did Northwind carry at June 30, 2022?", sources, text)
-    assert "17,475" in _lead("What were Northwind's total assets at December 31, 2022?", sources, text)
+    assert "5,285" in asked_lead("How much goodwill did Northwind carry at June 30, 2022?", sources, text)
+    assert "17,475" in asked_lead("What were Northwind's total assets at December 31, 2022?", sources, text)
 
 
 CONDENSED_BALANCE = Page("U.S. GAAP Condensed Consolidated Balance Sheets (Unaudited)", ("June 30, 2022", "June 30, 2023"), [
@@ -150,5 +143,5 @@ CONDENSED_BALANCE = Page("U.S. GAAP Condensed Consolidated Balance Sheets (Unaud
 
 def test_the_liabilities_and_equity_total_is_not_shareholders_equity(statement_pdf):
     sources, text = statement_pdf([CONDENSED_BALANCE], file="NORTHWIND_2023Q4_EARNINGS.pdf")
-    lead = _lead("What was Northwind's shareholders' equity at June 30, 2022?", sources, text)
+    lead = asked_lead("What was Northwind's shareholders' equity at June 30, 2022?", sources, text)
     assert "4,141" in lead and "17,426" not in lead

@@ -7,9 +7,8 @@ an outflow printed in parentheses is subtracted once."""
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, INTRO_COMPUTED, figure_block, is_figure_question
-from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from agent.no_model.figures import INTRO_COMPUTED, is_figure_question
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_block, asked_lead  # noqa: F401 (fixture)
 
 YEARS = ("2022", "2021")
 BY_MEASURE = Page("Note 18 – Segment Information", YEARS, [
@@ -51,50 +50,42 @@ CASH = Page("CONSOLIDATED STATEMENTS OF CASH FLOWS", YEARS, [
 ])
 
 
-def _block(question, sources, text):
-    return figure_block(question, sources, text, get_embedder())
-
-
-def _lead(question, sources, text) -> str:
-    block = _block(question, sources, text)
-    assert block and block[0] == INTRO, block
-    return block[1]
 
 
 def test_a_segments_earnings_are_its_row_under_the_earnings_heading_not_its_revenue(statement_pdf):
     sources, text = statement_pdf([BY_MEASURE])
-    assert _lead("What were the earnings from operations of Northwind's Aircraft segment in 2021?", sources, text) \
+    assert asked_lead("What were the earnings from operations of Northwind's Aircraft segment in 2021?", sources, text) \
         .startswith("- Aircraft (Years Ended December 31, 2021): $5,157 million")
-    assert _lead("What revenue did the Aircraft segment report in 2022?", sources, text) \
+    assert asked_lead("What revenue did the Aircraft segment report in 2022?", sources, text) \
         .startswith("- Aircraft (Years Ended December 31, 2022): $65,069 million")
 
 
 def test_intersegment_sales_are_no_segments_sales(statement_pdf):
     sources, text = statement_pdf([INTERSEGMENT])
-    assert _lead("What were the sales of the Films segment in 2022?", sources, text) \
+    assert asked_lead("What were the sales of the Films segment in 2022?", sources, text) \
         .startswith("- Films (Years Ended December 31, 2022): $6,566.7 million")
     # asked for, the intersegment row answers
-    assert "1.2" in _lead("What were the Films segment's intersegment sales in 2022?", sources, text)
+    assert "1.2" in asked_lead("What were the Films segment's intersegment sales in 2022?", sources, text)
 
 
 def test_a_measure_named_with_any_verb_is_a_figure_question(statement_pdf):
     assert is_figure_question("What adjusted EBIT did the Bottles segment report in 2021?")
     sources, text = statement_pdf([INTERSEGMENT])
-    assert _lead("What adjusted EBIT did the Bottles segment report in 2021?", sources, text) \
+    assert asked_lead("What adjusted EBIT did the Bottles segment report in 2021?", sources, text) \
         .startswith("- Bottles (Years Ended December 31, 2021): $298.3 million")
 
 
 def test_loss_slash_earnings_labels_are_the_earnings_rows(statement_pdf):
     sources, text = statement_pdf([INCOME])
-    assert _lead("What was Northwind's loss from operations in 2022?", sources, text) \
+    assert asked_lead("What was Northwind's loss from operations in 2022?", sources, text) \
         .startswith("- (Loss)/earnings from operations (Years Ended December 31, 2022): $(12,767) million")
-    assert _lead("What net loss attributable to Northwind shareholders did the company report for 2022?", sources, text) \
+    assert asked_lead("What net loss attributable to Northwind shareholders did the company report for 2022?", sources, text) \
         .startswith("- Net (loss)/earnings attributable to Northwind Shareholders (Years Ended December 31, 2022): $(11,873)")
 
 
 def test_a_formula_asked_of_a_segment_takes_the_segments_rows(statement_pdf):
     sources, text = statement_pdf([INCOME, BY_MEASURE])
-    block = _block("What was the operating margin of the Aircraft segment in 2022 (segment earnings from operations / "
+    block = asked_block("What was the operating margin of the Aircraft segment in 2022 (segment earnings from operations / "
                    "segment revenues)?", sources, text)
     assert block and block[0] == INTRO_COMPUTED, block
     assert "3,130 / " in block[1] and "65,069 = 4.8% (computed)" in block[1], block[1]
@@ -102,11 +93,11 @@ def test_a_formula_asked_of_a_segment_takes_the_segments_rows(statement_pdf):
 
 def test_an_outflow_printed_in_parentheses_is_subtracted_once(statement_pdf):
     sources, text = statement_pdf([CASH, INCOME])
-    block = _block("Free cash flow is net cash provided by operating activities minus purchases of property, plant and "
+    block = asked_block("Free cash flow is net cash provided by operating activities minus purchases of property, plant and "
                    "equipment and other intangible assets. What was free cash flow in 2022?", sources, text)
     assert block and block[0] == INTRO_COMPUTED, block
     assert "776.1 − purchase of property, plant and equipment and other intangible assets 332.2 = 443.9" in block[1], block[1]
-    block = _block("What was the gross margin in 2022, computed as (total revenues minus total costs and expenses) "
+    block = asked_block("What was the gross margin in 2022, computed as (total revenues minus total costs and expenses) "
                    "divided by total revenues?", sources, text)
     assert block and "= -9.8% (computed)" in block[1], block
 
@@ -120,7 +111,7 @@ BY_PRODUCT = Page("Note 20 – Net sales by product", YEARS, [
 
 def test_a_product_line_listed_with_its_segment_is_not_the_segment(statement_pdf):
     sources, text = statement_pdf([BY_PRODUCT])
-    block = _block("What were the sales of the Films segment in 2022?", sources, text)
+    block = asked_block("What were the sales of the Films segment in 2022?", sources, text)
     assert not block or "5,347.5" not in block[1] and "1,218.0" not in block[1], block
     sources, text = statement_pdf([BY_PRODUCT, INTERSEGMENT])
-    assert "6,566.7" in _lead("What were the sales of the Films segment in 2022?", sources, text)
+    assert "6,566.7" in asked_lead("What were the sales of the Films segment in 2022?", sources, text)

@@ -4,9 +4,7 @@ named as a section ("Americas:") or a caption; the words that say it is a segmen
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, figure_block
-from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_lead  # noqa: F401 (fixture)
 
 YEARS = ("2022", "2021")
 INCOME = Page("CONSOLIDATED STATEMENTS OF OPERATIONS", YEARS, [
@@ -23,18 +21,13 @@ SEGMENTS = Page("Note 13 – Segment Information and Geographic Data", YEARS, [
 ], caption="The following table shows information by reportable segment (in millions):")
 
 
-def _lead(question, sources, text) -> str:
-    block = figure_block(question, sources, text, get_embedder())
-    assert block and block[0] == INTRO, block
-    return block[1]
-
 
 def test_a_segments_row_is_read_from_its_section_of_the_segment_table(statement_pdf):
     sources, text = statement_pdf([SEGMENTS, INCOME])
-    assert _lead("What was the Americas segment's operating income in fiscal 2022?", sources, text).startswith(
+    assert asked_lead("What was the Americas segment's operating income in fiscal 2022?", sources, text).startswith(
         "- Operating income (Years Ended December 31, 2022): $62,683 million [^1]")
-    assert _lead("What were Europe net sales in 2021?", sources, text).startswith(
+    assert asked_lead("What were Europe net sales in 2021?", sources, text).startswith(
         "- Net sales (Years Ended December 31, 2021): $89,307 million [^1]")
     # the company's total is the statement's, never a segment's
-    assert _lead("What was operating income in fiscal 2022?", sources, text).startswith(
+    assert asked_lead("What was operating income in fiscal 2022?", sources, text).startswith(
         "- Operating income (Years Ended December 31, 2022): $119,437 million [^2]")

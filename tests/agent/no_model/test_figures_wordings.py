@@ -7,9 +7,7 @@ stock", "according to its annual report"), and a per-share row under a share-cou
 
 from __future__ import annotations
 
-from agent.no_model.figures import INTRO, figure_block
-from storage.documents.embeddings import get_embedder
-from tests.agent.no_model.pdf_statements import Page, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_block, asked_lead  # noqa: F401 (fixture)
 
 YEARS = ("2023", "2022")
 BALANCE = Page("CONSOLIDATED BALANCE SHEETS", YEARS, [
@@ -44,33 +42,25 @@ INCOME = Page("CONDENSED CONSOLIDATED STATEMENTS OF INCOME", ("Six Months Ended 
 ], span="", first_column=360, gap=150)
 
 
-def _block(question, sources, text):
-    return figure_block(question, sources, text, get_embedder())
-
-
-def _lead(question, sources, text) -> str:
-    block = _block(question, sources, text)
-    assert block and block[0] == INTRO, block
-    return block[1]
 
 
 def test_stockholders_investment_is_equity_and_the_minoritys_preferred_stock_is_left_out(statement_pdf):
     sources, text = statement_pdf([BALANCE])
-    assert "17,940" in _lead("What was Northwind's total stockholders' equity at December 31, 2023?", sources, text)
-    assert "17,940" in _lead("What was Northwind's shareholders' equity at year-end 2023, excluding the noncontrolling "
+    assert "17,940" in asked_lead("What was Northwind's total stockholders' equity at December 31, 2023?", sources, text)
+    assert "17,940" in asked_lead("What was Northwind's shareholders' equity at year-end 2023, excluding the noncontrolling "
                              "preferred stock?", sources, text)
 
 
 def test_debt_classified_as_current_is_a_component_of_total_debt(statement_pdf):
     sources, text = statement_pdf([BALANCE])
-    block = _block("What was Northwind's total debt at December 31, 2023?", sources, text)
+    block = asked_block("What was Northwind's total debt at December 31, 2023?", sources, text)
     assert block and "2,268" in "\n".join(block) and "52,065" in block[1], block
 
 
 def test_capital_expenditures_printed_with_intangibles_and_asked_as_additions(statement_pdf):
     sources, text = statement_pdf([CASH])
-    assert "332.2" in _lead("What were Northwind's capital expenditures in fiscal 2023?", sources, text)
-    assert "332.2" in _lead("How much did Northwind spend on property, plant and equipment additions in 2023?", sources, text)
+    assert "332.2" in asked_lead("What were Northwind's capital expenditures in fiscal 2023?", sources, text)
+    assert "332.2" in asked_lead("How much did Northwind spend on property, plant and equipment additions in 2023?", sources, text)
 
 
 def test_capital_expenditures_printed_as_additions(statement_pdf):
@@ -78,25 +68,25 @@ def test_capital_expenditures_printed_as_additions(statement_pdf):
         ("Investing activities:",),
         ("Property, plant and equipment additions", "(1,303)", "(1,834)"),
     ])])
-    assert "1,303" in _lead("What were Northwind's capital expenditures in 2023?", sources, text)
+    assert "1,303" in asked_lead("What were Northwind's capital expenditures in 2023?", sources, text)
 
 
 def test_buying_back_stock_is_the_repurchase_row(statement_pdf):
     sources, text = statement_pdf([CASH])
-    assert "19,240" in _lead("How much cash did Northwind spend buying back its own stock in fiscal 2023?", sources, text)
+    assert "19,240" in asked_lead("How much cash did Northwind spend buying back its own stock in fiscal 2023?", sources, text)
 
 
 def test_total_consolidated_debt_under_a_column_word(statement_pdf):
     sources, text = statement_pdf([DEBT])
-    assert "9,036,513" in _lead("What was Northwind's total consolidated debt as of December 31, 2023?", sources, text)
+    assert "9,036,513" in asked_lead("What was Northwind's total consolidated debt as of December 31, 2023?", sources, text)
 
 
 def test_asking_words_are_not_item_words(statement_pdf):
     sources, text = statement_pdf([INCOME])
-    assert "11,200" in _lead("What was Northwind's total revenue in the six months ended June 30, 2023 according to its "
+    assert "11,200" in asked_lead("What was Northwind's total revenue in the six months ended June 30, 2023 according to its "
                              "report?", sources, text)
 
 
 def test_a_per_share_row_under_a_share_count_heading(statement_pdf):
     sources, text = statement_pdf([INCOME])
-    assert "0.42" in _lead("What was Northwind's basic EPS for the first half of 2022?", sources, text)
+    assert "0.42" in asked_lead("What was Northwind's basic EPS for the first half of 2022?", sources, text)
