@@ -37,6 +37,10 @@ machine:
                     that statement (Ranking.cash_flow_items)
 - `scorer_feature_*` the page scorer's page score as a feature beside the hybrid score (Ranking.scorer_feature,
                     weights 0.1 / 0.2 / 0.4; off in the product)
+- `ranking_before_facts` the ranking without the facts feature (Ranking.facts_weight 0); `facts_*` a page whose
+                    stored facts carry the asked line item (and a column of the asked fiscal year) lifted by
+                    w * spread * match (storage/retrieval/fact_pages.py; bench/baselines/presets.py FACTS; needs a
+                    --work whose builds hold facts.json, e.g. /work/wt/m7-work: without them it changes nothing)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -463,6 +467,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         **{name: project(name) for name in presets.SECTIONS},
         **{name: project(name) for name in presets.PARTS},
         **{name: project(name) for name in presets.SCORER},
+        **{name: project(name) for name in presets.FACTS},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain
