@@ -85,17 +85,12 @@ SECTIONS = {
 FACTS = {
     "ranking_before_facts": {"facts_weight": 0.0},
     "facts_0.1": {"facts_weight": 0.1},
-    "facts_0.15": {"facts_weight": 0.15},
     "facts_0.25": {"facts_weight": 0.25},
-    "facts_0.35": {"facts_weight": 0.35},
-    "facts_0.25_c0.25": {"facts_weight": 0.25, "facts_concept_only": 0.25},
-    "facts_0.25_c0.75": {"facts_weight": 0.25, "facts_concept_only": 0.75},
     "facts_0.5": {"facts_weight": 0.5},
     "facts_1": {"facts_weight": 1.0},
-    "facts_2": {"facts_weight": 2.0},
-    "facts_0.5_any_year": {"facts_weight": 0.5, "facts_concept_only": 1.0},
-    "facts_1_any_year": {"facts_weight": 1.0, "facts_concept_only": 1.0},
-    "facts_1_year_only": {"facts_weight": 1.0, "facts_concept_only": 0.0},
+    "facts_0.25_any_year": {"facts_weight": 0.25, "facts_concept_only": 1.0},
+    "facts_0.25_year_only": {"facts_weight": 0.25, "facts_concept_only": 0.0},
+    "facts_0.25_scorer_feature_0.2": {"facts_weight": 0.25, "scorer_feature": 0.2},
 }
 
 
