@@ -94,7 +94,9 @@ class Ranking(BaseModel):
                                  "reranked pages); 1 = the scorer alone orders them")
     facts_weight: float = Field(0.0, description="a question naming a line item (and maybe a fiscal year): page score "
                                 "+= w * spread * match, match in [0, 1] of the page's stored facts (a row of that "
-                                "concept, a column of that year; storage.retrieval.fact_pages); 0 = off")
+                                "concept, a column of that year; storage.retrieval.fact_pages); 0 = off: at .25 "
+                                "(chosen on tune) it lifted the tune halves and lowered check MRR (bench.retrieval "
+                                "round 7; preset facts_0.25)")
     facts_concept_only: float = Field(CONCEPT_ONLY, description="the match of a page printing the asked row without "
                                       "a column of the asked year (1 = the year does not matter)")
     scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
