@@ -94,9 +94,19 @@ FACTS = {
 }
 
 
+# what a question's period, date and issuer say about which filing (storage/retrieval/selection_prior.py, issue 28):
+# each reading alone and all three
+FILING = {
+    "filing_stale_annual": {"stale_annual": True},
+    "filing_date_after": {"date_after": True},
+    "filing_period_per_issuer": {"period_per_issuer": True},
+    "filing_readings": {"stale_annual": True, "date_after": True, "period_per_issuer": True},
+}
+
+
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    tables = (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS, FACTS)
+    tables = (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS, FACTS, FILING)
     overrides = next((t[name] for t in tables if name in t), None)
     if overrides is None:
         raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(k for t in tables for k in t))}")

@@ -44,6 +44,12 @@ class Ranking(BaseModel):
     prior_weight: float = Field(2.0, description="page score += w * spread * prior of its PDF (storage.retrieval.selection_prior)")
     recent: float = Field(RECENT, description="prior of the issuer's present when the question names no period")
     secondary: float = Field(SECONDARY, description="share of its period match a release keeps beside a periodic report")
+    stale_annual: bool = Field(False, description="no period named: an annual report a later filing of its issuer "
+                               "outdates by over a year is not the issuer's present (storage.retrieval.selection_prior)")
+    date_after: bool = Field(False, description="a named date no document carries matches each issuer's first "
+                             "document dated on or after it (storage.retrieval.selection_prior)")
+    period_per_issuer: bool = Field(False, description="several issuers selected, none named: the period's match is "
+                                    "scaled per issuer, so it picks among an issuer's filings, not the issuer")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -473,7 +479,8 @@ def document_signals(
     priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes},
                              recent=ranking.recent, secondary=ranking.secondary, covers=covers,
                              fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers,
-                             form_decides=ranking.form_decides)
+                             form_decides=ranking.form_decides, stale_annual=ranking.stale_annual,
+                             date_after=ranking.date_after, period_per_issuer=ranking.period_per_issuer)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

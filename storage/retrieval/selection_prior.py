@@ -26,6 +26,13 @@ and the periodic report is what an analyst cites. It is a discount on the releas
 match, so it only breaks ties between documents of the same period; content still decides when
 only the release prints what is asked (a non-GAAP measure, say), and a release with no periodic
 report of its period beside it keeps its full match.
+
+Three readings, each a `Ranking` field (off unless turned on): `stale_annual` -- an issuer's latest annual
+report is its present only while no later filing of it ends more than a year after it (a 2015 10-K beside a
+2023 10-Q is history, not the present); `date_after` -- a date no selected document carries ("sold by July 19,
+2023") matches each issuer's first document dated on or after it (the filing that reports it); `period_per_issuer`
+-- with several issuers selected and none named, the period's match is scaled per issuer (its best filing 1), so
+the period picks among an issuer's filings and the content picks the issuer.
 """
 
 from __future__ import annotations
@@ -111,8 +118,13 @@ def _present(info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]]) ->
     return end > anchor or (end == anchor and (info.form in ANNUAL_FORMS or not annual))
 
 
-def _anchors(infos: list[DocumentInfo]) -> dict[str | None, tuple[str, bool]]:
-    """issuer -> (period end where its present starts, whether that is an annual report's)."""
+def _year_before(iso: str) -> str:
+    return f"{int(iso[:4]) - 1:04d}{iso[4:]}" if len(iso) >= 4 and iso[:4].isdigit() else iso
+
+
+def _anchors(infos: list[DocumentInfo], stale_annual: bool = False) -> dict[str | None, tuple[str, bool]]:
+    """issuer -> (period end where its present starts, whether that is an annual report's). `stale_annual`: an
+    annual report a later filing of its issuer outdates by more than a year does not start the present."""
     annual: dict[str | None, str] = {}
     latest: dict[str | None, str] = {}
     for i in infos:
@@ -121,7 +133,32 @@ def _anchors(infos: list[DocumentInfo]) -> dict[str | None, tuple[str, bool]]:
             annual[i.issuer] = end
         if i.form != "8-K" and end > latest.get(i.issuer, ""):
             latest[i.issuer] = end
+    if stale_annual:
+        annual = {k: v for k, v in annual.items() if v >= _year_before(latest.get(k, ""))}
     return {issuer: (annual[issuer], True) if issuer in annual else (end, False) for issuer, end in latest.items()}
+
+
+def _first_after(asked: list, infos: dict[str, DocumentInfo]) -> set[str]:
+    """For each named date, each issuer's first document dated on or after it (none matching it exactly)."""
+    out: set[str] = set()
+    for d in asked:
+        day = d.isoformat()
+        first: dict[str | None, str] = {}
+        for i in infos.values():
+            if i.date and i.date >= day and i.date < first.get(i.issuer, "9999"):
+                first[i.issuer] = i.date
+        out |= {doc for doc, i in infos.items() if i.date and first.get(i.issuer) == i.date}
+    return out
+
+
+def _per_issuer(parts: dict[str, dict[str, float]], infos: dict[str, DocumentInfo]) -> None:
+    """Scale the period match so each issuer's best-matching filing gets 1."""
+    best: dict[str | None, float] = {}
+    for d, i in infos.items():
+        best[i.issuer] = max(best.get(i.issuer, 0.0), parts[d].get("period", 0.0))
+    for d, i in infos.items():
+        if best[i.issuer] > 0 and "period" in parts[d]:
+            parts[d]["period"] /= best[i.issuer]
 
 
 def _components(c: QuestionScope, info: DocumentInfo, anchors: dict[str | None, tuple[str, bool]], recent: float,
@@ -158,7 +195,8 @@ def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str,
 
 def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, recent: float = RECENT,
                     secondary: float = SECONDARY, covers: dict[str, str] | None = None, fill_periods: bool = False,
-                    cover_issuers: bool = False, form_decides: bool = False) -> dict[str, float]:
+                    cover_issuers: bool = False, form_decides: bool = False, stale_annual: bool = False,
+                    date_after: bool = False, period_per_issuer: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
@@ -170,10 +208,16 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
     known = {d: i for d, i in infos.items() if i is not None}
     if len(infos) < 2 or not known:
         return priors
-    anchors = _anchors(list(known.values()))
+    anchors = _anchors(list(known.values()), stale_annual)
     names = named_issuers(c.question_words, sorted({i.issuer for i in known.values() if i.issuer})) if cover_issuers else []
     parts = {d: _components(c, i, anchors, recent, bool(names) and cover_names(names, covers.get(d, "")), form_decides)
              for d, i in known.items()}
+    if date_after and c.dates and not any(p.get("date") for p in parts.values()):
+        for d in _first_after(c.dates, known):
+            parts[d]["date"] = 1.0
+    if period_per_issuer and not names and not any(p["issuer"] for p in parts.values()) \
+            and len({i.issuer for i in known.values()}) > 1:
+        _per_issuer(parts, known)
     if not c.forms:
         _prefer_primary_sources(parts, known, secondary)
     # a component counts only if some selected document matches it and not all match it equally

@@ -1,0 +1,134 @@
+"""Which filing a question's period, date and issuer pick (storage/retrieval/selection_prior.py, the Ranking fields
+stale_annual, date_after, period_per_issuer): each on two generated filings, and the prior's parts without PDFs."""
+
+from __future__ import annotations
+
+from storage.documents import ingest
+from storage.retrieval.fusion import Ranking
+from storage.retrieval.hybrid import HybridRetriever
+from storage.retrieval.selection_prior import RECENT, selection_prior
+from storage.schema import DocumentInfo
+from tests.fixtures_filings import acme_10k_pages, cover_10q, cover_8k, source_path, write_pages
+
+ACME = "Acme Rockets, Inc."
+
+
+def _info(name: str, form: str, year: int | None, end: str | None, date: str, issuer: str = ACME, quarter=None):
+    return DocumentInfo(title=name, issuer=issuer, form=form, fiscal_year=year, fiscal_quarter=quarter,
+                        period_end=end, date=date)
+
+
+# ------------------------------------------------------------------ the prior, without PDFs
+
+
+def test_a_stale_annual_report_is_not_the_present():
+    infos = {
+        "k15": _info("k15", "10-K", 2015, "2015-12-31", "2016-02-20"),
+        "q23": _info("q23", "10-Q", 2023, "2023-06-30", "2023-08-01", quarter=2),
+    }
+    today = selection_prior("Which quarter is seasonally strongest?", infos)
+    assert today["k15"] == today["q23"] == 0.0  # both "the present": no information
+    stale = selection_prior("Which quarter is seasonally strongest?", infos, stale_annual=True)
+    assert stale["q23"] == RECENT and stale["k15"] == 0.0
+    # a 10-Q of the year after the annual report does not outdate it
+    fresh = {**infos, "k22": _info("k22", "10-K", 2022, "2022-12-31", "2023-02-20")}
+    prior = selection_prior("Which quarter is seasonally strongest?", fresh, stale_annual=True)
+    assert prior["k22"] == prior["q23"] == RECENT and prior["k15"] == 0.0
+
+
+def test_a_date_no_document_carries_picks_the_first_document_after_it():
+    infos = {
+        "release": _info("release", "earnings release", 2023, "2023-06-30", "2023-07-27", quarter=2),
+        "q3": _info("q3", "10-Q", 2023, "2023-09-30", "2023-10-30", quarter=3),
+        "old": _info("old", "10-Q", 2023, "2023-03-31", "2023-05-02", quarter=1),
+    }
+    question = "How many shares had the trust sold by July 19, 2023?"
+    today = selection_prior(question, infos)
+    assert today["q3"] >= today["release"]  # the year alone: the periodic report beats the release
+    prior = selection_prior(question, infos, date_after=True)
+    assert prior["release"] > prior["q3"] and prior["release"] > prior["old"]
+    # a date a document carries still matches it exactly, whatever is later
+    exact = selection_prior("What did the release of July 27, 2023 say?", infos, date_after=True)
+    assert exact["release"] > exact["q3"]
+
+
+def test_the_period_picks_among_an_issuers_filings_not_the_issuer():
+    infos = {
+        "zk23": _info("zk23", "10-K", 2023, "2023-05-31", "2023-07-15", issuer="Zenith Motors"),
+        "aq23": _info("aq23", "10-Q", 2023, "2023-09-30", "2023-10-30", quarter=3),
+        "ak16": _info("ak16", "10-K", 2016, "2016-12-31", "2017-02-20"),
+    }
+    question = "What return on equity is the utility authorized for 2022, and what did it request for 2023?"
+    today = selection_prior(question, infos)
+    assert today["zk23"] > today["aq23"]  # the other issuer's annual report wins on the period alone
+    prior = selection_prior(question, infos, period_per_issuer=True)
+    assert prior["zk23"] == prior["aq23"] == 1.0 and prior["ak16"] == 0.0
+    # an issuer named keeps the issuer decisive
+    named = selection_prior("Zenith Motors revenue for 2023?", infos, period_per_issuer=True)
+    assert named["zk23"] == 1.0 and named["aq23"] == named["ak16"] == 0.0
+
+
+# ------------------------------------------------------------------ on generated filings
+
+
+def _index(name: str, pages: list[str]):
+    return ingest.process_and_index_pdf(write_pages(source_path(name), pages))
+
+
+def _seasonal(text: str) -> str:
+    return f"{text} The Company's first fiscal quarter has historically had higher net sales due to seasonal holiday demand."
+
+
+def test_stale_annual_report_yields_to_the_recent_quarterly_report():
+    k15 = _index("k15.pdf", acme_10k_pages(2015, (1722, 1739, 1808), prose=False)[:1] + [
+        _seasonal("Item 1. Business. Seasonality. Acme Rockets, Inc. sells launch services worldwide."),
+        "Item 3. Legal Proceedings. None.",
+    ])
+    q23 = _index("q23.pdf", [
+        cover_10q("ACME ROCKETS, INC.", "June 30, 2023"),
+        "Part I. Item 1. Financial Statements. Condensed consolidated statements of operations (unaudited).",
+        _seasonal("Item 2. Management's Discussion and Analysis. Seasonality."),
+    ])
+    question = "Which fiscal quarter is seasonally Acme's strongest?"
+    docs = [k15.doc_id, q23.doc_id]
+    today = HybridRetriever(docs, use_cache=False, ranking=Ranking()).search(question, k=2)
+    assert today[0].chunk.doc_id == k15.doc_id  # the trap is real: the old annual report's page leads
+    on = HybridRetriever(docs, use_cache=False, ranking=Ranking(stale_annual=True)).search(question, k=2)
+    assert (on[0].chunk.doc_id, on[0].chunk.page_number) == (q23.doc_id, 2)
+
+
+def test_a_date_picks_the_release_that_reports_it():
+    sold = "As of {d}, the trust had sold 120 million shares of Acme Rockets common stock."
+    release = _index("rel.pdf", [
+        cover_8k("ACME ROCKETS, INC.", "July 27, 2023"),
+        "Acme Rockets Reports Second-Quarter 2023 Results. Revenue 1,200. " + sold.format(d="July 19, 2023"),
+    ])
+    q3 = _index("q3.pdf", [
+        cover_10q("ACME ROCKETS, INC.", "September 30, 2023"),
+        "Item 2. Management's Discussion and Analysis. " + sold.format(d="October 20, 2023")
+        + " The trust had sold shares of common stock in several sales.",
+    ])
+    question = "How many Acme shares had the trust sold by July 19, 2023?"
+    today = HybridRetriever([release.doc_id, q3.doc_id], use_cache=False, ranking=Ranking()).search(question, k=2)
+    assert today[0].chunk.doc_id == q3.doc_id  # the trap is real: the year alone prefers the periodic report
+    on = HybridRetriever([release.doc_id, q3.doc_id], use_cache=False, ranking=Ranking(date_after=True)).search(question, k=2)
+    assert on[0].chunk.doc_id == release.doc_id
+
+
+def test_the_period_does_not_pick_the_issuer():
+    zenith = [p.replace("ACME ROCKETS, INC.", "ZENITH MOTORS, INC.").replace("Acme Rockets, Inc.", "Zenith Motors, Inc.")
+              for p in acme_10k_pages(2023, (1500, 1400, 1300), prose=False)]
+    zenith[3] = "Item 7. Management's Discussion. Our return on equity rose in 2023 from 2022."
+    z = _index("z23.pdf", zenith)
+    a = _index("a23.pdf", [
+        cover_10q("ACME ROCKETS, INC.", "September 30, 2023"),
+        "Item 2. Regulatory matters. The utility is authorized a return on equity of 10.25% for 2022. In its "
+        "cost of capital application the utility requested a return on equity of 10.7% for 2023.",
+        "Item 4. Controls and Procedures. No changes.",
+    ])
+    question = "What return on equity is the utility authorized for 2022, and what did it request for 2023?"
+    docs = [z.doc_id, a.doc_id]
+    today = HybridRetriever(docs, use_cache=False, ranking=Ranking()).search(question, k=2)
+    assert today[0].chunk.doc_id == z.doc_id  # the trap is real: the annual report covering both years leads
+    on = HybridRetriever(docs, use_cache=False, ranking=Ranking(period_per_issuer=True)).search(question, k=2)
+    assert (on[0].chunk.doc_id, on[0].chunk.page_number) == (a.doc_id, 1)
