@@ -100,7 +100,9 @@ FILING = {
     "filing_stale_annual": {"stale_annual": True},
     "filing_date_after": {"date_after": True},
     "filing_period_per_issuer": {"period_per_issuer": True},
-    "filing_readings": {"stale_annual": True, "date_after": True, "period_per_issuer": True},
+    "filing_fill_issuers": {"fill_issuers": True},
+    "filing_per_issuer_filled": {"period_per_issuer": True, "fill_issuers": True},
+    "filing_readings": {"stale_annual": True, "date_after": True, "period_per_issuer": True, "fill_issuers": True},
 }
 
 

@@ -50,6 +50,8 @@ class Ranking(BaseModel):
                              "document dated on or after it (storage.retrieval.selection_prior)")
     period_per_issuer: bool = Field(False, description="several issuers selected, none named: the period's match is "
                                     "scaled per issuer, so it picks among an issuer's filings, not the issuer")
+    fill_issuers: bool = Field(False, description="a document without an issuer takes the one selected issuer its "
+                               "first pages print, for the prior (storage.retrieval.selection_prior)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -475,12 +477,14 @@ def document_signals(
             relevance[j] = float(top.mean()) if len(top) else -np.inf
         ok = np.isfinite(relevance)
         relevance = np.where(ok, relevance - (relevance[ok].max() if ok.any() else 0.0), 0.0)
-    covers = {i.doc_id: i.cover_text() for i in indexes} if ranking.fill_periods or ranking.cover_issuers else None
+    covers = ({i.doc_id: i.cover_text() for i in indexes}
+              if ranking.fill_periods or ranking.cover_issuers or ranking.fill_issuers else None)
     priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes},
                              recent=ranking.recent, secondary=ranking.secondary, covers=covers,
                              fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers,
                              form_decides=ranking.form_decides, stale_annual=ranking.stale_annual,
-                             date_after=ranking.date_after, period_per_issuer=ranking.period_per_issuer)
+                             date_after=ranking.date_after, period_per_issuer=ranking.period_per_issuer,
+                             fill_issuers=ranking.fill_issuers)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

@@ -32,7 +32,9 @@ report is its present only while no later filing of it ends more than a year aft
 2023 10-Q is history, not the present); `date_after` -- a date no selected document carries ("sold by July 19,
 2023") matches each issuer's first document dated on or after it (the filing that reports it); `period_per_issuer`
 -- with several issuers selected and none named, the period's match is scaled per issuer (its best filing 1), so
-the period picks among an issuer's filings and the content picks the issuer.
+the period picks among an issuer's filings and the content picks the issuer; `fill_issuers` -- a document
+whose DocumentInfo has no issuer takes the one selected issuer its first pages print (so its years group with
+that issuer's other filings).
 """
 
 from __future__ import annotations
@@ -193,10 +195,23 @@ def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str,
             parts[d]["period"] = own * secondary
 
 
+def _fill_issuers(infos: dict[str, DocumentInfo | None], covers: dict[str, str]) -> dict[str, DocumentInfo | None]:
+    """A document without an issuer takes the one selected issuer whose name its first pages print."""
+    known = sorted({i.issuer for i in infos.values() if i is not None and i.issuer})
+    out = dict(infos)
+    for d, i in infos.items():
+        if i is not None and not i.issuer and covers.get(d):
+            hits = [k for k in known if cover_names([" ".join(name_words(k))], covers[d])]
+            if len(hits) == 1:
+                out[d] = i.model_copy(update={"issuer": hits[0]})
+    return out
+
+
 def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, recent: float = RECENT,
                     secondary: float = SECONDARY, covers: dict[str, str] | None = None, fill_periods: bool = False,
                     cover_issuers: bool = False, form_decides: bool = False, stale_annual: bool = False,
-                    date_after: bool = False, period_per_issuer: bool = False) -> dict[str, float]:
+                    date_after: bool = False, period_per_issuer: bool = False,
+                    fill_issuers: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
@@ -205,6 +220,8 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
     covers = covers or {}
     if fill_periods:
         infos = {d: fill_period(i, covers.get(d, "")) for d, i in infos.items()}
+    if fill_issuers:
+        infos = _fill_issuers(infos, covers)
     known = {d: i for d, i in infos.items() if i is not None}
     if len(infos) < 2 or not known:
         return priors
@@ -215,7 +232,7 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
     if date_after and c.dates and not any(p.get("date") for p in parts.values()):
         for d in _first_after(c.dates, known):
             parts[d]["date"] = 1.0
-    if period_per_issuer and not names and not any(p["issuer"] for p in parts.values()) \
+    if period_per_issuer and c.periods and not names and not any(p["issuer"] for p in parts.values()) \
             and len({i.issuer for i in known.values()}) > 1:
         _per_issuer(parts, known)
     if not c.forms:

@@ -68,6 +68,21 @@ def test_the_period_picks_among_an_issuers_filings_not_the_issuer():
     assert named["zk23"] == 1.0 and named["aq23"] == named["ak16"] == 0.0
 
 
+def test_a_document_without_issuer_joins_the_issuer_its_cover_prints():
+    infos = {
+        "old": _info("old", "annual report", 2016, "2016-12-31", "2017-02-20", issuer=None),
+        "new": _info("new", "10-K", 2022, "2022-12-31", "2023-02-20"),
+    }
+    covers = {"old": "ANNUAL REPORT 2016\nACME ROCKETS, INC.\nCape Canaveral", "new": "FORM 10-K\nACME ROCKETS, INC."}
+    alone = selection_prior("What is capex?", infos, covers=covers)
+    assert alone["old"] == alone["new"]  # the old report is an issuer of its own: its own present
+    joined = selection_prior("What is capex?", infos, covers=covers, fill_issuers=True)
+    assert joined["new"] == RECENT and joined["old"] == 0.0
+    # a cover printing no selected issuer's name leaves the issuer unknown
+    covers["old"] = "ANNUAL REPORT 2016\nZENITH MOTORS"
+    assert selection_prior("What is capex?", infos, covers=covers, fill_issuers=True) == alone
+
+
 # ------------------------------------------------------------------ on generated filings
 
 
