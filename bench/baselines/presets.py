@@ -102,7 +102,9 @@ FILING = {
     "filing_period_per_issuer": {"period_per_issuer": True},
     "filing_fill_issuers": {"fill_issuers": True},
     "filing_per_issuer_filled": {"period_per_issuer": True, "fill_issuers": True},
-    "filing_readings": {"stale_annual": True, "date_after": True, "period_per_issuer": True, "fill_issuers": True},
+    "filing_release_quarter": {"release_quarter": True},
+    "filing_readings": {"stale_annual": True, "date_after": True, "period_per_issuer": True, "fill_issuers": True,
+                        "release_quarter": True},
 }
 
 

@@ -44,6 +44,10 @@ _HEADLINE = re.compile(
     rf"(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b",
     re.IGNORECASE,
 )
+# the release's own quarter in its text: "for the second quarter of 2023" (a headline may print no year)
+_OWN_QUARTER = re.compile(
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE
+)
 _ORDINAL = QUARTER_ORDINALS
 
 
@@ -73,14 +77,29 @@ def _cover_facts(cover: str) -> tuple[str | None, str | None, tuple[int, int] | 
     return cover_form(text), end, (int(h.group("y")), _ORDINAL[h.group("q").lower()]) if h else None
 
 
-def fill_period(info: DocumentInfo | None, cover: str) -> DocumentInfo | None:
-    """`info` with the form and period its cover prints filled in where it had none."""
+@lru_cache(maxsize=4096)
+def _own_quarter(cover: str) -> tuple[int, int] | None:
+    m = _OWN_QUARTER.search(_despaced(cover)[:1500])
+    return (int(m.group("y")), _ORDINAL[m.group("q").lower()]) if m else None
+
+
+def fill_period(info: DocumentInfo | None, cover: str, release_quarter: bool = False) -> DocumentInfo | None:
+    """`info` with the form and period its cover prints filled in where it had none. `release_quarter`: an
+    earnings release's period is the quarter its first lines report ("for the second quarter of 2023"), not a
+    "year ended" date of a comparative table further on, unless that date falls in the quarter's year."""
     if info is None or not cover:
         return info
     form, end, headline = _cover_facts(cover)
     update: dict = {}
     if info.form == "other" and form:
         update["form"] = form
+    if release_quarter and (update.get("form") or info.form) == "earnings release" and not info.period_end:
+        own = headline or _own_quarter(cover)
+        if own and (info.fiscal_year in (None, own[0])) and (end is None or int(end[:4]) != own[0]):
+            update["fiscal_year"] = own[0]
+            if info.fiscal_quarter in (None, own[1]):
+                update["fiscal_quarter"] = own[1]
+            return info.model_copy(update=update)
     if not (info.fiscal_year or info.period_end):
         if end:  # the fiscal label is taken as the end's year; a quarter is not guessed from a date
             update["period_end"] = end

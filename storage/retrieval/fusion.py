@@ -52,6 +52,8 @@ class Ranking(BaseModel):
                                     "scaled per issuer, so it picks among an issuer's filings, not the issuer")
     fill_issuers: bool = Field(False, description="a document without an issuer takes the one selected issuer its "
                                "first pages print, for the prior (storage.retrieval.selection_prior)")
+    release_quarter: bool = Field(False, description="an earnings release's period is the quarter its first lines "
+                                  "report, not a comparative table's year-end (storage.retrieval.document_profile)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -484,7 +486,7 @@ def document_signals(
                              fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers,
                              form_decides=ranking.form_decides, stale_annual=ranking.stale_annual,
                              date_after=ranking.date_after, period_per_issuer=ranking.period_per_issuer,
-                             fill_issuers=ranking.fill_issuers)
+                             fill_issuers=ranking.fill_issuers, release_quarter=ranking.release_quarter)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

@@ -211,7 +211,7 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
                     secondary: float = SECONDARY, covers: dict[str, str] | None = None, fill_periods: bool = False,
                     cover_issuers: bool = False, form_decides: bool = False, stale_annual: bool = False,
                     date_after: bool = False, period_per_issuer: bool = False,
-                    fill_issuers: bool = False) -> dict[str, float]:
+                    fill_issuers: bool = False, release_quarter: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
@@ -219,7 +219,7 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
     priors = {doc_id: 0.0 for doc_id in infos}
     covers = covers or {}
     if fill_periods:
-        infos = {d: fill_period(i, covers.get(d, "")) for d, i in infos.items()}
+        infos = {d: fill_period(i, covers.get(d, ""), release_quarter) for d, i in infos.items()}
     if fill_issuers:
         infos = _fill_issuers(infos, covers)
     known = {d: i for d, i in infos.items() if i is not None}

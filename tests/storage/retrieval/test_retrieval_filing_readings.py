@@ -83,6 +83,26 @@ def test_a_document_without_issuer_joins_the_issuer_its_cover_prints():
     assert selection_prior("What is capex?", infos, covers=covers, fill_issuers=True) == alone
 
 
+def test_a_release_period_is_the_quarter_it_reports_not_a_comparative_year_end():
+    from storage.retrieval.document_profile import fill_period
+
+    cover = ("July 27, 2023\nAcme Rockets Reports Second-Quarter Results\nRecorded earnings were $0.19 per share for "
+             "the second quarter of 2023, compared to $0.17 for the same period in 2022.\n"
+             "Condensed Consolidated Balance Sheets\nYear ended December 31, 2022\nCash 1,200")
+    info = DocumentInfo(title="r", issuer=ACME, form="earnings release", fiscal_quarter=2, date="2023-07-27")
+    assert fill_period(info, cover).fiscal_year == 2022  # today: the comparative table's year-end
+    filled = fill_period(info, cover, release_quarter=True)
+    assert (filled.fiscal_year, filled.fiscal_quarter, filled.period_end) == (2023, 2, None)
+    # a 10-Q is not a release: its "period ended" stays what it reads
+    q = DocumentInfo(title="q", issuer=ACME, form="10-Q", date="2023-08-01")
+    assert fill_period(q, cover, release_quarter=True).fiscal_year == 2022
+    # the release question picks it over last year's annual report
+    infos = {"r": info, "k": _info("k", "10-K", 2022, "2022-12-31", "2023-02-20")}
+    prior = selection_prior("Second quarter 2023 earnings per share?", infos, covers={"r": cover, "k": ""},
+                            fill_periods=True, release_quarter=True)
+    assert prior["r"] > prior["k"]
+
+
 # ------------------------------------------------------------------ on generated filings
 
 
