@@ -41,6 +41,8 @@ machine:
                     stored facts carry the asked line item (and a column of the asked fiscal year) lifted by
                     w * spread * match (storage/retrieval/fact_pages.py; bench/baselines/presets.py FACTS; needs a
                     --work whose builds hold facts.json, e.g. /work/wt/m7-work: without them it changes nothing)
+- `ranking_before_filing` the prior before the five readings of which filing (bench/baselines/presets.py FILING);
+                    `filing_no_*` each reading left out
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -158,6 +160,21 @@ MRR .808/.753/.679 -> .711/.774/.593, statements-more check .842/.785/.752 -> .8
 two alternating runs at load 8-9: p50 / p95 161 / 221 and 170 / 244 ms with facts at .25, 159 / 208 and
 181 / 255 ms without; the first question naming a line item reads the 138 facts.json once (2.4-2.9 s, JSON
 parsing), then the lookup costs 1.6 ms a query.
+Issue 28, round 8 (which filing: storage/retrieval/selection_prior.py, document_profile.py; one run each on
+/work/wt/m7-work; `ranking_before_filing` = main 58b4bf0's ranking, measured as `today_ranking` before the switch;
+@1 / @5 / MRR company, library; single never changes): tune questions in the top 5 with one filing but not with the
+company or library read the filing wrong: a 2015 10-K taken as the present beside a 2023 10-Q (`stale_annual`),
+"by July 19, 2023" matched by no document's date (`date_after`: each issuer's first document dated after it), a
+period choosing another issuer's annual report when no issuer is named (`period_per_issuer`), filings without
+an issuer in their DocumentInfo not grouped with their issuer (`fill_issuers`), a release's period read from a
+comparative "year ended December 31, 2022" table (`release_quarter`). All five: statements-more tune company
+.703/.938/.804 -> .734/.938/.827, library .688/.891/.779 -> .688/.906/.785; check company equal
+(.684/.912/.785), library .667/.912/.752 -> .667/.912/.753 (@3 .789 -> .772, @10 .930 -> .947); dev tune and
+check equal in every selection (their questions name issuer and period). `stale_annual` alone lowers tune
+library (.779 -> .771): "Where is Apple headquartered?" has gold on the 2015 10-K only, the 2023 10-Q's cover
+printing the same address now leads. Lifts tune, check neutral (the check questions rarely phrase these
+classes): on, as the brief's rule allows. 138-filing library p50 / p95, two alternating runs: 126 / 188 and
+120 / 142 ms before, 120 / 216 and 132 / 170 ms with the five.
 """
 
 from __future__ import annotations

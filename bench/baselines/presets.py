@@ -95,16 +95,15 @@ FACTS = {
 
 
 # what a question's period, date and issuer say about which filing (storage/retrieval/selection_prior.py, issue 28):
-# each reading alone and all three
+# the ranking before the five readings, and each one left out
 FILING = {
-    "filing_stale_annual": {"stale_annual": True},
-    "filing_date_after": {"date_after": True},
-    "filing_period_per_issuer": {"period_per_issuer": True},
-    "filing_fill_issuers": {"fill_issuers": True},
-    "filing_per_issuer_filled": {"period_per_issuer": True, "fill_issuers": True},
-    "filing_release_quarter": {"release_quarter": True},
-    "filing_readings": {"stale_annual": True, "date_after": True, "period_per_issuer": True, "fill_issuers": True,
-                        "release_quarter": True},
+    "ranking_before_filing": {"stale_annual": False, "date_after": False, "period_per_issuer": False,
+                              "fill_issuers": False, "release_quarter": False},
+    "filing_no_stale_annual": {"stale_annual": False},
+    "filing_no_date_after": {"date_after": False},
+    "filing_no_period_per_issuer": {"period_per_issuer": False},
+    "filing_no_fill_issuers": {"fill_issuers": False},
+    "filing_no_release_quarter": {"release_quarter": False},
 }
 
 

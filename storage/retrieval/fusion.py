@@ -44,15 +44,15 @@ class Ranking(BaseModel):
     prior_weight: float = Field(2.0, description="page score += w * spread * prior of its PDF (storage.retrieval.selection_prior)")
     recent: float = Field(RECENT, description="prior of the issuer's present when the question names no period")
     secondary: float = Field(SECONDARY, description="share of its period match a release keeps beside a periodic report")
-    stale_annual: bool = Field(False, description="no period named: an annual report a later filing of its issuer "
+    stale_annual: bool = Field(True, description="no period named: an annual report a later filing of its issuer "
                                "outdates by over a year is not the issuer's present (storage.retrieval.selection_prior)")
-    date_after: bool = Field(False, description="a named date no document carries matches each issuer's first "
+    date_after: bool = Field(True, description="a named date no document carries matches each issuer's first "
                              "document dated on or after it (storage.retrieval.selection_prior)")
-    period_per_issuer: bool = Field(False, description="several issuers selected, none named: the period's match is "
+    period_per_issuer: bool = Field(True, description="several issuers selected, none named: the period's match is "
                                     "scaled per issuer, so it picks among an issuer's filings, not the issuer")
-    fill_issuers: bool = Field(False, description="a document without an issuer takes the one selected issuer its "
+    fill_issuers: bool = Field(True, description="a document without an issuer takes the one selected issuer its "
                                "first pages print, for the prior (storage.retrieval.selection_prior)")
-    release_quarter: bool = Field(False, description="an earnings release's period is the quarter its first lines "
+    release_quarter: bool = Field(True, description="an earnings release's period is the quarter its first lines "
                                   "report, not a comparative table's year-end (storage.retrieval.document_profile)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "

@@ -27,8 +27,8 @@ match, so it only breaks ties between documents of the same period; content stil
 only the release prints what is asked (a non-GAAP measure, say), and a release with no periodic
 report of its period beside it keeps its full match.
 
-Four readings, each a `Ranking` field (off unless turned on): `stale_annual` -- an issuer's latest annual
-report is its present only while no later filing of it ends more than a year after it (a 2015 10-K beside a
+Four readings, each a `Ranking` field (on in the product; off here unless asked): `stale_annual` -- an
+issuer's latest annual report is its present only while no later filing of it ends more than a year after it (a 2015 10-K beside a
 2023 10-Q is history, not the present); `date_after` -- a date no selected document carries ("sold by July 19,
 2023") matches each issuer's first document dated on or after it (the filing that reports it); `period_per_issuer`
 -- with several issuers selected and none named, the period's match is scaled per issuer (its best filing 1), so

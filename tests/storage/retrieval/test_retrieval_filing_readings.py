@@ -11,6 +11,7 @@ from storage.schema import DocumentInfo
 from tests.fixtures_filings import acme_10k_pages, cover_10q, cover_8k, source_path, write_pages
 
 ACME = "Acme Rockets, Inc."
+BEFORE = Ranking(stale_annual=False, date_after=False, period_per_issuer=False, fill_issuers=False, release_quarter=False)
 
 
 def _info(name: str, form: str, year: int | None, end: str | None, date: str, issuer: str = ACME, quarter=None):
@@ -126,10 +127,12 @@ def test_stale_annual_report_yields_to_the_recent_quarterly_report():
     ])
     question = "Which fiscal quarter is seasonally Acme's strongest?"
     docs = [k15.doc_id, q23.doc_id]
-    today = HybridRetriever(docs, use_cache=False, ranking=Ranking()).search(question, k=2)
+    today = HybridRetriever(docs, use_cache=False, ranking=BEFORE).search(question, k=2)
     assert today[0].chunk.doc_id == k15.doc_id  # the trap is real: the old annual report's page leads
-    on = HybridRetriever(docs, use_cache=False, ranking=Ranking(stale_annual=True)).search(question, k=2)
+    on = HybridRetriever(docs, use_cache=False, ranking=BEFORE.model_copy(update={"stale_annual": True})).search(question, k=2)
     assert (on[0].chunk.doc_id, on[0].chunk.page_number) == (q23.doc_id, 2)
+    shipped = HybridRetriever(docs, use_cache=False).search(question, k=1)
+    assert (shipped[0].chunk.doc_id, shipped[0].chunk.page_number) == (q23.doc_id, 2)
 
 
 def test_a_date_picks_the_release_that_reports_it():
@@ -144,10 +147,11 @@ def test_a_date_picks_the_release_that_reports_it():
         + " The trust had sold shares of common stock in several sales.",
     ])
     question = "How many Acme shares had the trust sold by July 19, 2023?"
-    today = HybridRetriever([release.doc_id, q3.doc_id], use_cache=False, ranking=Ranking()).search(question, k=2)
+    today = HybridRetriever([release.doc_id, q3.doc_id], use_cache=False, ranking=BEFORE).search(question, k=2)
     assert today[0].chunk.doc_id == q3.doc_id  # the trap is real: the year alone prefers the periodic report
-    on = HybridRetriever([release.doc_id, q3.doc_id], use_cache=False, ranking=Ranking(date_after=True)).search(question, k=2)
+    on = HybridRetriever([release.doc_id, q3.doc_id], use_cache=False, ranking=BEFORE.model_copy(update={"date_after": True})).search(question, k=2)
     assert on[0].chunk.doc_id == release.doc_id
+    assert HybridRetriever([release.doc_id, q3.doc_id], use_cache=False).search(question, k=1)[0].chunk.doc_id == release.doc_id
 
 
 def test_the_period_does_not_pick_the_issuer():
@@ -163,7 +167,9 @@ def test_the_period_does_not_pick_the_issuer():
     ])
     question = "What return on equity is the utility authorized for 2022, and what did it request for 2023?"
     docs = [z.doc_id, a.doc_id]
-    today = HybridRetriever(docs, use_cache=False, ranking=Ranking()).search(question, k=2)
+    today = HybridRetriever(docs, use_cache=False, ranking=BEFORE).search(question, k=2)
     assert today[0].chunk.doc_id == z.doc_id  # the trap is real: the annual report covering both years leads
-    on = HybridRetriever(docs, use_cache=False, ranking=Ranking(period_per_issuer=True)).search(question, k=2)
+    on = HybridRetriever(docs, use_cache=False, ranking=BEFORE.model_copy(update={"period_per_issuer": True})).search(question, k=2)
     assert (on[0].chunk.doc_id, on[0].chunk.page_number) == (a.doc_id, 1)
+    shipped = HybridRetriever(docs, use_cache=False).search(question, k=1)
+    assert (shipped[0].chunk.doc_id, shipped[0].chunk.page_number) == (a.doc_id, 1)
