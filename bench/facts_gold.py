@@ -76,7 +76,7 @@ def gold_cells(gold: str = "statements") -> list[dict]:
 
 def number(printed: str) -> float | None:
     text = printed.strip().replace("−", "-").replace("–", "-")
-    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith("-") or text.startswith("($")
+    negative = bool(re.fullmatch(r"\$?\s*\(.*\)%?", text)) or text.startswith("-") or text.startswith("($")
     digits = re.sub(r"[^\d.]", "", text)
     if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
         return None
