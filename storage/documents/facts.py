@@ -173,7 +173,9 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
         for cell in cells:
             period = shifted.get(cell.column) or parse_period(cell.period)
             change_in_percent = period.year is None and bool(_PERCENT_CHANGE.search(cell.period))  # "% Change"
-            unit_name = "%" if (percent or change_in_percent) and not cell.value.endswith("%") \
+            # a column headed "Sales %" or "%(1)" in a table of amounts: its values are percents
+            titled = cell.column < len(unit.header.units) and unit.header.units[cell.column] == "%" and "$" not in cell.value
+            unit_name = "%" if (percent or change_in_percent or titled) and not cell.value.endswith("%") \
                 else unit_of(cell.label, cell.value, caption_text, cell.section)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
@@ -330,7 +332,8 @@ def _unit_json(unit: Unit, headers: dict[int, int], header_list: list[dict]) -> 
     if unit.header is not None:
         if id(unit.header) not in headers:
             headers[id(unit.header)] = len(header_list)
-            header_list.append({"text": unit.header.text, "columns": list(unit.header.columns), "kind": unit.header.kind})
+            header_list.append({"text": unit.header.text, "columns": list(unit.header.columns), "kind": unit.header.kind,
+                                **({"units": list(unit.header.units)} if unit.header.units else {})})
         out["header"] = headers[id(unit.header)]
     for name in ("section", "unit", "label"):
         if getattr(unit, name):
@@ -345,7 +348,8 @@ def _unit_json(unit: Unit, headers: dict[int, int], header_list: list[dict]) -> 
 
 
 def _units_from_json(data: dict) -> list[Unit]:
-    headers = [TableHeader(h["text"], tuple(h["columns"]), h.get("kind", "periods")) for h in data["headers"]]
+    headers = [TableHeader(h["text"], tuple(h["columns"]), h.get("kind", "periods"), tuple(h.get("units", ())))
+               for h in data["headers"]]
     return [Unit(u["text"], bool(u.get("row")), headers[u["header"]] if "header" in u else None,
                  bool(u.get("is_header")), u.get("section", ""), u.get("unit", ""),
                  tuple((int(i), str(v)) for i, v in u["cells"]) if "cells" in u else None, u.get("label", ""),

@@ -13,6 +13,8 @@ from storage.finance.columns import names_change
 from storage.finance.periods import DATE, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, YEAR
 
 _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
+# a percent sign standing as a word of a column's head: "Sales %", "%(1)", "(%)" (not "10%" in a title)
+_PERCENT_TITLE = re.compile(r"^\(?%\)?(?:\(\d{1,2}\))?$")
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -85,16 +87,26 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                 parts[i].append(f"{phrase} {seg.text}" if phrase and dated else seg.text)
     years = {m for line in lines for m in re.findall(YEAR, line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
-        date = next(iter(years))
+        year = next(iter(years))
+        # the date in full where the header prints one only ("June 30, 2022" over "Level 1 ... Total")
+        dates = {" ".join(m.group(0).split()) for line in lines for m in DATE.finditer(line.text)}
+        date = next(iter(dates)) if len(dates) == 1 else year
         for p in parts:
-            if not any(date in x for x in p):
+            if not any(year in x for x in p):
                 p.insert(0, date)
     labels = [_column_label(p) for p in parts]
     dated = [lab for lab in labels if PERIOD_TOKEN.search(lab)]
     glued = [lab for lab in dated if len(set(re.findall(YEAR, lab))) > 1]
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
-    return TableHeader(" ".join(line.text for line in lines), tuple(labels))
+    units = ["" for _ in cols]
+    for w in (w for line in lines for w in line.words if _PERCENT_TITLE.match(w.text)):
+        mid = (w.x0 + w.x1) / 2
+        nearest = min(range(len(cols)), key=lambda i: abs(centres[i] - mid))
+        if abs(centres[nearest] - mid) <= 0.6 * pitch:  # the column this "%" is printed over
+            units[nearest] = "%"
+    units = tuple(units)
+    return TableHeader(" ".join(line.text for line in lines), tuple(labels), units=units if any(units) else ())
 
 
 def _period_runs(segs: list[Segment], left: float) -> list[Segment]:

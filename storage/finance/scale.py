@@ -144,9 +144,11 @@ _NOT_PER_SHARE = re.compile(r"\bshares? (?:used|outstanding)|weighted[- ]average
 _EQUITY_AMOUNT = re.compile(r"\bstock\b|\bcapital\b|\bpaid-in\b|\bshare[- ]based\b|\bshare\s+(?:sales?|repurchases?|buybacks?|"
                             r"issuances?)\b|\b(?:proceeds|payments?|expenses?|compensation|costs?|(?:tax\s+)?benefits?)\b",
                             re.IGNORECASE)
-# a count of people: "Number of employees", "Employees", "Headcount" (not "Issuance of securities to employees")
+# a count of people: "Number of employees", "Employees", "Headcount", "Year-end workforce" (not "Issuance of securities to employees")
 _PEOPLE = re.compile(r"\b(?:number of|total)\s+(?:full[- ]time\s+)?(?:employees|people)\b|^\W*(?:full[- ]time\s+)?"
-                     r"(?:employees|people)\W*$|\bheadcount\b", re.IGNORECASE)
+                     r"(?:employees|people)\W*$|\bheadcount\b"
+                     # "Year-end workforce", "Total workforce" (not "Reduction in workforce", a cost)
+                     r"|^\W*(?:(?:year|period)[- ]end\s+|total\s+)?workforce\W*$", re.IGNORECASE)
 # a row whose item is a ratio: its label ends with the word ("Effective tax rate", "Operating margin", "Current ratio")
 _RATIO = re.compile(r"\b(?:ratio|rate|margin|percent(?:age)?)s?\W*(?:\(\w{1,2}\)\W*)?$", re.IGNORECASE)
 _PARENTHESES = re.compile(r"\([^)]*\)")

@@ -1,0 +1,86 @@
+"""Periods and units a table prints in its column heads or between its rows (issue 27, item 1): a footnote
+mark on a line of its own between two rows does not end the table; a headcount row of a "$ in millions" table
+counts people; one date over columns titled "Level 1 ... Total" dates every column; a column only the total
+row fills is kept when a title stands over it, and a column headed "Sales %" or "%(1)" holds percents."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from tests.storage.documents.layout_pages import FONT, Statement, _rights, draw, fact, read_facts, right_aligned
+
+YEARS5 = [["2018", "2017", "2016", "2015", "2014"]]
+
+
+def _with_marks(st: Statement, marks: list[tuple[int, int]], pitch: float) -> bytes:
+    """A PDF of `st` with a footnote mark "(2)" printed small on a line of its own above row k, over column c."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    draw(page, st)
+    first = 90 + 14 * len(st.title) + 4 + 12 * len(st.header) + 4
+    rights = _rights(st.n)
+    for k, c in marks:
+        right_aligned(page, rights[c] + 8, first + pitch * k - pitch / 2, "(2)", size=FONT - 3)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_a_footnote_mark_line_between_rows_keeps_the_table_and_a_workforce_row_counts_people():
+    st = Statement(["Five-Year Summary (Unaudited)"], YEARS5,
+                   [("Revenues", "$101,127", "$94,005", "$93,496", "$96,114", "$90,762"),
+                    ("Diluted earnings per share", "17.85", "13.85", "7.83", "7.44", "7.38"),
+                    ("Operating cash flow", "$15,322", "$13,346", "$10,496", "$9,363", "$8,858"),
+                    ("Total backlog", "$490,481", "$474,640", "$473,492", "$489,299", "$502,391"),
+                    ("Year-end workforce", "153,000", "140,800", "150,500", "161,400", "165,500")],
+                   header_left={0: "(Dollars in millions, except per share data)"}, row_pitch=18)
+    facts = read_facts(_with_marks(st, [(3, 3)], 18))
+    backlog = fact(facts, "Total backlog", 1)
+    assert (backlog.value, backlog.fiscal_year, backlog.unit, backlog.scale) == (474640, 2017, "USD", 1e6)
+    people = fact(facts, "Year-end workforce", 2)
+    assert (people.value, people.fiscal_year, people.unit, people.scale) == (150500, 2016, "people", 1.0)
+    assert fact(facts, "Diluted earnings per share", 0).scale == 1.0
+    assert fact(facts, "Revenues", 4).scale == 1e6
+
+
+def test_a_reduction_in_workforce_is_an_amount():
+    st = Statement(["Restructuring", "(In millions)"], [["2023", "2022"]],
+                   [("Reduction in workforce", "120", "85"), ("Facility exits", "40", "22"), ("Total", "160", "107")])
+    facts = read_facts(_with_marks(st, [], 13))
+    assert fact(facts, "Reduction in workforce", 0).unit == "USD"
+    assert fact(facts, "Reduction in workforce", 0).scale == 1e6
+
+
+def test_one_date_over_level_columns_dates_every_column():
+    st = Statement([], [["June 30, 2022"], ["Level 1", "Level 2", "Level 3", "Total"]],
+                   [("Assets",),
+                    ("Commodity contracts", "$-", "$6", "$-", "$6"),
+                    ("Forward exchange contracts", "-", "7", "-", "7"),
+                    ("Total assets measured at fair value", "$-", "$13", "$-", "$13"),
+                    ("Liabilities",),
+                    ("Interest rate swaps", "-", "69", "-", "69"),
+                    ("Total liabilities measured at fair value", "$-", "$89", "$16", "$105")],
+                   header_left={1: "($ in millions)"})
+    facts = read_facts(_with_marks(st, [], 13))
+    for column in range(4):
+        f = fact(facts, "Total liabilities measured at fair value", column)
+        assert (f.period_end, f.as_of) == ("2022-06-30", "2022-06-30"), (column, f.period)
+    assert fact(facts, "Total liabilities measured at fair value", 3).scale == 1e6
+
+
+def test_a_percent_titled_column_only_the_total_row_fills_is_kept_as_percents():
+    st = Statement(["Segment Information"],
+                   [[("Twelve Months Ended June 30, 2023", 0, 3)], ["Net sales", "EBIT", "EBIT /", "funds employed"],
+                    ["$ million", "$ million", "Sales %", "%(1)"]],
+                   [("Flexibles", "11,154", "1,429", "12.8", ""),
+                    ("Rigid Packaging", "3,540", "265", "7.5", ""),
+                    ("Other", "-", "(86)", "", ""),
+                    ("Total Amcor", "14,694", "1,608", "10.9", "15.4")],
+                   header_left={1: "Adjusted non-GAAP", 2: "results"})
+    facts = read_facts(_with_marks(st, [], 13))
+    total = [fact(facts, "Total Amcor", c) for c in range(4)]
+    assert [f.value for f in total] == [14694, 1608, 10.9, 15.4]
+    assert [(f.unit, f.scale) for f in total] == [("USD", 1e6), ("USD", 1e6), ("%", 1.0), ("%", 1.0)]
+    assert all(f.period_end == "2023-06-30" and f.duration_months == 12 for f in total)
+    flex = fact(facts, "Flexibles", 2)
+    assert (flex.value, flex.unit, flex.scale) == (12.8, "%", 1.0)
