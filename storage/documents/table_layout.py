@@ -180,6 +180,18 @@ def _marks_only(line: Line) -> bool:
     return bool(line.words) and all(FOOTNOTE.match(w.text) for w in line.words)
 
 
+def _mid(line: Line) -> float:
+    return sum(w.y0 + w.y1 for w in line.words) / (2 * len(line.words))
+
+
+def _label_below(lines: list[Line], k: int) -> bool:
+    """Row k's label is printed under its figures (a total's "Net income" below "$ 1,058  $ 815"): the
+    label-only line after it is nearer than the one before it."""
+    if k + 1 >= len(lines) or lines[k + 1].values or not lines[k + 1].words:
+        return False
+    return _mid(lines[k + 1]) - _mid(lines[k]) < _mid(lines[k]) - _mid(lines[k - 1])
+
+
 def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
     """(first header line, first row, end) of each table: header lines, then rows until a
     paragraph, the next table's header or the page's end."""
@@ -249,11 +261,19 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
         row_lines = [k for k in range(start, end) if _is_row(lines[k])]
+        named: set[int] = set()  # label-only lines that are the label of the unlabelled row under them
         for k in row_lines:
             ln, before = lines[k], lines[k - 1] if k > start else None
             if before is not None and not before.values and (
                     (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
                 ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
+            elif before is not None and not before.values and not ln.label and k - 1 not in row_lines \
+                    and not before.text.rstrip().endswith(":") and not _marks_only(before) and not _is_header_line(before) \
+                    and len(ln.values) >= 2 and not YEAR_CELL.match(ln.values[0][0]) and not _label_below(lines, k):
+                # a label whose figures are printed on the next line ("Foreign currency translation adjustments,
+                # net of tax (b)" / "144  (21)  (17)  (116)"): the row's label, no section over the rows after it
+                ln.label = before.text.strip()
+                named.add(k - 1)
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
         if header is None and not row_headers:
             cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
@@ -261,6 +281,8 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         for k in range(h, end):
             ln = lines[k]
             if k not in row_lines:
+                if k in named:
+                    continue
                 if k >= start or not _is_header_line(ln):
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue

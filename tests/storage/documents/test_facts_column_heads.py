@@ -84,3 +84,32 @@ def test_a_percent_titled_column_only_the_total_row_fills_is_kept_as_percents():
     assert all(f.period_end == "2023-06-30" and f.duration_months == 12 for f in total)
     flex = fact(facts, "Flexibles", 2)
     assert (flex.value, flex.unit, flex.scale) == (12.8, "%", 1.0)
+
+
+def test_a_label_whose_figures_are_printed_on_the_next_line_names_them_and_heads_no_section():
+    st = Statement(["Condensed Consolidated Statements of Comprehensive Income"],
+                   [[("Three Months Ended December 31,", 0, 1), ("Six Months Ended December 31,", 2, 3)], ["2022", "2021", "2022", "2021"]],
+                   [("Net income", "$461", "$229", "$695", "$432"),
+                    ("Other comprehensive income/(loss):",),
+                    ("Net gains/(losses) on cash flow hedges, net of tax (a)", "4", "(5)", "(3)", "(7)"),
+                    ("Foreign currency translation adjustments, net of tax (b)",),
+                    ("", "144", "(21)", "(17)", "(116)"),
+                    ("Pension, net of tax (c)", "(1)", "3", "(1)", "3"),
+                    ("Total comprehensive income", "608", "206", "674", "312")],
+                   header_left={1: "($ in millions)"})
+    facts = read_facts(_with_marks(st, [], 13))
+    fx = fact(facts, "Foreign currency translation adjustments, net of tax (b)", 0)
+    assert (fx.value, fx.period_end, fx.duration_months, fx.scale) == (144, "2022-12-31", 3, 1e6)
+    assert fact(facts, "Foreign currency translation adjustments, net of tax (b)", 3).value == -116
+    pension = fact(facts, "Pension, net of tax (c)", 1)
+    assert "Foreign currency" not in pension.section and pension.value == 3
+    assert not [f for f in facts if f.label == ""]
+
+
+def test_an_unlabelled_total_under_a_section_with_a_colon_stays_unlabelled():
+    st = Statement(["Balance Sheets", "(In millions)"], [["2023", "2022"]],
+                   [("Current assets:",), ("Cash", "100", "90"), ("Receivables", "200", "180"), ("", "300", "270"),
+                    ("Property, net", "500", "450")])
+    facts = read_facts(_with_marks(st, [], 13))
+    total = [f for f in facts if f.value == 300]
+    assert total and total[0].label == ""
