@@ -113,3 +113,35 @@ def test_an_unlabelled_total_under_a_section_with_a_colon_stays_unlabelled():
     facts = read_facts(_with_marks(st, [], 13))
     total = [f for f in facts if f.value == 300]
     assert total and total[0].label == ""
+
+
+def test_per_share_adjustments_with_dashes_and_three_places_are_not_millions():
+    recon = Statement(["Reconciliation of Non-GAAP Measures", "($ million)"], [["Fiscal 2023", "Fiscal 2022"]],
+                      [("Net income attributable to Amcor plc", "1,048", "805"),
+                       ("Diluted EPS, as reported", "0.705", "0.529"),
+                       ("Amortization of acquired intangibles", "0.083", "0.081"),
+                       ("Russia-Ukraine conflict impacts", "(0.061)", "-"),
+                       ("Pension settlements", "-", "0.004"),
+                       ("Adjusted EBIT", "1,608", "1,701")])
+    facts = read_facts(_with_marks(recon, [], 13))
+    for label, column in (("Amortization of acquired intangibles", 0), ("Russia-Ukraine conflict impacts", 0),
+                          ("Pension settlements", 1), ("Diluted EPS, as reported", 1)):
+        assert fact(facts, label, column).scale == 1.0, label
+    assert fact(facts, "Adjusted EBIT", 0).scale == 1e6
+    assert fact(facts, "Net income attributable to Amcor plc", 1).scale == 1e6
+
+
+def test_an_award_table_s_price_and_term_columns_are_per_share_and_years():
+    st = Statement(["Stock option activity", "(in millions, except exercise price)"],
+                   [["May 31, 2016"], ["Options", "Weighted-Average", "Remaining Contractual", "Aggregate"],
+                    ["Outstanding", "Exercise Price", "Term (in years)", "Intrinsic Value"]],
+                   [("Balance, May 31, 2016", "397", "$29.66", "5.57", "$3,210"),
+                    ("Vested", "250", "$27.52", "4.83", "$2,400"),
+                    ("Expected to vest", "147", "$33.91", "7.20", "$810")], columns=4)
+    facts = read_facts(_with_marks(st, [], 13))
+    price = fact(facts, "Vested", 1)
+    assert (price.value, price.unit, price.scale) == (27.52, "USD/share", 1.0)
+    term = fact(facts, "Vested", 2)
+    assert (term.unit, term.scale) == ("years", 1.0)
+    assert fact(facts, "Vested", 3).scale == 1e6
+    assert fact(facts, "Vested", 0).scale == 1e6
