@@ -180,7 +180,8 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
             unit_name = _column_unit(cell.period, cell.value, unit_name)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
-                path=[p for p in (title, cell.section, member) if p], column=cell.column, period=cell.period,
+                path=[p for p in dict.fromkeys((title, unit.header.stub, cell.section, member)) if p], column=cell.column,
+                period=cell.period,
                 period_start=_iso(period.start), period_end=_iso(period.end), duration_months=period.months,
                 as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
                 scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
@@ -355,7 +356,8 @@ def _unit_json(unit: Unit, headers: dict[int, int], header_list: list[dict]) -> 
         if id(unit.header) not in headers:
             headers[id(unit.header)] = len(header_list)
             header_list.append({"text": unit.header.text, "columns": list(unit.header.columns), "kind": unit.header.kind,
-                                **({"units": list(unit.header.units)} if unit.header.units else {})})
+                                **({"units": list(unit.header.units)} if unit.header.units else {}),
+                                **({"stub": unit.header.stub} if unit.header.stub else {})})
         out["header"] = headers[id(unit.header)]
     for name in ("section", "unit", "label"):
         if getattr(unit, name):
@@ -370,7 +372,7 @@ def _unit_json(unit: Unit, headers: dict[int, int], header_list: list[dict]) -> 
 
 
 def _units_from_json(data: dict) -> list[Unit]:
-    headers = [TableHeader(h["text"], tuple(h["columns"]), h.get("kind", "periods"), tuple(h.get("units", ())))
+    headers = [TableHeader(h["text"], tuple(h["columns"]), h.get("kind", "periods"), tuple(h.get("units", ())), h.get("stub", ""))
                for h in data["headers"]]
     return [Unit(u["text"], bool(u.get("row")), headers[u["header"]] if "header" in u else None,
                  bool(u.get("is_header")), u.get("section", ""), u.get("unit", ""),

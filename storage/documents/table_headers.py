@@ -106,7 +106,8 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
         if abs(centres[nearest] - mid) <= 0.6 * pitch:  # the column this "%" is printed over
             units[nearest] = "%"
     units = tuple(units)
-    return TableHeader(" ".join(line.text for line in lines), tuple(labels), units=units if any(units) else ())
+    return TableHeader(" ".join(line.text for line in lines), tuple(labels), units=units if any(units) else (),
+                       stub=_stub(lines, cols[0].x0 - pitch / 2, char_width))
 
 
 def _period_runs(segs: list[Segment], left: float) -> list[Segment]:
@@ -201,6 +202,22 @@ def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
         if re.search(YEAR, seg.text):
             break  # "2022   December 31, 2021": a date after the line's first year is its column's own
     return segs, ""
+
+
+def _stub(lines: list[Line], left: float, char_width: float) -> str:
+    """The stub head: words printed left of the columns on the column-title lines ("Adjusted non-GAAP" /
+    "results"), not a scale caption nor a period phrase; "" when there are none."""
+    parts = []
+    for line in lines:
+        segs = segments(line, char_width)
+        if len(segs) < 2:
+            continue  # a line of its own (a caption, "Years ended December 31,") is no stub beside titles
+        text = " ".join(s.text for s in segs if s.x1 < left)
+        text = " ".join(UNIT_CAPTION.sub(" ", CAPTION_PHRASE.sub(" ", text)).split()).strip(" ,;:()")
+        text = re.sub(r"(?i)^except\b.*", "", text)  # what a caption's "except per share amounts" leaves
+        if re.search(r"[A-Za-z]{3}", text) and not is_period_line(text) and not re.search(YEAR, text):
+            parts.append(text)
+    return " ".join(parts)
 
 
 def _left_phrase(segs: list[Segment]) -> str:

@@ -70,6 +70,8 @@ class TableHeader:
     kind: str = "periods"
     # a unit printed in a column's own head ("Sales %", "%(1)" over the column): "%", else ""; () when none says one
     units: tuple[str, ...] = ()
+    # the words printed in the stub head, left of the column titles ("Adjusted non-GAAP results"): what the rows are
+    stub: str = ""
 
     def line(self) -> str:
         """The header as one readable line for a chunk that holds rows but not the header itself."""

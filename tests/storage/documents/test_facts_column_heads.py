@@ -145,3 +145,17 @@ def test_an_award_table_s_price_and_term_columns_are_per_share_and_years():
     assert (term.unit, term.scale) == ("years", 1.0)
     assert fact(facts, "Vested", 3).scale == 1e6
     assert fact(facts, "Vested", 0).scale == 1e6
+
+
+def test_the_stub_head_left_of_the_column_titles_is_the_table_s_caption():
+    st = Statement(["Segment Information"],
+                   [[("Twelve Months Ended June 30, 2023", 0, 2)], ["Net sales", "EBIT", "EBIT /"],
+                    ["$ million", "$ million", "Sales %"]],
+                   [("Flexibles", "11,154", "1,429", "12.8"), ("Rigid Packaging", "3,540", "265", "7.5"),
+                    ("Total Amcor", "14,694", "1,608", "10.9")],
+                   header_left={1: "Adjusted non-GAAP", 2: "results"})
+    facts = read_facts(_with_marks(st, [], 13))
+    assert "Adjusted non-GAAP results" in fact(facts, "Total Amcor", 1).path
+    plain = Statement(["Segment Information", "(In millions, except per share amounts)"], [["2023", "2022"]],
+                      [("Flexibles", "11,154", "11,151"), ("Rigid Packaging", "3,540", "3,393")])
+    assert all(p in ("Segment Information",) for p in fact(read_facts(_with_marks(plain, [], 13)), "Flexibles", 0).path)
