@@ -202,10 +202,12 @@ def _unscale_small_rows(facts: list[Fact], rows: list[tuple[int, int]]) -> list[
             by_table.setdefault(facts[row[0]].table, []).append(row)
     for table_rows in by_table.values():
         scaled = [r for r in table_rows if all(f.scale and f.scale > 1 and f.unit != "shares" for f in facts[r[0]:r[1]])]
-        # (a dash in a column the adjustment does not touch leaves the row a per-share row)
+        strict = [r for r in scaled if all(PER_SHARE_PLACES.match(f.value_text) for f in facts[r[0]:r[1]])]
+        # (a dash in a column the adjustment does not touch leaves the row a per-share row; it counts as a whole
+        # number too, as it always did: a table of rates with dashes is no table "in billions")
         small = [r for r in scaled if all(PER_SHARE_PLACES.match(f.value_text) for f in facts[r[0]:r[1]] if f.value is not None)
                  and any(f.value is not None for f in facts[r[0]:r[1]])]
-        whole = [r for r in scaled if r not in small and any("." not in f.value_text for f in facts[r[0]:r[1]])]
+        whole = [r for r in scaled if r not in strict and any("." not in f.value_text for f in facts[r[0]:r[1]])]
         if not small or len(whole) < 2:
             continue
         for start, end in small:

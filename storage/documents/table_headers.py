@@ -13,6 +13,8 @@ from storage.finance.columns import names_change
 from storage.finance.periods import DATE, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, YEAR
 
 _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
+# a header line that is one date: "June 30, 2022", "As of December 31, 2022:"
+_DATE_LINE = re.compile(rf"(?i)^(?:(?:balances?\s+)?(?:as\s+of|at)\s+)?{DATE.pattern}\s*:?$")
 # a percent sign standing as a word of a column's head: "Sales %", "%(1)", "(%)" (not "10%" in a title)
 _PERCENT_TITLE = re.compile(r"^\(?%\)?(?:\(\d{1,2}\))?$")
 
@@ -89,7 +91,8 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
         year = next(iter(years))
         # the date in full where the header prints one only ("June 30, 2022" over "Level 1 ... Total")
-        dates = {" ".join(m.group(0).split()) for line in lines for m in DATE.finditer(line.text)}
+        dates = {" ".join(m.group(0).split()) for line in lines for m in DATE.finditer(line.text)
+                 if _DATE_LINE.match(line.text.strip())}
         date = next(iter(dates)) if len(dates) == 1 else year
         for p in parts:
             if not any(year in x for x in p):

@@ -102,13 +102,13 @@ def _is_paragraph(line: Line) -> bool:
 def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]:
     """Columns from the right edges of the rows' value cells (figures are right-aligned). `head`: the
     table's header lines; a column only one row fills (a ratio only the total row prints) is kept when
-    its row prints two or more other values and a header word stands over it."""
-    edges = sorted((x1, x0, text, k) for k, row in enumerate(rows) for text, x0, x1 in row.values)
+    its row prints two or more other values, some before it, and a header word stands over it."""
+    edges = sorted((x1, x0, text, k, i) for k, row in enumerate(rows) for i, (text, x0, x1) in enumerate(row.values))
     cols: list[Column] = []
     support: list[int] = []
     percent: list[bool] = []  # every cell of the column printed with "%"
-    owners: list[int] = []  # the row of a column's first cell
-    for x1, x0, text, k in edges:
+    owners: list[tuple[int, int]] = []  # the row of a column's first cell, and the cell's place in its row
+    for x1, x0, text, k, i in edges:
         if cols and x1 - cols[-1].x1 <= COLUMN_GAP:
             cols[-1].x0, cols[-1].x1 = min(cols[-1].x0, x0), max(cols[-1].x1, x1)
             support[-1] += 1
@@ -117,7 +117,7 @@ def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]
             cols.append(Column(x0, x1))
             support.append(1)
             percent.append(text.endswith("%"))
-            owners.append(k)
+            owners.append((k, i))
     # "42.1 %" right-aligned as a whole in an amounts column: its digits stop a "%" short of the column's edge
     for k in range(len(cols) - 2, -1, -1):
         if percent[k] and not percent[k + 1] and cols[k + 1].x1 - cols[k].x1 <= PERCENT_SHIFT:
@@ -128,8 +128,9 @@ def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]
     # when real columns hold several rows each
     if max(support, default=0) >= 3:
         titled = [(w.x0, w.x1) for ln in head or () for w in ln.words]
-        cols = [c for c, n, k in zip(cols, support, owners) if n >= 2 or len(rows[k].values) >= 3
-                and any(a <= c.x1 and c.x0 <= b for a, b in titled)]
+        # (not its row's first value: "less allowances of $800 and $692" ends a label)
+        cols = [c for c, n, (k, i) in zip(cols, support, owners) if n >= 2 or len(rows[k].values) >= 3 and i > 0
+                and not FOOTNOTE.match(rows[k].values[i][0]) and any(a <= c.x1 and c.x0 <= b for a, b in titled)]
     return cols
 
 
@@ -269,7 +270,9 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                 ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
             elif before is not None and not before.values and not ln.label and k - 1 not in row_lines \
                     and not before.text.rstrip().endswith(":") and not _marks_only(before) and not _is_header_line(before) \
-                    and len(ln.values) >= 2 and not YEAR_CELL.match(ln.values[0][0]) and not _label_below(lines, k):
+                    and not before.text.rstrip().endswith(".") and not _is_paragraph(before) \
+                    and sum(bool(re.search(r"\d", v)) for v, _, _ in ln.values) >= 2 \
+                    and not YEAR_CELL.match(ln.values[0][0]) and not _label_below(lines, k):
                 # a label whose figures are printed on the next line ("Foreign currency translation adjustments,
                 # net of tax (b)" / "144  (21)  (17)  (116)"): the row's label, no section over the rows after it
                 ln.label = before.text.strip()

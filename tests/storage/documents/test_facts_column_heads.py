@@ -159,3 +159,4 @@ def test_the_stub_head_left_of_the_column_titles_is_the_table_s_caption():
     plain = Statement(["Segment Information", "(In millions, except per share amounts)"], [["2023", "2022"]],
                       [("Flexibles", "11,154", "11,151"), ("Rigid Packaging", "3,540", "3,393")])
     assert all(p in ("Segment Information",) for p in fact(read_facts(_with_marks(plain, [], 13)), "Flexibles", 0).path)
+
