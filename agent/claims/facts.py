@@ -141,8 +141,21 @@ def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact
                 magnitude=float(m.group(1).replace(",", "")), scale=scale,
                 negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent=kind == "percent",
                 unit=kind, row=row_base + i, currency=currency_of(f"{printed} {own}"),
-                years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
+                years=column_years(cell.period)))
     return facts, prose
+
+
+# a column header read with the title over it: "Nine Months Ended September 30, 2022" over "2022 2021"
+_STACKED_YEARS = re.compile(rf"\b{YEAR}\s+({YEAR})\s*$")
+
+
+@lru_cache(maxsize=4096)
+def column_years(period: str) -> frozenset[int]:
+    """The years a column's period names; of a stacked header ending in two years, the column's own year is the
+    last (the title's year over it names the table, not this column)."""
+    if m := _STACKED_YEARS.search(period):
+        return frozenset({int(m.group(1))})
+    return frozenset(int(y) for y in _YEAR.findall(period))
 
 
 _TITLE = re.compile(r"^\s*(?:note\s+)?\d{1,2}\.\s+[A-Z]|^[A-Z][A-Z ,&'’-]{12,}$")  # "7. NOTES PAYABLE", "CONSOLIDATED BALANCE SHEETS"

@@ -326,6 +326,8 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     for f in facts:
         if not _matches(fig, f) or not item_ok(f) or not _unit_agrees(fig, f, currencies):
             continue
+        if fig.unit == "points" and any(g.unit == "money" for g in rows[f.row]):
+            continue  # a row of amounts prints its change in percent ("$ 20,466 -3% $ 21,107"), never in points
         if change:  # a printed change ("(51.4)%" under "% change") with a direction word
             if claim.direction and f.negative != (claim.direction < 0) and f.percent:
                 wrong_direction = True

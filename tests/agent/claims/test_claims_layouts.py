@@ -216,3 +216,35 @@ def test_a_printed_change_column_is_percent_and_its_sign_is_the_direction():
     assert _problems("Net income fell 18% in 2022 [^1].", source) == []
     assert _problems("Net income rose 18% in 2022 [^1].", source) == ["18%"]
     assert _problems("Net income was $18 million in 2022 [^1].", source) == ["$18 million"]
+
+
+def test_percentage_points_are_no_change_of_a_row_of_amounts():
+    """A row of amounts prints its change in percent ("$ 20,466 (3)% $ 21,107"): "fell 3%" is what it says, "fell 3
+    percentage points" is not; a percentage row's own change is in points."""
+    rows = (("Americas", "$20,466", "$21,107", "(3)%"), ("Operating margin", "20.0%", "17.4%", "2.6"))
+    text, words = _change_page(rows, ("2022", "2021", "% Change"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Americas revenues fell 3% in 2022 [^1].", source) == []
+    assert _problems("Americas revenues fell 3 percentage points in 2022 [^1].", source) == ["3"]
+    assert _problems("Operating margin rose 2.6 percentage points in 2022 [^1].", source) == []
+
+
+# a statement whose period is printed as a title over the columns' own years (a 10-Q's cash flow statement)
+STACKED = [(56, 60, "CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS"), (56, 72, "(in millions)"),
+           (380, 90, "Nine Months Ended September 30, 2022"), (-430, 104, "2022"), (-500, 104, "2021")]
+for _k, (_label, _a, _b) in enumerate((("Net income", "$1,297", "$(564)"), ("Depreciation", "2,915", "2,540"),
+                                       ("Net cash provided by operating activities", "2,712", "2,053"))):
+    STACKED += [(56, 120 + 14 * _k, _label), (-430, 120 + 14 * _k, _a), (-500, 120 + 14 * _k, _b)]
+
+
+def test_a_columns_year_under_a_title_naming_another_year_is_its_own():
+    """"Nine Months Ended September 30, 2022" over "2022 2021": the second column is 2021 (its change is from it), not
+    a column of 2022 too."""
+    source = _source(STACKED)
+    assert {f.printed: sorted(f.years) for f in source.page_facts[0] if f.label.startswith("Net cash")} == \
+        {"2,712": [2022], "2,053": [2021]}
+    assert _problems("Net cash provided by operating activities rose 32.1% from 2021 [^1].", source) == []
+    assert _problems("Net cash provided by operating activities climbed by $659 million from fiscal 2021 [^1].", source) == []
+    # the prior-year column said for the title's year
+    assert _problems("Net cash provided by operating activities was $2,053 million for the nine months ended "
+                     "September 30, 2022 [^1].", source) == ["$2,053 million"]
