@@ -282,6 +282,12 @@ def _unit_agrees(fig: Figure, fact: Fact, currencies: set[str]) -> bool:
     return not fig.currency or fig.currency in currencies
 
 
+def _change_of_amounts(row: list[Fact]) -> bool:
+    """A row of amounts whose percentages are only its changes (no year's column prints a percentage): a margin row
+    printing its amount and its percentage each year is a percentage row too."""
+    return any(g.unit == "money" for g in row) and not any(g.percent and g.years for g in row)
+
+
 def _is_change_figure(fig: Figure, sentence: str) -> bool:
     return bool(_CHANGE_BEFORE.search(sentence[max(0, fig.start - 40):fig.start])
                 or _CHANGE_AFTER.match(sentence[fig.end:fig.end + 40]))
@@ -297,11 +303,11 @@ def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     pool = named or earlier
     if (q := column_quarter(fact.period)) is not None:  # a quarter changes from the same quarter of the year before
         pool = [f for f in pool if column_quarter(f.period) == q] or pool
-    # of a year's several columns, the one measuring what this one does: per share with per share, "Total Utility"
-    # with "Total Utility" (the most words of its header besides the years)
+    # of the latest year's several columns, the one measuring what this one does: per share with per share, "Total
+    # Utility" with "Total Utility" (the most words of its header besides the years)
     own = _header_words(fact.period)
-    return max(pool, key=lambda f: (f.scale == fact.scale and f.unit == fact.unit, len(own & _header_words(f.period)),
-                                    max(f.years), -abs(f.row)), default=None) if pool else None
+    return max(pool, key=lambda f: (f.scale == fact.scale and f.unit == fact.unit, max(f.years),
+                                    len(own & _header_words(f.period)), -abs(f.row)), default=None) if pool else None
 
 
 @lru_cache(maxsize=4096)
@@ -347,7 +353,7 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     for f in facts:
         if not _matches(fig, f, operand) or not item_ok(f) or not _unit_agrees(fig, f, currencies):
             continue
-        if fig.unit == "points" and any(g.unit == "money" for g in rows[f.row]):
+        if fig.unit == "points" and _change_of_amounts(rows[f.row]):
             continue  # a row of amounts prints its change in percent ("$ 20,466 -3% $ 21,107"), never in points
         if change:  # a printed change ("(51.4)%" under "% change") with a direction word
             if claim.direction and f.negative != (claim.direction < 0) and f.percent:

@@ -315,3 +315,4 @@ def test_a_per_share_column_in_cents_of_a_table_in_millions():
     assert _problems("Diluted EPS was 70.5 cents in fiscal 2023 [^1].", source) == []
     assert _problems("Diluted EPS was $0.705 in fiscal 2023 [^1].", source) == []
     assert _problems("Diluted EPS was $70.5 million in fiscal 2023 [^1].", source) == ["$70.5 million"]
+
