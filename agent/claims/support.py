@@ -303,16 +303,16 @@ def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     pool = named or earlier
     if (q := column_quarter(fact.period)) is not None:  # a quarter changes from the same quarter of the year before
         pool = [f for f in pool if column_quarter(f.period) == q] or pool
-    # of the latest year's several columns, the one measuring what this one does: per share with per share, "Total
-    # Utility" with "Total Utility" (the most words of its header besides the years)
-    own = _header_words(fact.period)
-    return max(pool, key=lambda f: (f.scale == fact.scale and f.unit == fact.unit, max(f.years),
-                                    len(own & _header_words(f.period)), -abs(f.row)), default=None) if pool else None
-
-
-@lru_cache(maxsize=4096)
-def _header_words(period: str) -> frozenset[str]:
-    return frozenset(re.findall(r"[a-z]+", re.sub(_YEAR, " ", period.lower())))
+    if not pool:
+        return None
+    first = max(pool, key=lambda f: (max(f.years), -abs(f.row)))
+    # a year printed in several columns (earnings and per share; "impacted earnings", "did not", "total"): the one at
+    # this column's place among its own year's as many columns
+    latest = [f for f in pool if max(f.years) == max(first.years)]
+    own = [f for f in row if f.years == fact.years and duration(f.period) == duration(fact.period)]
+    if len(latest) > 1 and len(own) == len(latest):
+        return latest[next(k for k, f in enumerate(own) if f is fact)]
+    return first
 
 
 def _changes(fact: Fact, row: list[Fact], claim: Claim) -> list[tuple[float, float | None, float, Fact]]:
