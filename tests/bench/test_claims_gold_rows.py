@@ -71,3 +71,11 @@ def test_a_percent_change_column_between_the_years_is_no_prior_year_value(change
                  (-440, 90, changes[1]), (-480, 90, "$ 23,679")])
     row = gold_rows(_gold("Americas", "Year Ended May 31, 2023", "31,226"), doc[0])
     assert row["prior"] == {"value": 23679.0, "printed": "23,679", "year": 2022}
+
+
+def test_an_items_remark_before_a_slash_leaves_no_stray_slash():
+    from bench.claims import _clean_item
+
+    assert _clean_item("(Loss)/earnings from operations") == "earnings from operations"
+    assert _clean_item("Income/(loss) from operating investments, net") == "Income from operating investments, net"
+    assert _clean_item("Earnings/EPS on a GAAP basis") == "Earnings/EPS on a GAAP basis"
