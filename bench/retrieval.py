@@ -37,6 +37,10 @@ machine:
                     that statement (Ranking.cash_flow_items)
 - `scorer_feature_*` the page scorer's page score as a feature beside the hybrid score (Ranking.scorer_feature,
                     weights 0.1 / 0.2 / 0.4; off in the product)
+- `ranking_before_facts` the ranking without the facts feature (Ranking.facts_weight 0); `facts_*` a page whose
+                    stored facts carry the asked line item (and a column of the asked fiscal year) lifted by
+                    w * spread * match (storage/retrieval/fact_pages.py; bench/baselines/presets.py FACTS; needs a
+                    --work whose builds hold facts.json, e.g. /work/wt/m7-work: without them it changes nothing)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -137,6 +141,23 @@ layers frozen) took 32-60 s, so 600 questions (75 steps) needed 60-75 min; stopp
 Inference alone (the exported int8 model, 23 MB, before training) on the 138-filing library at load ~17: p50 / p95
 2590 / 3215 ms reranking the top 10 pages vs 498 / 857 ms today (same hour): ~2 s per 10 (question, page) pairs
 on this machine, over the 1 s budget before any quality is counted: off.
+Issue 28, round 7 (same runs on /work/wt/m7-work, whose builds hold facts.json; `ranking_before_facts` = main
+58b4bf0's ranking; @1 / @5 / MRR single, company, library): the facts feature (`facts_*`,
+storage/retrieval/fact_pages.py): a question naming a line item lifts the pages whose stored facts print a row
+of that concept (by the facts' concept, else the row label's or its section's words), in a column of the asked
+fiscal year (a row without it: half). Chosen on tune: w .25 (.1 and .5 lower on tune; the year level changes
+nothing on tune: `facts_0.25_any_year` / `_year_only` equal). Dev tune @5 1.0/1.0/.938 -> .938/.938/.875 (one
+AMCOR release question whose answer table the facts reader does not read: the pages it does read pass it), MRR
+.674/.666/.672 -> .716/.686/.701; dev check @1 .667/.583/.417 -> .583/.500/.417, @5 equal (1.0/1.0/.917), MRR
+.808/.753/.679 -> .767/.708/.639. Statements-more tune @5 .953/.938/.891 -> .969/.938/.922, MRR
+.848/.804/.779 -> .866/.834/.797; check @5 .947/.912/.912 -> .947/.912/.895, MRR .842/.785/.752 ->
+.845/.788/.744. Lifts tune, lowers check MRR (dev in every selection, statements-more library): off
+(Ranking.facts_weight 0). The scorer as a feature (`scorer_feature_*`, chosen on tune: .4) likewise: dev check
+MRR .808/.753/.679 -> .711/.774/.593, statements-more check .842/.785/.752 -> .850/.789/.733: off. Latency,
+138 filings (/work/wt/rank7-lib138: rank3-lib138 with each build's facts.json copied from m7-work, same pages),
+two alternating runs at load 8-9: p50 / p95 161 / 221 and 170 / 244 ms with facts at .25, 159 / 208 and
+181 / 255 ms without; the first question naming a line item reads the 138 facts.json once (2.4-2.9 s, JSON
+parsing), then the lookup costs 1.6 ms a query.
 """
 
 from __future__ import annotations
@@ -463,6 +484,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         **{name: project(name) for name in presets.SECTIONS},
         **{name: project(name) for name in presets.PARTS},
         **{name: project(name) for name in presets.SCORER},
+        **{name: project(name) for name in presets.FACTS},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain

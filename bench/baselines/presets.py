@@ -80,12 +80,26 @@ SECTIONS = {
     "sections_label_0.2_expanded": {"section_weight": 0.2, "section_query": "expanded"},
 }
 
+# the stored facts of a page (storage/retrieval/fact_pages.py): a row of the asked line item, in a column of the asked
+# year; the ranking before it, weights, and the year ignored (every page printing the row matches fully)
+FACTS = {
+    "ranking_before_facts": {"facts_weight": 0.0},
+    "facts_0.1": {"facts_weight": 0.1},
+    "facts_0.25": {"facts_weight": 0.25},
+    "facts_0.5": {"facts_weight": 0.5},
+    "facts_1": {"facts_weight": 1.0},
+    "facts_0.25_any_year": {"facts_weight": 0.25, "facts_concept_only": 1.0},
+    "facts_0.25_year_only": {"facts_weight": 0.25, "facts_concept_only": 0.0},
+    "facts_0.25_scorer_feature_0.2": {"facts_weight": 0.25, "scorer_feature": 0.2},
+}
+
 
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    overrides = next((t[name] for t in (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS) if name in t), None)
+    tables = (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS, FACTS)
+    overrides = next((t[name] for t in tables if name in t), None)
     if overrides is None:
-        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(SINGLE | SELECTION | SCORER | PROFILE | SECTIONS | PARTS))}")
+        raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(k for t in tables for k in t))}")
     return Ranking(**overrides)
 
 

@@ -14,7 +14,9 @@ Answering reads these files only; nothing reopens the source PDF. A build made b
 has neither file: `process_and_index_pdf` on an already processed PDF adds them (atomically, under
 the document's lock), and `python -m storage.documents.facts --backfill` adds them to every processed
 PDF of the destination folder (`--work DIR` for another one; `--rebuild` reads every build's facts
-again, for a work folder whose facts an older reader wrote).
+again). page_tables.json records the READER that wrote it: a build whose facts an older reader wrote
+is read again the same two ways (processing the PDF again, `--backfill`), without re-embedding; until
+then its answers read the older facts.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
+READER = 2  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
 _YEAR_VALUE = re.compile(rf"^{YEAR}$")
@@ -393,7 +396,8 @@ def write_tables(build_dir: Path, tables: DocumentTables) -> None:
         header_list: list[dict] = []
         rows = [_unit_json(u, headers, header_list) for u in units]
         pages[str(number)] = {"headers": header_list, "units": rows}
-    _write_atomic(build_dir / TABLES_FILE, {"format": FORMAT, "furniture": sorted(tables.furniture), "pages": pages})
+    _write_atomic(build_dir / TABLES_FILE, {"format": FORMAT, "reader": READER, "furniture": sorted(tables.furniture),
+                                           "pages": pages})
     _write_atomic(build_dir / FACTS_FILE, [f.model_dump() for f in tables.facts])
 
 
@@ -408,6 +412,16 @@ def _write_atomic(path: Path, data) -> None:
 
 def has_facts(build_dir: Path) -> bool:
     return (build_dir / FACTS_FILE).is_file() and (build_dir / TABLES_FILE).is_file()
+
+
+def has_current_facts(build_dir: Path) -> bool:
+    """Facts written by today's reader (files without a reader stamp predate it: reader 1)."""
+    if not has_facts(build_dir):
+        return False
+    try:
+        return json.loads((build_dir / TABLES_FILE).read_text("utf-8")).get("reader", 1) == READER
+    except (OSError, ValueError):
+        return False
 
 
 # ---------------------------------------------------------------- reading, at answer time
@@ -472,11 +486,11 @@ def read_document(doc: pymupdf.Document, pages: list[PageContent]) -> DocumentTa
 
 def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bool = True,
                       rebuild: bool = False) -> bool:
-    """Add facts.json and page_tables.json to the current build of a processed PDF that has none
-    (`rebuild`: replace the ones it has), from its source PDF (`doc` when it is open already), under
+    """Add facts.json and page_tables.json to the current build of a processed PDF that has none or
+    has an older reader's (`rebuild`: replace them whatever wrote them), from its source PDF (`doc` when it is open already), under
     the document's lock (`lock=False`: the caller holds it); True when they were written. The build's
     other artifacts are untouched; a reader sees the files whole or not at all."""
-    if not rebuild and has_facts(get_pdf_output_dirs(doc_id).build_dir):
+    if not rebuild and has_current_facts(get_pdf_output_dirs(doc_id).build_dir):
         return False
     if not lock:
         return _add_facts(doc_id, doc, rebuild)
@@ -487,7 +501,7 @@ def add_missing_facts(doc_id: str, doc: pymupdf.Document | None = None, lock: bo
 def _add_facts(doc_id: str, doc: pymupdf.Document | None, rebuild: bool = False) -> bool:
     manifest = load_manifest(doc_id)
     dirs = get_pdf_output_dirs(doc_id)
-    if not rebuild and has_facts(dirs.build_dir):
+    if not rebuild and has_current_facts(dirs.build_dir):
         return False
     texts = load_page_texts(doc_id)
     ocr = set(manifest.ocr_pages or [])
@@ -504,8 +518,8 @@ def _add_facts(doc_id: str, doc: pymupdf.Document | None, rebuild: bool = False)
 
 
 def backfill(rebuild: bool = False) -> tuple[int, int]:
-    """Add the missing facts to every processed PDF of the destination folder (`rebuild`: read every
-    build's facts again): (added, failed)."""
+    """Add the missing facts, and read again those an older reader wrote, for every processed PDF of
+    the destination folder (`rebuild`: read every build's facts again): (added, failed)."""
     added = failed = 0
     for manifest in list_processed_pdfs():
         try:
@@ -518,8 +532,9 @@ def backfill(rebuild: bool = False) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m storage.documents.facts", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backfill", action="store_true", help="add facts to processed PDFs built before them")
-    parser.add_argument("--rebuild", action="store_true", help="with --backfill: replace facts an older reader wrote")
+    parser.add_argument("--backfill", action="store_true",
+                        help="add facts to processed PDFs built before them, read again those an older reader wrote")
+    parser.add_argument("--rebuild", action="store_true", help="with --backfill: read every build's facts again")
     parser.add_argument("--work", help="the PDF_CHAT_HOME folder to upgrade (default: the configured one)")
     args = parser.parse_args(argv)
     if args.work:

@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
+from storage.retrieval.fact_pages import CONCEPT_ONLY, FactPages, asked_facts, load_fact_pages, page_match
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
 from storage.retrieval.page_parts import CAPEX_PARTS, CASH_FLOW_ITEM_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
 from storage.retrieval.page_sections import page_header
@@ -91,6 +92,13 @@ class Ranking(BaseModel):
                               "(storage.retrieval.page_scorer); 0 = today's ranking")
     scorer_weight: float = Field(0.5, description="reranked page = (1 - w) hybrid + w scorer (z-scores over the "
                                  "reranked pages); 1 = the scorer alone orders them")
+    facts_weight: float = Field(0.0, description="a question naming a line item (and maybe a fiscal year): page score "
+                                "+= w * spread * match, match in [0, 1] of the page's stored facts (a row of that "
+                                "concept, a column of that year; storage.retrieval.fact_pages); 0 = off: at .25 "
+                                "(chosen on tune) it lifted the tune halves and lowered check MRR (bench.retrieval "
+                                "round 7; preset facts_0.25)")
+    facts_concept_only: float = Field(CONCEPT_ONLY, description="the match of a page printing the asked row without "
+                                      "a column of the asked year (1 = the year does not matter)")
     scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
                                  "period, section label) at the weight its weights were trained with "
                                  "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")
@@ -115,6 +123,13 @@ class DocIndex:
     _cover_texts: dict | None = None
     _section_bm25: object | None = None
     _labelled: dict | None = None
+    _fact_pages: FactPages | None = None
+
+    def fact_pages(self) -> FactPages:
+        """Its stored facts by concept and page (storage.retrieval.fact_pages), read from the build once."""
+        if self._fact_pages is None:
+            self._fact_pages = load_fact_pages(self.doc_id)
+        return self._fact_pages
 
     def pages_labelled(self, parts: tuple) -> np.ndarray:
         """Page indexes whose section label matches one of `parts` (storage.retrieval.page_parts), read once."""
@@ -267,6 +282,8 @@ def rank_pages(
     elif ranking.cover_weight and ranking.cover_facts and (wording := cover_fact_wording(question or "", ranking.cover_period)):
         cover = ranking.cover_weight * _spread(page_score) * cover_mask(indexes, len(page_score), wording)
     parts = asked_part_lift(indexes, page_score, question or "", ranking)
+    if ranking.facts_weight and (asked := asked_facts(question or "")) is not None:
+        parts = parts + ranking.facts_weight * _spread(page_score) * facts_match(indexes, asked, ranking)
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
     page_score = page_score + cover + parts
@@ -334,6 +351,11 @@ def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: s
                 offset += i.n_pages
             lift = lift + weight * _spread(page_score) * mask
     return lift
+
+
+def facts_match(indexes: list[DocIndex], asked, ranking: Ranking) -> np.ndarray:
+    """Each selected page's facts match (storage.retrieval.fact_pages.page_match), in selection-wide page ids."""
+    return np.concatenate([page_match(i.fact_pages(), asked, i.n_pages, ranking.facts_concept_only) for i in indexes])
 
 
 def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pymupdf
@@ -84,13 +85,41 @@ def test_a_build_made_before_facts_says_so_and_backfill_adds_them(filing, caplog
     assert main(["--backfill"]) == 0  # idempotent: nothing left to add
 
 
-def test_backfill_rebuild_replaces_facts_an_older_reader_wrote(filing):
+def test_backfill_rebuild_reads_every_builds_facts_again(filing):
     dirs = get_pdf_output_dirs(filing.doc_id)
-    dirs.facts_path.write_text("[]")  # facts an older reader wrote (here: none at all)
+    dirs.facts_path.write_text("[]")  # facts today's reader is stamped on (here: none at all)
     facts_module.clear_cache()
-    assert main(["--backfill"]) == 0 and page_facts(filing.doc_id, 2) == []  # kept: the build has facts
+    assert main(["--backfill"]) == 0 and page_facts(filing.doc_id, 2) == []  # kept: today's reader wrote them
     assert main(["--backfill", "--rebuild"]) == 0
     facts_module.clear_cache()
+    assert _fact(filing.doc_id, 2, "Net sales", 0).value == 34229.0
+
+
+def _stamp_older_reader(doc_id, facts="[]"):
+    """Facts and tables as an older reader wrote them: no reader stamp (here: no facts either)."""
+    dirs = get_pdf_output_dirs(doc_id)
+    tables = json.loads(dirs.tables_path.read_text("utf-8"))
+    assert tables.pop("reader") == facts_module.READER  # today's builds carry the stamp
+    dirs.tables_path.write_text(json.dumps(tables))
+    dirs.facts_path.write_text(facts)
+    facts_module.clear_cache()
+
+
+def test_backfill_reads_again_the_facts_an_older_reader_wrote(filing):
+    _stamp_older_reader(filing.doc_id)
+    assert page_facts(filing.doc_id, 2) == []  # answers read the older facts until the build is upgraded
+    assert main(["--backfill"]) == 0
+    facts_module.clear_cache()
+    assert _fact(filing.doc_id, 2, "Net sales", 0).value == 34229.0
+    mtime = get_pdf_output_dirs(filing.doc_id).facts_path.stat().st_mtime_ns
+    assert main(["--backfill"]) == 0  # today's reader wrote them: nothing read again
+    assert get_pdf_output_dirs(filing.doc_id).facts_path.stat().st_mtime_ns == mtime
+
+
+def test_processing_again_reads_an_older_readers_facts_in_place(filing, pdf_home):
+    _stamp_older_reader(filing.doc_id)
+    again = process_and_index_pdf(pdf_home / "source" / "northwind_2022_10k.pdf")
+    assert again.build == filing.build  # the same build (no re-embedding), its facts read again
     assert _fact(filing.doc_id, 2, "Net sales", 0).value == 34229.0
 
 
