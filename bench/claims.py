@@ -455,21 +455,73 @@ def pdf_lines(page) -> list[dict]:
     out = []
     for yc, ws, *_ in groups:
         ws.sort(key=lambda w: w[0])
-        numbers, label, before, valued, remark = [], [], 0, False, 0
+        numbers, label, before, valued, remark, raw = [], [], 0, False, 0, {}
         for w in ws:
             v = _word_value(w[4])
             if v is not None and not (_YEAR_WORD.match(w[4]) and not numbers and not label):
                 # digits only ("(1,349" -> "1,349"), the value signed: a parenthesis or minus is negative
                 numbers.append(((w[0] + w[2]) / 2, -v[0] if re.search(r"[(\-−]", w[4]) else v[0], v[1]))
+                raw[numbers[-1][0]] = w[4]
                 valued = valued or not remark  # a number in the label's remark "(includes $1,210 of VIEs)" is no value
-            elif re.search(r"[A-Za-z]", w[4]):
+            elif _LABEL_WORD.search(w[4]):  # "&" is a word of the label ("Defense, Space & Security")
                 label.append(w[4])
                 before += 0 if valued else 1
                 remark = max(0, remark + w[4].count("(") - w[4].count(")"))
         # the row's label is printed before its values ("FedEx Freight segment 20.0% 17.4% 260 bp": no "bp")
         out.append({"y": yc, "words": [(w[0], w[2], w[4]) for w in ws], "label": " ".join(label),
-                    "lead": " ".join(label[:before] or label), "numbers": numbers})
+                    "lead": " ".join(label[:before] or label), "numbers": numbers, "raw": raw})
     return out
+
+
+_LABEL_WORD = re.compile(r"[A-Za-z]|^&$")
+
+
+def _header_years(lines: list[dict], i: int) -> list[tuple[float, int]]:
+    """The years of the column header over row `i`: the nearest line above printing two or more years, as (x centre,
+    year) from left to right."""
+    for line in reversed(lines[:i]):
+        if len(re.findall(r"[A-Za-z]{2,}", line["label"])) >= 8:
+            continue  # prose: "… each of the four quarters of 2015 and 2014 …"
+        years = [((x0 + x1) / 2, int(t)) for x0, x1, t in line["words"] if _YEAR_WORD.match(t)]
+        if len(years) >= 2:
+            return years
+    return []
+
+
+def _prior_by_header(row: dict, xc: float, years: list[tuple[float, int]], gold_year: int, percent: bool):
+    """The prior year's value of the gold column, read from the header's years by column order: one year per column
+    ("2022 2023 | 2022 2023" of three and twelve months: the year before in the gold column's own group, the run of
+    columns before a year repeats), or one year over as many columns each ("2016" over four quarters, "2015" over
+    four: the same quarter a year before). A percentage column beside amounts ("Actual ∆%") is none of them; a footnote
+    mark after the label ("(9)") no value. -> (value, printed) or None when the header does not name the columns."""
+    cols = sorted(c for c in row["numbers"] if percent or "%" not in row["raw"].get(c[0], ""))
+    while len(cols) > len(years) and re.fullmatch(r"\(\d\)", row["raw"].get(cols[0][0], "")):
+        cols = cols[1:]
+    k0 = next((k for k, c in enumerate(cols) if c[0] == xc), None)
+    if k0 is None or not years:
+        return None
+    ys = [y for _, y in years]
+    if len(cols) == len(ys) and all(abs(hx - c[0]) < 80 for (hx, _), c in zip(years, cols)):
+        group, seen, groups = 0, set(), []
+        for y in ys:
+            if y in seen:
+                group, seen = group + 1, set()
+            seen.add(y)
+            groups.append(group)
+        if ys[k0] != gold_year:
+            return None
+        same = [c for c, y, g in zip(cols, ys, groups) if g == groups[k0] and y == gold_year - 1]
+        return (same[0][1], same[0][2]) if len(same) == 1 else None
+    if len(ys) >= 2 and len(set(ys)) == len(ys) and len(cols) % len(ys) == 0 and len(cols) > len(ys):
+        m = len(cols) // len(ys)
+        spans = [cols[k * m:(k + 1) * m] for k in range(len(ys))]
+        if not all(span[0][0] - 40 <= hx <= span[-1][0] + 40 for (hx, _), span in zip(years, spans)):
+            return None
+        if ys[k0 // m] != gold_year or gold_year - 1 not in ys:
+            return None
+        c = cols[ys.index(gold_year - 1) * m + k0 % m]
+        return c[1], c[2]
+    return None
 
 
 def _alpha_words(text: str) -> set[str]:
@@ -478,6 +530,7 @@ def _alpha_words(text: str) -> set[str]:
 
 def _clean_item(item: str) -> str:
     item = re.sub(r"\([^)]*\)|['‘’\"“”]", " ", item)
+    item = re.sub(r"(?:^|\s)/|/(?=\s|$)", " ", item)  # "(Loss)/earnings" -> "earnings", not "/earnings"
     return " ".join(item.split()).strip(" :-–")
 
 
@@ -486,14 +539,17 @@ def gold_rows(gold: dict, page) -> dict | None:
     lines = pdf_lines(page)
     digits = gold["value"].strip("()$-").replace("$", "")
     want = _alpha_words(gold["line_item"])
-    best, best_score = None, -1
+    best, best_score, heading = None, (-1, -1), ""
     for i, line in enumerate(lines):
+        if line["label"] and not line["numbers"]:
+            heading = line["label"]  # "Diluted earnings per share:" over a "Net income" row
         for k, (xc, v, printed) in enumerate(line["numbers"]):
             if printed == digits:
-                score = len(want & _alpha_words(line["label"]))
+                # the label's words first, then its heading's: the diluted "Net income" row, not the basic one above
+                score = (len(want & _alpha_words(line["label"])), len(want & _alpha_words(heading)))
                 if score > best_score:
                     best, best_score = (i, k), score
-    if best is None or (best_score == 0 and want):
+    if best is None or (best_score[0] == 0 and want):
         return None
     i, k = best
     row = lines[i]
@@ -506,10 +562,14 @@ def gold_rows(gold: dict, page) -> dict | None:
 
     gold_year = int(re.findall(r"(?:19|20)\d\d", gold["period"] or "")[-1]) if re.search(r"(?:19|20)\d\d", gold["period"] or "") else None
     prior = None
-    if gold_year is not None and year_of(xc) == gold_year:
+    percent = gold.get("unit") == "%"
+    by_header = _prior_by_header(row, xc, _header_years(lines, i), gold_year, percent) if gold_year is not None else None
+    if by_header is not None:
+        prior = {"value": by_header[0], "printed": by_header[1], "year": gold_year - 1}
+    elif gold_year is not None and year_of(xc) == gold_year:
         # the year before in the gold column's own group: the first such column to its right (statements print
         # the newest first) before another column of the gold's year, else to its left likewise
-        cols = sorted(row["numbers"])
+        cols = sorted(c for c in row["numbers"] if percent or c[0] == xc or "%" not in row["raw"].get(c[0], ""))
         k0 = next(k for k, c in enumerate(cols) if c[0] == xc)
         pick = None
         for side in (cols[k0 + 1:], list(reversed(cols[:k0]))):
@@ -559,7 +619,7 @@ def gold_rows(gold: dict, page) -> dict | None:
     for _, _, t in row["words"]:
         if lead_words <= 0 and not re.fullmatch(r"\(?(?:\d|[a-z])\)|\*+", t):
             break  # after the label only its footnote marks ("(1)", "(a)", "*")
-        if re.search(r"[A-Za-z]", t):
+        if _LABEL_WORD.search(t):
             lead_words -= 1
         if t != "$":
             printed_words.append(t)
@@ -1056,17 +1116,22 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
         print(f"  tune miss [{cls}]: {sentence!r} {problems}")
 
 
-GOLD_SETS = ("statements", "library")
+GOLD_SETS = ("statements", "library", "releases", "tune-more")
+_GOLD_FILES = {"library": "library_figures.jsonl", "releases": "library_releases_figures.jsonl",
+               "tune-more": "facts_tune_more_figures.jsonl"}
 
 
 def gold_figures(gold_set: str = "statements") -> list[dict]:
-    """A human-read gold: "statements" (statements_figures.jsonl and any statements_more_figures*.jsonl) or
-    "library" (library_figures.jsonl: the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half)."""
+    """A human-read gold: "statements" (statements_figures.jsonl and any statements_more_figures*.jsonl),
+    "library" (library_figures.jsonl: the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half) or
+    "releases" (library_releases_figures.jsonl: an AMCOR release and 10-Q of financebench-dev/pdfs, a PG&E release;
+    tune half) or "tune-more" (facts_tune_more_figures.jsonl: notes, segment, quarterly and release tables of tune
+    issuers' filings, tune half)."""
     import json
     from pathlib import Path
 
     gold = Path(__file__).resolve().parent / "gold"
-    files = [gold / "library_figures.jsonl"] if gold_set == "library" else \
+    files = [gold / _GOLD_FILES[gold_set]] if gold_set != "statements" else \
         [gold / "statements_figures.jsonl"] + sorted(gold.glob("statements_more_figures*.jsonl"))
     return [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
 
@@ -1103,7 +1168,8 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half
     logging.disable(logging.WARNING)
     root = Path(__file__).resolve().parents[1]
     shared = next((p / "shared/bench" for p in root.parents if (p / "shared/bench/statements").is_dir()), root.parent / "shared/bench")
-    pdf_dirs = [shared / "statements", shared / "statements-more", shared / "financebench-dev" / "library"]
+    pdf_dirs = [shared / "statements", shared / "statements-more", shared / "financebench-dev" / "library",
+                shared / "financebench-dev" / "pdfs"]
     items = gold_figures(gold_set)
     files = sorted({next((d / g["file"] for d in pdf_dirs if (d / g["file"]).exists()), None) for g in items} - {None})
     docs = ingest(files, work)

@@ -17,7 +17,10 @@ share", "%", ...). For each cell, the facts stored with the build (storage/docum
 financebench-dev/library, tune half); `--gold tune-more` bench/gold/facts_tune_more_figures.jsonl (tune issuers only:
 notes tables under their own or their section's caption, segment and MD&A tables, a 10-K's quarterly table,
 10-Q nine-month columns, a release's footnote tables, multi-level column heads, per-share and percent rows;
-read 2026-11-27 off the rendered pages and their text).
+read 2026-11-27 off the rendered pages and their text); `--gold tune-more2` bench/gold/facts_tune_more2_figures.jsonl
+(tune issuers only, where period and scale are hard: scale in a paragraph, a stub or column head or under the year row,
+thousands and millions in one table, continued tables, "Three/Six Months Ended" over a year row, five-year selected data,
+release reconciliations, totals printed above their labels, a headcount row in a "$ in millions" table).
 
 `--baseline-work W0` scores the facts stored in another work folder instead (the same filings backfilled
 by another revision, e.g. a pristine copy of the shared work folder), in the same run.
@@ -57,9 +60,12 @@ _UNITS = {  # gold unit -> (unit test, scale)
 def gold_cells(gold: str = "statements") -> list[dict]:
     """The human-read cells of a gold: "statements" (statements, statements-more), "library" (the
     FinanceBench library filings of the tune issuers, bench/gold/library_figures.jsonl) or "tune-more"
-    (notes, segment, quarterly, year-to-date and release tables of tune issuers, bench/gold/facts_tune_more_figures.jsonl)."""
-    files = [GOLD / "library_figures.jsonl"] if gold == "library" else [GOLD / "facts_tune_more_figures.jsonl"] \
-        if gold == "tune-more" else [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
+    (notes, segment, quarterly, year-to-date and release tables of tune issuers, bench/gold/facts_tune_more_figures.jsonl) or
+    "tune-more2" (tune issuers' tables where period and scale are hard, bench/gold/facts_tune_more2_figures.jsonl)."""
+    named = {"library": "library_figures.jsonl", "tune-more": "facts_tune_more_figures.jsonl",
+             "tune-more2": "facts_tune_more2_figures.jsonl"}
+    files = [GOLD / named[gold]] if gold in named else \
+        [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
     cells = []
     for path in files:
         for line in path.read_text("utf-8").splitlines():
@@ -70,7 +76,7 @@ def gold_cells(gold: str = "statements") -> list[dict]:
 
 def number(printed: str) -> float | None:
     text = printed.strip().replace("−", "-").replace("–", "-")
-    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith("-") or text.startswith("($")
+    negative = bool(re.fullmatch(r"\$?\s*\(.*\)%?", text)) or text.startswith("-") or text.startswith("($")
     digits = re.sub(r"[^\d.]", "", text)
     if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
         return None
@@ -210,9 +216,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(the same gold, another build of the facts: e.g. a pristine copy); replaces --baseline-rev")
     parser.add_argument("--scores-out", type=Path, help=argparse.SUPPRESS)  # per-cell scores, for --baseline-work
     parser.add_argument("--failures", type=int, default=0, help="print this many tune-half failures")
-    parser.add_argument("--gold", choices=("statements", "library", "tune-more"), default="statements",
+    parser.add_argument("--gold", choices=("statements", "library", "tune-more", "tune-more2"), default="statements",
                         help="the gold cells: statements (bench/gold/statements*), library (bench/gold/library_*) or "
-                        "tune-more (bench/gold/facts_tune_more_figures.jsonl)")
+                        "tune-more (bench/gold/facts_tune_more_figures.jsonl), tune-more2 (facts_tune_more2_figures.jsonl)")
     args = parser.parse_args(argv)
     if args.baseline_work:
         args.baseline_rev = ""

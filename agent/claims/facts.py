@@ -58,11 +58,19 @@ class Fact:
         return f"{self.label} ({self.period}): {self.printed}" if self.period else f"{self.label}: {self.printed}"
 
 
+# "Adjusted EBIT / Sales %", "Operating margin (%)", "% growth - Adjusted EBIT"
+_PERCENT_LABEL = re.compile(r"%\s*\)?\s*$|\(\s*%\s*\)|^\s*%\s")
+# a per-share measure named by a column's header ("EPS (Diluted US cents)") or a row's label in cents
+_PER_SHARE = re.compile(r"(?i)\beps\b|\bper (?:common |ordinary |diluted |basic )?share\b")
+_CENTS = re.compile(r"(?i)\bcents\b|\bcps\b")
+_PER_SHARE_VALUE = re.compile(r"^\D*\d{1,3}\.\d{1,4}\D*$")  # "70.5", "(0.6)", "$1.25": no amount with thousands
+
+
 def _unit(label: str, section: str, caption: str, printed: str, stored: str) -> str:
     """"percent", "people", "sqft", "shares" or "money": the stored fact's unit (`stored`, storage/finance/scale.py's
     `unit_of`: "%" also for a bare number under a "% Change" column), and the square feet and people a section or
     caption names ("Employees" over rows of countries)."""
-    if "%" in printed or stored == "%" and not re.search(r"(?i)bps?\b|basis", printed):
+    if "%" in printed or stored == "%" and not re.search(r"(?i)bps?\b|basis", printed) or _PERCENT_LABEL.search(label):
         return "percent"
     if SQUARE_FEET.search(f"{section} {label} {caption}"):
         return "sqft"
@@ -136,13 +144,31 @@ def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact
                 unit_name = unit_of(cell.label, printed, own, cell.section)
                 scale = factor(unit_name, read_scale(own) if own else None)
             kind = _unit(cell.label, cell.section, own, printed, unit_name)
+            if kind == "money" and _PER_SHARE_VALUE.match(printed) and (
+                    _PER_SHARE.search(cell.period) or _PER_SHARE.search(cell.label) and _CENTS.search(cell.label)):
+                # a per-share value the stored facts read at its table's millions: as printed, cents as hundredths
+                cents = _CENTS.search(f"{cell.label} {cell.period}")
+                scale = 0.01 if cents else 1.0 if scale > 1 else scale
             facts.append(Fact(
                 label=cell.label, section=cell.section, period=cell.period, printed=printed,
                 magnitude=float(m.group(1).replace(",", "")), scale=scale,
                 negative=printed.startswith("(") or printed.lstrip("$ ").startswith(("-", "−")), percent=kind == "percent",
                 unit=kind, row=row_base + i, currency=currency_of(f"{printed} {own}"),
-                years=frozenset(int(y) for y in _YEAR.findall(cell.period))))
+                years=column_years(cell.period)))
     return facts, prose
+
+
+# a column header read with the title over it: "Nine Months Ended September 30, 2022" over "2022 2021"
+_STACKED_YEARS = re.compile(rf"\b{YEAR}\s+({YEAR})\s*$")
+
+
+@lru_cache(maxsize=4096)
+def column_years(period: str) -> frozenset[int]:
+    """The years a column's period names; of a stacked header ending in two years, the column's own year is the
+    last (the title's year over it names the table, not this column)."""
+    if m := _STACKED_YEARS.search(period):
+        return frozenset({int(m.group(1))})
+    return frozenset(int(y) for y in _YEAR.findall(period))
 
 
 _TITLE = re.compile(r"^\s*(?:note\s+)?\d{1,2}\.\s+[A-Z]|^[A-Z][A-Z ,&'’-]{12,}$")  # "7. NOTES PAYABLE", "CONSOLIDATED BALANCE SHEETS"

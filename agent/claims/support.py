@@ -60,6 +60,8 @@ def words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# a non-GAAP measure's words: a row saying one is another measure than the GAAP row of the same item
+_ADJUSTED = re.compile(r"(?i)\badjusted\b|\bnon-?gaap\b|\bcore\b|\bunderlying\b|\bcomparable\b")
 # words that set one row apart from its twin: a row saying one, for a sentence saying the other only, is not it
 _QUALIFIERS = tuple((a, b) for x, y in (("basic", "diluted"), ("continuing", "discontinued")) for a, b in ((x, y), (y, x)))
 
@@ -131,6 +133,8 @@ class Claim:
         # of two rows naming the item, the one whose label says more of the sentence's words ("Total shareholders'
         # equity" over "Total equity" for "shareholders' equity")
         closer = shared / 100
+        if _ADJUSTED.search(fact.label) and not self.adjusted:
+            closer -= 0.005  # "Adjusted EBIT" below "EBIT" for a sentence saying "EBIT" (alone it is still named)
         if concept is not None and concept in self.concepts:
             return (3 if named else 2) + closer
         if not label:
@@ -144,6 +148,10 @@ class Claim:
                 return 1
             return (3 if named else 2) + closer
         return 1 if shared and shared * 2 >= len(label) else 0
+
+    @cached_property
+    def adjusted(self) -> bool:
+        return bool(_ADJUSTED.search(self.sentence))
 
     @cached_property
     def months(self) -> set[str]:
@@ -248,8 +256,9 @@ class Verdict:
     says: str = ""  # what the page prints for the claimed item, when not ok
 
 
-def _matches(fig: Figure, fact: Fact) -> bool:
-    """The figure's value is the fact's, at the figure's printed precision."""
+def _matches(fig: Figure, fact: Fact, operand: bool = False) -> bool:
+    """The figure's value is the fact's, at the figure's printed precision; an `operand` of shown arithmetic also as
+    the cell prints it, currency mark and all ("$17,911 − 28,341" of a table in millions)."""
     slack = fig.tolerance * (1 + 1e-9) + 1e-9
     if fig.percent or fig.unit == "points":
         return fact.percent and abs(fact.magnitude - fig.value) <= slack
@@ -257,6 +266,8 @@ def _matches(fig: Figure, fact: Fact) -> bool:
         return False
     if abs(fact.magnitude * fact.scale - fig.value) <= slack:
         return True
+    if operand and fig.currency and not fig.scaled and fig.currency in fact.printed:
+        return abs(fact.magnitude - fig.value) <= slack
     # a bare number restates the cell as printed ("Net sales were 394,328")
     return not fig.currency and not fig.scaled and abs(fact.magnitude - fig.value) <= slack
 
@@ -269,6 +280,12 @@ def _unit_agrees(fig: Figure, fact: Fact, currencies: set[str]) -> bool:
     if fact.unit in ("people", "sqft") and (fig.currency or fig.scaled and fig.currency):
         return False
     return not fig.currency or fig.currency in currencies
+
+
+def _change_of_amounts(row: list[Fact]) -> bool:
+    """A row of amounts whose percentages are only its changes (no year's column prints a percentage): a margin row
+    printing its amount and its percentage each year is a percentage row too."""
+    return any(g.unit == "money" for g in row) and not any(g.percent and g.years for g in row)
 
 
 def _is_change_figure(fig: Figure, sentence: str) -> bool:
@@ -286,7 +303,16 @@ def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     pool = named or earlier
     if (q := column_quarter(fact.period)) is not None:  # a quarter changes from the same quarter of the year before
         pool = [f for f in pool if column_quarter(f.period) == q] or pool
-    return max(pool, key=lambda f: (max(f.years), -abs(f.row)), default=None) if pool else None
+    if not pool:
+        return None
+    first = max(pool, key=lambda f: (max(f.years), -abs(f.row)))
+    # a year printed in several columns (earnings and per share; "impacted earnings", "did not", "total"): the one at
+    # this column's place among its own year's as many columns
+    latest = [f for f in pool if max(f.years) == max(first.years)]
+    own = [f for f in row if f.years == fact.years and duration(f.period) == duration(fact.period)]
+    if len(latest) > 1 and len(own) == len(latest):
+        return latest[next(k for k, f in enumerate(own) if f is fact)]
+    return first
 
 
 def _changes(fact: Fact, row: list[Fact], claim: Claim) -> list[tuple[float, float | None, float, Fact]]:
@@ -314,7 +340,8 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     rows = rows_of(facts)
     currencies = {f.currency for f in facts if f.currency} or {"$"}  # the tables' own currency, not the page's words
     scores = claim.scores(facts)
-    best = 0 if is_operand(fig, claim.sentence) else max(scores.values(), default=0)
+    operand = is_operand(fig, claim.sentence)
+    best = 0 if operand else max(scores.values(), default=0)
 
     def item_ok(f: Fact) -> bool:
         return best == 0 or scores[id(f)] >= best
@@ -324,8 +351,10 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     wrong_direction = False
     # the figure as a printed value
     for f in facts:
-        if not _matches(fig, f) or not item_ok(f) or not _unit_agrees(fig, f, currencies):
+        if not _matches(fig, f, operand) or not item_ok(f) or not _unit_agrees(fig, f, currencies):
             continue
+        if fig.unit == "points" and _change_of_amounts(rows[f.row]):
+            continue  # a row of amounts prints its change in percent ("$ 20,466 -3% $ 21,107"), never in points
         if change:  # a printed change ("(51.4)%" under "% change") with a direction word
             if claim.direction and f.negative != (claim.direction < 0) and f.percent:
                 wrong_direction = True

@@ -46,7 +46,7 @@ from storage.finance.periods import (
     MONTH, MONTH_DAY, MONTHS, QUARTER_COLUMN, QUARTER_ORDINALS, YEAR, YEAR_RE, Period, calendar_month_end, fiscal_quarter_end,
     fiscal_year_end, months_before, parse_period,
 )
-from storage.finance.scale import (HEADING_LINES, TWO_PLACES, ends_section, factor, find_caption, read_scale,
+from storage.finance.scale import (HEADING_LINES, PER_SHARE_PLACES, ends_section, factor, find_caption, read_scale,
                                    section_caption, unit_of)
 from storage.schema import Fact, PageContent
 
@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 2  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 3  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
 _YEAR_VALUE = re.compile(rf"^{YEAR}$")
@@ -176,11 +176,15 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
         for cell in cells:
             period = shifted.get(cell.column) or parse_period(cell.period)
             change_in_percent = period.year is None and bool(_PERCENT_CHANGE.search(cell.period))  # "% Change"
-            unit_name = "%" if (percent or change_in_percent) and not cell.value.endswith("%") \
+            # a column headed "Sales %" or "%(1)" in a table of amounts: its values are percents
+            titled = cell.column < len(unit.header.units) and unit.header.units[cell.column] == "%" and "$" not in cell.value
+            unit_name = "%" if (percent or change_in_percent or titled) and not cell.value.endswith("%") \
                 else unit_of(cell.label, cell.value, caption_text, cell.section)
+            unit_name = _column_unit(cell.period, cell.value, unit_name)
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
-                path=[p for p in (title, cell.section, member) if p], column=cell.column, period=cell.period,
+                path=[p for p in dict.fromkeys((title, unit.header.stub, cell.section, member)) if p], column=cell.column,
+                period=cell.period,
                 period_start=_iso(period.start), period_end=_iso(period.end), duration_months=period.months,
                 as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
                 scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
@@ -190,7 +194,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
 
 
 def _unscale_small_rows(facts: list[Fact], rows: list[tuple[int, int]]) -> list[Fact]:
-    """Rows printing only two-place values ("0.48", "$1.05") in a table whose other rows print whole amounts
+    """Rows printing only two- or three-place values ("0.48", "$1.05", "0.083"; dashes aside) in a table whose other rows print whole amounts
     under a scale caption are no amounts in millions: the per-share adjustments between the whole-number rows of
     a non-GAAP reconciliation ("Plus: Amortization of purchased intangibles 0.48"), a yield or price row in a
     table of amounts. Their facts keep the value as printed (scale 1): no "$0.48 million". A table of two-place
@@ -201,8 +205,12 @@ def _unscale_small_rows(facts: list[Fact], rows: list[tuple[int, int]]) -> list[
             by_table.setdefault(facts[row[0]].table, []).append(row)
     for table_rows in by_table.values():
         scaled = [r for r in table_rows if all(f.scale and f.scale > 1 and f.unit != "shares" for f in facts[r[0]:r[1]])]
-        small = [r for r in scaled if all(TWO_PLACES.match(f.value_text) for f in facts[r[0]:r[1]])]
-        whole = [r for r in scaled if r not in small and any("." not in f.value_text for f in facts[r[0]:r[1]])]
+        strict = [r for r in scaled if all(PER_SHARE_PLACES.match(f.value_text) for f in facts[r[0]:r[1]])]
+        # (a dash in a column the adjustment does not touch leaves the row a per-share row; it counts as a whole
+        # number too, as it always did: a table of rates with dashes is no table "in billions")
+        small = [r for r in scaled if all(PER_SHARE_PLACES.match(f.value_text) for f in facts[r[0]:r[1]] if f.value is not None)
+                 and any(f.value is not None for f in facts[r[0]:r[1]])]
+        whole = [r for r in scaled if r not in strict and any("." not in f.value_text for f in facts[r[0]:r[1]])]
         if not small or len(whole) < 2:
             continue
         for start, end in small:
@@ -224,6 +232,25 @@ def segment_measure(label: str, section: str, percent: bool = False) -> line_ite
         return None
     item = line_items.row_item(line_items.QUALIFIER_PAIR.sub(" ", section))  # "(Loss)/earnings from operations"
     return item if item is not None and item.concept in SEGMENT_MEASURES else None
+
+
+# an award table's columns of prices and terms, in a table "in millions" of shares: "Weighted-Average Exercise Price",
+# "Weighted-average Grant Date Fair Value" (per share; not an "Aggregate" fair value), "Remaining Contractual Term (in years)"
+_PRICE_COLUMN = re.compile(r"(?i)^(?!.*\b(?:aggregate|total|intrinsic)\b).*(?:\b(?:exercise|strike|purchase|grant[- ]date)\s+"
+                           r"(?:price|fair\s+value)\b|\b(?:price|fair\s+value)\s+per\s+(?:share|unit)\b)")
+_YEARS_COLUMN = re.compile(r"(?i)\(in years\)|\bcontract(?:ual)?\s+(?:term|life)\b")
+_SMALL_VALUE = re.compile(r"^\D*\d{1,4}(?:\.\d{1,2})?\D*$")  # "$27.52", "4.83", "$41": no amount "1,234"
+
+
+def _column_unit(column: str, value: str, unit: str) -> str:
+    """The unit a column's own title gives its small values: a price per share, a term in years; else `unit`."""
+    if unit not in ("USD", "EUR", "GBP", "JPY", "", "shares") or not _SMALL_VALUE.match(value):
+        return unit
+    if _PRICE_COLUMN.search(column):
+        return f"{unit if unit not in ('', 'shares') else 'USD'}/share"
+    if _YEARS_COLUMN.search(column) and "$" not in value:
+        return "years"
+    return unit
 
 
 # a change column counted in percent ("% Change", "Percent change", "Increase (Decrease) %"): its values are percents
@@ -333,7 +360,9 @@ def _unit_json(unit: Unit, headers: dict[int, int], header_list: list[dict]) -> 
     if unit.header is not None:
         if id(unit.header) not in headers:
             headers[id(unit.header)] = len(header_list)
-            header_list.append({"text": unit.header.text, "columns": list(unit.header.columns), "kind": unit.header.kind})
+            header_list.append({"text": unit.header.text, "columns": list(unit.header.columns), "kind": unit.header.kind,
+                                **({"units": list(unit.header.units)} if unit.header.units else {}),
+                                **({"stub": unit.header.stub} if unit.header.stub else {})})
         out["header"] = headers[id(unit.header)]
     for name in ("section", "unit", "label"):
         if getattr(unit, name):
@@ -348,7 +377,8 @@ def _unit_json(unit: Unit, headers: dict[int, int], header_list: list[dict]) -> 
 
 
 def _units_from_json(data: dict) -> list[Unit]:
-    headers = [TableHeader(h["text"], tuple(h["columns"]), h.get("kind", "periods")) for h in data["headers"]]
+    headers = [TableHeader(h["text"], tuple(h["columns"]), h.get("kind", "periods"), tuple(h.get("units", ())), h.get("stub", ""))
+               for h in data["headers"]]
     return [Unit(u["text"], bool(u.get("row")), headers[u["header"]] if "header" in u else None,
                  bool(u.get("is_header")), u.get("section", ""), u.get("unit", ""),
                  tuple((int(i), str(v)) for i, v in u["cells"]) if "cells" in u else None, u.get("label", ""),

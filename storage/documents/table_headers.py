@@ -13,6 +13,10 @@ from storage.finance.columns import names_change
 from storage.finance.periods import DATE, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, YEAR
 
 _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
+# a header line that is one date: "June 30, 2022", "As of December 31, 2022:"
+_DATE_LINE = re.compile(rf"(?i)^(?:(?:balances?\s+)?(?:as\s+of|at)\s+)?{DATE.pattern}\s*:?$")
+# a percent sign standing as a word of a column's head: "Sales %", "%(1)", "(%)" (not "10%" in a title)
+_PERCENT_TITLE = re.compile(r"^\(?%\)?(?:\(\d{1,2}\))?$")
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -85,16 +89,28 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                 parts[i].append(f"{phrase} {seg.text}" if phrase and dated else seg.text)
     years = {m for line in lines for m in re.findall(YEAR, line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
-        date = next(iter(years))
+        year = next(iter(years))
+        # the date in full where the header prints one only ("June 30, 2022" over "Level 1 ... Total")
+        dates = {" ".join(m.group(0).split()) for line in lines for m in DATE.finditer(line.text)
+                 if _DATE_LINE.match(line.text.strip())}
+        date = next(iter(dates)) if len(dates) == 1 else year
         for p in parts:
-            if not any(date in x for x in p):
+            if not any(year in x for x in p):
                 p.insert(0, date)
     labels = [_column_label(p) for p in parts]
     dated = [lab for lab in labels if PERIOD_TOKEN.search(lab)]
     glued = [lab for lab in dated if len(set(re.findall(YEAR, lab))) > 1]
     if not dated or len(set(glued)) < len(glued):
         return None  # no period, or columns sharing one run of years: the header is not laid out by column
-    return TableHeader(" ".join(line.text for line in lines), tuple(labels))
+    units = ["" for _ in cols]
+    for w in (w for line in lines for w in line.words if _PERCENT_TITLE.match(w.text)):
+        mid = (w.x0 + w.x1) / 2
+        nearest = min(range(len(cols)), key=lambda i: abs(centres[i] - mid))
+        if abs(centres[nearest] - mid) <= 0.6 * pitch:  # the column this "%" is printed over
+            units[nearest] = "%"
+    units = tuple(units)
+    return TableHeader(" ".join(line.text for line in lines), tuple(labels), units=units if any(units) else (),
+                       stub=_stub(lines, cols[0].x0 - pitch / 2, char_width))
 
 
 def _period_runs(segs: list[Segment], left: float) -> list[Segment]:
@@ -189,6 +205,22 @@ def _leading_phrase(segs: list[Segment]) -> tuple[list[Segment], str]:
         if re.search(YEAR, seg.text):
             break  # "2022   December 31, 2021": a date after the line's first year is its column's own
     return segs, ""
+
+
+def _stub(lines: list[Line], left: float, char_width: float) -> str:
+    """The stub head: words printed left of the columns on the column-title lines ("Adjusted non-GAAP" /
+    "results"), not a scale caption nor a period phrase; "" when there are none."""
+    parts = []
+    for line in lines:
+        segs = segments(line, char_width)
+        if len(segs) < 2:
+            continue  # a line of its own (a caption, "Years ended December 31,") is no stub beside titles
+        text = " ".join(s.text for s in segs if s.x1 < left)
+        text = " ".join(UNIT_CAPTION.sub(" ", CAPTION_PHRASE.sub(" ", text)).split()).strip(" ,;:()")
+        text = re.sub(r"(?i)^except\b.*", "", text)  # what a caption's "except per share amounts" leaves
+        if re.search(r"[A-Za-z]{3}", text) and not is_period_line(text) and not re.search(YEAR, text):
+            parts.append(text)
+    return " ".join(parts)
 
 
 def _left_phrase(segs: list[Segment]) -> str:

@@ -99,13 +99,16 @@ def _is_paragraph(line: Line) -> bool:
         and len(segments(line, average_char_width(line.words))) == 1  # column titles ("Total  Level 1  Level 2 ...") are no prose
 
 
-def columns_of(rows: list[Line]) -> list[Column]:
-    """Columns from the right edges of the rows' value cells (figures are right-aligned)."""
-    edges = sorted((x1, x0, text) for row in rows for text, x0, x1 in row.values)
+def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]:
+    """Columns from the right edges of the rows' value cells (figures are right-aligned). `head`: the
+    table's header lines; a column only one row fills (a ratio only the total row prints) is kept when
+    its row prints two or more other values, some before it, and a header word stands over it."""
+    edges = sorted((x1, x0, text, k, i) for k, row in enumerate(rows) for i, (text, x0, x1) in enumerate(row.values))
     cols: list[Column] = []
     support: list[int] = []
     percent: list[bool] = []  # every cell of the column printed with "%"
-    for x1, x0, text in edges:
+    owners: list[tuple[int, int]] = []  # the row of a column's first cell, and the cell's place in its row
+    for x1, x0, text, k, i in edges:
         if cols and x1 - cols[-1].x1 <= COLUMN_GAP:
             cols[-1].x0, cols[-1].x1 = min(cols[-1].x0, x0), max(cols[-1].x1, x1)
             support[-1] += 1
@@ -114,16 +117,20 @@ def columns_of(rows: list[Line]) -> list[Column]:
             cols.append(Column(x0, x1))
             support.append(1)
             percent.append(text.endswith("%"))
+            owners.append((k, i))
     # "42.1 %" right-aligned as a whole in an amounts column: its digits stop a "%" short of the column's edge
     for k in range(len(cols) - 2, -1, -1):
         if percent[k] and not percent[k + 1] and cols[k + 1].x1 - cols[k].x1 <= PERCENT_SHIFT:
             cols[k + 1].x0 = min(cols[k].x0, cols[k + 1].x0)
             support[k + 1] += support[k]
-            del cols[k], support[k], percent[k]
+            del cols[k], support[k], percent[k], owners[k]
     # a value standing alone at its position (a page number, a note reference) makes no column
     # when real columns hold several rows each
     if max(support, default=0) >= 3:
-        cols = [c for c, n in zip(cols, support) if n >= 2]
+        titled = [(w.x0, w.x1) for ln in head or () for w in ln.words]
+        # (not its row's first value: "less allowances of $800 and $692" ends a label)
+        cols = [c for c, n, (k, i) in zip(cols, support, owners) if n >= 2 or len(rows[k].values) >= 3 and i > 0
+                and not FOOTNOTE.match(rows[k].values[i][0]) and any(a <= c.x1 and c.x0 <= b for a, b in titled)]
     return cols
 
 
@@ -169,6 +176,23 @@ def _is_dated_titles(line: Line) -> bool:
         and len(segments(line, average_char_width(line.words))) >= 2
 
 
+def _marks_only(line: Line) -> bool:
+    """Footnote marks on a line of their own ("(2)" superscript over a row's figure): no header of a next table."""
+    return bool(line.words) and all(FOOTNOTE.match(w.text) for w in line.words)
+
+
+def _mid(line: Line) -> float:
+    return sum(w.y0 + w.y1 for w in line.words) / (2 * len(line.words))
+
+
+def _label_below(lines: list[Line], k: int) -> bool:
+    """Row k's label is printed under its figures (a total's "Net income" below "$ 1,058  $ 815"): the
+    label-only line after it is nearer than the one before it."""
+    if k + 1 >= len(lines) or lines[k + 1].values or not lines[k + 1].words:
+        return False
+    return _mid(lines[k + 1]) - _mid(lines[k]) < _mid(lines[k]) - _mid(lines[k - 1])
+
+
 def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
     """(first header line, first row, end) of each table: header lines, then rows until a
     paragraph, the next table's header or the page's end."""
@@ -190,7 +214,8 @@ def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
         j = i
         # a long label-only line followed by a row is a wrapped row label, not prose
         while j < n and not (_is_paragraph(lines[j]) and (j + 1 == n or not _is_row(lines[j + 1]))):
-            if j > i and (_is_header_line(lines[j]) and not _is_row(lines[j]) or _is_dated_titles(lines[j])):
+            if j > i and not _marks_only(lines[j]) and (_is_header_line(lines[j]) and not _is_row(lines[j])
+                                                        or _is_dated_titles(lines[j])):
                 break
             j += 1
         blocks.append((h, start, j))
@@ -224,7 +249,7 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         for k in range(0, h):
             unit_caption = _unit_caption(lines[k]) or unit_caption
         rows = [ln for ln in lines[start:end] if _is_row(ln)]
-        cols = columns_of(rows)
+        cols = columns_of(rows, lines[h:start])
         header_lines = [ln for ln in lines[h:start] if _is_header_line(ln) or _is_column_titles(ln, cols, cw)]
         for k in range(max(h - 1, 0), start):
             # a caption broken over two lines: "... were as follows (in" / "millions):"
@@ -237,11 +262,21 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
         row_lines = [k for k in range(start, end) if _is_row(lines[k])]
+        named: set[int] = set()  # label-only lines that are the label of the unlabelled row under them
         for k in row_lines:
             ln, before = lines[k], lines[k - 1] if k > start else None
             if before is not None and not before.values and (
                     (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
                 ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
+            elif before is not None and not before.values and not ln.label and k - 1 not in row_lines \
+                    and not before.text.rstrip().endswith(":") and not _marks_only(before) and not _is_header_line(before) \
+                    and not before.text.rstrip().endswith(".") and not _is_paragraph(before) \
+                    and sum(bool(re.search(r"\d", v)) for v, _, _ in ln.values) >= 2 \
+                    and not YEAR_CELL.match(ln.values[0][0]) and not _label_below(lines, k):
+                # a label whose figures are printed on the next line ("Foreign currency translation adjustments,
+                # net of tax (b)" / "144  (21)  (17)  (116)"): the row's label, no section over the rows after it
+                ln.label = before.text.strip()
+                named.add(k - 1)
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
         if header is None and not row_headers:
             cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
@@ -249,6 +284,8 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         for k in range(h, end):
             ln = lines[k]
             if k not in row_lines:
+                if k in named:
+                    continue
                 if k >= start or not _is_header_line(ln):
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue

@@ -68,6 +68,10 @@ class TableHeader:
     # "periods": the columns are periods; "roll-forward": the columns are components (equity statement,
     # RSU activity) and the row's period, read from its balance rows, follows each component title
     kind: str = "periods"
+    # a unit printed in a column's own head ("Sales %", "%(1)" over the column): "%", else ""; () when none says one
+    units: tuple[str, ...] = ()
+    # the words printed in the stub head, left of the column titles ("Adjusted non-GAAP results"): what the rows are
+    stub: str = ""
 
     def line(self) -> str:
         """The header as one readable line for a chunk that holds rows but not the header itself."""

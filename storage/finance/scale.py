@@ -144,15 +144,18 @@ _NOT_PER_SHARE = re.compile(r"\bshares? (?:used|outstanding)|weighted[- ]average
 _EQUITY_AMOUNT = re.compile(r"\bstock\b|\bcapital\b|\bpaid-in\b|\bshare[- ]based\b|\bshare\s+(?:sales?|repurchases?|buybacks?|"
                             r"issuances?)\b|\b(?:proceeds|payments?|expenses?|compensation|costs?|(?:tax\s+)?benefits?)\b",
                             re.IGNORECASE)
-# a count of people: "Number of employees", "Employees", "Headcount" (not "Issuance of securities to employees")
+# a count of people: "Number of employees", "Employees", "Headcount", "Year-end workforce" (not "Issuance of securities to employees")
 _PEOPLE = re.compile(r"\b(?:number of|total)\s+(?:full[- ]time\s+)?(?:employees|people)\b|^\W*(?:full[- ]time\s+)?"
-                     r"(?:employees|people)\W*$|\bheadcount\b", re.IGNORECASE)
+                     r"(?:employees|people)\W*$|\bheadcount\b"
+                     # "Year-end workforce", "Total workforce" (not "Reduction in workforce", a cost)
+                     r"|^\W*(?:(?:year|period)[- ]end\s+|total\s+)?workforce\W*$", re.IGNORECASE)
 # a row whose item is a ratio: its label ends with the word ("Effective tax rate", "Operating margin", "Current ratio")
 _RATIO = re.compile(r"\b(?:ratio|rate|margin|percent(?:age)?)s?\W*(?:\(\w{1,2}\)\W*)?$", re.IGNORECASE)
 _PARENTHESES = re.compile(r"\([^)]*\)")
 _PER_SHARE_FORM = re.compile(r"^\D*\d{1,3}\.\d{2,4}\D*$|^\D*\d{1,2}\D*$")  # "$6.11", "(0.363)", "2": no amount in millions
 _DECIMALS = re.compile(r"^\D*\d{1,3}\.\d{2,4}\D*$")
 TWO_PLACES = re.compile(r"^\D*\d{1,3}\.\d\d\D*$")
+PER_SHARE_PLACES = re.compile(r"^\D*\d{1,3}\.\d{2,3}\D*$")  # "$0.19", "(0.705)": how per-share amounts are printed
 
 
 @lru_cache(maxsize=65536)  # each cited page's cells are read again for every answer that cites it
@@ -175,7 +178,7 @@ def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> s
     count = _SHARE_COUNT.search(own) and not _EQUITY_AMOUNT.search(own) or _NOT_PER_SHARE.search(section or "")
     if _PER_SHARE.search(own) and not _NOT_PER_SHARE.search(own) and _PER_SHARE_FORM.match(printed) \
             or not count and _PER_SHARE_SECTION.search(section or "") and _DECIMALS.match(printed) \
-            or not _SHARE_COUNT.search(own) and _PER_SHARE_CAPTION.search(caption) and TWO_PLACES.match(printed):
+            or not _SHARE_COUNT.search(own) and _PER_SHARE_CAPTION.search(caption) and PER_SHARE_PLACES.match(printed):
         return f"{code}/share"  # "Diluted" under "Earnings per share:"; "$139.77" under a caption "except per share"
     if count and "$" not in printed:
         return "shares"
@@ -189,8 +192,8 @@ def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> s
 
 def factor(unit: str, scale: Scale | None) -> float:
     """What a value of `unit` in a table of `scale` is multiplied by: per-share amounts, percentages,
-    ratios and people never; share counts by the share scale; amounts by the caption's."""
-    if scale is None or unit in ("%", "bp", "ratio", "people") or unit.endswith("/share"):
+    ratios, people and years never; share counts by the share scale; amounts by the caption's."""
+    if scale is None or unit in ("%", "bp", "ratio", "people", "years") or unit.endswith("/share"):
         return 1.0
     if unit == "shares":
         return scale.share_factor

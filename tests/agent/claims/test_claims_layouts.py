@@ -216,3 +216,103 @@ def test_a_printed_change_column_is_percent_and_its_sign_is_the_direction():
     assert _problems("Net income fell 18% in 2022 [^1].", source) == []
     assert _problems("Net income rose 18% in 2022 [^1].", source) == ["18%"]
     assert _problems("Net income was $18 million in 2022 [^1].", source) == ["$18 million"]
+
+
+def test_percentage_points_are_no_change_of_a_row_of_amounts():
+    """A row of amounts prints its change in percent ("$ 20,466 (3)% $ 21,107"): "fell 3%" is what it says, "fell 3
+    percentage points" is not; a percentage row's own change is in points."""
+    rows = (("Americas", "$20,466", "$21,107", "(3)%"), ("Operating margin", "20.0%", "17.4%", "2.6"))
+    text, words = _change_page(rows, ("2022", "2021", "% Change"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Americas revenues fell 3% in 2022 [^1].", source) == []
+    assert _problems("Americas revenues fell 3 percentage points in 2022 [^1].", source) == ["3"]
+    assert _problems("Operating margin rose 2.6 percentage points in 2022 [^1].", source) == []
+
+
+# a statement whose period is printed as a title over the columns' own years (a 10-Q's cash flow statement)
+STACKED = [(56, 60, "CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS"), (56, 72, "(in millions)"),
+           (380, 90, "Nine Months Ended September 30, 2022"), (-430, 104, "2022"), (-500, 104, "2021")]
+for _k, (_label, _a, _b) in enumerate((("Net income", "$1,297", "$(564)"), ("Depreciation", "2,915", "2,540"),
+                                       ("Net cash provided by operating activities", "2,712", "2,053"))):
+    STACKED += [(56, 120 + 14 * _k, _label), (-430, 120 + 14 * _k, _a), (-500, 120 + 14 * _k, _b)]
+
+
+def test_a_columns_year_under_a_title_naming_another_year_is_its_own():
+    """"Nine Months Ended September 30, 2022" over "2022 2021": the second column is 2021 (its change is from it), not
+    a column of 2022 too."""
+    source = _source(STACKED)
+    assert {f.printed: sorted(f.years) for f in source.page_facts[0] if f.label.startswith("Net cash")} == \
+        {"2,712": [2022], "2,053": [2021]}
+    assert _problems("Net cash provided by operating activities rose 32.1% from 2021 [^1].", source) == []
+    assert _problems("Net cash provided by operating activities climbed by $659 million from fiscal 2021 [^1].", source) == []
+    # the prior-year column said for the title's year
+    assert _problems("Net cash provided by operating activities was $2,053 million for the nine months ended "
+                     "September 30, 2022 [^1].", source) == ["$2,053 million"]
+
+
+# a release's reconciliation: earnings and earnings per share of each period side by side
+PER_SHARE_COLUMNS = [(56, 60, "Reconciliation of Earnings to Core Earnings"), (56, 72, "(in millions, except per share amounts)"),
+                     (300, 90, "Six Months Ended June 30,")]
+PER_SHARE_COLUMNS += [(-(300 + 60 * k), 104, h) for k, h in enumerate(("Earnings", "EPS", "Earnings", "EPS"))]
+PER_SHARE_COLUMNS += [(-(300 + 60 * k), 116, h) for k, h in enumerate(("2023", "2023", "2022", "2022"))]
+for _r, (_label, *_values) in enumerate((("Earnings on a GAAP basis", "$ 975", "$ 0.46", "$ 831", "$ 0.39"),
+                                         ("Core earnings", "$ 1,109", "$ 0.52", "$ 1,175", "$ 0.55"))):
+    PER_SHARE_COLUMNS += [(56, 132 + 14 * _r, _label)] + [(-(300 + 60 * k), 132 + 14 * _r, v) for k, v in enumerate(_values)]
+
+
+def test_a_change_is_from_the_prior_years_column_measuring_the_same():
+    """Of the year before's two columns (earnings, EPS), a per-share value changes from the per-share one."""
+    source = _source(PER_SHARE_COLUMNS)
+    assert _problems("Core earnings per share fell 5.5% year over year [^1].", source) == []
+    assert _problems("Core earnings per share decreased $0.03 from 2022 [^1].", source) == []
+    assert _problems("Core earnings fell 5.6% from 2022 [^1].", source) == []
+    assert _problems("Core earnings per share fell 7.5% year over year [^1].", source) == ["7.5%"]
+
+
+def test_an_adjusted_row_is_not_the_item_a_sentence_names_without_adjusted():
+    """"EBIT" names the EBIT row, not "Adjusted EBIT", when the page prints both; alone, "Adjusted EBIT" is named."""
+    rows = (("EBIT", "1,357", "1,101"), ("Adjusted EBIT", "1,429", "1,517"))
+    text, words = _change_page(rows, ("2023", "2022"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("EBIT was $1,101 million in 2022 [^1].", source) == []
+    assert _problems("Adjusted EBIT was $1,517 million in 2022 [^1].", source) == []
+    assert _problems("EBIT was $1,517 million in 2022 [^1].", source) == ["$1,517 million"]
+    text, words = _change_page(rows[1:], ("2023", "2022"))
+    alone = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("EBIT was $1,517 million in 2022 [^1].", alone) == []
+
+
+def test_an_operand_of_shown_arithmetic_restates_its_cell_with_its_dollar_sign():
+    rows = (("Revenues", "$17,056", "$14,611"),)
+    text, words = _change_page(rows, ("2018", "2017"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Revenues changed by $17,056 − 14,611 = 2,445 [^1].", source) == []
+    assert _problems("Revenues rose by 2,445 ($17,056 − 14,611) [^1].", source) == []
+    assert _problems("Revenues were $17,056 in 2018 [^1].", source) == ["$17,056"]  # not an operand: the scale left out
+
+
+def test_a_row_whose_label_says_percent_prints_percentages():
+    rows = (("Net sales", "3,673", "3,909"), ("Adjusted EBIT / Sales %", "12.8", "13.6"), ("Operating margin (%)", "9.1", "8.7"))
+    text, words = _change_page(rows, ("2023", "2022"))
+    source = CheckedSource([text], load_facts=lambda: facts_of_units(layout_units(words)))
+    assert _problems("Adjusted EBIT / Sales was 12.8% in 2023, compared with 13.6% in 2022 [^1].", source) == []
+    assert _problems("Operating margin was 8.7% in 2022 [^1].", source) == []
+    assert _problems("Operating margin was $8.7 million in 2022 [^1].", source) == ["$8.7 million"]
+
+
+# a release's reconciliation: each measure a column, earnings per share in cents beside amounts in millions
+CENTS = [(56, 60, "Reconciliation of Net Income and EPS"), (56, 72, "($ million)"), (250, 88, "Twelve Months Ended June 30, 2023")]
+CENTS += [(-300, 102, "Net income"), (-470, 102, "EPS (Diluted US cents)")]
+CENTS += [(56, 128, "Net income attributable to Northwind"), (-300, 128, "1,048"), (-470, 128, "70.5"),
+          (56, 142, "Adjusted net income"), (-300, 142, "1,089"), (-470, 142, "73.3")]
+
+
+def test_a_per_share_column_in_cents_of_a_table_in_millions():
+    """"EPS (Diluted US cents)" beside amounts in millions: 70.5 is 70.5 cents a share, never $70.5 million."""
+    source = _source(CENTS)
+    eps = [f for f in source.page_facts[0] if f.printed == "70.5"]
+    assert eps and eps[0].scale == 0.01
+    assert _problems("Diluted EPS was 70.5 cents in fiscal 2023 [^1].", source) == []
+    assert _problems("Diluted EPS was $0.705 in fiscal 2023 [^1].", source) == []
+    assert _problems("Diluted EPS was $70.5 million in fiscal 2023 [^1].", source) == ["$70.5 million"]
+

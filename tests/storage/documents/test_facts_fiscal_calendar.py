@@ -127,12 +127,15 @@ def test_amounts_about_shares_are_money_and_ebit_rows_are_operating_income():
 
 
 def test_change_columns_only_the_total_row_fills_leave_its_amounts_under_their_years():
-    """"2015  Change  2014  Change  2013": the percentages of the total row alone make no column; its amounts are read."""
+    """"2015  Change  2014  Change  2013": the total row's amounts stand under their years; its percentages, under
+    a "Change" title, are percents of no year."""
     rows = [("Interest and dividend income", "$ 2,921", "", "$ 1,795", "", "$ 1,616"), ("Interest expense", "(733)", "", "(384)", "", "(136)"),
             ("Total other income/(expense), net", "$ 1,285", "31%", "$ 980", "(15)%", "$ 1,156")]
     st = Statement([], [["2015", "Change", "2014", "Change", "2013"]], rows, columns=5)
     facts = read_facts(_filing(["ACME INC. ANNUAL REPORT"], st, "Other income/(expense), net for 2015, 2014 and 2013 are as follows "
                                                                 "(dollars in millions):"))
-    total = sorted((f for f in facts if f.label.startswith("Total other")), key=lambda f: f.column)
+    total = sorted((f for f in facts if f.label.startswith("Total other") and f.unit != "%"), key=lambda f: f.column)
     assert [(f.value, f.fiscal_year, f.scale) for f in total] == [(1285.0, 2015, 1e6), (980.0, 2014, 1e6), (1156.0, 2013, 1e6)]
+    changes = [f for f in facts if f.label.startswith("Total other") and f.unit == "%"]
+    assert [(f.value, f.fiscal_year, f.scale) for f in changes] in ([], [(31.0, None, 1.0), (-15.0, None, 1.0)])
     assert [f.value for f in facts if f.label == "Interest expense"] == [-733.0, -384.0, -136.0]

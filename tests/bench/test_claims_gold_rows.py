@@ -1,0 +1,81 @@
+"""The hostile claims' gold row (bench/claims.py gold_rows): the row a person reads for a gold figure, and its prior-year
+value, read from a generated page's words (PyMuPDF text at positions)."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from bench.claims import gold_rows, pdf_lines
+
+
+def _page(lines: list[tuple[float, float, str]]):
+    """A page of (x, y, text); a negative x right-aligns the text at -x."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for x, y, text in lines:
+        page.insert_text((-x - pymupdf.get_text_length(text, fontsize=9) if x < 0 else x, y), text, fontsize=9)
+    return doc
+
+
+def _gold(item: str, period: str, value: str, unit: str = "USD millions") -> dict:
+    return {"line_item": item, "period": period, "value": value, "unit": unit}
+
+
+def test_an_ampersand_is_a_word_of_the_label():
+    doc = _page([(56, 60, "(Dollars in millions)"), (-400, 80, "2019"), (-470, 80, "2018"),
+                 (56, 100, "Defense, Space & Security"), (-400, 100, "2,615"), (-470, 100, "1,692")])
+    assert pdf_lines(doc[0])[-1]["label"] == "Defense, Space & Security"
+    assert gold_rows(_gold("Defense, Space & Security", "Year ended December 31, 2019", "2,615"), doc[0])["label"] == \
+        "Defense, Space & Security"
+
+
+def test_of_two_rows_printing_the_value_the_one_under_the_named_heading():
+    """"Net income" prints 0.382 under "Basic earnings per share:" and under "Diluted earnings per share:": the diluted
+    gold is the second row, its prior year the diluted 0.363 (not the basic 0.364)."""
+    doc = _page([(56, 60, "(in millions, except per share data)"), (-400, 80, "2020"), (-470, 80, "2019"),
+                 (56, 100, "Basic earnings per share:"), (66, 114, "Net income"), (-400, 114, "$0.382"), (-470, 114, "$0.364"),
+                 (56, 128, "Diluted earnings per share:"), (66, 142, "Net income"), (-400, 142, "$0.382"), (-470, 142, "$0.363")])
+    row = gold_rows(_gold("Diluted earnings per share: Net income", "Year ended June 30, 2020", "0.382", "USD per share"), doc[0])
+    assert row["prior"] == {"value": 0.363, "printed": "0.363", "year": 2019}
+
+
+QUARTERS = [(56, 60, "Quarterly Financial Data (Unaudited)"), (330, 74, "2016"), (520, 74, "2015")]
+QUARTERS += [(-(300 + 45 * k), 88, q) for k, q in enumerate(("4th", "3rd", "2nd", "1st"))]
+QUARTERS += [(-(300 + 45 * k), 88, q) for k, q in enumerate(("4th", "3rd", "2nd", "1st"), start=4)]
+QUARTERS += [(56, 104, "Total revenues")] + [(-(300 + 45 * k), 104, v) for k, v in enumerate(
+    ("$23,286", "$23,898", "$24,755", "$22,632", "$23,573", "$25,849", "$24,543", "$22,149"))]
+
+
+def test_a_quarters_prior_year_is_the_same_quarter_a_year_before():
+    """"2016" over four quarters and "2015" over four: the second quarter of 2016 changes from the second of 2015."""
+    row = gold_rows(_gold("Total revenues", "2016: Second Quarter", "24,755"), _page(QUARTERS)[0])
+    assert row["prior"] == {"value": 24543.0, "printed": "24,543", "year": 2015}
+
+
+def test_the_prior_year_is_in_the_gold_columns_own_group():
+    """A release printing the year before first, three months then twelve ("2022 2023 2022 2023"): the three months'
+    prior year is the three months' 2022 to the left, not the twelve months' 2022 to the right."""
+    doc = _page([(200, 60, "Three Months Ended June 30,"), (360, 60, "Twelve Months Ended June 30,"),
+                 (56, 74, "($ million)")] + [(-(250 + 70 * k), 74, y) for k, y in enumerate(("2022", "2023", "2022", "2023"))]
+                + [(56, 90, "Net sales")] + [(-(250 + 70 * k), 90, v) for k, v in enumerate(("3,909", "3,673", "14,544", "14,694"))])
+    row = gold_rows(_gold("Net sales", "Three Months Ended June 30, 2023", "3,673"), doc[0])
+    assert row["prior"] == {"value": 3909.0, "printed": "3,909", "year": 2022}
+
+
+@pytest.mark.parametrize("changes", [("32%", "32%"), ("-3%", "0%")])
+def test_a_percent_change_column_between_the_years_is_no_prior_year_value(changes):
+    """"2023 Actual Constant 2022": the change columns beside the amounts are percentages, not 2022's amount."""
+    doc = _page([(56, 60, "(Dollars in millions)"), (-300, 74, "2023"), (-360, 74, "Actual"), (-440, 74, "Constant"),
+                 (-480, 74, "2022"), (56, 90, "Americas"), (-300, 90, "$ 31,226"), (-360, 90, changes[0]),
+                 (-440, 90, changes[1]), (-480, 90, "$ 23,679")])
+    row = gold_rows(_gold("Americas", "Year Ended May 31, 2023", "31,226"), doc[0])
+    assert row["prior"] == {"value": 23679.0, "printed": "23,679", "year": 2022}
+
+
+def test_an_items_remark_before_a_slash_leaves_no_stray_slash():
+    from bench.claims import _clean_item
+
+    assert _clean_item("(Loss)/earnings from operations") == "earnings from operations"
+    assert _clean_item("Income/(loss) from operating investments, net") == "Income from operating investments, net"
+    assert _clean_item("Earnings/EPS on a GAAP basis") == "Earnings/EPS on a GAAP basis"
