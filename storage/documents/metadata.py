@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Iterable
 
 from storage.documents.pdf_errors import PDF_ERRORS
-from storage.finance.periods import DATE, FISCAL_LABEL, QUARTER_ORDINALS, QUARTER_WORDS, YEAR, YEAR_RE, parse_date
+from storage.finance.periods import DATE, FISCAL_LABEL, QUARTER_ORDINAL, QUARTER_ORDINALS, QUARTER_WORDS, YEAR, YEAR_RE, parse_date
 from storage.schema import DocumentInfo, PageContent
 
 COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
+WRAPPED_COVER_PAGES = 6  # an annual report's own pages before the 10-K cover it binds in
 LABEL_PAGES = 12  # where the company's own fiscal-year label ("fiscal 2019") is counted
 
 _FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECASE)
@@ -50,6 +51,11 @@ _REGISTRANT_HEADER = re.compile(r"exact\s+name\s+of\s+(?:the\s+)?registrant", re
 _CAPS_NAME = re.compile(
     r"(?<![\w&])([A-Z][A-Z0-9&.'\-]*(?:\s+[A-Z0-9&][A-Z0-9&.'\-]*)*?,?\s+"
     r"(?:INC|INCORPORATED|CORP|CORPORATION|COMPANY|CO|LTD|LIMITED|PLC|LLC|L\.P|N\.V|S\.A|HOLDINGS|GROUP)\.?)(?![\w&])")
+_LEGAL_SUFFIX = (r"(?:INC|INCORPORATED|CORP|CORPORATION|COMPANY|CO|LTD|LIMITED|PLC|LLC|L\.P|N\.V|S\.A|HOLDINGS|GROUP|"
+                 r"LIMITED\s+PARTNERSHIP)\.?")
+_ENDS_WITH_SUFFIX = re.compile(rf",?\s+{_LEGAL_SUFFIX}\s*$", re.IGNORECASE)
+# a table row that is only a company's name, in capitals or not: "PG&E Corporation", "ACME ROCKETS, INC."
+_NAME_ROW = re.compile(rf"^\s*[A-Z][\w&.'\-]*(?:\s+[\w&.'\-]+){{0,6}}?,?\s+{_LEGAL_SUFFIX}\s*$", re.IGNORECASE)
 _RELEASE_HEADLINE = re.compile(
     r"^(?P<issuer>[A-Z][\w.&,' -]{1,60}?)\s+(?:reports?|announces?|posts?|delivers?)\b(?P<rest>.{0,120})",
     re.IGNORECASE,
@@ -58,6 +64,9 @@ _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX|LSE)\s*:\s*([A-
 _ISSUER_BEFORE_TICKER = re.compile(r"([A-Z][\w.&,' -]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American)\s*:")
 _MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)
 _FISCAL_LABEL = FISCAL_LABEL
+# "for the second quarter of 2023", "second-quarter 2023 income", "fourth quarter fiscal 2022"
+_OWN_QUARTER = re.compile(
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE)
 _SUFFIXES = re.compile(
     r"(?:,?\s+(?:co\.?|company|corp\.?|corporation|inc\.?|incorporated|plc|p\.l\.c\.|ltd\.?|limited|llc|l\.p\.|"
     r"n\.v\.|s\.a\.|ag|se|holdings?|group))+\.?\s*$",
@@ -133,7 +142,7 @@ def _registrant(lines: list[str], body: str) -> str | None:
                 break
             parts.insert(0, cand)
             j -= 1
-        name = " ".join(parts).strip(" ,")
+        name = _first_name(parts).strip(" ,")
         if name:
             return _prefer_printed_case(name, body)
     for i, line in enumerate(lines):  # the label as a column header: the name in capitals in the rows below
@@ -141,7 +150,24 @@ def _registrant(lines: list[str], body: str) -> str | None:
             for row in lines[i + 1 : i + 3]:
                 if m := _CAPS_NAME.search(row):
                     return _prefer_printed_case(m.group(1), body)
+    # the header broken over the table's narrow column ("Exact Name of" / "Registrant" / "as Specified"), its rows
+    # below (file number, name, state, IRS number; a second registrant after): the first row that is a company name
+    for i in range(len(lines)):
+        if _REGISTRANT_HEADER.search(" ".join(lines[i : i + 3])):
+            for row in lines[i + 1 : i + 16]:
+                if _NAME_ROW.match(row):
+                    return _prefer_printed_case(row.strip(" ,"), body)
+            break
     return None
+
+
+def _first_name(parts: list[str]) -> str:
+    """The first registrant of lines above a shared label ("BOSTON PROPERTIES, INC." / "BOSTON PROPERTIES LIMITED
+    PARTNERSHIP" / "(Exact name of Registrants ..."): lines up to the first that ends with a legal suffix."""
+    for k, part in enumerate(parts[:-1]):
+        if _ENDS_WITH_SUFFIX.search(part):
+            return " ".join(parts[: k + 1])
+    return " ".join(parts)
 
 
 def _prefer_printed_case(name: str, body: str) -> str:
@@ -169,7 +195,7 @@ def _after_dateline(text: str | None) -> str | None:
 
 
 def _quarter_from(text: str) -> int | None:
-    m = QUARTER_WORDS.search(text)
+    m = QUARTER_WORDS.search(re.sub(rf"(?i)\b({QUARTER_ORDINAL})-quarter\b", r"\1 quarter", text))  # "Second-Quarter Results"
     if not m:
         return None
     if m.group(1):
@@ -181,6 +207,21 @@ def _fiscal_year_end_month(text: str) -> tuple[int, int] | None:
     """(month, day) of the fiscal year end, from "fiscal year ended January 28, 2023" anywhere."""
     d = _date_after(re.compile(r"fiscal\s+year\s+end(?:ed|ing)\s*", re.IGNORECASE), text)
     return (d.month, d.day) if d else None
+
+
+_PRIOR_10K = re.compile(r"form\s+10-K\s+for\s+the\s+(?:fiscal\s+)?year\s+ended\s*", re.IGNORECASE)
+
+
+def _quarter_after_year_end(period_end: date | None, body: str) -> int | None:
+    """A 10-Q's quarter when its first pages print no "three and nine months ended" (a glossary comes first):
+    the quarters from the fiscal year end its "Annual Report on Form 10-K for the year ended December 31, 2021"
+    names to the cover's period end (September 30, 2022: Q3); None unless that is within a week of a quarter."""
+    year_end = _date_after(_PRIOR_10K, body)
+    if period_end is None or year_end is None:
+        return None
+    days = (period_end - year_end).days % 364
+    quarter = round(days / 91)
+    return quarter if 1 <= quarter <= 3 and abs(days - 91 * quarter) <= 7 else None
 
 
 def _fiscal_label(texts: list[str], headline: str, end_year: int, later: bool = False) -> int:
@@ -233,6 +274,7 @@ class _Found:
     period_end: date | None = None
     quarter: int | None = None
     headline: str = ""
+    release_year: int | None = None  # a release's year read from "the second quarter of 2023"
 
 
 def extract_document_info(doc, pages: list[PageContent], source_file: str) -> DocumentInfo:
@@ -284,7 +326,8 @@ def _read_filing(m_form: re.Match, registrant: str, cover: _Cover, found: _Found
         found.period_end = _date_after(_QUARTER_PERIOD, cover.flat)
         # "three and six months ended" -> Q2: the longest interim period the filing reports
         spans = [{"three": 1, "six": 2, "nine": 3}.get(m.group(1).lower(), 0) for m in _MONTHS_ENDED.finditer(cover.body)]
-        found.quarter = max(spans, default=0) or _quarter_from(cover.flat[:1500])
+        found.quarter = (max(spans, default=0) or _quarter_after_year_end(found.period_end, cover.body)
+                         or _quarter_from(cover.flat[:1500]))
     elif kind == "8-K":
         found.form = "8-K"
         event = _date_after(_EVENT_DATE, cover.flat, 100)
@@ -311,6 +354,12 @@ def _read_release_or_report(cover: _Cover, found: _Found) -> None:
     elif re.search(r"\bannual\s+report\b", cover.flat[:600], re.IGNORECASE):
         found.form = "annual report"
         found.period_end = _date_after(_ANNUAL_PERIOD, cover.flat)
+        # a glossy report that binds in its 10-K: the 10-K's cover, after a few pages of its own, names the issuer
+        # and the year
+        wrapped = "\n".join(cover.texts[:WRAPPED_COVER_PAGES])
+        if _FORM_RE.search(wrapped) and (registrant := _registrant(_lines(wrapped), cover.body)):
+            found.issuer = registrant
+            found.period_end = found.period_end or _date_after(_ANNUAL_PERIOD, " ".join(wrapped.split()))
 
 
 def _read_release(cover: _Cover, found: _Found) -> None:
@@ -329,6 +378,13 @@ def _read_release(cover: _Cover, found: _Found) -> None:
     found.quarter = _quarter_from(found.headline + " " + cover.meta_title) or _quarter_from(flat[:600])
     dateline = parse_date(flat[:400])
     found.doc_date = dateline or found.doc_date
+    if found.period_end is None and found.quarter and not _FISCAL_LABEL.search(found.headline):
+        # no "quarter ended <date>" printed: the year of the quarter the text reports ("Reports Second-Quarter
+        # Results" / "... for the second quarter of 2023"); its end date stays unknown (the fiscal calendar is)
+        for m in _OWN_QUARTER.finditer(flat[:1500]):
+            if QUARTER_ORDINALS[m.group("q").lower()] == found.quarter:
+                found.release_year = int(m.group("y"))
+                break
 
 
 def _fiscal_year(cover: _Cover, found: _Found) -> int | None:
@@ -342,7 +398,7 @@ def _fiscal_year(cover: _Cover, found: _Found) -> int | None:
         return _fiscal_label(cover.texts[:LABEL_PAGES], found.headline + " " + cover.meta_title, end_year, later=fy_end is None)
     if found.form == "earnings release":
         labels = [int(m.group(1)) for m in _FISCAL_LABEL.finditer(found.headline) if m.group(1)]
-        return labels[0] if labels else None
+        return labels[0] if labels else found.release_year
     return None
 
 

@@ -159,10 +159,13 @@ QUARTER_LABEL = re.compile(r"\bQ([1-4])\b")  # "Q2" as written, capital Q: group
 QUARTER_WORDS = re.compile(
     r"\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|q([1-4])\b|([1-4])q\b)", re.IGNORECASE
 )
-# a question's quarter: "Q2", "2Q", "second-quarter" (groups: the number after Q, before Q, the ordinal word)
+# a question's quarter: "Q2", "2Q", "second-quarter" (groups: the number after Q, before Q, the ordinal word);
+# "the final quarter" and "the last quarter of fiscal 2020" are Q4 ("last quarter" alone is the one before)
 QUARTER_ASKED = re.compile(
-    r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
+    r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th|final|last(?=[\s-]+(?:fiscal\s+)?quarter\s+of\b))"
+    r"[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
 )
+QUARTER_ASKED_ORDINALS = {**QUARTER_ORDINALS, "final": 4, "last": 4}  # QUARTER_ASKED's group 3 -> its quarter
 
 
 # ---- fiscal calendars: a document's fiscal year end, and the quarters it makes

@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from storage.finance.periods import DATE, QUARTER_ASKED, QUARTER_ORDINALS, YEAR, parse_date
+from storage.finance.periods import DATE, QUARTER_ASKED, QUARTER_ASKED_ORDINALS, YEAR, parse_date
 
 _YEAR = rf"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?({YEAR}))"
 _YEAR_RE = re.compile(rf"\b{_YEAR}\b", re.IGNORECASE)
 _RANGE_RE = re.compile(rf"\b{_YEAR}\s*(?:-|–|—|to|through|thru)\s*{_YEAR}\b", re.IGNORECASE)
 _QUARTER_RE = QUARTER_ASKED
-_ORDINAL = QUARTER_ORDINALS
+_ORDINAL = QUARTER_ASKED_ORDINALS
 _FORMS = [
     (re.compile(r"\b10\s?-?\s?k\b|\bannual\s+report\b", re.IGNORECASE), {"10-K", "annual report"}),
     (re.compile(r"\b10\s?-?\s?q\b|\bquarterly\s+report\b", re.IGNORECASE), {"10-Q"}),
