@@ -380,11 +380,10 @@ def _read_release(cover: _Cover, found: _Found) -> None:
     found.doc_date = dateline or found.doc_date
     if found.period_end is None and found.quarter and not _FISCAL_LABEL.search(found.headline):
         # no "quarter ended <date>" printed: the year of the quarter the text reports ("Reports Second-Quarter
-        # Results" / "... for the second quarter of 2023"); its end date stays unknown (the fiscal calendar is)
-        for m in _OWN_QUARTER.finditer(flat[:1500]):
-            if QUARTER_ORDINALS[m.group("q").lower()] == found.quarter:
-                found.release_year = int(m.group("y"))
-                break
+        # Results" / "... for the second quarter of 2023"), the latest so named (the same quarter a year earlier is
+        # the comparative); its end date stays unknown (so is the fiscal calendar)
+        found.release_year = max((int(m.group("y")) for m in _OWN_QUARTER.finditer(flat[:1500])
+                                  if QUARTER_ORDINALS[m.group("q").lower()] == found.quarter), default=None)
 
 
 def _fiscal_year(cover: _Cover, found: _Found) -> int | None:

@@ -81,6 +81,10 @@ def test_a_release_headline_without_a_year_takes_the_year_of_the_quarter_it_repo
                          "quarter of 2023")
     info = _info(write_pages(tmp_path / "release2.pdf", [other]))
     assert (info.fiscal_quarter, info.fiscal_year) == (2, 2023)
+    # nor is the same quarter a year earlier, printed first
+    earlier = page.replace("Recorded earnings were", "Compared with the second quarter of 2022, recorded earnings were")
+    info = _info(write_pages(tmp_path / "release3.pdf", [earlier]))
+    assert (info.fiscal_quarter, info.fiscal_year) == (2, 2023)
 
 
 def test_an_annual_report_binding_in_its_10k_takes_issuer_and_year_from_the_10k_cover(tmp_path):
