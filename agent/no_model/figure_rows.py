@@ -436,9 +436,20 @@ def _is_percent(cell: Cell) -> bool:
     return cell.value.rstrip().endswith("%")
 
 
+_PER_SHARE_ASK = re.compile(r"(?i)\bper (?:\w+ )?share\b|\beps\b")
+_SHARE_COUNT = re.compile(r"(?i)\bweighted\b|\bshares? (?:used|outstanding)\b|\bnumber of (?:common |ordinary )?shares\b|"
+                          r"\bshare count\b|\bdenominator\b")
+
+
 def _unit_fits(row: Row, cells: list[Cell], ask: Ask) -> bool:
     """A percentage asked (a margin) is no row printing amounts, an amount asked no row of
-    percentages ("Americas 48%" under "% Revenues by Geography" is not the Americas' revenues)."""
+    percentages ("Americas 48%" under "% Revenues by Geography" is not the Americas' revenues);
+    a per-share figure asked is no row of share counts ("Diluted" under "Shares used in computing
+    earnings per share")."""
+    asks_count = _SHARE_COUNT.search(ask.text) or re.search(r"(?i)\bhow many\b[^?]*\bshares\b", ask.text)
+    if ((ask.items and ask.items[0].per_share) or _PER_SHARE_ASK.search(ask.text)) and not asks_count and (
+            _SHARE_COUNT.search(row.label) or _SHARE_COUNT.search(row.cells[0].section if row.cells else "")):
+        return False
     if not ask.items:
         return True
     if ask.items[0].percent:

@@ -230,3 +230,21 @@ def test_releases_gold_is_its_own_set_of_tune_issuers_only():
     assert build_questions(stems, None, None, "check", "releases") == []
     qs = build_questions(stems, None, None, "tune", "releases")
     assert {q["set"] for q in qs} == {"figures", "derived"}
+
+
+def test_paraphrase_gold_asks_tune_figures_in_other_words():
+    from bench.figures_gold import build_questions, gold_files, gold_stems, load_gold
+    from bench.splits import half_of
+
+    assert gold_files("figures", "paraphrase") == ["paraphrase_tune_figures.jsonl"]
+    assert gold_files("derived", "paraphrase") == []
+    stems = sorted(gold_stems("paraphrase"))
+    assert {half_of(s) for s in stems} == {"tune"}
+    assert build_questions(stems, None, None, "check", "paraphrase") == []
+    gold = load_gold("paraphrase_tune_figures.jsonl")
+    sources = {(g["file"], g["value"], g["period"]): g["question"] for f in
+               ("statements_figures.jsonl", "library_figures.jsonl", "library_releases_figures.jsonl",
+                *gold_files("figures")) for g in load_gold(f)}
+    for g in gold:  # each is a gold figure asked before, in new words
+        assert sources[(g["file"], g["value"], g["period"])] == g["asked_first"] != g["question"]
+    assert len({(g["file"], g["value"]) for g in gold}) >= 60
