@@ -37,9 +37,9 @@ _OTHER_FORMS = (
     # "(000s)", "($000)", "(000's omitted)", "in 000s"
     r"|\(\s*(?:[$€£]\s*)?(?P<w3>'?000'?s?)(?:\s+omitted)?\s*\)|\bin\s+(?P<w4>'?000'?s)\b"
     # "$M", "($M)", "(in $MM)", "€bn" standing alone
-    r"|(?<![\w$€£])\(?(?:in\s+)?[$€£]\s?(?P<w5>MM|M|K|B|bn|mn)\)?(?![\w$€£])"
+    r"|(?<![\w$€£])\(?(?:in\s+)?(?:US|A|C)?[$€£]\s?(?P<w5>MM|M|K|B|bn|mn)\)?(?![\w$€£])"
     # "($ million, except per share amounts)", "US$ million": a currency then the word, no number between
-    r"|(?<![\w$€£])(?:US)?[$€£]\s?(?P<w6>million|thousand|billion)\b")
+    r"|(?<![\w$€£])(?:US)?[$€£]\s?(?P<w6>millions?|thousands?|billions?)\b")
 # the forms a caption takes (each names its scale word in a group "w*"): "(In millions)", "($ in millions)",
 # "(Dollars in thousands)", "Amounts in thousands", "(in $ billions)", "in millions of dollars", "(€ in millions)",
 # "(shares in millions)", "In millions, except per share data" (and what follows it up to a ")")
