@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from storage.finance.scale import CAPTION, CAPTION_PHRASE
+from storage.finance.scale import CAPTION, CAPTION_PHRASE, HEAD_UNIT_SCALE, HEAD_UNIT_WORD
 from storage.finance import periods
 
 YEAR_CELL = re.compile(rf"^\(?{periods.YEAR}\)?,?$")
@@ -67,13 +67,6 @@ class Line:
         return " ".join(w.text for w in self.words)
 
 
-# the unit words a column head prints after its year ("2023 $ million", "2022 US$m", "2023 US cents"): a currency,
-# a scale word or cents; one of the scale words or "cents" must be among them
-_HEAD_UNIT_WORD = re.compile(r"(?i)^(?:(?:US|A|C|NZ)?[$€£]|US|USD|EUR|GBP|(?:(?:US)?[$€£])?(?:m|mm|mn|bn|k|'000s?|000s?)"
-                             r"|millions?|thousands?|billions?|cents?)$")
-_HEAD_UNIT_SCALE = re.compile(r"(?i)(?:^|[$€£\s])(?:m|mm|mn|bn|k|'?000s?)$|millions?|thousands?|billions?|cents?")
-
-
 def strip_unit_heads(line: Line, char_width: float) -> None:
     """Cut the unit words printed after a year in a column head ("2022 $ million  2023 $ million", "2023 US cents")
     out of `line.words` into `line.units`: the year stays the column's period, the unit its column's unit."""
@@ -82,13 +75,13 @@ def strip_unit_heads(line: Line, char_width: float) -> None:
         kept.append(words[i])
         j = i + 1
         if YEAR_CELL.match(words[i].text):
-            while j < len(words) and _HEAD_UNIT_WORD.match(words[j].text) \
+            while j < len(words) and HEAD_UNIT_WORD.match(words[j].text) \
                     and words[j].x0 - words[j - 1].x1 <= SEGMENT_GAP * char_width:
                 j += 1
             said = " ".join(w.text for w in words[i + 1:j])
             # (a column head stands apart: the next word, if any, after a column's gap; prose goes on: "2023 cents per")
             apart = j == len(words) or words[j].x0 - words[j - 1].x1 > SEGMENT_GAP * char_width
-            if j > i + 1 and apart and _HEAD_UNIT_SCALE.search(said):
+            if j > i + 1 and apart and HEAD_UNIT_SCALE.search(said):
                 line.units.append((words[i].x0, words[j - 1].x1, said))
                 # the year stands for the whole head: the head, not its first word, is centred over the column
                 kept[-1] = Word(words[i].x0, words[i].y0, words[j - 1].x1, words[i].y1, words[i].text)
