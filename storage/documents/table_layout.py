@@ -156,9 +156,10 @@ def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool
     reach = max(4 * char_width, gaps[len(gaps) // 2] / 2 if gaps else 0)
     if segs and segs[0].x1 < cols[0].x0 - reach:
         segs = segs[1:]  # a caption at the left: "(Dollars in millions)   Reported  Standards  Restated"
-    # (a head wider than its figures, "2022 $ million" centred over "11,151", reaches over the first column's figures)
-    return len(segs) >= 2 and all((s.x0 >= cols[0].x0 - reach or s.x1 > cols[0].x0) and s.x1 <= cols[-1].x1 + 4 * char_width
-                                  for s in segs)
+    # (a head wider than its figures, "2022 $ million" centred over "11,151", or a span phrase over the years reaches
+    # over the first column's figures from further left; a title "2022 Mosquito fire" does not)
+    return len(segs) >= 2 and all((s.x0 >= cols[0].x0 - reach or s.x1 > cols[0].x0 and (
+        bool(line.units) or is_period_line(s.text))) and s.x1 <= cols[-1].x1 + 4 * char_width for s in segs)
 
 
 def _unit_caption(line: Line) -> str | None:
