@@ -129,9 +129,12 @@ def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]
     # when real columns hold several rows each
     if max(support, default=0) >= 3:
         titled = [(w.x0, w.x1) for ln in head or () for w in ln.words]
-        # (not its row's first value: "less allowances of $800 and $692" ends a label)
+        held = [c for c, n in zip(cols, support) if n >= 2]
+        # (not its row's first value: "less allowances of $800 and $692" ends a label; not a value overlapping a
+        # column of several rows: a wider figure printed left-aligned in that column)
         cols = [c for c, n, (k, i) in zip(cols, support, owners) if n >= 2 or len(rows[k].values) >= 3 and i > 0
-                and not FOOTNOTE.match(rows[k].values[i][0]) and any(a <= c.x1 and c.x0 <= b for a, b in titled)]
+                and not FOOTNOTE.match(rows[k].values[i][0]) and any(a <= c.x1 and c.x0 <= b for a, b in titled)
+                and not any(h.x0 <= c.x1 and c.x0 <= h.x1 for h in held)]
     return cols
 
 
