@@ -20,7 +20,9 @@ notes tables under their own or their section's caption, segment and MD&A tables
 read 2026-11-27 off the rendered pages and their text); `--gold tune-more2` bench/gold/facts_tune_more2_figures.jsonl
 (tune issuers only, where period and scale are hard: scale in a paragraph, a stub or column head or under the year row,
 thousands and millions in one table, continued tables, "Three/Six Months Ended" over a year row, five-year selected data,
-release reconciliations, totals printed above their labels, a headcount row in a "$ in millions" table).
+release reconciliations, totals printed above their labels, a headcount row in a "$ in millions" table); `--gold tune-more3`
+bench/gold/facts_tune_more3_figures.jsonl (a tune release whose column heads print their unit: "2022 $ million", "Reported
+∆%", rows in "US cents"; a change column's cells have the period "change": right when the fact has no period).
 
 `--baseline-work W0` scores the facts stored in another work folder instead (the same filings backfilled
 by another revision, e.g. a pristine copy of the shared work folder), in the same run.
@@ -54,6 +56,7 @@ _UNITS = {  # gold unit -> (unit test, scale)
     "USD millions": ("money", 1e6), "USD thousands": ("money", 1e3), "USD billions": ("money", 1e9),
     "USD per share": ("per share", 1.0), "%": ("%", 1.0), "millions": ("any", 1e6),
     "millions of shares": ("shares", 1e6), "thousands of shares": ("shares", 1e3),
+    "US cents per share": ("per share", 0.01),  # "EPS (diluted US cents)  70.5": $0.705
 }
 
 
@@ -61,9 +64,10 @@ def gold_cells(gold: str = "statements") -> list[dict]:
     """The human-read cells of a gold: "statements" (statements, statements-more), "library" (the
     FinanceBench library filings of the tune issuers, bench/gold/library_figures.jsonl) or "tune-more"
     (notes, segment, quarterly, year-to-date and release tables of tune issuers, bench/gold/facts_tune_more_figures.jsonl) or
-    "tune-more2" (tune issuers' tables where period and scale are hard, bench/gold/facts_tune_more2_figures.jsonl)."""
+    "tune-more2" (tune issuers' tables where period and scale are hard, bench/gold/facts_tune_more2_figures.jsonl) or
+    "tune-more3" (column heads printing their unit, bench/gold/facts_tune_more3_figures.jsonl)."""
     named = {"library": "library_figures.jsonl", "tune-more": "facts_tune_more_figures.jsonl",
-             "tune-more2": "facts_tune_more2_figures.jsonl"}
+             "tune-more2": "facts_tune_more2_figures.jsonl", "tune-more3": "facts_tune_more3_figures.jsonl"}
     files = [GOLD / named[gold]] if gold in named else \
         [GOLD / "statements_figures.jsonl", *sorted(GOLD.glob("statements_more_figures.part-*.jsonl"))]
     cells = []
@@ -91,6 +95,8 @@ def same_value(gold: str, fact_value: float | None) -> bool:
 def same_period(gold: str, fact: dict) -> bool:
     from storage.finance.periods import parse_period
 
+    if gold == "change":  # a change column ("Reported ∆%", "% Change"): no period of its own
+        return fact.get("period_end") is None and fact.get("fiscal_year") is None
     g = parse_period(gold)
     end = fact.get("period_end")
     if g.end is not None:
@@ -216,9 +222,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(the same gold, another build of the facts: e.g. a pristine copy); replaces --baseline-rev")
     parser.add_argument("--scores-out", type=Path, help=argparse.SUPPRESS)  # per-cell scores, for --baseline-work
     parser.add_argument("--failures", type=int, default=0, help="print this many tune-half failures")
-    parser.add_argument("--gold", choices=("statements", "library", "tune-more", "tune-more2"), default="statements",
+    parser.add_argument("--gold", choices=("statements", "library", "tune-more", "tune-more2", "tune-more3"), default="statements",
                         help="the gold cells: statements (bench/gold/statements*), library (bench/gold/library_*) or "
-                        "tune-more (bench/gold/facts_tune_more_figures.jsonl), tune-more2 (facts_tune_more2_figures.jsonl)")
+                        "tune-more (bench/gold/facts_tune_more_figures.jsonl), tune-more2 (facts_tune_more2_figures.jsonl), tune-more3 (facts_tune_more3_figures.jsonl)")
     args = parser.parse_args(argv)
     if args.baseline_work:
         args.baseline_rev = ""

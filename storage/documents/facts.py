@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 3  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 4  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
 _YEAR_VALUE = re.compile(rf"^{YEAR}$")
@@ -177,17 +177,28 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
             period = shifted.get(cell.column) or parse_period(cell.period)
             change_in_percent = period.year is None and bool(_PERCENT_CHANGE.search(cell.period))  # "% Change"
             # a column headed "Sales %" or "%(1)" in a table of amounts: its values are percents
-            titled = cell.column < len(unit.header.units) and unit.header.units[cell.column] == "%" and "$" not in cell.value
+            head_unit = unit.header.units[cell.column] if cell.column < len(unit.header.units) else ""
+            titled = head_unit == "%" and "$" not in cell.value
+            # a row whose label ends in "%" ("Adjusted EBIT / Sales %") in a table of amounts: its values are percents
+            titled = titled or bool(_PERCENT_LABEL.search(cell.label)) and "$" not in cell.value
+            # a column head's own unit ("2023 $ million"): its scale before the table's caption
+            own = head_unit != "%" and read_scale(head_unit) is not None
+            cell_caption, cell_scale = (head_unit, read_scale(head_unit)) if own else (caption_text, scale)
             unit_name = "%" if (percent or change_in_percent or titled) and not cell.value.endswith("%") \
-                else unit_of(cell.label, cell.value, caption_text, cell.section)
+                else unit_of(cell.label, cell.value, cell_caption, cell.section)
             unit_name = _column_unit(cell.period, cell.value, unit_name)
+            # amounts in cents ("EPS (diluted US cents)", a column "2023 US cents"): per share, a hundredth of a dollar
+            cents = unit_name not in ("%", "bp", "ratio") and bool(_CENTS.search(cell.label) or _CENTS.search(head_unit))
+            if cents:
+                unit_name = "USD/share"
             facts.append(Fact(
                 page=page, table=table, label=cell.label, concept=item.concept if item else None, section=cell.section,
                 path=[p for p in dict.fromkeys((title, unit.header.stub, cell.section, member)) if p], column=cell.column,
                 period=cell.period,
                 period_start=_iso(period.start), period_end=_iso(period.end), duration_months=period.months,
-                as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name, scale=factor(unit_name, scale),
-                scale_caption=scale.text if scale else "", value_text=cell.value, value=parse_number(cell.value),
+                as_of=_iso(period.as_of), fiscal_year=period.year, unit=unit_name,
+                scale=0.01 if cents else factor(unit_name, cell_scale),
+                scale_caption=cell_scale.text if cell_scale else "", value_text=cell.value, value=parse_number(cell.value),
                 label_box=unit.label_box, value_box=boxes.get(cell.column)))
         rows.append((first, len(facts)))
     return _unscale_small_rows(facts, rows)
@@ -252,6 +263,10 @@ def _column_unit(column: str, value: str, unit: str) -> str:
         return "years"
     return unit
 
+
+# (not a rate in a name: "Senior notes 4.5%")
+_PERCENT_LABEL = re.compile(r"[^\d.\s]\s*%\s*(?:\(\d{1,2}\))?\s*$")  # "EBIT / Sales %", "Margin %(1)"
+_CENTS = re.compile(r"(?i)\bcents?\b")  # "US cents", "cents per share"
 
 # a change column counted in percent ("% Change", "Percent change", "Increase (Decrease) %"): its values are percents
 _PERCENT_CHANGE = re.compile(rf"(?=.*(?:%|\bpercent))(?=.*{CHANGE_TITLE.pattern})", re.IGNORECASE)

@@ -16,7 +16,8 @@ _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
 # a header line that is one date: "June 30, 2022", "As of December 31, 2022:"
 _DATE_LINE = re.compile(rf"(?i)^(?:(?:balances?\s+)?(?:as\s+of|at)\s+)?{DATE.pattern}\s*:?$")
 # a percent sign standing as a word of a column's head: "Sales %", "%(1)", "(%)" (not "10%" in a title)
-_PERCENT_TITLE = re.compile(r"^\(?%\)?(?:\(\d{1,2}\))?$")
+# ("∆%", "Δ%": a change in percent)
+_PERCENT_TITLE = re.compile(r"^\(?[∆Δ]?%\)?(?:\(\d{1,2}\))?$")
 
 
 def _date_with_year(text: str, year: str) -> str | None:
@@ -108,6 +109,11 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
         nearest = min(range(len(cols)), key=lambda i: abs(centres[i] - mid))
         if abs(centres[nearest] - mid) <= 0.6 * pitch:  # the column this "%" is printed over
             units[nearest] = "%"
+    for x0, x1, said in (u for line in lines for u in line.units):  # "2022 $ million": its column's unit
+        mid = (x0 + x1) / 2
+        nearest = min(range(len(cols)), key=lambda i: abs(centres[i] - mid))
+        if abs(centres[nearest] - mid) <= 0.6 * pitch and not units[nearest]:
+            units[nearest] = said
     units = tuple(units)
     return TableHeader(" ".join(line.text for line in lines), tuple(labels), units=units if any(units) else (),
                        stub=_stub(lines, cols[0].x0 - pitch / 2, char_width))

@@ -43,7 +43,8 @@ from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
 from storage.documents.table_words import (
     CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
-    Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, visual_lines,
+    Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, strip_unit_heads,
+    visual_lines,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
@@ -158,7 +159,10 @@ def _is_column_titles(line: Line, cols: list[Column], char_width: float) -> bool
     reach = max(4 * char_width, gaps[len(gaps) // 2] / 2 if gaps else 0)
     if segs and segs[0].x1 < cols[0].x0 - reach:
         segs = segs[1:]  # a caption at the left: "(Dollars in millions)   Reported  Standards  Restated"
-    return len(segs) >= 2 and all(s.x0 >= cols[0].x0 - reach and s.x1 <= cols[-1].x1 + 4 * char_width for s in segs)
+    # (a head wider than its figures, "2022 $ million" centred over "11,151", or a span phrase over the years reaches
+    # over the first column's figures from further left; a title "2022 Mosquito fire" does not)
+    return len(segs) >= 2 and all((s.x0 >= cols[0].x0 - reach or s.x1 > cols[0].x0 and (
+        bool(line.units) or is_period_line(s.text))) and s.x1 <= cols[-1].x1 + 4 * char_width for s in segs)
 
 
 def _unit_caption(line: Line) -> str | None:
@@ -243,6 +247,7 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
     cw = average_char_width(ws)
     lines = visual_lines(ws)
     for line in lines:
+        strip_unit_heads(line, cw)
         split_label_values(line, cw)
     kinds: list[Unit | None] = [None] * len(lines)
     unit_caption = ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from storage.finance.scale import CAPTION, CAPTION_PHRASE
+from storage.finance.scale import CAPTION, CAPTION_PHRASE, HEAD_UNIT_SCALE, HEAD_UNIT_WORD
 from storage.finance import periods
 
 YEAR_CELL = re.compile(rf"^\(?{periods.YEAR}\)?,?$")
@@ -60,10 +60,35 @@ class Line:
     words: list[Word]
     label: str = ""
     values: list[tuple[str, float, float]] = field(default_factory=list)  # (cell as printed, x0, x1)
+    units: list[tuple[float, float, str]] = field(default_factory=list)  # a column head's unit words (x0, x1, as printed)
 
     @property
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
+
+
+def strip_unit_heads(line: Line, char_width: float) -> None:
+    """Cut the unit words printed after a year in a column head ("2022 $ million  2023 $ million", "2023 US cents")
+    out of `line.words` into `line.units`: the year stays the column's period, the unit its column's unit."""
+    words, kept, i = line.words, [], 0  # (a Word is mutable: the page's words are copied, not resized)
+    while i < len(words):
+        kept.append(words[i])
+        j = i + 1
+        if YEAR_CELL.match(words[i].text):
+            while j < len(words) and HEAD_UNIT_WORD.match(words[j].text) \
+                    and words[j].x0 - words[j - 1].x1 <= SEGMENT_GAP * char_width:
+                j += 1
+            said = " ".join(w.text for w in words[i + 1:j])
+            # (a column head stands apart: the next word, if any, after a column's gap; prose goes on: "2023 cents per")
+            apart = j == len(words) or words[j].x0 - words[j - 1].x1 > SEGMENT_GAP * char_width
+            if j > i + 1 and apart and HEAD_UNIT_SCALE.search(said):
+                line.units.append((words[i].x0, words[j - 1].x1, said))
+                # the year stands for the whole head: the head, not its first word, is centred over the column
+                kept[-1] = Word(words[i].x0, words[i].y0, words[j - 1].x1, words[i].y1, words[i].text)
+            else:
+                j = i + 1
+        i = j
+    line.words = kept
 
 
 def visual_lines(words: list[Word]) -> list[Line]:

@@ -37,15 +37,20 @@ _OTHER_FORMS = (
     # "(000s)", "($000)", "(000's omitted)", "in 000s"
     r"|\(\s*(?:[$€£]\s*)?(?P<w3>'?000'?s?)(?:\s+omitted)?\s*\)|\bin\s+(?P<w4>'?000'?s)\b"
     # "$M", "($M)", "(in $MM)", "€bn" standing alone
-    r"|(?<![\w$€£])\(?(?:in\s+)?[$€£]\s?(?P<w5>MM|M|K|B|bn|mn)\)?(?![\w$€£])"
+    r"|(?<![\w$€£])\(?(?:in\s+)?(?:US|A|C)?[$€£]\s?(?P<w5>MM|M|K|B|bn|mn)\)?(?![\w$€£])"
     # "($ million, except per share amounts)", "US$ million": a currency then the word, no number between
-    r"|(?<![\w$€£])(?:US)?[$€£]\s?(?P<w6>million|thousand|billion)\b")
+    r"|(?<![\w$€£])(?:US)?[$€£]\s?(?P<w6>millions?|thousands?|billions?)\b")
 # the forms a caption takes (each names its scale word in a group "w*"): "(In millions)", "($ in millions)",
 # "(Dollars in thousands)", "Amounts in thousands", "(in $ billions)", "in millions of dollars", "(€ in millions)",
 # "(shares in millions)", "In millions, except per share data" (and what follows it up to a ")")
 CAPTION = re.compile(_IN_SCALE + r"(?:[^)\n]*)?" + _OTHER_FORMS, re.IGNORECASE)
 # the caption's words alone, for cutting it out of a header line ("In millions, except per share data  Years ended")
 CAPTION_PHRASE = re.compile(_IN_SCALE + _EXCEPT_CLAUSE + r",?" + _OTHER_FORMS, re.IGNORECASE)
+# the unit words a column head prints after its year ("2023 $ million", "2022 US$m", "2023 US cents"), one word at a
+# time: a currency, a scale word or cents; HEAD_UNIT_SCALE: the words name a scale or cents (a "$" alone is no unit)
+HEAD_UNIT_WORD = re.compile(r"(?i)^(?:(?:US|A|C|NZ)?[$€£]|US|USD|EUR|GBP|(?:(?:US)?[$€£])?(?:m|mm|mn|bn|k|'000s?|000s?)"
+                            rf"|{_SCALE_WORDS}|(?:million|thousand|billion)|cents?)$")
+HEAD_UNIT_SCALE = re.compile(rf"(?i)(?:^|[$€£\s])(?:m|mm|mn|bn|k|'?000s?)$|{_SCALE_WORDS}|\b(?:million|thousand|billion)\b|cents?")
 # "Millions" (a caption stripped of its parentheses): the whole text, the scale word and an "except" clause only
 _BARE = re.compile(rf"^\s*\(?\s*(?P<w>{_SCALE_WORDS})(?:\s+of\s+(?:u\.?s\.?\s+)?(?:dollars|euros?|pounds))?"
                    + _EXCEPT_CLAUSE + r"\s*\)?\s*$", re.IGNORECASE)
