@@ -27,7 +27,7 @@ from typing import Callable
 from pydantic import BaseModel, Field
 
 from storage.documents import vector_store
-from storage.documents.metadata import info_from_pdf, unique_titles
+from storage.documents.metadata import READER, info_from_pdf, unique_titles
 from storage.documents.pdf_errors import PDF_ERRORS
 from storage.schema import Chunk, DocumentInfo, Fact
 from storage.settings import get_settings
@@ -85,6 +85,7 @@ class ProcessedPdf(BaseModel):
     headings: list[str] = Field(default_factory=list)
     summary: str = ""  # the `indexed_document_summary` used by routing
     info: DocumentInfo | None = None  # issuer, form, period, title (None in manifests before it existed)
+    info_reader: int = 1  # the metadata.READER that wrote `info` (manifests before the stamp: 1)
     ocr_engine: str | None = None
     processed_at: str = ""
     pipeline_version: int = PIPELINE_VERSION
@@ -201,9 +202,10 @@ def load_page_texts(doc_id: str) -> list[str]:
 
 
 def document_info(manifest: ProcessedPdf) -> DocumentInfo:
-    """The manifest's document info; for a manifest written before it existed, read now from the
-    PDF's first pages (cheap) and kept for the process, so nothing needs re-embedding."""
-    if manifest.info is not None:
+    """The manifest's document info; for a manifest written before it existed, or by an older cover
+    reader (`info_reader`), read now from the PDF's first pages (cheap) and kept for the process, so
+    nothing needs re-embedding."""
+    if manifest.info is not None and manifest.info_reader == READER:
         return manifest.info
     key = (manifest.doc_id, manifest.processed_at)
     if key not in _lazy_info:
@@ -215,7 +217,7 @@ def document_info(manifest: ProcessedPdf) -> DocumentInfo:
             _lazy_info[key] = info_from_pdf(Path(manifest.source_path), texts)
         except PDF_ERRORS as exc:  # the source file moved or is unreadable: a title from the manifest
             log.warning("No document info for %s: %s", manifest.source_file, exc)
-            _lazy_info[key] = DocumentInfo(title=manifest.title or Path(manifest.source_file).stem)
+            _lazy_info[key] = manifest.info or DocumentInfo(title=manifest.title or Path(manifest.source_file).stem)
     return _lazy_info[key]
 
 

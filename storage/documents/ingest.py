@@ -175,6 +175,7 @@ def _build(doc: pymupdf.Document, source: Path, sha: str, doc_id: str, progress:
             headings=headings,
             summary=summary,
             info=info,
+            info_reader=metadata.READER,
             ocr_engine=engine_name,
             processed_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             build=build,

@@ -26,6 +26,7 @@ from storage.documents.pdf_errors import PDF_ERRORS
 from storage.finance.periods import DATE, FISCAL_LABEL, QUARTER_ORDINAL, QUARTER_ORDINALS, QUARTER_WORDS, YEAR, YEAR_RE, parse_date
 from storage.schema import DocumentInfo, PageContent
 
+READER = 2  # bump when a change to reading covers changes stored info: older manifests' info is read again
 COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
 WRAPPED_COVER_PAGES = 6  # an annual report's own pages before the 10-K cover it binds in
 LABEL_PAGES = 12  # where the company's own fiscal-year label ("fiscal 2019") is counted

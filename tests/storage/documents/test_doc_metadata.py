@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+
 import pymupdf
 
 from storage.documents import catalog
-from storage.documents import ingest
+from storage.documents import ingest, metadata
 from storage.documents.metadata import document_years, extract_document_info, unique_titles
 from storage.schema import DocumentInfo, PageContent
 from tests.fixtures_filings import cover_8k, cover_10k, cover_10q, source_path, write_pages
@@ -141,3 +144,23 @@ def test_a_letter_spaced_cover_with_the_registrant_in_a_table_is_read(tmp_path):
                                                                  "For the quarter ly period e nded June 30, 2016")
     info = _info(write_pages(tmp_path / "spaced_q.pdf", [quarterly, "Three and six months ended June 30, 2016."]))
     assert (info.form, info.issuer, info.period_end) == ("10-Q", "Acme Rockets, Inc.", "2016-06-30")
+
+
+def test_info_an_older_cover_reader_wrote_is_read_again_without_reembedding():
+    pdf = ingest.process_and_index_pdf(
+        write_pages(source_path("stale.pdf"), [cover_10k("ACME ROCKETS, INC.", "December 31, 2020"), "Business."])
+    )
+    stored = catalog.load_manifest(pdf.doc_id)
+    assert stored.info_reader == metadata.READER  # today's builds carry the stamp
+    path = catalog.get_pdf_output_dirs(pdf.doc_id).manifest_path
+    wrong = stored.info.model_copy(update={"issuer": "", "fiscal_year": 2019, "title": "old reader"})
+    manifest = json.loads(stored.model_dump_json(exclude={"info_reader"}))  # an older build: no stamp
+    manifest["info"] = json.loads(wrong.model_dump_json())
+    path.write_text(json.dumps(manifest))
+    assert catalog.check_pdf_processed(pdf.doc_id)  # still processed: nothing to re-embed
+    info = catalog.library_infos()[pdf.doc_id]
+    assert (info.issuer, info.fiscal_year, info.title) == ("Acme Rockets, Inc.", 2020, "Acme Rockets · 10-K · FY2020")
+    os.remove(stored.source_path)  # the source gone: the older info rather than none
+    manifest["processed_at"] = "2020-01-01T00:00:00+00:00"  # (another build: not the info kept for the process)
+    path.write_text(json.dumps(manifest))
+    assert catalog.document_info(catalog.load_manifest(pdf.doc_id)).title == "old reader"
