@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
-from storage.finance.scale import TABLE_SCALE_WORDS
+from storage.finance.scale import TABLE_SCALE_WORDS, unit_of
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from storage.finance.line_items import LineItem
@@ -437,18 +437,17 @@ def _is_percent(cell: Cell) -> bool:
 
 
 _PER_SHARE_ASK = re.compile(r"(?i)\bper (?:\w+ )?share\b|\beps\b")
-_SHARE_COUNT = re.compile(r"(?i)\bweighted\b|\bshares? (?:used|outstanding)\b|\bnumber of (?:common |ordinary )?shares\b|"
-                          r"\bshare count\b|\bdenominator\b")
+_COUNT_ASK = re.compile(r"(?i)\bhow many\b[^?]*\bshares\b|\bshares? (?:used|outstanding)\b|\bweighted[- ]average\b|"
+                        r"\bshare count\b|\bnumber of (?:common |ordinary )?shares\b")
 
 
 def _unit_fits(row: Row, cells: list[Cell], ask: Ask) -> bool:
     """A percentage asked (a margin) is no row printing amounts, an amount asked no row of
     percentages ("Americas 48%" under "% Revenues by Geography" is not the Americas' revenues);
     a per-share figure asked is no row of share counts ("Diluted" under "Shares used in computing
-    earnings per share")."""
-    asks_count = _SHARE_COUNT.search(ask.text) or re.search(r"(?i)\bhow many\b[^?]*\bshares\b", ask.text)
-    if ((ask.items and ask.items[0].per_share) or _PER_SHARE_ASK.search(ask.text)) and not asks_count and (
-            _SHARE_COUNT.search(row.label) or _SHARE_COUNT.search(row.cells[0].section if row.cells else "")):
+    earnings per share"; the unit is storage.finance.scale's reading of the cell)."""
+    if ((ask.items and ask.items[0].per_share) or _PER_SHARE_ASK.search(ask.text)) and not _COUNT_ASK.search(ask.text) \
+            and any(unit_of(c.label, c.value, row.unit_caption, c.section) == "shares" for c in cells[:1]):
         return False
     if not ask.items:
         return True
