@@ -3,7 +3,7 @@ with `--claims`, the claim check on planted and no-model answers (bench/claims.p
 
     python -m bench.citations [--max-pairs 0]
     python -m bench.citations --claims-hostile --work DIR [--baseline-rev fe96e53] [--half tune|check] [--seed 11] [--show-misses 40]
-                              [--gold statements|library|releases|tune-more]  # the claim check on hostile claims from the human-read gold
+                              [--gold statements|library|releases|tune-more|tune-more2|tune-more3]  # the claim check on hostile claims from the human-read gold
     python -m bench.citations --claims [--work DIR]      # self-consistency only (circular planted set), DIR reused
     python -m bench.citations --claims-gold --work DIR [--data ../shared/bench/statements]
                                                          # the statements gold's no-model answers (DIR: ingested)
@@ -32,6 +32,7 @@ import pymupdf
 
 from agent.citations.legacy import candidate_scores, content_words, pick
 from agent.tuning import TUNING
+from bench.claims import GOLD_SETS
 from storage.documents.chunking import chunk_pages
 from storage.documents.embeddings import get_embedder
 from storage.schema import PageContent
@@ -77,7 +78,7 @@ def main() -> None:
     parser.add_argument("--baseline-rev", default="fe96e53", help="with --claims-hostile: git revision to compare with, or 'none'")
     parser.add_argument("--half", choices=("tune", "check"), help="with --claims-hostile: only this half's cases (bench/gold/splits.json)")
     parser.add_argument("--seed", type=int, default=11, help="with --claims-hostile: the generator's seed (other sentences of the same forms)")
-    parser.add_argument("--gold", choices=("statements", "library", "releases", "tune-more"), default="statements",
+    parser.add_argument("--gold", choices=GOLD_SETS, default="statements",
                         help="with --claims-hostile: the human-read gold the cases are written from (bench/claims.py gold_figures)")
     parser.add_argument("--show-misses", type=int, default=40, help="with --claims-hostile: tune-half misses and false flags printed")
     parser.add_argument("--work", type=Path, default=Path("/tmp/bench-claims"), help="ingestion folder for --claims (reused)")

@@ -1116,9 +1116,10 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
         print(f"  tune miss [{cls}]: {sentence!r} {problems}")
 
 
-GOLD_SETS = ("statements", "library", "releases", "tune-more")
+GOLD_SETS = ("statements", "library", "releases", "tune-more", "tune-more2", "tune-more3")
 _GOLD_FILES = {"library": "library_figures.jsonl", "releases": "library_releases_figures.jsonl",
-               "tune-more": "facts_tune_more_figures.jsonl"}
+               "tune-more": "facts_tune_more_figures.jsonl", "tune-more2": "facts_tune_more2_figures.jsonl",
+               "tune-more3": "facts_tune_more3_figures.jsonl"}
 
 
 def gold_figures(gold_set: str = "statements") -> list[dict]:
@@ -1126,7 +1127,8 @@ def gold_figures(gold_set: str = "statements") -> list[dict]:
     "library" (library_figures.jsonl: the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half) or
     "releases" (library_releases_figures.jsonl: an AMCOR release and 10-Q of financebench-dev/pdfs, a PG&E release;
     tune half) or "tune-more" (facts_tune_more_figures.jsonl: notes, segment, quarterly and release tables of tune
-    issuers' filings, tune half)."""
+    issuers' filings, tune half) or "tune-more2" / "tune-more3" (facts_tune_more2/3_figures.jsonl: more such cells, and
+    unit-headed release columns; tune half)."""
     import json
     from pathlib import Path
 
