@@ -23,7 +23,7 @@ from functools import lru_cache
 from storage.documents import facts as stored_facts
 from storage.documents.tables import Cell, Unit, row_cells, split_row
 from storage.finance.periods import YEAR
-from storage.finance.scale import factor, find_caption, read_scale, unit_of
+from storage.finance.scale import CENTS, PERCENT_LABEL, factor, find_caption, read_scale, unit_of
 from storage.documents import page_tables
 from storage.documents.catalog import load_manifest
 from storage.schema import Fact as StoredFact
@@ -58,11 +58,8 @@ class Fact:
         return f"{self.label} ({self.period}): {self.printed}" if self.period else f"{self.label}: {self.printed}"
 
 
-# "Adjusted EBIT / Sales %", "Operating margin (%)", "% growth - Adjusted EBIT"
-_PERCENT_LABEL = re.compile(r"%\s*\)?\s*$|\(\s*%\s*\)|^\s*%\s")
 # a per-share measure named by a column's header ("EPS (Diluted US cents)") or a row's label in cents
 _PER_SHARE = re.compile(r"(?i)\beps\b|\bper (?:common |ordinary |diluted |basic )?share\b")
-_CENTS = re.compile(r"(?i)\bcents\b|\bcps\b")
 _PER_SHARE_VALUE = re.compile(r"^\D*\d{1,3}\.\d{1,4}\D*$")  # "70.5", "(0.6)", "$1.25": no amount with thousands
 
 
@@ -70,7 +67,7 @@ def _unit(label: str, section: str, caption: str, printed: str, stored: str) -> 
     """"percent", "people", "sqft", "shares" or "money": the stored fact's unit (`stored`, storage/finance/scale.py's
     `unit_of`: "%" also for a bare number under a "% Change" column), and the square feet and people a section or
     caption names ("Employees" over rows of countries)."""
-    if "%" in printed or stored == "%" and not re.search(r"(?i)bps?\b|basis", printed) or _PERCENT_LABEL.search(label):
+    if "%" in printed or stored == "%" and not re.search(r"(?i)bps?\b|basis", printed) or PERCENT_LABEL.search(label):
         return "percent"
     if SQUARE_FEET.search(f"{section} {label} {caption}"):
         return "sqft"
@@ -145,9 +142,9 @@ def facts_of_units(units: list[Unit], row_base: int = 0, stored: list[StoredFact
                 scale = factor(unit_name, read_scale(own) if own else None)
             kind = _unit(cell.label, cell.section, own, printed, unit_name)
             if kind == "money" and _PER_SHARE_VALUE.match(printed) and (
-                    _PER_SHARE.search(cell.period) or _PER_SHARE.search(cell.label) and _CENTS.search(cell.label)):
+                    _PER_SHARE.search(cell.period) or _PER_SHARE.search(cell.label) and CENTS.search(cell.label)):
                 # a per-share value the stored facts read at its table's millions: as printed, cents as hundredths
-                cents = _CENTS.search(f"{cell.label} {cell.period}")
+                cents = CENTS.search(f"{cell.label} {cell.period}")
                 scale = 0.01 if cents else 1.0 if scale > 1 else scale
             facts.append(Fact(
                 label=cell.label, section=cell.section, period=cell.period, printed=printed,

@@ -46,8 +46,8 @@ from storage.finance.periods import (
     MONTH, MONTH_DAY, MONTHS, QUARTER_COLUMN, QUARTER_ORDINALS, YEAR, YEAR_RE, Period, calendar_month_end, fiscal_quarter_end,
     fiscal_year_end, months_before, parse_period,
 )
-from storage.finance.scale import (HEADING_LINES, PER_SHARE_PLACES, ends_section, factor, find_caption, read_scale,
-                                   section_caption, unit_of)
+from storage.finance.scale import (CENTS, HEADING_LINES, PER_SHARE_PLACES, PERCENT_LABEL, ends_section, factor, find_caption,
+                                   read_scale, section_caption, unit_of)
 from storage.schema import Fact, PageContent
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 4  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 5  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
 _YEAR_VALUE = re.compile(rf"^{YEAR}$")
@@ -180,7 +180,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
             head_unit = unit.header.units[cell.column] if cell.column < len(unit.header.units) else ""
             titled = head_unit == "%" and "$" not in cell.value
             # a row whose label ends in "%" ("Adjusted EBIT / Sales %") in a table of amounts: its values are percents
-            titled = titled or bool(_PERCENT_LABEL.search(cell.label)) and "$" not in cell.value
+            titled = titled or bool(PERCENT_LABEL.search(cell.label)) and "$" not in cell.value
             # a column head's own unit ("2023 $ million"): its scale before the table's caption
             own = head_unit != "%" and read_scale(head_unit) is not None
             cell_caption, cell_scale = (head_unit, read_scale(head_unit)) if own else (caption_text, scale)
@@ -188,7 +188,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
                 else unit_of(cell.label, cell.value, cell_caption, cell.section)
             unit_name = _column_unit(cell.period, cell.value, unit_name)
             # amounts in cents ("EPS (diluted US cents)", a column "2023 US cents"): per share, a hundredth of a dollar
-            cents = unit_name not in ("%", "bp", "ratio") and bool(_CENTS.search(cell.label) or _CENTS.search(head_unit))
+            cents = unit_name not in ("%", "bp", "ratio") and bool(CENTS.search(cell.label) or CENTS.search(head_unit))
             if cents:
                 unit_name = "USD/share"
             facts.append(Fact(
@@ -263,10 +263,6 @@ def _column_unit(column: str, value: str, unit: str) -> str:
         return "years"
     return unit
 
-
-# (not a rate in a name: "Senior notes 4.5%")
-_PERCENT_LABEL = re.compile(r"[^\d.\s]\s*%\s*(?:\(\d{1,2}\))?\s*$")  # "EBIT / Sales %", "Margin %(1)"
-_CENTS = re.compile(r"(?i)\bcents?\b")  # "US cents", "cents per share"
 
 # a change column counted in percent ("% Change", "Percent change", "Increase (Decrease) %"): its values are percents
 _PERCENT_CHANGE = re.compile(rf"(?=.*(?:%|\bpercent))(?=.*{CHANGE_TITLE.pattern})", re.IGNORECASE)

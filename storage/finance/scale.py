@@ -163,6 +163,13 @@ TWO_PLACES = re.compile(r"^\D*\d{1,3}\.\d\d\D*$")
 PER_SHARE_PLACES = re.compile(r"^\D*\d{1,3}\.\d{2,3}\D*$")  # "$0.19", "(0.705)": how per-share amounts are printed
 
 
+# a row label naming its values percentages, in a table of amounts: "Adjusted EBIT / Sales %", "Margin %(1)",
+# "Operating margin (%)", "Margin (in %)", "% growth - Adjusted EBIT", "%"; never a rate in a name ("Senior notes 4.5%")
+PERCENT_LABEL = re.compile(r"(?:^|[^\d.\s])\s*%\s*\)?\s*(?:\(\d{1,2}\))?\s*$|\(\s*%\s*\)|^\s*%\s")
+# amounts counted in cents: "US cents", "cents per share", "EPS (cps)"; never the British "per cent" (a percentage)
+CENTS = re.compile(r"(?i)(?<!\bper\s)\bcents?\b|\bcps\b")
+
+
 @lru_cache(maxsize=65536)  # each cited page's cells are read again for every answer that cites it
 def unit_of(label: str, printed: str, caption: str = "", section: str = "") -> str:
     """The unit of a printed value: "%" (printed with %, or a rate/margin row without a currency),

@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from storage.documents.table_words import Line, Word, strip_unit_heads
-from tests.storage.documents.layout_pages import Statement, check_fact, facts_of, read_facts, span
+from tests.storage.documents.layout_pages import Statement, check_fact, fact, facts_of, read_facts, span
 
 YEAR_2023 = span("2022-07-01", "2023-06-30", 12)
 YEAR_2022 = span("2021-07-01", "2022-06-30", 12)
@@ -114,3 +114,32 @@ def test_other_lines_keep_their_words(words):
     before = line.text
     strip_unit_heads(line, 5.0)
     assert line.text == before and not line.units
+
+
+def _amounts_with_unit_labels() -> Statement:
+    """A table "(In millions)" whose rows' labels name their own unit: percents, cents, a rate in a name."""
+    return Statement(
+        title=["Selected Financial Data", "(In millions, except per share data)"],
+        header=["Years Ended June 30,", ["2023", "2022"]],
+        rows=[("Net sales", "14,694", "14,544"), ("Operating margin (%)", "11.2", "10.8"),
+              ("% growth in net sales", "1.0", "3.5"), ("Margin (in %)", "12.1", "11.6"), ("EPS (cps)", "73.3", "80.5"),
+              ("Senior notes 4.5%", "500", "500"), ("Sales growth per cent", "1.0", "3.5")])
+
+
+@pytest.mark.parametrize("label, unit, scale", [
+    ("Operating margin (%)", "%", 1.0),  # "(%)": percents, never millions
+    ("% growth in net sales", "%", 1.0),  # a label opening with "%"
+    ("Margin (in %)", "%", 1.0),
+    ("EPS (cps)", "USD/share", 0.01),  # cents per share: a hundredth of a dollar
+    ("Senior notes 4.5%", "USD", 1e6),  # a rate in a name: the row's values are amounts
+])
+def test_a_label_naming_its_unit_gives_its_values_that_unit(label, unit, scale):
+    facts = facts_of(_amounts_with_unit_labels())
+    check_fact(facts, label, 0, unit=unit, scale=scale)
+    check_fact(facts, "Net sales", 0, unit="USD", scale=1e6)
+
+
+def test_per_cent_is_no_cents():
+    """"per cent" (a percentage, British) names no cents: the row is not read as a hundredth of a dollar per share."""
+    f = fact(facts_of(_amounts_with_unit_labels()), "Sales growth per cent", 0)
+    assert f.unit != "USD/share" and f.scale != 0.01
