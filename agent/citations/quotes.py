@@ -27,6 +27,7 @@ from agent.page_text import squash
 from storage.schema import Citation, Source
 from agent.page_text import page_text_lookup
 from storage.documents import catalog, page_tables
+from storage.finance.columns import CHANGE_TITLE
 from storage.finance.periods import YEAR
 from storage.finance.scale import SCALE_WORD
 from storage.documents.tables import split_row
@@ -36,7 +37,8 @@ _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|
                      r"|(?:^|(?<=[\s(]))'((?:[^'\n]|'(?=[A-Za-z]|\s[a-z])){4,})'\s*$")
 _VALUE = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
 CELL = re.compile(
-    r"^(?P<label>.+) \((?P<period>[^()]*\d{4}[^()]*)\):\s*(?P<value>\(?[$€£]?\s?\(?[\d.,]+\)?%?)"
+    # the period a column's year names, or a change column's title ("- EBITDA (% change): (5)", "(Reported ∆%)")
+    rf"^(?P<label>.+) \((?P<period>[^()]*\d{{4}}[^()]*|[^()]*(?:{CHANGE_TITLE.pattern}|[∆Δ])[^()]*)\):\s*(?P<value>\(?[$€£]?\s?\(?[\d.,]+\)?%?)"
     rf"(?:\s+{SCALE_WORD}|\s+per share)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )

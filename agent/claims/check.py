@@ -34,6 +34,7 @@ from agent.claims.support import Claim, support
 from agent.source_text import flatten, is_ocr, prints, source_texts
 from agent.page_text import segment
 from agent.citations.quotes import CELL, ELLIPSIS, ROW_GAP, quotes_by_marker
+from storage.finance.columns import CHANGE_TITLE, names_change
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem, Source
 from agent.claims.facts import PEOPLE, SQUARE_FEET
 
@@ -86,7 +87,14 @@ class CheckedSource:
             # its remarks and a unit mark left out: "Total operating margin %" is "Total operating margin"
             bare = lambda text: _plain(re.sub(r"\s*\([^()]*\)|\s*%", "", _MARK.sub("", text)))
             exact = [f for f in named if _label_words(bare(flatten(f.label))) == _label_words(bare(key))]
+            if not named and _CONTINUED.match(label):
+                # a label printed over two lines, quoted as its values' line ("with the Share Exchange and Tax
+                # Matters Agreement"): a line going on in lower case, the end of the row's label
+                named = [f for f in facts if flatten(f.label).endswith(f" {key}")]
+            # a change column's title for the period ("(% change)"): a cell of a change column, no year's amount
+            change = period is not None and not period.years and _CHANGE_COLUMN.search(period.sentence)
             return any(re.sub(r"[^\d.]", "", f.printed) == digits and (period is None or period.period_agrees(f))
+                       and (not change or f.percent and not f.years or names_change(f.period))
                        for f in exact or named) or bool(key) and any(_in_label(key, digits, f.label) for f in facts)
         return bool(key) and any(key in (flat := flatten(line)) and digits in re.sub(r"[^\d.\s]", "", flat.split(key, 1)[1]).split()
                                  for t in self.texts for line in t.splitlines())
@@ -170,6 +178,10 @@ def _padded_label_words(text: str) -> tuple[str, ...]:
 _FILLER = {"segment", "segments", "the", "of", "and", "in"}
 _LABEL_SLASH = re.compile(r"(?<=[A-Za-z])/(?=[A-Za-z])")
 _MARK = re.compile(r"\s?\(\d{1,2}\)|\*+")  # a footnote mark after a label: "Margin(2)"
+_CHANGE_COLUMN = re.compile(rf"{CHANGE_TITLE.pattern}|[∆Δ]", re.IGNORECASE)
+# the second line of a label printed over two lines: it goes on in lower case, three words or more ("with the Share
+# Exchange and Tax Matters Agreement"); a label's own first line starts with a capital
+_CONTINUED = re.compile(r"^\s*[a-z][\w'’-]*(?:\s+\S+){2,}")
 
 
 _REMARK = re.compile(r"\s?\((?:[^()\d]{1,30}|\d{1,2}|[a-z])\)")  # "(loss)", "(deficit)", "(1)", "(a)"; never "(1,577)"

@@ -123,8 +123,8 @@ class Claim:
 
     def mention(self, fact: Fact) -> float:
         """2: the sentence names the fact's item (its concept, or all of its label's words), plus a hundredth per
-        label word it says; 3 with its section too; 1: half its label's words (its section's when the label has
-        none); 0: not."""
+        label word it says (with its section too: per word of label and section, and a little more); 1: half its
+        label's words (its section's when the label has none); 0: not."""
         concept, label, section = _fact_words(fact.label, fact.section, fact.percent)
         if any(theirs in label and ours in self.words and theirs not in self.words for theirs, ours in _QUALIFIERS):
             return 0  # "Diluted" for a sentence saying "basic"
@@ -133,10 +133,16 @@ class Claim:
         # of two rows naming the item, the one whose label says more of the sentence's words ("Total shareholders'
         # equity" over "Total equity" for "shareholders' equity")
         closer = shared / 100
+        if named:
+            # a named section ranks its row above the row that says no more of the sentence's words ("Europe" /
+            # "Net sales" over "Net sales"), never above one whose own label says more of them: a wrapped heading's
+            # last words ("… attributable to Northwind Holdings," / "Inc.:") over a per-share "Net income" row do not
+            # outrank the row "Net income attributable to Northwind Holdings, Inc."
+            closer = len((label | section) & self.words) / 100 + 0.002
         if _ADJUSTED.search(fact.label) and not self.adjusted:
             closer -= 0.005  # "Adjusted EBIT" below "EBIT" for a sentence saying "EBIT" (alone it is still named)
         if concept is not None and concept in self.concepts:
-            return (3 if named else 2) + closer
+            return 2 + closer
         if not label:
             return 0
         if shared == len(label):
@@ -146,7 +152,7 @@ class Claim:
                 # printing the very item named, under a heading giving it another ("Diluted earnings per share:" /
                 # "Net income"), is named
                 return 1
-            return (3 if named else 2) + closer
+            return 2 + closer
         return 1 if shared and shared * 2 >= len(label) else 0
 
     @cached_property

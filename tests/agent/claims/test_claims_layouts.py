@@ -316,3 +316,75 @@ def test_a_per_share_column_in_cents_of_a_table_in_millions():
     assert _problems("Diluted EPS was $0.705 in fiscal 2023 [^1].", source) == []
     assert _problems("Diluted EPS was $70.5 million in fiscal 2023 [^1].", source) == ["$70.5 million"]
 
+
+
+# selected data of five years: a per-share section whose heading wraps ("… attributable to Northwind Holdings," /
+# "Inc.:"), so its rows stand under a section of the heading's last words, beside the row of the amount itself
+SELECTED = [(56, 60, "Selected Financial Data"), (300, 76, "For the year ended December 31,")]
+SELECTED += [(-(330 + 60 * k), 90, str(2015 - k)) for k in range(4)] + [(56, 104, "(in thousands, except per share data)")]
+for _r, (_label, *_values) in enumerate((
+        ("Total revenue", "2,490,821", "2,396,998", "2,135,539", "1,847,186"),
+        ("Net income", "799,918", "526,057", "841,440", "332,139"),
+        ("Net income attributable to noncontrolling interests", "(216,812)", "(82,446)", "(91,629)", "(42,489)"),
+        ("Net income attributable to Northwind Holdings, Inc.", "583,106", "443,611", "749,811", "289,650"),
+        ("Basic earnings per common share attributable to Northwind Holdings,",),
+        ("Inc.:",),
+        ("Net income", "$3.73", "$2.83", "$4.87", "$1.93"))):
+    SELECTED += [(56, 122 + 14 * _r, _label)] + [(-(330 + 60 * k), 122 + 14 * _r, v) for k, v in enumerate(_values)]
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("Net income attributable to Northwind Holdings, Inc. was $750 million in fiscal 2013 [^1].", []),
+    ("“Net income attributable to Northwind Holdings, Inc.” was $749.8 million in fiscal 2013 [^1].", []),
+    ("Net income attributable to Northwind Holdings, Inc. was up 159% from fiscal 2012 [^1].", []),
+    # another row's or another column's amount is still not the claimed item's
+    ("Net income attributable to Northwind Holdings, Inc. was $841 million in fiscal 2013 [^1].", ["$841 million"]),
+    ("Net income attributable to Northwind Holdings, Inc. was $444 million in fiscal 2013 [^1].", ["$444 million"]),
+])
+def test_a_wrapped_headings_last_words_do_not_outrank_the_row_naming_every_word(sentence, flagged):
+    """The row whose own label says every word of the sentence's item is the claimed item, not a row under a
+    section that is the tail of a wrapped heading ("Inc.:") whose words the sentence happens to say too."""
+    assert _problems(sentence, _source(SELECTED)) == flagged
+
+
+# a label wrapped onto an indented second line that carries the values ("… in connection" / "with the … Agreement")
+WRAPPED = [(56, 60, "Supplemental Cash Flow Information"), (56, 72, STATEMENTS), (330, 90, "2022"), (390, 90, "2021"),
+           (450, 90, "2020"), (56, 106, "Supplemental disclosures of noncash investing and financing activities"),
+           (56, 120, "Common stock issued in satisfaction of liabilities"), (-350, 120, "-"), (-410, 120, "-"),
+           (-470, 120, "8,276"), (56, 134, "Changes to common stock and treasury stock in connection"),
+           (70, 146, "with the Share Exchange and Tax Matters Agreement"), (-350, 146, "(2,337)"), (-410, 146, "4,854"),
+           (-470, 146, "-")]
+
+
+@pytest.mark.parametrize("cell, flagged", [
+    ("- with the Share Exchange and Tax Matters Agreement (2021): 4,854 [^1]", False),  # the value's printed line
+    ("- Changes to common stock and treasury stock in connection with the Share Exchange and Tax Matters Agreement"
+     " (2021): 4,854 [^1]", False),
+    ("- with the Share Exchange and Tax Matters Agreement (2020): 8,276 [^1]", True),  # another row's value
+    ("- with the Share Exchange and Tax Matters Agreement (2022): 4,854 [^1]", True),  # another column's
+    ("- Tax Matters Agreement (2021): 4,854 [^1]", True),  # a label's tail is no printed line of its own
+])
+def test_a_cell_quoted_as_the_printed_line_of_a_wrapped_label(cell, flagged):
+    """A label printed over two lines, its values on the second: the second line with its value is the row as
+    printed (a line that goes on in lower case), never a tail cut out of the label."""
+    assert bool(_problems(cell, _source(WRAPPED))) is flagged
+
+
+# a release's key figures: two years in millions and a change column in percent printed without "%"
+KEY_FIGURES = [(56, 60, "Key Financials"), (56, 72, "($ million)"), (300, 88, "2023"), (360, 88, "2022"),
+               (410, 88, "% Change")]
+KEY_FIGURES += [(56, 102 + 14 * k, label) for k, label in enumerate(("Net sales", "EBITDA", "Net income"))]
+for _r, _values in enumerate((("14,694", "14,544", "1"), ("2,018", "2,117", "(5)"), ("1,048", "805", "30"))):
+    KEY_FIGURES += [(-(320 + 60 * k), 102 + 14 * _r, v) for k, v in enumerate(_values)]
+
+
+@pytest.mark.parametrize("cell, flagged", [
+    ("- EBITDA (% change): (5) [^1]", False),  # a change column's cell quoted with its column's title
+    ("- EBITDA (change): (5) [^1]", False),
+    ("- EBITDA (change): -5 [^1]", False),
+    ("- EBITDA (change): (1) [^1]", True),  # another row's change
+    ("- EBITDA (change): 2,018 [^1]", True),  # a year's amount is no change
+    ("- EBITDA (2023): 2,018 [^1]", False),
+])
+def test_a_cell_of_a_change_column_quoted_with_its_title(cell, flagged):
+    assert bool(_problems(cell, _source(KEY_FIGURES))) is flagged
