@@ -60,7 +60,7 @@ _DEFINED = re.compile(
     # the definition as the question's last clause: "… free cash flow in 2022, net cash from operations minus capex?"
     r"|,\s*(?!(?:what|how|which|by how)\b)(?P<expr6>[A-Za-z(][^,?;]*?(?:\s/\s|\bdivided by\b|\bplus\b|\bminus\b)[^?;]*)(?=\?|$)",
     re.I)
-_RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,.&'’-]+?) as an? "
+_RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
                        r"(?:percent(?:age)?|%|share|proportion) of (?P<d>[^?.;]+)"
                        # "what share of 2015 total revenue was total rental revenue?"
                        r"|\bwhat (?:share|percentage|percent|proportion|portion|fraction) of (?P<f>[^?.;]+?) (?:was|were|is|are|"
@@ -238,7 +238,14 @@ def _names_a_part(question: str, period: AskedPeriod, sources: list[Source]) -> 
     """The question names a segment, product or other part beside the ratio ("Services gross margin"):
     words other than its line items, the company's name, periods and the computation asked."""
     asking = set(tokenize(" ".join(m.group(0) for m in DERIVED_ASK.finditer(question))))
-    return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS)
+    # the words of the ratio's own inputs and arithmetic, said beside it ("operating income over interest
+    # expense", "using average receivables"), name no part
+    inputs = set(tokenize(" ".join(question[a.start:a.end] for a in line_items.asked_items(question))))
+    return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS - inputs - _ARITHMETIC_WORDS)
+
+
+_ARITHMETIC_WORDS = set(tokenize("over divided by minus plus times x less average opening closing using based on improve "
+                                 "improved deteriorate worsen"))
 
 
 _ASKING_WORDS = set(tokenize("what was were is are the of in for a an its their how did does do compute calculate "
@@ -335,7 +342,10 @@ def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[Sour
         # "average inventory": the balance at the year's end and at the year before's
         year = period.years[0]
         match = _resolve(m.group(1), replace(period, years=(year, year - 1)), rows, sources, embedder)
-        return match if match is not None and len(match.cells) == 2 else None
+        # balances at two dates: a column of a span ("Years ended") holds the year's change, not a balance
+        if match is None or len(match.cells) != 2 or any(column_months(c.period) for c in match.cells):
+            return None
+        return match
     if name.startswith("concept:"):
         item = line_items.BY_CONCEPT[name.split(":", 1)[1]]
         ask = replace(make_ask(item.label, period, sources), items=(item,), residue=frozenset())

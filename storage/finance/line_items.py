@@ -153,7 +153,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:the )?(?:year|period))?|cash(?:,)? cash equivalents,? and restricted cash(?:,? (?:at )?end of "
              r"(?:the )?(?:year|period))?"),
     LineItem("AccountsReceivableNetCurrent", "Accounts Receivable, Net",
-             r"(?:accounts |trade )?receivables?", r"(?:accounts |trade )?receivables?(?:, net| net)?(?: of allowances?.*)?"),
+             r"(?:accounts |trade )?receivables?",
+             r"(?:accounts |trade )?receivables?(?:, net| net)?(?:,? (?:net of|less) (?:the )?allowances?.*| of allowances?.*)?"),
     LineItem("InventoryNet", "Inventory, Net", r"inventor(?:y|ies)", r"(?:merchandise )?inventor(?:y|ies)(?:, net)?",
              words="merchandise inventories"),
     LineItem("AssetsCurrent", "Assets, Current", r"(?:total )?current assets", r"total current assets"),
@@ -171,7 +172,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"short[- ]term (?:debt|borrowings?)|commercial paper|(?:short[- ]term )?notes payable(?: and "
              r"commercial paper)?"),
     LineItem("LongTermDebtCurrent", "Long-term Debt, Current Maturities",
-             rf"{_CUR} (?:portion|maturities) of (?:long[- ]term )?debt|current (?:long[- ])?term (?:debt|borrowings?)",
+             rf"{_CUR} (?:portion|maturities) of (?:long[- ]term )?debt|current (?:long[- ])?term (?:debt|borrowings?)|"
+             r"long[- ]term debt,? classified as current",
              rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
              r"long[- ]term debt,? (?:due within one year|(?:classified as )?current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",

@@ -170,3 +170,13 @@ def test_two_items_read_off_one_row_give_no_figure(statement_pdf):
     block = asked_block("For 2022, what was (services net sales minus services cost of sales) divided by services net "
                         "sales?", *statement_pdf([flat])) or []
     assert not any("(computed)" in line for line in block), block
+
+
+def test_an_average_balance_is_never_a_years_change(filing, statement_pdf):
+    # the ratio's own inputs said beside it name no part: still the ratio
+    text = lead("What were days sales outstanding in 2022, using average accounts receivable / net sales x 365?", filing)
+    assert "= 41.08 (computed)" in text, text
+    # only the cash flow statement's "Inventories" (the year's change) is printed: no average balance from it
+    changes = Page(CASH_FLOW.title, YEARS, [*CASH_FLOW.rows, ("Inventories", "248", "(626)")])
+    block = asked_block("What was the inventory turnover in 2022?", *statement_pdf([INCOME, changes])) or []
+    assert not any("(computed)" in line for line in block), block
