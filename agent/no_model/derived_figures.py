@@ -4,11 +4,17 @@
 
 What is computed:
 - formulas the question defines: "the operating cash flow ratio is defined as cash from operations
-  / total current liabilities", "EBITDA = operating income + D&A", "ratio of A to B", "A as a
-  percentage of B";
+  / total current liabilities", "EBITDA = operating income + D&A", "X (i.e. A / B)", "…, A minus B?",
+  "ratio of A to B", "A as a percentage (a %) of B", "what share of B was A", or asks as they are
+  ("what was (net sales minus cost of sales) divided by net sales": said as a ratio and a percentage);
+  ", divided by" divides all that comes before it;
 - ratios analysts name (storage/finance/line_items.py entries with a `formula`: gross / operating / net
-  margin, current ratio, free cash flow, EBITDA) when the filing prints no row for them;
-- growth between two years' columns of one row ("year over year", "from 2021 to 2022");
+  margin, current ratio, free cash flow, EBITDA, effective tax rate, interest coverage, payout ratio,
+  days sales outstanding and inventory turnover over average balances) when the filing prints no row
+  for them, and when the question's own wording of them reads no rows;
+- a ratio's change in percentage points between two periods (the later less the earlier);
+- growth between two years' columns of one row ("year over year", "from 2021 to 2022"), of the part
+  named before the item ("natural gas operating revenues");
 - averages of one row over the years the question names ("3-year average ... FY2020-FY2022").
 
 Formulas are read by the shared grammar (storage/finance/arithmetic.py, no eval): expr := term (("+" | "-") term)*, term := factor
@@ -16,8 +22,11 @@ Formulas are read by the shared grammar (storage/finance/arithmetic.py, no eval)
 "divided by", "over", "times", "÷", "×" are the operators in words. Each row name is resolved like
 a question of its own (agent/no_model/figure_rows.py: the right row or none), on any cited page of the
 selection (different statements of the same filing). When an input is missing the answer says
-which one and gives no value. Results are rounded as the question asks ("to two decimal places"),
-else as the inputs imply (percentages and ratios to one or two decimals, sums to the inputs').
+which one and gives no value; so does a result no such figure can be (a margin outside ±100%, inputs
+of different units or spans, two operands naming different items read off one row). "x" between
+spaces multiplies; "less" before "current portion" is part of a row label. Results are rounded as the
+question asks ("to two decimal places"), else as the inputs imply (percentages and ratios to one or two
+decimals, sums to the inputs').
 """
 
 from __future__ import annotations
