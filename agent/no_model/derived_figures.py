@@ -5,7 +5,7 @@
 What is computed:
 - formulas the question defines: "the operating cash flow ratio is defined as cash from operations
   / total current liabilities", "EBITDA = operating income + D&A", "X (i.e. A / B)", "…, A minus B?",
-  "ratio of A to B", "A as a percentage (a %) of B", "what share of B was A", or asks as they are
+  "ratio of A to B", "A as a percentage (a %) of B", or asks as they are
   ("what was (net sales minus cost of sales) divided by net sales": said as a ratio and a percentage);
   ", divided by" divides all that comes before it;
 - ratios analysts name (storage/finance/line_items.py entries with a `formula`: gross / operating / net
@@ -70,11 +70,7 @@ _DEFINED = re.compile(
     r"|,\s*(?!(?:what|how|which|by how)\b)(?P<expr6>[A-Za-z(][^,?;]*?(?:\s/\s|\bdivided by\b|\bplus\b|\bminus\b)[^?;]*)(?=\?|$)",
     re.I)
 _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
-                       r"(?:percent(?:age)?|%|share|proportion) of (?P<d>[^?.;]+)"
-                       # "what share of 2015 total revenue was total rental revenue?"
-                       r"|\bwhat (?:share|percentage|percent|proportion|portion|fraction) of (?P<f>[^?.;]+?) (?:was|were|is|are|"
-                       r"came from|come from|did (?:[\w&'’.-]+ ){0,3}?(?:get|earn|derive) from) (?P<e>(?:the |its |their )?"
-                       r"(?![\w&'’.-]+ (?:pay|paid)\b)[^?.;]+)", re.I)
+                       r"(?:percent(?:age)?|%|share|proportion) of (?P<d>[^?.;]+)", re.I)
 # where a row name ends: the period or place phrase after it ("... to total current liabilities at the end of fiscal 2022")
 _NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the\s+)?(?:end|fy|fiscal|year|quarter|"
                         rf"{QUARTER_ORDINAL}|{QUARTER_NUMBER}|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
@@ -186,8 +182,7 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
         if formula is not None and formula.op in "+-*/":
             return Derivation(expr[:1].upper() + expr[1:], formula, percent, share=formula.op == "/")
     if m := _RATIO_OF.search(question):
-        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d")) if m.group("c") \
-            else (m.group("e"), m.group("f"))
+        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         a, b = (_POSSESSIVE.sub("", _NAME_TAIL.sub("", x.strip())) for x in (a, b))
         named = not m.group("a")
         try:
