@@ -2,7 +2,7 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library|releases|paraphrase]
+        [--gold statements|library|releases|paraphrase|derived-more]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
@@ -13,6 +13,11 @@ only those filings are asked).
 other analysts' words (abbreviations, reordered words, synonyms, segments named otherwise; same value, page
 and period; `asked_first` = the original question): how answers generalise over wording without the check
 half. Figures only (no derived set); the filings of all four folders.
+`--gold derived-more`: bench/gold/derived_more_tune.jsonl, formulas analysts write (margins, growth, points of
+a margin, liquidity and leverage ratios, interest coverage, capex share, free cash flow, payout, tax rate, days
+sales outstanding and turnover over average balances, formulas in words, a 10-Q's quarter) over rows read off
+tune-issuer pages, and items no figure answers (`answer: null`, `no_figure` says why: a row the filing lacks,
+a period it does not cover). Derived only (ask with `--sets derived`).
 
 `--half`: the gold of the issuers of that half of bench/gold/splits.json (issuer = the file name's prefix
 before the first "_", PG_E = PG&E); `all` asks both and reports each half apart. Rules are changed by
@@ -39,6 +44,7 @@ row prints the figure and quotes passages as context. `strict_*` read those quot
                   figure; `missing` = no lead line. Totals not printed: correct when the lead states
                   their sum, or every component is listed and the lead is one of them; wrong otherwise.
 - derived_correct the lead line carries the answer within half a unit of its last printed digit.
+                  `derived_no_figure`: of the items no figure answers, the share with no lead line.
 - no_figure_printed  the answer says "no figure is stated" while a page it cites prints the gold value
                   (as printed, read from the PDF's text layer).
 - scale_right     of leads stating a gold value whose unit has a scale ("USD millions"), the share whose
@@ -164,8 +170,11 @@ def _score_total(item: dict, answer: str, lead: str) -> str:
 
 
 def score_derived(item: dict, answer: str, honour_no_figure: bool = True) -> str:
-    """"correct" when the lead carries the answer within half a unit of its last printed digit."""
+    """"correct" when the lead carries the answer within half a unit of its last printed digit; for an
+    item no figure answers (`answer` null), "correct" when there is no lead line, "wrong" when there is."""
     lead = lead_line(answer, honour_no_figure)
+    if item["answer"] is None:
+        return "correct" if lead is None else "wrong"
     if lead is None:
         return "missing"
     tolerance = 0.5 * 10 ** -item["precision"] + 1e-9
@@ -300,7 +309,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-GOLDS = ("statements", "library", "releases", "paraphrase")
+GOLDS = ("statements", "library", "releases", "paraphrase", "derived-more")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -313,6 +322,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"library_releases_{kind}.jsonl"]
     if gold == "paraphrase":
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
+    if gold == "derived-more":
+        return ["derived_more_tune.jsonl"] if kind == "derived" else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
 
 
@@ -361,7 +372,8 @@ def score(questions: list[dict], answers: list[dict]) -> dict:
             if (right := scale_right(q, text)) is not None:
                 counts["scale"]["right"].append(right)
         elif q["set"] == "derived":
-            for key in ("derived", f"derived@{file}"):
+            kind = "derived_no_figure" if q["answer"] is None else "derived"
+            for key in (kind, f"{kind}@{file}"):
                 counts[key]["verdict"].append(score_derived(q, text))
                 counts[key]["strict"].append(score_derived(q, text, honour_no_figure=False))
         elif q["set"] == "out_of_scope":
@@ -405,7 +417,8 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[
 def _default_pdfs(gold: str = "statements") -> list[Path]:
     folders = {"library": ["financebench-dev/library"],
                "releases": ["financebench-dev/pdfs", "statements-more"],
-               "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
+               "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
+               "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
     return [shared / f for f in folders]
@@ -418,7 +431,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="statements: bench/gold/statements*; library: bench/gold/library_* (the FinanceBench "
                              "library filings of the tune issuers, read for issue 27; only their filings are asked); "
                              "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs); "
-                             "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words)")
+                             "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words); "
+                             "derived-more: bench/gold/derived_more_tune.jsonl (analysts' formulas, tune issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")
@@ -435,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     pdfs, work = [d.resolve() for d in args.pdfs or _default_pdfs(args.gold) if d.is_dir()], args.work.resolve()
     PDF_DIRS[:] = pdfs
     stems = sorted({p.stem for d in pdfs for p in d.glob("*.pdf")})
-    if args.gold in ("library", "releases", "paraphrase"):
+    if args.gold in ("library", "releases", "paraphrase", "derived-more"):
         stems = [s for s in stems if s in gold_stems(args.gold)]
     stems = [s for s in stems if args.half == "all" or half_of(s) == args.half]
     if not stems:
@@ -496,6 +510,7 @@ MEASURES = [  # (label, target (check half), score key, field)
     ("total not printed: sum or components", "", "totals_not_printed", "correct"),
     ("    one component (or other) leads", "", "totals_not_printed", "wrong"),
     ("derived at printed precision", ">= .85", "derived", "correct"),
+    ("    no figure where none is computable", "", "derived_no_figure", "correct"),
     ("scale word as the gold unit's", "1.0", "scale", "right"),
     ("out of scope said first", ">= .90", "out_of_scope", "refused"),
     ("    period beyond the selection", "", "out_of_scope:period", "refused"),

@@ -4,11 +4,17 @@
 
 What is computed:
 - formulas the question defines: "the operating cash flow ratio is defined as cash from operations
-  / total current liabilities", "EBITDA = operating income + D&A", "ratio of A to B", "A as a
-  percentage of B";
+  / total current liabilities", "EBITDA = operating income + D&A", "X (i.e. A / B)", "…, A minus B?",
+  "ratio of A to B", "A as a percentage (a %) of B", or asks as they are
+  ("what was (net sales minus cost of sales) divided by net sales": said as a ratio and a percentage);
+  ", divided by" divides all that comes before it;
 - ratios analysts name (storage/finance/line_items.py entries with a `formula`: gross / operating / net
-  margin, current ratio, free cash flow, EBITDA) when the filing prints no row for them;
-- growth between two years' columns of one row ("year over year", "from 2021 to 2022");
+  margin, current ratio, free cash flow, EBITDA, effective tax rate, interest coverage, payout ratio,
+  days sales outstanding and inventory turnover over average balances) when the filing prints no row
+  for them, and when the question's own wording of them reads no rows;
+- a ratio's change in percentage points between two periods (the later less the earlier);
+- growth between two years' columns of one row ("year over year", "from 2021 to 2022"), of the part
+  named before the item ("natural gas operating revenues");
 - averages of one row over the years the question names ("3-year average ... FY2020-FY2022").
 
 Formulas are read by the shared grammar (storage/finance/arithmetic.py, no eval): expr := term (("+" | "-") term)*, term := factor
@@ -16,8 +22,11 @@ Formulas are read by the shared grammar (storage/finance/arithmetic.py, no eval)
 "divided by", "over", "times", "÷", "×" are the operators in words. Each row name is resolved like
 a question of its own (agent/no_model/figure_rows.py: the right row or none), on any cited page of the
 selection (different statements of the same filing). When an input is missing the answer says
-which one and gives no value. Results are rounded as the question asks ("to two decimal places"),
-else as the inputs imply (percentages and ratios to one or two decimals, sums to the inputs').
+which one and gives no value; so does a result no such figure can be (a margin outside ±100%, inputs
+of different units or spans, two operands naming different items read off one row). "x" between
+spaces multiplies; "less" before "current portion" is part of a row label. Results are rounded as the
+question asks ("to two decimal places"), else as the inputs imply (percentages and ratios to one or two
+decimals, sums to the inputs').
 """
 
 from __future__ import annotations
@@ -36,31 +45,44 @@ from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
 from storage.schema import Source
 
-_OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"), (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*", re.I), "*"),
-        (re.compile(r"\bplus\b|\+", re.I), "+"), (re.compile(r"\bminus\b|\bless\b|(?<=\s)[-–—−](?=\s)", re.I), "-")]
+_OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"),
+        (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*|(?<=\s)x(?=\s)", re.I), "*"),
+        (re.compile(r"\bplus\b|\+", re.I), "+"),
+        # "Long-term debt, less current portion" is a row's label, not a subtraction
+        (re.compile(r"\bminus\b|\bless\b(?!:?\s+(?:the\s+)?current\s+(?:portion|maturities)\b)|(?<=\s)[-–—−](?=\s)", re.I), "-")]
+# "A plus B, divided by C": the comma closes what is divided (written grouping, lower than any operator)
+_DIVIDED_AFTER_COMMA = re.compile(r",\s*(?:divided by|over)\s+", re.I)
 _OP_MARK = {"/": "\x01", "*": "\x02", "+": "\x03", "-": "\x04", "(": "\x05", ")": "\x06"}
 _DEFINED = re.compile(
     r"(?P<name>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|be|was)?\s*(?:defined|calculated|computed|measured|given)\s+"
     r"(?:as|by)\s*:?\s*(?:the\s+)?(?P<expr>[^.?;]+)|(?P<name2>[A-Za-z][\w&'’-]*(?:\s[\w&'’-]+){0,5})\s*=\s*(?P<expr2>[^.?;=]+)"
     # "the operating cash flow ratio (cash from operations / total current liabilities)"
-    r"|(?P<name3>[A-Za-z][\w&'’ -]{1,60}?)\s*\((?:i\.e\.,?\s*|calculated as\s*|defined as\s*)?(?P<expr3>[^()]*?"
-    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b)[^()]*)\)"
+    r"|(?P<name3>[A-Za-z][\w&'’ ,-]{1,60}?)\s*\((?:i\.e\.,?\s*|calculated as\s*|defined as\s*)?(?P<expr3>(?:[^()]|\([^()]*\))*?"
+    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b)(?:[^()]|\([^()]*\))*)\)"
     # a parenthesised part followed by an operator is the start of a formula, not all of it
     r"(?!\s*(?:/|÷|×|\*|\+|[-–−]\s|divided\b|over\b|times\b|multiplied\b|plus\b|minus\b|less\b))"
     # ", calculated as (A minus B) divided by C": the figure asked is named before it
-    r"|,?\s*\b(?:calculated|computed|defined|measured)\s+(?:as|by)\s*:?\s*(?P<expr4>[^?;]+)"
+    r"|,?\s*(?:\b(?:calculated|computed|defined|measured|taken)\s+(?:as|by)|\bi\.e\.,?|\bthat is,)\s*:?\s*(?P<expr4>[^?;]+)"
     # a sentence defining the figure by its arithmetic: "Interest coverage is operating income divided by interest expense."
     r"|(?:^|(?<=[.;:]\s))(?P<name5>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|equals)\s+(?P<expr5>[^.?;]*?"
-    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b|\bless\b)[^.?;]*)(?=[.;])",
+    r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b|\bless\b)[^.?;]*)(?=[.;])"
+    # the definition as the question's last clause: "… free cash flow in 2022, net cash from operations minus capex?"
+    r"|,\s*(?!(?:what|how|which|by how)\b)(?P<expr6>[A-Za-z(][^,?;]*?(?:\s/\s|\bdivided by\b|\bplus\b|\bminus\b)[^?;]*)(?=\?|$)",
     re.I)
 _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
-                       r"(?:percent(?:age)?|share|proportion) of (?P<d>[^?.;]+)", re.I)
+                       r"(?:percent(?:age)?|%|share|proportion) of (?P<d>[^?.;]+)", re.I)
 # where a row name ends: the period or place phrase after it ("... to total current liabilities at the end of fiscal 2022")
 _NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the\s+)?(?:end|fy|fiscal|year|quarter|"
                         rf"{QUARTER_ORDINAL}|{QUARTER_NUMBER}|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
                         re.I)
+# "What was Apple's", "Boston Properties'"
 _POSSESSIVE = re.compile(r"^(?:(?:what|how much|how)\s+(?:was|were|is|are|did)\s+)?(?:the\s+)?"
-                         r"(?:(?:[A-Z][\w&.-]*\s+){0,3}?[A-Z][\w&.-]*['’]s\s+)?", re.I)  # "What was Apple's"
+                         r"(?:(?:[A-Z][\w&.-]*\s+){0,3}?[A-Z][\w&.-]*(?:['’]s|(?<=s)['’])\s+)?", re.I)
+# a formula asked for as it is, in words: "what was (net sales minus cost of sales) divided by net sales?"
+_ASKED_FORMULA = re.compile(r"\bwhat (?:was|were|is|are) (?:the\s+)?(?:[A-Z][\w&.-]*(?:['’]s|(?<=s)['’])\s+)?"
+                            r"(?P<expr>[A-Za-z(][^?;]*?(?:\bdivided by\b|\bminus\b|\bplus\b|\s/\s)[^?;]*)", re.I)
+# "… divided by total net sales for Apple": the company named after the formula is not part of its last row
+_FOR_COMPANY = re.compile(r"\s+(?:for|of|at)\s+(?:[A-Z][\w&.'’-]*\s*)+$")
 _AVERAGE_OF = re.compile(r"(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+)", re.I)
 _GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
@@ -91,7 +113,10 @@ class Node:
 def parse_formula(expr: str) -> Node:
     """`expr` as a tree: "cash from operations / total current liabilities" -> (/ row row). A hyphen
     is an operator only between spaces ("long-term debt" is one name)."""
-    text = re.sub(r"(?<=\s)\(|^\(", _OP_MARK["("], expr.strip())
+    expr = expr.strip()
+    if len(parts := _DIVIDED_AFTER_COMMA.split(expr, maxsplit=1)) == 2:
+        expr = f"({parts[0].strip()}) / ({parts[1].strip()})"
+    text = re.sub(r"(?<=\s)\(|^\(", _OP_MARK["("], expr)
     text = re.sub(r"\)(?=\s|$)", _OP_MARK[")"], text)
     for rx, op in _OPS:
         text = rx.sub(f" {_OP_MARK[op]} ", text)
@@ -125,6 +150,7 @@ class Derivation:
     name: str
     formula: Node
     percent: bool
+    share: bool = False  # a quotient of amounts asked as a bare formula: said as a ratio and as a percentage
 
 
 def derivation(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder,
@@ -136,27 +162,41 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
         before = question[: m.start()]
         named = line_items.asked_items(before)
         name = (m.group("name") or m.group("name2") or m.group("name3") or m.group("name5")
-                or (before[named[-1].start:named[-1].end] if named else "the figure asked")).strip()
+                or (before[named[-1].start:named[-1].end] if named else _named_before(before))).strip()
         name = re.sub(r"^.*\b(?:if|where|given that|assume|note that)\s+(?:the\s+)?", "", name, flags=re.I)
-        name = _POSSESSIVE.sub("", name)
+        name = _NAME_TAIL.sub("", _POSSESSIVE.sub("", name)).strip(" ,") or name
         try:
             formula = parse_formula(_NAME_TAIL.sub("", (m.group("expr") or m.group("expr2") or m.group("expr3")
-                                                        or m.group("expr4") or m.group("expr5")).strip()))
+                                                        or m.group("expr4") or m.group("expr5") or m.group("expr6")).strip()))
         except FormulaError:
             return None
-        expr = next(g for g in ("expr", "expr2", "expr3", "expr4", "expr5") if m.group(g))
+        expr = next(g for g in ("expr", "expr2", "expr3", "expr4", "expr5", "expr6") if m.group(g))
         formula = _of_segment(formula, question[: m.start(expr)] + " " + question[m.end(expr):], period, sources)
         return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)
+    if m := _ASKED_FORMULA.search(question):
+        expr = _FOR_COMPANY.sub("", _NAME_TAIL.sub("", m.group("expr").strip()))
+        try:
+            formula = parse_formula(expr)
+        except FormulaError:
+            formula = None
+        if formula is not None and formula.op in "+-*/":
+            return Derivation(expr[:1].upper() + expr[1:], formula, percent, share=formula.op == "/")
     if m := _RATIO_OF.search(question):
         a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
         a, b = (_POSSESSIVE.sub("", _NAME_TAIL.sub("", x.strip())) for x in (a, b))
-        named = bool(m.group("c"))
+        named = not m.group("a")
         try:
             name = f"{a} {'as a percentage of' if named else 'to'} {b}"
             return Derivation(name[:1].upper() + name[1:],
                               Node("/", parse_formula(a), parse_formula(b)), named or percent)
         except FormulaError:
             return None
+    return named_derivation(question, rows, sources, period, embedder, printed_too)
+
+
+def named_derivation(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder,
+                     printed_too: bool = False) -> Derivation | None:
+    """The formula of the ratio the question names (storage/finance/line_items.py), or None."""
     if re.search(r"\b(?:adjusted|non[- ]?gaap|organic)\b", question, re.I):
         return None  # an adjusted ratio is the filing's own measure: stated when printed, never computed here
     for asked in line_items.asked_items(question):
@@ -170,7 +210,7 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
                 # less cost of sales, on an income statement that prints no gross profit row)
                 if re.search(rf"\b{concept}\b", formula) and _resolve(f"concept:{concept}", period, rows, sources, embedder) is None:
                     formula = re.sub(rf"\b{concept}\b", f"({identity})", formula)
-            formula = re.sub(r"[A-Za-z]+", lambda m: f"concept:{m.group(0)}", formula)
+            formula = re.sub(r"\b(?!average\b)[A-Za-z]+", lambda m: f"concept:{m.group(0)}", formula)
             return Derivation(item.label, parse_formula(formula), item.percent)
     return None
 
@@ -202,11 +242,18 @@ def _names_a_part(question: str, period: AskedPeriod, sources: list[Source]) -> 
     """The question names a segment, product or other part beside the ratio ("Services gross margin"):
     words other than its line items, the company's name, periods and the computation asked."""
     asking = set(tokenize(" ".join(m.group(0) for m in DERIVED_ASK.finditer(question))))
-    return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS)
+    # the words of the ratio's own inputs and arithmetic, said beside it ("operating income over interest
+    # expense", "using average receivables"), name no part
+    inputs = set(tokenize(" ".join(question[a.start:a.end] for a in line_items.asked_items(question))))
+    return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS - inputs - _ARITHMETIC_WORDS)
+
+
+_ARITHMETIC_WORDS = set(tokenize("over divided by minus plus times x less average opening closing using based on improve "
+                                 "improved deteriorate worsen"))
 
 
 _ASKING_WORDS = set(tokenize("what was were is are the of in for a an its their how did does do compute calculate "
-                             "percentage percent ratio rate"))
+                             "percentage percent ratio rate points basis bps pp versus vs compared"))
 
 
 def _printed(item: LineItem, question: str, rows: list[Row], sources, period, embedder) -> bool:
@@ -299,7 +346,10 @@ def _resolve(name: str, period: AskedPeriod, rows: list[Row], sources: list[Sour
         # "average inventory": the balance at the year's end and at the year before's
         year = period.years[0]
         match = _resolve(m.group(1), replace(period, years=(year, year - 1)), rows, sources, embedder)
-        return match if match is not None and len(match.cells) == 2 else None
+        # balances at two dates: a column of a span ("Years ended") holds the year's change, not a balance
+        if match is None or len(match.cells) != 2 or any(column_months(c.period) for c in match.cells):
+            return None
+        return match
     if name.startswith("concept:"):
         item = line_items.BY_CONCEPT[name.split(":", 1)[1]]
         ask = replace(make_ask(item.label, period, sources), items=(item,), residue=frozenset())
@@ -318,7 +368,8 @@ def _markers(inputs: list[Input]) -> str:
 
 
 def _said_name(name: str) -> str:
-    return line_items.BY_CONCEPT[name[8:]].label.lower() if name.startswith("concept:") else name
+    """An operand as said: "concept:InventoryNet" -> "inventory, net", "average concept:InventoryNet" -> "average inventory, net"."""
+    return re.sub(r"concept:(\w+)", lambda m: line_items.BY_CONCEPT[m.group(1)].label.lower(), name)
 
 
 def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str]:
@@ -327,7 +378,10 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
     if not years:  # no year named: the latest year the first input prints
         first = _resolve(names[0], replace(period, years=()), rows, sources, embedder)
         years = cell_years(first.cells[0], period, first.row.shift)[-1:] if first else []
-    lines, shown = [], []
+    points = d.percent and bool(_POINTS.search(question)) and bool(years)
+    if points:  # a ratio's change in percentage points: the earlier and the later period's, in that order
+        years = sorted(years)[-2:] if len(years) > 1 else [years[0] - 1, years[0]]
+    lines, shown, results = [], [], []
     for year in years[:3] or [None]:
         at = replace(period, years=(year,))
         inputs = _inputs_of_one_filing(names, at, rows, sources, embedder) if year else {n: Input(n, None) for n in names}
@@ -350,11 +404,35 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
             continue
         places = _places(question, 1 if percent else 2 if "/" in arithmetic else max(i.places for i in inputs.values()))
         result = f"{_fmt(value * 100 if percent else value, places)}{'%' if percent else ''}"
+        if d.share and not percent and abs(value) < 10:
+            result += f" ({_fmt(value * 100, 1)}%)"
         if not percent and "/" not in arithmetic and (scale := _amount_scale(list(inputs.values()))):
             result += f" {scale}"  # a sum or difference of amounts is in their caption's scale
         lines.append(f"- {d.name}, {when} = {arithmetic} = {result} (computed) {_markers(list(inputs.values()))}")
         shown.extend(i for i in inputs.values() if i not in shown)
+        results.append((value * 100, result, when, _markers(list(inputs.values()))))
+    if points:
+        return _points_lines(d, question, results, lines) + _input_lines(shown if len(results) == 2 else [])
     return lines + _input_lines(shown)
+
+
+# a change asked in percentage points (of a margin, a rate, a share), not as a percentage of itself
+_POINTS = re.compile(r"\bpercentage[- ]points?\b|\bbasis points\b|\bbps\b|\bpp\b|\bpoints?\b", re.I)
+
+
+def _points_lines(d: Derivation, question: str, results: list, lines: list[str]) -> list[str]:
+    """The change of a ratio between two periods in percentage points, leading its two computations;
+    when either period's is not computed, only the lines saying why (a single period's ratio is not
+    the change asked)."""
+    if len(results) != 2:
+        return [line for line in lines if "(computed)" not in line] or [f"- {d.name} change: not computed."]
+    (before, said_before, when_before, _), (after, said_after, when_after, _) = results
+    places = _places(question, 1)
+    markers = "".join(dict.fromkeys(m for r in results for m in re.findall(r"\[\^\d+\]", r[3])))
+    change = _fmt(after - before, places)
+    lead = (f"- {d.name} change, {when_before} to {when_after} = {said_after} − {said_before} = "
+            f"{'+' if after - before > 0 and change.strip('0.') else ''}{change} percentage points (computed) {markers}")
+    return [lead, *lines]
 
 
 def _amount_scale(inputs: list[Input]) -> str:
@@ -386,7 +464,16 @@ def _not_the_figure(d: Derivation, question: str, value: float, percent: bool, i
     spans = {column_months(c.period) for i in inputs if i.match for c in i.match.cells} - {None}
     if len(spans) > 1:
         return "its inputs are of columns of different periods"
+    for k, one in enumerate(inputs):
+        for other in inputs[k + 1:]:
+            # two operands naming different line items read off one printed row: one of them is not printed
+            if one.match and other.match and one.match.row is other.match.row and _items_named(one.name) != _items_named(other.name):
+                return f"{_said_name(one.name)} and {_said_name(other.name)} would both be the row “{one.match.row.label}”"
     return ""
+
+
+def _items_named(name: str) -> set[str]:
+    return {a.item.concept for a in line_items.asked_items(name)} | set(re.findall(r"concept:(\w+)", name))
 
 
 def _inputs_of_one_filing(names: list[str], at: AskedPeriod, rows: list[Row], sources, embedder) -> dict[str, Input]:
@@ -420,7 +507,9 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     asked = [a for a in line_items.asked_items(question) if not a.item.formula]
     if not asked:
         return None
-    name = question[asked[0].start:asked[0].end]
+    # the words that name a part of the item right before it ("natural gas operating revenues")
+    part = _PART_BEFORE.search(question[: asked[0].start])
+    name = question[part.start() if part else asked[0].start:asked[0].end]
     years = sorted(period.years) or _latest_years(kind, question, name, period, rows, sources, embedder)
     if kind == "growth" and len(years) == 1:
         years = [years[0] - 1, years[0]]
@@ -449,6 +538,20 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     return [line, *_input_lines(inputs)]
 
 
+# up to three words right before a line item, after a possessive, an article or the question's verb
+_PART_BEFORE = re.compile(r"(?:(?<=['’]s )|(?<=s['’] )|(?<=\bthe )|(?<=\bdid )|(?<=\bits ))(?:(?!(?:the|a|an|its|their|total|net|of|in|for|"
+                          r"quarterly|annual|yearly|consolidated|reported|gaap|fiscal|overall|year[- ]over[- ]year|yoy|average|mean|"
+                          r"growth|change|increase|decrease|percentage|percent|rate|cumulative|combined)\b)"
+                          r"[A-Za-z][\w&-]* ){1,3}$", re.I)
+
+
+def _named_before(before: str) -> str:
+    """The figure a question names before its definition ("What was FedEx's quick ratio at May 31, 2023, i.e.
+    …" -> "quick ratio"), or "the figure asked"."""
+    name = _NAME_TAIL.sub("", _POSSESSIVE.sub("", before.strip(" ,"))).strip(" ,")
+    return name if 0 < len(name) <= 60 else "the figure asked"
+
+
 _LAST_YEARS = re.compile(r"\b(?:(\d|two|three|four|five)[- ](?:fiscal[- ])?years?|(?:last|past|latest) (\d|two|three|four|"
                          r"five) (?:fiscal )?years)\b", re.I)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
@@ -473,7 +576,16 @@ def derived_block(question: str, rows: list[Row], sources: list[Source], period:
     rows = rows_of_named_entity(rows, question)  # "PG&E Corporation's": not its utility's statements
     d = derivation(question, rows, sources, period, embedder, printed_too)
     if d is not None:
-        return _formula_lines(d, question, period, rows, sources, embedder)
+        lines = _formula_lines(d, question, period, rows, sources, embedder)
+        if not any("(computed)" in line for line in lines) and \
+                (named := named_derivation(question, rows, sources, period, embedder, printed_too)) is not None \
+                and named.formula != d.formula:
+            # the question's own wording of a ratio it also names ("days sales outstanding (average of
+            # May 31 receivables / revenue x 365)") read no rows: the ratio's formula may
+            alternative = _formula_lines(named, question, period, rows, sources, embedder)
+            if any("(computed)" in line for line in alternative):
+                return alternative
+        return lines
     if asks_beyond_items(_AVERAGE, question):
         return _series_lines("average", question, period, rows, sources, embedder)
     if asks_beyond_items(_GROWTH, question):

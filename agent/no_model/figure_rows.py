@@ -618,6 +618,9 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         score = tune.semantic_weight * float(cos) + (1 - tune.semantic_weight) * lexical - tune.rank_penalty * row.rank
         # "total" is no line-item word, but it tells "Total lease liabilities" from "Lease liabilities"
         score += tune.total_bonus * (bool(_TOTAL.search(ask.text)) == bool(_TOTAL.search(row.label)))
+        # of a statement's same-named parts ("Services" under "Net sales:" and under "Cost of sales:"), the
+        # one whose section names the asked item
+        score += tune.total_bonus * (bool(ask.items) and _names_item(row.cells[0].section, ask.items[0]))
         if best is None or score > best.score:
             best = FigureMatch(score, cells, row.source, row)
     return best if best is not None and best.score >= tune.min_row_score else None

@@ -61,7 +61,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("OperatingExpenses", "Operating Expenses", r"(?:total )?operating expenses|opex",
              r"(?:total )?operating (?:costs and )?expenses"),
     LineItem("ResearchAndDevelopmentExpense", "Research and Development Expense",
-             r"r ?& ?d|research and development", r"research and development(?: expenses?| costs?)?"),
+             r"(?:r ?& ?d|research and development)(?: spending| spend| expenses?| costs?)?",
+             r"research and development(?: expenses?| costs?)?(?:, net)?"),
     LineItem("SellingGeneralAndAdministrativeExpense", "Selling, General and Administrative Expense",
              r"sg ?& ?a|selling,? general,? (?:and|&) administrative(?: expenses?)?",
              r"selling,? general,? and administrative(?: expenses?)?", words="selling general and administrative expenses"),
@@ -75,7 +76,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"|(?:earnings|income|profit) before interest and (?:income )?taxe?s?(?: \(ebit\))?",
              words="operating income earnings from operations revenue net sales"),
     LineItem("IncomeLossBeforeIncomeTaxes", "Income (Loss) before Income Taxes",
-             r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:income )?taxes",
+             r"(?:pre-?tax|pretax) (?:income|earnings|profit)|(?:income|earnings|profit) before (?:provision for )?(?:income )?taxes",
              r"(?:income|earnings|profit) (?:from continuing operations )?before (?:provision for )?(?:income )?taxes"),
     LineItem("IncomeTaxExpenseBenefit", "Income Tax Expense (Benefit)",
              r"(?:income )?tax (?:expense|provision)|provision for (?:income )?taxes",
@@ -152,7 +153,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:the )?(?:year|period))?|cash(?:,)? cash equivalents,? and restricted cash(?:,? (?:at )?end of "
              r"(?:the )?(?:year|period))?"),
     LineItem("AccountsReceivableNetCurrent", "Accounts Receivable, Net",
-             r"(?:accounts |trade )?receivables?", r"(?:accounts |trade )?receivables?(?:, net| net)?(?: of allowances?.*)?"),
+             r"(?:accounts |trade )?receivables?",
+             r"(?:accounts |trade )?receivables?(?:, net| net)?(?:,? (?:net of|less) (?:the )?allowances?.*| of allowances?.*)?"),
     LineItem("InventoryNet", "Inventory, Net", r"inventor(?:y|ies)", r"(?:merchandise )?inventor(?:y|ies)(?:, net)?",
              words="merchandise inventories"),
     LineItem("AssetsCurrent", "Assets, Current", r"(?:total )?current assets", r"total current assets"),
@@ -170,7 +172,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"short[- ]term (?:debt|borrowings?)|commercial paper|(?:short[- ]term )?notes payable(?: and "
              r"commercial paper)?"),
     LineItem("LongTermDebtCurrent", "Long-term Debt, Current Maturities",
-             rf"{_CUR} (?:portion|maturities) of (?:long[- ]term )?debt",
+             rf"{_CUR} (?:portion|maturities) of (?:long[- ]term )?debt|current (?:long[- ])?term (?:debt|borrowings?)|"
+             r"long[- ]term debt,? classified as current",
              rf"(?:{_CUR} (?:portion|maturities) of (?:long[- ]term )?(?:debt|borrowings)(?: and .{{0,40}})?|"
              r"long[- ]term debt,? (?:due within one year|(?:classified as )?current(?: portion| maturities)?))"),
     LineItem("LongTermDebtNoncurrent", "Long-term Debt, Excluding Current Maturities",
@@ -206,6 +209,24 @@ ITEMS: tuple[LineItem, ...] = (
              formula="NetCashProvidedByUsedInOperatingActivities - PaymentsToAcquirePropertyPlantAndEquipment"),
     LineItem("EBITDA", "EBITDA", r"\bebitda\b", r"ebitda",
              formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization", words="ebitda adjusted"),
+    LineItem("EffectiveTaxRate", "Effective tax rate", r"effective (?:income )?tax rates?|\betr\b",
+             r"effective (?:income )?tax rate", formula="IncomeTaxExpenseBenefit / IncomeLossBeforeIncomeTaxes", percent=True,
+             words="provision for income taxes income before income taxes"),
+    LineItem("InterestCoverage", "Interest coverage", r"interest coverage(?: ratio)?|times interest earned(?: ratio)?",
+             r"interest coverage(?: ratio)?", formula="OperatingIncomeLoss / InterestExpense",
+             words="operating income interest expense"),
+    # "what share of its net income did <company> pay out as dividends": the payout, not net income
+    LineItem("PayoutRatio", "Payout ratio", r"(?:dividend )?payout ratio|(?:share|percentage|portion|proportion) of "
+             r"(?:its |their )?net (?:income|earnings) (?:did )?(?:[\w.&'’-]+ ){0,3}?pa(?:y|id) out(?: (?:as|in) dividends)?",
+             r"(?:dividend )?payout ratio", formula="PaymentsOfDividends / NetIncomeLoss", percent=True,
+             words="dividends paid net income"),
+    # over the average of the period's opening and closing balances ("average X": agent/no_model/derived_figures.py)
+    LineItem("DaysSalesOutstanding", "Days sales outstanding", r"days(?:['’])? sales outstanding|\bdso\b|days of sales outstanding",
+             r"days(?:['’])? sales outstanding", formula="average AccountsReceivableNetCurrent / Revenues * 365",
+             words="accounts receivable net sales revenue"),
+    LineItem("InventoryTurnover", "Inventory turnover", r"inventory turnover(?: ratio)?|inventory turns",
+             r"inventory turnover(?: ratio)?", formula="CostOfRevenue / average InventoryNet",
+             words="cost of sales inventories"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
 # costs and expenses: amounts however they are signed on the page (a statement printing them in parentheses)

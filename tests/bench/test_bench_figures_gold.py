@@ -248,3 +248,35 @@ def test_paraphrase_gold_asks_tune_figures_in_other_words():
     for g in gold:  # each is a gold figure asked before, in new words
         assert sources[(g["file"], g["value"], g["period"])] == g["asked_first"] != g["question"]
     assert len({(g["file"], g["value"]) for g in gold}) >= 60
+
+
+def test_an_item_no_figure_answers_is_right_only_without_a_lead():
+    item = {"answer": None, "precision": None}
+    assert score_derived(item, "No table row of the pages searched prints goodwill, so no figure is stated.") == "correct"
+    assert score_derived(item, "- Goodwill / total assets (2022): 1.5% [^1]") == "wrong"
+
+
+def test_derived_more_gold_is_tune_issuers_inputs_printed_on_their_pages():
+    import pymupdf
+
+    from bench.figures_gold import _default_pdfs, build_questions, gold_files, gold_stems
+
+    assert gold_files("derived", "derived-more") == ["derived_more_tune.jsonl"]
+    assert gold_files("figures", "derived-more") == []
+    stems = sorted(gold_stems("derived-more"))
+    assert {half_of(s) for s in stems} == {"tune"}
+    assert build_questions(stems, None, None, "check", "derived-more") == []
+    gold = load_gold("derived_more_tune.jsonl")
+    assert len(gold) >= 45 and sum(g["answer"] is None for g in gold) >= 3
+    assert all(g["no_figure"] for g in gold if g["answer"] is None)
+    folders = [d for d in _default_pdfs("derived-more") if d.is_dir()]
+    if not folders:
+        pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
+    missing = []
+    for g in gold:
+        doc = pymupdf.open(next(d / g["file"] for d in folders if (d / g["file"]).exists()))
+        for i in g["inputs"]:
+            value = i["value"].strip("()$")
+            if re.search(rf"(?<![\d,.]){re.escape(value)}(?![\d]|[,.]\d)", doc[i["page"]].get_text()) is None:
+                missing.append((g["file"], i["page"], i["value"]))
+    assert not missing
