@@ -48,7 +48,7 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
-from storage.finance.periods import YEAR, YEAR_ENDED_MONTH_DAY
+from storage.finance.periods import YEAR, YEAR_ENDED_MONTH_DAY, YEAR_WORD
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
@@ -179,7 +179,7 @@ def _joined_caption(a: Line, b: Line) -> str | None:
 def _is_dated_titles(line: Line) -> bool:
     """Column titles that print a year ("2017 Balance  Gains/(Losses)  Settlements  2017 Balance"):
     the header of the next table."""
-    return not line.values and bool(re.search(rf"\b{YEAR}\b", line.text)) \
+    return not line.values and bool(YEAR_WORD.search(line.text)) \
         and len(segments(line, average_char_width(line.words))) >= 2
 
 

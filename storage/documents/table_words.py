@@ -8,9 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 from storage.finance.scale import CAPTION, CAPTION_PHRASE, HEAD_UNIT_SCALE, HEAD_UNIT_WORD
-from storage.finance import periods
+from storage.finance.periods import YEAR_CELL  # a header cell that is a year ("2022", "(2022)")
 
-YEAR_CELL = re.compile(rf"^\(?{periods.YEAR}\)?,?$")
 NUMBER = re.compile(r"^\(?[-–—+]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
 PLACEHOLDER = re.compile(r"(?i)^(?:n/?m|n/a|n\.a\.?|\*{2,3})$")  # "NM", "n/a", "N.A.", "**": a cell with no number

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from storage.finance.columns import HEADER_WORDS, title_spans
-from storage.finance.periods import COMPARISON, MONTH, PERIOD_TOKEN, YEAR
+from storage.finance.periods import COMPARISON, MONTH, PERIOD_TOKEN, YEAR, YEAR_CELL
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -198,7 +198,6 @@ def is_title_line(text: str) -> bool:
     return rest != text and not re.search(r"[A-Za-z0-9]", re.sub(r"\([^)]*\)", " ", rest))
 
 
-_YEAR_CELL = re.compile(rf"\(?{_YEAR}\)?,?")
 _FOOTNOTE_CELL = re.compile(r"\(\d\)")  # "(1)": a footnote mark
 
 
@@ -211,7 +210,7 @@ def is_one_line_row(line: str) -> bool:
     label, values = split_row(line)
     return (
         len(values) >= 2
-        and not any(_YEAR_CELL.fullmatch(v) or _FOOTNOTE_CELL.fullmatch(v) for v in values)
+        and not any(YEAR_CELL.fullmatch(v) or _FOOTNOTE_CELL.fullmatch(v) for v in values)
         and not all(re.fullmatch(r"\d", v) for v in values)  # "Category 1 2 3": column numbers
         and bool(re.search(r"[A-Za-z]{2}", label))
         and (label[:1].isupper() or label[:1] == "(")

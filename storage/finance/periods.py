@@ -213,6 +213,8 @@ PERIOD_TOKEN = re.compile(
 
 # ---- years as each reader finds them (issue 27: one home; the boundaries differ on purpose, named for their reader)
 BARE_YEAR = re.compile(rf"^{YEAR}$")  # a cell that is a year and nothing else
+YEAR_CELL = re.compile(rf"^\(?{YEAR}\)?,?$")  # a header cell that is a year: "2022", "(2022)", "2022,"
+YEAR_WORD = re.compile(rf"\b{YEAR}\b")  # a year as a word of a label or sentence ("2017 Balance", "in 2022")
 # a column naming a (fiscal) year and nothing else: "2023", "Fiscal 2023", "Year 2023" (group 1 the year)
 YEAR_COLUMN_TITLE = re.compile(rf"(?i)^(?:(?:fiscal|full)\s+)?(?:years?\s+)?(?:fiscal\s+)?(?:year\s+)?'?({YEAR})$")
 FISCAL_YEAR_NAMED = re.compile(rf"(?i)\bfiscal\s+(?:year\s+)?{YEAR}\b")  # "Fiscal 2019", "Fiscal Year 2019" over a column
