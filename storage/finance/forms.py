@@ -17,6 +17,8 @@ COVER_FORM = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECA
 COVER_FORM_SPACED = re.compile(r"\bFORM\s+(10\s*-\s*[KQ]|8\s*-\s*K)\b", re.IGNORECASE)
 # an earnings release's first lines: "Press Release", "... Reports Fourth Quarter Results"
 RELEASE_COVER = re.compile(r"\b(?:news|press|earnings)\s+release\b|\breports?\b.{0,80}\bresults\b", re.IGNORECASE)
+# a 10-Q's reference to the annual report before it: "Annual Report on Form 10-K for the year ended December 31, 2021"
+PRIOR_ANNUAL_REPORT = re.compile(r"form\s+10-K\s+for\s+the\s+(?:fiscal\s+)?year\s+ended\s*", re.IGNORECASE)
 # the forms a question names, and the form names they stand for (storage/retrieval/question_scope.py)
 ASKED_FORMS = [
     (re.compile(r"\b10\s?-?\s?k\b|\bannual\s+report\b", re.IGNORECASE), {"10-K", "annual report"}),

@@ -313,6 +313,21 @@ COVER_SPAN_ENDED = re.compile(
     rf"(?P<date>{DATE.pattern})",
     re.IGNORECASE,
 )
+
+
+def _spaced(word: str) -> str:
+    """`word` as a letter-spaced cover's text layer may read it ("Fis cal", "E nded"): a space allowed between letters."""
+    return r"\s?".join(re.escape(c) for c in word)
+
+
+# a 10-K's and a 10-Q's cover: "For the Fis cal Year Ended", "for the quarterly period ended" (the date printed after
+# it); letter-spaced words read as the text layer prints them. (fiscal_year_end: the same phrase, unspaced)
+COVER_YEAR_ENDED = re.compile(
+    rf"for\s+the\s+(?:{_spaced('fiscal')}\s+)?{_spaced('year')}\s+{_spaced('ended')}\s*:?\s*", re.IGNORECASE)
+COVER_QUARTER_ENDED = re.compile(
+    rf"for\s+the\s+{_spaced('quarter')}(?:\s?{_spaced('ly')}\s+{_spaced('period')})?\s+{_spaced('ended')}\s*:?\s*",
+    re.IGNORECASE)
+FISCAL_YEAR_END_SAID = re.compile(r"fiscal\s+year\s+end(?:ed|ing)\s*", re.IGNORECASE)  # "fiscal year ended January 28"
 # any span's "... ended " in a cover's text, its date after it ("the quarterly period ended", "52 weeks ended")
 ANY_SPAN_ENDED = re.compile(r"\b(?:quarter|period|year|weeks|months)\W[^.]{0,80}?\bended\s+", re.IGNORECASE)
 MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)  # a 10-Q cover's spans
