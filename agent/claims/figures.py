@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 
 from storage.finance.periods import DURATION_AFTER, PROSE_DATE
-from storage.finance.scale import CAPTION_AFTER, CURRENCY_WORDS_AFTER, PROSE_SCALE, PROSE_SCALES, SQUARE_FEET_AFTER, read_scale, scales_in
+from storage.finance.scale import (BASIS_POINTS_AFTER, CAPTION_AFTER, CURRENCY_WORDS_AFTER, PEOPLE_AFTER, POINTS_AFTER, PROSE_SCALE,
+                                   PROSE_SCALES, SQUARE_FEET_AFTER, read_scale, scales_in)
 
 SCALES = PROSE_SCALES
 _NUMBER = re.compile(
@@ -35,9 +36,6 @@ _ID_BEFORE = re.compile(r"(?:\b(?:note|notes|item|items|page|pages|p\.|pp\.|sect
 _SMALL = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
-_PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
-_POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
-_BASIS_AFTER = re.compile(r"^\s*(?:basis\s+points?|bps?\b)", re.I)  # a hundredth of a percentage point
 
 
 def caption_scale(text: str) -> float | None:
@@ -84,9 +82,9 @@ def _figure(m: re.Match, base: int = 0) -> Figure:
     currency = m.group("cur") or ""
     if not currency and (w := CURRENCY_WORDS_AFTER.match(after)):
         currency = {"dollar": "$", "euro": "€", "pound": "£", "yen": "¥"}[w.group(1).lower().rstrip("s")]
-    unit = "people" if _PEOPLE_AFTER.match(after) else "sqft" if SQUARE_FEET_AFTER.match(after) else \
-        "points" if not m.group("pct") and _POINTS_AFTER.match(after) else ""
-    points = 0.01 if unit == "points" and _BASIS_AFTER.match(after) else 1.0  # "150 basis points": 1.5 points
+    unit = "people" if PEOPLE_AFTER.match(after) else "sqft" if SQUARE_FEET_AFTER.match(after) else \
+        "points" if not m.group("pct") and POINTS_AFTER.match(after) else ""
+    points = 0.01 if unit == "points" and BASIS_POINTS_AFTER.match(after) else 1.0  # "150 basis points": 1.5 points
     return Figure(m.string[start:end], base + start, base + end, float(digits) * scale * points,
                   0.5 * 10 ** -places * scale * points, bool(m.group("pct")), currency, scale != 1.0, unit, bool(m.group("sign") or (m.group("open") and m.group("close"))))
 

@@ -19,11 +19,12 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
+from agent.claims.facts import Fact, rows_of
 from agent.claims.figures import Figure, figures_in
 from storage.finance.line_items import asked_items, normalize_label, row_item
 from storage.finance.periods import (CLAIM_YEAR, CLAIM_YEAR_RANGE, DATED_YEAR, FROM_YEAR, MONTH_DAY, MONTH_DAY_NO_YEAR,
                                      MONTH_NAMES, QUARTER_NAME, QUARTER_ORDINALS, SPAN_STOP_WORDS, YEAR, span_months)
+from storage.finance.scale import PEOPLE_WORDS, SQUARE_FEET_WORDS
 
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?|expanded|widened"
 _DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced|narrowed|contracted"
@@ -389,9 +390,9 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                     after = line[n.end:n.end + 30]
                     if fig.currency and not n.currency and _COUNT_AFTER.match(after):
                         continue  # "800 million shares authorized" is no $800 million
-                    if fig.unit == "people" and not PEOPLE.search(after):
+                    if fig.unit == "people" and not PEOPLE_WORDS.search(after):
                         continue
-                    if fig.unit == "sqft" and not SQUARE_FEET.search(after):
+                    if fig.unit == "sqft" and not SQUARE_FEET_WORDS.search(after):
                         continue
                     if fig.currency and (n.currency or "$") != fig.currency and fig.currency not in currencies:
                         continue

@@ -218,6 +218,14 @@ PROSE_SCALE = r"thousands?|millions?|billions?|trillions?|bn|mn|mm|mln|tn"
 CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(" + SCALE_WORDS + r")(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
 # "12 million dollars", "5 euros": the currency said in words (group 1)
 CURRENCY_WORDS_AFTER = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
+# "12,000 employees", "450 team members": a count of people; "25 basis points", "1.5 percentage points", "30 bps":
+# points (BASIS_POINTS_AFTER: a hundredth of a percentage point)
+PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
+POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
+BASIS_POINTS_AFTER = re.compile(r"^\s*(?:basis\s+points?|bps?\b)", re.I)
+# the words of a row, section or sentence that count people or square feet (the claim check's facts and support)
+PEOPLE_WORDS = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
+SQUARE_FEET_WORDS = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
 # "1.2 million square feet", "450,000 sq. ft": an area, no amount
 SQUARE_FEET_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
 
