@@ -245,7 +245,9 @@ YEARS_ENDED_NO_YEAR = re.compile(rf"(?i)\b(?:fiscal\s+)?years?\s+ended\s+({MONTH
 
 
 # ---- spans (durations) as each reader words them (issue 27). parse_period reads a column's span in full; these are the
-# narrower readers of questions, claims, answer lines and covers, kept apart where their words differ (each says why)
+# narrower readers of questions (ASKED_*: "first half", no weeks), answer columns (column_months: "quarter" anywhere,
+# weeks), claims (span_months: "Q3", "H1", hyphenated, None when two lengths are named) and answer lines (SAID_*).
+# Kept apart, not merged into one union: each word one reader lacks would change that reader's answers, unmeasured.
 WEEKS_MONTHS = _WEEKS  # 13 weeks -> 3 months ...
 YEAR_TO_DATE = _YEAR_TO_DATE  # "year-to-date", "YTD"
 SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)  # a header segment's span
