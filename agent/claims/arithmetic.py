@@ -22,7 +22,6 @@ _TOKEN = re.compile(
 )
 _BRACKETED = re.compile(r"(?P<result>-?\d[\d,]*(?:\.\d+)?%?)\s*\[(?P<expr>[^\]]+)\]")
 _COUNT = re.compile(r"\)\s*/\s*(\d{1,2})(?![\d.,])")
-_OPS = {"+": "+", "−": "-", "-": "-", "×": "*", "*": "*", "/": "/", "÷": "/"}
 
 
 class _Unreadable(ValueError):
@@ -38,7 +37,7 @@ def _tokens(text: str) -> list[str | float]:
                 out.pop()  # "due 2026 1,000": the first number belongs to the label
             out.append(value)
         elif m.group("op") or m.group("minus"):
-            out.append(_OPS[m.group("op") or "-"])
+            out.append(arithmetic.SIGNS[m.group("op") or "-"])
         elif m.group("open"):
             out.append("(")
         elif out and out[-1] == "(":

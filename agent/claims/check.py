@@ -36,7 +36,7 @@ from agent.page_text import segment
 from agent.citations.quotes import CELL, ELLIPSIS, ROW_GAP, quotes_by_marker
 from storage.finance.columns import CHANGE_TITLE, names_change
 from storage.schema import AnswerResult, ClaimCheck, ClaimProblem, Source
-from agent.claims.facts import PEOPLE, SQUARE_FEET
+from storage.finance.scale import PEOPLE_WORDS, SQUARE_FEET_WORDS
 
 SAYS_CHARS = 300
 # a quote in any marks: “…”, "…", ‘…’, '…' (an apostrophe is none: "Apple's"), «…», „…“
@@ -112,7 +112,7 @@ class CheckedSource:
         """A count of people or square feet, or percentage points, printed with that unit."""
         if fig.unit not in ("people", "sqft", "points"):
             return False
-        rx = {"people": PEOPLE, "sqft": SQUARE_FEET, "points": re.compile(r"(?i)points?|bps|pp\b")}[fig.unit]
+        rx = {"people": PEOPLE_WORDS, "sqft": SQUARE_FEET_WORDS, "points": re.compile(r"(?i)points?|bps|pp\b")}[fig.unit]
         return any(abs(n.value - fig.value) <= max(n.tolerance, fig.tolerance) + 1e-9 and rx.search(t[n.end:n.end + 30])
                    for t in self.texts for n in figures_in(t))
 

@@ -22,15 +22,13 @@ from functools import lru_cache
 
 from storage.documents import facts as stored_facts
 from storage.documents.tables import Cell, Unit, row_cells, split_row
-from storage.finance.periods import YEAR
+from storage.finance.periods import YEAR, YEAR_WORD as _YEAR
 from storage.finance.scale import CENTS, PERCENT_LABEL, factor, find_caption, read_scale, unit_of
+from storage.finance.scale import PEOPLE_WORDS as PEOPLE, SQUARE_FEET_WORDS as SQUARE_FEET
 from storage.documents import page_tables
 from storage.documents.catalog import load_manifest
 from storage.schema import Fact as StoredFact
 
-_YEAR = re.compile(rf"\b{YEAR}\b")
-PEOPLE = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
-SQUARE_FEET = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
 _NUMBER = re.compile(r"\(?-?\$?\s?(\d[\d,]*(?:\.\d+)?)\)?")
 
 

@@ -20,8 +20,9 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from storage.finance.periods import MONTH_WORD
-from storage.finance.scale import PROSE_SCALE, PROSE_SCALES, SCALE_WORDS, read_scale, scales_in
+from storage.finance.periods import DURATION_AFTER, PROSE_DATE
+from storage.finance.scale import (BASIS_POINTS_AFTER, CAPTION_AFTER, CURRENCY_WORDS_AFTER, PEOPLE_AFTER, POINTS_AFTER, PROSE_SCALE,
+                                   PROSE_SCALES, SQUARE_FEET_AFTER, read_scale, scales_in)
 
 SCALES = PROSE_SCALES
 _NUMBER = re.compile(
@@ -30,22 +31,11 @@ _NUMBER = re.compile(
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b))?"
     rf"(?:\s?(?P<scale>(?i:{PROSE_SCALE}))\b|(?P<letter>[kKmMbB])\b)?"  # "$34.2 Bn", "$1.2 Million"
 )
-_MONTH = MONTH_WORD
-_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}"
-                   r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
 _ID_BEFORE = re.compile(r"(?:\b(?:note|notes|item|items|page|pages|p\.|pp\.|section|part|rule|no\.|number|exhibit|asc|asu|"
                         r"topic|chapter|schedule|form|level|tier|phase|step|table|figure|fig\.|q|fy|h)\s*)$", re.IGNORECASE)
-_DURATION_AFTER = re.compile(r"^\s?[- ]?(?:months?|weeks?|quarters?)\b", re.IGNORECASE)
 _SMALL = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _SMALL_WORD = re.compile(r"\b(" + "|".join(_SMALL) + r")\b", re.IGNORECASE)
-_PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
-_SQFT_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
-_POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
-_BASIS_AFTER = re.compile(r"^\s*(?:basis\s+points?|bps?\b)", re.I)  # a hundredth of a percentage point
-# a figure followed by its table's caption: "$18,752 (in millions)", "34,229 (millions)", "$512 (in thousands)"
-_CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(" + SCALE_WORDS + r")(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
-_CURRENCY_WORDS = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
 
 
 def caption_scale(text: str) -> float | None:
@@ -85,16 +75,16 @@ def _figure(m: re.Match, base: int = 0) -> Figure:
     end = max(m.end("num"), m.end("pct") if m.group("pct") else 0, m.end("scale") if m.group("scale") else 0,
               m.end("letter") if m.group("letter") and scale != 1.0 else 0)
     after = m.string[m.end():m.end() + 40]
-    if scale == 1.0 and not m.group("pct") and (caption := _CAPTION_AFTER.match(after)):
+    if scale == 1.0 and not m.group("pct") and (caption := CAPTION_AFTER.match(after)):
         scale = SCALES[caption.group(1).lower().rstrip("s")]
         end = m.end() + caption.end()
         after = m.string[end:end + 40]
     currency = m.group("cur") or ""
-    if not currency and (w := _CURRENCY_WORDS.match(after)):
+    if not currency and (w := CURRENCY_WORDS_AFTER.match(after)):
         currency = {"dollar": "$", "euro": "€", "pound": "£", "yen": "¥"}[w.group(1).lower().rstrip("s")]
-    unit = "people" if _PEOPLE_AFTER.match(after) else "sqft" if _SQFT_AFTER.match(after) else \
-        "points" if not m.group("pct") and _POINTS_AFTER.match(after) else ""
-    points = 0.01 if unit == "points" and _BASIS_AFTER.match(after) else 1.0  # "150 basis points": 1.5 points
+    unit = "people" if PEOPLE_AFTER.match(after) else "sqft" if SQUARE_FEET_AFTER.match(after) else \
+        "points" if not m.group("pct") and POINTS_AFTER.match(after) else ""
+    points = 0.01 if unit == "points" and BASIS_POINTS_AFTER.match(after) else 1.0  # "150 basis points": 1.5 points
     return Figure(m.string[start:end], base + start, base + end, float(digits) * scale * points,
                   0.5 * 10 ** -places * scale * points, bool(m.group("pct")), currency, scale != 1.0, unit, bool(m.group("sign") or (m.group("open") and m.group("close"))))
 
@@ -107,7 +97,7 @@ def _not_a_figure(m: re.Match, text: str, dates: list[tuple[int, int]]) -> bool:
     if re.match(r"[-/]?[A-Za-z]", after) and not (m.group("letter") and _scale(m) != 1.0) and not m.group("scale") \
             and not m.group("pct"):
         return True  # "10-K", "3M", "2nd", "1A"
-    if any(s <= start < e for s, e in dates) or _ID_BEFORE.search(before[-12:]) or _DURATION_AFTER.match(after):
+    if any(s <= start < e for s, e in dates) or _ID_BEFORE.search(before[-12:]) or DURATION_AFTER.match(after):
         return True
     plain = not (m.group("cur") or m.group("pct") or m.group("scale") or "," in m.group("num") or "." in m.group("num"))
     return plain and 1900 <= int(m.group("num")) <= 2100  # a year
@@ -115,7 +105,7 @@ def _not_a_figure(m: re.Match, text: str, dates: list[tuple[int, int]]) -> bool:
 
 def figures_in(text: str) -> list[Figure]:
     """The figures a sentence states (markers must already be removed)."""
-    dates = [d.span() for d in _DATE.finditer(text)]
+    dates = [d.span() for d in PROSE_DATE.finditer(text)]
     return [_figure(m) for m in _NUMBER.finditer(text) if not _not_a_figure(m, text, dates)]
 
 
@@ -127,7 +117,7 @@ class SourceNumbers:
         for caption in scales_in(text):  # storage/finance/scale.py: "(In millions)", "(Millions)", "(000s)", "$M"
             scales.update((caption.factor, caption.share_factor))
         values: list[float] = []
-        dates = iter(d.span() for d in _DATE.finditer(text))
+        dates = iter(d.span() for d in PROSE_DATE.finditer(text))
         date = next(dates, None)
         for m in _NUMBER.finditer(text):
             while date is not None and date[1] <= m.start("num"):

@@ -19,13 +19,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from agent.claims.facts import PEOPLE, SQUARE_FEET, Fact, rows_of
+from agent.claims.facts import Fact, rows_of
 from agent.claims.figures import Figure, figures_in
 from storage.finance.line_items import asked_items, normalize_label, row_item
-from storage.finance.periods import MONTH_DAY, MONTH_NAMES, QUARTER_NAME, QUARTER_NUMBER, QUARTER_ORDINALS, YEAR
+from storage.finance.periods import (CLAIM_YEAR, CLAIM_YEAR_RANGE, DATED_YEAR, FROM_YEAR, MONTH_DAY, MONTH_DAY_NO_YEAR,
+                                     MONTH_NAMES, QUARTER_NAME, QUARTER_ORDINALS, SPAN_STOP_WORDS, YEAR, span_months)
+from storage.finance.scale import PEOPLE_WORDS, SQUARE_FEET_WORDS
 
-_YEAR = re.compile(rf"(?<![\d,.$]){YEAR}(?!\d|,\d)")
-_RANGE = re.compile(rf"\b({YEAR})\s*(?:[-–—]|to|through|thru)\s*(?:fiscal\s+)?({YEAR})\b", re.I)
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?|expanded|widened"
 _DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced|narrowed|contracted"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
@@ -36,7 +36,6 @@ _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about
 _COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
                           r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
 # "rose to $15.1 billion from fiscal 2021": the year the change starts from
-_FROM_YEAR = re.compile(rf"\bfrom\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?({YEAR})\b", re.I)
 _CHANGE_AFTER = re.compile(rf"^\s*(?:percentage points?\s+|points?\s+)?(?:{_UP}|{_DOWN}|increase|decrease|rise|drop|decline|growth)\b", re.I)
 _COMPARED = re.compile(rf"(?i)\bfrom\b.*\bto\b|\bcompared\b|\bversus\b|\bvs\.?\b|\bover\s+(?:fiscal\s+)?{YEAR}\b")
 _STOP = set("""the a an of and or in on for to by from at as is was were be been its it this that with than
@@ -45,7 +44,7 @@ million millions billion billions thousand thousands percent about approximately
 during compared versus vs also had has have over under per cent amounted came totaled stood statement shows
 filing line lists labels""".split()) | set(  # a date's month names no item ("as of May 31, 2023")
     f"{MONTH_NAMES} sept "
-    "three six nine twelve month months week weeks".split())  # nor a period's length ("six months ended")
+    f"{SPAN_STOP_WORDS}".split())  # nor a period's length ("six months ended")
 
 
 @lru_cache(maxsize=8192)
@@ -75,8 +74,8 @@ class Claim:
     @cached_property
     def years(self) -> set[int]:
         """The years it names, a range's years between ("2021–2023", "2021 through 2023") included."""
-        found = {int(y) for y in _YEAR.findall(self.sentence)}
-        for a, b in _RANGE.findall(self.sentence):
+        found = {int(y) for y in CLAIM_YEAR.findall(self.sentence)}
+        for a, b in CLAIM_YEAR_RANGE.findall(self.sentence):
             if 0 < int(b) - int(a) <= 10:
                 found.update(range(int(a), int(b) + 1))
         return found
@@ -105,7 +104,7 @@ class Claim:
     @cached_property
     def from_year(self) -> int | None:
         """The year a stated change starts from ("rose to $15.1 billion from fiscal 2021"), when it names one."""
-        m = _FROM_YEAR.search(self.sentence)
+        m = FROM_YEAR.search(self.sentence)
         return int(m.group(1)) if m else None
 
     @cached_property
@@ -166,7 +165,7 @@ class Claim:
     @cached_property
     def dated_years(self) -> set[int]:
         """The years of the calendar dates it names ("December 31, 2018")."""
-        return {int(m.group("year")) for m in _DATED.finditer(self.sentence)}
+        return {int(m.group("year")) for m in DATED_YEAR.finditer(self.sentence)}
 
     @cached_property
     def quarter(self) -> int | None:
@@ -174,12 +173,12 @@ class Claim:
 
     @cached_property
     def duration(self) -> int | None:
-        return duration(self.sentence)
+        return span_months(self.sentence)
 
     def period_agrees(self, fact: Fact) -> bool:
         """The sentence's year, length of period ("three months", "year ended") and month, where it says
         them, are the fact's column's."""
-        if self.duration and (d := duration(fact.period)) and d != self.duration:
+        if self.duration and (d := span_months(fact.period)) and d != self.duration:
             return False
         if self.months and (m := months(fact.period)) and not (m & self.months) and not self.is_change:
             return False
@@ -188,7 +187,7 @@ class Claim:
         if not self.years or not fact.years:
             return True
         allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
-        if self.dated_years and months(fact.period) & self.months and _FISCAL_MONTH.search(fact.period):
+        if self.dated_years and months(fact.period) & self.months and MONTH_DAY_NO_YEAR.search(fact.period):
             # "Fiscal Year 2019 … Quarter Ended December 31": a quarter of a fiscal year ends in its calendar year
             # or the one before ("the quarter ended December 31, 2018", a calendar date, is that column)
             allowed |= {y + 1 for y in self.dated_years}
@@ -196,13 +195,6 @@ class Claim:
 
 
 _MONTHS = MONTH_DAY
-_DATED = re.compile(rf"{MONTH_DAY.pattern},?\s*(?P<year>{YEAR})\b", re.I)  # a calendar date: "December 31, 2018" -> 2018
-# a column's month and day printed without their own year: the year is the table's fiscal year heading's
-_FISCAL_MONTH = re.compile(rf"{MONTH_DAY.pattern}(?!,?\s*{YEAR})", re.I)
-_DURATIONS = ((3, re.compile(rf"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\b{QUARTER_NUMBER}\b")),
-              (6, re.compile(r"(?i)\bsix[- ]months?\b|\b26[- ]weeks?\b|\bfirst half\b|\bh1\b")),
-              (9, re.compile(r"(?i)\bnine[- ]months?\b|\b39[- ]weeks?\b")),
-              (12, re.compile(r"(?i)\btwelve[- ]months?\b|\b52[- ]weeks?\b|\byears? ended\b|\bfull[- ]year\b|\bannual\b")))
 
 
 @lru_cache(maxsize=4096)
@@ -233,13 +225,6 @@ def column_quarter(period: str) -> int | None:
         return q
     m = _BARE_ORDINAL.match(period.strip())
     return _ORDINAL[m.group(1).lower()] if m else None
-
-
-@lru_cache(maxsize=4096)
-def duration(text: str) -> int | None:
-    """The length in months of the period a text names, when exactly one: "three months ended" -> 3."""
-    found = {n for n, rx in _DURATIONS if rx.search(text)}
-    return found.pop() if len(found) == 1 else None
 
 
 @lru_cache(maxsize=8192)
@@ -302,7 +287,7 @@ def _is_change_figure(fig: Figure, sentence: str) -> bool:
 def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     """The column the change is from: a year the sentence names before the fact's, else the year before."""
     earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)
-               and duration(f.period) == duration(fact.period)]  # the same length: three months with three months
+               and span_months(f.period) == span_months(fact.period)]  # the same length: three months with three months
     if not earlier:
         earlier = [f for f in row if f is not fact and f.years and fact.years and max(f.years) < max(fact.years)]
     named = [f for f in earlier if f.years & claim.years]
@@ -315,7 +300,7 @@ def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     # a year printed in several columns (earnings and per share; "impacted earnings", "did not", "total"): the one at
     # this column's place among its own year's as many columns
     latest = [f for f in pool if max(f.years) == max(first.years)]
-    own = [f for f in row if f.years == fact.years and duration(f.period) == duration(fact.period)]
+    own = [f for f in row if f.years == fact.years and span_months(f.period) == span_months(fact.period)]
     if len(latest) > 1 and len(own) == len(latest):
         return latest[next(k for k, f in enumerate(own) if f is fact)]
     return first
@@ -411,9 +396,9 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                     after = line[n.end:n.end + 30]
                     if fig.currency and not n.currency and _COUNT_AFTER.match(after):
                         continue  # "800 million shares authorized" is no $800 million
-                    if fig.unit == "people" and not PEOPLE.search(after):
+                    if fig.unit == "people" and not PEOPLE_WORDS.search(after):
                         continue
-                    if fig.unit == "sqft" and not SQUARE_FEET.search(after):
+                    if fig.unit == "sqft" and not SQUARE_FEET_WORDS.search(after):
                         continue
                     if fig.currency and (n.currency or "$") != fig.currency and fig.currency not in currencies:
                         continue

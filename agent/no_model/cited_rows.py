@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from storage.finance import line_items
-from storage.finance.periods import YEAR
+from storage.finance.periods import BARE_YEAR as _YEAR_VALUE
 from storage.finance.scale import SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, scale_word
@@ -30,7 +30,6 @@ from storage.schema import Source
 
 MAX_CAPTION_WORDS = 8
 MAX_SOURCES = 6
-_YEAR_VALUE = re.compile(rf"^{YEAR}$")
 
 
 @dataclass

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from storage.finance import arithmetic, line_items
+from storage.finance.arithmetic import WORDS as _OPS
 from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
@@ -45,11 +46,6 @@ from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
 from storage.schema import Source
 
-_OPS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"),
-        (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*|(?<=\s)x(?=\s)", re.I), "*"),
-        (re.compile(r"\bplus\b|\+", re.I), "+"),
-        # "Long-term debt, less current portion" is a row's label, not a subtraction
-        (re.compile(r"\bminus\b|\bless\b(?!:?\s+(?:the\s+)?current\s+(?:portion|maturities)\b)|(?<=\s)[-–—−](?=\s)", re.I), "-")]
 # "A plus B, divided by C": the comma closes what is divided (written grouping, lower than any operator)
 _DIVIDED_AFTER_COMMA = re.compile(r",\s*(?:divided by|over)\s+", re.I)
 _OP_MARK = {"/": "\x01", "*": "\x02", "+": "\x03", "-": "\x04", "(": "\x05", ")": "\x06"}
@@ -314,7 +310,7 @@ def _evaluate(node: Node, inputs: dict[str, Input]) -> tuple[float, str]:
         left = f"({left})"
     if node.op == "/" and b == 0:
         raise ZeroDivisionError(right)
-    value = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[node.op]
+    value = arithmetic.apply(node.op, a, b)
     return value, f"{left} {dict(zip('+-*/', '+−×/'))[node.op]} {right}"
 
 

@@ -19,15 +19,13 @@ from dataclasses import dataclass
 
 from storage.retrieval.question_scope import question_scope
 from storage.documents.tables import Cell
-from storage.finance.periods import MONTH_DAY, MONTH_QUARTER, MONTHS, QUARTER_NAME, QUARTER_ORDINALS, YEAR
+from storage.finance.periods import (ASKED_FISCAL, ASKED_QUARTER_SPAN, ASKED_SPAN, BARE_ORDINAL_COLUMN, FISCAL_YEAR_NAMED, MONTH_DAY,
+                                     MONTH_QUARTER, MONTHS, QUARTER_NAME, QUARTER_ORDINALS, SPAN_MONTH_WORDS, YEAR_RE,
+                                     YEAR_TO_DATE,
+                                     column_months)
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
-_MONTHS = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
-_QUARTER_SPAN = re.compile(r"\b(?:the|a|that|this|fiscal|calendar) quarter\b|\bquarter (?:ended|ending)\b", re.I)
 _MONTH_QUARTER = MONTH_QUARTER
-_YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bytd\b", re.IGNORECASE)
-_MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
-_FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
 _MONTH_NAME = MONTH_DAY
 _MONTH_NUMBER = MONTHS
 
@@ -52,16 +50,16 @@ def asked_period(question: str) -> AskedPeriod:
     years = [y for y, _ in periods if y is not None]
     quarter = next((q for _, q in periods if q), None)
     months = None
-    if m := _MONTHS.search(question):
-        months = _MONTH_WORDS.get((m.group(1) or "").lower(), 6)
-    elif quarter and _YEAR_TO_DATE.search(question):
+    if m := ASKED_SPAN.search(question):
+        months = SPAN_MONTH_WORDS.get((m.group(1) or "").lower(), 6)
+    elif quarter and YEAR_TO_DATE.search(question):
         months = 3 * quarter
-    elif quarter or _QUARTER_SPAN.search(question) or _MONTH_QUARTER.search(question):
+    elif quarter or ASKED_QUARTER_SPAN.search(question) or _MONTH_QUARTER.search(question):
         months = 3  # "the quarter ended February 28, 2019", "the June 2023 quarter": a quarter's column
     # a quarter's end ("the quarter ended February 28, 2019") or a balance's date ("at June 30, 2022"
     # in a 10-Q printing December 31, 2022 and June 30, 2022): the column of that month
     dated = (_MONTH_NAME.search(question) or _MONTH_QUARTER.search(question)) if months in (3, None) else None
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(_FISCAL.search(question)),
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, months, bool(ASKED_FISCAL.search(question)),
                        _MONTH_NUMBER[dated.group(1).lower()[:3]] if dated else None)
 
 
@@ -90,7 +88,7 @@ def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int
     the quarter of its latest column. None when neither applies."""
     # a column under "Fiscal 2016" names its fiscal year already: no calendar to shift
     dated = [(max(years), month) for c in cells if (years := column_years(c.period)) and (month := column_month(c.period))
-             and not FISCAL_YEAR_LABEL.search(c.period)]
+             and not FISCAL_YEAR_NAMED.search(c.period)]
     if not fiscal_year or not dated:
         return None
     year, month = max(dated)
@@ -99,8 +97,6 @@ def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int
         return None
     return FiscalShift(years, month, fiscal_quarter)
 
-
-FISCAL_YEAR_LABEL = re.compile(rf"(?i)\bfiscal\s+(?:year\s+)?{YEAR}\b")
 
 
 def quarters_in_order(cells: list[Cell]) -> dict[int, int]:
@@ -147,36 +143,18 @@ def cell_years(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None)
 
 
 def column_years(period: str) -> list[int]:
-    return [int(y) for y in re.findall(rf"(?<!\d)({YEAR})(?!\d)", period)]
-
-
-def column_months(period: str) -> int | None:
-    """The span a column header names in months (3 for "Three Months Ended" or "Quarter", 12 for
-    "Twelve Months" / "Year(s) Ended" / "Fiscal"), None when it names none."""
-    if _BARE_ORDINAL.match(period):
-        return 3
-    m = re.search(r"(?i)\b(three|six|nine|twelve)\s+months\b|\bquarter\b|\b(13|26|39|52|53) weeks\b", period)
-    if m:
-        if m.group(2):
-            return {13: 3, 26: 6, 39: 9}.get(int(m.group(2)), 12)
-        return _MONTH_WORDS.get((m.group(1) or "").lower(), 3)
-    # "Year Ended", "Fiscal 2016", "Full year", "Annual", "For the Year" (a selected-data column)
-    if re.search(rf"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?{YEAR}|\bfull[- ]year\b|\bannual\b|\bfor the (?:fiscal )?year\b", period):
-        return 12
-    return None
+    return [int(y) for y in YEAR_RE.findall(period)]
 
 
 _QUARTER_NAME = QUARTER_NAME
 _ORDINALS = QUARTER_ORDINALS
 
 
-# a quarterly table's column named by its ordinal alone under a year ("2016 4th", "1st 2015")
-_BARE_ORDINAL = re.compile(rf"(?i)^\s*(?:{YEAR}\s+)?(1st|2nd|3rd|4th)(?:\s+{YEAR})?\s*$")
 
 
 def column_quarter(period: str) -> int | None:
     """The quarter a column names ("Fourth Quarter 2022", "Q2 FY24", "2016 4th"), None when it names none."""
-    if m := _BARE_ORDINAL.match(period):
+    if m := BARE_ORDINAL_COLUMN.match(period):
         return _ORDINALS[m.group(1).lower()]
     m = _QUARTER_NAME.search(period)
     return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None

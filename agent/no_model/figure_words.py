@@ -10,16 +10,10 @@ from __future__ import annotations
 import re
 
 from storage.finance.numbers import parse_number
-from storage.finance.periods import YEAR
+from storage.finance.periods import PRINTED_DATE, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE
 from storage.finance.scale import scale_word  # the one reader of scale captions (also used by cited_rows)
 
 _CURRENCY = re.compile(r"[$€£]")
-_MONTH_DAY_YEAR = re.compile(rf"[A-Z][a-z]{{2,8}}\.? \d{{1,2}},? {YEAR}")
-_YEAR = re.compile(rf"(?<!\d){YEAR}(?!\d)")
-_SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three) (months|weeks)\b|\bquarter\b",
-                   re.IGNORECASE)
-_FULL_YEAR = re.compile(r"\b(?:years?|fiscal|twelve months|52 weeks|53 weeks|fifty[- ]?(?:two|three) weeks)\b",
-                        re.IGNORECASE)
 
 
 def decimals(printed: str) -> int:
@@ -44,12 +38,12 @@ def said_period(period: str, instant: bool | None = None) -> str:
     2023"; a date without a span: "as of December 31, 2022" for a balance (`instant`), "the period
     ended June 30, 2023" for a flow, "at ..." when unknown; else "in 2023"."""
     period = " ".join(period.split())
-    years = _YEAR.findall(period)
-    date = _MONTH_DAY_YEAR.search(period)
-    if (m := _SPAN.search(period)) and not re.match(r"(?i)twelve|fifty|52|53", m.group(0)):
+    years = YEAR_RE.findall(period)
+    date = PRINTED_DATE.search(period)
+    if (m := SAID_SPAN.search(period)) and not re.match(r"(?i)twelve|fifty|52|53", m.group(0)):
         span = m.group(0).lower()
         return f"the {span} ended {date.group(0)}" if date else f"the {span} of {years[-1]}" if years else period
-    if _FULL_YEAR.search(period) and years:
+    if SAID_FULL_YEAR.search(period) and years:
         return f"the end of fiscal {years[-1]}" if instant else f"fiscal {years[-1]}"
     if date:
         return f"as of {date.group(0)}" if instant else "the period ended " + date.group(0) if instant is False \

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from storage.finance import line_items
-from storage.finance.periods import YEAR
+from storage.finance.periods import YEAR_WORD
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
@@ -161,7 +161,7 @@ def _said_item(question: str, asked: line_items.AskedItem) -> str:
 def _states(sentence: str, said: str) -> bool:
     """The sentence says the item in those words and prints a figure that is not a year."""
     text = " ".join(sentence.lower().split())
-    return bool(said) and said in text and bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", re.sub(rf"\b{YEAR}\b", "", text)))
+    return bool(said) and said in text and bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", YEAR_WORD.sub("", text)))
 
 
 def _said_asked(period: AskedPeriod) -> str:

@@ -43,9 +43,11 @@ from storage.finance.numbers import parse_number
 from storage.finance import line_items
 from storage.finance.columns import CHANGE_TITLE
 from storage.finance.periods import (
-    MONTH, MONTH_DAY, MONTHS, QUARTER_COLUMN, QUARTER_ORDINALS, YEAR, YEAR_RE, Period, calendar_month_end, fiscal_quarter_end,
+    MONTHS, QUARTER_COLUMN, QUARTER_ORDINALS, YEAR_RE, Period, calendar_month_end, fiscal_quarter_end,
     fiscal_year_end, months_before, parse_period,
 )
+from storage.finance.periods import BARE_YEAR as _YEAR_VALUE, MONTH_DAY_NO_YEAR as _MONTH_DAY_ONLY, TOTAL_COLUMN as _TOTAL_COLUMN
+from storage.finance.periods import YEAR_COLUMN_TITLE as _YEAR_ONLY, YEARS_ENDED_NO_YEAR as _YEARS_ENDED
 from storage.finance.scale import (CENTS, HEADING_LINES, PER_SHARE_PLACES, PERCENT_LABEL, ends_section, factor, find_caption,
                                    read_scale, section_caption, unit_of)
 from storage.schema import Fact, PageContent
@@ -58,7 +60,6 @@ FORMAT = 1
 READER = 5  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
-_YEAR_VALUE = re.compile(rf"^{YEAR}$")
 
 
 @dataclass
@@ -266,8 +267,6 @@ def _column_unit(column: str, value: str, unit: str) -> str:
 
 # a change column counted in percent ("% Change", "Percent change", "Increase (Decrease) %"): its values are percents
 _PERCENT_CHANGE = re.compile(rf"(?=.*(?:%|\bpercent))(?=.*{CHANGE_TITLE.pattern})", re.IGNORECASE)
-_MONTH_DAY_ONLY = re.compile(rf"{MONTH_DAY.pattern}(?!,?\s*{YEAR})", re.IGNORECASE)  # "December 31", no year after
-_TOTAL_COLUMN = re.compile(r"(?i)\b(?:total|full[- ]year|fiscal\s+year|year)\s*$")
 
 
 @lru_cache(maxsize=256)
@@ -304,10 +303,6 @@ def _quarter_ends(columns: tuple[str, ...]) -> dict[int, Period]:
     return out
 
 
-# a column naming a (fiscal) year and nothing else: "2023", "Fiscal 2023", "Year 2023"
-_YEAR_ONLY = re.compile(rf"(?i)^(?:(?:fiscal|full)\s+)?(?:years?\s+)?(?:fiscal\s+)?(?:year\s+)?'?({YEAR})$")
-# the span a table's introduction says its year columns are: "... for the years ended May 31:" (no year after the day)
-_YEARS_ENDED = re.compile(rf"(?i)\b(?:fiscal\s+)?years?\s+ended\s+({MONTH})\s+(\d{{1,2}})\b(?!,?\s*{YEAR})")
 
 
 @lru_cache(maxsize=256)

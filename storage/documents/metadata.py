@@ -23,7 +23,10 @@ from pathlib import Path
 from typing import Iterable
 
 from storage.documents.pdf_errors import PDF_ERRORS
-from storage.finance.periods import DATE, FISCAL_LABEL, QUARTER_ORDINAL, QUARTER_ORDINALS, QUARTER_WORDS, YEAR, YEAR_RE, parse_date
+from storage.finance.forms import COVER_FORM, PRIOR_ANNUAL_REPORT
+from storage.finance.periods import (ANY_SPAN_ENDED, COVER_QUARTER_ENDED, COVER_YEAR_ENDED, DATE, FISCAL_LABEL, FISCAL_YEAR_END_SAID,
+                                     MONTHS_ENDED, OWN_QUARTER, QUARTER_ORDINAL, QUARTER_ORDINALS, QUARTER_WORDS, YEAR_RE,
+                                     parse_date)
 from storage.schema import DocumentInfo, PageContent
 
 READER = 2  # bump when a change to reading covers changes stored info: older manifests' info is read again
@@ -31,19 +34,6 @@ COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cov
 WRAPPED_COVER_PAGES = 6  # an annual report's own pages before the 10-K cover it binds in
 LABEL_PAGES = 12  # where the company's own fiscal-year label ("fiscal 2019") is counted
 
-_FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECASE)
-
-
-def _spaced(word: str) -> str:
-    """`word` as a letter-spaced cover's text layer may read it ("Fis cal", "E nded"): a space allowed between letters."""
-    return r"\s?".join(re.escape(c) for c in word)
-
-
-_ANNUAL_PERIOD = re.compile(
-    rf"for\s+the\s+(?:{_spaced('fiscal')}\s+)?{_spaced('year')}\s+{_spaced('ended')}\s*:?\s*", re.IGNORECASE)
-_QUARTER_PERIOD = re.compile(
-    rf"for\s+the\s+{_spaced('quarter')}(?:\s?{_spaced('ly')}\s+{_spaced('period')})?\s+{_spaced('ended')}\s*:?\s*",
-    re.IGNORECASE)
 _EVENT_DATE = re.compile(r"date\s+of\s+report\b", re.IGNORECASE)
 _REGISTRANT = re.compile(r"\(\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
 # the same label as a table's column header, the name in the row below ("Commission File Number | Exact Name of
@@ -63,11 +53,7 @@ _RELEASE_HEADLINE = re.compile(
 )
 _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX|LSE)\s*:\s*([A-Z.]{1,6})\)")
 _ISSUER_BEFORE_TICKER = re.compile(r"([A-Z][\w.&,' -]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American)\s*:")
-_MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)
 _FISCAL_LABEL = FISCAL_LABEL
-# "for the second quarter of 2023", "second-quarter 2023 income", "fourth quarter fiscal 2022"
-_OWN_QUARTER = re.compile(
-    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE)
 _SUFFIXES = re.compile(
     r"(?:,?\s+(?:co\.?|company|corp\.?|corporation|inc\.?|incorporated|plc|p\.l\.c\.|ltd\.?|limited|llc|l\.p\.|"
     r"n\.v\.|s\.a\.|ag|se|holdings?|group))+\.?\s*$",
@@ -206,18 +192,15 @@ def _quarter_from(text: str) -> int | None:
 
 def _fiscal_year_end_month(text: str) -> tuple[int, int] | None:
     """(month, day) of the fiscal year end, from "fiscal year ended January 28, 2023" anywhere."""
-    d = _date_after(re.compile(r"fiscal\s+year\s+end(?:ed|ing)\s*", re.IGNORECASE), text)
+    d = _date_after(FISCAL_YEAR_END_SAID, text)
     return (d.month, d.day) if d else None
-
-
-_PRIOR_10K = re.compile(r"form\s+10-K\s+for\s+the\s+(?:fiscal\s+)?year\s+ended\s*", re.IGNORECASE)
 
 
 def _quarter_after_year_end(period_end: date | None, body: str) -> int | None:
     """A 10-Q's quarter when its first pages print no "three and nine months ended" (a glossary comes first):
     the quarters from the fiscal year end its "Annual Report on Form 10-K for the year ended December 31, 2021"
     names to the cover's period end (September 30, 2022: Q3); None unless that is within a week of a quarter."""
-    year_end = _date_after(_PRIOR_10K, body)
+    year_end = _date_after(PRIOR_ANNUAL_REPORT, body)
     if period_end is None or year_end is None:
         return None
     days = (period_end - year_end).days % 364
@@ -287,7 +270,7 @@ def extract_document_info(doc, pages: list[PageContent], source_file: str) -> Do
     cover = _Cover(texts=texts, lines=_lines(cover_text), flat=" ".join(cover_text.split()),
                    body=" ".join(" ".join(texts).split()), meta_title=" ".join((meta.get("title") or "").split()))
     found = _Found(doc_date=_pdf_date(meta.get("creationDate")))
-    m_form = _FORM_RE.search(cover.flat[:3000])
+    m_form = COVER_FORM.search(cover.flat[:3000])
     registrant = _registrant(cover.lines, cover.body)
     if m_form and registrant:
         _read_filing(m_form, registrant, cover, found)
@@ -321,12 +304,12 @@ def _read_filing(m_form: re.Match, registrant: str, cover: _Cover, found: _Found
     found.issuer = registrant
     if kind in ("10-K", "20-F", "40-F"):
         found.form = "10-K" if kind == "10-K" else "annual report"
-        found.period_end = _date_after(_ANNUAL_PERIOD, cover.flat)
+        found.period_end = _date_after(COVER_YEAR_ENDED, cover.flat)
     elif kind == "10-Q":
         found.form = "10-Q"
-        found.period_end = _date_after(_QUARTER_PERIOD, cover.flat)
+        found.period_end = _date_after(COVER_QUARTER_ENDED, cover.flat)
         # "three and six months ended" -> Q2: the longest interim period the filing reports
-        spans = [{"three": 1, "six": 2, "nine": 3}.get(m.group(1).lower(), 0) for m in _MONTHS_ENDED.finditer(cover.body)]
+        spans = [{"three": 1, "six": 2, "nine": 3}.get(m.group(1).lower(), 0) for m in MONTHS_ENDED.finditer(cover.body)]
         found.quarter = (max(spans, default=0) or _quarter_after_year_end(found.period_end, cover.body)
                          or _quarter_from(cover.flat[:1500]))
     elif kind == "8-K":
@@ -354,13 +337,13 @@ def _read_release_or_report(cover: _Cover, found: _Found) -> None:
         _read_release(cover, found)
     elif re.search(r"\bannual\s+report\b", cover.flat[:600], re.IGNORECASE):
         found.form = "annual report"
-        found.period_end = _date_after(_ANNUAL_PERIOD, cover.flat)
+        found.period_end = _date_after(COVER_YEAR_ENDED, cover.flat)
         # a glossy report that binds in its 10-K: the 10-K's cover, after a few pages of its own, names the issuer
         # and the year
         wrapped = "\n".join(cover.texts[:WRAPPED_COVER_PAGES])
-        if _FORM_RE.search(wrapped) and (registrant := _registrant(_lines(wrapped), cover.body)):
+        if COVER_FORM.search(wrapped) and (registrant := _registrant(_lines(wrapped), cover.body)):
             found.issuer = registrant
-            found.period_end = found.period_end or _date_after(_ANNUAL_PERIOD, " ".join(wrapped.split()))
+            found.period_end = found.period_end or _date_after(COVER_YEAR_ENDED, " ".join(wrapped.split()))
 
 
 def _read_release(cover: _Cover, found: _Found) -> None:
@@ -373,7 +356,7 @@ def _read_release(cover: _Cover, found: _Found) -> None:
     # the latest "quarter/period/year/weeks/months ... ended <date>" (comparatives end earlier)
     ends = [
         parse_date(flat[m.end() : m.end() + 40])
-        for m in re.finditer(r"\b(?:quarter|period|year|weeks|months)\W[^.]{0,80}?\bended\s+", flat, re.IGNORECASE)
+        for m in ANY_SPAN_ENDED.finditer(flat)
     ]
     found.period_end = max((d for d in ends if d), default=None)
     found.quarter = _quarter_from(found.headline + " " + cover.meta_title) or _quarter_from(flat[:600])
@@ -383,7 +366,7 @@ def _read_release(cover: _Cover, found: _Found) -> None:
         # no "quarter ended <date>" printed: the year of the quarter the text reports ("Reports Second-Quarter
         # Results" / "... for the second quarter of 2023"), the latest so named (the same quarter a year earlier is
         # the comparative); its end date stays unknown (so is the fiscal calendar)
-        found.release_year = max((int(m.group("y")) for m in _OWN_QUARTER.finditer(flat[:1500])
+        found.release_year = max((int(m.group("y")) for m in OWN_QUARTER.finditer(flat[:1500])
                                   if QUARTER_ORDINALS[m.group("q").lower()] == found.quarter), default=None)
 
 

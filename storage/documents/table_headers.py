@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 
 from storage.documents.table_words import (
-    CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, SPAN_WORDS, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
+    CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
 from storage.finance.columns import names_change
-from storage.finance.periods import DATE, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, YEAR
+from storage.finance.periods import DATE, FULL_YEAR, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, SPAN_WORDS, YEAR
 
-_FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")
 # a header line that is one date: "June 30, 2022", "As of December 31, 2022:"
 _DATE_LINE = re.compile(rf"(?i)^(?:(?:balances?\s+)?(?:as\s+of|at)\s+)?{DATE.pattern}\s*:?$")
 # a percent sign standing as a word of a column's head: "Sales %", "%(1)", "(%)" (not "10%" in a title)
@@ -132,7 +131,7 @@ def _period_runs(segs: list[Segment], left: float) -> list[Segment]:
 
 def _split_run(seg: Segment) -> list[Segment]:
     text = seg.text
-    spans = sorted((m.span() for pattern in (PERIOD_TOKEN, QUARTER_NAME, _FULL_YEAR) for m in pattern.finditer(text)),
+    spans = sorted((m.span() for pattern in (PERIOD_TOKEN, QUARTER_NAME, FULL_YEAR) for m in pattern.finditer(text)),
                    key=lambda span: (span[0], -span[1]))
     kept: list[tuple[int, int]] = []
     for a, b in spans:

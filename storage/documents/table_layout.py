@@ -48,7 +48,7 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
-from storage.finance.periods import YEAR
+from storage.finance.periods import YEAR, YEAR_ENDED_MONTH_DAY, YEAR_WORD
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
@@ -179,7 +179,7 @@ def _joined_caption(a: Line, b: Line) -> str | None:
 def _is_dated_titles(line: Line) -> bool:
     """Column titles that print a year ("2017 Balance  Gains/(Losses)  Settlements  2017 Balance"):
     the header of the next table."""
-    return not line.values and bool(re.search(rf"\b{YEAR}\b", line.text)) \
+    return not line.values and bool(YEAR_WORD.search(line.text)) \
         and len(segments(line, average_char_width(line.words))) >= 2
 
 
@@ -374,9 +374,6 @@ def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], c
             for k, period in zip(rows, periods) if period is not None}
 
 
-_YEAR_ENDED = re.compile(r"(?i)\b(?:fiscal\s+)?years?\s+ended(?:\s+or\s+as\s+of)?\s+([A-Z][a-z]{2,8}\.?\s+\d{1,2})\b")
-
-
 def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],
                char_width: float) -> tuple[list[Column], dict[int, TableHeader]]:
     """A table whose rows are years under item sections ("Revenue" / "2023 $42,743 $33,507 ..." /
@@ -397,7 +394,7 @@ def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[
     segs = [[(s.x0, s.x1, s.text) for s in segments(ln, char_width) if s.x1 >= left and not re.search(YEAR, s.text)]
             for ln in title_lines]
     titles = column_titles(segs, [(c.x0, c.x1) for c in cols])
-    month_day = next((m.group(1) for ln in head if (m := _YEAR_ENDED.search(ln.text))), None)
+    month_day = next((m.group(1) for ln in head if (m := YEAR_ENDED_MONTH_DAY.search(ln.text))), None)
     text = " ".join(ln.text for ln in title_lines)
     out = {}
     for k in years:

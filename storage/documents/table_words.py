@@ -8,9 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 from storage.finance.scale import CAPTION, CAPTION_PHRASE, HEAD_UNIT_SCALE, HEAD_UNIT_WORD
-from storage.finance import periods
+from storage.finance.periods import YEAR_CELL  # a header cell that is a year ("2022", "(2022)")
 
-YEAR_CELL = re.compile(rf"^\(?{periods.YEAR}\)?,?$")
 NUMBER = re.compile(r"^\(?[-–—+]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
 DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
 PLACEHOLDER = re.compile(r"(?i)^(?:n/?m|n/a|n\.a\.?|\*{2,3})$")  # "NM", "n/a", "N.A.", "**": a cell with no number
@@ -18,7 +17,6 @@ FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sal
 FOOTNOTE = re.compile(r"^\(\d{1,2}\)$|^\*+$")
 UNIT_CAPTION = CAPTION  # a table's scale caption ("(In millions)", "(Millions)", "$ in thousands"): storage/finance/scale.py
 CAPTION_WORDS = CAPTION_PHRASE  # the caption's words alone, printed at the left of a header line
-SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)
 LINE_TOLERANCE = 0.45  # words whose vertical centres differ by less than this share of their height share a line
 SEGMENT_GAP = 2.2  # a gap wider than this many average character widths separates two segments of a line
 COLUMN_GAP = 6.0  # value cells whose right edges are within this many points are one column

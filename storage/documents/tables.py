@@ -27,9 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.columns import title_spans
-from storage.finance.periods import COMPARISON, MONTH, NUMERIC_DATE, QUARTER_FIRST_YEAR, QUARTER_NUMBER, QUARTER_ORDINAL, SHORT_YEAR_LABEL, YEAR
-from storage.finance.scale import TABLE_SCALE_WORDS
+from storage.finance.columns import HEADER_WORDS, title_spans
+from storage.finance.periods import COMPARISON, MONTH, PERIOD_TOKEN, YEAR, YEAR_CELL
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -39,24 +38,6 @@ _VALUE_CELL = re.compile(
 )
 _MONTH = MONTH  # storage/finance/periods.py: the month and year patterns, one place
 _YEAR = YEAR
-# One period token of a header: a date, a fiscal year or quarter, or a bare year.
-PERIOD_TOKEN = re.compile(
-    rf"{_MONTH}\s+\d{{1,2}},?\s+{_YEAR}\b"
-    rf"|\b(?:Fiscal(?:\s+Year)?|FY)\s*'?{_YEAR}\b"
-    rf"|\b{QUARTER_NUMBER}\s*(?:FY\s*)?'?{_YEAR}\b|{QUARTER_FIRST_YEAR}"
-    rf"|\b{_YEAR}\b"
-    rf"|{SHORT_YEAR_LABEL.pattern}"
-    rf"|{NUMERIC_DATE.pattern}",
-    re.IGNORECASE,
-)
-# Words a period header is made of besides its period tokens ("Three Months Ended", "As of").
-_HEADER_WORDS = re.compile(
-    rf"\b(?:{_MONTH}|\d{{1,2}}|one|two|three|four|five|six|nine|twelve|thirteen|fourteen|fifty[- ]?two|"
-    r"fifty[- ]?three|months?|weeks?|quarters?|years?|fiscal|ended|ending|end|as|of|at|for|the|period|"
-    rf"{QUARTER_ORDINAL}|half|{QUARTER_NUMBER}|fy|unaudited|restated|change|percent|in|{TABLE_SCALE_WORDS}|"
-    r"and|to|vs\.?|versus)\b|[-–—,.:;()$%/*]",
-    re.IGNORECASE,
-)
 _LONG_PROSE_WORDS = 12  # a prose line this long ends a table
 HEADER_PREFIX = "Columns: "  # the header line a chunk gets when it holds rows but not their header
 
@@ -139,7 +120,7 @@ def _period_tokens(text: str) -> list[str]:
 def is_period_line(text: str) -> bool:
     """A header line: periods and header words only ("December 31, 2018 2017", "Three Months Ended")."""
     rest = PERIOD_TOKEN.sub(" ", text)
-    rest = _HEADER_WORDS.sub(" ", rest)
+    rest = HEADER_WORDS.sub(" ", rest)
     return not rest.strip() and bool(re.search(r"[A-Za-z0-9]", text))
 
 
@@ -217,7 +198,6 @@ def is_title_line(text: str) -> bool:
     return rest != text and not re.search(r"[A-Za-z0-9]", re.sub(r"\([^)]*\)", " ", rest))
 
 
-_YEAR_CELL = re.compile(rf"\(?{_YEAR}\)?,?")
 _FOOTNOTE_CELL = re.compile(r"\(\d\)")  # "(1)": a footnote mark
 
 
@@ -230,7 +210,7 @@ def is_one_line_row(line: str) -> bool:
     label, values = split_row(line)
     return (
         len(values) >= 2
-        and not any(_YEAR_CELL.fullmatch(v) or _FOOTNOTE_CELL.fullmatch(v) for v in values)
+        and not any(YEAR_CELL.fullmatch(v) or _FOOTNOTE_CELL.fullmatch(v) for v in values)
         and not all(re.fullmatch(r"\d", v) for v in values)  # "Category 1 2 3": column numbers
         and bool(re.search(r"[A-Za-z]{2}", label))
         and (label[:1].isupper() or label[:1] == "(")

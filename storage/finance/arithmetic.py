@@ -15,11 +15,20 @@ a call, an empty or unclosed parenthesis, two operands side by side are `Unreada
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 OPERATORS = ("+", "-", "*", "/")
+# the signs an answer writes for each operator ("×", "÷", the minus sign), and the words a formula says them with
+# ("divided by", "over", "times", "plus", "less"; a dash is "minus" only between spaces: "long-term" is one name)
+SIGNS = {"+": "+", "−": "-", "-": "-", "×": "*", "*": "*", "/": "/", "÷": "/"}
+WORDS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"),
+         (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*|(?<=\s)x(?=\s)", re.I), "*"),
+         (re.compile(r"\bplus\b|\+", re.I), "+"),
+         # "Long-term debt, less current portion" is a row's label, not a subtraction
+         (re.compile(r"\bminus\b|\bless\b(?!:?\s+(?:the\s+)?current\s+(?:portion|maturities)\b)|(?<=\s)[-–—−](?=\s)", re.I), "-")]
 _SYNTAX = (*OPERATORS, "(", ")")
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
@@ -70,7 +79,12 @@ def evaluate(term: Term, value: Callable[[Any], float] = float) -> float:
     a, b = evaluate(term.left, value), evaluate(term.right, value)
     if term.op == "/" and b == 0:
         raise ZeroDivisionError("division by zero")
-    return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[term.op]
+    return apply(term.op, a, b)
+
+
+def apply(op: str, a: float, b: float) -> float:
+    """`a op b` for one of OPERATORS (a division by zero is the caller's to refuse; here it is 0.0)."""
+    return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[op]
 
 
 def operands(term: Term) -> list[Any]:

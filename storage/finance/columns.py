@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 
+from storage.finance.periods import MONTH, QUARTER_NUMBER, QUARTER_ORDINAL
+from storage.finance.scale import TABLE_SCALE_WORDS
+
 # a change column's title: the words a filing prints over the difference of two periods
 _CHANGE = (
     r"(?:(?:%|\$|percent(?:age)?|dollar|amount\s+of|net|favou?rable|unfavou?rable|reported|organic|constant[- ]currency)\s*)?"
@@ -21,6 +24,14 @@ _CHANGE = (
 )
 # the label column's title: "Item", "Line item", "Description", "Metric", "(Dollars in millions)" is a scale caption
 _LABEL = r"(?:line\s+)?items?|descriptions?|metrics?|particulars|account"
+# the words a period header is made of besides its period tokens ("Three Months Ended", "As of", "(In millions)")
+HEADER_WORDS = re.compile(
+    rf"\b(?:{MONTH}|\d{{1,2}}|one|two|three|four|five|six|nine|twelve|thirteen|fourteen|fifty[- ]?two|"
+    r"fifty[- ]?three|months?|weeks?|quarters?|years?|fiscal|ended|ending|end|as|of|at|for|the|period|"
+    rf"{QUARTER_ORDINAL}|half|{QUARTER_NUMBER}|fy|unaudited|restated|change|percent|in|{TABLE_SCALE_WORDS}|"
+    r"and|to|vs\.?|versus)\b|[-–—,.:;()$%/*]",
+    re.IGNORECASE,
+)
 CHANGE_TITLE = re.compile(rf"(?<![\w$%])(?:{_CHANGE})(?![\w])", re.IGNORECASE)
 _CHANGE_WHOLE = re.compile(rf"^\s*(?:{_CHANGE})\s*$", re.IGNORECASE)
 _LABEL_WHOLE = re.compile(rf"^\s*(?:{_LABEL})\s*:?\s*$", re.IGNORECASE)

@@ -229,6 +229,28 @@ ITEMS: tuple[LineItem, ...] = (
              words="cost of sales inventories"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
+
+# The statements and ratios as questions name them (pattern, case-insensitive), with the titles and rows filings
+# print for them: the keyword query of retrieval adds those words (storage/retrieval/query_expansion.py GLOSSARY)
+_STATEMENT_WORDS = {
+    "income": "consolidated statements of operations income earnings revenue net income",
+    "balance": "consolidated balance sheets total assets total liabilities shareholders equity",
+    "cashflow": "consolidated statements of cash flows operating activities investing activities financing activities",
+}
+SEARCH_GLOSSARY: list[tuple[str, str]] = [
+    (r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|profit and loss", _STATEMENT_WORDS["income"]),
+    (r"balance sheets?|statements? of financial position", _STATEMENT_WORDS["balance"]),
+    (r"cash ?flow statements?|statements? of cash ?flows?", _STATEMENT_WORDS["cashflow"]),
+    (r"quick ratio|acid[- ]test", "total current assets cash and cash equivalents receivables total current liabilities"),
+    (r"working capital", "total current assets total current liabilities"),
+    (r"(?:asset|inventory|receivables?) turnover", "total assets inventories receivables revenue cost of sales"),
+    (r"days (?:payable|sales|inventory)|dpo\b|dso\b|dio\b", "accounts payable receivables inventories cost of sales revenue"),
+    (r"return on (?:assets|equity|invested capital)|roa\b|roe\b|roic\b", "net income total assets shareholders equity"),
+    (r"debt[- ]to[- ]equity|leverage|total debt", "long-term debt borrowings total equity"),
+    (r"interest coverage", "interest expense operating income"),
+    (r"dividends? (?:per share|payout)", "dividends paid per share cash dividends declared"),
+    (r"effective tax rate|tax rate", "effective income tax rate provision for income taxes"),
+]
 # costs and expenses: amounts however they are signed on the page (a statement printing them in parentheses)
 EXPENSES = frozenset({"CostOfRevenue", "OperatingExpenses", "ResearchAndDevelopmentExpense",
                       "SellingGeneralAndAdministrativeExpense", "SellingAndMarketingExpense", "InterestExpense",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 
 MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
          r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
@@ -196,3 +197,148 @@ def fiscal_quarter_end(fiscal_year: int, quarter: int, month_end: tuple[int, int
     while month <= 0:
         month, year = month + 12, year - 1
     return date(year, month, _last_day(year, month))
+
+
+# one period token of a table header: a date, a fiscal year or quarter, or a bare year
+PERIOD_TOKEN = re.compile(
+    rf"{MONTH}\s+\d{{1,2}},?\s+{YEAR}\b"
+    rf"|\b(?:Fiscal(?:\s+Year)?|FY)\s*'?{YEAR}\b"
+    rf"|\b{QUARTER_NUMBER}\s*(?:FY\s*)?'?{YEAR}\b|{QUARTER_FIRST_YEAR}"
+    rf"|\b{YEAR}\b"
+    rf"|{SHORT_YEAR_LABEL.pattern}"
+    rf"|{NUMERIC_DATE.pattern}",
+    re.IGNORECASE,
+)
+
+
+# ---- years as each reader finds them (issue 27: one home; the boundaries differ on purpose, named for their reader)
+BARE_YEAR = re.compile(rf"^{YEAR}$")  # a cell that is a year and nothing else
+YEAR_CELL = re.compile(rf"^\(?{YEAR}\)?,?$")  # a header cell that is a year: "2022", "(2022)", "2022,"
+YEAR_WORD = re.compile(rf"\b{YEAR}\b")  # a year as a word of a label or sentence ("2017 Balance", "in 2022")
+# a column naming a (fiscal) year and nothing else: "2023", "Fiscal 2023", "Year 2023" (group 1 the year)
+YEAR_COLUMN_TITLE = re.compile(rf"(?i)^(?:(?:fiscal|full)\s+)?(?:years?\s+)?(?:fiscal\s+)?(?:year\s+)?'?({YEAR})$")
+FISCAL_YEAR_NAMED = re.compile(rf"(?i)\bfiscal\s+(?:year\s+)?{YEAR}\b")  # "Fiscal 2019", "Fiscal Year 2019" over a column
+# a question's year: "FY2022", "FY '22", "fiscal year 2022", "2022" (group 1: after "FY", two or four digits; group 2: the
+# year otherwise), and a range of them ("FY2015 - FY2017", "2019 to 2021": groups 1-2 and 3-4)
+_ASKED_YEAR = rf"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?({YEAR}))"
+ASKED_YEAR = re.compile(rf"\b{_ASKED_YEAR}\b", re.IGNORECASE)
+ASKED_YEAR_RANGE = re.compile(rf"\b{_ASKED_YEAR}\s*(?:-|–|—|to|through|thru)\s*{_ASKED_YEAR}\b", re.IGNORECASE)
+# a claim's year: not inside an amount ("$2,022", "1.2022") nor followed by a thousands group ("2,021,000")
+CLAIM_YEAR = re.compile(rf"(?<![\d,.$]){YEAR}(?!\d|,\d)")
+CLAIM_YEAR_RANGE = re.compile(rf"\b({YEAR})\s*(?:[-–—]|to|through|thru)\s*(?:fiscal\s+)?({YEAR})\b", re.I)
+# "rose to $15.1 billion from fiscal 2021": the year a change starts from
+FROM_YEAR = re.compile(rf"\bfrom\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*|calendar\s+)?({YEAR})\b", re.I)
+# a calendar date with its year: "December 31, 2018" (group "year")
+DATED_YEAR = re.compile(rf"{MONTH_DAY.pattern},?\s*(?P<year>{YEAR})\b", re.I)
+# a month and day printed without their own year ("December 31" under "Fiscal Year 2019"): the year is the heading's
+MONTH_DAY_NO_YEAR = re.compile(rf"{MONTH_DAY.pattern}(?!,?\s*{YEAR})", re.I)
+# a date as an answer line prints it: a capitalised month, its day and year ("June 30, 2023", "Sept. 28 2022")
+PRINTED_DATE = re.compile(rf"[A-Z][a-z]{{2,8}}\.? \d{{1,2}},? {YEAR}")
+# a date in prose, with or without its year ("June 30", "30th of June", "6/30/2023"): no figure of a claim
+PROSE_DATE = re.compile(rf"\b{MONTH_WORD}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_WORD}"
+                        r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
+# "Years ended June 30" over a table whose columns print the years alone: group 1 the month and day (by shape);
+# YEARS_ENDED_NO_YEAR (a table's introduction, "... for the years ended May 31:"): the month by name and the day
+# apart (groups 1, 2), no year printed after them
+YEAR_ENDED_MONTH_DAY = re.compile(r"(?i)\b(?:fiscal\s+)?years?\s+ended(?:\s+or\s+as\s+of)?\s+([A-Z][a-z]{2,8}\.?\s+\d{1,2})\b")
+YEARS_ENDED_NO_YEAR = re.compile(rf"(?i)\b(?:fiscal\s+)?years?\s+ended\s+({MONTH})\s+(\d{{1,2}})\b(?!,?\s*{YEAR})")
+
+
+# ---- spans (durations) as each reader words them (issue 27). parse_period reads a column's span in full; these are the
+# narrower readers of questions (ASKED_*: "first half", no weeks), answer columns (column_months: "quarter" anywhere,
+# weeks), claims (span_months: "Q3", "H1", hyphenated, None when two lengths are named) and answer lines (SAID_*).
+# Kept apart, not merged into one union: each word one reader lacks would change that reader's answers, unmeasured.
+WEEKS_MONTHS = _WEEKS  # 13 weeks -> 3 months ...
+YEAR_TO_DATE = _YEAR_TO_DATE  # "year-to-date", "YTD"
+SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)  # a header segment's span
+FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")  # a header's "Full Year" column
+# the last column of a quarterly table, its year's total: "Total", "Full Year", "Fiscal Year", "Year"
+TOTAL_COLUMN = re.compile(r"(?i)\b(?:total|full[- ]year|fiscal\s+year|year)\s*$")
+# a number followed by a duration is no figure: "12 months", "13-week", "4 quarters"
+DURATION_AFTER = re.compile(r"^\s?[- ]?(?:months?|weeks?|quarters?)\b", re.IGNORECASE)
+# a question's span: "six months", "first half"/"half-year" (group 2: six months), "the quarter", "fiscal"
+SPAN_MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
+ASKED_SPAN = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
+ASKED_QUARTER_SPAN = re.compile(r"\b(?:the|a|that|this|fiscal|calendar) quarter\b|\bquarter (?:ended|ending)\b", re.I)
+ASKED_FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
+# a column head's span as the answer path reads it (column_months): months, weeks or "quarter" (groups: the month
+# word, the weeks); a full year's words. Looser than parse_period: a "quarter" anywhere is three months
+_COLUMN_SPAN = re.compile(r"(?i)\b(three|six|nine|twelve)\s+months\b|\bquarter\b|\b(13|26|39|52|53) weeks\b")
+_COLUMN_FULL_YEAR = re.compile(rf"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?{YEAR}|\bfull[- ]year\b|\bannual\b"
+                               r"|\bfor the (?:fiscal )?year\b")
+# a quarterly table's column named by its ordinal alone under a year ("2016 4th", "1st 2015")
+BARE_ORDINAL_COLUMN = re.compile(rf"(?i)^\s*(?:{YEAR}\s+)?(1st|2nd|3rd|4th)(?:\s+{YEAR})?\s*$")
+
+
+def column_months(period: str) -> int | None:
+    """The span a column header names in months (3 for "Three Months Ended" or "Quarter", 12 for
+    "Twelve Months" / "Year(s) Ended" / "Fiscal"), None when it names none."""
+    if BARE_ORDINAL_COLUMN.match(period):
+        return 3
+    if m := _COLUMN_SPAN.search(period):
+        if m.group(2):
+            return WEEKS_MONTHS[int(m.group(2))]
+        return SPAN_MONTH_WORDS.get((m.group(1) or "").lower(), 3)
+    # "Year Ended", "Fiscal 2016", "Full year", "Annual", "For the Year" (a selected-data column)
+    if _COLUMN_FULL_YEAR.search(period):
+        return 12
+    return None
+
+
+# a claim's span, each length by its words ("three months", "13 weeks", "Q3"; "first half", "H1"; "full year", "annual")
+_CLAIM_SPANS = ((3, re.compile(rf"(?i)\bthree[- ]months?\b|\b13[- ]weeks?\b|\bquarter\b|\b{QUARTER_NUMBER}\b")),
+                (6, re.compile(r"(?i)\bsix[- ]months?\b|\b26[- ]weeks?\b|\bfirst half\b|\bh1\b")),
+                (9, re.compile(r"(?i)\bnine[- ]months?\b|\b39[- ]weeks?\b")),
+                (12, re.compile(r"(?i)\btwelve[- ]months?\b|\b52[- ]weeks?\b|\byears? ended\b|\bfull[- ]year\b|\bannual\b")))
+
+
+@lru_cache(maxsize=4096)
+def span_months(text: str) -> int | None:
+    """The length in months of the period a claim or a column names, when exactly one: "three months ended" -> 3."""
+    found = {n for n, rx in _CLAIM_SPANS if rx.search(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+# an answer line's span, said back ("the three months ended June 30, 2023"); the full year's words ("fiscal 2022")
+SAID_SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three) (months|weeks)\b|\bquarter\b",
+                       re.IGNORECASE)
+SAID_FULL_YEAR = re.compile(r"\b(?:years?|fiscal|twelve months|52 weeks|53 weeks|fifty[- ]?(?:two|three) weeks)\b",
+                            re.IGNORECASE)
+# a period's words besides the span's length, dropped from a claim's content words ("six months ended")
+SPAN_STOP_WORDS = "three six nine twelve month months week weeks"
+
+
+# ---- covers and headlines: the period a filing or release says it is of
+# "for the (fiscal) year ended", "quarterly period ended", "three months ended" + the date printed after it
+COVER_SPAN_ENDED = re.compile(
+    r"\b(?P<span>(?:fiscal\s+)?year|quarter(?:ly\s+period)?|(?:three|six|nine|twelve)\s+months)\s+ended\s*:?\s*"
+    rf"(?P<date>{DATE.pattern})",
+    re.IGNORECASE,
+)
+
+
+def _spaced(word: str) -> str:
+    """`word` as a letter-spaced cover's text layer may read it ("Fis cal", "E nded"): a space allowed between letters."""
+    return r"\s?".join(re.escape(c) for c in word)
+
+
+# a 10-K's and a 10-Q's cover: "For the Fis cal Year Ended", "for the quarterly period ended" (the date printed after
+# it); letter-spaced words read as the text layer prints them. (fiscal_year_end: the same phrase, unspaced)
+COVER_YEAR_ENDED = re.compile(
+    rf"for\s+the\s+(?:{_spaced('fiscal')}\s+)?{_spaced('year')}\s+{_spaced('ended')}\s*:?\s*", re.IGNORECASE)
+COVER_QUARTER_ENDED = re.compile(
+    rf"for\s+the\s+{_spaced('quarter')}(?:\s?{_spaced('ly')}\s+{_spaced('period')})?\s+{_spaced('ended')}\s*:?\s*",
+    re.IGNORECASE)
+FISCAL_YEAR_END_SAID = re.compile(r"fiscal\s+year\s+end(?:ed|ing)\s*", re.IGNORECASE)  # "fiscal year ended January 28"
+# any span's "... ended " in a cover's text, its date after it ("the quarterly period ended", "52 weeks ended")
+ANY_SPAN_ENDED = re.compile(r"\b(?:quarter|period|year|weeks|months)\W[^.]{0,80}?\bended\s+", re.IGNORECASE)
+MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)  # a 10-Q cover's spans
+# a release headline's quarter: "Fourth-Quarter and Full-Year 2022 Results", "Second Quarter Fiscal 2023"
+HEADLINE_QUARTER = re.compile(
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
+    rf"(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b",
+    re.IGNORECASE,
+)
+# a release's own quarter in its text: "for the second quarter of 2023", "second-quarter 2023", "fourth quarter fiscal 2022"
+OWN_QUARTER = re.compile(
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE)

@@ -220,6 +220,21 @@ SCALE_WORD = r"(?:million|billion|thousand)s?"  # after an answer line's value (
 PROSE_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "mln": 1e6,
                 "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
 PROSE_SCALE = r"thousands?|millions?|billions?|trillions?|bn|mn|mm|mln|tn"
+# the words after a number in prose that say its unit or its table's caption (the claim check's figures):
+# "$18,752 (in millions)", "34,229 (millions)", "$512 (in thousands)": the table's caption after the figure
+CAPTION_AFTER = re.compile(r"^\s?\(\s*(?:[$€£¥]\s*)?(?:in\s+)?(" + SCALE_WORDS + r")(?:\s+of\s+(?:us\s+)?dollars)?\s*\)", re.I)
+# "12 million dollars", "5 euros": the currency said in words (group 1)
+CURRENCY_WORDS_AFTER = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros?|pounds|yen)\b", re.I)
+# "12,000 employees", "450 team members": a count of people; "25 basis points", "1.5 percentage points", "30 bps":
+# points (BASIS_POINTS_AFTER: a hundredth of a percentage point)
+PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
+POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
+BASIS_POINTS_AFTER = re.compile(r"^\s*(?:basis\s+points?|bps?\b)", re.I)
+# the words of a row, section or sentence that count people or square feet (the claim check's facts and support)
+PEOPLE_WORDS = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
+SQUARE_FEET_WORDS = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")
+# "1.2 million square feet", "450,000 sq. ft": an area, no amount
+SQUARE_FEET_AFTER = re.compile(r"^\s*(?:million\s+|thousand\s+)?(?:square (?:feet|foot)|sq\.? ?ft\b)", re.I)
 
 
 # ---- a section's caption: the scale a whole part of a filing is printed in

@@ -26,28 +26,12 @@ import re
 from functools import lru_cache
 
 from storage.documents.metadata import name_words
-from storage.finance.periods import DATE, QUARTER_ORDINAL, QUARTER_ORDINALS, YEAR, parse_date
+from storage.finance.forms import COVER_FORM_SPACED, RELEASE_COVER, cover_form_name
+from storage.finance.periods import COVER_SPAN_ENDED, HEADLINE_QUARTER, OWN_QUARTER, QUARTER_ORDINALS, parse_date
 from storage.schema import DocumentInfo
 
 COVER_PAGES = 5  # an annual report may print the 10-K cover after a few pages of its own
 
-_FORM = re.compile(r"\bFORM\s+(10\s*-\s*[KQ]|8\s*-\s*K)\b", re.IGNORECASE)
-_RELEASE = re.compile(r"\b(?:news|press|earnings)\s+release\b|\breports?\b.{0,80}\bresults\b", re.IGNORECASE)
-# "for the (fiscal) year ended", "quarterly period ended", "three months ended" + the date printed after it
-_ENDED = re.compile(
-    r"\b(?P<span>(?:fiscal\s+)?year|quarter(?:ly\s+period)?|(?:three|six|nine|twelve)\s+months)\s+ended\s*:?\s*"
-    rf"(?P<date>{DATE.pattern})",
-    re.IGNORECASE,
-)
-_HEADLINE = re.compile(
-    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
-    rf"(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b",
-    re.IGNORECASE,
-)
-# the release's own quarter in its text: "for the second quarter of 2023" (a headline may print no year)
-_OWN_QUARTER = re.compile(
-    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE
-)
 _ORDINAL = QUARTER_ORDINALS
 
 
@@ -58,9 +42,9 @@ def _despaced(text: str) -> str:
 
 
 def cover_form(cover: str) -> str | None:
-    if m := _FORM.search(cover):
-        return {"10K": "10-K", "10Q": "10-Q", "8K": "8-K"}[re.sub(r"[\s-]", "", m.group(1)).upper()]
-    if _RELEASE.search(cover[:600]):
+    if m := COVER_FORM_SPACED.search(cover):
+        return cover_form_name(m.group(1))
+    if RELEASE_COVER.search(cover[:600]):
         return "earnings release"
     return None
 
@@ -70,16 +54,17 @@ def _cover_facts(cover: str) -> tuple[str | None, str | None, tuple[int, int] | 
     """(form, period end ISO, (year, quarter) of a release headline) printed on a cover; read once per text."""
     text = _despaced(cover)
     end = None
-    if m := _ENDED.search(text):
+    if m := COVER_SPAN_ENDED.search(text):
         d = parse_date(m.group("date"))
         end = d.isoformat() if d else None
-    h = _HEADLINE.search(text[:1500])
+    h = HEADLINE_QUARTER.search(text[:1500])
     return cover_form(text), end, (int(h.group("y")), _ORDINAL[h.group("q").lower()]) if h else None
 
 
 @lru_cache(maxsize=4096)
 def _own_quarter(cover: str) -> tuple[int, int] | None:
-    m = _OWN_QUARTER.search(_despaced(cover)[:1500])
+    # the release's own quarter in its text: "for the second quarter of 2023" (a headline may print no year)
+    m = OWN_QUARTER.search(_despaced(cover)[:1500])
     return (int(m.group("y")), _ORDINAL[m.group("q").lower()]) if m else None
 
 

@@ -17,29 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.line_items import named_items, search_words
+from storage.finance.line_items import SEARCH_GLOSSARY, named_items, search_words
 
 # (pattern in the question, words the filing uses). Patterns are matched case-insensitively. Line items
-# (revenues, capital expenditures, operating cash flow, buybacks, margins, ...) are not here: their words
-# are storage/finance/line_items.py's (`search_words` of the items a question names).
-_STATEMENTS = {
-    "income": "consolidated statements of operations income earnings revenue net income",
-    "balance": "consolidated balance sheets total assets total liabilities shareholders equity",
-    "cashflow": "consolidated statements of cash flows operating activities investing activities financing activities",
-}
+# (revenues, capital expenditures, operating cash flow, buybacks, margins, ...), the statements and the ratios
+# are not here: their words are storage/finance/line_items.py's (`search_words` of the items a question names,
+# SEARCH_GLOSSARY); here are the topics and prose facts people ask about.
 GLOSSARY: list[tuple[str, str]] = [
-    (r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|profit and loss", _STATEMENTS["income"]),
-    (r"balance sheets?|statements? of financial position", _STATEMENTS["balance"]),
-    (r"cash ?flow statements?|statements? of cash ?flows?", _STATEMENTS["cashflow"]),
-    (r"quick ratio|acid[- ]test", "total current assets cash and cash equivalents receivables total current liabilities"),
-    (r"working capital", "total current assets total current liabilities"),
-    (r"(?:asset|inventory|receivables?) turnover", "total assets inventories receivables revenue cost of sales"),
-    (r"days (?:payable|sales|inventory)|dpo\b|dso\b|dio\b", "accounts payable receivables inventories cost of sales revenue"),
-    (r"return on (?:assets|equity|invested capital)|roa\b|roe\b|roic\b", "net income total assets shareholders equity"),
-    (r"debt[- ]to[- ]equity|leverage|total debt", "long-term debt borrowings total equity"),
-    (r"interest coverage", "interest expense operating income"),
-    (r"dividends? (?:per share|payout)", "dividends paid per share cash dividends declared"),
-    (r"effective tax rate|tax rate", "effective income tax rate provision for income taxes"),
+    *SEARCH_GLOSSARY,  # the financial statements and ratios (storage/finance/line_items.py)
     (r"restructuring", "restructuring charges liability"),
     (r"acquisitions?|acquired", "acquisition acquired business combination"),
     (r"segments?|product categor(?:y|ies)|business units?|divisions?", "segment revenue product category reportable operating segments"),

@@ -13,20 +13,11 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from storage.finance.periods import DATE, QUARTER_ASKED, QUARTER_ASKED_ORDINALS, YEAR, parse_date
+from storage.finance.forms import asked_forms
+from storage.finance.periods import ASKED_YEAR, ASKED_YEAR_RANGE, DATE, QUARTER_ASKED, QUARTER_ASKED_ORDINALS, parse_date
 
-_YEAR = rf"(?:fy\s?'?((?:19|20)?\d\d)|(?:fiscal\s+(?:year\s+)?)?({YEAR}))"
-_YEAR_RE = re.compile(rf"\b{_YEAR}\b", re.IGNORECASE)
-_RANGE_RE = re.compile(rf"\b{_YEAR}\s*(?:-|–|—|to|through|thru)\s*{_YEAR}\b", re.IGNORECASE)
 _QUARTER_RE = QUARTER_ASKED
 _ORDINAL = QUARTER_ASKED_ORDINALS
-_FORMS = [
-    (re.compile(r"\b10\s?-?\s?k\b|\bannual\s+report\b", re.IGNORECASE), {"10-K", "annual report"}),
-    (re.compile(r"\b10\s?-?\s?q\b|\bquarterly\s+report\b", re.IGNORECASE), {"10-Q"}),
-    (re.compile(r"\b8\s?-?\s?k\b|\bcurrent\s+report\b", re.IGNORECASE), {"8-K"}),
-    (re.compile(r"\b(?:earnings|press)\s+(?:release|report|call)\b|\bresults\s+announcement\b", re.IGNORECASE),
-     {"earnings release"}),
-]
 
 
 @dataclass
@@ -52,20 +43,18 @@ def question_scope(question: str) -> QuestionScope:
     text = question or ""
     c = QuestionScope()
     c.question_words = re.findall(r"[a-z0-9&]+", re.sub(r"['’]s\b", "", text.lower()))
-    for pattern, forms in _FORMS:
-        if pattern.search(text):
-            c.forms |= forms
+    c.forms |= asked_forms(text)
     for m in DATE.finditer(text):
         d = parse_date(m.group(0))
         if d:
             c.dates.append(d)
     years: list[tuple[int, int, int]] = []  # (start, end, year) of each year mention
-    for m in _RANGE_RE.finditer(text):
+    for m in ASKED_YEAR_RANGE.finditer(text):
         a, b = _year(m.group(1) or m.group(2)), _year(m.group(3) or m.group(4))
         if 0 < b - a <= 5:
             years.extend((m.start(), m.end(), y) for y in range(a, b + 1))
     covered = [(s, e) for s, e, _ in years]
-    for m in _YEAR_RE.finditer(text):
+    for m in ASKED_YEAR.finditer(text):
         if not any(s <= m.start() < e for s, e in covered):
             years.append((m.start(), m.end(), _year(m.group(1) or m.group(2))))
     quarters = [
@@ -91,4 +80,4 @@ def question_scope(question: str) -> QuestionScope:
 
 def without_periods(text: str) -> str:
     """`text` without the years and quarters it names ("What was capex in Q2 FY2024?" -> "What was capex in ?")."""
-    return " ".join(_QUARTER_RE.sub(" ", _YEAR_RE.sub(" ", text or "")).split())
+    return " ".join(_QUARTER_RE.sub(" ", ASKED_YEAR.sub(" ", text or "")).split())

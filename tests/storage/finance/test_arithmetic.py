@@ -7,7 +7,7 @@ import pytest
 
 from agent.claims.arithmetic import evaluate as evaluate_shown
 from agent.no_model.derived_figures import FormulaError, parse_formula
-from storage.finance.arithmetic import Term, UnreadableArithmetic, evaluate, operands, parse
+from storage.finance.arithmetic import SIGNS, WORDS, Term, UnreadableArithmetic, apply, evaluate, operands, parse
 
 
 def test_precedence_associativity_and_parentheses():
@@ -67,3 +67,16 @@ def test_both_callers_read_the_same_arithmetic_the_same_way():
         evaluate_shown("5 / (2 - 2)")
     with pytest.raises(ValueError, match="no operator"):
         evaluate_shown("net sales 394,328")
+
+
+def test_the_operators_signs_and_words_have_one_table():
+    """An answer's signs ("×", "÷", "−") and a formula's words ("divided by", "less") name the four operators;
+    both callers read them from storage/finance/arithmetic.py, and `apply` is the one evaluation of an operator."""
+    assert {SIGNS[s] for s in "+−-×*/÷"} == set("+-*/") and SIGNS["×"] == "*" and SIGNS["÷"] == "/"
+    said = {text: next((op for rx, op in WORDS if rx.search(text)), None)
+            for text in ("operating income divided by interest expense", "net sales less cost of sales",
+                         "shares times price", "cash plus investments", "long-term debt", "a - b")}
+    assert said == {"operating income divided by interest expense": "/", "net sales less cost of sales": "-",
+                    "shares times price": "*", "cash plus investments": "+", "long-term debt": None, "a - b": "-"}
+    assert [apply(op, 6.0, 3.0) for op in "+-*/"] == [9.0, 3.0, 18.0, 2.0]
+    assert evaluate_shown("6 × 3 − 2 ÷ 1") == 16.0

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from storage.finance.periods import parse_period
+from storage.finance.periods import column_months, parse_period, span_months
 
 
 @pytest.mark.parametrize("text, start, end, months, as_of", [
@@ -51,3 +51,22 @@ def test_two_digits_alone_are_no_year():
 def test_a_column_comparing_two_periods_has_no_period(text):
     p = parse_period(text)
     assert (p.year, p.end, p.months) == (None, None, None)
+
+
+@pytest.mark.parametrize("text, column, claim", [
+    ("Three Months Ended June 30, 2023", 3, 3),
+    ("13 weeks ended April 29, 2023", 3, 3),
+    ("Six Months Ended July 29, 2023", 6, 6),
+    ("26 weeks ended July 29, 2023", 6, 6),
+    ("Nine Months Ended September 30, 2022", 9, 9),
+    ("52 weeks ended January 28, 2023", 12, 12),
+    ("Year Ended December 31, 2022", 12, 12),
+    ("Fiscal 2016", 12, None),  # a claim's "fiscal 2016" says no span; a column's says a year
+    ("2016 4th", 3, None),  # a quarterly table's column by its ordinal
+    ("first half 2023", None, 6),  # a claim's half year; no column prints it so
+    ("December 31, 2022", None, None),
+])
+def test_the_span_readers_of_columns_and_claims(text, column, claim):
+    """The two narrower span readers beside parse_period, each named for its reader (column_months: the answer
+    path's column; span_months: the claim check's sentence and column), kept apart where their words differ."""
+    assert (column_months(text), span_months(text)) == (column, claim)

@@ -1,7 +1,10 @@
 """The finance vocabulary has one home, storage/finance/: a module elsewhere (storage/, ui/, agent/) that
 spells out its own year, month, quarter or scale-word pattern is a second reader of periods, free to disagree
-with the first (issue 27: years were re-implemented in 13 modules, months in 7, quarters in 5)."""
+with the first (issue 27: years were re-implemented in 13 modules, months in 7, quarters in 5). Two scans: the
+spellings of YEAR, MONTH, quarters and scale words in any text of a module, and (by ast) any regular expression
+that names months, durations ("three months", "13 weeks", "first half", "full year") or scale captions."""
 
+import ast
 import re
 from pathlib import Path
 
@@ -49,3 +52,79 @@ def test_the_scan_sees_a_planted_quarter_and_scale_pattern(tmp_path, monkeypatch
     (tmp_path / "a.py").write_text('Q = r"(first|second|third|fourth) quarter|q([1-4])"\nS = r"(?:millions|thousands)"\n'
                                    'W = r"\\s(?:million|billion)s?"\nok = QUARTER_NAME\n')
     assert _offenders([tmp_path / "a.py"], QUARTER_AND_SCALE_SPELLINGS) == ["a.py:1", "a.py:1", "a.py:2", "a.py:3"]
+
+
+# ---- durations, month names and scale captions in any regular expression (read by ast, issue 27): the pattern of
+# every `re.<function>(pattern, ...)` call, its string parts and the module-level strings it is built from
+# (`_UP = r"..."` then `re.compile(rf"...{_UP}...")`); patterns composed of names imported from storage/finance pass
+SCANNED = ("agent", "storage", "ui", "app_pages")
+HOME = "storage/finance/"
+# "path: kind" of a pattern that may stay outside storage/finance (with the reason); nothing today
+ALLOWED: frozenset[str] = frozenset()
+
+_MONTH = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+VOCABULARY = {
+    "month names": re.compile(rf"(?i)\b(?:{_MONTH})\b"),
+    "duration words": re.compile(r"(?i)\bmonths?\b|\bweeks?\b|first\W{0,6}half|half\W{0,6}year|full\W{0,6}year"
+                                 r"|year\W{0,6}to\W{0,6}date|\bytd\b"),
+    "scale captions": re.compile(r"(?i)\b(?:millions?|thousands?|billions?)\b"),
+}
+_ESCAPE = re.compile(r"\\[A-Za-z]")  # a pattern's escapes ("\\b", "\\s", "\\d") stand between its words
+_RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split"}
+
+
+def _module_strings(tree: ast.Module) -> dict[str, str]:
+    """Module-level names bound to string constants (or concatenations of them), name -> text."""
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            parts = [n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+            if parts and not isinstance(node.value, (ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Set)):
+                out.update({t.id: " ".join(parts) for t in targets if isinstance(t, ast.Name)})
+    return out
+
+
+def vocabulary_patterns(source: str) -> list[tuple[int, str]]:
+    """(line, kind) of each regular expression in `source` that spells finance vocabulary itself."""
+    tree = ast.parse(source)
+    strings = _module_strings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
+                and node.func.attr in _RE_FUNCTIONS):
+            continue
+        parts = [n.value for n in ast.walk(node.args[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        parts += [strings[n.id] for n in ast.walk(node.args[0]) if isinstance(n, ast.Name) and n.id in strings]
+        text = _ESCAPE.sub(" ", " ".join(parts))  # "\\bmonths\\b", "\\s+": the words alone
+        found.extend((node.lineno, kind) for kind, rx in VOCABULARY.items() if rx.search(text))
+    return sorted(found)
+
+
+def test_only_storage_finance_spells_months_durations_and_scale_captions():
+    wrong = []
+    for package in SCANNED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel.startswith(HOME):
+                continue
+            wrong.extend(f"{rel}:{line}: {kind}" for line, kind in vocabulary_patterns(path.read_text("utf-8"))
+                         if f"{rel}: {kind}" not in ALLOWED)
+    assert not wrong, ("patterns of the finance vocabulary outside storage/finance (move them there and import "
+                       "them):\n" + "\n".join(wrong))
+
+
+def test_the_check_sees_planted_patterns_and_passes_imported_ones():
+    planted = (
+        "import re\n"
+        "from storage.finance.periods import MONTH, YEAR\n"
+        "_SPAN = r'(three|six) months'\n"
+        "A = re.compile(rf'\\b{_SPAN}\\b', re.I)\n"                 # a duration, through a module-level string
+        "B = re.search(r'(?i)\\bDecember\\s+31\\b', 'x')\n"         # a month name
+        "C = re.compile(r'\\(in (?:millions|thousands)\\)')\n"     # a scale caption
+        "D = re.compile(rf'{MONTH}\\s+\\d{{1,2}},?\\s+{YEAR}')\n"  # built from storage/finance: passes
+        "E = re.compile(r'\\bfirst half\\b|\\bytd\\b')\n"
+    )
+    assert vocabulary_patterns(planted) == [(4, "duration words"), (5, "month names"), (6, "scale captions"),
+                                            (8, "duration words")]

@@ -44,7 +44,7 @@ def read_as_before_the_cover_fix(monkeypatch):
     reader fills in."""
     from storage.documents import metadata  # import here: patched for this fixture only
 
-    monkeypatch.setattr(metadata, "_ANNUAL_PERIOD", re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*", re.I))
+    monkeypatch.setattr(metadata, "COVER_YEAR_ENDED", re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended\s*:?\s*", re.I))
     monkeypatch.setattr(metadata, "_REGISTRANT_HEADER", re.compile(r"(?!)"))
 
 
