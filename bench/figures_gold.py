@@ -13,7 +13,7 @@ only those filings are asked).
 other analysts' words (abbreviations, reordered words, synonyms, segments named otherwise; same value, page
 and period; `asked_first` = the original question): how answers generalise over wording without the check
 half. Figures only (no derived set); the filings of all four folders.
-`--gold derived-more`: bench/gold/derived_more_tune.jsonl, formulas analysts write (margins, growth, points of
+`--gold derived-more`: bench/gold/ratios_tune_derived.jsonl, formulas analysts write (margins, growth, points of
 a margin, liquidity and leverage ratios, interest coverage, capex share, free cash flow, payout, tax rate, days
 sales outstanding and turnover over average balances, formulas in words, a 10-Q's quarter) over rows read off
 tune-issuer pages, and items no figure answers (`answer: null`, `no_figure` says why: a row the filing lacks,
@@ -323,7 +323,7 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
     if gold == "paraphrase":
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
-        return ["derived_more_tune.jsonl"] if kind == "derived" else []
+        return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
 
 
@@ -432,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
                              "library filings of the tune issuers, read for issue 27; only their filings are asked); "
                              "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs); "
                              "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words); "
-                             "derived-more: bench/gold/derived_more_tune.jsonl (analysts' formulas, tune issuers)")
+                             "derived-more: bench/gold/ratios_tune_derived.jsonl (analysts' formulas, tune issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")

@@ -261,12 +261,12 @@ def test_derived_more_gold_is_tune_issuers_inputs_printed_on_their_pages():
 
     from bench.figures_gold import _default_pdfs, build_questions, gold_files, gold_stems
 
-    assert gold_files("derived", "derived-more") == ["derived_more_tune.jsonl"]
+    assert gold_files("derived", "derived-more") == ["ratios_tune_derived.jsonl"]
     assert gold_files("figures", "derived-more") == []
     stems = sorted(gold_stems("derived-more"))
     assert {half_of(s) for s in stems} == {"tune"}
     assert build_questions(stems, None, None, "check", "derived-more") == []
-    gold = load_gold("derived_more_tune.jsonl")
+    gold = load_gold("ratios_tune_derived.jsonl")
     assert len(gold) >= 45 and sum(g["answer"] is None for g in gold) >= 3
     assert all(g["no_figure"] for g in gold if g["answer"] is None)
     folders = [d for d in _default_pdfs("derived-more") if d.is_dir()]

@@ -57,11 +57,15 @@ def field_problems(kind: str, row: dict) -> list[str]:
     elif kind == "derived":
         problems = [f"missing {f}" for f in sorted(DERIVED_FIELDS - row.keys())]
         parts = row.get("inputs") or []
-        if not 2 <= len(parts) <= 4:
-            problems.append("inputs: 2 to 4 printed rows")
         problems += [f"input missing {f}" for p in parts for f in sorted(INPUT_FIELDS - p.keys())]
-        if not isinstance(row.get("answer"), (int, float)) or not isinstance(row.get("precision"), int):
-            problems.append("answer must be a number and precision an integer")
+        if row.get("no_figure"):  # an item that must get no figure: its reason, the inputs the page does print
+            if row.get("answer") is not None or not isinstance(row["no_figure"], str):
+                problems.append("a no-figure item has a reason (no_figure) and no answer")
+        else:
+            if not 2 <= len(parts) <= 6:  # average balances of two parts take 5
+                problems.append("inputs: 2 to 6 printed rows")
+            if not isinstance(row.get("answer"), (int, float)) or not isinstance(row.get("precision"), int):
+                problems.append("answer must be a number and precision an integer")
     else:
         problems = [f"missing {f}" for f in sorted(RETRIEVAL_FIELDS - row.keys())]
         evidence = row.get("evidence") or []
@@ -107,6 +111,10 @@ def test_field_checks_catch_a_bad_row():
     assert field_problems("figures", {**good, "value": None})
     assert field_problems("derived", {"file": "X.pdf", "question": "q", "inputs": [good], "answer": 1,
                                       "precision": 0, "unit": "%"})
+    assert field_problems("derived", {"file": "X.pdf", "question": "q", "inputs": [], "answer": 1,
+                                      "precision": 0, "unit": "%", "no_figure": "no such row"})
+    assert not field_problems("derived", {"file": "X.pdf", "question": "q", "inputs": [], "answer": None,
+                                          "precision": None, "unit": None, "no_figure": "no such row"})
     assert field_problems("retrieval", {"doc_name": "X", "question": "q", "answer": "a",
                                         "evidence": [{"doc_name": "X", "evidence_text": "t"}]})
 
@@ -157,7 +165,7 @@ def test_every_value_is_printed_on_its_page(path):
         pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
     checks = []
     for n, row in rows(path):
-        parts = row.get("inputs") or row.get("components") or [row]
+        parts = row.get("inputs") or row.get("components") or ([] if row.get("no_figure") else [row])
         checks += [(n, row["file"], p["page"], p["value"], row.get("text_layer") is False) for p in parts]
     if any(ocr for *_, ocr in checks) and shutil.which("tesseract") is None:
         pytest.skip("tesseract is not installed: the pages without a readable text layer cannot be checked")
