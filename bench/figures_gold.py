@@ -2,13 +2,17 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library|releases|paraphrase]
+        [--gold statements|library|releases|releases-more|paraphrase]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
 `--gold releases`: bench/gold/library_releases_*.jsonl (read for issue 27 off tune-issuer earnings releases
 and 10-Qs: AMCOR_2023Q4_EARNINGS, AMCOR_2023Q2_10Q of financebench-dev/pdfs, more pages of the PG&E release;
 only those filings are asked).
+`--gold releases-more`: bench/gold/releases_more_tune_figures.jsonl, more figures of tune-issuer releases,
+10-Qs and 8-Ks (reconciliation rows, segment and geography tables, quarter vs six/nine-month columns, %
+columns, 10-Q balance sheets and year-to-date cash flows, guidance tables, two prose figures of 8-Ks), read
+off the pages before any code was run on them. Figures only (no derived set).
 `--gold paraphrase`: bench/gold/paraphrase_tune_figures.jsonl, figures of the tune golds above asked again in
 other analysts' words (abbreviations, reordered words, synonyms, segments named otherwise; same value, page
 and period; `asked_first` = the original question): how answers generalise over wording without the check
@@ -300,7 +304,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-GOLDS = ("statements", "library", "releases", "paraphrase")
+GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -311,6 +315,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"library_{kind}.jsonl"]
     if gold == "releases":
         return [f"library_releases_{kind}.jsonl"]
+    if gold == "releases-more":
+        return [f"releases_more_tune_{kind}.jsonl"] if (GOLD / f"releases_more_tune_{kind}.jsonl").exists() else []
     if gold == "paraphrase":
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
@@ -405,6 +411,7 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[
 def _default_pdfs(gold: str = "statements") -> list[Path]:
     folders = {"library": ["financebench-dev/library"],
                "releases": ["financebench-dev/pdfs", "statements-more"],
+               "releases-more": ["financebench-dev/pdfs", "financebench-dev/library", "statements-more"],
                "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
@@ -418,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="statements: bench/gold/statements*; library: bench/gold/library_* (the FinanceBench "
                              "library filings of the tune issuers, read for issue 27; only their filings are asked); "
                              "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs); "
+                             "releases-more: bench/gold/releases_more_tune_figures.jsonl (more of them, and 8-Ks); "
                              "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
@@ -435,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     pdfs, work = [d.resolve() for d in args.pdfs or _default_pdfs(args.gold) if d.is_dir()], args.work.resolve()
     PDF_DIRS[:] = pdfs
     stems = sorted({p.stem for d in pdfs for p in d.glob("*.pdf")})
-    if args.gold in ("library", "releases", "paraphrase"):
+    if args.gold in ("library", "releases", "releases-more", "paraphrase"):
         stems = [s for s in stems if s in gold_stems(args.gold)]
     stems = [s for s in stems if args.half == "all" or half_of(s) == args.half]
     if not stems:

@@ -248,3 +248,19 @@ def test_paraphrase_gold_asks_tune_figures_in_other_words():
     for g in gold:  # each is a gold figure asked before, in new words
         assert sources[(g["file"], g["value"], g["period"])] == g["asked_first"] != g["question"]
     assert len({(g["file"], g["value"]) for g in gold}) >= 60
+
+
+def test_releases_more_gold_is_new_tune_figures_of_releases_and_10qs():
+    from bench.figures_gold import build_questions, gold_files, gold_stems, load_gold
+    from bench.splits import half_of
+
+    assert gold_files("figures", "releases-more") == ["releases_more_tune_figures.jsonl"]
+    assert gold_files("derived", "releases-more") == []
+    stems = sorted(gold_stems("releases-more"))
+    assert {half_of(s) for s in stems} == {"tune"}
+    assert build_questions(stems, None, None, "check", "releases-more") == []
+    gold = load_gold("releases_more_tune_figures.jsonl")
+    assert len(gold) >= 50
+    assert any("EARNINGS" in g["file"] for g in gold) and any("10Q" in g["file"] for g in gold)
+    known = {(g["file"], g["page"], g["value"], g["period"]) for g in load_gold("library_releases_figures.jsonl")}
+    assert not [g for g in gold if (g["file"], g["page"], g["value"], g["period"]) in known]
