@@ -13,7 +13,9 @@ spans sub-columns the table reader appends to the column's period:
   question that names no part is not answered by the first part's column.
 
 A section that ends with a comma or a hyphen is a row label wrapped onto two lines, never a heading:
-it is dropped and the row's line item read again without it.
+a row whose own line names no line item ("Diluted" under "Weighted Average Common Shares Outstanding,")
+is labelled with both lines; a row whose line names one ("Net Income Per Common Share, Basic") keeps its
+own label; either way the section is dropped and the line item read again.
 """
 
 from __future__ import annotations
@@ -57,8 +59,14 @@ def _unwrap_section(row: Row) -> Row:
     section = row.cells[0].section
     if not section or not _WRAPPED.search(section):
         return row
-    cells = [replace(c, section="") for c in row.cells]
-    return replace(row, cells=cells, item=line_items.row_item(cells[0].label, "", percent_row(cells)))
+    label = row.cells[0].label
+    if line_items.row_item(label, "", percent_row(row.cells)) is None:
+        # the label's own line names no item ("Diluted" under "Weighted Average Common Shares
+        # Outstanding,"): it is the tail of the wrapped label, which is the whole of both lines
+        joiner = "" if section.rstrip().endswith(("-", "–")) else " "
+        label = f"{section.rstrip()}{joiner}{label}"
+    cells = [replace(c, section="", label=label) for c in row.cells]
+    return replace(row, cells=cells, item=line_items.row_item(label, "", percent_row(cells)))
 
 
 def _groups(row: Row) -> dict[str, list[tuple[str, object]]]:
