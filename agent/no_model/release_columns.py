@@ -13,9 +13,8 @@ spans sub-columns the table reader appends to the column's period:
   question that names no part is not answered by the first part's column.
 
 A section that ends with a comma or a hyphen is a row label wrapped onto two lines, never a heading:
-a row whose own line names no line item ("Diluted" under "Weighted Average Common Shares Outstanding,")
-is labelled with both lines; a row whose line names one ("Net Income Per Common Share, Basic") keeps its
-own label; either way the section is dropped and the line item read again.
+it is dropped and the row's line item read again without it (the row right under it was labelled with
+both lines already: agent/no_model/cited_rows.py `_joined`).
 """
 
 from __future__ import annotations
@@ -25,14 +24,13 @@ from dataclasses import replace
 
 from storage.finance import line_items
 from storage.finance.periods import YEAR
-from agent.no_model.cited_rows import Row, percent_row
+from agent.no_model.cited_rows import WRAPPED_LABEL, Row, percent_row
 
 _HEAD = re.compile(rf"^(?P<base>.*(?<!\d){YEAR}(?!\d)\)?)\s+(?P<head>\S.*)$")
 _TOTAL = re.compile(r"(?i)^(?:total|consolidated|group|company)$")
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|/|\s+&\s+)\s*", re.I)
 _FOOTNOTE = re.compile(r"\s*\(\d{1,2}\)\s*$")
 _PER_SHARE = re.compile(r"(?i)\bper\b.*\bshare\b|\beps\b")
-_WRAPPED = re.compile(r"[,\-–]\s*$")
 _QUALIFIER = re.compile(r"(?i)\b(?:adjusted|non-gaap|core|comparable|underlying)\b")
 
 
@@ -57,16 +55,10 @@ def split_columns(rows: list[Row]) -> list[Row]:
 
 def _unwrap_section(row: Row) -> Row:
     section = row.cells[0].section
-    if not section or not _WRAPPED.search(section):
+    if not section or not WRAPPED_LABEL.search(section):
         return row
-    label = row.cells[0].label
-    if line_items.row_item(label, "", percent_row(row.cells)) is None:
-        # the label's own line names no item ("Diluted" under "Weighted Average Common Shares
-        # Outstanding,"): it is the tail of the wrapped label, which is the whole of both lines
-        joiner = "" if section.rstrip().endswith(("-", "–")) else " "
-        label = f"{section.rstrip()}{joiner}{label}"
-    cells = [replace(c, section="", label=label) for c in row.cells]
-    return replace(row, cells=cells, item=line_items.row_item(label, "", percent_row(cells)))
+    cells = [replace(c, section="") for c in row.cells]
+    return replace(row, cells=cells, item=line_items.row_item(cells[0].label, "", percent_row(cells)))
 
 
 def _groups(row: Row) -> dict[str, list[tuple[str, object]]]:

@@ -15,9 +15,11 @@ QUARTER = ("2023", "2022")
 INCOME = Page("CONDENSED CONSOLIDATED STATEMENTS OF INCOME", QUARTER, [
     ("Total operating revenues", "5,290", "5,118"),
     ("Net Income", "410", "360"),
-    ("Weighted Average Common Shares Outstanding,",),
+    ("Weighted Average Common Shares Outstanding,",),  # each row's label wrapped onto two lines
     ("Basic", "2,019", "1,987"),
+    ("Weighted Average Common Shares Outstanding,",),
     ("Diluted", "2,139", "2,141"),
+    ("Trust charges", "12", "10"),  # further down: its own label, whatever the reader's stale section
     ("Net Income Per Common Share, Basic", "$ 0.20", "$ 0.18"),
     ("Net Income Per Common Share, Diluted", "$ 0.19", "$ 0.17"),
 ], caption="(in millions, except per share amounts)", span="Three Months Ended June 30,")
@@ -29,6 +31,8 @@ def test_a_wrapped_share_count_label_is_read_whole(statement_pdf):
     assert "Weighted Average Common Shares Outstanding, Diluted" in lead and "2,139" in lead, lead
     basic = asked_lead("What were Northwind's basic weighted average common shares outstanding in Q2 2022?", sources, text)
     assert "1,987" in basic and "Diluted" not in basic, basic
+    charges = asked_lead("What were Northwind's trust charges in Q2 2023?", sources, text)
+    assert charges.startswith("- Trust charges (") and "12" in charges, charges
     # the per-share rows keep their own labels under the wrapped section, and answer EPS
     eps = asked_lead("What was Northwind's diluted EPS in Q2 2023?", sources, text)
     assert "0.19" in eps and "Weighted" not in eps, eps
