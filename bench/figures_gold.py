@@ -2,13 +2,17 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library|releases|paraphrase|derived-more]
+        [--gold statements|library|releases|releases-more|paraphrase|derived-more]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
 `--gold releases`: bench/gold/library_releases_*.jsonl (read for issue 27 off tune-issuer earnings releases
 and 10-Qs: AMCOR_2023Q4_EARNINGS, AMCOR_2023Q2_10Q of financebench-dev/pdfs, more pages of the PG&E release;
 only those filings are asked).
+`--gold releases-more`: bench/gold/releases_more_tune_figures.jsonl, more figures of tune-issuer releases,
+10-Qs and 8-Ks (reconciliation rows, segment and geography tables, quarter vs six/nine-month columns, %
+columns, 10-Q balance sheets and year-to-date cash flows, guidance tables, two prose figures of 8-Ks), read
+off the pages before any code was run on them. Figures only (no derived set).
 `--gold paraphrase`: bench/gold/paraphrase_tune_figures.jsonl, figures of the tune golds above asked again in
 other analysts' words (abbreviations, reordered words, synonyms, segments named otherwise; same value, page
 and period; `asked_first` = the original question): how answers generalise over wording without the check
@@ -309,7 +313,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-GOLDS = ("statements", "library", "releases", "paraphrase", "derived-more")
+GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -320,6 +324,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"library_{kind}.jsonl"]
     if gold == "releases":
         return [f"library_releases_{kind}.jsonl"]
+    if gold == "releases-more":
+        return [f"releases_more_tune_{kind}.jsonl"] if (GOLD / f"releases_more_tune_{kind}.jsonl").exists() else []
     if gold == "paraphrase":
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
@@ -417,6 +423,7 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[
 def _default_pdfs(gold: str = "statements") -> list[Path]:
     folders = {"library": ["financebench-dev/library"],
                "releases": ["financebench-dev/pdfs", "statements-more"],
+               "releases-more": ["financebench-dev/pdfs", "financebench-dev/library", "statements-more"],
                "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
@@ -431,6 +438,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="statements: bench/gold/statements*; library: bench/gold/library_* (the FinanceBench "
                              "library filings of the tune issuers, read for issue 27; only their filings are asked); "
                              "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs); "
+                             "releases-more: bench/gold/releases_more_tune_figures.jsonl (more of them, and 8-Ks); "
                              "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words); "
                              "derived-more: bench/gold/ratios_tune_derived.jsonl (analysts' formulas, tune issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
@@ -449,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     pdfs, work = [d.resolve() for d in args.pdfs or _default_pdfs(args.gold) if d.is_dir()], args.work.resolve()
     PDF_DIRS[:] = pdfs
     stems = sorted({p.stem for d in pdfs for p in d.glob("*.pdf")})
-    if args.gold in ("library", "releases", "paraphrase", "derived-more"):
+    if args.gold in ("library", "releases", "releases-more", "paraphrase", "derived-more"):
         stems = [s for s in stems if s in gold_stems(args.gold)]
     stems = [s for s in stems if args.half == "all" or half_of(s) == args.half]
     if not stems:

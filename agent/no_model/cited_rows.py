@@ -11,7 +11,7 @@ agent/no_model/figure_rows.py picks the one that answers a question.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from storage.finance import line_items
@@ -90,7 +90,10 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
         table, in_header, heading = 0, False, ""
         first = len(rows)
+        wrapped = ""  # the line just above, when it is a row label wrapped onto the next line
         for unit in units:
+            above, wrapped = wrapped, unit.text if not unit.is_table_row and not unit.is_header \
+                and WRAPPED_LABEL.search(unit.text) else ""
             if unit.is_header and not in_header:
                 table += 1  # a header block starts a table; its rows follow it
                 heading = ""
@@ -101,7 +104,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
                 heading = unit.text if unit.text.rstrip().endswith(":") else heading
             if not unit.is_table_row and re.search(rf"\bin {SCALE_WORDS}\b", unit.text, re.I):
                 page_caption = unit.text
-            cells = row_cells(unit)
+            cells = _joined(row_cells(unit), above)
             key = (src.doc_id, src.page_number, table, unit.text)
             if not cells or key in seen or all(_YEAR_VALUE.match(c.value) for c in cells):
                 continue  # a row of years is a header read as a row, not figures
@@ -122,6 +125,23 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         for r in rows[first:]:
             r.shift = shift
     return rows
+
+
+# a line ending with a comma or a hyphen: a row label wrapped onto the next line
+WRAPPED_LABEL = re.compile(r"[,\-–]\s*$")
+
+
+def _joined(cells: list[Cell], above: str) -> list[Cell]:
+    """A row whose own line names no line item ("Diluted 2,139 2,141") printed right under a line
+    ending with a comma or hyphen that the reader took for its section ("Weighted Average Common
+    Shares Outstanding,"): the label is both lines. Rows further down keep their own label."""
+    if not cells or not above or cells[0].section.strip() != above.strip() \
+            or line_items.row_item(cells[0].label, "", percent_row(cells)) is not None \
+            or squash(above.rstrip(",-– ")) in squash(cells[0].label):  # joined by the reader already
+        return cells
+    joiner = "" if above.rstrip().endswith(("-", "–")) else " "
+    label = f"{above.rstrip()}{joiner}{cells[0].label}"
+    return [replace(c, label=label, section="") for c in cells]
 
 
 def percent_row(cells: list[Cell]) -> bool:

@@ -286,7 +286,7 @@ def compose_extractive_answer(question: str, sources: list[Source], page_text=No
         picked = [p for p in picked if on_point(p[1], focus)][:MAX_SUPPORTING]
     else:
         picked = picked[: MAX_SUPPORTING if block is not None else MAX_SENTENCES]
-    if not picked and block is None and not scope_note and figures.no_row_line(question) is None:
+    if not picked and block is None and not scope_note and figures.no_row_line(question, unnamed=False) is None:
         return NOT_FOUND_IN_DOCUMENTS, False  # the question's item is named in no passage found
     lines = [f"- “{sent}” {src.source_id}" for score, sent, src in picked]
     parts = [scope_note] if scope_note else []
@@ -300,7 +300,7 @@ def compose_extractive_answer(question: str, sources: list[Source], page_text=No
     else:
         # a figure question no row answers: said first, so no quoted number reads as the figure asked
         quoted = [sent for _, sent, _ in picked]
-        no_row = None if scope_note else figures.no_row_line(question, quoted)
+        no_row = None if scope_note else figures.no_row_line(question, quoted, sources)
         if not lines:  # nothing on point to quote
             parts.append(no_row.split("; passages that mention it")[0] + "." if no_row else NOT_FOUND_IN_DOCUMENTS)
         else:

@@ -28,7 +28,8 @@ from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defin
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.release_columns import split_columns
-from agent.no_model.figure_rows import BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds, figure_part, make_ask
+from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
+                                        figure_part, make_ask, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
 from storage.schema import Source
@@ -116,11 +117,13 @@ def wants_statements(question: str, sources: list[Source], page_text, embedder, 
                                                             or bool(entity_adds(match.row, ask)))
 
 
-def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
+def no_row_line(question: str, quoted: list[str] = (), sources: list[Source] = (), unnamed: bool = True) -> str | None:
     """For a figure question naming a line item (or a computation) that no row of the searched pages
     answers: the line saying so, which leads the answer instead of a quoted passage holding some other
     number ("No table row of the pages searched prints Total debt for 2015, so no figure is stated").
-    None for a question that names no line item. A question that qualifies the item beyond what its
+    A question naming no line item of the vocabulary ("the movement in working capital") gets the line
+    too, unless a `quoted` sentence says all its item words with a figure (`_unnamed_no_row`; `sources`
+    name the company, whose name is no item word; `unnamed` False: None for it). A question that qualifies the item beyond what its
     concept's rows print ("net debt", where rows print debt) is named in its own words, and when a
     `quoted` sentence states it so with a figure ("Net debt fell to 62.5 million euros") that passage
     answers it as before: no table row was ever going to."""
@@ -128,7 +131,7 @@ def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
         return None
     asked = line_items.asked_items(question)
     if not asked and not DERIVED_ASK.search(question):
-        return None
+        return _unnamed_no_row(question, quoted, sources) if unnamed else None
     what = asked[0].item.label if asked else "the inputs of the figure asked"
     if asked:
         said = _said_item(question, asked[0])
@@ -141,6 +144,28 @@ def no_row_line(question: str, quoted: list[str] = ()) -> str | None:
     when = _said_asked(period)
     return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
             "passages that mention it, quoted as context:")
+
+
+# words that ask for a count or an amount, not which one ("the number of employees")
+_ASKING = frozenset(tokenize("number count size"))
+
+
+def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> str | None:
+    """The no-row line for a figure question that names no line item of the vocabulary ("How much did
+    price/mix add …", "the movement in working capital"): a quoted passage's first figure would
+    otherwise read as the answer. None when a quoted sentence says every item word of the question
+    with a figure that is not a year (a figure stated in prose: "declared a quarterly cash dividend of
+    12.25 cents per share"), or when the question has no item words at all."""
+    own = make_ask(question, asked_period(question), list(sources)).own - _ASKING
+    if not own or any(own <= set(tokenize(sentence)) and _has_figure(sentence) for sentence in quoted):
+        return None
+    return (f"No language model is configured. No table row of the pages searched prints the figure asked"
+            f"{_said_asked(asked_period(question))}, so {NO_FIGURE}; passages that mention it, quoted as context:")
+
+
+def _has_figure(sentence: str) -> bool:
+    """A figure other than a year: "3,500 employees", not "in 2023"."""
+    return bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", YEAR_WORD.sub("", sentence)))
 
 
 # the company's own measures that filings often state in a sentence rather than a table row
@@ -161,7 +186,7 @@ def _said_item(question: str, asked: line_items.AskedItem) -> str:
 def _states(sentence: str, said: str) -> bool:
     """The sentence says the item in those words and prints a figure that is not a year."""
     text = " ".join(sentence.lower().split())
-    return bool(said) and said in text and bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", YEAR_WORD.sub("", text)))
+    return bool(said) and said in text and _has_figure(text)
 
 
 def _said_asked(period: AskedPeriod) -> str:

@@ -13,7 +13,8 @@ spans sub-columns the table reader appends to the column's period:
   question that names no part is not answered by the first part's column.
 
 A section that ends with a comma or a hyphen is a row label wrapped onto two lines, never a heading:
-it is dropped and the row's line item read again without it.
+it is dropped and the row's line item read again without it (the row right under it was labelled with
+both lines already: agent/no_model/cited_rows.py `_joined`).
 """
 
 from __future__ import annotations
@@ -23,14 +24,13 @@ from dataclasses import replace
 
 from storage.finance import line_items
 from storage.finance.periods import YEAR
-from agent.no_model.cited_rows import Row, percent_row
+from agent.no_model.cited_rows import WRAPPED_LABEL, Row, percent_row
 
 _HEAD = re.compile(rf"^(?P<base>.*(?<!\d){YEAR}(?!\d)\)?)\s+(?P<head>\S.*)$")
 _TOTAL = re.compile(r"(?i)^(?:total|consolidated|group|company)$")
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|/|\s+&\s+)\s*", re.I)
 _FOOTNOTE = re.compile(r"\s*\(\d{1,2}\)\s*$")
 _PER_SHARE = re.compile(r"(?i)\bper\b.*\bshare\b|\beps\b")
-_WRAPPED = re.compile(r"[,\-–]\s*$")
 _QUALIFIER = re.compile(r"(?i)\b(?:adjusted|non-gaap|core|comparable|underlying)\b")
 
 
@@ -55,7 +55,7 @@ def split_columns(rows: list[Row]) -> list[Row]:
 
 def _unwrap_section(row: Row) -> Row:
     section = row.cells[0].section
-    if not section or not _WRAPPED.search(section):
+    if not section or not WRAPPED_LABEL.search(section):
         return row
     cells = [replace(c, section="") for c in row.cells]
     return replace(row, cells=cells, item=line_items.row_item(cells[0].label, "", percent_row(cells)))

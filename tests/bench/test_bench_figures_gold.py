@@ -280,3 +280,19 @@ def test_derived_more_gold_is_tune_issuers_inputs_printed_on_their_pages():
             if re.search(rf"(?<![\d,.]){re.escape(value)}(?![\d]|[,.]\d)", doc[i["page"]].get_text()) is None:
                 missing.append((g["file"], i["page"], i["value"]))
     assert not missing
+
+
+def test_releases_more_gold_is_new_tune_figures_of_releases_and_10qs():
+    from bench.figures_gold import build_questions, gold_files, gold_stems, load_gold
+    from bench.splits import half_of
+
+    assert gold_files("figures", "releases-more") == ["releases_more_tune_figures.jsonl"]
+    assert gold_files("derived", "releases-more") == []
+    stems = sorted(gold_stems("releases-more"))
+    assert {half_of(s) for s in stems} == {"tune"}
+    assert build_questions(stems, None, None, "check", "releases-more") == []
+    gold = load_gold("releases_more_tune_figures.jsonl")
+    assert len(gold) >= 50
+    assert any("EARNINGS" in g["file"] for g in gold) and any("10Q" in g["file"] for g in gold)
+    known = {(g["file"], g["page"], g["value"], g["period"]) for g in load_gold("library_releases_figures.jsonl")}
+    assert not [g for g in gold if (g["file"], g["page"], g["value"], g["period"]) in known]

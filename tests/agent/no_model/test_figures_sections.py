@@ -146,8 +146,9 @@ def test_no_row_says_no_figure_before_any_quoted_number(pages):
     assert lead_line(answer) is None and lead_line(answer, honour_no_figure=False)
     gold = {"value": "9,036", "period": "December 31, 2022", "question": "What was total debt?"}
     assert score_figure(gold, answer) == "missing" and score_figure(gold, answer, honour_no_figure=False) == "wrong"
-    # a question naming no line item keeps the plain passages intro
-    assert no_row_line("What was the number of employees in 2022?") is None
+    # a question naming no line item keeps the plain passages intro when a passage states its item
+    assert no_row_line("What was the number of employees in 2022?", ["At year end 2022 we had 164,000 employees."]) is None
+    assert NO_FIGURE in no_row_line("What was the number of employees in 2022?", ["Revenue grew 8% in 2022."])
     assert re.search(r"no table row", no_row_line("What was the gross margin in 2022?"), re.I)
 
 
