@@ -16,7 +16,7 @@ claim's words. A number matched only by another row, column, footnote or year he
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from agent.claims.facts import Fact, rows_of
@@ -131,7 +131,9 @@ class Claim:
         shared = len(label & self.words)
         # of two rows naming the item, the one whose label says more of the sentence's words ("Total shareholders'
         # equity" over "Total equity" for "shareholders' equity")
-        closer = shared / 100
+        # of rows naming as many of its words, the one whose section says more of them: "iPad net sales" is the row
+        # "iPad" under "Net sales by category", not "Total net sales" (a ten-thousandth: never above a label word)
+        closer = shared / 100 + len((label | section) & self.words) / 10000
         if named:
             # a named section ranks its row above the row that says no more of the sentence's words ("Europe" /
             # "Net sales" over "Net sales"), never above one whose own label says more of them: a wrapped heading's
@@ -233,10 +235,19 @@ def _row_item(label: str, section: str, percent: bool) -> str | None:
     return item.concept if item else None
 
 
+# a heading that cannot end a label: a comma, an open parenthesis, a word that goes on ("of", "attributable to")
+_UNFINISHED = re.compile(r"(?:,|\([^)]*|\b(?:of|and|to|by|in|for|from|on|at|with|attributable|including|less|net of))\s*$", re.I)
+_MARKS = re.compile(r"\(\d{1,2}\)|\*+")
+
+
 @lru_cache(maxsize=8192)
 def _fact_words(label: str, section: str, percent: bool) -> tuple[str | None, frozenset[str], frozenset[str]]:
     """(the row's US-GAAP concept, its label's content words (its section's when it has none), its section's)."""
     own = words(normalize_label(label))  # "Net income (loss) (2)" -> "net income"
+    if _UNFINISHED.search(section) and len(_MARKS.sub("", label).split()) <= 2:
+        # a label wrapped over two lines, its first line read as the heading of its tail: "Funds from Operations
+        # attributable to Boston Properties," / "Inc. (1)" is one label
+        own = words(normalize_label(f"{section} {label}"))
     return _row_item(label, section, percent), own or words(section), words(normalize_label(section))
 
 
@@ -306,12 +317,31 @@ def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     return first
 
 
+def _change_year(fact: Fact, row: list[Fact]) -> int | None:
+    """The year a printed change column of a row (a percentage naming no year: "Change", "% Change", "Actual") reports,
+    by its place among the row's years' columns: between two years, the later one's ("2022 Change 2021 Change 2020";
+    "2023 Actual Constant 2022"); before or after all of them, the latest's ("2023 2022 % Change"); None when the row
+    has no year's column."""
+    if fact.years or not fact.percent:
+        return None
+    k = next(i for i, g in enumerate(row) if g is fact)
+    dated = [(i, max(g.years)) for i, g in enumerate(row) if g.years and not g.percent]
+    left, right = [y for i, y in dated if i < k], [y for i, y in dated if i > k]
+    if left and right:
+        return max(left[-1], right[0])
+    return max((y for _, y in dated), default=None)
+
+
 def _changes(fact: Fact, row: list[Fact], claim: Claim) -> list[tuple[float, float | None, float, Fact]]:
-    """(difference in units, relative change in %, difference in printed numbers, prior) of the fact over its prior column."""
+    """(difference in units, relative change in %, difference in printed numbers, prior) of the fact over its prior column.
+    A row printed negative in both columns (an expense or outflow in parentheses: "(4,627)" after "(3,331)") changes
+    by its size: "R&D expense rose 39%", "interest expense was up $750 million"."""
     prior = _prior(fact, row, claim)
     if prior is None:
         return []
     diff = fact.value - prior.value
+    if fact.negative and prior.negative:
+        diff = -diff
     pct = diff / abs(prior.value) * 100 if prior.value else None
     printed_diff = (-1 if fact.negative else 1) * fact.magnitude - (-1 if prior.negative else 1) * prior.magnitude
     return [(diff, pct, printed_diff, prior)]
@@ -350,6 +380,9 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
             if claim.direction and f.negative != (claim.direction < 0) and f.percent:
                 wrong_direction = True
                 continue
+            if (year := _change_year(f, rows[f.row])) is not None and \
+                    not claim.period_agrees(replace(f, period=str(year), years=frozenset({year}))):
+                continue  # "grew 33% in 2022" where 33% is the change of 2021 over 2020
         elif not claim.period_agrees(f):
             continue
         to = _TO_BEFORE.search(claim.sentence[max(0, fig.start - 40):fig.start])

@@ -388,3 +388,89 @@ for _r, _values in enumerate((("14,694", "14,544", "1"), ("2,018", "2,117", "(5)
 ])
 def test_a_cell_of_a_change_column_quoted_with_its_title(cell, flagged):
     assert bool(_problems(cell, _source(KEY_FIGURES))) is flagged
+
+
+def _layout_source(rows, heads) -> CheckedSource:
+    """A table "(In millions …)" of `rows` (label, values) under `heads`, columns right-aligned 60 pt apart from x=300."""
+    lines = [(56, 60, "Northwind Beverages, Inc. - Results of Operations"), (56, 76, "(In millions, except per share data)")]
+    lines += [(-(300 + 60 * i), 100, head) for i, head in enumerate(heads)]
+    for k, (label, *values) in enumerate(rows):
+        lines += [(56, 120 + 14 * k, label)] + [(-(300 + 60 * i), 120 + 14 * k, v) for i, v in enumerate(values)]
+    return _source(lines)
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("Research and development expense rose 39% in 2016 [^1].", []),
+    ("Interest and debt expense was up $31 million from 2015 [^1].", []),
+    ("Research and development expense increased to $4,627 million in 2016 [^1].", []),
+    ("Research and development expense fell 39% in 2016 [^1].", ["39%"]),
+    ("Interest and debt expense was down $31 million from 2015 [^1].", ["$31 million"]),
+    ("Net earnings fell 5.4% in 2016 [^1].", []),  # a row of positive amounts: as before
+    ("Net earnings rose 5.4% in 2016 [^1].", ["5.4%"]),
+])
+def test_a_row_printed_negative_in_both_years_changes_by_its_size(sentence, flagged):
+    """An expense printed in parentheses in every column ("(4,627)" after "(3,331)"): "rose" is said of its size, as
+    people say "R&D expense rose 39%"; a row whose sign changes, or of positive amounts, keeps its signed direction."""
+    rows = (("Research and development expense", "(4,627)", "(3,331)"), ("Interest and debt expense", "(306)", "(275)"),
+            ("Net earnings", "$4,895", "$5,176"))
+    assert _problems(sentence, _layout_source(rows, ("2016", "2015"))) == flagged
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("Total net sales grew 8% in 2022 [^1].", []),
+    ("Total net sales grew 33% in 2021 [^1].", []),
+    ("Total net sales rose 8% from 2021 [^1].", []),
+    ("Total net sales grew 33% in 2022 [^1].", ["33%"]),  # the change printed for 2021 over 2020
+    ("Mac net sales rose 23% in 2022 [^1].", ["23%"]),
+])
+def test_a_printed_change_column_is_the_change_of_the_year_before_it(sentence, flagged):
+    """"2022 Change 2021 Change 2020": each change column reports the year on its left over the one on its right; a
+    year the sentence names must be that column's."""
+    rows = (("Mac", "40,177", "14%", "35,190", "23%", "28,622"),
+            ("Total net sales", "$394,328", "8%", "$365,817", "33%", "$274,515"))
+    assert _problems(sentence, _layout_source(rows, ("2022", "Change", "2021", "Change", "2020"))) == flagged
+
+
+def test_a_change_column_after_both_years_is_the_latest_years():
+    rows = (("Consolidated revenue", "$90,155", "$93,512", "(4)"), ("Consolidated net income", "3,972", "3,826", "4"))
+    source = _layout_source(rows, ("2023", "2022", "% Change"))
+    assert _problems("Consolidated revenue fell 4% in 2023 [^1].", source) == []
+    assert _problems("Consolidated net income rose 4% in 2023 [^1].", source) == []
+    assert _problems("Consolidated net income rose 4% from 2022 [^1].", source) == []  # the year it changes from
+    assert _problems("Consolidated net income rose 4% in 2021 [^1].", source) == ["4%"]
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("iPad net sales fell 8% in 2022 [^1].", []),
+    ("iPad net sales rose 8% in 2022 [^1].", ["8%"]),  # the total's 8% is not iPad's
+    ("Total net sales rose 8% in 2022 [^1].", []),
+    ("Services net sales rose 14% in 2022 [^1].", []),
+])
+def test_a_row_named_with_its_sections_words_is_the_row_not_the_total(sentence, flagged):
+    """Rows under "Net sales by category:": "iPad net sales" names the row "iPad" (its section says "net sales"), never
+    the row "Total net sales" whose label says as many of the sentence's words."""
+    source = _layout_source((("Net sales by category:",), ("iPad", "29,292", "(8)%", "31,862"),
+                             ("Services", "78,129", "14%", "68,425"), ("Total net sales", "$394,328", "8%", "$365,817")),
+                            ("2022", "Change", "2021"))
+    assert _problems(sentence, source) == flagged
+
+
+# a row label wrapped after a comma, its values on the second line: "… attributable to Northwind Properties," / "Inc. (1)"
+WRAPPED_COMMA = [(56, 60, "Selected Financial Data"), (56, 72, "(in thousands, except per share data)"),
+                 (-400, 90, "2015"), (-470, 90, "2014")]
+for _r, (_label, *_values) in enumerate((("Total revenue", "2,490,821", "2,396,998"),
+                                         ("Funds from Operations attributable to Northwind Properties,",),
+                                         ("Inc. (1)", "$823,715", "$807,506"),
+                                         ("Stockholders’ equity attributable to Northwind Properties, Inc.", "5,709,435", "5,697,298"))):
+    WRAPPED_COMMA += [(56 + (8 if _label.startswith("Inc.") else 0), 106 + 14 * _r, _label)]
+    WRAPPED_COMMA += [(-(400 + 70 * k), 106 + 14 * _r, v) for k, v in enumerate(_values)]
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("Funds from Operations attributable to Northwind Properties rose 2.0% to $823.7 million in 2015 [^1].", []),
+    ("“Funds from Operations attributable to Northwind Properties, Inc.” was $823,715 thousand in 2015 [^1].", []),
+    ("Funds from Operations attributable to Northwind Properties was $807.5 million in 2015 [^1].", ["$807.5 million"]),
+    ("Funds from Operations attributable to Northwind Properties fell 2.0% in 2015 [^1].", ["2.0%"]),
+])
+def test_a_label_wrapped_after_a_comma_is_one_label(sentence, flagged):
+    assert _problems(sentence, _source(WRAPPED_COMMA)) == flagged
