@@ -1116,7 +1116,8 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
         print(f"  tune miss [{cls}]: {sentence!r} {problems}")
 
 
-GOLD_SETS = ("statements", "library", "releases", "tune-more", "tune-more2", "tune-more3")
+GOLD_SETS = ("statements", "library", "releases", "tune-more", "tune-more2", "tune-more3", "claims-forms")
+CLAIMS_FORMS = "claims_tune_forms.jsonl"  # claim sentences a person wrote and judged off the page (not figures)
 _GOLD_FILES = {"library": "library_figures.jsonl", "releases": "library_releases_figures.jsonl",
                "tune-more": "facts_tune_more_figures.jsonl", "tune-more2": "facts_tune_more2_figures.jsonl",
                "tune-more3": "facts_tune_more3_figures.jsonl"}
@@ -1133,9 +1134,71 @@ def gold_figures(gold_set: str = "statements") -> list[dict]:
     from pathlib import Path
 
     gold = Path(__file__).resolve().parent / "gold"
-    files = [gold / _GOLD_FILES[gold_set]] if gold_set != "statements" else \
-        [gold / "statements_figures.jsonl"] + sorted(gold.glob("statements_more_figures*.jsonl"))
+    if gold_set == "claims-forms":
+        files = [gold / CLAIMS_FORMS]
+    else:
+        files = [gold / _GOLD_FILES[gold_set]] if gold_set != "statements" else \
+            [gold / "statements_figures.jsonl"] + sorted(gold.glob("statements_more_figures*.jsonl"))
     return [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
+
+
+def written_cases(items: list[dict], docs: dict[str, str]) -> list[dict]:
+    """One answer per written claim (bench/gold/claims_tune_forms.jsonl), citing the chunk of its page that holds
+    most of the numbers the gold's `page_prints` names (what a retriever would have handed the model)."""
+    from storage.documents.catalog import load_chunks
+    from storage.schema import Source
+
+    cases, chunks = [], {}
+    for g in items:
+        doc_id = docs.get(g["file"].rsplit(".", 1)[0])
+        if doc_id is None:
+            continue
+        if doc_id not in chunks:
+            chunks[doc_id] = load_chunks(doc_id)
+        on_page = [c for c in chunks[doc_id] if c.page_number <= g["page"] <= (c.page_end or c.page_number)]
+        if not on_page:
+            continue
+        wanted = set(re.findall(r"\d[\d,]*\.?\d*", g["page_prints"]))
+        chunk = max(on_page, key=lambda c: (len(wanted & set(re.findall(r"\d[\d,]*\.?\d*", c.text))), len(c.text)))
+        src = Source(kind="document", source_id="[^1]", text=chunk.text, title=g["file"], doc_id=doc_id,
+                     source_file=chunk.source_file, page_number=chunk.page_number, chunk_id=chunk.chunk_id,
+                     chunk_type=chunk.chunk_type, extra={"page_end": chunk.page_end}).model_dump()
+        cases.append({"file": g["file"], "text": f"- {g['sentence']}", "registry": {"[^1]": src},
+                      "labels": [[g["sentence"], g["form"], not g["truth"]]], "error": g.get("error"), "id": g["id"]})
+    return cases
+
+
+def written_table(cases: list[dict], results: list[dict]) -> dict:
+    """{(form, planted): [n, flagged]}, {error: [n, flagged]}, the tune misses and the times."""
+    forms: dict[tuple, list[int]] = {}
+    errors: dict[str, list[int]] = {}
+    misses = []
+    for case, res in zip(cases, results):
+        sentence, form, planted = case["labels"][0]
+        flagged, problems, _ = _flagged(sentence, res["claims"], 0)
+        for row in (forms.setdefault((form, planted), [0, 0]), errors.setdefault(case["error"] or "none (true)", [0, 0])):
+            row[0] += 1
+            row[1] += flagged
+        if flagged != planted:
+            misses.append((case["id"], form, case["error"] or "true", sentence[:150], problems))
+    return {"forms": forms, "errors": errors, "misses": misses, "ms": [r["ms"] for r in results]}
+
+
+def print_written(n_cases: int, new: dict, base: dict | None, rev: str, show_misses: int = 0) -> None:
+    print(f"{n_cases} written claims (one answer each), new vs {rev} (baseline): flagged share")
+    print(f"  {'form':<28} {'truth':<6} {'n':>4} {'new':>7} {'base':>7}")
+    for (form, planted), (n, f) in sorted(new["forms"].items()):
+        bn, bf = base["forms"].get((form, planted), [0, 0]) if base else (0, 0)
+        print(f"  {form:<28} {'false' if planted else 'true':<6} {n:>4} {f / n:>7.3f} {bf / bn if bn else float('nan'):>7.3f}"
+              f"   ({'recall' if planted else 'false flags'})")
+    print("  by planted error:")
+    for err, (n, f) in sorted(new["errors"].items()):
+        bn, bf = base["errors"].get(err, [0, 0]) if base else (0, 0)
+        print(f"    {err:<24} {n:>4} {f / n:>7.3f} {bf / bn if bn else float('nan'):>7.3f}")
+    print(f"  check time per answer: p50 {statistics.median(new['ms']):.1f} ms, p95 {_p95(new['ms']):.1f} ms"
+          + (f"; baseline p95 {_p95(base['ms']):.1f} ms" if base else ""))
+    for miss in new["misses"][:show_misses]:
+        print(f"  miss {miss[0]} [{miss[1]}, {miss[2]}]: {miss[3]!r} {miss[4]}")
 
 
 def cases_at_revision(rev: str, cases_file, out_file) -> None:
@@ -1175,10 +1238,12 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half
     items = gold_figures(gold_set)
     files = sorted({next((d / g["file"] for d in pdf_dirs if (d / g["file"]).exists()), None) for g in items} - {None})
     docs = ingest(files, work)
-    cases = hostile_cases(items, pdf_dirs, docs, seed=seed)
+    written = gold_set == "claims-forms"  # the sentences themselves are the gold: no generator, no seed
+    cases = written_cases(items, docs) if written else hostile_cases(items, pdf_dirs, docs, seed=seed)
     if half:
         cases = [c for c in cases if half_of(c["file"]) == half]
-    new = hostile_table(cases, check_cases(cases))
+    table = written_table if written else hostile_table
+    new = table(cases, check_cases(cases))
     base, rev = None, "none"
     if baseline_rev.lower() != "none":
         rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", baseline_rev], check=True,
@@ -1187,7 +1252,10 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half
             cf, of = Path(tmp) / "cases.json", Path(tmp) / "out.json"
             cf.write_text(json.dumps(cases))
             cases_at_revision(rev, cf, of)
-            base = hostile_table(cases, json.loads(of.read_text()))
+            base = table(cases, json.loads(of.read_text()))
+    if written:
+        print_written(len(cases), new, base, rev, show_misses)
+        return
     print(f"{len(cases)} answers of up to {ANSWER_SENTENCES} test sentences from {len(items)} gold figures, {sum(len(c['labels']) for c in cases)} test sentences")
     print_hostile(new, base, rev, show_misses)
 
