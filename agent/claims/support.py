@@ -131,9 +131,7 @@ class Claim:
         shared = len(label & self.words)
         # of two rows naming the item, the one whose label says more of the sentence's words ("Total shareholders'
         # equity" over "Total equity" for "shareholders' equity")
-        # of rows naming as many of its words, the one whose section says more of them: "iPad net sales" is the row
-        # "iPad" under "Net sales by category", not "Total net sales" (a ten-thousandth: never above a label word)
-        closer = shared / 100 + len((label | section) & self.words) / 10000
+        closer = shared / 100
         if named:
             # a named section ranks its row above the row that says no more of the sentence's words ("Europe" /
             # "Net sales" over "Net sales"), never above one whose own label says more of them: a wrapped heading's

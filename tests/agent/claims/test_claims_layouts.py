@@ -440,21 +440,6 @@ def test_a_change_column_after_both_years_is_the_latest_years():
     assert _problems("Consolidated net income rose 4% in 2021 [^1].", source) == ["4%"]
 
 
-@pytest.mark.parametrize("sentence, flagged", [
-    ("iPad net sales fell 8% in 2022 [^1].", []),
-    ("iPad net sales rose 8% in 2022 [^1].", ["8%"]),  # the total's 8% is not iPad's
-    ("Total net sales rose 8% in 2022 [^1].", []),
-    ("Services net sales rose 14% in 2022 [^1].", []),
-])
-def test_a_row_named_with_its_sections_words_is_the_row_not_the_total(sentence, flagged):
-    """Rows under "Net sales by category:": "iPad net sales" names the row "iPad" (its section says "net sales"), never
-    the row "Total net sales" whose label says as many of the sentence's words."""
-    source = _layout_source((("Net sales by category:",), ("iPad", "29,292", "(8)%", "31,862"),
-                             ("Services", "78,129", "14%", "68,425"), ("Total net sales", "$394,328", "8%", "$365,817")),
-                            ("2022", "Change", "2021"))
-    assert _problems(sentence, source) == flagged
-
-
 # a row label wrapped after a comma, its values on the second line: "… attributable to Northwind Properties," / "Inc. (1)"
 WRAPPED_COMMA = [(56, 60, "Selected Financial Data"), (56, 72, "(in thousands, except per share data)"),
                  (-400, 90, "2015"), (-470, 90, "2014")]
