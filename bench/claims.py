@@ -539,18 +539,22 @@ def gold_rows(gold: dict, page) -> dict | None:
     lines = pdf_lines(page)
     digits = gold["value"].strip("()$-").replace("$", "")
     want = _alpha_words(gold["line_item"])
-    best, best_score, heading = None, (-1, -1), ""
+    best, best_score, heading = None, (False, -1, -1), ""
     for i, line in enumerate(lines):
         if line["label"] and not line["numbers"]:
             heading = line["label"]  # "Diluted earnings per share:" over a "Net income" row
         for k, (xc, v, printed) in enumerate(line["numbers"]):
             if printed == digits:
-                # the label's words first, then its heading's: the diluted "Net income" row, not the basic one above
-                score = (len(want & _alpha_words(line["label"])), len(want & _alpha_words(heading)))
+                # a table's row before a sentence printing the number ("… loss from operations was $6,657 million in
+                # 2019 compared with …", a bullet "GAAP Net Income of $1,048 million; GAAP diluted EPS of 70.5 cps"):
+                # a sentence's words are no row label; then the label's words, then its heading's: the diluted
+                # "Net income" row, not the basic one above
+                prose = sum(1 for x0, _, t in line["words"] if x0 > xc and re.search(r"[A-Za-z]{2,}", t)) >= 3
+                score = (not prose, len(want & _alpha_words(line["label"])), len(want & _alpha_words(heading)))
                 if score > best_score:
                     best, best_score = (i, k), score
-    if best is None or (best_score[0] == 0 and want):
-        return None
+    if best is None or not best_score[0] or (best_score[1] == 0 and want):
+        return None  # printed only in prose, or in no row naming the item
     i, k = best
     row = lines[i]
     xc = row["numbers"][k][0]
@@ -922,11 +926,12 @@ def wider_forms(item: str, label: str, row: dict, gold: dict, period: str, scale
     def dollars(u: float) -> str:
         return f"${u:,.2f}" if per_share else _said_money(u, row["printed"], rng)
 
-    if percent:
-        fig = f"{digits}%"
-        out.append((_sentence(item, f"{digits} percent", period, rng), "scale words", False))
+    if percent:  # a percentage printed negative ("(5)" under "Reported ∆%", "(8.5)%") keeps its sign
+        sign = "-" if row["negative"] else ""
+        fig = f"{sign}{digits}%"
+        out.append((_sentence(item, f"{sign}{digits} percent", period, rng), "scale words", False))
         if _places(digits):
-            out.append((_sentence(item, f"about {row['value']:.0f}%", period, rng), "rounding", False))
+            out.append((_sentence(item, f"about {sign}{row['value']:.0f}%", period, rng), "rounding", False))
     elif per_share:
         fig = f"${digits}"
         out.append((f"{Item} was {fig} per share {period} [^1].", "scale words", False))
@@ -959,7 +964,8 @@ def wider_forms(item: str, label: str, row: dict, gold: dict, period: str, scale
         quoted.append(" ".join(words[1:]))  # part of the label: "Total net sales" quoted as "net sales"
     if row["two_lines"]:
         quoted.append(row["two_lines"])
-    short = " ".join(re.sub(r"\s?\([^()\d]{1,30}\)", "", label.replace(" & ", " and ")).split())
+    short = re.sub(r"\s?\([^()\d]{1,30}\)", "", label.replace(" & ", " and "))
+    short = " ".join(re.sub(r"(?:^|\s)/|/(?=\s|$)", " ", short).split())  # "(Loss)/earnings" -> "earnings", not "/earnings"
     if short != label and len(short.split()) >= 2:
         quoted.append(short)  # "Selling, general and administrative", "Income from operations" for "Income (loss) from operations"
         cells.append(f"- {short} ({when}): {row['printed']} [^1]")

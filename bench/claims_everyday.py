@@ -101,7 +101,8 @@ def everyday_forms(item: str, label: str, row: dict, gold: dict, period: str, sc
     digits = row["printed"].strip("()$%")
     units = row["value"] * scale
     negative = row["negative"]
-    fig = f"{digits}%" if percent else f"${digits}" if per_share else ("-" if negative else "") + said_by_size(units, MONEY)
+    sign = "-" if negative else ""  # a percentage printed negative ("(5)" under "∆%") keeps its sign too
+    fig = f"{sign}{digits}%" if percent else f"${digits}" if per_share else sign + said_by_size(units, MONEY)
 
     # a quoted label retyped
     quoted = retyped_labels(label)
@@ -113,7 +114,9 @@ def everyday_forms(item: str, label: str, row: dict, gold: dict, period: str, sc
 
     # a cell as printed, the ways a value is retyped
     values = []
-    if negative:
+    if negative and percent:  # never a "$" on a percentage
+        values += [f"-{digits}", f"−{digits}%", f"({digits})%"]
+    elif negative:
         values += [f"-{digits}", f"−{digits}", f"$({digits})", f"-${digits}"]
     elif percent:
         values += [f"{digits}%", digits, f"{digits} %"]
@@ -133,7 +136,7 @@ def everyday_forms(item: str, label: str, row: dict, gold: dict, period: str, sc
         for form in rng.sample(forms, k=min(2, len(forms))):
             out.append((f"{Item} was {form} {period} [^1].", "scale words", False))
     elif percent and "." in digits:
-        out.append((f"{Item} was about {row['value']:.0f}% {period} [^1].", "rounding", False))
+        out.append((f"{Item} was about {sign}{row['value']:.0f}% {period} [^1].", "rounding", False))
     elif per_share and not negative and row["value"] >= 1:
         out.append((f"{Item} was about ${row['value']:.0f} {period} [^1].", "rounding", False))
 

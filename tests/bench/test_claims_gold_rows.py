@@ -3,6 +3,8 @@ value, read from a generated page's words (PyMuPDF text at positions)."""
 
 from __future__ import annotations
 
+import re
+
 import pymupdf
 import pytest
 
@@ -79,3 +81,32 @@ def test_an_items_remark_before_a_slash_leaves_no_stray_slash():
     assert _clean_item("(Loss)/earnings from operations") == "earnings from operations"
     assert _clean_item("Income/(loss) from operating investments, net") == "Income from operating investments, net"
     assert _clean_item("Earnings/EPS on a GAAP basis") == "Earnings/EPS on a GAAP basis"
+
+
+def test_a_table_row_before_a_sentence_printing_the_same_number():
+    """"… loss from operations was $6,657 million in 2019 compared with …" above the table: the gold's row is the
+    table's, never the sentence's words before the number; a number printed only in a sentence gives no row."""
+    doc = _page([(56, 60, "BCA loss from operations was $6,657 million in 2019 compared with earnings"),
+                 (56, 76, "(Dollars in millions)"), (-400, 92, "2019"), (-470, 92, "2018"),
+                 (56, 108, "(Loss)/earnings from operations"), (-400, 108, "($6,657)"), (-470, 108, "$7,830")])
+    row = gold_rows(_gold("(Loss)/earnings from operations", "Year ended December 31, 2019", "($6,657)"), doc[0])
+    assert row["label"] == "(Loss)/earnings from operations" and row["prior"]["printed"] == "7,830"
+    prose_only = _page([(56, 60, "GAAP Net Income of $1,048 million; GAAP diluted earnings per share of 70.5 cps and more")])
+    assert gold_rows(_gold("Net income", "2023", "1,048"), prose_only[0]) is None
+
+
+def test_a_negative_percentage_keeps_its_sign_and_gets_no_dollar_sign():
+    """A change printed "(5)" under "Reported ∆%": every true form says -5% or (5), never 5% or $(5)."""
+    import random
+
+    from bench.claims import wider_forms
+    from bench.claims_everyday import everyday_forms
+
+    row = {"value": 5.0, "printed": "(5)", "negative": True, "prior": None, "year": None, "as_printed": "EBITDA",
+           "value_word": "(5)", "two_lines": "", "per_share": [], "others": []}
+    gold = {"period": "change"}
+    for seed in range(20):
+        forms = wider_forms("EBITDA", "EBITDA", row, gold, "", 1.0, False, True, random.Random(seed))
+        forms += everyday_forms("EBITDA", "EBITDA", row, gold, "", 1.0, False, True, random.Random(seed))
+        for sentence, _, planted in forms:
+            assert planted or ("$" not in sentence and re.search(r"[-−(]5\b", sentence)), sentence
