@@ -534,6 +534,9 @@ def _clean_item(item: str) -> str:
     return " ".join(item.split()).strip(" :-–")
 
 
+_LINKING_END = re.compile(r"(?i)\b(?:of|was|were|is|totaled|to|at|by)$")  # "GAAP Net Income of" $1,048 million
+
+
 def gold_rows(gold: dict, page) -> dict | None:
     """The gold figure's printed row and the page's other numbers, read from the PDF's words."""
     lines = pdf_lines(page)
@@ -549,7 +552,9 @@ def gold_rows(gold: dict, page) -> dict | None:
                 # 2019 compared with …", a bullet "GAAP Net Income of $1,048 million; GAAP diluted EPS of 70.5 cps"):
                 # a sentence's words are no row label; then the label's words, then its heading's: the diluted
                 # "Net income" row, not the basic one above
-                prose = sum(1 for x0, _, t in line["words"] if x0 > xc and re.search(r"[A-Za-z]{2,}", t)) >= 3
+                after = [t for x0, _, t in line["words"] if x0 > xc and re.search(r"[A-Za-z]{2,}", t)]
+                prose = len(after) >= 3 or bool(after and re.match(r"(?i)(?:million|billion|thousand)\b", after[0])) \
+                    or bool(_LINKING_END.search(" ".join(t for _, x1, t in line["words"] if x1 < xc and _LABEL_WORD.search(t))))
                 score = (not prose, len(want & _alpha_words(line["label"])), len(want & _alpha_words(heading)))
                 if score > best_score:
                     best, best_score = (i, k), score
@@ -1123,7 +1128,7 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
 
 
 GOLD_SETS = ("statements", "library", "releases", "tune-more", "tune-more2", "tune-more3", "claims-forms")
-CLAIMS_FORMS = "claims_tune_forms.jsonl"  # claim sentences a person wrote and judged off the page (not figures)
+CLAIMS_FORMS = "forms_tune_claims.jsonl"  # claim sentences a person wrote and judged off the page (not figures)
 _GOLD_FILES = {"library": "library_figures.jsonl", "releases": "library_releases_figures.jsonl",
                "tune-more": "facts_tune_more_figures.jsonl", "tune-more2": "facts_tune_more2_figures.jsonl",
                "tune-more3": "facts_tune_more3_figures.jsonl"}
@@ -1149,7 +1154,7 @@ def gold_figures(gold_set: str = "statements") -> list[dict]:
 
 
 def written_cases(items: list[dict], docs: dict[str, str]) -> list[dict]:
-    """One answer per written claim (bench/gold/claims_tune_forms.jsonl), citing the chunk of its page that holds
+    """One answer per written claim (bench/gold/forms_tune_claims.jsonl), citing the chunk of its page that holds
     most of the numbers the gold's `page_prints` names (what a retriever would have handed the model)."""
     from storage.documents.catalog import load_chunks
     from storage.schema import Source

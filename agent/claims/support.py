@@ -315,6 +315,20 @@ def _prior(fact: Fact, row: list[Fact], claim: Claim) -> Fact | None:
     return first
 
 
+# a row naming a loss beside a gain ("(Loss)/earnings", "Net income (loss)", "Other income/(loss), net"): its sign says
+# which one it is, so an unsigned figure said as the other ("earnings of $636 million" for a printed ($636)) is not it
+_LOSS_OR_GAIN = re.compile(r"(?i)(?=.*\bloss(?:es)?\b)(?=.*\b(?:income|earnings|profit|gains?)\b)")
+_SAID_GAIN = re.compile(r"(?i)\b(?:earnings|income|profit|gains?)\s+of\s+(?:about\s+|approximately\s+|roughly\s+)?$")
+_SAID_LOSS = re.compile(r"(?i)\b(?:loss(?:es)?|deficit)\s+of\s+(?:about\s+|approximately\s+|roughly\s+)?$")
+
+
+def _sign_said_against(fig: Figure, fact: Fact, sentence: str) -> bool:
+    if fig.negative or fact.percent or not _LOSS_OR_GAIN.match(fact.label):
+        return False
+    before = sentence[max(0, fig.start - 40):fig.start]
+    return bool((_SAID_GAIN if fact.negative else _SAID_LOSS).search(before))
+
+
 def _change_year(fact: Fact, row: list[Fact]) -> int | None:
     """The year a printed change column of a row (a percentage naming no year: "Change", "% Change", "Actual") reports,
     by its place among the row's years' columns: between two years, the later one's ("2022 Change 2021 Change 2020";
@@ -374,6 +388,9 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
             continue
         if fig.unit == "points" and _change_of_amounts(rows[f.row]):
             continue  # a row of amounts prints its change in percent ("$ 20,466 -3% $ 21,107"), never in points
+        if _sign_said_against(fig, f, claim.sentence):
+            wrong_direction = True  # "earnings of $636 million" where "Net (loss)/earnings" prints ($636)
+            continue
         if change:  # a printed change ("(51.4)%" under "% change") with a direction word
             if claim.direction and f.negative != (claim.direction < 0) and f.percent:
                 wrong_direction = True

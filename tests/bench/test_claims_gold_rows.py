@@ -110,3 +110,13 @@ def test_a_negative_percentage_keeps_its_sign_and_gets_no_dollar_sign():
         forms += everyday_forms("EBITDA", "EBITDA", row, gold, "", 1.0, False, True, random.Random(seed))
         for sentence, _, planted in forms:
             assert planted or ("$" not in sentence and re.search(r"[-−(]5\b", sentence)), sentence
+
+
+def test_a_bullet_saying_the_figure_with_its_scale_word_is_no_row():
+    """"May. Adjusted EBIT of $1,608 million;" (a bullet's wrapped line) and the key figures' row "EBIT 1,701 1,608":
+    the gold's row is the table's."""
+    doc = _page([(56, 60, "• Adjusted EPS of 73.3 cps and Free Cash Flow of $848 million, in line with guidance provided in"),
+                 (66, 72, "May. Adjusted EBIT of $1,608 million;"), (56, 90, "($ million)"), (-400, 104, "2022"),
+                 (-470, 104, "2023"), (56, 118, "EBIT"), (-400, 118, "1,701"), (-470, 118, "1,608")])
+    row = gold_rows(_gold("Adjusted non-GAAP results: EBIT", "Twelve Months Ended June 30, 2023", "1,608"), doc[0])
+    assert row["label"] == "EBIT" and row["prior"]["printed"] == "1,701"

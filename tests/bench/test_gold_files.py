@@ -21,12 +21,14 @@ DERIVED_FIELDS = {"file", "question", "inputs", "answer", "precision", "unit"}
 INPUT_FIELDS = {"line_item", "period", "value", "page"}
 RETRIEVAL_FIELDS = {"doc_name", "question", "answer", "evidence"}
 EVIDENCE_FIELDS = {"doc_name", "evidence_text", "evidence_page_num"}
+CLAIM_FIELDS = {"id", "file", "page", "form", "truth", "error", "sentence", "page_prints"}
+CLAIM_ERRORS = {"wrong figure", "wrong period", "wrong direction", "wrong unit"}
 PDF_FOLDERS = ("statements", "statements-more", "financebench-dev/pdfs", "financebench-dev/library")
 
 
 def kind_of(path: Path) -> str | None:
     """The gold set a file holds, from its name (statements_figures.jsonl, statements_more_retrieval.part-b.jsonl)."""
-    for kind in ("retrieval", "derived", "figures"):
+    for kind in ("retrieval", "derived", "figures", "claims"):
         if f"_{kind}." in path.name:
             return kind
     return None
@@ -66,6 +68,13 @@ def field_problems(kind: str, row: dict) -> list[str]:
                 problems.append("inputs: 2 to 6 printed rows")
             if not isinstance(row.get("answer"), (int, float)) or not isinstance(row.get("precision"), int):
                 problems.append("answer must be a number and precision an integer")
+    elif kind == "claims":  # a claim sentence a person wrote and judged off its page (forms_tune_claims.jsonl)
+        problems = [f"missing {f}" for f in sorted(CLAIM_FIELDS - row.keys())]
+        if row.get("truth") is not (row.get("error") is None) or (row.get("error") and row["error"] not in CLAIM_ERRORS):
+            problems.append("a true claim has no error, a false one one of " + ", ".join(sorted(CLAIM_ERRORS)))
+        if "[^1]" not in str(row.get("sentence")) or not isinstance(row.get("page"), int) or row["page"] < 0:
+            problems.append("a sentence citing [^1] and a 0-based page")
+        return problems
     else:
         problems = [f"missing {f}" for f in sorted(RETRIEVAL_FIELDS - row.keys())]
         evidence = row.get("evidence") or []
@@ -92,7 +101,7 @@ def test_every_line_parses_and_has_its_fields(path):
     assert found, f"{path.name} is empty"
     bad = [(n, p) for n, row in found for p in field_problems(kind, row)]
     assert not bad, bad[:10]
-    asked = Counter((row.get("file") or row.get("doc_name"), row.get("question")) for _, row in found)
+    asked = Counter((row.get("file") or row.get("doc_name"), row.get("question") or row.get("sentence")) for _, row in found)
     assert [q for q, k in asked.items() if k > 1] == [], "the same question twice about one filing"
 
 
@@ -100,6 +109,7 @@ def test_kind_of_reads_the_file_name():
     assert kind_of(Path("statements_figures.jsonl")) == "figures"
     assert kind_of(Path("statements_more_derived.part-b.jsonl")) == "derived"
     assert kind_of(Path("statements_more_retrieval.part-a.jsonl")) == "retrieval"
+    assert kind_of(Path("forms_tune_claims.jsonl")) == "claims"
     assert kind_of(Path("notes.jsonl")) is None
 
 
@@ -115,6 +125,11 @@ def test_field_checks_catch_a_bad_row():
                                       "precision": 0, "unit": "%", "no_figure": "no such row"})
     assert not field_problems("derived", {"file": "X.pdf", "question": "q", "inputs": [], "answer": None,
                                           "precision": None, "unit": None, "no_figure": "no such row"})
+    claim = {"id": "c1", "file": "X.pdf", "page": 3, "form": "quoted label", "truth": True, "error": None,
+             "sentence": "“Net sales” was $1.2 billion [^1].", "page_prints": "Net sales 1,234"}
+    assert field_problems("claims", claim) == []
+    assert field_problems("claims", {**claim, "truth": False})
+    assert field_problems("claims", {**claim, "truth": False, "error": "a typo"})
     assert field_problems("retrieval", {"doc_name": "X", "question": "q", "answer": "a",
                                         "evidence": [{"doc_name": "X", "evidence_text": "t"}]})
 

@@ -459,3 +459,17 @@ for _r, (_label, *_values) in enumerate((("Total revenue", "2,490,821", "2,396,9
 ])
 def test_a_label_wrapped_after_a_comma_is_one_label(sentence, flagged):
     assert _problems(sentence, _source(WRAPPED_COMMA)) == flagged
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("Net (loss)/earnings was a loss of $636 million in 2019 [^1].", []),
+    ("The company reported net (loss)/earnings of -$636 million in 2019 [^1].", []),
+    ("(Loss)/earnings from operations was earnings of $11,987 million in 2018 [^1].", []),
+    ("Net loss was a loss of $120 million in 2019 [^1].", []),  # a row naming the loss alone prints it unsigned
+    ("Net (loss)/earnings was earnings of $636 million in 2019 [^1].", ["$636 million"]),
+    ("(Loss)/earnings from operations was a loss of $11,987 million in 2018 [^1].", ["$11,987 million"]),
+])
+def test_a_row_naming_a_loss_beside_a_gain_is_the_one_its_sign_says(sentence, flagged):
+    rows = (("(Loss)/earnings from operations", "($1,975)", "$11,987"), ("Net (loss)/earnings", "($636)", "$10,460"),
+            ("Net loss", "120", "90"))
+    assert _problems(sentence, _layout_source(rows, ("2019", "2018"))) == flagged
