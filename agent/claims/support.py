@@ -115,9 +115,15 @@ class Claim:
         """id(fact) -> `mention(fact)`, for each of `facts` (computed once per sentence and list)."""
         cache = self.__dict__.setdefault("_scores", {})
         if id(facts) not in cache:
+            rows = rows_of(facts)
+            # a row of amounts' change columns ("Net income 1,224 1,089 (11) (4)" under "∆%") name its item as its
+            # amounts do: one score for the row
+            named = {id(f): replace(f, percent=False) for f in facts
+                     if f.percent and not f.years and _change_of_amounts(rows[f.row])}
             by_row: dict[tuple, float] = {}  # a row's columns share label, section and unit: one score
-            cache[id(facts)] = (facts, {id(f): by_row[k] if (k := (f.label, f.section, f.percent)) in by_row
-                                        else by_row.setdefault(k, self.mention(f)) for f in facts})
+            cache[id(facts)] = (facts, {id(f): by_row[k] if (k := (g.label, g.section, g.percent)) in by_row
+                                        else by_row.setdefault(k, self.mention(g))
+                                        for f in facts for g in (named.get(id(f), f),)})
         return cache[id(facts)][1]
 
     def mention(self, fact: Fact) -> float:

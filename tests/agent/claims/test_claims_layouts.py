@@ -473,3 +473,17 @@ def test_a_row_naming_a_loss_beside_a_gain_is_the_one_its_sign_says(sentence, fl
     rows = (("(Loss)/earnings from operations", "($1,975)", "$11,987"), ("Net (loss)/earnings", "($636)", "$10,460"),
             ("Net loss", "120", "90"))
     assert _problems(sentence, _layout_source(rows, ("2019", "2018"))) == flagged
+
+
+@pytest.mark.parametrize("sentence, flagged", [
+    ("The statement lists “Net income” at -4% [^1].", []),
+    ("Net income fell 11% in fiscal 2023 [^1].", []),
+    ("Net income fell 4% [^1].", []),
+    ("Net income rose 11% in fiscal 2023 [^1].", ["11%"]),
+    ("Net income fell 5% in fiscal 2023 [^1].", ["5%"]),  # EBIT's change
+])
+def test_a_change_column_of_a_row_named_by_its_concept_is_that_rows(sentence, flagged):
+    """"Net income" names the row's concept: its change cells ("(11)" under "% Change") are the item's as its
+    amounts are, not a percentage of another concept."""
+    rows = (("EBIT", "1,701", "1,608", "(5)", "1"), ("Net income", "1,224", "1,089", "(11)", "(4)"))
+    assert _problems(sentence, _layout_source(rows, ("2022", "2023", "% Change", "% Change"))) == flagged
