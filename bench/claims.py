@@ -634,7 +634,9 @@ def gold_rows(gold: dict, page) -> dict | None:
             printed_words.append(t)
     marks = " ".join(printed_words)
     value_word = next((t for x0, x1, t in row["words"] if abs((x0 + x1) / 2 - xc) < 1), gold["value"])
-    return {"label": label, "y": row["y"], "value": value, "printed": gold["value"], "negative": gold["value"].startswith("("),
+    # "$(1,304)" is negative too (a loss said "net income of $1.30 billion" is no true claim): sign read past a "$"
+    printed = re.sub(r"^\$\s?(?=[(\-−])", "", gold["value"])
+    return {"label": label, "y": row["y"], "value": value, "printed": printed, "negative": printed.startswith(("(", "-", "−")),
             "prior": prior, "year": gold_year, "column_year": year_of(xc), "others": others, "footnotes": footnotes,
             "per_share": per_share, "text": page.get_text(), "two_lines": two_lines, "as_printed": marks,
             "value_word": value_word, "changes": _percent_words(row["words"])}

@@ -120,3 +120,12 @@ def test_a_bullet_saying_the_figure_with_its_scale_word_is_no_row():
                  (-470, 104, "2023"), (56, 118, "EBIT"), (-400, 118, "1,701"), (-470, 118, "1,608")])
     row = gold_rows(_gold("Adjusted non-GAAP results: EBIT", "Twelve Months Ended June 30, 2023", "1,608"), doc[0])
     assert row["label"] == "EBIT" and row["prior"]["printed"] == "1,701"
+
+
+def test_a_value_written_with_its_dollar_sign_before_the_parenthesis_is_negative():
+    """The gold's "$(1,304)" (a cash flow statement's net loss): negative, printed "(1,304)", so its true forms carry
+    the sign and no "net income of $1.30 billion" is written as true."""
+    doc = _page([(56, 60, "(in millions)"), (-400, 80, "2021"), (-470, 80, "2020"),
+                 (56, 100, "Net income (loss)"), (-400, 100, "$88"), (-470, 100, "$(1,304)")])
+    row = gold_rows(_gold("Net income (loss)", "2020", "$(1,304)"), doc[0])
+    assert row["negative"] and row["printed"] == "(1,304)"
