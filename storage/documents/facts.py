@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 6  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 7  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
 
@@ -189,7 +189,8 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
                 else unit_of(cell.label, cell.value, cell_caption, cell.section)
             unit_name = _column_unit(cell.period, cell.value, unit_name)
             # amounts in cents ("EPS (diluted US cents)", a column "2023 US cents"): per share, a hundredth of a dollar
-            cents = unit_name not in ("%", "bp", "ratio") and bool(CENTS.search(cell.label) or CENTS.search(head_unit))
+            cents = unit_name not in ("%", "bp", "ratio") and bool(
+                CENTS.search(cell.label) or CENTS.search(head_unit) or CENTS.search(cell.period))
             if cents:
                 unit_name = "USD/share"
             facts.append(Fact(
@@ -251,6 +252,8 @@ def segment_measure(label: str, section: str, percent: bool = False) -> line_ite
 _PRICE_COLUMN = re.compile(r"(?i)^(?!.*\b(?:aggregate|total|intrinsic)\b).*(?:\b(?:exercise|strike|purchase|grant[- ]date)\s+"
                            r"(?:price|fair\s+value)\b|\b(?:price|fair\s+value)\s+per\s+(?:share|unit)\b)")
 _YEARS_COLUMN = re.compile(r"(?i)\(in years\)|\bcontract(?:ual)?\s+(?:term|life)\b")
+# a column of per-share amounts beside the amounts of the same rows ("Earnings" / "Earnings per Common Share")
+_PER_SHARE_COLUMN = re.compile(r"(?i)\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+)?share\b")
 _SMALL_VALUE = re.compile(r"^\D*\d{1,4}(?:\.\d{1,2})?\D*$")  # "$27.52", "4.83", "$41": no amount "1,234"
 
 
@@ -262,6 +265,8 @@ def _column_unit(column: str, value: str, unit: str) -> str:
         return f"{unit if unit not in ('', 'shares') else 'USD'}/share"
     if _YEARS_COLUMN.search(column) and "$" not in value:
         return "years"
+    if _PER_SHARE_COLUMN.search(column) and PER_SHARE_PLACES.match(value):
+        return f"{unit if unit not in ('', 'shares') else 'USD'}/share"
     return unit
 
 

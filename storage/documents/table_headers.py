@@ -78,9 +78,10 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                 if spans_all or abs(centre - mid) <= reach:
                     p.append(seg.text)
             continue
+        others = [t for other in line_segs if other is not segs for t in other if not _names_period(t.text)]
         segs, phrase = _leading_phrase(segs)
         phrase = phrase or phrase_left  # "Six Months Ended June 30,  2023  2022": the phrase at the left heads the years
-        over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch)
+        over = _year_groups(segs, cols, titles) or _nearest_segments(segs, centres, pitch, others)
         for i, seg in enumerate(over):
             if seg is not None:
                 # (a span phrase at the left heads the years and the bare dates: "Three months ended   Jun 30, 2023")
@@ -150,7 +151,13 @@ def _split_run(seg: Segment) -> list[Segment]:
     return [Segment(g) for g in groups]
 
 
-def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -> list[Segment | None]:
+def _beyond(seg: Segment, x: float) -> float:
+    """How far x lies outside the segment (<= 0 when over it)."""
+    return max(seg.x0 - x, x - seg.x1)
+
+
+def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float,
+                      titles: list[Segment] | None = None) -> list[Segment | None]:
     """The segment each column takes from a header line: the nearest by centre; a segment narrower
     than the column pitch only heads columns within 0.6 pitch of it."""
     out: list[Segment | None] = []
@@ -158,6 +165,12 @@ def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float) -
         seg = min(segs, key=lambda s: abs((s.x0 + s.x1) / 2 - centre)) if segs else None
         # (measured from the segment's nearer edge: "June 30," centred over a pair of columns heads both)
         if seg is not None and seg.x1 - seg.x0 < 0.8 * pitch and max(seg.x0 - centre, centre - seg.x1) > 0.6 * pitch:
+            seg = None
+        # nor does a title (no period) head a column over a third of a pitch beyond its edges while a title of another
+        # header line (`titles`) stands over the column: a title stacked on more lines than its neighbour's ("Earnings per" / "Common" /
+        # "Share" beside "Earnings") leaves that column nothing on its extra lines
+        if seg is not None and not _names_period(seg.text) and _beyond(seg, centre) > 0.35 * pitch \
+                and any(_beyond(t, centre) <= 0.25 * pitch for t in titles or ()):
             seg = None
         out.append(seg)
     return out
@@ -241,6 +254,21 @@ def _names_period(part: str) -> bool:
     return bool(PERIOD_TOKEN.search(part) or is_period_line(part) or SPAN_WORDS.search(part) or MONTH_DAY_END.search(part))
 
 
+def _own_year(parts: list[str]) -> list[str]:
+    """A span phrase printing a full date over columns that print their own years ("Nine Months Ended September 30,
+    2022" over "2022  2021"): each column's date takes the column's own year, printed once."""
+    own = [p for p in parts if YEAR_CELL.match(p.strip())]
+    spans = [k for k, p in enumerate(parts) if SPAN_WORDS.search(p) and len(DATE.findall(p)) == 1
+             and len(re.findall(YEAR, p)) == 1]
+    if len(own) != 1 or len(spans) != 1:
+        return parts
+    year = re.search(YEAR, own[0]).group(0)
+    k = spans[0]
+    dated = DATE.search(parts[k])
+    fixed = parts[k][:dated.start()] + re.sub(YEAR, year, dated.group(0)) + parts[k][dated.end():]
+    return [fixed if i == k else p for i, p in enumerate(parts) if p is not own[0]]
+
+
 def _column_label(parts: list[str]) -> str:
     """A column's header parts, top to bottom, as one label ("Years ended September 24, 2022").
 
@@ -248,6 +276,7 @@ def _column_label(parts: list[str]) -> str:
     2021 and ...") is never copied whole: it gives the column its words before the first period and
     the date of the column's own year, unless the column's own parts already say a full period
     ("Year Ended May 31," + "2023")."""
+    parts = _own_year(parts)
     if any(names_change(p) for p in parts) and not any(re.search(YEAR, p) for p in parts):
         # a change column ("Increase (Decrease)" over "$"), no year of its own: its titles, no period phrase spanning it
         return " ".join(" ".join(p for p in parts if names_change(p) or not _names_period(p)).split())

@@ -42,7 +42,7 @@ import re
 from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
 from storage.documents.table_words import (
-    CAPTION_WORDS, COLUMN_GAP, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
+    CAPTION_WORDS, COLUMN_GAP, DASH, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
     Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, strip_unit_heads,
     visual_lines,
 )
@@ -121,7 +121,10 @@ def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]
             owners.append((k, i))
     # "42.1 %" right-aligned as a whole in an amounts column: its digits stop a "%" short of the column's edge
     for k in range(len(cols) - 2, -1, -1):
-        if percent[k] and not percent[k + 1] and cols[k + 1].x1 - cols[k].x1 <= PERCENT_SHIFT:
+        # (or "35.4 %" whose digits reach into the amounts' own span: a wide "%" glyph set further apart)
+        shift = cols[k + 1].x1 - cols[k].x1
+        if percent[k] and not percent[k + 1] and (shift <= PERCENT_SHIFT
+                                                  or shift <= 3 * COLUMN_GAP and cols[k].x1 > cols[k + 1].x0):
             cols[k + 1].x0 = min(cols[k].x0, cols[k + 1].x0)
             support[k + 1] += support[k]
             del cols[k], support[k], percent[k], owners[k]
@@ -132,8 +135,10 @@ def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]
         held = [c for c, n in zip(cols, support) if n >= 2]
         # (not its row's first value: "less allowances of $800 and $692" ends a label; not a value overlapping a
         # column of several rows: a wider figure printed left-aligned in that column)
+        # (nor a dash: a stray mark beside a column's own dash, "—  -", prints no figure of a column of its own)
         cols = [c for c, n, (k, i) in zip(cols, support, owners) if n >= 2 or len(rows[k].values) >= 3 and i > 0
-                and not FOOTNOTE.match(rows[k].values[i][0]) and any(a <= c.x1 and c.x0 <= b for a, b in titled)
+                and not FOOTNOTE.match(rows[k].values[i][0]) and not DASH.match(rows[k].values[i][0])
+                and any(a <= c.x1 and c.x0 <= b for a, b in titled)
                 and not any(h.x0 <= c.x1 and c.x0 <= h.x1 for h in held)]
     return cols
 
@@ -275,7 +280,10 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             ln, before = lines[k], lines[k - 1] if k > start else None
             if before is not None and not before.values and (
                     (ln.label[:1].islower() and not before.text.rstrip().endswith(":")) or ln.label[:1].isdigit()):
-                ln.label = f"{before.text} {ln.label}".strip()  # a row label wrapped over two lines
+                # a row label wrapped over two lines ("Net income attributable to non-" / "controlling interests")
+                ln.label = (f"{before.text.rstrip()}{ln.label}" if re.search(r"[A-Za-z]-$", before.text.rstrip())
+                            else f"{before.text} {ln.label}").strip()
+                named.add(k - 1)  # (its first line heads no section over the rows after it)
             elif before is not None and not before.values and not ln.label and k - 1 not in row_lines \
                     and not before.text.rstrip().endswith(":") and not _marks_only(before) and not _is_header_line(before) \
                     and not before.text.rstrip().endswith(".") and not _is_paragraph(before) \
@@ -305,7 +313,7 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                 if col is not None and all(c != col for c, _ in cells):
                     cells.append((col, value))
                     boxes.append((round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)))
-                else:
+                elif not DASH.match(value):  # (a second dash where its column has one already: a stray mark)
                     unplaced.append(value)
             text = " ".join([ln.label] + [v for v, _, _ in ln.values]).strip()
             # (a change column only the total row fills, "2015  Change  2014  Change  2013": its percentages make
