@@ -503,6 +503,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         **{name: project(name) for name in presets.SCORER},
         **{name: project(name) for name in presets.FACTS},
         **{name: project(name) for name in presets.FILING},
+        **{name: project(name) for name in presets.CAUSE},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain
