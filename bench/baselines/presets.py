@@ -149,7 +149,12 @@ PARTS = {
 CAUSE = {
     "ranking_before_cause": {"cause_statements": True, "cause_weight": 0.0},
     # the ranking of main 273b287: both round-9 readings off
-    "ranking_before_round9": {"cause_statements": True, "cause_weight": 0.0, "document_period": False},
+    "ranking_before_round9": {"cause_statements": True, "cause_weight": 0.0, "document_period": False,
+                              "event_item_weight": 0.0},
+    # a question for what an 8-K is about lifts its item pages
+    "ranking_before_event_items": {"event_item_weight": 0.0},
+    "event_items_0.25": {"event_item_weight": 0.25},
+    "event_items_1": {"event_item_weight": 1.0},
     "cause_mdna_0.25": {"cause_weight": 0.25},
     "cause_mdna_0.5": {"cause_weight": 0.5},
     "cause_mdna_1": {"cause_weight": 1.0},

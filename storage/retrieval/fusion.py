@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.fact_pages import CONCEPT_ONLY, FactPages, asked_facts, load_fact_pages, page_match
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
-from storage.retrieval.page_parts import (CAPEX_PARTS, CASH_FLOW_ITEM_PARTS, CAUSE_PARTS, NAMED_STATEMENT_PARTS,
+from storage.retrieval.page_parts import (CAPEX_PARTS, CASH_FLOW_ITEM_PARTS, CAUSE_PARTS, EVENT_ITEM_PARTS,
+                                          NAMED_STATEMENT_PARTS,
                                           PROSE_PARTS, STATEMENT_PARTS, asked_parts, asks_cause, label_mask)
 from storage.retrieval.page_sections import page_header
 from storage.retrieval.query_expansion import expand_query, strip_instructions
@@ -96,6 +97,9 @@ class Ranking(BaseModel):
                                    "the prose, storage.retrieval.page_parts.CAUSE)")
     cause_weight: float = Field(0.0, description="a question for the cause of a change: pages labelled as Management's "
                                 "Discussion and Analysis += w * spread (storage.retrieval.page_parts.CAUSE_PARTS); 0 = off")
+    event_item_weight: float = Field(0.5, description="a question for what a current report is about (its \"key "
+                                     "agenda\"): pages printing an 8-K item heading += w * spread "
+                                     "(storage.retrieval.page_parts.EVENT_ITEM_PARTS); 0 = off")
     rerank_pages: int = Field(0, description="rerank this many top pages with the cross-encoder page reranker "
                               "(storage.retrieval.page_reranker: the question read with each page's header and best "
                               "chunk); 0 = today's ranking")
@@ -366,7 +370,8 @@ def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: s
         statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else []) + \
             (CASH_FLOW_ITEM_PARTS if ranking.cash_flow_items else [])
     for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, statements),
-                          (ranking.cause_weight if cause else 0.0, CAUSE_PARTS)):
+                          (ranking.cause_weight if cause else 0.0, CAUSE_PARTS),
+                          (ranking.event_item_weight, EVENT_ITEM_PARTS)):
         parts = tuple(asked_parts(question, table)) if weight else ()
         if parts:
             mask = np.zeros(len(page_score))

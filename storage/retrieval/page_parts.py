@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import re
 
+from storage.finance.forms import asked_forms
 from storage.finance.line_items import asked_items, home_statement
+from storage.retrieval.page_sections import EVENT_ITEM_LABEL
 
 _I = re.IGNORECASE
 # (question phrasing, label of the part that answers it)
@@ -64,6 +66,24 @@ CAUSE = re.compile(r"\bwhy\b|\bwhat (?:drove|drives|caused|led to|contributed to
                    r"\breasons?\b|\bexplain(?:s|ed)?\b|\bdriven by\b", _I)
 _MDNA = re.compile(r"\bmanagement\W{0,2}s?\s+discussion\b", _I)
 CAUSE_PARTS: list[tuple[re.Pattern, re.Pattern]] = [(CAUSE, _MDNA)]
+
+
+class _AsksEventAgenda:
+    """A question for what a current report is about ("the key agenda of the 8-K dated ...", "what did the 8-K
+    announce"): answered by the page printing its items ("Item 1.01 Entry into a Material Definitive Agreement"),
+    not by the cover that names the form and date."""
+
+    _ABOUT = re.compile(r"\bagenda\b|\bpurpose\b|\babout\b|\bkey (?:items?|events?|topics?)\b|"
+                        r"\bwhat\b.{0,60}\b(?:report(?:s|ed)?|announce[sd]?|disclose[sd]?)\b", _I)
+
+    @classmethod
+    def search(cls, question: str) -> bool:
+        return bool(re.search(r"\bagenda\b", question, _I)) or (
+            "8-K" in asked_forms(question) and bool(cls._ABOUT.search(question)))
+
+
+# (`Ranking.event_item_weight`)
+EVENT_ITEM_PARTS: list[tuple] = [(_AsksEventAgenda, re.compile(rf"\b{EVENT_ITEM_LABEL}\b", _I))]
 
 
 def asks_cause(question: str) -> bool:
