@@ -43,6 +43,10 @@ machine:
                     --work whose builds hold facts.json, e.g. /work/wt/m7-work: without them it changes nothing)
 - `ranking_before_filing` the prior before the five readings of which filing (bench/baselines/presets.py FILING);
                     `filing_no_*` each reading left out
+- `ranking_before_round9` main 273b287's ranking (bench/baselines/presets.py CAUSE): before a cause question kept its
+                    MD&A prose (`ranking_before_cause`), a year naming the document picked it (`ranking_before_document_period`)
+                    and an 8-K's agenda found its item page (`ranking_before_event_items`); `cause_mdna_*` lift MD&A pages
+                    for cause questions (off), `event_items_*` other weights
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks
@@ -57,7 +61,9 @@ the right filing, share citing only other filings; today's answer path (legacy r
 and the shipped ranking without the primary-source preference (an ablation) on several filings.
 
 Another question set: `--questions FILE[,FILE] --pdfs DIR` (FinanceBench format; DIR holds every PDF
-the questions and the company/library selections use), e.g. the statements-more gold:
+the questions and the company/library selections use), e.g. the statements-more gold, or the FinanceBench-style set (bench/gold/fb_style_retrieval.part-a/b.jsonl: 74 questions in
+FinanceBench's three styles over financebench-dev's library filings and statements/ filings no retrieval gold used;
+--pdfs a folder holding all 63 bench PDFs, e.g. symlinks to financebench-dev/pdfs, library, statements, statements-more):
 
     python -m bench.retrieval --questions bench/gold/statements_more_retrieval.part-a.jsonl,bench/gold/statements_more_retrieval.part-b.jsonl \
         --pdfs ../shared/bench/statements-more --work /work/benchwork --out sm.json --no-langchain --no-answers \
@@ -503,6 +509,7 @@ def _methods(kind: str, docs: dict, baseline, ablations: bool) -> dict:
         **{name: project(name) for name in presets.SCORER},
         **{name: project(name) for name in presets.FACTS},
         **{name: project(name) for name in presets.FILING},
+        **{name: project(name) for name in presets.CAUSE},
     }
     if kind == "single" and baseline is not None:
         methods["langchain_baseline"] = langchain

@@ -104,12 +104,14 @@ FILING = {
     "filing_no_period_per_issuer": {"period_per_issuer": False},
     "filing_no_fill_issuers": {"fill_issuers": False},
     "filing_no_release_quarter": {"release_quarter": False},
+    # round 9: a year naming the document ("its FY2019 10-K") is the only period read
+    "ranking_before_document_period": {"document_period": False},
 }
 
 
 def preset(name: str) -> Ranking:
     """The Ranking of a named ablation."""
-    tables = (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS, FACTS, FILING)
+    tables = (SINGLE, SELECTION, SCORER, PROFILE, SECTIONS, PARTS, FACTS, FILING, CAUSE)
     overrides = next((t[name] for t in tables if name in t), None)
     if overrides is None:
         raise KeyError(f"no ablation named {name!r}; known: {', '.join(sorted(k for t in tables for k in t))}")
@@ -140,4 +142,21 @@ PARTS = {
     "parts_statements_only": {"part_weight": 0.0},
     "parts_1": {"part_weight": 1.0, "statement_weight": 1.0},
     "parts_2": {"part_weight": 2.0, "statement_weight": 2.0},
+}
+
+# a question for the cause of a change (storage/retrieval/page_parts.py CAUSE, issue 28 round 9): the ranking before
+# (a metric named lifts its statement even when the question asks why it moved), and the MD&A lift at weights
+CAUSE = {
+    "ranking_before_cause": {"cause_statements": True, "cause_weight": 0.0},
+    # the ranking of main 273b287: both round-9 readings off
+    "ranking_before_round9": {"cause_statements": True, "cause_weight": 0.0, "document_period": False,
+                              "event_item_weight": 0.0},
+    # a question for what an 8-K is about lifts its item pages
+    "ranking_before_event_items": {"event_item_weight": 0.0},
+    "event_items_0.25": {"event_item_weight": 0.25},
+    "event_items_1": {"event_item_weight": 1.0},
+    "cause_mdna_0.25": {"cause_weight": 0.25},
+    "cause_mdna_0.5": {"cause_weight": 0.5},
+    "cause_mdna_1": {"cause_weight": 1.0},
+    "cause_mdna_only_0.5": {"cause_statements": True, "cause_weight": 0.5},
 }

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from storage.finance.periods import _ASKED_YEAR
+
 # the form a cover states (storage/documents/metadata.py): the SEC's domestic and foreign issuers' forms
 COVER_FORM = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.IGNORECASE)
 # the same on a cover whose text layer spaces the hyphen ("FORM 10 - K"; storage/retrieval/document_profile.py)
@@ -27,6 +29,24 @@ ASKED_FORMS = [
     (re.compile(r"\b(?:earnings|press)\s+(?:release|report|call)\b|\bresults\s+announcement\b", re.IGNORECASE),
      {"earnings release"}),
 ]
+
+
+# a year that names the document itself rather than what is asked of it: "according to its FY2019 10-K", "per the 2021
+# annual report", "Form 10-K for fiscal 2019" (while "repay in 2020" in the same question is the content asked)
+_DOCUMENT_FORM = r"(?:form\s+)?(?:10\s?-?\s?[kq]|annual\s+report|quarterly\s+report)"
+DOCUMENT_YEAR = re.compile(rf"\b{_ASKED_YEAR}\s+{_DOCUMENT_FORM}\b|\b{_DOCUMENT_FORM}\s+for\s+(?:the\s+)?{_ASKED_YEAR}\b",
+                           re.IGNORECASE)
+
+
+def document_years(question: str) -> list[int]:
+    """The fiscal years a question names its document by ("its FY2019 10-K" -> [2019]), in order."""
+    out: list[int] = []
+    for m in DOCUMENT_YEAR.finditer(question or ""):
+        raw = next(g for g in m.groups() if g)
+        year = int(raw) if len(raw) == 4 else 2000 + int(raw)
+        if year not in out:
+            out.append(year)
+    return out
 
 
 def cover_form_name(printed: str) -> str:

@@ -18,7 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from storage.documents.bm25 import Bm25Index, SelectionBm25, bm25_scores, build_bm25_model
 from storage.retrieval.fact_pages import CONCEPT_ONLY, FactPages, asked_facts, load_fact_pages, page_match
 from storage.retrieval.document_profile import COVER_PAGES, asks_for_cover, cover_fact_wording, cover_page_numbers, prints
-from storage.retrieval.page_parts import CAPEX_PARTS, CASH_FLOW_ITEM_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
+from storage.retrieval.page_parts import (CAPEX_PARTS, CASH_FLOW_ITEM_PARTS, CAUSE_PARTS, EVENT_ITEM_PARTS,
+                                          NAMED_STATEMENT_PARTS,
+                                          PROSE_PARTS, STATEMENT_PARTS, asked_parts, asks_cause, label_mask)
 from storage.retrieval.page_sections import page_header
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.selection_prior import RECENT, SECONDARY, selection_prior
@@ -54,6 +56,9 @@ class Ranking(BaseModel):
                                "first pages print, for the prior (storage.retrieval.selection_prior)")
     release_quarter: bool = Field(True, description="an earnings release's period is the quarter its first lines "
                                   "report, not a comparative table's year-end (storage.retrieval.document_profile)")
+    document_period: bool = Field(True, description="a year naming the document (\"according to its FY2019 10-K\", "
+                                  "\"per the 2021 annual report\") is the only period the prior reads; other years "
+                                  "in the question are what is asked of it (storage.finance.forms.document_years)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -86,6 +91,15 @@ class Ranking(BaseModel):
     capex_statement: bool = Field(False, description="capital expenditures count as asking for the cash flow "
                                   "statement (storage.retrieval.page_parts.CAPEX_PARTS, weighed by statement_weight); "
                                   "off: it lifted the tune half only (a fit; bench preset parts_with_capex_statement)")
+    cause_statements: bool = Field(False, description="a question for the cause of a change (\"why did the tax rate "
+                                   "rise\", \"what drove the margin\") still lifts the statement a metric it names is "
+                                   "computed from; False: only a statement named in words is lifted (the cause is in "
+                                   "the prose, storage.retrieval.page_parts.CAUSE)")
+    cause_weight: float = Field(0.0, description="a question for the cause of a change: pages labelled as Management's "
+                                "Discussion and Analysis += w * spread (storage.retrieval.page_parts.CAUSE_PARTS); 0 = off")
+    event_item_weight: float = Field(0.5, description="a question for what a current report is about (its \"key "
+                                     "agenda\"): pages printing an 8-K item heading += w * spread "
+                                     "(storage.retrieval.page_parts.EVENT_ITEM_PARTS); 0 = off")
     rerank_pages: int = Field(0, description="rerank this many top pages with the cross-encoder page reranker "
                               "(storage.retrieval.page_reranker: the question read with each page's header and best "
                               "chunk); 0 = today's ranking")
@@ -349,9 +363,15 @@ def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: s
     """The pages labelled as the part of the filing the question asks for, lifted in units of the query's
     spread (after the document signals, like the cover: every selected PDF has such pages)."""
     lift: np.ndarray | float = 0.0
-    statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else []) + \
-        (CASH_FLOW_ITEM_PARTS if ranking.cash_flow_items else [])
-    for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, statements)):
+    cause = asks_cause(strip_instructions(question))  # not "explain why" of an answer-format instruction
+    if cause and not ranking.cause_statements:  # the prose explains a change; only a statement named is lifted
+        statements = NAMED_STATEMENT_PARTS
+    else:
+        statements = STATEMENT_PARTS + (CAPEX_PARTS if ranking.capex_statement else []) + \
+            (CASH_FLOW_ITEM_PARTS if ranking.cash_flow_items else [])
+    for weight, table in ((ranking.part_weight, PROSE_PARTS), (ranking.statement_weight, statements),
+                          (ranking.cause_weight if cause else 0.0, CAUSE_PARTS),
+                          (ranking.event_item_weight, EVENT_ITEM_PARTS)):
         parts = tuple(asked_parts(question, table)) if weight else ()
         if parts:
             mask = np.zeros(len(page_score))
@@ -486,7 +506,8 @@ def document_signals(
                              fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers,
                              form_decides=ranking.form_decides, stale_annual=ranking.stale_annual,
                              date_after=ranking.date_after, period_per_issuer=ranking.period_per_issuer,
-                             fill_issuers=ranking.fill_issuers, release_quarter=ranking.release_quarter)
+                             fill_issuers=ranking.fill_issuers, release_quarter=ranking.release_quarter,
+                             document_period=ranking.document_period)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

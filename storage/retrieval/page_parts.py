@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import re
 
+from storage.finance.forms import asked_forms
 from storage.finance.line_items import asked_items, home_statement
+from storage.retrieval.page_sections import EVENT_ITEM_LABEL
 
 _I = re.IGNORECASE
 # (question phrasing, label of the part that answers it)
@@ -38,15 +40,55 @@ PROSE_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
 _INCOME = re.compile(r"\bincome statement\b")
 _BALANCE = re.compile(r"\bbalance sheet\b")
 _CASH = re.compile(r"\bcash flow statement\b")
+# each statement as questions name it, and the metrics computed from its lines
+_NAMED = {
+    _INCOME: r"\bincome statements?\b|\bstatements? of (?:income|operations|earnings)\b|\bp\s*&\s*l\b|\bprofit and loss\b",
+    _BALANCE: r"\bbalance sheets?\b|\bstatements? of financial position\b",
+    _CASH: r"\bcash ?flow statements?\b|\bstatements? of cash ?flows?\b",
+}
+_IMPLIED = {
+    _INCOME: r"\b(?:gross|operating|net|profit|ebit)\s+(?:profit\s+)?margins?\b|\beffective (?:income )?tax rate\b|"
+             r"\binterest coverage\b",
+    _BALANCE: r"\bquick ratio\b|\bacid[- ]test\b|\bcurrent ratio\b|\bworking capital\b|\bdebt[- ]to[- ]equity\b|"
+              r"\bbook value\b",
+    _CASH: r"\bfree cash ?flows?\b|\bcash conversion\b",
+}
 STATEMENT_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
-    (re.compile(r"\bincome statements?\b|\bstatements? of (?:income|operations|earnings)\b|\bp\s*&\s*l\b|"
-                r"\bprofit and loss\b|\b(?:gross|operating|net|profit|ebit)\s+(?:profit\s+)?margins?\b|"
-                r"\beffective (?:income )?tax rate\b|\binterest coverage\b", _I), _INCOME),
-    (re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b|\bquick ratio\b|\bacid[- ]test\b|"
-                r"\bcurrent ratio\b|\bworking capital\b|\bdebt[- ]to[- ]equity\b|\bbook value\b", _I), _BALANCE),
-    (re.compile(r"\bcash ?flow statements?\b|\bstatements? of cash ?flows?\b|\bfree cash ?flows?\b|"
-                r"\bcash conversion\b", _I), _CASH),
-]
+    (re.compile(f"{_NAMED[label]}|{_IMPLIED[label]}", _I), label) for label in (_INCOME, _BALANCE, _CASH)]
+# a statement named in words only ("using the balance sheet"), not implied by a metric
+NAMED_STATEMENT_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
+    (re.compile(_NAMED[label], _I), label) for label in (_INCOME, _BALANCE, _CASH)]
+
+# A question for the cause of a change ("why did the tax rate rise", "what drove the margin") is answered by
+# the prose explaining it, Item 7 "Management's Discussion and Analysis" (Item 2 of a 10-Q), not by the
+# statement printing the metric's components (`Ranking.cause_statements`, `Ranking.cause_weight`).
+CAUSE = re.compile(r"\bwhy\b|\bwhat (?:drove|drives|caused|led to|contributed to)\b|\bdrivers?\b|"
+                   r"\breasons?\b|\bexplain(?:s|ed)?\b|\bdriven by\b", _I)
+_MDNA = re.compile(r"\bmanagement\W{0,2}s?\s+discussion\b", _I)
+CAUSE_PARTS: list[tuple[re.Pattern, re.Pattern]] = [(CAUSE, _MDNA)]
+
+
+class _AsksEventAgenda:
+    """A question for what a current report is about ("the key agenda of the 8-K dated ...", "what did the 8-K
+    announce"): answered by the page printing its items ("Item 1.01 Entry into a Material Definitive Agreement"),
+    not by the cover that names the form and date."""
+
+    _ABOUT = re.compile(r"\bagenda\b|\bpurpose\b|\babout\b|\bkey (?:items?|events?|topics?)\b|"
+                        r"\bwhat\b.{0,60}\b(?:report(?:s|ed)?|announce[sd]?|disclose[sd]?)\b", _I)
+
+    @classmethod
+    def search(cls, question: str) -> bool:
+        return bool(re.search(r"\bagenda\b", question, _I)) or (
+            "8-K" in asked_forms(question) and bool(cls._ABOUT.search(question)))
+
+
+# (`Ranking.event_item_weight`)
+EVENT_ITEM_PARTS: list[tuple] = [(_AsksEventAgenda, re.compile(rf"\b{EVENT_ITEM_LABEL}\b", _I))]
+
+
+def asks_cause(question: str) -> bool:
+    """The question asks why something changed or what drove it."""
+    return bool(CAUSE.search(question or ""))
 # capital expenditures: a line of the cash flow statement's investing activities (`Ranking.capex_statement`)
 CAPEX_PARTS: list[tuple[re.Pattern, re.Pattern]] = [
     (re.compile(r"\bcapex\b|\bcapital (?:expenditures?|spending)\b", _I), _CASH),

@@ -28,6 +28,9 @@ import re
 
 _DASH = r"[.:\-–—]"
 _ITEM = re.compile(rf"^item\s*(\d{{1,2}}[a-c]?)\b\s*{_DASH}*\s*(.*)$", re.IGNORECASE)
+# a current report's item ("Item 1.01. Entry into a Material Definitive Agreement", "Item 8.01 Other Events")
+_EVENT_ITEM = re.compile(rf"^item\s*(\d\.\d\d)\b\s*{_DASH}*\s*(.*)$", re.IGNORECASE)
+EVENT_ITEM_LABEL = "current report item"
 _NOTE = re.compile(rf"^note\s+(\d{{1,2}})\s*{_DASH}+\s*(\S.{{2,90}})$", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(\d{1,2})\s*\.\s+([A-Z][A-Za-z,’'&()\- ]{3,80})$")
 _NOTES_START = re.compile(r"^notes?\s+to\s+(?:the\s+)?(?:condensed\s+)?(?:consolidated\s+)?(?:interim\s+)?"
@@ -112,9 +115,14 @@ def page_sections(page_texts: list[str]) -> list[str]:
                 note, in_notes = m.group(2).strip(), True
                 note_parts.append(note)
         # the narrowest part: a statement's kind, else the notes, else the items (an item's title on every
-        # page of its notes would match questions about any of them)
+        # page of its notes would match questions about any of them); a current report's items on their page only
         kind = statement_kind(lines)
         parts = [kind] if kind else note_parts or item_parts
+        for i, line in enumerate(lines):
+            m = _EVENT_ITEM.match(line)
+            if m:
+                title = m.group(2).strip() or (lines[i + 1] if i + 1 < len(lines) else "")
+                parts.append(f"{EVENT_ITEM_LABEL} {m.group(1)} {title[:80]}")
         labels.append(" | ".join(dict.fromkeys(parts)))
     return labels
 

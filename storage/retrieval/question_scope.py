@@ -10,10 +10,10 @@ against the selected documents' own issuers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
-from storage.finance.forms import asked_forms
+from storage.finance.forms import asked_forms, document_years
 from storage.finance.periods import ASKED_YEAR, ASKED_YEAR_RANGE, DATE, QUARTER_ASKED, QUARTER_ASKED_ORDINALS, parse_date
 
 _QUARTER_RE = QUARTER_ASKED
@@ -28,6 +28,7 @@ class QuestionScope:
     dates: list[date] = field(default_factory=list)
     forms: set[str] = field(default_factory=set)
     question_words: list[str] = field(default_factory=list)
+    document_years: list[int] = field(default_factory=list)  # years naming the document ("its FY2019 10-K")
 
     @property
     def empty(self) -> bool:
@@ -44,6 +45,7 @@ def question_scope(question: str) -> QuestionScope:
     c = QuestionScope()
     c.question_words = re.findall(r"[a-z0-9&]+", re.sub(r"['’]s\b", "", text.lower()))
     c.forms |= asked_forms(text)
+    c.document_years = document_years(text)
     for m in DATE.finditer(text):
         d = parse_date(m.group(0))
         if d:
@@ -81,3 +83,12 @@ def question_scope(question: str) -> QuestionScope:
 def without_periods(text: str) -> str:
     """`text` without the years and quarters it names ("What was capex in Q2 FY2024?" -> "What was capex in ?")."""
     return " ".join(_QUARTER_RE.sub(" ", ASKED_YEAR.sub(" ", text or "")).split())
+
+
+def document_scope(c: QuestionScope) -> QuestionScope:
+    """`c` with only the periods of the document it names ("repay in 2020 according to its FY2019 10-K" -> FY2019):
+    the other years are what is asked of that document (its outlook, its comparatives)."""
+    if not c.document_years:
+        return c
+    periods = [(y, q) for y, q in c.periods if y in c.document_years] or [(y, None) for y in c.document_years]
+    return replace(c, periods=periods)

@@ -34,7 +34,8 @@ issuer's latest annual report is its present only while no later filing of it en
 -- with several issuers selected and none named, the period's match is scaled per issuer (its best filing 1), so
 the period picks among an issuer's filings and the content picks the issuer; `fill_issuers` -- a document
 whose DocumentInfo has no issuer takes the one selected issuer its first pages print (so its years group with
-that issuer's other filings).
+that issuer's other filings); `document_period` -- a year naming the document ("repay in 2020 according to its FY2019
+10-K", storage.finance.forms.document_years) is the only period that picks it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ import re
 
 from storage.documents.metadata import document_years, name_words
 from storage.retrieval.document_profile import cover_names, fill_period, named_issuers
-from storage.retrieval.question_scope import QuestionScope, question_scope
+from storage.retrieval.question_scope import QuestionScope, document_scope, question_scope
 from storage.schema import DocumentInfo
 
 EXACT, PARTIAL, COMPARATIVE, OTHER_QUARTER, OUTLOOK = 1.0, 0.5, 0.4, 0.25, 0.25
@@ -211,11 +212,14 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
                     secondary: float = SECONDARY, covers: dict[str, str] | None = None, fill_periods: bool = False,
                     cover_issuers: bool = False, form_decides: bool = False, stale_annual: bool = False,
                     date_after: bool = False, period_per_issuer: bool = False,
-                    fill_issuers: bool = False, release_quarter: bool = False) -> dict[str, float]:
+                    fill_issuers: bool = False, release_quarter: bool = False,
+                    document_period: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
     c = question_scope(question)
+    if document_period:  # "according to its FY2019 10-K": that year picks the document, the others are content
+        c = document_scope(c)
     priors = {doc_id: 0.0 for doc_id in infos}
     covers = covers or {}
     if fill_periods:

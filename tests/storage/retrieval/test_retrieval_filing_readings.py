@@ -173,3 +173,39 @@ def test_the_period_does_not_pick_the_issuer():
     assert (on[0].chunk.doc_id, on[0].chunk.page_number) == (a.doc_id, 1)
     shipped = HybridRetriever(docs, use_cache=False).search(question, k=1)
     assert (shipped[0].chunk.doc_id, shipped[0].chunk.page_number) == (a.doc_id, 1)
+
+
+def test_a_year_naming_the_document_picks_it_whatever_other_years_are_asked():
+    from storage.finance.forms import document_years
+
+    assert document_years("How much is due in 2020 according to its FY2019 10-K?") == [2019]
+    assert document_years("What does the 2021 annual report say about 2022?") == [2021]
+    assert document_years("Per the Form 10-K for fiscal 2018, what was capex?") == [2018]
+    assert document_years("What was capex in FY2019 and FY2020?") == []  # years of content, no document named
+    infos = {
+        "k19": _info("k19", "10-K", 2019, "2019-12-31", "2020-02-10"),
+        "k20": _info("k20", "10-K", 2020, "2020-12-31", "2021-02-10"),
+    }
+    question = "How much debt principal is Acme scheduled to repay in 2020 according to its FY2019 10-K?"
+    today = selection_prior(question, infos)
+    assert today["k20"] > today["k19"]  # 2020 read as a period: the later report covers it as its own year
+    prior = selection_prior(question, infos, document_period=True)
+    assert prior["k19"] > prior["k20"]
+
+
+def test_the_named_report_leads_over_the_next_years_report_on_generated_filings():
+    def debt(year: int, rows: str) -> str:
+        return (f"Note 10 - Debt\nTotal debt at December 31, {year} and {year - 1}: 27,302 13,847.\n"
+                f"Scheduled principal payments for debt for the next five years are as follows: {rows}")
+
+    k19 = _index("debt19.pdf", acme_10k_pages(2019, (1834, 1722, 1739), prose=False)
+                 + [debt(2019, "2020 $7,306 2021 $1,484 2022 $1,214 2023 $780 2024 $1,000")])
+    k20 = _index("debt20.pdf", acme_10k_pages(2020, (1303, 1834, 1722), prose=False)
+                 + [debt(2020, "2021 $1,484 2022 $4,214 2023 $2,780 2024 $5,000 2025 $3,000. In 2020 we borrowed "
+                                "$25 billion and repaid $7,306 million of debt due in 2020.")])
+    question = "How much debt principal is Acme scheduled to repay in 2020 according to its FY2019 10-K?"
+    docs = [k19.doc_id, k20.doc_id]
+    before = HybridRetriever(docs, use_cache=False, ranking=Ranking(document_period=False)).search(question, k=2)
+    assert before[0].chunk.doc_id == k20.doc_id  # the trap is real: the FY2020 report leads on "2020"
+    shipped = HybridRetriever(docs, use_cache=False).search(question, k=2)
+    assert (shipped[0].chunk.doc_id, shipped[0].chunk.page_number) == (k19.doc_id, 4)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from storage.documents import ingest
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
-from storage.retrieval.page_parts import PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
+from storage.retrieval.page_parts import EVENT_ITEM_PARTS, NAMED_STATEMENT_PARTS, PROSE_PARTS, STATEMENT_PARTS, asked_parts, label_mask
 from storage.retrieval.document_profile import cover_fact_wording
 from tests.fixtures_filings import cover_10q, source_path, write_pages
 
@@ -94,3 +94,42 @@ def test_a_question_for_the_period_a_filing_reports_on_finds_its_cover():
     assert cover_fact_wording(question) is None and cover_fact_wording(question, report_period=True) is not None
     assert _first_page(pdf.doc_id, question, Ranking()) == 1  # the product (rule off): the certification's words
     assert _first_page(pdf.doc_id, question, Ranking(cover_period=True)) == 0
+
+
+def test_a_question_for_the_cause_of_a_change_keeps_the_prose_that_explains_it():
+    pages = [
+        "Item 7. Management's Discussion and Analysis\nIncome Tax Expense\n"
+        "Income tax expense increased by $14 million in 2022. The effective tax rate was 21.0% compared to 20.6%. "
+        "The increase was primarily attributable to higher provisions for uncertain tax positions and lower credits.\n",
+        "Acme Rockets, Inc.\nConsolidated Statements of Operations\n(in millions)\nYears ended December 31, 2022 2021\n"
+        "Revenue 1,200 1,100\nCost of revenue (800) (760)\nIncome before income taxes 400 340\n"
+        "Provision for income taxes (84) (70)\nNet income 316 270\n",
+    ]
+    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_tax_cause.pdf"), pages + OTHER))
+    question = "Why did Acme's effective tax rate rise in FY2022?"
+    assert _first_page(pdf.doc_id, question, Ranking(cause_statements=True)) == 1  # the trap: the statement lifted
+    assert _first_page(pdf.doc_id, question, Ranking()) == 0
+    # "explain why" of an answer-format instruction is not a cause: the metric still lifts its statement
+    compare = ("How does Acme's effective tax rate in FY2022 compare to FY2021? If the effective tax rate is not a "
+               "useful metric for a company like this, then state that and explain why.")
+    assert _first_page(pdf.doc_id, compare, Ranking()) == 1
+    # a statement named in words is still lifted for a cause question
+    assert len(asked_parts("Why did net income fall, per the income statement?", NAMED_STATEMENT_PARTS)) == 1
+    assert asked_parts("Why did the gross margin fall?", NAMED_STATEMENT_PARTS) == []
+
+
+def test_the_agenda_of_a_current_report_is_its_item_page_not_its_cover():
+    from tests.fixtures_filings import cover_8k
+
+    pages = [
+        cover_8k("ACME ROCKETS, INC.", "April 26, 2022"),
+        "Item 1.01. Entry into a Material Definitive Agreement.\nOn April 26, 2022, the Company entered into a "
+        "five-year revolving credit facility of $1.9 billion with a syndicate of banks.\n",
+        "Exhibit 10.1\nFIVE-YEAR SYNDICATED FACILITY AGREEMENT dated as of April 26, 2022 among the Company and the "
+        "lenders party hereto. Article I. Definitions.\n",
+    ]
+    pdf = ingest.process_and_index_pdf(write_pages(source_path("acme_event_items.pdf"), pages + OTHER))
+    question = "What was the key agenda of Acme's 8-K filed on April 26, 2022?"
+    assert _first_page(pdf.doc_id, question, Ranking(event_item_weight=0.0)) == 0  # the trap: the cover's words
+    assert _first_page(pdf.doc_id, question, Ranking()) == 1
+    assert asked_parts("What was capital expenditure in the FY2022 10-K?", EVENT_ITEM_PARTS) == []
