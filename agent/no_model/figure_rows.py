@@ -88,7 +88,9 @@ _STATEMENT_SECTION = re.compile(
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?(?:number of )?(?:common )?shares (?:used|outstanding).*|"
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
-    r"(?:non-?cash )?charges and credits|numerators?|denominators?|"  # an EPS computation's two parts
+    # an EPS computation's share counts (its "Numerator" holds the income available to shareholders, another
+    # measure than net income: not a statement section)
+    r"(?:non-?cash )?charges and credits|denominators?|"
     # the tail of a unit caption broken over lines ("(in millions, except per / share amounts)")
     r"[^()]*\)|"
     r"consolidated", re.I)
