@@ -88,7 +88,9 @@ _STATEMENT_SECTION = re.compile(
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?(?:number of )?(?:common )?shares (?:used|outstanding).*|"
     r"adjustments(?: to reconcile.*)?|changes in (?:operating )?assets and liabilities.*|supplemental.*|"
     rf"(?:in )?{TABLE_SCALE_WORDS}.*|unaudited|assets|liabilities|equity|(?:consolidated )?totals?|total company|"
-    r"(?:non-?cash )?charges and credits|"
+    # an EPS computation's share counts (its "Numerator" holds the income available to shareholders, another
+    # measure than net income: not a statement section)
+    r"(?:non-?cash )?charges and credits|denominators?|"
     # the tail of a unit caption broken over lines ("(in millions, except per / share amounts)")
     r"[^()]*\)|"
     r"consolidated", re.I)
@@ -105,6 +107,14 @@ _OPENING = re.compile(r"\bbeginning of\b|\bopening\b|\bstart of\b", re.I)
 _CHANGES = re.compile(r"\bchanges? in\b|\b(?:increase|decrease)s? in\b", re.I)
 _BALANCE_ASK = re.compile(r"\bas of\b|\bat (?:the )?(?:end|year[- ]end|close)\b|\byear[- ]end\b|\bbalance\b|"
                           r"\boutstanding (?:at|as of)\b", re.I)
+# the reported figure asked in words ("before adjustments", "unadjusted", "as reported"): not adjusted,
+# and no word a row prints
+_UNADJUSTED = re.compile(r"(?i)\b(?:before|excluding|without|prior to)\s+(?:any\s+|the\s+)?(?:non-gaap\s+)?"
+                         r"adjustments\b|\bunadjusted\b|\bas reported\b")
+# what a share count is for ("used for EPS", "in computing diluted earnings per share"), not the item asked
+_EPS_PURPOSE = re.compile(r"(?i)\b(?:(?:used\s+)?(?:for|in)(?:\s+(?:computing|calculating))?|to\s+(?:compute|calculate))\s+"
+                          r"(?:(?:diluted|basic)\s+)?(?:eps|earnings\s+per\s+(?:common\s+|ordinary\s+)?share)\b")
+_OUTSTANDING_AT = re.compile(r"\boutstanding(?=\s+(?:at|as of|on)\b)", re.I)
 # a flow's row (what moved during the period), never a balance asked at a date
 _FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuances?|redemptions?|additions?|"
                          r"(?:net )?(?:increase|decrease|change)s?|borrowings? under)\b", re.I)
@@ -119,7 +129,8 @@ _PERIOD_WORDS = set(tokenize(
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
-    "large big size sized bring brought come came keep kept "
+    "large big size sized bring brought come came keep kept receive received raise raised incur incurred "
+    "count use "  # "what share count did it use": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
 
@@ -180,6 +191,12 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     question = _HOW_MUCH_CASH.sub("how much", question)  # "how much cash did it spend on …": the asking, not the item
     parent = bool(_EXCLUDING_MINORITY.search(question))
     question = _EXCLUDING_MINORITY.sub(" ", question)
+    balance = bool(_BALANCE_ASK.search(question))
+    question = _UNADJUSTED.sub(" ", question)  # "EBIT before adjustments": the GAAP row, not a word it prints
+    if _COUNT_ASK.search(question):  # "the diluted share count used for EPS": the count, not EPS
+        question = _EPS_PURPOSE.sub(" ", question)
+    # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
+    question = _OUTSTANDING_AT.sub(" ", question)
     names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
@@ -195,7 +212,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
                     for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
-               bool(_OPENING.search(question)), bool(_BALANCE_ASK.search(question)), glossed, parent,
+               bool(_OPENING.search(question)), balance, glossed, parent,
                frozenset(name_terms))
 
 
@@ -331,6 +348,15 @@ def _other_item(section: str, ask: Ask) -> bool:
         and not any(line_items.answers(named[0].item, i) or named[0].item is i for i in ask.items)
 
 
+_NET = re.compile(r"(?i)\bnet\b")
+
+
+def _net_of_net_item(row: Row, item: LineItem) -> bool:
+    """A net item ("Property, Plant and Equipment, Net") printed both gross ("Total property, plant, and
+    equipment" above the accumulated depreciation) and net: the row saying "net" is the item."""
+    return item.label.endswith(", Net") and bool(_NET.search(row.label))
+
+
 def at_home(row: Row) -> bool:
     """The row is printed on the statement that presents its line item (line_items.HOME_STATEMENT)."""
     home = line_items.home_statement(row.item)
@@ -381,6 +407,9 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # "other current assets" is not "Total current assets"; "International" may be the caption)
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
                    and ask.residue <= _words(f"{r.label} {r.context}") | columns_said(c) | _said_by_registrant(r, ask)]
+        # "EBIT" asked and printed: that row, not the statement's operating income (a measure of its own)
+        if (own_name := line_items.OWN_MEASURE_NAMES.search(ask.text)) is not None:
+            by_item = [rc for rc in by_item if own_name.re.search(rc[0].label)] or by_item
         # the primary statement is the record of a company-level line item: its row, not a note's or
         # a segment table's, answers (a question naming a segment keeps its words in `residue`)
         if any(r.primary for r, _ in by_item) and not ask.residue:
@@ -393,6 +422,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             # line item, then the statement that presents the item (D&A: the cash flow statement's)
             owners = _owners_row_tables(rows) if ask.items[0].concept in ("NetIncomeLoss", "ProfitLoss") else set()
             r, cells = max(by_item, key=lambda rc: (not _part_of_other(rc[0], ask), at_home(rc[0]),
+                                                     _net_of_net_item(rc[0], ask.items[0]),
                                                      len(ask.own & _words(rc[0].label)),
                                                      ask.parent and _parents_row(rc[0].label, ask.names),
                                                      rc[0].table in owners and _companys_share(rc[0].label)

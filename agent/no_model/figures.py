@@ -37,7 +37,17 @@ from storage.schema import Source
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
     r"balance|value|figure|spen[dt]|cost|revenues?|sales|income|earnings|expenses?|cash|debt|assets|"
-    r"liabilities|equity|capex|capital expenditures?|inventor(?:y|ies)|eps|per share|dividends?|compute|calculate)\b",
+    r"liabilities|equity|capex|capital expenditures?|inventor(?:y|ies)|eps|per share|dividends?|compute|calculate|"
+    r"costs|proceeds|gains?|losses|by what)\b",
+    re.IGNORECASE,
+)
+# "What <item> did <company> receive / record / assume", "What did <company> report for <item>": a figure
+# asked by the verb that books it, whatever the item is called (not "What risks did … report")
+_FIGURE_VERB_ASK = re.compile(
+    r"^\s*what\b(?!\s+(?:factors|reasons|risks?|drivers|events|actions|steps|initiatives|strategies|products|"
+    r"services|changes|trends|types|kinds|segments|businesses|markets|companies|accounting)\b)[^?]*?\b"
+    r"(?:did|does|do|will|would)\b[^?]*\b(?:report(?:ed)?\s+for|record|earn|receive|pay|raise|assume|carry|book|post|"
+    r"recogni[sz]e|incur|generate|spend|declare)\b",
     re.IGNORECASE,
 )
 _NOT_FIGURE = re.compile(r"^\s*(?:why|explain|describe|summari[sz]e|who|where|list|what (?:drove|caused|are the (?:main|key|major))|"
@@ -51,7 +61,8 @@ INTRO_NOT_COMPUTED = (f"No language model is configured; the figure asked is com
 def is_figure_question(question: str) -> bool:
     """The question asks for an amount, ratio or count (not a why / yes-no / description)."""
     # "What adjusted EBIT did <company> report": a line item named asks its figure whatever the verb
-    return bool(_FIGURE_ASK.search(question) or line_items.asked_items(question)) and not _NOT_FIGURE.search(question)
+    return bool(_FIGURE_ASK.search(question) or _FIGURE_VERB_ASK.search(question) or line_items.asked_items(question)) \
+        and not _NOT_FIGURE.search(question)
 
 
 def figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> list[str] | None:
@@ -157,15 +168,39 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
     with a figure that is not a year (a figure stated in prose: "declared a quarterly cash dividend of
     12.25 cents per share"), or when the question has no item words at all."""
     own = make_ask(question, asked_period(question), list(sources)).own - _ASKING
-    if not own or any(own <= set(tokenize(sentence)) and _has_figure(sentence) for sentence in quoted):
+    if not own or any(_says_all(own, sentence) and _has_figure(sentence, question) for sentence in quoted):
         return None
     return (f"No language model is configured. No table row of the pages searched prints the figure asked"
             f"{_said_asked(asked_period(question))}, so {NO_FIGURE}; passages that mention it, quoted as context:")
 
 
-def _has_figure(sentence: str) -> bool:
-    """A figure other than a year: "3,500 employees", not "in 2023"."""
-    return bool(re.search(r"\d[\d,]*(?:\.\d+)?(?!\d)", YEAR_WORD.sub("", sentence)))
+MIN_STEM = 5
+
+
+def _says_all(words: set[str], sentence: str) -> bool:
+    """The sentence says every word, a verb's other form counting ("disposing" asked, "disposal" said:
+    the same first MIN_STEM letters)."""
+    said = set(tokenize(sentence))
+    stems = {t[:MIN_STEM] for t in said if len(t) >= MIN_STEM}
+    return all(w in said or len(w) >= MIN_STEM and w[:MIN_STEM] in stems for w in words)
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?!\d)")
+# "decreased by $44 million, or 27%, and $46 million": the figures after it are changes, not the item's
+# amount, except one the change ends at ("rose by $2 million to $120 million")
+_CHANGE_BY = re.compile(r"(?i)\b(?:increas|decreas|ris|ros|fell|fall|grew|grow|declin|jump|drop|improv|climb)\w*\s+by\b")
+_CHANGE_TO = re.compile(r"(?i)\bto\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d")
+
+
+def _has_figure(sentence: str, question: str = "") -> bool:
+    """A figure other than a year: "3,500 employees", not "in 2023"; nor a number the question itself
+    says ("SB 901 recovery bonds", "notes due 2026": a name, not an amount); nor a change after
+    "decreased by" (the item's change, not the item)."""
+    text = YEAR_WORD.sub("", sentence)
+    if (change := _CHANGE_BY.search(text)) is not None:
+        text = text[:change.start()] + " ".join(m.group(0) for m in _CHANGE_TO.finditer(text, change.end()))
+    said = set(_NUMBER.findall(question))
+    return any(m.group(0) not in said for m in _NUMBER.finditer(text))
 
 
 # the company's own measures that filings often state in a sentence rather than a table row

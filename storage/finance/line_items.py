@@ -69,7 +69,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("SellingAndMarketingExpense", "Selling and Marketing Expense", r"(?:sales|selling) and marketing",
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
-             r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b",
+             r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b|"
+             r"earn(?:ed|s)? (?:from|on) (?:its |their )?operations",  # "What did <company> earn from operations"
              r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations"
              # "EBIT", "Operating profit (EBIT)", "Earnings before interest and taxes"
              r"|(?:operating (?:income|profit|earnings) )?\(?ebit\)?(?: from continuing operations)?"
@@ -100,15 +101,16 @@ ITEMS: tuple[LineItem, ...] = (
              r"net (?:income|earnings|profit|loss)(?: attributable to (?:the company|common (?:stock|share)holders|"
              r"[a-z.,'’& ]{2,60}))?", words="net income net earnings revenue net sales"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
-             r"(?:diluted )?(?:eps|earnings per (?:common )?share|(?:net )?(?:income|earnings) per (?:common )?share)"
-             r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share",
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             r"(?:diluted )?(?:eps|earnings per (?:common |ordinary )?share|(?:net )?(?:income|earnings) per (?:common |ordinary )?share)"
+             r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share|earn(?:ed|s)? per (?:diluted )?share",
+             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
+             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
              per_share=True, words="earnings per share basic diluted"),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
-             r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common )?share)|(?:eps|earnings per share),? basic",
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
-             r"(?:(?:net )?(?:income|earnings) per (?:common )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common |ordinary )?share)|(?:eps|earnings per share),? basic|"
+             r"earn(?:ed|s)? per basic share",
+             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
+             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
              per_share=True, words="earnings per share basic diluted"),
     LineItem("DepreciationDepletionAndAmortization", "Depreciation, Depletion and Amortization",
              r"d ?& ?a|depreciation(?:,? depletion)? and amortization|depreciation",
@@ -139,9 +141,37 @@ ITEMS: tuple[LineItem, ...] = (
              r"dividends?)(?: to (?:common )?(?:stock|share)holders)?", words="dividends paid cash dividends"),
     LineItem("PaymentsForRepurchaseOfCommonStock", "Payments for Repurchase of Common Stock",
              r"(?:share|stock) (?:repurchases?|buybacks?)|buybacks?|repurchases? of (?:common )?(?:stock|shares)|"
-             r"(?:buy(?:ing|s)?|bought) back (?:(?:its|their) )?(?:own )?(?:common )?(?:stock|shares)",
-             r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased",
+             r"(?:buy(?:ing|s)?|bought) back (?:(?:its|their) )?(?:own )?(?:common )?(?:stock|shares)|"
+             # "repurchasing its common stock", "purchasing treasury shares" (treasury stock bought is repurchased)
+             r"(?:re)?purchas(?:e|es|ed|ing) (?:of )?(?:(?:its|their) )?(?:own )?(?:common |treasury )?(?:stock|shares)",
+             r"(?:payments for )?repurchases? of (?:common )?(?:stock|shares)|(?:common )?stock repurchased|"
+             r"purchases? of treasury (?:stock|shares)",
              words="repurchase shares common stock repurchases"),
+    # cash flow lines analysts ask by name: the cash paid or received, never the expense or the balance
+    LineItem("InterestPaidNet", "Interest Paid, Net",
+             r"interest paid|(?:cash )?paid for interest|interest payments?|"
+             r"interest (?:did|does|do|will) (?:[\w&'’.-]+ ){0,3}pa(?:y|id)",
+             r"(?:cash )?interest paid(?:,? net)?(?:,? (?:net )?of (?:amounts? )?capitali[sz]ed)?|"
+             r"(?:cash )?paid for interest(?:,? net)?(?:,? (?:net )?of (?:amounts? )?capitali[sz]ed)?",
+             words="interest paid cash paid"),
+    LineItem("IncomeTaxesPaid", "Income Taxes Paid",
+             r"(?:income )?tax(?:es)? paid|(?:cash )?paid for (?:income )?taxes|(?:income )?tax payments?|"
+             r"(?:income )?tax(?:es)? (?:did|does|do|will) (?:[\w&'’.-]+ ){0,3}pa(?:y|id)",
+             r"(?:cash )?(?:income )?tax(?:es)? paid(?:,? net(?: of refunds)?)?|"
+             r"(?:cash )?paid for (?:income )?taxes(?:,? net(?: of refunds)?)?",
+             words="income taxes paid cash paid"),
+    LineItem("ProceedsFromDivestitureOfBusinesses", "Proceeds from Divestiture of Businesses",
+             r"proceeds from (?:the )?(?:divestitures?|(?:sales?|dispos(?:al|itions?)) of (?:businesses|operations|"
+             r"subsidiaries))|divestiture proceeds|proceeds (?:did|does|do) (?:[\w&'’.-]+ ){0,3}receive from (?:the )?"
+             r"divestitures?",
+             r"proceeds from (?:the )?(?:divestitures?(?: of businesses)?|(?:sales?|dispos(?:al|itions?)) of "
+             r"(?:businesses|operations|subsidiaries))(?:,? net(?: of cash (?:divested|disposed|sold))?)?",
+             words="proceeds from divestitures"),
+    LineItem("RepaymentsOfLongTermDebt", "Repayments of Long-term Debt",
+             r"repayments? of (?:long[- ]term )?debt|(?:long[- ]term )?debt (?:did|does|do) (?:[\w&'’.-]+ ){0,3}"
+             r"repa(?:y|id)|repa(?:y|id|ying) (?:(?:its|their) )?long[- ]term debt|(?:long[- ]term )?debt repayments?",
+             r"repayments? of (?:long[- ]term )?(?:debt|borrowings)(?:,? net)?|(?:long[- ]term )?debt repayments?",
+             words="repayments of long-term debt"),
     LineItem("CashAndCashEquivalentsPeriodIncreaseDecrease", "Cash and Cash Equivalents, Period Increase (Decrease)",
              r"(?:net )?(?:\(?(?:increase|decrease)\)? ?)+in cash(?:, cash equivalents(?:,? and restricted cash)?| and cash "
              r"equivalents(?:,? and restricted cash)?)?|(?:net )?change in cash(?: and cash equivalents)?",
@@ -160,7 +190,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("AssetsCurrent", "Assets, Current", r"(?:total )?current assets", r"total current assets"),
     LineItem("PropertyPlantAndEquipmentNet", "Property, Plant and Equipment, Net",
              r"(?:net )?(?:pp ?& ?e|property(?:,? plant)?,? (?:and|&) equipment|fixed assets)",
-             r"(?:total )?property(?:,? plant)?,? (?:and|&) equipment(?:, net| net)?",
+             r"(?:total )?(?:net )?property(?:,? plant)?,? (?:and|&) equipment(?:, net| net)?",
              words="property plant and equipment net"),
     LineItem("Goodwill", "Goodwill", r"goodwill", r"goodwill"),
     LineItem("Assets", "Assets", r"total assets", r"total assets"),
@@ -271,7 +301,9 @@ INSTANT = frozenset({
 HOME_STATEMENT = {"DepreciationDepletionAndAmortization": "cash flows", "NetIncomeLoss": "income", "ProfitLoss": "income",
                   "CashAndCashEquivalentsAtCarryingValue": "balance sheet",
                   "PaymentsForRepurchaseOfCommonStock": "cash flows", "PaymentsOfDividends": "cash flows",
-                  "PaymentsToAcquirePropertyPlantAndEquipment": "cash flows"}
+                  "PaymentsToAcquirePropertyPlantAndEquipment": "cash flows", "InterestPaidNet": "cash flows",
+                  "IncomeTaxesPaid": "cash flows", "ProceedsFromDivestitureOfBusinesses": "cash flows",
+                  "RepaymentsOfLongTermDebt": "cash flows"}
 
 
 def home_statement(item: LineItem | None) -> str | None:
@@ -286,6 +318,10 @@ def is_instant(item: LineItem | None) -> bool | None:
     return None if item is None else item.concept in INSTANT
 _ASKED = [(item, re.compile(rf"\b(?:{item.asked})\b", re.IGNORECASE)) for item in ITEMS]
 _PRINTED = [(item, re.compile(item.printed)) for item in ITEMS]
+# names asked for a line item that are a measure of their own where a filing prints them: EBIT (operating
+# income with the non-operating items) is read off an "EBIT" row when one is printed, before any
+# operating income row of the concept
+OWN_MEASURE_NAMES = re.compile(r"\bebit\b(?!da)", re.IGNORECASE)
 # "long-term debt" asked also takes the row that includes the current portion ("Total long-term debt")
 # consolidated net income asked also takes a plain "Net income" row of a table that splits it out
 ALSO_ANSWERS = {"LongTermDebtNoncurrent": ("DebtLongtermAndShorttermCombinedAmount",), "ProfitLoss": ("NetIncomeLoss",)}
