@@ -11,7 +11,7 @@ import re
 
 from storage.finance.numbers import parse_number
 from storage.finance.periods import PRINTED_DATE, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE
-from storage.finance.scale import scale_word  # the one reader of scale captions (also used by cited_rows)
+from storage.finance.scale import CENTS, scale_word  # the one reader of scale captions (also used by cited_rows)
 
 _CURRENCY = re.compile(r"[$€£]")
 
@@ -53,9 +53,9 @@ def said_period(period: str, instant: bool | None = None) -> str:
     return years[-1] if years else period
 
 
-def said_value(printed: str, label: str, caption: str, table_has_dollar: bool) -> str:
-    """"$52,417 million", "-$1,577 million", "$6.11 per share", "20.4%", or the printed value when
-    it is not a number."""
+def said_value(printed: str, label: str, caption: str, table_has_dollar: bool, cents: bool = False) -> str:
+    """"$52,417 million", "-$1,577 million", "$6.11 per share", "12.3 cents per share" (`cents`: the
+    column, label or caption counts in cents), "20.4%", or the printed value when it is not a number."""
     number = parse_number(printed)
     if number is None:
         return printed
@@ -63,6 +63,8 @@ def said_value(printed: str, label: str, caption: str, table_has_dollar: bool) -
     sign = "-" if number < 0 else ""
     if "%" in printed:
         return f"{sign}{core}%"
+    if cents:
+        return f"{sign}{core} cents per share"
     currency = currency_of(printed, caption, table_has_dollar)
     if re.search(r"per (?:common |diluted |basic )?share|\beps\b|\bdiluted\b|\bbasic\b", label, re.IGNORECASE) \
             and not re.search(r"\bshares? (?:used|outstanding)|weighted", label, re.IGNORECASE):
@@ -74,14 +76,15 @@ def said_value(printed: str, label: str, caption: str, table_has_dollar: bool) -
     return f"{sign}{currency}{core}{unit}"
 
 
-def said(printed: str, period: str, label: str, caption: str, table_has_dollar: bool, instant: bool | None = None) -> str:
+def said(printed: str, period: str, label: str, caption: str, table_has_dollar: bool, instant: bool | None = None,
+         cents: bool = False) -> str:
     """"$52,417 million in fiscal 2022" ("as of December 31, 2022" for a balance)."""
     when = said_period(period, instant)
     joiner = " " if when.startswith(("as of", "at ")) else " at " if when.startswith("the end") else " in "
-    return f"{said_value(printed, label, caption, table_has_dollar)}{joiner}{when}"
+    return f"{said_value(printed, label, caption, table_has_dollar, cents)}{joiner}{when}"
 
 
-def line_value(printed: str, label: str, caption: str, table_has_dollar: bool) -> str | None:
+def line_value(printed: str, label: str, caption: str, table_has_dollar: bool, cents: bool = False) -> str | None:
     """The cell's value as a figure line writes it: the printed digits with the currency and the
     caption's scale ("$52,417 million", "$(1,577) million", "$6.11 per share", "43.3%"), so the line
     says each figure once; None when the printed form cannot carry them (a leading minus, text)."""
@@ -91,7 +94,7 @@ def line_value(printed: str, label: str, caption: str, table_has_dollar: bool) -
     if core.endswith("%"):
         return core
     currency = currency_of(printed, caption, table_has_dollar)
-    spoken = said_value(printed, label, caption, table_has_dollar)
+    spoken = said_value(printed, label, caption, table_has_dollar, cents)
     if currency and currency not in spoken:
         currency = ""  # a share count or headcount: no currency
     unit = re.search(r"[\d)]([^\d)]*)$", spoken).group(1)  # " million", " per share"
@@ -107,8 +110,11 @@ def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool 
     row is a per-share line item, whatever its label says."""
     # a per-share row whose label does not say so ("Net income" under "Diluted earnings per share:")
     label = f"{cell.label} per share" if per_share else cell.label
-    if (value := line_value(cell.value, label, caption, table_has_dollar)) is not None:
+    # amounts counted in cents by their row or column ("EPS (diluted US cents)"): never "$12.3 per share";
+    # not by the caption, whose "cents" may name only its per-share rows
+    cents = "%" not in cell.value and any(CENTS.search(text or "") for text in (cell.label, cell.period))
+    if (value := line_value(cell.value, label, caption, table_has_dollar, cents)) is not None:
         return f"{cell.label} ({cell.period}): {value} {source_id}"
-    spoken = said(cell.value, cell.period, label, caption, table_has_dollar, instant)
+    spoken = said(cell.value, cell.period, label, caption, table_has_dollar, instant, cents)
     tail = f" — {spoken}" if spoken != cell.value else ""
     return f"{cell.label} ({cell.period}): {cell.value}{tail} {source_id}"

@@ -145,3 +145,20 @@ def test_the_liabilities_and_equity_total_is_not_shareholders_equity(statement_p
     sources, text = statement_pdf([CONDENSED_BALANCE], file="NORTHWIND_2023Q4_EARNINGS.pdf")
     lead = asked_lead("What was Northwind's shareholders' equity at June 30, 2022?", sources, text)
     assert "4,141" in lead and "17,426" not in lead
+
+
+
+
+
+def test_a_column_counted_in_cents_says_cents_never_dollars():
+    """A column titled "EPS (Diluted US cents)" (stacked over the period) holds cents: the figure line
+    says "12.3 cents per share", never "$12.3 per share"; a dollar per-share column keeps its "$"."""
+    from agent.no_model.figure_words import figure_line
+    from storage.documents.tables import Cell, TableHeader
+
+    header = TableHeader("", ("2022", "2023"))
+    cents = Cell("EPS", "Three Months Ended June 30, 2023 EPS (Diluted US cents)", "12.3", "EPS 7.3 12.3", header, 1)
+    dollars = Cell("Diluted EPS", "Three Months Ended June 30, 2023", "0.123", "Diluted EPS 0.073 0.123", header, 1)
+    line = figure_line(cents, "[^1]", "($ million)", table_has_dollar=True)
+    assert "12.3 cents per share" in line and "$12.3" not in line and "million" not in line
+    assert "$0.123 per share" in figure_line(dollars, "[^1]", "($ million)", table_has_dollar=True)
