@@ -27,7 +27,7 @@ import logging
 import os
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -41,7 +41,7 @@ from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
-from storage.finance.columns import CHANGE_TITLE
+from storage.finance.columns import CHANGE_TITLE, DATE_TITLE
 from storage.finance.periods import (
     MONTHS, QUARTER_COLUMN, QUARTER_ORDINALS, YEAR_RE, Period, calendar_month_end, fiscal_quarter_end,
     fiscal_year_end, months_before, parse_period,
@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 8  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 9  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
 
@@ -155,7 +155,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
             if not unit.is_header:
                 prose.append(unit.text)
             continue
-        cells = row_cells(unit) or _unlabelled_cells(unit)
+        cells = _dated(row_cells(unit) or _unlabelled_cells(unit))
         if not cells or all(_YEAR_VALUE.match(c.value) for c in cells):
             continue
         key = (unit.header.text, unit.header.kind)
@@ -342,6 +342,19 @@ def _fiscal_columns(columns: tuple[str, ...], calendar: tuple[int, int] | None, 
             months = 12 if said or re.search(r"(?i)year|fiscal", label) else None
             out[i] = Period(label, months_before(end, 12) if months else None, end, months, None, p.year)
     return out
+
+
+def _dated(cells: list[Cell]) -> list[Cell]:
+    """A row's cells without the years that date the row rather than count anything: a year in a column
+    titled "Maturity" / "Due" / "Placed in Service" (storage/finance/columns.DATE_TITLE), or the first cell
+    of an unlabelled row printing a year and then an amount (a schedule of maturities: "2024  5.4"). No
+    such year is an amount ("2026" stored as $2,026 million); an unlabelled row takes its years as label."""
+    years = [c for k, c in enumerate(cells) if _YEAR_VALUE.match(c.value)
+             and (DATE_TITLE.search(c.period) or k == 0 and not c.label and len(cells) > 1)]
+    if not years or len(years) == len(cells):
+        return cells
+    label = cells[0].label or ", ".join(c.value for c in years)
+    return [replace(c, label=label) for c in cells if c not in years]
 
 
 def _unlabelled_cells(unit: Unit) -> list[Cell]:

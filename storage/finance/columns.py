@@ -32,6 +32,10 @@ HEADER_WORDS = re.compile(
     r"and|to|vs\.?|versus)\b|[-–—,.:;()$%/*]",
     re.IGNORECASE,
 )
+# a column of dates printed as years, not amounts: "Maturity", "Due", "Expiration", "Placed in Service",
+# "Year Acquired" (a debt note's "3.25  2026  748": 2026 is when the notes mature)
+DATE_TITLE = re.compile(r"\b(?:maturit(?:y|ies)|due|expir(?:es|ation|y)|in[-\s]+service|acquired|built|renovated)\b",
+                        re.IGNORECASE)
 CHANGE_TITLE = re.compile(rf"(?<![\w$%])(?:{_CHANGE})(?![\w])", re.IGNORECASE)
 _CHANGE_WHOLE = re.compile(rf"^\s*(?:{_CHANGE})\s*$", re.IGNORECASE)
 _LABEL_WHOLE = re.compile(rf"^\s*(?:{_LABEL})\s*:?\s*$", re.IGNORECASE)
