@@ -113,8 +113,9 @@ FILING = {
     "filing_no_release_quarter": {"release_quarter": False},
     # round 9: a year naming the document ("its FY2019 10-K") is the only period read
     "ranking_before_document_period": {"document_period": False},
-    # round 10: the filed 10-K leads its issuer's glossy annual report of the same period
+    # round 10: the filed 10-K leads its issuer's glossy annual report of the same period (on); the ranking before
     "filed_annual": {"filed_annual": True},
+    "ranking_before_filed_annual": {"filed_annual": False},
 }
 
 

@@ -59,7 +59,7 @@ class Ranking(BaseModel):
     document_period: bool = Field(True, description="a year naming the document (\"according to its FY2019 10-K\", "
                                   "\"per the 2021 annual report\") is the only period the prior reads; other years "
                                   "in the question are what is asked of it (storage.finance.forms.document_years)")
-    filed_annual: bool = Field(False, description="an annual report that is not the 10-K (a glossy report binding "
+    filed_annual: bool = Field(True, description="an annual report that is not the 10-K (a glossy report binding "
                                "its pages) beside its issuer's 10-K of the same period keeps `secondary` of its "
                                "period match: the filed 10-K leads where both print the page, the other stays "
                                "selected (storage.retrieval.selection_prior)")
