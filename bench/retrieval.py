@@ -47,6 +47,10 @@ machine:
                     MD&A prose (`ranking_before_cause`), a year naming the document picked it (`ranking_before_document_period`)
                     and an 8-K's agenda found its item page (`ranking_before_event_items`); `cause_mdna_*` lift MD&A pages
                     for cause questions (off), `event_items_*` other weights
+- `facts_tie_*`     round 10: the stored facts as a tie-break among the pages of the best page's filing within w x its
+                    own spread of the best (Ranking.facts_tie, off); `_rows`: a ratio's inputs do not count
+                    (Ranking.facts_tie_inputs False); `filed_annual` / `ranking_before_filed_annual` a glossy annual
+                    report beside its issuer's 10-K of the same period as a secondary source (Ranking.filed_annual)
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks

@@ -91,6 +91,13 @@ FACTS = {
     "facts_0.25_any_year": {"facts_weight": 0.25, "facts_concept_only": 1.0},
     "facts_0.25_year_only": {"facts_weight": 0.25, "facts_concept_only": 0.0},
     "facts_0.25_scorer_feature_0.2": {"facts_weight": 0.25, "scorer_feature": 0.2},
+    # round 10: the facts as a tie-break among the pages near the top (Ranking.facts_tie), not a lift of every page
+    "ranking_before_facts_tie": {"facts_tie": 0.0},
+    "facts_tie_0.1": {"facts_tie": 0.1},
+    "facts_tie_0.25": {"facts_tie": 0.25},
+    "facts_tie_0.5": {"facts_tie": 0.5},
+    "facts_tie_0.1_rows": {"facts_tie": 0.1, "facts_tie_inputs": False},
+    "facts_tie_0.25_rows": {"facts_tie": 0.25, "facts_tie_inputs": False},
 }
 
 
@@ -106,6 +113,9 @@ FILING = {
     "filing_no_release_quarter": {"release_quarter": False},
     # round 9: a year naming the document ("its FY2019 10-K") is the only period read
     "ranking_before_document_period": {"document_period": False},
+    # round 10: the filed 10-K leads its issuer's glossy annual report of the same period (on); the ranking before
+    "filed_annual": {"filed_annual": True},
+    "ranking_before_filed_annual": {"filed_annual": False},
 }
 
 

@@ -128,20 +128,22 @@ def asked_facts(question: str) -> AskedFacts | None:
     return AskedFacts(tuple(items), years)
 
 
-def page_match(pages: FactPages, asked: AskedFacts, n_pages: int, concept_only: float = CONCEPT_ONLY) -> np.ndarray:
-    """float[n_pages] in [0, 1]: how well each page's facts carry what `asked` names (module doc)."""
+def page_match(pages: FactPages, asked: AskedFacts, n_pages: int, concept_only: float = CONCEPT_ONLY,
+               inputs: bool = True) -> np.ndarray:
+    """float[n_pages] in [0, 1]: how well each page's facts carry what `asked` names (module doc); `inputs`
+    False: a ratio's formula inputs count for nothing, only a row of the ratio itself."""
     total = np.zeros(n_pages)
-    for concepts, inputs in asked.items:
+    for concepts, formula in asked.items:
         match = np.zeros(n_pages)
         for page, years in pages.pages_of(concepts).items():
             if page < n_pages:
                 match[page] = _period_share(years, asked.years, concept_only)
-        if inputs:  # a ratio: the share of its inputs the page prints, where it prints no row of its own
+        if formula and inputs:  # a ratio: the share of its inputs the page prints, where it prints no row of its own
             share = np.zeros(n_pages)
-            for group in inputs:
+            for group in formula:
                 for page, years in pages.pages_of(group).items():
                     if page < n_pages:
-                        share[page] += _period_share(years, asked.years, concept_only) / len(inputs)
+                        share[page] += _period_share(years, asked.years, concept_only) / len(formula)
             match = np.maximum(match, share)
         total += match
     return total / len(asked.items)

@@ -59,6 +59,10 @@ class Ranking(BaseModel):
     document_period: bool = Field(True, description="a year naming the document (\"according to its FY2019 10-K\", "
                                   "\"per the 2021 annual report\") is the only period the prior reads; other years "
                                   "in the question are what is asked of it (storage.finance.forms.document_years)")
+    filed_annual: bool = Field(True, description="an annual report that is not the 10-K (a glossy report binding "
+                               "its pages) beside its issuer's 10-K of the same period keeps `secondary` of its "
+                               "period match: the filed 10-K leads where both print the page, the other stays "
+                               "selected (storage.retrieval.selection_prior)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -123,6 +127,17 @@ class Ranking(BaseModel):
                                 "round 7; preset facts_0.25)")
     facts_concept_only: float = Field(CONCEPT_ONLY, description="the match of a page printing the asked row without "
                                       "a column of the asked year (1 = the year does not matter)")
+    facts_tie: float = Field(0.0, description="a question naming a line item (not asking why it moved): the pages "
+                             "of the best page's filing scoring within w * its spread of the best page are lifted by "
+                             "w * that spread * their facts match (storage.retrieval.fact_pages), so among near-ties "
+                             "the page printing the asked row (in the asked year's column) leads a page mentioning "
+                             "the item in prose; pages further down are left as ranked; 0 = off: at .25 (rows only) "
+                             "it lifted @1 on every tune half and the FB-style check half, and lowered dev check "
+                             "single @1 and FB-style library check @5 (bench.retrieval round 10; preset "
+                             "facts_tie_0.25_rows)")
+    facts_tie_inputs: bool = Field(True, description="the tie-break also counts a page printing a ratio's formula "
+                                   "inputs (storage.retrieval.fact_pages: the statement printing both lines of a "
+                                   "margin); False: only a row of the asked item itself")
     scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
                                  "period, section label) at the weight its weights were trained with "
                                  "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")
@@ -311,6 +326,10 @@ def rank_pages(
     if len(indexes) > 1:
         page_score = page_score + document_signals(indexes, page_score, page_doc, question, documents, ranking)
     page_score = page_score + cover + parts
+    if ranking.facts_tie and (asked := asked_facts(question or "")) is not None \
+            and not asks_cause(strip_instructions(question or "")):  # a cause is explained in prose
+        page_score = facts_tie_break(page_score, facts_match(indexes, asked, ranking, ranking.facts_tie_inputs),
+                                     ranking.facts_tie, page_doc)
     if ranking.scorer_pages > 0 and scorer_vec is not None:
         headers = None
         if ranking.scorer_headers and scorer is not None and getattr(scorer, "header_weight", 0.0):
@@ -383,9 +402,27 @@ def asked_part_lift(indexes: list[DocIndex], page_score: np.ndarray, question: s
     return lift
 
 
-def facts_match(indexes: list[DocIndex], asked, ranking: Ranking) -> np.ndarray:
-    """Each selected page's facts match (storage.retrieval.fact_pages.page_match), in selection-wide page ids."""
-    return np.concatenate([page_match(i.fact_pages(), asked, i.n_pages, ranking.facts_concept_only) for i in indexes])
+def facts_match(indexes: list[DocIndex], asked, ranking: Ranking, inputs: bool = True) -> np.ndarray:
+    """Each selected page's facts match (storage.retrieval.fact_pages.page_match), in selection-wide page ids;
+    `inputs` False: a ratio's formula inputs do not count, only a row of the asked item itself."""
+    return np.concatenate([page_match(i.fact_pages(), asked, i.n_pages, ranking.facts_concept_only, inputs)
+                           for i in indexes])
+
+
+def facts_tie_break(page_score: np.ndarray, match: np.ndarray, width: float, page_doc: np.ndarray) -> np.ndarray:
+    """The pages of the best page's filing within a window of it lifted by window * match (match in [0, 1]): a
+    page printing the asked row climbs over near-ties that do not, never over a page it trails by more than the
+    window. The window is `width` times that filing's own spread (its best page over its median page), so it is
+    as wide with the whole library selected as with the filing alone; pages of other filings are left as ranked
+    (the tie-break orders pages, the filing is the prior's and the content's choice: another year's filing
+    prints the same row as a comparative)."""
+    finite = np.isfinite(page_score)
+    if width <= 0 or not finite.any():
+        return page_score
+    own = finite & (page_doc == page_doc[int(np.argmax(np.where(finite, page_score, -np.inf)))])
+    window = width * _spread(np.where(own, page_score, -np.inf))
+    near = own & (page_score >= page_score[own].max() - window)
+    return np.where(near, page_score + window * match, page_score)
 
 
 def cover_mask(indexes: list[DocIndex], n_pages: int, wording=None) -> np.ndarray:
@@ -507,7 +544,7 @@ def document_signals(
                              form_decides=ranking.form_decides, stale_annual=ranking.stale_annual,
                              date_after=ranking.date_after, period_per_issuer=ranking.period_per_issuer,
                              fill_issuers=ranking.fill_issuers, release_quarter=ranking.release_quarter,
-                             document_period=ranking.document_period)
+                             document_period=ranking.document_period, filed_annual=ranking.filed_annual)
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches

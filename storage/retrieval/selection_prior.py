@@ -35,7 +35,9 @@ issuer's latest annual report is its present only while no later filing of it en
 the period picks among an issuer's filings and the content picks the issuer; `fill_issuers` -- a document
 whose DocumentInfo has no issuer takes the one selected issuer its first pages print (so its years group with
 that issuer's other filings); `document_period` -- a year naming the document ("repay in 2020 according to its FY2019
-10-K", storage.finance.forms.document_years) is the only period that picks it.
+10-K", storage.finance.forms.document_years) is the only period that picks it; `filed_annual` -- an annual
+report that is not the 10-K (a glossy report binding the 10-K's pages) beside its issuer's 10-K of the same period
+keeps `secondary` of its period match, so the filed 10-K leads where both print the page (the other stays selected).
 """
 
 from __future__ import annotations
@@ -196,6 +198,19 @@ def _prefer_primary_sources(parts: dict[str, dict[str, float]], infos: dict[str,
             parts[d]["period"] = own * secondary
 
 
+def _prefer_filed_annual(parts: dict[str, dict[str, float]], infos: dict[str, DocumentInfo], secondary: float) -> None:
+    """Discount the period match of an annual report that is not the filed 10-K (a glossy report binding the 10-K's
+    text) when a 10-K of the same issuer covers the period at least as well: the same pages, the filed one first."""
+    best_10k: dict[str | None, float] = {}
+    for d, i in infos.items():
+        if i.form == "10-K":
+            best_10k[i.issuer] = max(best_10k.get(i.issuer, 0.0), parts[d].get("period", 0.0))
+    for d, i in infos.items():
+        own = parts[d].get("period", 0.0)
+        if i.form == "annual report" and own > 0 and best_10k.get(i.issuer, 0.0) >= own:
+            parts[d]["period"] = own * secondary
+
+
 def _fill_issuers(infos: dict[str, DocumentInfo | None], covers: dict[str, str]) -> dict[str, DocumentInfo | None]:
     """A document without an issuer takes the one selected issuer whose name its first pages print."""
     known = sorted({i.issuer for i in infos.values() if i is not None and i.issuer})
@@ -213,7 +228,7 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
                     cover_issuers: bool = False, form_decides: bool = False, stale_annual: bool = False,
                     date_after: bool = False, period_per_issuer: bool = False,
                     fill_issuers: bool = False, release_quarter: bool = False,
-                    document_period: bool = False) -> dict[str, float]:
+                    document_period: bool = False, filed_annual: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
@@ -241,6 +256,8 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
         _per_issuer(parts, known)
     if not c.forms:
         _prefer_primary_sources(parts, known, secondary)
+    if filed_annual and (not c.forms or "10-K" in c.forms):
+        _prefer_filed_annual(parts, known, secondary)
     # a component counts only if some selected document matches it and not all match it equally
     active = [
         name

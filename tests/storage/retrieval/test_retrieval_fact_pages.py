@@ -115,3 +115,54 @@ def test_a_row_of_no_known_concept_is_read_by_its_label_or_its_section():
     assert fact_concepts(None, "Express segment", "Operating margin") == ("OperatingMargin",)
     assert fact_concepts(None, "Fuel", "Maintenance") == ()
     assert np.array_equal(page_match(FactPages({}), asked_facts("net sales in 2022"), 3), np.zeros(3))
+
+
+TIE = Ranking(facts_tie=1.0)  # the window in the six-page filing's spread (its pages are further apart than a real one's)
+
+
+def test_the_tie_break_puts_the_asked_row_first_among_near_ties_but_not_for_a_cause_question(pdf_home):
+    doc_id = _write("acme_facts_tie.pdf")
+    assert _first_page(doc_id, QUESTION, BEFORE) == 0  # the prose repeats the asked words
+    assert _first_page(doc_id, QUESTION, TIE) == 1  # the statement prints the row, in the 2022 column
+    # why it moved is told in the prose: the tie-break leaves a cause question as ranked
+    why = "Why did Acme Rockets' net sales grow in fiscal 2022?"
+    before = [(h.chunk.page_number, h.score) for h in HybridRetriever([doc_id], use_cache=False, ranking=BEFORE).search(why, k=4)]
+    after = [(h.chunk.page_number, h.score) for h in HybridRetriever([doc_id], use_cache=False, ranking=TIE).search(why, k=4)]
+    assert after == before
+
+
+def test_the_tie_break_lifts_only_pages_within_the_window_of_the_best():
+    from storage.retrieval.fusion import facts_tie_break
+
+    scores = np.array([5.0, 4.8, 4.0, -np.inf, 1.0, 3.0])  # spread: best 5 over median 4 = 1
+    match = np.array([0.0, 1.0, 1.0, 1.0, 1.0, 0.0])
+    one = np.zeros(6, dtype=int)
+    out = facts_tie_break(scores, match, 0.5, one)  # the window: half the spread
+    assert list(np.argsort(-out, kind="stable")[:3]) == [1, 0, 2]  # the near tie printing the row leads
+    assert out[2] == 4.0 and out[4] == 1.0 and out[3] == -np.inf  # further down: as ranked
+    assert np.array_equal(facts_tie_break(scores, match, 0.0, one), scores)
+
+
+def test_the_tie_break_stays_within_the_best_pages_filing_and_its_own_spread():
+    from storage.retrieval.fusion import facts_tie_break
+
+    own = [5.0, 4.8, 1.0, 0.0]  # the chosen filing: spread 5 - 2.9
+    match = [0.0, 1.0, 0.0, 0.0]
+    alone = facts_tie_break(np.array(own), np.array(match), 0.25, np.zeros(4, dtype=int))
+    # another filing beside it: a near page printing the row (another year's comparative) and many low pages,
+    # which would widen a selection-wide spread
+    other = [4.9, 4.7] + [-3.0] * 50
+    scores = np.array(own + other)
+    out = facts_tie_break(scores, np.array(match + [1.0] * len(other)), 0.25,
+                          np.array([0] * len(own) + [1] * len(other)))
+    assert np.array_equal(out[:4], alone)  # the window is the filing's own, whatever else is selected
+    assert list(np.argsort(-out, kind="stable")[:4]) == [1, 0, 4, 5]
+    assert np.array_equal(out[4:], scores[4:])  # not lifted past the filing the ranking chose
+
+
+def test_a_ratio_s_inputs_count_only_when_asked_to():
+    pages = FactPages({"OperatingIncomeLoss": {0: frozenset({2022})}, "Revenues": {0: frozenset({2022})},
+                       "OperatingMargin": {1: frozenset({2022})}})
+    margin = asked_facts("What was the operating margin in FY2022?")
+    assert list(page_match(pages, margin, 2)) == [1.0, 1.0]
+    assert list(page_match(pages, margin, 2, inputs=False)) == [0.0, 1.0]  # only the row of the ratio itself

@@ -13,7 +13,7 @@ from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever
 from storage.schema import DocumentInfo
 from storage.retrieval.selection_prior import RECENT, SECONDARY
-from tests.fixtures_filings import cover_10q, source_path, write_pages
+from tests.fixtures_filings import cover_10k, cover_10q, source_path, write_pages
 
 BALANCE = (
     "Condensed Consolidated Balance Sheets (in millions)\n"
@@ -95,3 +95,42 @@ def test_no_period_named_means_the_latest_annual_report_and_what_followed_it():
     only_releases = {"r1": _info("earnings release", "2024-03-31", 1), "r2": _info("earnings release", "2024-06-30", 2)}
     prior = selection_prior.selection_prior("What drove sales?", only_releases)
     assert prior == {"r1": 0.0, "r2": RECENT}  # without an annual report: the latest period
+
+
+def _annual_pair():
+    """Acme's FY2023 10-K and its glossy 2023 annual report binding the same 10-K pages after a letter."""
+    body = [
+        "Item 7. Management's Discussion and Analysis. Freight volumes and launch revenue grew in fiscal 2023 "
+        "on new contracts; the Freight segment's operating income rose on higher yields.",
+        "Item 8. Financial Statements.\n" + BALANCE,
+    ]
+    k = ingest.process_and_index_pdf(write_pages(source_path("acme_10k_2023.pdf"), [
+        cover_10k("ACME ROCKETS, INC.", "December 31, 2023"), *body]))
+    glossy = ingest.process_and_index_pdf(write_pages(source_path("acme_glossy_2023.pdf"), [
+        "ACME ROCKETS 2023 ANNUAL REPORT\nFor the fiscal year ended December 31, 2023",
+        "Dear shareholders, fiscal 2023 was a year of growth for our launch and freight businesses.",
+        "Our people. Our crews flew 40 missions from three launch sites and opened a training centre.",
+        cover_10k("ACME ROCKETS, INC.", "December 31, 2023"), *body]))
+    return k, glossy
+
+
+def test_the_filed_10k_leads_its_glossy_annual_report_of_the_same_year(pdf_home):
+    k, glossy = _annual_pair()
+    infos = hybrid.documents_of([k.doc_id, glossy.doc_id])
+    assert (infos[k.doc_id].form, infos[glossy.doc_id].form) == ("10-K", "annual report")
+    assert infos[glossy.doc_id].issuer == infos[k.doc_id].issuer
+    question = "What drove the Freight segment's operating income growth in fiscal 2023?"
+    priors = selection_prior.selection_prior(question, infos, filed_annual=True)
+    assert priors[k.doc_id] > priors[glossy.doc_id] > 0  # the other stays selected, a step behind
+    assert selection_prior.selection_prior(question, infos)[k.doc_id] == selection_prior.selection_prior(question, infos)[glossy.doc_id]
+    # the trap is real: with both at one prior, the glossy copy of the page leads (its letter talks of growth too)
+    before = Ranking(filed_annual=False)
+    assert HybridRetriever([k.doc_id, glossy.doc_id], use_cache=False, ranking=before).search(question, k=1)[0].chunk.doc_id == glossy.doc_id
+    first = HybridRetriever([k.doc_id, glossy.doc_id], use_cache=False).search(question, k=2)  # the product's ranking
+    assert first[0].chunk.doc_id == k.doc_id and first[0].chunk.page_number == 1
+    assert first[1].chunk.doc_id == glossy.doc_id and first[1].chunk.page_number == 4  # the same page, next
+    # an annual report with no 10-K of its year beside it keeps its whole match
+    alone = {glossy.doc_id: infos[glossy.doc_id], "other": infos[k.doc_id].model_copy(update={"fiscal_year": 2021,
+                                                                                             "period_end": "2021-12-31"})}
+    assert selection_prior.selection_prior(question, alone, filed_annual=True)[glossy.doc_id] == \
+        selection_prior.selection_prior(question, alone)[glossy.doc_id]
