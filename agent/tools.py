@@ -28,6 +28,7 @@ from storage.documents import catalog, page_tables
 from storage.documents.bm25 import tokenize
 from storage.finance.line_items import asked_items, printed_forms
 from storage.retrieval.hybrid import RetrievalError
+from storage.retrieval.fusion import Ranking
 from storage.retrieval.selection_prior import selection_prior
 
 log = logging.getLogger(__name__)
@@ -162,7 +163,7 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     labels = [re.compile(rf"(?im)^\s*(?:{printed_forms(a.item)})\b") for a in asked_items(question)]
     if not selection or not labels:
         return [], "No selected PDF, or the question names no statement line item.", False
-    prior = selection_prior(question, {d.doc_id: d.info for d in selection})
+    prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **Ranking().prior_options())
     words = set(tokenize(question))
     scored = []
     for doc in selection:

@@ -143,6 +143,15 @@ class Ranking(BaseModel):
                                  "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")
 
 
+    def prior_options(self) -> dict:
+        """The keyword options of storage.retrieval.selection_prior this ranking sets (covers aside): the agent's
+        statement-pages tool weighs the selection's documents the way the page ranking does."""
+        return {"recent": self.recent, "secondary": self.secondary, "fill_periods": self.fill_periods,
+                "cover_issuers": self.cover_issuers, "form_decides": self.form_decides, "stale_annual": self.stale_annual,
+                "date_after": self.date_after, "period_per_issuer": self.period_per_issuer,
+                "fill_issuers": self.fill_issuers, "release_quarter": self.release_quarter,
+                "document_period": self.document_period, "filed_annual": self.filed_annual}
+
 @dataclass
 class DocIndex:
     """Everything needed to score one PDF, loaded once per process (storage.retrieval.hybrid.get_doc_index)."""
@@ -539,12 +548,7 @@ def document_signals(
     covers = ({i.doc_id: i.cover_text() for i in indexes}
               if ranking.fill_periods or ranking.cover_issuers or ranking.fill_issuers else None)
     priors = selection_prior(question or "", {i.doc_id: documents.get(i.doc_id) for i in indexes},
-                             recent=ranking.recent, secondary=ranking.secondary, covers=covers,
-                             fill_periods=ranking.fill_periods, cover_issuers=ranking.cover_issuers,
-                             form_decides=ranking.form_decides, stale_annual=ranking.stale_annual,
-                             date_after=ranking.date_after, period_per_issuer=ranking.period_per_issuer,
-                             fill_issuers=ranking.fill_issuers, release_quarter=ranking.release_quarter,
-                             document_period=ranking.document_period, filed_annual=ranking.filed_annual)
+                             covers=covers, **ranking.prior_options())
     prior = np.asarray([priors.get(i.doc_id, 0.0) for i in indexes])
     # the prior in units of this query's own score range (best page over the median page), so
     # it weighs the same whatever the selection's size or how sharply the question matches
