@@ -598,7 +598,10 @@ def gold_rows(gold: dict, page) -> dict | None:
     # another row: not one printing the same label (a segment's "Operating income" under another segment's
     # heading, "Term debt" among current and among non-current liabilities), which no sentence tells apart
     def item_of(lead: str) -> str:  # "Total operating income" is the item "Operating income" of a segment's row
-        return re.sub(r"^total\s+", "", lead.lower().strip())
+        # and a release's bullet "• GAAP Net Income of $1,048 million" the "Net income" of its GAAP table, which a
+        # sentence saying "Net income" names as much as the adjusted table's row
+        lead = _LINKING_END.sub("", lead.lower().strip(" •·▪-–")).strip()
+        return re.sub(r"^(?:total|gaap)\s+", "", lead)
 
     table_lines = [ln for j, ln in enumerate(lines) if j != i and len(ln["numbers"]) >= 2 and ln["label"]
                    and item_of(ln["lead"]) != item_of(row["lead"])]
