@@ -29,10 +29,13 @@ from storage.finance.scale import PEOPLE_WORDS, SQUARE_FEET_WORDS
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?|expanded|widened"
 _DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced|narrowed|contracted"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
+_DIRECTION_WORDS = frozenset(w for w in re.findall(r"[a-z]+", _UP + " " + _DOWN))
 # the words right before a figure that make it a change: "rose 7.8%", "increased by $28.5 billion", "an increase of"
 _CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
                             r"(?:of\s+|by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+)?$", re.I)
 _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "up from $x"
+_TO_BETWEEN = re.compile(r"\bto\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "from $x in 2021 to $y"
 _COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
                           r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
 # "rose to $15.1 billion from fiscal 2021": the year the change starts from
@@ -146,6 +149,14 @@ class Claim:
             closer = len((label | section) & self.words) / 100 + 0.002
         if _ADJUSTED.search(fact.label) and not self.adjusted:
             closer -= 0.005  # "Adjusted EBIT" below "EBIT" for a sentence saying "EBIT" (alone it is still named)
+        # of rows naming the item alike, the one naming the part the sentence names ("iPad net sales" is the iPad
+        # row, not "Total net sales"; "Rigid Packaging net sales" not Rigid Packaging's row under "Adjusted EBIT"):
+        # a part's words said by its label or section, under a heading the sentence says or naming its item ("Net sales
+        # by category"), not another item (not the row "Electric" under "Operating Revenues" for "Pacific Gas and
+        # Electric Company: Net income", nor a segment's row under "Adjusted EBIT" for its net sales)
+        if (part := self.part_words & (label | section)) and (
+                not section - self.words or _heading_items(fact.section) & self.concepts):
+            closer += 0.0004 * min(2, len(part))
         if concept is not None and concept in self.concepts:
             return 2 + closer
         if not label:
@@ -159,6 +170,15 @@ class Claim:
                 return 1
             return 2 + closer
         return 1 if shared and shared * 2 >= len(label) else 0
+
+    @cached_property
+    def part_words(self) -> frozenset[str]:
+        """Its words beside the line items it names: a segment, product, geography or row of a section ("iPad",
+        "Europe", "Rigid Packaging") when a row or heading prints them."""
+        text = self.sentence
+        for a in reversed(asked_items(text)):
+            text = text[:a.start] + " " + text[a.end:]
+        return words(re.sub(r"[\d$€£¥%.,()]+", " ", text)) - _DIRECTION_WORDS
 
     @cached_property
     def adjusted(self) -> bool:
@@ -181,9 +201,10 @@ class Claim:
     def duration(self) -> int | None:
         return span_months(self.sentence)
 
-    def period_agrees(self, fact: Fact) -> bool:
+    def period_agrees(self, fact: Fact, start: bool = False) -> bool:
         """The sentence's year, length of period ("three months", "year ended") and month, where it says
-        them, are the fact's column's."""
+        them, are the fact's column's; for the figure a change `start`s from ("fell to $60.6 billion in 2023 from
+        $63.4 billion a year earlier") the year before them too."""
         if self.duration and (d := span_months(fact.period)) and d != self.duration:
             return False
         if self.months and (m := months(fact.period)) and not (m & self.months) and not self.is_change:
@@ -192,7 +213,8 @@ class Claim:
             return False
         if not self.years or not fact.years:
             return True
-        allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
+        allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set()) \
+            | ({y - 1 for y in self.years} if start and self.is_change else set())
         if self.dated_years and months(fact.period) & self.months and MONTH_DAY_NO_YEAR.search(fact.period):
             # "Fiscal Year 2019 … Quarter Ended December 31": a quarter of a fiscal year ends in its calendar year
             # or the one before ("the quarter ended December 31, 2018", a calendar date, is that column)
@@ -231,6 +253,11 @@ def column_quarter(period: str) -> int | None:
         return q
     m = _BARE_ORDINAL.match(period.strip())
     return _ORDINAL[m.group(1).lower()] if m else None
+
+
+@lru_cache(maxsize=4096)
+def _heading_items(section: str) -> frozenset[str]:
+    return frozenset(a.item.concept for a in asked_items(section))
 
 
 @lru_cache(maxsize=8192)
@@ -328,6 +355,22 @@ _SAID_GAIN = re.compile(r"(?i)\b(?:earnings|income|profit|gains?)\s+of\s+(?:abou
 _SAID_LOSS = re.compile(r"(?i)\b(?:loss(?:es)?|deficit)\s+of\s+(?:about\s+|approximately\s+|roughly\s+)?$")
 
 
+def _starts_change(fig: Figure, sentence: str) -> bool:
+    return bool(_FROM_BEFORE.search(sentence[max(0, fig.start - 30):fig.start]))
+
+
+def _from_to_against(fig: Figure, claim: Claim) -> bool:
+    """"rose from $x … to $y" with y below x (or "fell" with y above): the direction said against the two figures
+    the sentence itself gives."""
+    if not claim.direction or not _starts_change(fig, claim.sentence):
+        return False
+    after = claim.sentence[fig.end:]
+    end = next((n for n in figures_in(after) if n.percent == fig.percent and n.unit == fig.unit), None)
+    if end is None or not _TO_BETWEEN.search(after[:end.start]):
+        return False
+    return end.value != fig.value and (end.value > fig.value) != (claim.direction > 0)
+
+
 def _sign_said_against(fig: Figure, fact: Fact, sentence: str) -> bool:
     if fig.negative or fact.percent or not _LOSS_OR_GAIN.match(fact.label):
         return False
@@ -404,7 +447,10 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
             if (year := _change_year(f, rows[f.row])) is not None and \
                     not claim.period_agrees(replace(f, period=str(year), years=frozenset({year}))):
                 continue  # "grew 33% in 2022" where 33% is the change of 2021 over 2020
-        elif not claim.period_agrees(f):
+        elif not claim.period_agrees(f, start=_starts_change(fig, claim.sentence)):
+            continue
+        if _from_to_against(fig, claim):
+            wrong_direction = True  # "rose from $82,959 million to $81,797 million"
             continue
         to = _TO_BEFORE.search(claim.sentence[max(0, fig.start - 40):fig.start])
         if to and claim.from_year and f.years and max(f.years) <= claim.from_year:
@@ -439,8 +485,14 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                     if (scores[id(g)] >= 1 or _row_item(g.label, g.section, False) == "Revenues") and \
                             abs(abs(f.value / g.value) * 100 - fig.value) <= fig.tolerance + 1e-9:
                         return Verdict(True)
-    # the figure printed in a prose line that shares the claim's words
-    if not wrong_direction:
+    # the figure printed in a prose line that shares the claim's words; never where a table row of the claimed item
+    # prints the claimed period otherwise ("Flexibles net sales of $2,777 million for the twelve months ended June 30,
+    # 2022", the row printing 11,151: the prose's $2,777 million is the June quarter's); an amount of the same order
+    # (a per-share amount printed in a row's label, "Cash dividends declared ($0.88 per share)", is no other period's)
+    stated = best >= 2 and not change and not fig.percent and fig.unit != "points" and bool(claim.years) and any(
+        f.years and not f.percent and f.value and 0.01 <= fig.value / abs(f.value) <= 100 and claim.period_agrees(f)
+        and _unit_agrees(fig, f, currencies) for f in claimed)
+    if not wrong_direction and not stated:
         for line in prose:
             if not (claim.words & words(line)) and claim.words:
                 continue
