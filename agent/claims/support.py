@@ -36,6 +36,8 @@ _CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|chang
 _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "up from $x"
 _TO_BETWEEN = re.compile(r"\bto\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "from $x in 2021 to $y"
+_TOTAL = re.compile(r"\s*total\b", re.I)
+_POINTS_AFTER = re.compile(r"^\s*(?:percentage\s+points?|points?|pts?|pp|basis\s+points?|bps)\b", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
                           r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
 # "rose to $15.1 billion from fiscal 2021": the year the change starts from
@@ -150,11 +152,15 @@ class Claim:
         if _ADJUSTED.search(fact.label) and not self.adjusted:
             closer -= 0.005  # "Adjusted EBIT" below "EBIT" for a sentence saying "EBIT" (alone it is still named)
         # of rows naming the item alike, the one naming the part the sentence names ("iPad net sales" is the iPad
-        # row, not "Total net sales"; "Rigid Packaging net sales" not Rigid Packaging's row under "Adjusted EBIT"):
-        # a part's words said by its label or section, under a heading the sentence says or naming its item ("Net sales
-        # by category"), not another item (not the row "Electric" under "Operating Revenues" for "Pacific Gas and
-        # Electric Company: Net income", nor a segment's row under "Adjusted EBIT" for its net sales)
-        if (part := self.part_words & (label | section)) and (
+        # row, not "Total net sales"; "Europe" / "Net sales" for "Europe net sales"): a row whose label is the part
+        # (never a "Total …" row) or the claimed item under the part's heading, and under a heading the sentence says
+        # or naming its item ("Net sales by category"), not another item (not the row "Electric" under "Operating
+        # Revenues" for "Pacific Gas and Electric Company: Net income", nor a segment's row under "Adjusted EBIT" for
+        # its net sales; "Total other income/(expense), net" and "Other expense, net" are not "Other income: Interest
+        # expense")
+        part = self.part_words & (label | section)
+        if part and ((label <= self.part_words and not _TOTAL.match(fact.label))
+                     or (concept is not None and concept in self.concepts and section & self.part_words)) and (
                 not section - self.words or _heading_items(fact.section) & self.concepts):
             closer += 0.0004 * min(2, len(part))
         if concept is not None and concept in self.concepts:
@@ -506,6 +512,8 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                         continue
                     if fig.unit == "sqft" and not SQUARE_FEET_WORDS.search(after):
                         continue
+                    if fig.unit == "points" and not _POINTS_AFTER.match(after):
+                        continue  # "1.0 percentage points" is no footnote mark "(1)" nor a plain 1
                     if fig.currency and (n.currency or "$") != fig.currency and fig.currency not in currencies:
                         continue
                     return Verdict(True)

@@ -110,3 +110,14 @@ def test_a_products_row_under_a_heading_naming_the_item():
     assert _problems("Gizmos net sales fell 1% in the three months ended July 1, 2023 [^1].", source) == ["1%"]
     assert _problems("Gizmos net sales fell 2% in the three months ended July 1, 2023 [^1].", source) == []
     assert _problems("Total net sales fell 1% in the three months ended July 1, 2023 [^1].", source) == []
+
+
+def test_percentage_points_are_not_a_paragraphs_footnote_mark():
+    # a footnote "(1) Adjusted non-GAAP results exclude …" under a release's table: its mark states no "1.0 points"
+    source = _source(RELEASE[:10] + [(56, 140, "(1) Adjusted non-GAAP results exclude items which are not considered"
+                                                  " representative of ongoing operations."),
+                                     (56, 154, "Adjusted EBIT margin of 12.8% was down 0.8 percentage points on the"
+                                               " prior year.")])
+    assert _problems("Adjusted non-GAAP results: Coatings net sales increased 1.0 percentage points from fiscal 2022 [^1].",
+                     source) == ["1.0"]
+    assert _problems("Adjusted EBIT margin was down 0.8 percentage points on the prior year [^1].", source) == []
