@@ -151,18 +151,6 @@ class Claim:
             closer = len((label | section) & self.words) / 100 + 0.002
         if _ADJUSTED.search(fact.label) and not self.adjusted:
             closer -= 0.005  # "Adjusted EBIT" below "EBIT" for a sentence saying "EBIT" (alone it is still named)
-        # of rows naming the item alike, the one naming the part the sentence names ("iPad net sales" is the iPad
-        # row, not "Total net sales"; "Europe" / "Net sales" for "Europe net sales"): a row whose label is the part
-        # (never a "Total …" row) or the claimed item under the part's heading, and under a heading the sentence says
-        # or naming its item ("Net sales by category"), not another item (not the row "Electric" under "Operating
-        # Revenues" for "Pacific Gas and Electric Company: Net income", nor a segment's row under "Adjusted EBIT" for
-        # its net sales; "Total other income/(expense), net" and "Other expense, net" are not "Other income: Interest
-        # expense")
-        part = self.part_words & (label | section)
-        if part and ((label <= self.part_words and not _TOTAL.match(fact.label))
-                     or (concept is not None and concept in self.concepts and section & self.part_words)) and (
-                not section - self.words or _heading_items(fact.section) & self.concepts):
-            closer += 0.0004 * min(2, len(part))
         if concept is not None and concept in self.concepts:
             return 2 + closer
         if not label:
@@ -185,6 +173,10 @@ class Claim:
         for a in reversed(asked_items(text)):
             text = text[:a.start] + " " + text[a.end:]
         return words(re.sub(r"[\d$€£¥%.,()]+", " ", text)) - _DIRECTION_WORDS
+
+    @cached_property
+    def says_total(self) -> bool:
+        return bool(re.search(r"(?i)\btotal\b", self.sentence))
 
     @cached_property
     def adjusted(self) -> bool:
@@ -432,9 +424,10 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     best = 0 if operand else max(scores.values(), default=0)
 
     def item_ok(f: Fact) -> bool:
-        return best == 0 or scores[id(f)] >= best
+        return best == 0 or id(f) in claimed_ids
 
-    claimed = [f for f in facts if best > 0 and scores[id(f)] >= best]
+    claimed = _the_part(claim, [f for f in facts if best > 0 and scores[id(f)] >= best])
+    claimed_ids = {id(f) for f in claimed}
     change = _is_change_figure(fig, claim.sentence)
     wrong_direction = False
     # the figure as a printed value
@@ -518,6 +511,30 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                         continue
                     return Verdict(True)
     return Verdict(False, "direction" if wrong_direction else "figure", _says(claimed, claim))
+
+
+def _the_part(claim: Claim, claimed: list[Fact]) -> list[Fact]:
+    """Of the rows naming the claimed item alike, those of the part the sentence names, when one of them names it
+    (a product, segment or geography by its label or heading: "iPad net sales" is the iPad row): a "Total …" row
+    naming no part is not it (unless the sentence says "total"), nor the part's row under a heading naming another
+    item than the sentence's (a segment's row under "Adjusted EBIT" for its net sales)."""
+    if not claim.part_words or not claimed:
+        return claimed
+
+    def part(f: Fact) -> frozenset[str]:
+        _, label, section = _fact_words(f.label, f.section, f.percent)
+        return claim.part_words & (label | section)
+
+    def other_item(f: Fact) -> bool:
+        return bool(claim.concepts and (h := _heading_items(f.section)) and not h & claim.concepts)
+
+    naming = [f for f in claimed if part(f)]
+    if not naming:
+        return claimed
+    keep = [f for f in claimed if part(f) or not (_TOTAL.match(f.label) and not claim.says_total)]
+    if any(not other_item(f) for f in naming):
+        keep = [f for f in keep if not (part(f) and other_item(f))]
+    return keep
 
 
 def _says(claimed: list[Fact], claim: Claim) -> str:

@@ -46,7 +46,7 @@ def test_a_products_claim_is_never_supported_by_the_totals_row():
 # a segment's row in two blocks: its net sales, then its earnings under a heading wrapped over two lines
 SEGMENTS = _table([(56, 80, "($ in millions)")] + HEAD[1:], [("Coatings", ("$ 2,812", "$ 2,713", "$ 5,591", "$ 5,347")),
                              ("Containers", ("830", "794", "1,763", "1,580")),
-                             ("Net sales", ("$ 3,642", "$ 3,507", "$ 7,354", "$ 6,927")),
+                             ("Total net sales", ("$ 3,642", "$ 3,507", "$ 7,354", "$ 6,927")),
                              ("Adjusted earnings before interest and taxes (\"Adjusted", ()),
                              ("EBIT\")", ()),
                              ("Coatings", ("$ 353", "$ 352", "$ 706", "$ 691")),
@@ -63,6 +63,9 @@ def test_a_segments_net_sales_are_not_its_earnings_row_nor_the_total():
     assert _problems("Coatings adjusted EBIT was $399 million in the three months ended July 1, 2023 [^1].", source) \
         == ["$399 million"]
     assert _problems("Coatings adjusted EBIT was $353 million in the three months ended July 1, 2023 [^1].", source) == []
+    # a label quoted alone names no item: either of its two rows is it
+    assert _problems('The line "Containers" shows $57.0 million for the three months ended July 1, 2023 [^1].', source) == []
+    assert _problems('The line "Containers" shows $830 million for the three months ended July 1, 2023 [^1].', source) == []
 
 
 def test_a_change_given_by_both_its_figures():
