@@ -37,7 +37,7 @@ _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "up from $x"
 _TO_BETWEEN = re.compile(r"\bto\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "from $x in 2021 to $y"
 _TOTAL = re.compile(r"\s*total\b", re.I)
-_POINTS_AFTER = re.compile(r"^\s*(?:percentage\s+points?|points?|pts?|pp|basis\s+points?|bps)\b", re.I)
+_POINTS_AFTER = re.compile(r"^\s*(?:percentage[\s-]+points?|points?|pts?|pp|basis[\s-]+points?|bps)\b", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
                           r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
 # "rose to $15.1 billion from fiscal 2021": the year the change starts from

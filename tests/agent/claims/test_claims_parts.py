@@ -120,7 +120,9 @@ def test_percentage_points_are_not_a_paragraphs_footnote_mark():
     source = _source(RELEASE[:10] + [(56, 140, "(1) Adjusted non-GAAP results exclude items which are not considered"
                                                   " representative of ongoing operations."),
                                      (56, 154, "Adjusted EBIT margin of 12.8% was down 0.8 percentage points on the"
-                                               " prior year.")])
+                                               " prior year."),
+                                     (56, 168, "Gross margin of 20.1% was up 0.4 percentage-point on the prior year.")])
     assert _problems("Adjusted non-GAAP results: Coatings net sales increased 1.0 percentage points from fiscal 2022 [^1].",
                      source) == ["1.0"]
     assert _problems("Adjusted EBIT margin was down 0.8 percentage points on the prior year [^1].", source) == []
+    assert _problems("Gross margin was up 0.4 percentage points on the prior year [^1].", source) == []
