@@ -3,7 +3,7 @@ with `--claims`, the claim check on planted and no-model answers (bench/claims.p
 
     python -m bench.citations [--max-pairs 0]
     python -m bench.citations --claims-hostile --work DIR [--baseline-rev fe96e53] [--half tune|check] [--seed 11] [--show-misses 40]
-                              [--gold statements|library|releases|tune-more|tune-more2|tune-more3|claims-forms]  # the claim check on hostile claims from the human-read gold (claims-forms: sentences a person wrote and judged)
+                              [--gold statements|library|releases|tune-more|tune-more2|tune-more3|claims-forms|claims-forms2]  # the claim check on hostile claims from the human-read gold (claims-forms, claims-forms2: sentences a person wrote and judged)
     python -m bench.citations --claims [--work DIR]      # self-consistency only (circular planted set), DIR reused
     python -m bench.citations --claims-gold --work DIR [--data ../shared/bench/statements]
                                                          # the statements gold's no-model answers (DIR: ingested)

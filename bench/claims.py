@@ -598,7 +598,10 @@ def gold_rows(gold: dict, page) -> dict | None:
     # another row: not one printing the same label (a segment's "Operating income" under another segment's
     # heading, "Term debt" among current and among non-current liabilities), which no sentence tells apart
     def item_of(lead: str) -> str:  # "Total operating income" is the item "Operating income" of a segment's row
-        return re.sub(r"^total\s+", "", lead.lower().strip())
+        # and a release's bullet "• GAAP Net Income of $1,048 million" the "Net income" of its GAAP table, which a
+        # sentence saying "Net income" names as much as the adjusted table's row
+        lead = _LINKING_END.sub("", lead.lower().strip(" •·▪-–")).strip()
+        return re.sub(r"^(?:total|gaap)\s+", "", lead)
 
     table_lines = [ln for j, ln in enumerate(lines) if j != i and len(ln["numbers"]) >= 2 and ln["label"]
                    and item_of(ln["lead"]) != item_of(row["lead"])]
@@ -1129,8 +1132,10 @@ def print_hostile(new: dict, base: dict | None, rev: str, show_misses: int = 0) 
         print(f"  tune miss [{cls}]: {sentence!r} {problems}")
 
 
-GOLD_SETS = ("statements", "library", "releases", "tune-more", "tune-more2", "tune-more3", "claims-forms")
-CLAIMS_FORMS = "forms_tune_claims.jsonl"  # claim sentences a person wrote and judged off the page (not figures)
+GOLD_SETS = ("statements", "library", "releases", "tune-more", "tune-more2", "tune-more3", "claims-forms", "claims-forms2")
+# claim sentences a person wrote and judged off the page (not figures): quoted labels and changes in words (claims-forms);
+# a segment or product vs the total, a 10-Q's quarter vs its year-to-date column, two periods in one sentence (claims-forms2)
+CLAIMS_FORMS = {"claims-forms": "forms_tune_claims.jsonl", "claims-forms2": "forms_tune_claims2.jsonl"}
 _GOLD_FILES = {"library": "library_figures.jsonl", "releases": "library_releases_figures.jsonl",
                "tune-more": "facts_tune_more_figures.jsonl", "tune-more2": "facts_tune_more2_figures.jsonl",
                "tune-more3": "facts_tune_more3_figures.jsonl"}
@@ -1147,8 +1152,8 @@ def gold_figures(gold_set: str = "statements") -> list[dict]:
     from pathlib import Path
 
     gold = Path(__file__).resolve().parent / "gold"
-    if gold_set == "claims-forms":
-        files = [gold / CLAIMS_FORMS]
+    if gold_set in CLAIMS_FORMS:
+        files = [gold / CLAIMS_FORMS[gold_set]]
     else:
         files = [gold / _GOLD_FILES[gold_set]] if gold_set != "statements" else \
             [gold / "statements_figures.jsonl"] + sorted(gold.glob("statements_more_figures*.jsonl"))
@@ -1156,7 +1161,7 @@ def gold_figures(gold_set: str = "statements") -> list[dict]:
 
 
 def written_cases(items: list[dict], docs: dict[str, str]) -> list[dict]:
-    """One answer per written claim (bench/gold/forms_tune_claims.jsonl), citing the chunk of its page that holds
+    """One answer per written claim (bench/gold/forms_tune_claims*.jsonl), citing the chunk of its page that holds
     most of the numbers the gold's `page_prints` names (what a retriever would have handed the model)."""
     from storage.documents.catalog import load_chunks
     from storage.schema import Source
@@ -1251,7 +1256,7 @@ def run_hostile(work, baseline_rev: str = "fe96e53", show_misses: int = 40, half
     items = gold_figures(gold_set)
     files = sorted({next((d / g["file"] for d in pdf_dirs if (d / g["file"]).exists()), None) for g in items} - {None})
     docs = ingest(files, work)
-    written = gold_set == "claims-forms"  # the sentences themselves are the gold: no generator, no seed
+    written = gold_set in CLAIMS_FORMS  # the sentences themselves are the gold: no generator, no seed
     cases = written_cases(items, docs) if written else hostile_cases(items, pdf_dirs, docs, seed=seed)
     if half:
         cases = [c for c in cases if half_of(c["file"]) == half]

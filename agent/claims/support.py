@@ -29,10 +29,15 @@ from storage.finance.scale import PEOPLE_WORDS, SQUARE_FEET_WORDS
 _UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?|expanded|widened"
 _DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced|narrowed|contracted"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
+_DIRECTION_WORDS = frozenset(w for w in re.findall(r"[a-z]+", _UP + " " + _DOWN))
 # the words right before a figure that make it a change: "rose 7.8%", "increased by $28.5 billion", "an increase of"
 _CHANGE_BEFORE = re.compile(rf"\b(?:{_UP}|{_DOWN}|increase|decrease|growth|change|decline|rise|drop)\s+"
                             r"(?:of\s+|by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+)?$", re.I)
 _TO_BEFORE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+to\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "up from $x"
+_TO_BETWEEN = re.compile(r"\bto\s+(?:about\s+|approximately\s+|roughly\s+|nearly\s+)?$", re.I)  # "from $x in 2021 to $y"
+_TOTAL = re.compile(r"\s*total\b", re.I)
+_POINTS_AFTER = re.compile(r"^\s*(?:percentage[\s-]+points?|points?|pts?|pp|basis[\s-]+points?|bps)\b", re.I)
 _COUNT_AFTER = re.compile(r"^\s*(?:shares|employees|people|persons|square|sq\.?|units|customers|stores|locations|"
                           r"restaurants|members|accounts|users|subscribers|vehicles|aircraft)\b", re.I)
 # "rose to $15.1 billion from fiscal 2021": the year the change starts from
@@ -161,6 +166,19 @@ class Claim:
         return 1 if shared and shared * 2 >= len(label) else 0
 
     @cached_property
+    def part_words(self) -> frozenset[str]:
+        """Its words beside the line items it names: a segment, product, geography or row of a section ("iPad",
+        "Europe", "Rigid Packaging") when a row or heading prints them."""
+        text = self.sentence
+        for a in reversed(asked_items(text)):
+            text = text[:a.start] + " " + text[a.end:]
+        return words(re.sub(r"[\d$€£¥%.,()]+", " ", text)) - _DIRECTION_WORDS
+
+    @cached_property
+    def says_total(self) -> bool:
+        return bool(re.search(r"(?i)\btotal\b", self.sentence))
+
+    @cached_property
     def adjusted(self) -> bool:
         return bool(_ADJUSTED.search(self.sentence))
 
@@ -181,9 +199,10 @@ class Claim:
     def duration(self) -> int | None:
         return span_months(self.sentence)
 
-    def period_agrees(self, fact: Fact) -> bool:
+    def period_agrees(self, fact: Fact, start: bool = False) -> bool:
         """The sentence's year, length of period ("three months", "year ended") and month, where it says
-        them, are the fact's column's."""
+        them, are the fact's column's; for the figure a change `start`s from ("fell to $60.6 billion in 2023 from
+        $63.4 billion a year earlier") the year before them too."""
         if self.duration and (d := span_months(fact.period)) and d != self.duration:
             return False
         if self.months and (m := months(fact.period)) and not (m & self.months) and not self.is_change:
@@ -192,7 +211,8 @@ class Claim:
             return False
         if not self.years or not fact.years:
             return True
-        allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set())
+        allowed = self.years | ({y + 1 for y in self.years} if self.is_change else set()) \
+            | ({y - 1 for y in self.years} if start and self.is_change else set())
         if self.dated_years and months(fact.period) & self.months and MONTH_DAY_NO_YEAR.search(fact.period):
             # "Fiscal Year 2019 … Quarter Ended December 31": a quarter of a fiscal year ends in its calendar year
             # or the one before ("the quarter ended December 31, 2018", a calendar date, is that column)
@@ -231,6 +251,11 @@ def column_quarter(period: str) -> int | None:
         return q
     m = _BARE_ORDINAL.match(period.strip())
     return _ORDINAL[m.group(1).lower()] if m else None
+
+
+@lru_cache(maxsize=4096)
+def _heading_items(section: str) -> frozenset[str]:
+    return frozenset(a.item.concept for a in asked_items(section))
 
 
 @lru_cache(maxsize=8192)
@@ -328,6 +353,22 @@ _SAID_GAIN = re.compile(r"(?i)\b(?:earnings|income|profit|gains?)\s+of\s+(?:abou
 _SAID_LOSS = re.compile(r"(?i)\b(?:loss(?:es)?|deficit)\s+of\s+(?:about\s+|approximately\s+|roughly\s+)?$")
 
 
+def _starts_change(fig: Figure, sentence: str) -> bool:
+    return bool(_FROM_BEFORE.search(sentence[max(0, fig.start - 30):fig.start]))
+
+
+def _from_to_against(fig: Figure, claim: Claim) -> bool:
+    """"rose from $x … to $y" with y below x (or "fell" with y above): the direction said against the two figures
+    the sentence itself gives."""
+    if not claim.direction or not _starts_change(fig, claim.sentence):
+        return False
+    after = claim.sentence[fig.end:]
+    end = next((n for n in figures_in(after) if n.percent == fig.percent and n.unit == fig.unit), None)
+    if end is None or not _TO_BETWEEN.search(after[:end.start]):
+        return False
+    return end.value != fig.value and (end.value > fig.value) != (claim.direction > 0)
+
+
 def _sign_said_against(fig: Figure, fact: Fact, sentence: str) -> bool:
     if fig.negative or fact.percent or not _LOSS_OR_GAIN.match(fact.label):
         return False
@@ -383,9 +424,10 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
     best = 0 if operand else max(scores.values(), default=0)
 
     def item_ok(f: Fact) -> bool:
-        return best == 0 or scores[id(f)] >= best
+        return best == 0 or id(f) in claimed_ids
 
-    claimed = [f for f in facts if best > 0 and scores[id(f)] >= best]
+    claimed = _the_part(claim, [f for f in facts if best > 0 and scores[id(f)] >= best])
+    claimed_ids = {id(f) for f in claimed}
     change = _is_change_figure(fig, claim.sentence)
     wrong_direction = False
     # the figure as a printed value
@@ -404,7 +446,10 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
             if (year := _change_year(f, rows[f.row])) is not None and \
                     not claim.period_agrees(replace(f, period=str(year), years=frozenset({year}))):
                 continue  # "grew 33% in 2022" where 33% is the change of 2021 over 2020
-        elif not claim.period_agrees(f):
+        elif not claim.period_agrees(f, start=_starts_change(fig, claim.sentence)):
+            continue
+        if _from_to_against(fig, claim):
+            wrong_direction = True  # "rose from $82,959 million to $81,797 million"
             continue
         to = _TO_BEFORE.search(claim.sentence[max(0, fig.start - 40):fig.start])
         if to and claim.from_year and f.years and max(f.years) <= claim.from_year:
@@ -439,8 +484,14 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                     if (scores[id(g)] >= 1 or _row_item(g.label, g.section, False) == "Revenues") and \
                             abs(abs(f.value / g.value) * 100 - fig.value) <= fig.tolerance + 1e-9:
                         return Verdict(True)
-    # the figure printed in a prose line that shares the claim's words
-    if not wrong_direction:
+    # the figure printed in a prose line that shares the claim's words; never where a table row of the claimed item
+    # prints the claimed period otherwise ("Flexibles net sales of $2,777 million for the twelve months ended June 30,
+    # 2022", the row printing 11,151: the prose's $2,777 million is the June quarter's); an amount of the same order
+    # (a per-share amount printed in a row's label, "Cash dividends declared ($0.88 per share)", is no other period's)
+    stated = best >= 2 and not change and not fig.percent and fig.unit != "points" and bool(claim.years) and any(
+        f.years and not f.percent and f.value and 0.01 <= fig.value / abs(f.value) <= 100 and claim.period_agrees(f)
+        and _unit_agrees(fig, f, currencies) for f in claimed)
+    if not wrong_direction and not stated:
         for line in prose:
             if not (claim.words & words(line)) and claim.words:
                 continue
@@ -454,10 +505,36 @@ def support(fig: Figure, claim: Claim, facts: list[Fact], prose: list[str], curr
                         continue
                     if fig.unit == "sqft" and not SQUARE_FEET_WORDS.search(after):
                         continue
+                    if fig.unit == "points" and not _POINTS_AFTER.match(after):
+                        continue  # "1.0 percentage points" is no footnote mark "(1)" nor a plain 1
                     if fig.currency and (n.currency or "$") != fig.currency and fig.currency not in currencies:
                         continue
                     return Verdict(True)
     return Verdict(False, "direction" if wrong_direction else "figure", _says(claimed, claim))
+
+
+def _the_part(claim: Claim, claimed: list[Fact]) -> list[Fact]:
+    """Of the rows naming the claimed item alike, those of the part the sentence names, when one of them names it
+    (a product, segment or geography by its label or heading: "iPad net sales" is the iPad row): a "Total …" row
+    naming no part is not it (unless the sentence says "total"), nor the part's row under a heading naming another
+    item than the sentence's (a segment's row under "Adjusted EBIT" for its net sales)."""
+    if not claim.part_words or not claimed:
+        return claimed
+
+    def part(f: Fact) -> frozenset[str]:
+        _, label, section = _fact_words(f.label, f.section, f.percent)
+        return claim.part_words & (label | section)
+
+    def other_item(f: Fact) -> bool:
+        return bool(claim.concepts and (h := _heading_items(f.section)) and not h & claim.concepts)
+
+    naming = [f for f in claimed if part(f)]
+    if not naming:
+        return claimed
+    keep = [f for f in claimed if part(f) or not (_TOTAL.match(f.label) and not claim.says_total)]
+    if any(not other_item(f) for f in naming):
+        keep = [f for f in keep if not (part(f) and other_item(f))]
+    return keep
 
 
 def _says(claimed: list[Fact], claim: Claim) -> str:
