@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from storage.finance import line_items
+from storage.finance.arithmetic import FALL_WORDS, RISE_WORDS
 from storage.finance.periods import YEAR_WORD
 from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
 from agent.no_model.figure_periods import AskedPeriod, asked_period
@@ -188,7 +189,7 @@ def _says_all(words: set[str], sentence: str) -> bool:
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?!\d)")
 # "decreased by $44 million, or 27%, and $46 million": the figures after it are changes, not the item's
 # amount, except one the change ends at ("rose by $2 million to $120 million")
-_CHANGE_BY = re.compile(r"(?i)\b(?:increas|decreas|ris|ros|fell|fall|grew|grow|declin|jump|drop|improv|climb)\w*\s+by\b")
+_CHANGE_BY = re.compile(rf"(?i)\b(?:{RISE_WORDS}|{FALL_WORDS})\s+by\b")
 _CHANGE_TO = re.compile(r"(?i)\bto\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d")
 
 
