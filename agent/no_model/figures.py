@@ -25,7 +25,8 @@ import re
 from storage.finance import line_items
 from storage.finance.arithmetic import FALL_WORDS, RISE_WORDS
 from storage.finance.periods import YEAR_WORD
-from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
+from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defines_formula, derived_block,
+                                           printed_change)
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.release_columns import split_columns
@@ -87,6 +88,8 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
         if len(lines) == 1 and (precise := _precise_ratio(question, match, rows, sources, period, embedder)):
             lines[0] += f" ({precise})"
         return [INTRO, *lines]
+    if computation and not defines_formula(question) and (change := printed_change(question, rows, sources, period, embedder)):
+        return [INTRO, change]  # the % change the row prints answers before any computing
     derived = derived_block(question, rows, sources, period, embedder)
     if derived:
         computed = any("(computed)" in line for line in derived)
