@@ -21,10 +21,12 @@ is what agent/citations/quotes.py reads back to highlight the label and the valu
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from storage.documents import catalog
 from storage.finance import line_items
 from storage.finance.arithmetic import FALL_WORDS, RISE_WORDS
-from storage.finance.periods import YEAR_WORD
+from storage.finance.periods import YEAR_RE, YEAR_WORD
 from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defines_formula, derived_block,
                                            printed_change)
 from agent.no_model.figure_periods import AskedPeriod, asked_period
@@ -148,14 +150,15 @@ def no_row_line(question: str, quoted: list[str] = (), sources: list[Source] = (
     if not asked and not DERIVED_ASK.search(question):
         return _unnamed_no_row(question, quoted, sources) if unnamed else None
     what = asked[0].item.label if asked else "the inputs of the figure asked"
+    period = asked_period(question)
     if asked:
         said = _said_item(question, asked[0])
         qualified = said != " ".join(question[asked[0].start : asked[0].end].lower().split())
-        if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(_states(sentence, said) for sentence in quoted):
+        if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(
+                _states(sentence, said) and _of_asked_period(sentence, period, sources) for sentence in quoted):
             return None
         if qualified:
             what = f"“{said}”"
-    period = asked_period(question)
     when = _said_asked(period)
     return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
             "passages that mention it, quoted as context:")
@@ -171,8 +174,10 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
     otherwise read as the answer. None when a quoted sentence says every item word of the question
     with a figure that is not a year (a figure stated in prose: "declared a quarterly cash dividend of
     12.25 cents per share"), or when the question has no item words at all."""
-    own = make_ask(question, asked_period(question), list(sources)).own - _ASKING
-    if not own or any(_says_all(own, sentence) and _has_figure(sentence, question) for sentence in quoted):
+    period = asked_period(question)
+    own = make_ask(question, period, list(sources)).own - _ASKING
+    if not own or any(_says_all(own, sentence) and _has_figure(sentence, question)
+                      and _of_asked_period(sentence, period, sources) for sentence in quoted):
         return None
     return (f"No language model is configured. No table row of the pages searched prints the figure asked"
             f"{_said_asked(asked_period(question))}, so {NO_FIGURE}; passages that mention it, quoted as context:")
@@ -220,6 +225,32 @@ def _said_item(question: str, asked: line_items.AskedItem) -> str:
     before = re.search(r"([A-Za-z][\w-]*)\s+$", question[: asked.start])
     start = before.start(1) if before and before.group(1).lower() in _QUALIFIERS else asked.start
     return " ".join(question[start : asked.end].lower().split())
+
+
+def _of_asked_period(sentence: str, period: AskedPeriod, sources) -> bool:
+    """A sentence may state the figure of the asked years: one naming years names one of them; one naming none
+    ("Adjusted EBIT margin of 12.8% …") speaks of its filing's own period, so it stands for the asked one only
+    when the cited filings cover the asked years (their fiscal year for a fiscal year asked, else the calendar
+    year their period ends in). True when no year is asked or the filings' periods are unknown."""
+    if not period.years:
+        return True
+    if said := {int(y) for y in YEAR_RE.findall(sentence)}:
+        return bool(said & set(period.years))
+    covered = {year for s in sources if s.doc_id for year in _covered_years(s.doc_id, period.fiscal)}
+    return not covered or bool(covered & set(period.years))
+
+
+@lru_cache(maxsize=256)
+def _covered_years(doc_id: str, fiscal: bool) -> frozenset[int]:
+    """The year a processed filing covers: its fiscal year (`fiscal`), else the calendar year its period ends in
+    (then its fiscal year when no end date is printed); empty when unknown."""
+    try:
+        info = catalog.document_info(catalog.load_manifest(doc_id))
+    except (OSError, ValueError):
+        return frozenset()
+    end = int(info.period_end[:4]) if info.period_end and not fiscal else None
+    year = end or info.fiscal_year
+    return frozenset({year} if year else ())
 
 
 def _states(sentence: str, said: str) -> bool:
