@@ -80,6 +80,8 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     period = asked_period(question)
     ask = make_ask(question, period, sources)
     match = best_row(ask, rows, embedder)
+    if match is None and (printed_range := _range_line(question, period, sources, rows, embedder)):
+        return [INTRO, printed_range]
     computation = asks_beyond_items(DERIVED_ASK, question)
     # a printed row that says the computation asked ("Increase in deferred revenues", "Return on
     # invested capital") is the answer; otherwise the computation, when the question asks one
@@ -100,6 +102,30 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
         return None  # a computation that could not be read: a printed row is not its answer
     total = next((i for i in ask.items[:1] if i.components), None)
     return _components_block(total, ask, rows) if total else None
+
+
+_RANGE_END = re.compile(r"(?i)\b(?:low|high|lower|upper|bottom|top|minimum|maximum|midpoint|mid-point)\b")
+
+
+def _range_line(question: str, period: AskedPeriod, sources, rows, embedder) -> str | None:
+    """A figure of a range table (guidance printed in "Low" and "High" columns) asked with neither end named
+    ("What is the 2023 EPS guidance?", "… guidance range"): the printed range, low to high, of the one row the
+    question read with "low" and with "high" both find ("EPS (2023 Low to 2023 High): $1.04 to $1.13 per share");
+    None otherwise (an end named is the column picking's)."""
+    if _RANGE_END.search(question):
+        return None
+    asked = re.sub(r"(?i)\s*\brange\b", "", question)  # "the guidance range": the asking, no row's word
+    ends = [best_row(make_ask(f"{asked} ({end})", period, sources), rows, embedder) for end in ("low", "high")]
+    if any(m is None or len(m.cells) != 1 for m in ends) or ends[0].row is not ends[1].row:
+        return None
+    (low,), (high,) = ends[0].cells, ends[1].cells
+    if low is high or not re.search(r"(?i)\blow\b", low.period) or not re.search(r"(?i)\bhigh\b", high.period):
+        return None
+    row = ends[0].row
+    values = [row.line(c).split("): ", 1)[1].rsplit(" ", 1)[0] for c in (low, high)]
+    units = [v.split(" ", 1)[1] if " " in v else "" for v in values]
+    said = f"{values[0].split(' ', 1)[0]} to {values[1]}" if units[0] == units[1] else " to ".join(values)
+    return f"- {row.label} ({low.period} to {high.period}): {said} {row.source.source_id}"
 
 
 def wants_statements(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> bool:
