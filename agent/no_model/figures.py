@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 
 from storage.documents import catalog
-from storage.finance import line_items
+from storage.finance import debt, line_items
 from storage.finance.arithmetic import FALL_WORDS, RISE_WORDS
 from storage.finance.periods import YEAR_RE, YEAR_WORD
 from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defines_formula, derived_block,
@@ -74,6 +74,8 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     if not is_figure_question(question):
         return None
     question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
+    if debt.asks_rate(question) and (rate := _note_rate_line(question, sources, page_text, max_sources)):
+        return [INTRO, rate]
     rows = split_columns(collect_rows(sources, page_text, max_sources))  # column groups -> one row per part/measure
     if not rows:
         return None
@@ -102,6 +104,23 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
         return None  # a computation that could not be read: a printed row is not its answer
     total = next((i for i in ask.items[:1] if i.components), None)
     return _components_block(total, ask, rows) if total else None
+
+
+def _note_rate_line(question: str, sources, page_text, max_sources: int) -> str | None:
+    """The coupon of the notes a question names by their due year ("the Senior Notes due 2026"), as the cited pages
+    print it in the notes' name ("3.625% Guaranteed Senior Notes due 2026", a debt table's row label): one rate
+    for the notes of that year whose name words the question says; None when none or several rates are printed."""
+    year = debt.NOTES_DUE.search(question).group("year")
+    said = set(tokenize(question))
+    found: dict[str, tuple[str, str]] = {}
+    for src in [s for s in sources if s.source_id and s.kind in ("document", "page")][:max_sources]:
+        for m in debt.NOTE_RATE.finditer(" ".join((page_text(src) or "").split())):
+            if m.group("year") == year and set(tokenize(m.group("name"))) <= said:
+                found.setdefault(m.group("rate"), (f"{' '.join(m.group('name').split())} due {year}", src.source_id))
+    if len({float(rate) for rate in found}) != 1:
+        return None
+    rate, (name, marker) = next(iter(found.items()))
+    return f"- {name} (interest rate, as printed): {rate}% {marker}"
 
 
 _RANGE_END = re.compile(r"(?i)\b(?:low|high|lower|upper|bottom|top|minimum|maximum|midpoint|mid-point)\b")
