@@ -21,13 +21,12 @@ from functools import cached_property, lru_cache
 
 from agent.claims.facts import Fact, rows_of
 from agent.claims.figures import Figure, figures_in
+from storage.finance.arithmetic import FALL_WORDS as _DOWN, RISE_WORDS as _UP
 from storage.finance.line_items import asked_items, normalize_label, row_item
 from storage.finance.periods import (CLAIM_YEAR, CLAIM_YEAR_RANGE, DATED_YEAR, FROM_YEAR, MONTH_DAY, MONTH_DAY_NO_YEAR,
                                      MONTH_NAMES, QUARTER_NAME, QUARTER_ORDINALS, SPAN_STOP_WORDS, YEAR, span_months)
 from storage.finance.scale import PEOPLE_WORDS, SQUARE_FEET_WORDS
 
-_UP = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?|expanded|widened"
-_DOWN = r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|reduced|narrowed|contracted"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
 _DIRECTION_WORDS = frozenset(w for w in re.findall(r"[a-z]+", _UP + " " + _DOWN))
 # the words right before a figure that make it a change: "rose 7.8%", "increased by $28.5 billion", "an increase of"

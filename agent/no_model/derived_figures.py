@@ -37,6 +37,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from storage.finance import arithmetic, line_items
 from storage.finance.arithmetic import WORDS as _OPS
+from storage.finance.columns import names_change
 from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
@@ -498,8 +499,39 @@ def _input_lines(inputs: list[Input]) -> list[str]:
     return ["", "Inputs, as printed:", *out] if out else []
 
 
-def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str] | None:
-    """Growth between two years, or the average over the named years, of the one item asked."""
+def printed_change(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder) -> str | None:
+    """"By what percentage did Mac net sales change": the figure line of the % change the asked item's row
+    prints for the asked years ("Mac (Change, Nine Months Ended July 1, 2023 vs. …): (24)%"), which answers
+    before any computing; None when the question asks no growth or the row prints no % change column."""
+    if not asks_beyond_items(_GROWTH, question) or (series := _series_cells("growth", question, period, rows, sources,
+                                                                             embedder)) is None:
+        return None
+    _, years, match, cells = series
+    if match is None or any(y not in cells for y in years):
+        return None
+    old, new = cells[years[0]], cells[years[-1]]
+    change = _change_after(match.row.cells, old, new)
+    if change is None:
+        return None
+    return f"- {match.row.line(replace(change, period=f'{change.period}, {new.period} vs. {old.period}'))}"
+
+
+def _change_after(cells: list, old, new):
+    """The change column printed right after the two compared cells (no other period between), when it is a
+    percentage (a "%" in its value or its title): "2023 2022 Change" -> the Change cell; else None."""
+    at = [i for i, c in enumerate(cells) if c is old or c is new]
+    if len(at) != 2:
+        return None
+    for cell in cells[max(at) + 1:]:
+        if not names_change(cell.period):
+            return None  # another period's cell comes first: no change column of this pair
+        if "%" in cell.value or "%" in cell.period or re.search(r"(?i)\bpercent", cell.period):
+            return cell
+    return None
+
+
+def _series_cells(kind: str, question: str, period: AskedPeriod, rows, sources, embedder):
+    """(item name, years, the row matched, year -> its cell) of a growth or an average asked, or None."""
     asked = [a for a in line_items.asked_items(question) if not a.item.formula]
     if not asked:
         return None
@@ -513,7 +545,14 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         return None
     at = replace(period, years=tuple(years))
     match = _resolve(name, at, rows, sources, embedder)
-    cells = {cell_years(c, at, match.row.shift)[-1]: c for c in match.cells} if match else {}
+    return name, years, match, {cell_years(c, at, match.row.shift)[-1]: c for c in match.cells} if match else {}
+
+
+def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str] | None:
+    """Growth between two years, or the average over the named years, of the one item asked."""
+    if (series := _series_cells(kind, question, period, rows, sources, embedder)) is None:
+        return None
+    name, years, match, cells = series
     missing = [str(y) for y in years if y not in cells]
     title = f"{name[:1].upper()}{name[1:]} {'growth' if kind == 'growth' else 'average'}, {years[0]}–{years[-1]}"
     if missing:

@@ -130,7 +130,7 @@ _PERIOD_WORDS = set(tokenize(
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
     "large big size sized bring brought come came keep kept receive received raise raised incur incurred "
-    "count use "  # "what share count did it use": the asking
+    "count use assume assumed "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
 

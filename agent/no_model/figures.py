@@ -21,10 +21,14 @@ is what agent/citations/quotes.py reads back to highlight the label and the valu
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from storage.finance import line_items
-from storage.finance.periods import YEAR_WORD
-from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula, derived_block
+from storage.documents import catalog
+from storage.finance import debt, line_items
+from storage.finance.arithmetic import FALL_WORDS, RISE_WORDS
+from storage.finance.periods import YEAR_RE, YEAR_WORD
+from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defines_formula, derived_block,
+                                           printed_change)
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.release_columns import split_columns
@@ -70,12 +74,16 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     if not is_figure_question(question):
         return None
     question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
+    if debt.asks_rate(question) and (rate := _note_rate_line(question, sources, page_text, max_sources)):
+        return [INTRO, rate]
     rows = split_columns(collect_rows(sources, page_text, max_sources))  # column groups -> one row per part/measure
     if not rows:
         return None
     period = asked_period(question)
     ask = make_ask(question, period, sources)
     match = best_row(ask, rows, embedder)
+    if match is None and (printed_range := _range_line(question, period, sources, rows, embedder)):
+        return [INTRO, printed_range]
     computation = asks_beyond_items(DERIVED_ASK, question)
     # a printed row that says the computation asked ("Increase in deferred revenues", "Return on
     # invested capital") is the answer; otherwise the computation, when the question asks one
@@ -86,6 +94,8 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
         if len(lines) == 1 and (precise := _precise_ratio(question, match, rows, sources, period, embedder)):
             lines[0] += f" ({precise})"
         return [INTRO, *lines]
+    if computation and not defines_formula(question) and (change := printed_change(question, rows, sources, period, embedder)):
+        return [INTRO, change]  # the % change the row prints answers before any computing
     derived = derived_block(question, rows, sources, period, embedder)
     if derived:
         computed = any("(computed)" in line for line in derived)
@@ -94,6 +104,47 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
         return None  # a computation that could not be read: a printed row is not its answer
     total = next((i for i in ask.items[:1] if i.components), None)
     return _components_block(total, ask, rows) if total else None
+
+
+def _note_rate_line(question: str, sources, page_text, max_sources: int) -> str | None:
+    """The coupon of the notes a question names by their due year ("the Senior Notes due 2026"), as the cited pages
+    print it in the notes' name ("3.625% Guaranteed Senior Notes due 2026", a debt table's row label): one rate
+    for the notes of that year whose name words the question says; None when none or several rates are printed."""
+    year = debt.NOTES_DUE.search(question).group("year")
+    said = set(tokenize(question))
+    found: dict[str, tuple[str, str]] = {}
+    for src in [s for s in sources if s.source_id and s.kind in ("document", "page")][:max_sources]:
+        for m in debt.NOTE_RATE.finditer(" ".join((page_text(src) or "").split())):
+            if m.group("year") == year and set(tokenize(m.group("name"))) <= said:
+                found.setdefault(m.group("rate"), (f"{' '.join(m.group('name').split())} due {year}", src.source_id))
+    if len({float(rate) for rate in found}) != 1:
+        return None
+    rate, (name, marker) = next(iter(found.items()))
+    return f"- {name} (interest rate, as printed): {rate}% {marker}"
+
+
+_RANGE_END = re.compile(r"(?i)\b(?:low|high|lower|upper|bottom|top|minimum|maximum|midpoint|mid-point)\b")
+
+
+def _range_line(question: str, period: AskedPeriod, sources, rows, embedder) -> str | None:
+    """A figure of a range table (guidance printed in "Low" and "High" columns) asked with neither end named
+    ("What is the 2023 EPS guidance?", "… guidance range"): the printed range, low to high, of the one row the
+    question read with "low" and with "high" both find ("EPS (2023 Low to 2023 High): $1.04 to $1.13 per share");
+    None otherwise (an end named is the column picking's)."""
+    if _RANGE_END.search(question):
+        return None
+    asked = re.sub(r"(?i)\s*\brange\b", "", question)  # "the guidance range": the asking, no row's word
+    ends = [best_row(make_ask(f"{asked} ({end})", period, sources), rows, embedder) for end in ("low", "high")]
+    if any(m is None or len(m.cells) != 1 for m in ends) or ends[0].row is not ends[1].row:
+        return None
+    (low,), (high,) = ends[0].cells, ends[1].cells
+    if low is high or not re.search(r"(?i)\blow\b", low.period) or not re.search(r"(?i)\bhigh\b", high.period):
+        return None
+    row = ends[0].row
+    values = [row.line(c).split("): ", 1)[1].rsplit(" ", 1)[0] for c in (low, high)]
+    units = [v.split(" ", 1)[1] if " " in v else "" for v in values]
+    said = f"{values[0].split(' ', 1)[0]} to {values[1]}" if units[0] == units[1] else " to ".join(values)
+    return f"- {row.label} ({low.period} to {high.period}): {said} {row.source.source_id}"
 
 
 def wants_statements(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> bool:
@@ -144,14 +195,15 @@ def no_row_line(question: str, quoted: list[str] = (), sources: list[Source] = (
     if not asked and not DERIVED_ASK.search(question):
         return _unnamed_no_row(question, quoted, sources) if unnamed else None
     what = asked[0].item.label if asked else "the inputs of the figure asked"
+    period = asked_period(question)
     if asked:
         said = _said_item(question, asked[0])
         qualified = said != " ".join(question[asked[0].start : asked[0].end].lower().split())
-        if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(_states(sentence, said) for sentence in quoted):
+        if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(
+                _states(sentence, said) and _of_asked_period(sentence, period, sources) for sentence in quoted):
             return None
         if qualified:
             what = f"“{said}”"
-    period = asked_period(question)
     when = _said_asked(period)
     return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
             "passages that mention it, quoted as context:")
@@ -167,8 +219,10 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
     otherwise read as the answer. None when a quoted sentence says every item word of the question
     with a figure that is not a year (a figure stated in prose: "declared a quarterly cash dividend of
     12.25 cents per share"), or when the question has no item words at all."""
-    own = make_ask(question, asked_period(question), list(sources)).own - _ASKING
-    if not own or any(_says_all(own, sentence) and _has_figure(sentence, question) for sentence in quoted):
+    period = asked_period(question)
+    own = make_ask(question, period, list(sources)).own - _ASKING
+    if not own or any(_says_all(own, sentence) and _has_figure(sentence, question)
+                      and _of_asked_period(sentence, period, sources) for sentence in quoted):
         return None
     return (f"No language model is configured. No table row of the pages searched prints the figure asked"
             f"{_said_asked(asked_period(question))}, so {NO_FIGURE}; passages that mention it, quoted as context:")
@@ -188,7 +242,7 @@ def _says_all(words: set[str], sentence: str) -> bool:
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?!\d)")
 # "decreased by $44 million, or 27%, and $46 million": the figures after it are changes, not the item's
 # amount, except one the change ends at ("rose by $2 million to $120 million")
-_CHANGE_BY = re.compile(r"(?i)\b(?:increas|decreas|ris|ros|fell|fall|grew|grow|declin|jump|drop|improv|climb)\w*\s+by\b")
+_CHANGE_BY = re.compile(rf"(?i)\b(?:{RISE_WORDS}|{FALL_WORDS})\s+by\b")
 _CHANGE_TO = re.compile(r"(?i)\bto\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d")
 
 
@@ -216,6 +270,32 @@ def _said_item(question: str, asked: line_items.AskedItem) -> str:
     before = re.search(r"([A-Za-z][\w-]*)\s+$", question[: asked.start])
     start = before.start(1) if before and before.group(1).lower() in _QUALIFIERS else asked.start
     return " ".join(question[start : asked.end].lower().split())
+
+
+def _of_asked_period(sentence: str, period: AskedPeriod, sources) -> bool:
+    """A sentence may state the figure of the asked years: one naming years names one of them; one naming none
+    ("Adjusted EBIT margin of 12.8% …") speaks of its filing's own period, so it stands for the asked one only
+    when the cited filings cover the asked years (their fiscal year for a fiscal year asked, else the calendar
+    year their period ends in). True when no year is asked or the filings' periods are unknown."""
+    if not period.years:
+        return True
+    if said := {int(y) for y in YEAR_RE.findall(sentence)}:
+        return bool(said & set(period.years))
+    covered = {year for s in sources if s.doc_id for year in _covered_years(s.doc_id, period.fiscal)}
+    return not covered or bool(covered & set(period.years))
+
+
+@lru_cache(maxsize=256)
+def _covered_years(doc_id: str, fiscal: bool) -> frozenset[int]:
+    """The year a processed filing covers: its fiscal year (`fiscal`), else the calendar year its period ends in
+    (then its fiscal year when no end date is printed); empty when unknown."""
+    try:
+        info = catalog.document_info(catalog.load_manifest(doc_id))
+    except (OSError, ValueError):
+        return frozenset()
+    end = int(info.period_end[:4]) if info.period_end and not fiscal else None
+    year = end or info.fiscal_year
+    return frozenset({year} if year else ())
 
 
 def _states(sentence: str, said: str) -> bool:

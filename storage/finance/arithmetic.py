@@ -29,6 +29,11 @@ WORDS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"),
          (re.compile(r"\bplus\b|\+", re.I), "+"),
          # "Long-term debt, less current portion" is a row's label, not a subtraction
          (re.compile(r"\bminus\b|\bless\b(?!:?\s+(?:the\s+)?current\s+(?:portion|maturities)\b)|(?<=\s)[-–—−](?=\s)", re.I), "-")]
+# the verbs a change is said with ("rose", "decreased", "fell"): a figure after them (and "by") is the change, not
+# the level; whole words, so "risks by" or "rosters" is none (the claim check's directions and the figure answers' reading)
+RISE_WORDS = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?|climbed?|gain(?:ed|s)?|up|higher|improved?|jumped?|expanded|widened"
+FALL_WORDS = (r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|"
+              r"reduced|narrowed|contracted")
 _SYNTAX = (*OPERATORS, "(", ")")
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 

@@ -111,3 +111,15 @@ def test_a_sentence_stating_the_amount_in_another_form_of_the_verb_answers(state
                    text, "Northwind's wildfire fund expense rose by $4 million to $120 million in the six months ended "
                          "December 31, 2022.")
     assert NO_FIGURE not in rose and "120" in (lead_line(rose) or ""), rose
+
+
+def test_a_noun_before_by_is_no_change_verb(statement_pdf):
+    """"manages these risks by" is no "rises by": the figure after it is the amount stated (the change verbs
+    are whole words of storage/finance/arithmetic.py, not stems)."""
+    sources, text = statement_pdf([INCOME], file=FILE)
+    answer = _answer("How many employees did Northwind have at December 31, 2022?", sources, text,
+                     "Northwind manages staffing risks by training its 3,500 employees at December 31, 2022.")
+    assert NO_FIGURE not in answer and "3,500" in (lead_line(answer) or ""), answer
+    fell = _answer("How many employees did Northwind have at December 31, 2022?", sources, text,
+                   "Northwind's employees fell by 120 during the year ended December 31, 2022.")
+    assert NO_FIGURE in fell.splitlines()[0] and lead_line(fell) is None, fell
