@@ -14,7 +14,8 @@ the gold (value, page, period):
     row_fits:<test>                    the gold row fails that test (figure_rows.ROW_TESTS)
     unit_fits                          a percentage for an amount, a share count for a per-share figure
     ambiguous                          refused: the same label with other values, nothing telling them apart
-    no row chosen                      the gold row fits but best_row chose none (item or label tests)
+    no row chosen: <why>               the gold row fits but best_row chose none: a row of another item, the
+                                       question's other words not printed with it, its label below the floor
     another row chosen                 best_row led another row (`:not the item` when the gold row's
                                        item is not the asked one)
     block: a computation / other       the gold row is chosen but the answer led with something else
@@ -122,7 +123,7 @@ def stage_of(item: dict, trace: tuple | None, error: str | None, page_text, embe
         elif not fr.unit_fits(r, cells, ask):
             stage = "unit_fits"
         elif match is None:
-            stage = "ambiguous" if fr._ambiguous(r, cells, fitting) else "no row chosen"
+            stage = "ambiguous" if fr._ambiguous(r, cells, fitting) else f"no row chosen: {_not_chosen(r, cells, ask)}"
         elif match.row is not r and not any(_same(c.value, gold) for c in match.cells):
             asked = ask.items[:1]
             other = asked and not (r.item is not None and fr.line_items.answers(r.item, asked[0]))
@@ -134,6 +135,21 @@ def stage_of(item: dict, trace: tuple | None, error: str | None, page_text, embe
         found.append((_progress(stage), stage, r.label))
     _, stage, label = max(found)
     return stage, label
+
+
+def _not_chosen(row, cells, ask) -> str:
+    """Why best_row passed over a fitting row: the filter of its line-item or label path that dropped it."""
+    from agent.no_model import figure_rows as fr
+
+    if not ask.items:
+        return "label below the floor (no item asked)"
+    if row.item is not None and fr.line_items.answers(row.item, ask.items[0]):
+        return "question words not printed with the row"  # ask.residue
+    if row.item is not None:
+        return "row of another item"
+    if not ask.residue:
+        return "row of no known item, question names no sub-item"
+    return "part of a segment" if fr._segments_part(row, ask) else "label below the floor"
 
 
 def attribute(questions: list[dict], answers: list[dict], turns: list, verdict, half_of, page_text=None) -> dict:

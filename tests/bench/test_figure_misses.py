@@ -76,3 +76,10 @@ def test_counts_per_half_and_examples_of_the_tune_half_only(statement_pdf):
     assert out["tune"]["counts"] == {"missing: row_fits:no_change_of_balance": 1}
     assert out["check"]["counts"] == {"missing: row_fits:no_change_of_balance": 1}
     assert out["tune"]["examples"] and not out["check"]["examples"]
+
+
+def test_a_fitting_row_best_row_passes_over_says_which_filter_dropped_it(statement_pdf):
+    # the gold read off a row of another line item: no row of the item asked, and rows of known items
+    # are never matched by label
+    stage, label = _stage(statement_pdf, [INCOME], "What was total debt in 2022?", "9,000")
+    assert (stage, label) == ("no row chosen: row of another item", "Operating income")
