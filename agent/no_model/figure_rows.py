@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
-from storage.finance.scale import SCALE_WORDS, TABLE_SCALE_WORDS, unit_of
+from storage.finance.scale import TABLE_SCALE_WORDS, unit_of
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from storage.finance.line_items import LineItem
@@ -305,17 +305,11 @@ def _section_fits(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
         # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
-        or bool(_AMOUNT_IN_SECTION.search(section)) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is None and bool(_asked_in(section, ask)) \
         or row.item is not None and _names_item(section, row.item) or _section_said(section, ask) \
         or not _words(section)  # "Balance": a column's word read as a section names no part
 
 
-# a "section" printing an amount or a count of its own ("Authorized (9,000 million shares)", "1,489,000 shares
-# issued") is a line of figures the reader took for a heading (a share-count note over an equity
-# statement's rows), not a heading naming whose part the rows under it are
-_AMOUNT_IN_SECTION = re.compile(rf"\b\d{{1,3}}(?:,\d{{3}})+\b|\b\d+(?:\.\d+)?\s+(?:{SCALE_WORDS}|million|billion|thousand|shares)\b",
-                                re.IGNORECASE)
 MAX_NAME_WORDS = 6
 _INTERSEGMENT = re.compile(r"(?i)\binter-?\s?segments?\b|\belimination|\bintercompany\b")
 # "Sales including intersegment sales": a segment's own sales, the intersegment part said inside them
