@@ -23,6 +23,10 @@ sales outstanding and turnover over average balances, formulas in words, a 10-Q'
 tune-issuer pages, and items no figure answers (`answer: null`, `no_figure` says why: a row the filing lacks,
 a period it does not cover). Derived only (ask with `--sets derived`).
 
+`--why`: each gold figure not led right counted by the stage of the answer path that lost it
+(bench/figure_misses.py: page not retrieved, no row of the value, period, column, a named test of
+figure_rows.row_fits, ambiguity, another row chosen ...), per half; examples for the tune half only.
+
 `--half`: the gold of the issuers of that half of bench/gold/splits.json (issuer = the file name's prefix
 before the first "_", PG_E = PG&E); `all` asks both and reports each half apart. Rules are changed by
 reading failures of the tune half only.
@@ -449,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-rev", default=DEFAULT_BASELINE, help="git revision to compare with, or 'none'")
     parser.add_argument("--limit", type=int, help="only the first N questions of each set (development)")
     parser.add_argument("--out", type=Path, help="write scores (and answers) as JSON here too")
+    parser.add_argument("--why", action="store_true",
+                        help="count the gold figures not led right by the stage that lost them (bench/figure_misses.py); "
+                             "examples for the tune half only")
     parser.add_argument("--sets", default=",".join(SETS),
                         help=f"comma-separated question sets to ask (development), of {','.join(SETS)}")
     args = parser.parse_args(argv)
@@ -488,10 +495,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"answering {len(questions)} questions with this tree ...", file=sys.stderr)
     from bench.gold_turns import answer_all
 
-    new = answer_all(questions, work, pdfs)
+    from bench.figure_misses import attribute, print_stages, record_turns
+
+    with record_turns() as turns:
+        new = answer_all(questions, work, pdfs)
     report["new"] = _halves(questions, new, args.half)
     for half in report["new"]:
         _print(report, [s for s in stems if half == "all" or half_of(s) == half], half)
+    if args.why:
+        report["why"] = attribute(questions, new, turns, score_figure, half_of)
+        print_stages(report["why"], args.gold)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report["answers"] = {"new": new, **({"baseline": base} if report["baseline_rev"] else {})}

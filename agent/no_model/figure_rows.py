@@ -230,37 +230,74 @@ def _words(text: str) -> set[str]:
 def row_fits(row: Row, ask: Ask, segment_words: set[str], cells: list[Cell] = ()) -> bool:
     """The row's section and qualifiers mean what the question asks (see the module doc); `cells`:
     the columns chosen, whose headers' own words ("FedEx Express Segment") say whose they are too."""
-    label, context = row.label, row.context
-    adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(context)) and not _GAAP.search(label))
-    if adjusted != ask.adjusted:
-        return False
-    if bool(_OPENING.search(label)) != ask.opening:
-        return False
-    if ask.balance and _FLOW_LABEL.match(label):
-        return False
-    if line_items.is_instant(row.item) and _CHANGES.search(row.cells[0].section):
-        return False  # "Merchandise inventories" under "Changes in operating assets and liabilities": a change
-    if any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section) \
-            and not line_items.NONCURRENT_LABEL.search(label):
-        return False
+    return failed_row_test(row, ask, segment_words, cells) is None
+
+
+def failed_row_test(row: Row, ask: Ask, segment_words: set[str], cells: list[Cell] = ()) -> str | None:
+    """The name of the first test of ROW_TESTS the row fails, None when it fits (bench/figure_misses.py
+    names the test that lost a gold figure)."""
+    return next((name for name, test in ROW_TESTS if not test(row, ask, segment_words, cells)), None)
+
+
+def _adjusted_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    label = row.label
+    adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(row.context)) and not _GAAP.search(label))
+    return adjusted == ask.adjusted
+
+
+def _opening_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    return bool(_OPENING.search(row.label)) == ask.opening
+
+
+def _no_flow_for_balance(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    return not (ask.balance and _FLOW_LABEL.match(row.label))
+
+
+def _no_change_of_balance(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    # "Merchandise inventories" under "Changes in operating assets and liabilities": a change
+    return not (line_items.is_instant(row.item) and _CHANGES.search(row.cells[0].section))
+
+
+def _no_current_part_for_long_term(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    return not (any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section)
+                and not line_items.NONCURRENT_LABEL.search(row.label))
+
+
+def _segment_named_printed(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     named = ask.residue & segment_words  # the segment the question names, if any
-    where = _words(f"{label} {context}") | columns_said(cells)
-    if named and not named <= where:
-        return False
-    is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(label))
-    if is_segment and not ask.residue & where:
-        return False
-    if _INTERSEGMENT.search(_INCLUDING_INTERSEGMENT.sub(" ", f"{label} {context}")) and not _INTERSEGMENT.search(ask.text):
-        return False  # sales between segments, or their elimination, are no segment's sales
-    if row.item is None and _other_measure(row.cells[0].section, ask):
-        return False  # "Commercial Airplanes" under "Revenues" is no segment's earnings
+    return not named or named <= _words(f"{row.label} {row.context}") | columns_said(cells)
+
+
+def _segment_row_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    context = row.context
+    is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(row.label))
+    return not is_segment or bool(ask.residue & (_words(f"{row.label} {context}") | columns_said(cells)))
+
+
+def _no_intersegment(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    # sales between segments, or their elimination, are no segment's sales
+    return not (_INTERSEGMENT.search(_INCLUDING_INTERSEGMENT.sub(" ", f"{row.label} {row.context}"))
+                and not _INTERSEGMENT.search(ask.text))
+
+
+def _no_other_measure(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    return not (row.item is None and _other_measure(row.cells[0].section, ask))  # "Commercial Airplanes" under "Revenues"
+
+
+def _no_other_item_section(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     # a section that qualifies the row ("Finance leases:" over "Long-term debt, less current
     # portion"): the row is that part's figure unless the question names it
     section = row.cells[0].section
-    if section and row.item is None and _other_item(section, ask):
-        return False  # "Subscription and support" under "Cost of revenues" is no revenue row
-    if section and row.item is None and _part_named(section, ask):
-        return False  # "Americas" under "Hardware Revenues" is the hardware business's, not the company's
+    return not (section and row.item is None and _other_item(section, ask))  # "Subscription and support" under "Cost of revenues"
+
+
+def _no_part_section(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    section = row.cells[0].section
+    return not (section and row.item is None and _part_named(section, ask))  # "Americas" under "Hardware Revenues"
+
+
+def _section_fits(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    section, label = row.cells[0].section, row.label
     named = line_items.asked_items(section) if section and row.item is not None else []
     if section and row.item is not None and not any(a.item.per_share or a.item.percent for a in named) \
             and (row.item.concept in SECTION_FREE or named and named[0].item is not row.item):
@@ -379,6 +416,23 @@ def _names_item(section: str, item: LineItem) -> bool:
         or bool(line_items.asked_items(section)) and line_items.asked_items(section)[0].item is item
 
 
+# row_fits' tests in order, by the name bench/figure_misses.py reports
+ROW_TESTS = (
+    ("adjusted_as_asked", _adjusted_as_asked),
+    ("opening_as_asked", _opening_as_asked),
+    ("no_flow_for_balance", _no_flow_for_balance),
+    ("no_change_of_balance", _no_change_of_balance),
+    ("no_current_part_for_long_term", _no_current_part_for_long_term),
+    ("segment_named_printed", _segment_named_printed),
+    ("segment_row_asked", _segment_row_asked),
+    ("no_intersegment", _no_intersegment),
+    ("no_other_measure", _no_other_measure),
+    ("no_other_item_section", _no_other_item_section),
+    ("no_part_section", _no_part_section),
+    ("section_fits", _section_fits),
+)
+
+
 MAX_SEGMENT_NAME_WORDS = 5
 _SENTENCE_START = re.compile(r"\s*(?:the|this|these|following|our|we|in|for|as)\b", re.I)
 _NOT_SEGMENT_NAMES = set(tokenize("segment segments region regional geographic geography division reportable business unit "
@@ -401,7 +455,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     segments = segment_words(rows)
     prefer = column_choice(ask)
     fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period, prefer)) and row_fits(r, ask, segments, cells)
-               and _unit_fits(r, cells, ask)]
+               and unit_fits(r, cells, ask)]
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
@@ -471,7 +525,7 @@ _COUNT_ASK = re.compile(r"(?i)\bhow many\b[^?]*\bshares\b|\bshares? (?:used|outs
                         r"\bshare count\b|\bnumber of (?:common |ordinary )?shares\b")
 
 
-def _unit_fits(row: Row, cells: list[Cell], ask: Ask) -> bool:
+def unit_fits(row: Row, cells: list[Cell], ask: Ask) -> bool:
     """A percentage asked (a margin) is no row printing amounts, an amount asked no row of
     percentages ("Americas 48%" under "% Revenues by Geography" is not the Americas' revenues);
     a per-share figure asked is no row of share counts ("Diluted" under "Shares used in computing
