@@ -22,14 +22,15 @@ INPUT_FIELDS = {"line_item", "period", "value", "page"}
 RETRIEVAL_FIELDS = {"doc_name", "question", "answer", "evidence"}
 EVIDENCE_FIELDS = {"doc_name", "evidence_text", "evidence_page_num"}
 CLAIM_FIELDS = {"id", "file", "page", "form", "truth", "error", "sentence", "page_prints"}
-CLAIM_ERRORS = {"wrong figure", "wrong period", "wrong direction", "wrong unit"}
+CLAIM_ERRORS = {"wrong figure", "wrong period", "wrong direction", "wrong unit", "the total's figure"}
 PDF_FOLDERS = ("statements", "statements-more", "financebench-dev/pdfs", "financebench-dev/library")
 
 
 def kind_of(path: Path) -> str | None:
-    """The gold set a file holds, from its name (statements_figures.jsonl, statements_more_retrieval.part-b.jsonl)."""
+    """The gold set a file holds, from its name (statements_figures.jsonl, statements_more_retrieval.part-b.jsonl,
+    forms_tune_claims2.jsonl)."""
     for kind in ("retrieval", "derived", "figures", "claims"):
-        if f"_{kind}." in path.name:
+        if re.search(rf"_{kind}\d*\.", path.name):
             return kind
     return None
 
