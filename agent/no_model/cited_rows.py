@@ -18,7 +18,7 @@ from storage.finance import line_items
 from storage.finance.periods import BARE_YEAR as _YEAR_VALUE
 from storage.finance.scale import SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
-from agent.no_model.figure_words import figure_line, scale_word
+from agent.no_model.figure_words import figure_line, figure_value, scale_word
 from storage.finance.line_items import LineItem
 from agent.page_text import squash
 from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
@@ -63,6 +63,10 @@ class Row:
         """The cell's figure line (agent/no_model/figure_words.py), without its list bullet."""
         return figure_line(cell, self.source.source_id, self.unit_caption, self.table_has_dollar, self.instant,
                            bool(self.item and self.item.per_share))
+
+    def value(self, cell: Cell) -> str:
+        """The cell's value as its figure line says it ("$1.04 per share", "$52,417 million")."""
+        return figure_value(cell, self.unit_caption, self.table_has_dollar, self.instant, bool(self.item and self.item.per_share))
 
     @property
     def context(self) -> str:

@@ -104,17 +104,23 @@ def line_value(printed: str, label: str, caption: str, table_has_dollar: bool, c
 def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None,
                 per_share: bool = False) -> str:
     """`Net sales (Years ended December 31, 2022): $52,417 million [^1]`: the row label, the column
-    (its period) and the value as printed with its currency and scale, each figure said once
-    (agent/citations/quotes.py reads the label and the value back to highlight them on the page).
-    A value whose printed form cannot carry them keeps the spoken form after " — ". `per_share`: the
-    row is a per-share line item, whatever its label says."""
+    (its period) and the value as `figure_value` says it (agent/citations/quotes.py reads the label
+    and the value back to highlight them on the page)."""
+    return f"{cell.label} ({cell.period}): {figure_value(cell, caption, table_has_dollar, instant, per_share)} {source_id}"
+
+
+def figure_value(cell, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None,
+                 per_share: bool = False) -> str:
+    """The cell's value as printed with its currency and scale, said once ("$52,417 million"); a value
+    whose printed form cannot carry them keeps the spoken form after " — ". `per_share`: the row is a
+    per-share line item, whatever its label says."""
     # a per-share row whose label does not say so ("Net income" under "Diluted earnings per share:")
     label = f"{cell.label} per share" if per_share else cell.label
     # amounts counted in cents by their row or column ("EPS (diluted US cents)"): never "$12.3 per share";
     # not by the caption, whose "cents" may name only its per-share rows
     cents = "%" not in cell.value and any(CENTS.search(text or "") for text in (cell.label, cell.period))
     if (value := line_value(cell.value, label, caption, table_has_dollar, cents)) is not None:
-        return f"{cell.label} ({cell.period}): {value} {source_id}"
+        return value
     spoken = said(cell.value, cell.period, label, caption, table_has_dollar, instant, cents)
     tail = f" — {spoken}" if spoken != cell.value else ""
-    return f"{cell.label} ({cell.period}): {cell.value}{tail} {source_id}"
+    return f"{cell.value}{tail}"

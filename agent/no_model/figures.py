@@ -141,7 +141,7 @@ def _range_line(question: str, period: AskedPeriod, sources, rows, embedder) -> 
     if low is high or not re.search(r"(?i)\blow\b", low.period) or not re.search(r"(?i)\bhigh\b", high.period):
         return None
     row = ends[0].row
-    values = [row.line(c).split("): ", 1)[1].rsplit(" ", 1)[0] for c in (low, high)]
+    values = [row.value(c) for c in (low, high)]
     units = [v.split(" ", 1)[1] if " " in v else "" for v in values]
     said = f"{values[0].split(' ', 1)[0]} to {values[1]}" if units[0] == units[1] else " to ".join(values)
     return f"- {row.label} ({low.period} to {high.period}): {said} {row.source.source_id}"
