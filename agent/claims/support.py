@@ -516,7 +516,8 @@ def _the_part(claim: Claim, claimed: list[Fact]) -> list[Fact]:
     """Of the rows naming the claimed item alike, those of the part the sentence names, when one of them names it
     (a product, segment or geography by its label or heading: "iPad net sales" is the iPad row): a "Total …" row
     naming no part is not it (unless the sentence says "total"), nor the part's row under a heading naming another
-    item than the sentence's (a segment's row under "Adjusted EBIT" for its net sales)."""
+    item than the sentence's (a segment's row under "Adjusted EBIT" for its net sales); nor a row whose label says the item
+    alone ("Net sales" printed under the segments' rows is their total)."""
     if not claim.part_words or not claimed:
         return claimed
 
@@ -530,8 +531,17 @@ def _the_part(claim: Claim, claimed: list[Fact]) -> list[Fact]:
     naming = [f for f in claimed if part(f)]
     if not naming:
         return claimed
-    keep = [f for f in claimed if part(f) or not (_TOTAL.match(f.label) and not claim.says_total)]
-    if any(not other_item(f) for f in naming):
+    # a part named by a row of the sentence's item (not only by a row under another item's heading: "Electric" under
+    # "Operating Revenues" for "Pacific Gas and Electric Company: Net Income")
+    of_item = any(not other_item(f) for f in naming)
+    item_words = claim.words - claim.part_words
+
+    def parts_total(f: Fact) -> bool:
+        # "Total net sales", or a label saying the item alone ("Net sales" under the segments' rows)
+        return bool(_TOTAL.match(f.label)) or of_item and _fact_words(f.label, f.section, f.percent)[1] <= item_words
+
+    keep = [f for f in claimed if part(f) or claim.says_total or not parts_total(f)]
+    if of_item:
         keep = [f for f in keep if not (part(f) and other_item(f))]
     return keep
 

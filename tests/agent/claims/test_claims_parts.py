@@ -68,6 +68,19 @@ def test_a_segments_net_sales_are_not_its_earnings_row_nor_the_total():
     assert _problems('The line "Containers" shows $830 million for the three months ended July 1, 2023 [^1].', source) == []
 
 
+def test_a_total_printed_as_the_item_alone_is_not_the_parts_row():
+    # the segments' total printed "Net sales", not "Total net sales": still the total, not a part's row
+    rows = [("Coatings", ("$ 2,812", "$ 2,713", "$ 5,591", "$ 5,347")), ("Containers", ("830", "794", "1,763", "1,580")),
+            ("Net sales", ("$ 3,642", "$ 3,507", "$ 7,354", "$ 6,927"))]
+    source = _source(_table([(56, 80, "($ in millions)")] + HEAD[1:], rows))
+    assert _problems("Coatings net sales rose 6% in the nine months ended July 1, 2023 [^1].", source) == ["6%"]  # the total's
+    assert _problems("Coatings net sales were $7,354 million in the nine months ended July 1, 2023 [^1].", source) \
+        == ["$7,354 million"]
+    assert _problems("Coatings net sales rose 5% in the nine months ended July 1, 2023 [^1].", source) == []
+    assert _problems("Net sales rose 6% in the nine months ended July 1, 2023 [^1].", source) == []
+    assert _problems("Net sales were $7,354 million in the nine months ended July 1, 2023 [^1].", source) == []
+
+
 def test_a_change_given_by_both_its_figures():
     source = _source(PRODUCTS)
     assert _problems("Gizmos net sales declined to $39.7 billion in the three months ended July 1, 2023, from $40.7 billion"
