@@ -540,9 +540,14 @@ def _the_part(claim: Claim, claimed: list[Fact]) -> list[Fact]:
         # "Total net sales", or a label saying the item alone ("Net sales" under the segments' rows)
         return bool(_TOTAL.match(f.label)) or of_item and _fact_words(f.label, f.section, f.percent)[1] <= item_words
 
+    def elsewhere(f: Fact) -> bool:
+        return bool(part(f)) and other_item(f)
+
     keep = [f for f in claimed if part(f) or claim.says_total or not parts_total(f)]
-    if of_item:
-        keep = [f for f in keep if not (part(f) and other_item(f))]
+    # the part's row under another item's heading is not it, when the part has a row of the item or the sentence's item
+    # has its own row ("Electric" revenues are no "Northwind Gas and Electric Company: Net Income")
+    if of_item or any(_row_item(f.label, f.section, f.percent) in claim.concepts for f in keep if not elsewhere(f)):
+        keep = [f for f in keep if not elsewhere(f)]
     return keep
 
 

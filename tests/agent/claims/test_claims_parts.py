@@ -81,6 +81,20 @@ def test_a_total_printed_as_the_item_alone_is_not_the_parts_row():
     assert _problems("Net sales were $7,354 million in the nine months ended July 1, 2023 [^1].", source) == []
 
 
+def test_an_entitys_name_does_not_make_a_revenue_row_its_net_income():
+    # the statement names its entity; two revenue rows print words of that name ("Electric", "Natural gas")
+    head = [(56, 60, "Northwind Gas and Electric Company"), (56, 72, "CONSOLIDATED STATEMENTS OF INCOME"),
+            (56, 84, "(in millions)"), (330, 96, "Year ended December 31,")]
+    head += [(-(330 + 70 * k), 108, y) for k, y in enumerate(("2016", "2015"))]
+    rows = [("Operating Revenues", ()), ("Electric", ("$ 13,865", "$ 13,657")), ("Natural gas", ("3,802", "3,176")),
+            ("Total operating revenues", ("17,667", "16,833")), ("Net Income", ("1,402", "862"))]
+    source = _source(_table(head, rows, top=122))
+    name = "Northwind Gas and Electric Company: Net Income"
+    assert _problems(f"{name} was $13,865 million for 2016 [^1].", source) == ["$13,865 million"]
+    assert _problems(f"{name} was $1,402 million for 2016 [^1].", source) == []
+    assert _problems("Northwind Gas and Electric Company's electric revenues were $13,865 million in 2016 [^1].", source) == []
+
+
 def test_a_change_given_by_both_its_figures():
     source = _source(PRODUCTS)
     assert _problems("Gizmos net sales declined to $39.7 billion in the three months ended July 1, 2023, from $40.7 billion"
