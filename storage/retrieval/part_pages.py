@@ -45,15 +45,19 @@ class PartRow:
     years: frozenset[int]
 
 
+def _without_items(text: str) -> str:
+    """`text` without the line items it names (storage.finance.line_items.asked_items spans)."""
+    for asked in sorted(asked_items(text), key=lambda a: -a.start):
+        text = text[: asked.start] + " " + text[asked.end:]
+    return text
+
+
 def name_words(name: str, issuer: frozenset[str] = frozenset()) -> frozenset[str]:
     """A part name's distinctive words: without the line item it names ("Hardware Revenues" -> hardware), the
     words of kind or whole (GENERIC), the issuer's name and numbers; empty when nothing is left."""
-    text = name
-    for asked in sorted(asked_items(name), key=lambda a: -a.start):
-        text = text[: asked.start] + " " + text[asked.end:]
     if len(name.split()) > MAX_NAME_WORDS:
         return frozenset()
-    return frozenset(w for w in tokenize(text) if not w[0].isdigit()) - GENERIC - issuer
+    return frozenset(w for w in tokenize(_without_items(name)) if not w[0].isdigit()) - GENERIC - issuer
 
 
 def column_part(period: str) -> str:
@@ -95,7 +99,7 @@ def pages_of_part(parts: list[PartRow], question: str, issuer: frozenset[str] = 
     """Pages printing the row of a part the question names, of the item it asks: the most specific name
     first (most words), then a page printing a row of the part whose label the question says, then the
     asked years' columns, then the page's order."""
-    said = set(tokenize(question)) - issuer
+    said = set(tokenize(_without_items(question))) - issuer  # the item's own words ("diluted" EPS) name no part
     asked = asked_facts(question)
     wanted = {c for concepts, _ in asked.items for c in concepts} if asked else set()
     years = asked.years if asked else frozenset()

@@ -65,3 +65,11 @@ def test_a_question_naming_no_known_item_needs_a_row_of_the_part_beyond_its_name
     parts, issuer = _parts(INCOME, mentions, margins)
     # "margin" is no line item of the vocabulary: the page printing Harbor's "Margin" row, not the one naming Harbor only
     assert pages_of_part(parts, "What margin did the Harbor business earn in 2023?", issuer) == [2]
+
+
+def test_a_word_of_the_asked_item_names_no_part():
+    eps = Statement(title=["Selected quarterly data", "(In millions, except per share amounts)"], header=YEARS,
+                    rows=[("Earnings per share:",), ("Basic", "2.10", "1.90"), ("Diluted", "2.05", "1.85")])
+    parts, issuer = _parts(INCOME, eps)
+    # "Diluted" under "Earnings per share" is the item's qualifier, said by the item asked, not a part of the company
+    assert pages_of_part(parts, "What was Acme's diluted EPS in 2023?", issuer) == []
