@@ -29,6 +29,7 @@ from storage.documents.bm25 import tokenize
 from storage.finance.line_items import asked_items, printed_forms
 from storage.retrieval.hybrid import RetrievalError
 from storage.retrieval.fusion import Ranking
+from storage.retrieval.part_pages import part_pages
 from storage.retrieval.selection_prior import selection_prior
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 RAG_TOOL = "rag_search_tool"
 STATEMENTS_TOOL = "statement_pages_tool"
 MAX_STATEMENT_PAGES = 3
+MAX_PART_PAGES = 2  # of each selected PDF: the pages printing the named segment's (region's, product line's) row
 STATEMENT_TEXT_LIMIT = 8000  # a statement page's text handed to the model (its rows are read from the PDF)
 WEB_TOOL = "web_search_tool"
 PAGE_TEXT_LIMIT = 4000  # characters of a viewed page handed to the model
@@ -158,15 +160,19 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     selected PDFs that print the line item a figure question asks, as `page` sources: the pages of
     record for a figure, whatever rank a passage search gives them among the notes that discuss it.
     Pages printing the item's label first, then the documents the question's period and form point
-    to (storage/retrieval/selection_prior.py), then the question's words on the page."""
+    to (storage/retrieval/selection_prior.py), then the question's words on the page. A question naming
+    a part of the company (a segment, region or product line the filing's facts print) gets the pages
+    printing that part's row first (storage/retrieval/part_pages.py), then the statement page of record;
+    a company-level item names no part and keeps its statement pages."""
     selection = selected_documents(state)
     labels = [re.compile(rf"(?im)^\s*(?:{printed_forms(a.item)})\b") for a in asked_items(question)]
-    if not selection or not labels:
+    parts = part_sources(selection, question)
+    if not selection or not (labels or parts):
         return [], "No selected PDF, or the question names no statement line item.", False
     prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **Ranking().prior_options())
     words = set(tokenize(question))
     scored = []
-    for doc in selection:
+    for doc in selection if labels else ():
         doc_id = doc.doc_id
         try:
             if doc.source_file is None:
@@ -183,9 +189,34 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     sources = [Source(kind="page", text=text[:STATEMENT_TEXT_LIMIT], title=f"{file}, page {display_page(page)}",
                       doc_id=doc_id, source_file=file, page_number=page, extra={"statement": True})
                for _, _, file, doc_id, page, text in scored[:MAX_STATEMENT_PAGES]]
+    if parts:  # a segment's question: its pages, then the statement page of record (as many pages as before)
+        kept = parts[: MAX_STATEMENT_PAGES - 1]
+        seen = {(s.doc_id, s.page_number) for s in kept}
+        sources = kept + [s for s in sources if (s.doc_id, s.page_number) not in seen][: MAX_STATEMENT_PAGES - len(kept)]
     if not sources:
         return [], "No primary statement page of the selected PDFs prints this line item.", False
-    return sources, f"{len(sources)} statement page(s) printing the line item.", True
+    return sources, f"{len(sources)} statement or segment page(s) printing the line item.", True
+
+
+def part_sources(selection: list, question: str) -> list[Source]:
+    """The pages of the selected PDFs printing the row of a segment, region or product line the question
+    names (by the stored facts: storage/retrieval/part_pages.py), as `page` sources."""
+    out = []
+    for doc in selection:
+        if doc.source_file is None:
+            continue
+        pages = part_pages(doc.doc_id, question, doc.info.issuer if doc.info else None)[:MAX_PART_PAGES]
+        if not pages:
+            continue
+        try:
+            texts = catalog.load_page_texts(doc.doc_id)
+        except (OSError, ValueError) as exc:
+            log.warning("segment pages of %s unavailable: %s", doc.doc_id, exc)
+            continue
+        out += [Source(kind="page", text=texts[page][:STATEMENT_TEXT_LIMIT], title=f"{doc.source_file}, page "
+                       f"{display_page(page)}", doc_id=doc.doc_id, source_file=doc.source_file, page_number=page,
+                       extra={"part": True}) for page in pages if page < len(texts)]
+    return out
 
 
 @tool(STATEMENTS_TOOL, response_format="content_and_artifact")

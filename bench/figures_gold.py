@@ -2,7 +2,7 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library|releases|releases-more|paraphrase|derived-more]
+        [--gold statements|library|releases|releases-more|paraphrase|derived-more|segments]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
@@ -17,6 +17,10 @@ off the pages before any code was run on them. Figures only (no derived set).
 other analysts' words (abbreviations, reordered words, synonyms, segments named otherwise; same value, page
 and period; `asked_first` = the original question): how answers generalise over wording without the check
 half. Figures only (no derived set); the filings of all four folders.
+`--gold segments`: bench/gold/segments_tune_figures.jsonl, a segment's row asked of tune-issuer 10-Ks and a 10-Q
+(segment revenue, operating income or margin, assets, capital expenditures, depreciation; geography and product-line
+net sales; a quarter and nine months of a 10-Q) in an analyst's words, read off the segment notes and MD&A segment
+tables before code ran on them (issues 27, 28). Figures only; the filings of all four folders.
 `--gold derived-more`: bench/gold/ratios_tune_derived.jsonl, formulas analysts write (margins, growth, points of
 a margin, liquidity and leverage ratios, interest coverage, capex share, free cash flow, payout, tax rate, days
 sales outstanding and turnover over average balances, formulas in words, a 10-Q's quarter) over rows read off
@@ -317,7 +321,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more")
+GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -334,6 +338,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
+    if gold == "segments":
+        return ["segments_tune_figures.jsonl"] if kind == "figures" else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
 
 
@@ -429,7 +435,8 @@ def _default_pdfs(gold: str = "statements") -> list[Path]:
                "releases": ["financebench-dev/pdfs", "statements-more"],
                "releases-more": ["financebench-dev/pdfs", "financebench-dev/library", "statements-more"],
                "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
-               "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
+               "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"],
+               "segments": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
     return [shared / f for f in folders]
@@ -444,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
                              "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs); "
                              "releases-more: bench/gold/releases_more_tune_figures.jsonl (more of them, and 8-Ks); "
                              "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words); "
-                             "derived-more: bench/gold/ratios_tune_derived.jsonl (analysts' formulas, tune issuers)")
+                             "derived-more: bench/gold/ratios_tune_derived.jsonl (analysts' formulas, tune issuers); "
+                             "segments: bench/gold/segments_tune_figures.jsonl (a segment's row, tune issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")
@@ -464,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     pdfs, work = [d.resolve() for d in args.pdfs or _default_pdfs(args.gold) if d.is_dir()], args.work.resolve()
     PDF_DIRS[:] = pdfs
     stems = sorted({p.stem for d in pdfs for p in d.glob("*.pdf")})
-    if args.gold in ("library", "releases", "releases-more", "paraphrase", "derived-more"):
+    if args.gold != "statements":
         stems = [s for s in stems if s in gold_stems(args.gold)]
     stems = [s for s in stems if args.half == "all" or half_of(s) == args.half]
     if not stems:

@@ -6,6 +6,7 @@ exactly as for the model) or answers by quoting the best sentences of what the t
 
     no search yet ────────────────────────> rag_search_tool (the question, a follow-up resolved)
     a figure no searched page prints ─────> statement_pages_tool (once; optional)
+    a segment's figure, its pages unsearched > statement_pages_tool (its pages come with the statements)
     passages usable ──────────────────────> the extractive answer (+ curated knowledge quotes)
     nothing usable and web search set up ─> `fallback_reason` (the edge sends the turn to the web)
     the search failed twice ──────────────> the turn ends with the error
@@ -19,10 +20,10 @@ from agent import conversation, scope
 from agent.knowledge_base import relevant_items
 from agent.messages import message_text, tool_call_message
 from agent.page_text import page_text_lookup
-from agent.selection import selected_infos
+from agent.selection import selected_documents, selected_infos
 from agent.no_model import extractive, figures, followups
 from agent.state import MAX_TOOL_FAILURES, AgentContext, AgentState, question, tool_failures, turn_tool_results
-from agent.tools import RAG_TOOL, STATEMENTS_TOOL
+from agent.tools import RAG_TOOL, STATEMENTS_TOOL, part_sources
 from storage.documents.embeddings import get_embedder
 
 
@@ -39,9 +40,10 @@ def answer_without_model(state: AgentState, ctx: AgentContext) -> dict:
     statements = turn_tool_results(state, STATEMENTS_TOOL)
     statements_failed = any(name == STATEMENTS_TOOL for name, _ in tool_failures(state))  # optional: not asked again
     if not statements and not statements_failed and note is None \
-            and figures.wants_statements(resolved.query, sources, page_text, get_embedder()):
-        # no row on the cited pages, or a company-level row outside the statements: read the
-        # statement pages that print the line item
+            and (figures.wants_statements(resolved.query, sources, page_text, get_embedder())
+                 or _part_unsearched(state, resolved.query, sources)):
+        # no row on the cited pages, or a company-level row outside the statements, or a segment's
+        # figure whose pages the search missed: read the statement (and segment) pages that print it
         return {"messages": [tool_call_message(STATEMENTS_TOOL, {"question": resolved.query})]}
     sources = [s for r in statements for s in r.sources] + sources  # the pages of record first
     text, usable = extractive.compose_extractive_answer(
@@ -50,6 +52,15 @@ def answer_without_model(state: AgentState, ctx: AgentContext) -> dict:
     if not usable and ctx.web is not None:
         return {"fallback_reason": "no passage in the selected PDFs matched the question"}
     return {"messages": [AIMessage(content=with_knowledge_quotes(text, question(state)))]}
+
+
+def _part_unsearched(state: AgentState, query: str, sources: list) -> bool:
+    """A figure question naming a segment, region or product line whose row's pages (by the stored facts) the
+    search did not bring."""
+    if not figures.is_figure_question(query):
+        return False
+    searched = {(s.doc_id, s.page_number) for s in sources}
+    return any((s.doc_id, s.page_number) not in searched for s in part_sources(selected_documents(state), query))
 
 
 def _resolved_question(state: AgentState) -> followups.Resolved:

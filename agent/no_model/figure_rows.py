@@ -492,7 +492,12 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
                    or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue and not _segments_part(r, ask)]
         match = _by_label(ask, fitting, embedder, implied)
-        return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+        if match is None:
+            return None
+        # a part's row under a total of the asked item is told apart from its row under another item's total
+        # ("Flexibles" of "Total capital expenditures" and of "Total depreciation and amortization")
+        rivals = [(r, c) for r, c in fitting if (r.table in implied) == (match.row.table in implied)]
+        return None if _ambiguous(match.row, match.cells, rivals) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]

@@ -17,3 +17,20 @@ def test_the_statement_pages_tool_puts_the_filed_10k_before_its_glossy_copy(pdf_
     sources, _, ok = statement_sources(state, "What were total current assets at December 31, 2023?")
     assert ok and [s.doc_id for s in sources[:2]] == [k.doc_id, glossy.doc_id]
     assert sources[0].page_number == sources[1].page_number - 3  # the same statement page, bound after three pages
+
+
+def test_a_question_naming_a_segment_gets_its_tables_page_then_the_statement_page(pdf_home):
+    from storage.documents import ingest
+    from tests.fixtures_filings import source_path
+    from tests.storage.documents.layout_pages import filing
+    from tests.storage.retrieval.test_retrieval_part_pages import BY_SECTION, INCOME
+
+    path = source_path("acme_segments.pdf")
+    path.write_bytes(filing([INCOME, BY_SECTION]))
+    doc = ingest.process_and_index_pdf(path)
+    asked = "What operating income did the Southlands segment earn in 2023?"
+    sources, _, ok = statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked)
+    assert ok and [(s.page_number, bool(s.extra.get("part"))) for s in sources] == [(1, True), (0, False)]
+    company = "What was operating income in 2023?"
+    sources, _, ok = statement_sources(initial_state(company, selected_doc_ids=[doc.doc_id]), company)
+    assert ok and [s.page_number for s in sources] == [0]

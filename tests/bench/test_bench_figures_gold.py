@@ -296,3 +296,22 @@ def test_releases_more_gold_is_new_tune_figures_of_releases_and_10qs():
     assert any("EARNINGS" in g["file"] for g in gold) and any("10Q" in g["file"] for g in gold)
     known = {(g["file"], g["page"], g["value"], g["period"]) for g in load_gold("library_releases_figures.jsonl")}
     assert not [g for g in gold if (g["file"], g["page"], g["value"], g["period"]) in known]
+
+
+def test_segments_gold_is_tune_figures_of_segment_tables_new_to_the_other_golds():
+    from bench.figures_gold import _default_pdfs, build_questions, gold_files, gold_stems, load_gold
+    from bench.splits import half_of
+
+    assert gold_files("figures", "segments") == ["segments_tune_figures.jsonl"]
+    assert gold_files("derived", "segments") == []
+    stems = sorted(gold_stems("segments"))
+    assert {half_of(s) for s in stems} == {"tune"}
+    assert build_questions(stems, None, None, "check", "segments") == []
+    gold = load_gold("segments_tune_figures.jsonl")
+    assert len(gold) >= 25 and {g["statement"] for g in gold} == {"segment"}
+    assert any("10Q" in g["file"] for g in gold)
+    others = {(g["file"], g["page"], g["value"]) for f in gold_files("figures") + gold_files("figures", "releases-more")
+              + gold_files("figures", "paraphrase") for g in load_gold(f)}
+    assert not [g for g in gold if (g["file"], g["page"], g["value"]) in others]
+    folders = {d.name for d in _default_pdfs("segments")}
+    assert {"statements", "statements-more", "library", "pdfs"} <= folders
