@@ -37,9 +37,24 @@ FEATURES = ("label_cover", "question_cover", "residue_cover", "label_extra", "co
 
 
 def candidates(ask: Ask, rows: list[Row]) -> list[tuple[Row, list]]:
-    """The rows whose cells of the asked period and unit fit: what the scorer chooses among."""
+    """The rows whose cells of the asked period and unit fit: what the scorer is trained to choose among."""
     prefer = column_choice(ask)
     return [(r, cells) for r in rows if (cells := r.cells_for(ask.period, prefer)) and unit_fits(r, cells, ask)]
+
+
+def _meaning_fits(ask: Ask, fitting: list[tuple[Row, list]], rows: list[Row]) -> list[tuple[Row, list]]:
+    """Of the candidates, those every row test lets stand (figure_rows.ROW_TESTS: a "no" of theirs says
+    what a row means — a segment's, an adjusted, another part's — and stands) and, when a known line
+    item is asked, no row of another known item ("Net sales" is never the gross profit asked) and none
+    missing the question's other words ("impairment"); else a
+    row of no known item ("Goodwill" answers no "goodwill impairment") that prints some of the question's
+    line-item words in its label ("Operating lease liabilities" is no "long-term debt")."""
+    segments = segment_words(rows)
+    item = ask.items[0] if ask.items else None
+    return [(r, c) for r, c in fitting if row_fits(r, ask, segments, c)
+            and (line_items.answers(r.item, item) and ask.residue <= _words(f"{r.label} {r.context}") | columns_said(c)
+                 if item is not None and r.item is not None
+                 else r.item is None and bool(ask.own & _words(r.label)))]
 
 
 def features(ask: Ask, fitting: list[tuple[Row, list]], embedder, rows: list[Row] | None = None) -> np.ndarray:
@@ -114,11 +129,12 @@ def scored_row(ask: Ask, rows: list[Row], embedder, path: Path = WEIGHTS) -> Fig
     """The scorer's clear winner among the candidates, None when there is none or no weights."""
     if not TUNING.rows.learned_rows or not ask.own or (weights := load_weights(path)) is None:
         return None
+    # the probability is over every candidate (as trained); the winner must also be a row whose meaning fits
     fitting = candidates(ask, rows)
     if not fitting:
         return None
     pick = clear_winner(probabilities(features(ask, fitting, embedder, rows), weights))
-    if pick is None:
+    if pick is None or not _meaning_fits(ask, fitting[pick:pick + 1], rows):
         return None
     row, cells = fitting[pick]
     return None if _ambiguous(row, cells, fitting) else FigureMatch(1.0, cells, row.source, row)
