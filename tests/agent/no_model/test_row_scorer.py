@@ -8,6 +8,7 @@ import json
 import logging
 
 import numpy as np
+import pytest
 
 from agent.no_model import row_scorer
 from agent.no_model.cited_rows import collect_rows
@@ -32,6 +33,15 @@ OPERATIONS = Page("CONSOLIDATED STATEMENTS OF OPERATIONS", ("2022", "2021"), [
 ASKED = "How much did Northwind spend on sales and marketing in 2022?"
 
 
+ON = TUNING.model_copy(update={"rows": TUNING.rows.model_copy(update={"learned_rows": True})})
+
+
+@pytest.fixture(autouse=True)
+def scorer_on(monkeypatch):
+    """The scorer ships off (TUNING.rows.learned_rows); these tests measure it on."""
+    monkeypatch.setattr(row_scorer, "TUNING", ON)
+
+
 def _rows(sources, page_text):
     return split_columns(collect_rows(sources, page_text))
 
@@ -44,11 +54,8 @@ def test_the_scorer_names_the_row_the_rules_leave(statement_pdf):
     assert block is not None and block[0] == INTRO and "Marketing and sales" in block[1] and "13,526" in block[1]
     # off: the rules alone, no figure
     off = TUNING.model_copy(update={"rows": TUNING.rows.model_copy(update={"learned_rows": False})})
-    try:
-        row_scorer.TUNING = off
-        assert figure_block(ASKED, sources, page_text, get_embedder()) is None
-    finally:
-        row_scorer.TUNING = TUNING
+    row_scorer.TUNING = off
+    assert figure_block(ASKED, sources, page_text, get_embedder()) is None
 
 
 def test_it_never_replaces_the_rules_row(statement_pdf):
