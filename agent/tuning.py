@@ -50,6 +50,12 @@ class RowTuning(_Frozen):
                                "neither does) gets this much: breaks the tie between a total and its first component")
     outside_passage_ranks: int = Field(2, description="a row of the cited page outside the retrieved passage counts "
                                        "as this many ranks lower")
+    learned_rows: bool = Field(False, description="off: check right .692 -> .709 but wrong .034 -> .038 (one more); where the rules choose no row, the learned row scorer "
+                               "(agent/no_model/row_scorer.py) may name one; False: the rules alone")
+    learned_min_probability: float = Field(0.9, description="the scorer's row leads only at this softmax "
+                                           "probability over the page's candidate rows (chosen on generated "
+                                           "tune-filing questions the rules leave unanswered: bench.train_row_scorer)")
+    learned_margin: float = Field(0.6, description="and only this far ahead of the runner-up row (a clear winner)")
 
 
 class MarkerTuning(_Frozen):

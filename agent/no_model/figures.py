@@ -32,6 +32,7 @@ from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defi
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.release_columns import split_columns
+from agent.no_model.row_scorer import scored_row
 from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
                                         figure_part, make_ask, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
@@ -69,8 +70,11 @@ def is_figure_question(question: str) -> bool:
         and not _NOT_FIGURE.search(question)
 
 
-def figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6) -> list[str] | None:
-    """The lines that lead a no-model answer to a figure question (intro line first), or None."""
+def figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6,
+                 learned: bool = True) -> list[str] | None:
+    """The lines that lead a no-model answer to a figure question (intro line first), or None.
+    `learned`: where the rules answer nothing, the learned row scorer's clear winner may lead
+    (agent/no_model/row_scorer.py); never in place of an answer of the rules."""
     if not is_figure_question(question):
         return None
     question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
@@ -103,7 +107,11 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     if computation:
         return None  # a computation that could not be read: a printed row is not its answer
     total = next((i for i in ask.items[:1] if i.components), None)
-    return _components_block(total, ask, rows) if total else None
+    block = _components_block(total, ask, rows) if total else None
+    if block is None and learned and not defines_formula(question) and not BOTH_PARTS.search(question) \
+            and (scored := scored_row(ask, rows, embedder)) is not None:
+        return [INTRO, *(f"- {scored.row.line(c)}" for c in scored.cells)]
+    return block
 
 
 def _note_rate_line(question: str, sources, page_text, max_sources: int) -> str | None:
@@ -155,7 +163,7 @@ def wants_statements(question: str, sources: list[Source], page_text, embedder, 
     if not is_figure_question(question):
         return False
     question = figure_part(question)
-    block = figure_block(question, sources, page_text, embedder, max_sources)
+    block = figure_block(question, sources, page_text, embedder, max_sources, learned=False)  # the rules' want
     if block is None or block[0] == INTRO_NOT_COMPUTED:
         return True  # no row, or a computation with an input no searched page prints
     rows = split_columns(collect_rows(sources, page_text, max_sources))  # column groups -> one row per part/measure
