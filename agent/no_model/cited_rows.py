@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import lru_cache
 
 from storage.finance import line_items
+from storage.finance.forms import ANNUAL_FORMS
 from storage.finance.periods import BARE_YEAR as _YEAR_VALUE
 from storage.finance.scale import SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
@@ -125,7 +127,8 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
                             hash((src.doc_id, src.page_number, table))))
         # the fiscal calendar is the page's: a table of an earlier year alone on it ("Year ended May 31,
         # 2022" under the 2023 one) is not shifted a year by its own latest column
-        shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id))
+        shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id),
+                             year_end=fiscal_year_end(src.doc_id))
         for r in rows[first:]:
             r.shift = shift
     return rows
@@ -162,6 +165,22 @@ def fiscal_period(doc_id: str | None) -> tuple[int | None, int | None]:
     except (OSError, ValueError):
         info = None
     return (info.fiscal_year, info.fiscal_quarter) if info else (None, None)
+
+
+@lru_cache(maxsize=256)
+def fiscal_year_end(doc_id: str | None) -> date | None:
+    """The fiscal year end an annual filing reports on (its cover's period end), None for any other
+    document or when unknown: the date its fiscal-year label (DocumentInfo.fiscal_year) names."""
+    try:
+        info = catalog.document_info(catalog.load_manifest(doc_id)) if doc_id else None
+    except (OSError, ValueError):
+        info = None
+    if info is None or info.form not in ANNUAL_FORMS or info.fiscal_quarter or not info.period_end:
+        return None
+    try:
+        return date.fromisoformat(info.period_end)
+    except ValueError:
+        return None
 
 
 def table_captions(units: list[Unit]) -> dict[int, str]:
