@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from storage.finance import line_items
 from storage.finance.forms import ANNUAL_FORMS
-from storage.finance.periods import BARE_YEAR as _YEAR_VALUE
+from storage.finance.periods import BARE_YEAR as _YEAR_VALUE, label_without_period
 from storage.finance.scale import SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, figure_value, scale_word
@@ -122,7 +122,8 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
             rows.append(Row(cells, src, rank + TUNING.rows.outside_passage_ranks * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
-                            line_items.row_item(cells[0].label, cells[0].section or heading, percent_row(cells)),
+                            line_items.row_item(label_without_period(cells[0].label), cells[0].section or heading,
+                                                percent_row(cells)),
                             primary, None, entity, kind,
                             hash((src.doc_id, src.page_number, table))))
         # the fiscal calendar is the page's: a table of an earlier year alone on it ("Year ended May 31,

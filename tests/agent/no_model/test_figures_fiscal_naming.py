@@ -56,3 +56,20 @@ def test_a_page_of_earlier_years_keeps_its_years(statement_pdf):
     block = asked_block("What were net sales in fiscal 2022?", sources, text)
     assert not block or "7,100" not in "\n".join(block), block
     assert "7,100" in _lead("What were net sales in fiscal 2021?", sources, text)
+
+
+BRIDGE = Page("RECONCILIATION OF EARNINGS TO EARNINGS FROM OPERATIONS", ("Earnings", "EPS (diluted)"), [
+    ("Net income - 2022", "$ 900", "$ 1.80"),
+    ("Storm costs", "120", "0.24"),
+    ("Earnings from operations - 2022", "$ 1,020", "$ 2.04"),
+    ("Earnings from operations - 2023", "$ 1,310", "$ 2.61"),
+    ("Net income - 2023", "$ 1,150", "$ 2.29"),
+], span="", first_column=400, gap=100)
+
+
+def test_a_per_share_figure_is_read_from_the_per_share_column_and_the_labels_year(statement_pdf):
+    # the year is printed in the row label, the amount and its per-share figure side by side
+    sources, text = statement_pdf([BRIDGE], file="NORTHWIND_2023_10K.pdf", fiscal=(2023, None, date(2023, 12, 31)))
+    assert "2.61" in _lead("What were earnings from operations per share in 2023?", sources, text)
+    assert "2.04" in _lead("What were earnings from operations per diluted share in 2022?", sources, text)
+    assert "1,310" in _lead("What were earnings from operations in 2023?", sources, text)
