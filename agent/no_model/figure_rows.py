@@ -491,11 +491,14 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
                    or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue and not _segments_part(r, ask)]
+        # a label both registrants' statements print ("Electric" revenues): the named registrant's
+        fitting = of_named_entity(fitting, ask)
         match = _by_label(ask, fitting, embedder, implied)
         return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
+    fitting = of_named_entity(fitting, ask)
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
 
@@ -658,11 +661,17 @@ def rows_of_named_entity(rows: list[Row], question: str) -> list[Row]:
     registrants (a parent's and its utility's), those of the one the question names, and the rows
     of pages that name none; all rows when it names none of them."""
     ask = Ask(question, AskedPeriod(), (), frozenset(), frozenset(), frozenset(), False, False)
-    named = _named_entity([(r, r.cells) for r in rows if r.entity], ask)
-    if len({r.entity for r, _ in named}) == len({r.entity for r in rows if r.entity}):
-        return rows  # one registrant, or the question names none of them
+    return [r for r, _ in of_named_entity([(r, r.cells) for r in rows], ask)]
+
+
+def of_named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[Row, list[Cell]]]:
+    """Of rows on statements of several registrants, those of the one the question names and those
+    of pages naming none; all when it names none of them (or there is one registrant only)."""
+    named = _named_entity([(r, c) for r, c in found if r.entity], ask)
+    if len({r.entity for r, _ in named}) == len({r.entity for r, _ in found if r.entity}):
+        return found
     kept = {id(r) for r, _ in named}
-    return [r for r in rows if not r.entity or id(r) in kept]
+    return [(r, c) for r, c in found if not r.entity or id(r) in kept]
 
 
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:
