@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import lru_cache
 
 from storage.finance import line_items
-from storage.finance.periods import BARE_YEAR as _YEAR_VALUE
+from storage.finance.forms import ANNUAL_FORMS
+from storage.finance.periods import BARE_YEAR as _YEAR_VALUE, label_without_period
 from storage.finance.scale import SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, figure_value, scale_word
@@ -120,12 +122,14 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
             rows.append(Row(cells, src, rank + TUNING.rows.outside_passage_ranks * outside, captions.get(id(unit.header), ""),
                             cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
-                            line_items.row_item(cells[0].label, cells[0].section or heading, percent_row(cells)),
+                            line_items.row_item(label_without_period(cells[0].label), cells[0].section or heading,
+                                                percent_row(cells)),
                             primary, None, entity, kind,
                             hash((src.doc_id, src.page_number, table))))
         # the fiscal calendar is the page's: a table of an earlier year alone on it ("Year ended May 31,
         # 2022" under the 2023 one) is not shifted a year by its own latest column
-        shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id))
+        shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id),
+                             year_end=fiscal_year_end(src.doc_id))
         for r in rows[first:]:
             r.shift = shift
     return rows
@@ -162,6 +166,22 @@ def fiscal_period(doc_id: str | None) -> tuple[int | None, int | None]:
     except (OSError, ValueError):
         info = None
     return (info.fiscal_year, info.fiscal_quarter) if info else (None, None)
+
+
+@lru_cache(maxsize=256)
+def fiscal_year_end(doc_id: str | None) -> date | None:
+    """The fiscal year end an annual filing reports on (its cover's period end), None for any other
+    document or when unknown: the date its fiscal-year label (DocumentInfo.fiscal_year) names."""
+    try:
+        info = catalog.document_info(catalog.load_manifest(doc_id)) if doc_id else None
+    except (OSError, ValueError):
+        info = None
+    if info is None or info.form not in ANNUAL_FORMS or info.fiscal_quarter or not info.period_end:
+        return None
+    try:
+        return date.fromisoformat(info.period_end)
+    except ValueError:
+        return None
 
 
 def table_captions(units: list[Unit]) -> dict[int, str]:

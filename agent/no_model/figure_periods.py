@@ -9,13 +9,17 @@ A fiscal year named by the calendar year it ends in ("Q2 FY2024" of a year endin
 is not the calendar year of its columns ("Three Months Ended July 31, 2023"): when the question
 names a fiscal period and the filing's own fiscal year (its DocumentInfo) is one after the calendar
 year of its latest column, the columns dated in that month are read as that fiscal year's
-(`FiscalShift`).
+(`FiscalShift`). The shift may be back a year too: an issuer naming its year by the calendar year it
+starts in ("fiscal 2023" ended February 3, 2024); an annual filing's own year end (its cover's
+period end) says which columns end a fiscal year, within a week or so (52/53-week years end on
+a weekday, "January 28, 2023", "February 3, 2024").
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from storage.retrieval.question_scope import question_scope
 from storage.documents.tables import Cell
@@ -65,27 +69,56 @@ def asked_period(question: str) -> AskedPeriod:
 
 @dataclass(frozen=True)
 class FiscalShift:
-    """A row's columns read with its filing's fiscal calendar: columns dated in `month` (its latest)
-    belong to the fiscal year `years` after their calendar year, and, when the filing's own fiscal
-    quarter is known, a quarter's column dated in `month` is that `quarter` (the others by the
-    months between)."""
+    """A row's columns read with its filing's fiscal calendar: columns dated in `month` (its latest;
+    near `day` of it when known) belong to the fiscal year `years` after (or before, when negative)
+    their calendar year, and, when the filing's own fiscal quarter is known, a quarter's column
+    dated in `month` is that `quarter` (the others by the months between)."""
 
     years: int
     month: int
     quarter: int | None = None
+    day: int | None = None
+
+
+FISCAL_END_DAYS = 8  # a 52/53-week year ends up to a week either side of its usual date
+# a year named by the calendar year it starts in ends early in the next one (January to June)
+LAST_MONTH_NAMED_BY_START = 6
 
 
 def column_month(period: str) -> int | None:
     """The month of the date a column names ("Three Months Ended July 31, 2023" -> 7), else None."""
     m = _MONTH_NAME.search(period)
-    return _MONTH_NUMBER[m.group(1).lower()] if m else None
+    return _MONTH_NUMBER[m.group(1).lower()[:3]] if m else None
 
 
-def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int | None = None) -> FiscalShift | None:
-    """The fiscal calendar of a row's dated columns: shifted a year when the filing's fiscal year
-    (`fiscal_year`, from its cover) is the year after the calendar year of the row's latest dated
-    column (a fiscal year ending early in the next calendar year); with the filing's fiscal quarter,
-    the quarter of its latest column. None when neither applies."""
+def column_day(period: str) -> int | None:
+    """The day of the month of the date a column names ("February 3, 2024" -> 3), else None."""
+    m = _MONTH_NAME.search(period)
+    return int(re.search(r"\d+$", m.group(0)).group(0)) if m else None
+
+
+def _near(month: int, day: int, shift: FiscalShift) -> bool:
+    """A column ending on month/day ends the shift's fiscal year (any year): within FISCAL_END_DAYS
+    of its end date, or in its month when that date's day is unknown."""
+    if shift.day is None:
+        return month == shift.month
+    a, b = date(2001, month, min(day, 28)), date(2001, shift.month, min(shift.day, 28))
+    gap = abs((a - b).days)
+    return min(gap, 365 - gap) <= FISCAL_END_DAYS
+
+
+def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int | None = None,
+                 year_end: date | None = None) -> FiscalShift | None:
+    """The fiscal calendar of a row's dated columns. `year_end`: an annual filing's own fiscal year
+    end (its cover's period end), labelled `fiscal_year`: columns ending near that date in any year
+    are that many years off their label (+1, 0 or -1). Otherwise: shifted a year when the filing's
+    fiscal year is the year after the calendar year of the row's latest dated column (a fiscal year
+    ending early in the next calendar year); with the filing's fiscal quarter, the quarter of its
+    latest column. None when neither applies."""
+    if fiscal_year and year_end is not None:
+        years = fiscal_year - year_end.year
+        named_by_start = years == -1 and year_end.month <= LAST_MONTH_NAMED_BY_START
+        return FiscalShift(years, year_end.month, fiscal_quarter, year_end.day) if years == 1 or named_by_start else None
     # a column under "Fiscal 2016" names its fiscal year already: no calendar to shift
     dated = [(max(years), month) for c in cells if (years := column_years(c.period)) and (month := column_month(c.period))
              and not FISCAL_YEAR_NAMED.search(c.period)]
@@ -136,8 +169,14 @@ def cell_quarter(cell: Cell, shift: FiscalShift | None = None, order: dict[int, 
 
 def cell_years(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None) -> list[int]:
     """The years a cell's column is of, as the question counts them (fiscal years when it names one)."""
+    if named := FISCAL_YEAR_NAMED.findall(cell.period):
+        return [int(YEAR_RE.search(n).group(0)) for n in named]  # "Fiscal 2023" over "February 3, 2024": the year its head names
     years = column_years(cell.period)
-    if shift is not None and shift.years and asked.fiscal and column_month(cell.period) == shift.month:
+    if shift is None or not shift.years or FISCAL_YEAR_NAMED.search(cell.period) \
+            or (month := column_month(cell.period)) is None or not _near(month, column_day(cell.period) or 1, shift):
+        return years
+    # a year named by its start is the calendar year it mostly covers: a bare "2023" asked is it too
+    if asked.fiscal or shift.years < 0 and asked.month is None:
         return [y + shift.years for y in years]
     return years
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
-from storage.finance.scale import TABLE_SCALE_WORDS, unit_of
+from storage.finance.scale import TABLE_SCALE_WORDS, per_share_head, unit_of
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from storage.finance.line_items import LineItem
@@ -491,6 +491,8 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
                    or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue and not _segments_part(r, ask)]
+        # a label both registrants' statements print ("Electric" revenues): the named registrant's
+        fitting = of_named_entity(fitting, ask)
         match = _by_label(ask, fitting, embedder, implied)
         if match is None:
             return None
@@ -501,6 +503,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
+    fitting = of_named_entity(fitting, ask)
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
 
@@ -516,9 +519,16 @@ def column_words(period: str) -> set[str]:
     return {w for w in _words(period) if not any(ch.isdigit() for ch in w)} - _COLUMN_PLAIN
 
 
+_PER_SHARE_WORDS = frozenset(tokenize("per share"))
+
+
 def columns_said(cells) -> set[str]:
-    """The words the chosen columns' headers say of their cells."""
-    return set().union(*(column_words(c.period) for c in cells)) if cells else set()
+    """The words the chosen columns' headers say of their cells; a per-share head ("EPS (diluted)")
+    says "per share"."""
+    if not cells:
+        return set()
+    said = set().union(*(column_words(c.period) for c in cells))
+    return said | _PER_SHARE_WORDS if all(per_share_head(column_words_text(c.period)) for c in cells) else said
 
 
 def _is_percent(cell: Cell) -> bool:
@@ -530,13 +540,22 @@ _COUNT_ASK = re.compile(r"(?i)\bhow many\b[^?]*\bshares\b|\bshares? (?:used|outs
                         r"\bshare count\b|\bnumber of (?:common |ordinary )?shares\b")
 
 
+def asks_per_share(ask: Ask) -> bool:
+    """A per-share figure asked ("EPS", "per diluted share"), not a count of shares."""
+    return bool((ask.items and ask.items[0].per_share) or _PER_SHARE_ASK.search(ask.text)) and not _COUNT_ASK.search(ask.text)
+
+
+def column_words_text(period: str) -> str:
+    """A column head without its dates and years ("(diluted), 2016" -> "(diluted),")."""
+    return " ".join(w for w in period.split() if not any(ch.isdigit() for ch in w))
+
+
 def unit_fits(row: Row, cells: list[Cell], ask: Ask) -> bool:
     """A percentage asked (a margin) is no row printing amounts, an amount asked no row of
     percentages ("Americas 48%" under "% Revenues by Geography" is not the Americas' revenues);
     a per-share figure asked is no row of share counts ("Diluted" under "Shares used in computing
     earnings per share"; the unit is storage.finance.scale's reading of the cell)."""
-    if ((ask.items and ask.items[0].per_share) or _PER_SHARE_ASK.search(ask.text)) and not _COUNT_ASK.search(ask.text) \
-            and any(unit_of(c.label, c.value, row.unit_caption, c.section) == "shares" for c in cells[:1]):
+    if asks_per_share(ask) and any(unit_of(c.label, c.value, row.unit_caption, c.section) == "shares" for c in cells[:1]):
         return False
     if not ask.items:
         return True
@@ -553,10 +572,15 @@ def column_choice(ask: Ask):
     answer only a percentage asked, amounts only an amount."""
     said = set(tokenize(ask.text))
     percent = bool(ask.items) and ask.items[0].percent
+    per_share = asks_per_share(ask)
 
     def prefer(cells: list[Cell]) -> list[Cell]:
         if ask.items and (kind := [c for c in cells if _is_percent(c) == percent]):
             cells = kind
+        # an amount's column beside its per-share column ("Earnings | EPS (diluted)"): the one of the kind asked
+        heads = [per_share_head(column_words_text(c.period)) for c in cells]
+        if any(heads) and not all(heads):
+            cells = [c for c, head in zip(cells, heads) if head == per_share]
         if len(cells) == 1:
             return cells
         words = [column_words(c.period) for c in cells]
@@ -642,11 +666,17 @@ def rows_of_named_entity(rows: list[Row], question: str) -> list[Row]:
     registrants (a parent's and its utility's), those of the one the question names, and the rows
     of pages that name none; all rows when it names none of them."""
     ask = Ask(question, AskedPeriod(), (), frozenset(), frozenset(), frozenset(), False, False)
-    named = _named_entity([(r, r.cells) for r in rows if r.entity], ask)
-    if len({r.entity for r, _ in named}) == len({r.entity for r in rows if r.entity}):
-        return rows  # one registrant, or the question names none of them
+    return [r for r, _ in of_named_entity([(r, r.cells) for r in rows], ask)]
+
+
+def of_named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[Row, list[Cell]]]:
+    """Of rows on statements of several registrants, those of the one the question names and those
+    of pages naming none; all when it names none of them (or there is one registrant only)."""
+    named = _named_entity([(r, c) for r, c in found if r.entity], ask)
+    if len({r.entity for r, _ in named}) == len({r.entity for r, _ in found if r.entity}):
+        return found
     kept = {id(r) for r, _ in named}
-    return [r for r in rows if not r.entity or id(r) in kept]
+    return [(r, c) for r, c in found if not r.entity or id(r) in kept]
 
 
 def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]) -> bool:

@@ -61,3 +61,6 @@ def asked_forms(question: str) -> set[str]:
         if pattern.search(question):
             out |= forms
     return out
+
+# the forms that report a whole fiscal year (their cover's period end is a fiscal year end)
+ANNUAL_FORMS = ("10-K", "annual report", "20-F")

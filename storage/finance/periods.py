@@ -342,3 +342,11 @@ HEADLINE_QUARTER = re.compile(
 # a release's own quarter in its text: "for the second quarter of 2023", "second-quarter 2023", "fourth quarter fiscal 2022"
 OWN_QUARTER = re.compile(
     rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE)
+
+# a row label's own period set off by a dash ("Earnings from Operations - 2016 (2)"): the line item is the rest
+LABEL_YEAR_SUFFIX = re.compile(rf"\s+[-–—]\s*(?:fiscal\s+)?{YEAR}(?:\s*\(\d{{1,2}}\))?\s*$", re.IGNORECASE)
+
+
+def label_without_period(label: str) -> str:
+    """A row label without the period it names at its end ("Net income - 2023" -> "Net income")."""
+    return LABEL_YEAR_SUFFIX.sub("", label)

@@ -137,6 +137,13 @@ def scales_in(text: str) -> list[Scale]:
 
 _PER_SHARE = re.compile(r"per (?:common |ordinary |diluted |basic |class [a-c] )?(?:share|unit)|\beps\b|\bdiluted\b|"
                         r"\bbasic\b|dividends? declared per", re.IGNORECASE)
+
+
+def per_share_head(text: str) -> bool:
+    """A column head (or label) naming a per-share measure: "EPS (diluted)", "Per Diluted Share"."""
+    return bool(_PER_SHARE.search(text or ""))
+
+
 # a section over per-share rows, its last words wrapped to the next line: "Diluted earnings per common"
 _PER_SHARE_SECTION = re.compile(_PER_SHARE.pattern + r"|\bper (?:common|ordinary)\b|\bearnings per\b", re.IGNORECASE)
 _PER_SHARE_CAPTION = re.compile(r"\bper[\s-]share\b", re.IGNORECASE)

@@ -63,7 +63,7 @@ def build_pdf(path, pages: list[Page]):
 
 @pytest.fixture
 def statement_pdf(tmp_path, monkeypatch):
-    """`statement_pdf([Page, ...], fiscal=(year, quarter), issuer=...)` -> (sources, page_text): a
+    """`statement_pdf([Page, ...], fiscal=(year, quarter[, year_end]), issuer=...)` -> (sources, page_text): a
     generated filing (its cover's fiscal year and quarter, its issuer), one source per page (rank = page order), its rows read by
     layout from the PDF as at answer time."""
     def make(pages: list[Page], file: str = "NORTHWIND_2022_10K.pdf", fiscal: tuple = (None, None), issuer: str = ""):
@@ -72,7 +72,9 @@ def statement_pdf(tmp_path, monkeypatch):
         texts = [p.get_text() for p in doc]
         words = [p.get_text("words") for p in doc]
         monkeypatch.setattr("agent.no_model.cited_rows.table_units", lambda doc_id, page, text: layout_units(words[page]))
-        monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: fiscal)
+        # fiscal: (year, quarter) of its DocumentInfo, and an annual filing's year end (its cover's period end)
+        monkeypatch.setattr("agent.no_model.cited_rows.fiscal_period", lambda doc_id: tuple(fiscal[:2]))
+        monkeypatch.setattr("agent.no_model.cited_rows.fiscal_year_end", lambda doc_id: (fiscal[2:] or [None])[0])
         sources = [Source(source_id=f"[^{i + 1}]", kind="document", doc_id="northwind-10k", page_number=i,
                           source_file=file, text=text, extra={"issuer": issuer}) for i, text in enumerate(texts)]
         return sources, lambda src: texts[src.page_number]
