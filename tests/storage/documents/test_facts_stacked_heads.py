@@ -1,0 +1,32 @@
+"""A change column's head stacked over three lines ("Comparable" / "constant" / "currency %") beside a head of one
+line ("Reported %"): each word of the stack belongs to the column it stands nearest to, never to the column at its
+left, and a word of the stack printed on a line of its own over the columns heads no section of the rows."""
+
+from __future__ import annotations
+
+from tests.storage.documents.layout_pages import Statement, fact, facts_of
+
+ROWS = [("Net sales", "14,544", "14,694", "1", "0"), ("EBIT", "1,701", "1,608", "(5)", "1"),
+        ("Net income", "1,224", "1,089", "(11)", "(4)")]
+
+
+def _statement(first_x: float) -> Statement:
+    # the stack printed from `first_x`, a little left of the figures of its column (right edge 545)
+    return Statement(["Key Financials", "($ million)"],
+                     [[("Twelve Months Ended June 30,", 0, 1)], [], ["2022", "2023", "Reported %", "currency %"]],
+                     ROWS, header_left={0: [(first_x, "Comparable")], 1: [(first_x + 6, "constant")]}, align="right")
+
+
+def test_a_stacked_head_heads_its_own_column_only():
+    facts = facts_of(_statement(485))
+    reported, constant = fact(facts, "Net income", 2), fact(facts, "Net income", 3)
+    assert reported.period == "Reported %" and (reported.value, reported.unit) == (-11, "%")
+    assert "Comparable" in constant.period and (constant.value, constant.unit) == (-4, "%")
+    assert fact(facts, "Net income", 1).period_end == "2023-06-30"
+    assert all(f.section == "" for f in facts if f.label in ("Net sales", "EBIT", "Net income"))
+
+
+def test_a_stacked_head_word_is_no_section_of_the_rows():
+    facts = facts_of(_statement(500))
+    assert {f.section for f in facts if f.label == "EBIT"} == {""}
+    assert all("constant" not in f.path for f in facts)
