@@ -193,13 +193,6 @@ def _nearest_segments(segs: list[Segment], centres: list[float], pitch: float,
         if seg is not None and not _names_period(seg.text) and _beyond(seg, centre) > 0.35 * pitch \
                 and any(_beyond(t, centre) <= 0.25 * pitch for t in titles or ()):
             seg = None
-        # nor does a title narrower than the pitch head a column it is not nearest to while a title of another header
-        # line stands over that column (the top word of "Comparable" / "constant" / "currency ∆%" stacked beside
-        # "Reported ∆%" is no part of the "Reported" column)
-        if seg is not None and not _names_period(seg.text) and seg.x1 - seg.x0 < pitch \
-                and min(centres, key=lambda c: abs(c - (seg.x0 + seg.x1) / 2)) != centre \
-                and any(_beyond(t, centre) <= 0.25 * pitch for t in titles or ()):
-            seg = None
         out.append(seg)
     return out
 

@@ -48,7 +48,7 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
-from storage.finance.periods import YEAR, YEAR_ENDED_MONTH_DAY, YEAR_WORD
+from storage.finance.periods import FISCAL_YEAR_NAMED, YEAR, YEAR_ENDED_MONTH_DAY, YEAR_WORD
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
@@ -360,10 +360,10 @@ def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previ
 
 
 def _title_year(title: list[Line]) -> str | None:
-    """The one year the title lines over a table name ("Components of Fiscal 2023 Net Sales growth"): short lines
+    """The one fiscal year the title lines over a table name ("Components of Fiscal 2023 Net Sales growth"): short lines
     without values, no prose; None when they name none or several."""
     years = {y for ln in title if not ln.values and len(ln.text.split()) <= MAX_SECTION_WORDS + 4 and not _is_paragraph(ln)
-             for y in re.findall(YEAR, ln.text)}
+             and FISCAL_YEAR_NAMED.search(ln.text) for y in re.findall(YEAR, ln.text)}
     return years.pop() if len(years) == 1 else None
 
 

@@ -17,11 +17,11 @@ def _statement(first_x: float) -> Statement:
                      ROWS, header_left={0: [(first_x, "Comparable")], 1: [(first_x + 6, "constant")]}, align="right")
 
 
-def test_a_stacked_head_heads_its_own_column_only():
+def test_a_stacked_head_keeps_its_values_percents_of_no_period():
     facts = facts_of(_statement(485))
     reported, constant = fact(facts, "Net income", 2), fact(facts, "Net income", 3)
-    assert reported.period == "Reported %" and (reported.value, reported.unit) == (-11, "%")
-    assert "Comparable" in constant.period and (constant.value, constant.unit) == (-4, "%")
+    assert "Reported" in reported.period and (reported.value, reported.unit, reported.period_end) == (-11, "%", None)
+    assert "currency" in constant.period and (constant.value, constant.unit, constant.period_end) == (-4, "%", None)
     assert fact(facts, "Net income", 1).period_end == "2023-06-30"
     assert all(f.section == "" for f in facts if f.label in ("Net sales", "EBIT", "Net income"))
 

@@ -32,10 +32,11 @@ def test_spans_without_a_year_take_the_title_fiscal_year():
 
 @pytest.mark.parametrize("title, header", [
     (["Components of Sales growth", "($ million)"], HEADER),  # no year named
+    (["Components of 2023 Sales growth", "($ million)"], HEADER),  # a year, no fiscal year named
     (["Components of Fiscal 2023 Sales growth", "($ million)"],  # a quarter ending on another day than the year
      [[("Three Months Ended December 31", 0, 2), ("Twelve Months Ended June 30", 3, 5)], HEADER[1]]),
     (["Fiscal 2023 and 2022 Sales growth", "($ million)"], HEADER),  # two years named
-], ids=["no title year", "another month and day", "two title years"])
+], ids=["no title year", "no fiscal year", "another month and day", "two title years"])
 def test_spans_without_a_year_stay_undated(title, header):
     facts = facts_of(Statement(title, header, ROWS))
     assert not [f for f in facts if f.label == "Volume %" and f.period_end is not None]
