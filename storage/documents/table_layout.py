@@ -302,13 +302,15 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         if header is None and not row_headers:
             cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
         section = ""
+        label_left = min((lines[k].words[0].x0 for k in row_lines if lines[k].label), default=0.0)
         for k in range(h, end):
             ln = lines[k]
             if k not in row_lines:
                 if k in named:
                     continue
-                # (a word of a column head stacked over three lines, printed over the columns in the header: no section)
-                over_columns = k < start and bool(cols) and ln.words[0].x0 >= cols[0].x0 - 4 * cw
+                # (a word of a column head stacked over three lines, printed over the columns in the header, right of
+                # where the row labels start: no section)
+                over_columns = k < start and bool(cols) and ln.words[0].x0 >= max(cols[0].x0 - 4 * cw, label_left + 10 * cw)
                 if (k >= start or not _is_header_line(ln)) and not over_columns:
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue

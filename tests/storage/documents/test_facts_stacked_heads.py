@@ -30,3 +30,11 @@ def test_a_stacked_head_word_is_no_section_of_the_rows():
     facts = facts_of(_statement(500))
     assert {f.section for f in facts if f.label == "EBIT"} == {""}
     assert all("constant" not in f.path for f in facts)
+
+
+def test_a_section_at_the_labels_left_under_the_head_is_kept():
+    # a schedule's years printed at the far left make a column there: a section label under the head still heads its rows
+    st = Statement(["Lease assets", "($ million)"], [["2023", "2022"]],
+                   [("Right-of-use assets:",), ("Operating leases", "10,417", "10,087"), ("Finance leases", "952", "861")])
+    facts = facts_of(st)
+    assert {f.section for f in facts if f.label in ("Operating leases", "Finance leases")} == {"Right-of-use assets"}
