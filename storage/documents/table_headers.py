@@ -10,8 +10,7 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
 from storage.finance.columns import names_change
-from storage.finance.periods import (DATE, FULL_YEAR, MONTH_DAY_END, MONTH_DAY_NO_YEAR, NUMERIC_DATE, QUARTER_NAME, SPAN_WORDS,
-                                     YEAR, parse_period)
+from storage.finance.periods import DATE, FULL_YEAR, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, SPAN_WORDS, YEAR
 
 # a header line that is one date: "June 30, 2022", "As of December 31, 2022:"
 _DATE_LINE = re.compile(rf"(?i)^(?:(?:balances?\s+)?(?:as\s+of|at)\s+)?{DATE.pattern}\s*:?$")
@@ -41,8 +40,7 @@ def _phrase(text: str) -> str:
     return (text[:m.start()] if m else text).strip(" ,")
 
 
-def header_for(lines: list[Line], cols: list[Column], char_width: float,
-               title_year: str | None = None) -> TableHeader | None:
+def header_for(lines: list[Line], cols: list[Column], char_width: float) -> TableHeader | None:
     """One period label per column from the header lines standing over the columns.
 
     On each header line, every column takes the nearest segment (by horizontal centre): its own
@@ -50,8 +48,7 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float,
     Months Ended", "December 31,"), often narrower than the columns it heads. A segment narrower
     than the column pitch only labels columns within 0.6 pitch of it (a "% Change" column takes no
     year); a caption left of the columns labels none. A header sentence listing the dates gives
-    each column the date with its year. `title_year`: the fiscal year a title over the table names, for spans
-    printed without one (`fiscal_year_spans`)."""
+    each column the date with its year."""
     if not cols:
         return None
     centres = [(c.x0 + c.x1) / 2 for c in cols]
@@ -102,8 +99,6 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float,
             if not any(year in x for x in p):
                 p.insert(0, date)
     labels = [_column_label(p) for p in parts]
-    if title_year is not None:
-        labels = fiscal_year_spans(labels, title_year) or labels
     dated = [lab for lab in labels if PERIOD_TOKEN.search(lab)]
     glued = [lab for lab in dated if len(set(re.findall(YEAR, lab))) > 1]
     if not dated or len(set(glued)) < len(glued):
@@ -122,22 +117,6 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float,
     units = tuple(units)
     return TableHeader(" ".join(line.text for line in lines), tuple(labels), units=units if any(units) else (),
                        stub=_stub(lines, cols[0].x0 - pitch / 2, char_width))
-
-
-def fiscal_year_spans(labels: list[str], year: str) -> list[str] | None:
-    """Span columns printed without a year under a title naming one fiscal year ("Components of Fiscal 2023 Net
-    Sales growth" over "Three Months Ended June 30" / "Twelve Months Ended June 30"), dated in that year: the labels
-    with the year after their month and day. Only when a twelve-month span is among them and every span ends on its
-    month and day (the fiscal year's last day, which falls in the year the fiscal year is named by); None otherwise
-    (a quarter ending on another day may fall in the calendar year before)."""
-    ends = {m.group(0).lower().rstrip(",. ") for lab in labels if (m := MONTH_DAY_NO_YEAR.search(lab))}
-    if len(ends) != 1 or any(re.search(YEAR, lab) for lab in labels):
-        return None
-    spans = [lab for lab in labels if SPAN_WORDS.search(lab)]
-    if len(spans) != len(labels) or not any(parse_period(lab).months == 12 for lab in labels) \
-            or not all(MONTH_DAY_NO_YEAR.search(lab) for lab in labels):
-        return None
-    return [MONTH_DAY_NO_YEAR.sub(lambda m: f"{m.group(0).rstrip(', ')}, {year}", lab, count=1) for lab in labels]
 
 
 def _period_runs(segs: list[Segment], left: float) -> list[Segment]:

@@ -48,7 +48,7 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
-from storage.finance.periods import FISCAL_YEAR_NAMED, YEAR, YEAR_ENDED_MONTH_DAY, YEAR_WORD
+from storage.finance.periods import YEAR, YEAR_ENDED_MONTH_DAY, YEAR_WORD
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
@@ -269,9 +269,6 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
         header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start])
-        year = _title_year(lines[max(h - 3, 0):h]) if header is None and header_lines else None
-        if year is not None:
-            header = header_for(header_lines, cols, cw, year)
         if header is not None:
             previous = (cols, header, titles)
         for k in range(h, start):
@@ -297,21 +294,15 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                 ln.label = before.text.strip()
                 named.add(k - 1)
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
-        if header is not None and year is not None:
-            row_headers = _row_years(header_lines, row_lines, lines, cols, cw, year)
         if header is None and not row_headers:
             cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
         section = ""
-        label_left = min((lines[k].words[0].x0 for k in row_lines if lines[k].label), default=0.0)
         for k in range(h, end):
             ln = lines[k]
             if k not in row_lines:
                 if k in named:
                     continue
-                # (a word of a column head stacked over three lines, printed over the columns in the header, right of
-                # where the row labels start: no section)
-                over_columns = k < start and bool(cols) and ln.words[0].x0 >= max(cols[0].x0 - 4 * cw, label_left + 10 * cw)
-                if (k >= start or not _is_header_line(ln)) and not over_columns:
+                if k >= start or not _is_header_line(ln):
                     section = ln.text.rstrip(":").strip() if _is_section(ln) else section
                 continue
             row_header = row_headers.get(k, header)
@@ -359,26 +350,6 @@ def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previ
             and any(_CONTINUED.search(ln.text) for ln in above):
         header = carried[1]  # the statement goes on from the previous page, under "... (continued)"
     return header, titles
-
-
-def _title_year(title: list[Line]) -> str | None:
-    """The one fiscal year the title lines over a table name ("Components of Fiscal 2023 Net Sales growth"): short lines
-    without values, no prose; None when they name none or several."""
-    years = {y for ln in title if not ln.values and len(ln.text.split()) <= MAX_SECTION_WORDS + 4 and not _is_paragraph(ln)
-             and FISCAL_YEAR_NAMED.search(ln.text) for y in re.findall(YEAR, ln.text)}
-    return years.pop() if len(years) == 1 else None
-
-
-def _row_years(header_lines: list[Line], rows: list[int], lines: list[Line], cols: list[Column], cw: float,
-               year: str) -> dict[int, TableHeader]:
-    """Line index -> header of each row of a table dated by its title's year (`header_for(..., year)`) whose label
-    names another year ("Net sales fiscal year 2022" under "Three Months Ended June 30"): the spans of that year."""
-    out: dict[int, TableHeader] = {}
-    for k in rows:
-        years = set(re.findall(YEAR, lines[k].label))
-        if len(years) == 1 and years != {year} and (other := header_for(header_lines, cols, cw, years.pop())) is not None:
-            out[k] = other
-    return out
 
 
 def _label_box(line: Line) -> tuple[float, float, float, float] | None:
