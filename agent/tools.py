@@ -198,16 +198,24 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     return sources, f"{len(sources)} statement or segment page(s) printing the line item.", True
 
 
-def part_sources(selection: list, question: str) -> list[Source]:
-    """The pages of the selected PDFs printing the row of a segment, region or product line the question
-    names (by the stored facts: storage/retrieval/part_pages.py), as `page` sources."""
+def part_page_numbers(selection: list, question: str) -> list[tuple[Any, list[int]]]:
+    """(document, its 0-based pages printing the row of the part the question names) of the selected PDFs that
+    have such pages (storage/retrieval/part_pages.py); no page's text is loaded."""
     out = []
     for doc in selection:
         if doc.source_file is None:
             continue
         pages = part_pages(doc.doc_id, question, doc.info.issuer if doc.info else None)[:MAX_PART_PAGES]
-        if not pages:
-            continue
+        if pages:
+            out.append((doc, pages))
+    return out
+
+
+def part_sources(selection: list, question: str) -> list[Source]:
+    """The pages of the selected PDFs printing the row of a segment, region or product line the question
+    names (by the stored facts: storage/retrieval/part_pages.py), as `page` sources."""
+    out = []
+    for doc, pages in part_page_numbers(selection, question):
         try:
             texts = catalog.load_page_texts(doc.doc_id)
         except (OSError, ValueError) as exc:

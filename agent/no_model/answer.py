@@ -23,7 +23,7 @@ from agent.page_text import page_text_lookup
 from agent.selection import selected_documents, selected_infos
 from agent.no_model import extractive, figures, followups
 from agent.state import MAX_TOOL_FAILURES, AgentContext, AgentState, question, tool_failures, turn_tool_results
-from agent.tools import RAG_TOOL, STATEMENTS_TOOL, part_sources
+from agent.tools import RAG_TOOL, STATEMENTS_TOOL, part_page_numbers
 from storage.documents.embeddings import get_embedder
 
 
@@ -60,7 +60,8 @@ def _part_unsearched(state: AgentState, query: str, sources: list) -> bool:
     if not figures.is_figure_question(query):
         return False
     searched = {(s.doc_id, s.page_number) for s in sources}
-    return any((s.doc_id, s.page_number) not in searched for s in part_sources(selected_documents(state), query))
+    return any((doc.doc_id, page) not in searched
+               for doc, pages in part_page_numbers(selected_documents(state), query) for page in pages)
 
 
 def _resolved_question(state: AgentState) -> followups.Resolved:

@@ -66,13 +66,45 @@ def column_part(period: str) -> str:
     return " ".join(p for p in period.split(",") if not any(ch.isdigit() for ch in p) and not SPAN_WORDS.search(p))
 
 
+def _is_total(label: str) -> bool:
+    return tokenize(label)[:1] == ["total"]
+
+
+def _section_key(f: dict) -> tuple:
+    return f["page"], f.get("table", 0), tuple(f.get("path") or []), f.get("section") or ""
+
+
+def _sums_of_breakdowns(facts: list[dict]) -> dict[tuple, float]:
+    """(section, column) -> the sum of the section's rows that name no item and total nothing (its breakdown)."""
+    sums: dict[tuple, float] = defaultdict(float)
+    for f in facts:
+        label = f.get("label") or ""
+        if f.get("value") is not None and not _is_total(label) and not fact_concepts(f.get("concept"), label, ""):
+            sums[(_section_key(f), f.get("period") or "")] += f["value"]
+    return sums
+
+
+def _totals_the_table(f: dict, sums: dict[tuple, float]) -> bool:
+    """A total row under a section of rows naming no item ("Cargo:" over "Domestic", "Export") whose value is not
+    their sum, and whose label does not say the section: it totals the table ("Total revenue" of all the service
+    lines printed after the last one), not the section it stands under."""
+    label, section = f.get("label") or "", f.get("section") or ""
+    breakdown = sums.get((_section_key(f), f.get("period") or ""))
+    if not _is_total(label) or breakdown is None or name_words(section) <= set(tokenize(label)):
+        return False
+    return abs(breakdown - f["value"]) > max(1.0, abs(f["value"]) * 0.002)  # printed roundings of the rows
+
+
 def part_rows(facts: list[dict], issuer: frozenset[str] = frozenset()) -> list[PartRow]:
-    """The parts the facts print, one entry per (page, part)."""
+    """The parts the facts print, one entry per (page, part). A row naming no item under a part's heading is a
+    piece of the part ("Domestic" under "Cargo:"), not the part's figure of the item: it gives the heading's
+    part its label, not the item."""
     totals: dict[tuple[int, int], set[str]] = defaultdict(set)  # (page, table) -> items its total rows name
     for f in facts:
         label = f.get("label") or ""
-        if tokenize(label)[:1] == ["total"]:
+        if _is_total(label):
             totals[(f["page"], f.get("table", 0))].update(fact_concepts(f.get("concept"), label, ""))
+    sums = _sums_of_breakdowns(facts)
     grouped: dict[tuple[int, frozenset[str]], tuple[set, set, set]] = {}
     for f in facts:
         if f.get("value") is None:
@@ -80,15 +112,20 @@ def part_rows(facts: list[dict], issuer: frozenset[str] = frozenset()) -> list[P
         label, section = f.get("label") or "", f.get("section") or ""
         own = fact_concepts(f.get("concept"), label, "")
         concepts = set(own or fact_concepts(None, "", section))
-        names = [*(f.get("path") or []), section, column_part(f.get("period") or "")]
+        path = list(f.get("path") or [])
+        if own and section and _totals_the_table(f, sums):  # the section it stands under is not its part
+            path, section = [p for p in path if p != section], ""
+        headings = {name_words(n, issuer) for n in [*path, section] if n}
+        names = [*path, section, column_part(f.get("period") or "")]
         if not own:  # a row naming no item: its label is a part of its section's item or of its table's total
             concepts |= totals.get((f["page"], f.get("table", 0)), set())
             names.append(label)
-            for entry in f.get("path") or []:
+            for entry in path:
                 concepts.update(fact_concepts(None, "", entry))
         for name in {name_words(n, issuer) for n in names if n} - {frozenset()}:
             entry = grouped.setdefault((f["page"], name), (set(), set(), set()))
-            entry[0].update(concepts)
+            if own or name not in headings:  # a piece of a heading's part: not the heading part's item
+                entry[0].update(concepts)
             entry[1].add(frozenset(tokenize(label)) - GENERIC)
             if f.get("fiscal_year"):
                 entry[2].add(int(f["fiscal_year"]))

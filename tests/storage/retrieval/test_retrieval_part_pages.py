@@ -73,3 +73,30 @@ def test_a_word_of_the_asked_item_names_no_part():
     parts, issuer = _parts(INCOME, eps)
     # "Diluted" under "Earnings per share" is the item's qualifier, said by the item asked, not a part of the company
     assert pages_of_part(parts, "What was Acme's diluted EPS in 2023?", issuer) == []
+
+
+# a segment's MD&A table: its revenue by service line, each line a section of sub-rows naming no item, then the
+# segment's "Total revenue" printed after the last section (it totals the table, not that section)
+SERVICE_LINES = Statement(title=["Harbor segment revenue by service", "(In millions)"], header=YEARS,
+                          rows=[("Parcel:",), ("Domestic", "500", "480"), ("Export", "300", "290"),
+                                ("Total parcel revenue", "800", "770"),
+                                ("Cargo:",), ("Domestic", "120", "110"), ("Export", "80", "70"),
+                                ("Total revenue", "1,000", "950")])
+CARGO_SEGMENT = Statement(title=["Note 12 - Segment information", "(In millions)"], header=YEARS,
+                          rows=[("Cargo segment:",), ("Revenue", "2,400", "2,300"), ("Operating income", "310", "290"),
+                                ("Harbor segment:",), ("Revenue", "1,000", "950"), ("Operating income", "90", "85")])
+# a part's sub-rows and the total they sum to, printed under the part's own heading
+PART_TOTAL = Statement(title=["Net sales by region", "(In millions)"], header=YEARS,
+                       rows=[("Westmark:",), ("Products", "600", "560"), ("Services", "150", "140"),
+                             ("Total net sales", "750", "700")])
+
+
+def test_a_total_after_a_breakdown_section_it_does_not_sum_is_the_tables_not_that_sections():
+    parts, issuer = _parts(INCOME, SERVICE_LINES, CARGO_SEGMENT)
+    # "Cargo" is a service line of another segment on page 1 (sub-rows, no total of its own): page 2 only
+    assert pages_of_part(parts, "What revenue did the Cargo segment generate in fiscal 2023?", issuer) == [2]
+
+
+def test_a_generic_total_summing_its_sections_rows_stays_that_parts_figure():
+    parts, issuer = _parts(INCOME, PART_TOTAL)
+    assert pages_of_part(parts, "What were Westmark's net sales in 2023?", issuer) == [1]
