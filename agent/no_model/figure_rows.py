@@ -64,7 +64,6 @@ def _base(token: str) -> str:
 
 
 _TOTAL = re.compile(r"\btotal\b", re.I)
-_WHOLE = set(tokenize("total totals consolidated combined net"))  # words of a whole, no part's qualifier
 
 _ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
 _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
@@ -491,8 +490,6 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # in a table totalling revenues need not print "revenues")
         implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
                    or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
-        # ... but not the rows of a section of that table totalled as another item ("Total expenses")
-        implied = _ImpliedTables(implied, _sections_of_other_totals(rows, ask.items[0]))
         fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue and not _segments_part(r, ask)]
         # a label both registrants' statements print ("Electric" revenues): the named registrant's
         fitting = of_named_entity(fitting, ask)
@@ -501,7 +498,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
             return None
         # a part's row under a total of the asked item is told apart from its row under another item's total
         # ("Flexibles" of "Total capital expenditures" and of "Total depreciation and amortization")
-        rivals = [(r, c) for r, c in fitting if implied.holds(r) == implied.holds(match.row)]
+        rivals = [(r, c) for r, c in fitting if (r.table in implied) == (match.row.table in implied)]
         return None if _ambiguous(match.row, match.cells, rivals) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
@@ -710,7 +707,7 @@ def _qualifier(row: Row) -> str:
     return f"{caption} {row.cells[0].section}".strip().lower()
 
 
-def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied: _ImpliedTables | None = None) -> FigureMatch | None:
+def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied: set[int] = frozenset()) -> FigureMatch | None:
     """Label matching for rows of no known line item: idf-free term overlap (the caption's words
     count half) mixed with MiniLM similarity of the question's line item and the label. `implied`:
     tables whose total is the asked item, where the item's own words go without saying."""
@@ -722,18 +719,14 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
     best: FigureMatch | None = None
     own, glossary = ask.own, ask.glossary
     tune = TUNING.rows
-    parts = _parts_of_asked(own, [r for r, _ in fitting])
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
-        if id(row) in parts:
-            continue
-        under_total = implied is not None and implied.holds(row)
-        said = _words(f"{row.label} {row.context}") | columns_said(cells) | (own - ask.residue if under_total else set())
+        said = _words(f"{row.label} {row.context}") | columns_said(cells) | (own - ask.residue if row.table in implied else set())
         # the question's line-item words must all be printed with the row (label, caption or
         # section): "return on equity" is not "Return on invested capital"
         if not terms or own - said - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
-        hit = terms & own | (own - ask.residue if under_total else set())
+        hit = terms & own | (own - ask.residue if row.table in implied else set())
         # the caption's or the section's words ("Earnings from operations:" over a segment's row)
         in_caption = (own & _words(row.context)) - hit
         label_cover = (len(hit) + tune.glossary_weight * len(terms & glossary)) / len(terms)
@@ -750,42 +743,6 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         if best is None or score > best.score:
             best = FigureMatch(score, cells, row.source, row)
     return best if best is not None and best.score >= tune.min_row_score else None
-
-
-def _parts_of_asked(own: set[str], rows: list[Row]) -> set[int]:
-    """ids of rows printing the asked words plus a qualifier the question does not say, where a row of the same
-    table prints the same asked words with another qualifier ("Infrastructure cloud services" beside "Applications
-    cloud services", asked "cloud services"): each is a part of the asked item, not the item. A word of whole
-    ("Total net sales") qualifies nothing."""
-    kept = {}
-    for row in rows:
-        terms = _words(row.label)
-        extra = terms - own - _WHOLE
-        if extra and terms & own:
-            kept[id(row)] = ((row.source.doc_id, row.source.page_number, row.table), frozenset(terms & own), frozenset(extra))
-    return {i for i, (table, said, extra) in kept.items()
-            if any(t == table and s == said and e != extra for t, s, e in kept.values())}
-
-
-def _section_key(row: Row) -> tuple:
-    return row.source.doc_id, row.source.page_number, row.table, row.cells[0].section
-
-
-def _sections_of_other_totals(rows: list[Row], item: LineItem) -> set[tuple]:
-    """The sections holding a total row of another item than `item` ("Total expenses" under "Expenses:")."""
-    return {_section_key(r) for r in rows if r.cells[0].section and _TOTAL.match(r.label)
-            and not line_items.mentions(r.label, item) and not (r.item is not None and line_items.answers(r.item, item))}
-
-
-@dataclass(frozen=True)
-class _ImpliedTables:
-    """Tables whose total is the asked item, less their sections totalled as another item."""
-
-    tables: set[int]
-    apart: set[tuple]
-
-    def holds(self, row: Row) -> bool:
-        return row.table in self.tables and _section_key(row) not in self.apart
 
 
 def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[Row, Cell]]:
