@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +22,7 @@ from functools import lru_cache
 from storage.documents.bm25 import tokenize
 from storage.documents.catalog import get_pdf_output_dirs, load_manifest
 from storage.finance.line_items import asked_items
-from storage.finance.periods import SPAN_WORDS, span_months
+from storage.finance.periods import SPAN_WORDS
 from storage.retrieval.fact_pages import asked_facts, fact_concepts
 
 log = logging.getLogger(__name__)
@@ -44,7 +43,6 @@ class PartRow:
     concepts: frozenset[str]  # the line items of its rows there
     labels: tuple[frozenset[str], ...]  # the words of its rows' labels
     years: frozenset[int]
-    spans: frozenset[int] = frozenset()  # its columns' lengths in months, where printed
 
 
 def _without_items(text: str) -> str:
@@ -63,16 +61,9 @@ def name_words(name: str, issuer: frozenset[str] = frozenset()) -> frozenset[str
 
 
 def column_part(period: str) -> str:
-    """The part a column's title names before or after its period ("FedEx Express Segment, Year ended May 31,
-    2023" -> "FedEx Express Segment"; "Three Months Ended June 30, 2023 Harbor" -> "Harbor"): its comma-separated
-    pieces printing no number and no span word, and the words after a piece's last number."""
-    pieces = []
-    for piece in period.split(","):
-        if any(ch.isdigit() for ch in piece):
-            piece = re.split(r"\S*\d\S*", piece)[-1]
-        if piece.strip() and not SPAN_WORDS.search(piece):
-            pieces.append(piece.strip())
-    return " ".join(pieces)
+    """The part a column's title names before its period ("FedEx Express Segment, Year ended May 31, 2023" ->
+    "FedEx Express Segment"): its comma-separated pieces printing no number and no span word."""
+    return " ".join(p for p in period.split(",") if not any(ch.isdigit() for ch in p) and not SPAN_WORDS.search(p))
 
 
 def _is_total(label: str) -> bool:
@@ -114,7 +105,7 @@ def part_rows(facts: list[dict], issuer: frozenset[str] = frozenset()) -> list[P
         if _is_total(label):
             totals[(f["page"], f.get("table", 0))].update(fact_concepts(f.get("concept"), label, ""))
     sums = _sums_of_breakdowns(facts)
-    grouped: dict[tuple[int, frozenset[str]], tuple[set, set, set, set]] = {}
+    grouped: dict[tuple[int, frozenset[str]], tuple[set, set, set]] = {}
     for f in facts:
         if f.get("value") is None:
             continue
@@ -132,32 +123,26 @@ def part_rows(facts: list[dict], issuer: frozenset[str] = frozenset()) -> list[P
             for entry in path:
                 concepts.update(fact_concepts(None, "", entry))
         for name in {name_words(n, issuer) for n in names if n} - {frozenset()}:
-            entry = grouped.setdefault((f["page"], name), (set(), set(), set(), set()))
+            entry = grouped.setdefault((f["page"], name), (set(), set(), set()))
             if own or name not in headings:  # a piece of a heading's part: not the heading part's item
                 entry[0].update(concepts)
             entry[1].add(frozenset(tokenize(label)) - GENERIC)
             if f.get("fiscal_year"):
                 entry[2].add(int(f["fiscal_year"]))
-            if f.get("duration_months"):
-                entry[3].add(int(f["duration_months"]))
-    return [PartRow(page, name, frozenset(c), tuple(l), frozenset(y), frozenset(m))
-            for (page, name), (c, l, y, m) in grouped.items()]
+    return [PartRow(page, name, frozenset(c), tuple(l), frozenset(y)) for (page, name), (c, l, y) in grouped.items()]
 
 
 def pages_of_part(parts: list[PartRow], question: str, issuer: frozenset[str] = frozenset()) -> list[int]:
-    """Pages printing the row of a part the question names, of the item it asks, for the span it asks (a page
-    printing the part's year only is no page of its quarter): the most specific name first (most words), then a page printing a row of the part whose label the question says, then the
+    """Pages printing the row of a part the question names, of the item it asks: the most specific name
+    first (most words), then a page printing a row of the part whose label the question says, then the
     asked years' columns, then the page's order."""
     said = set(tokenize(_without_items(question))) - issuer  # the item's own words ("diluted" EPS) name no part
     asked = asked_facts(question)
     wanted = {c for concepts, _ in asked.items for c in concepts} if asked else set()
     years = asked.years if asked else frozenset()
-    span = span_months(question)
     best: dict[int, tuple] = {}
     for part in parts:
         if not part.name <= said:
-            continue
-        if span and part.spans and span not in part.spans:  # the part's twelve months, asked its quarter
             continue
         if wanted and not part.concepts & wanted:
             continue

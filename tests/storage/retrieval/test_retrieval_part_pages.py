@@ -100,23 +100,3 @@ def test_a_total_after_a_breakdown_section_it_does_not_sum_is_the_tables_not_tha
 def test_a_generic_total_summing_its_sections_rows_stays_that_parts_figure():
     parts, issuer = _parts(INCOME, PART_TOTAL)
     assert pages_of_part(parts, "What were Westmark's net sales in 2023?", issuer) == [1]
-
-
-# a release: a part's twelve months under its heading, and its quarter in a column titled period then part
-PART_YEAR = Statement(title=["Harbor", "(In millions)"], header=["Twelve Months Ended June 30,", ["2023", "2022"]],
-                      rows=[("Net sales", "3,500", "3,400"), ("Adjusted EBIT", "265", "289")])
-QUARTER_BY_PART = Statement(title=["Adjusted EBIT by reporting segment", "(In millions)"],
-                            header=[[("Three Months Ended June 30, 2023", 0, 1), ("Three Months Ended June 30, 2022", 2, 3)],
-                                    ["Harbor", "Inland", "Harbor", "Inland"]],
-                            rows=[("Net sales", "900", "2,400", "950", "2,500"), ("Adjusted EBIT", "73", "380", "96", "440")])
-
-
-def test_a_column_titled_period_then_part_names_its_part():
-    assert column_part("Three Months Ended June 30, 2023 Harbor") == "Harbor"
-    assert column_part("Three Months Ended June 30, 2023") == ""
-
-
-def test_a_page_printing_the_parts_year_only_is_no_page_of_its_quarter():
-    parts, issuer = _parts(INCOME, PART_YEAR, QUARTER_BY_PART)
-    assert pages_of_part(parts, "What was Harbor's adjusted EBIT in the three months ended June 30, 2023?", issuer) == [2]
-    assert pages_of_part(parts, "What was Harbor's adjusted EBIT in the twelve months ended June 30, 2023?", issuer) == [1]
