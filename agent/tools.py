@@ -29,6 +29,7 @@ from storage.documents.bm25 import tokenize
 from storage.finance.line_items import asked_items, printed_forms
 from storage.retrieval.hybrid import RetrievalError
 from storage.retrieval.fusion import Ranking
+from storage.retrieval.label_pages import label_pages
 from storage.retrieval.part_pages import part_pages
 from storage.retrieval.selection_prior import selection_prior
 
@@ -167,6 +168,9 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     selection = selected_documents(state)
     labels = [re.compile(rf"(?im)^\s*(?:{printed_forms(a.item)})\b") for a in asked_items(question)]
     parts = part_sources(selection, question)
+    if selection and not (labels or parts) and (named := label_sources(selection, question)):
+        # a row of no known line item, named by its printed label: the pages printing it (a notes table)
+        return named, f"{len(named)} page(s) printing the row the question names.", True
     if not selection or not (labels or parts):
         return [], "No selected PDF, or the question names no statement line item.", False
     prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **Ranking().prior_options())
@@ -201,21 +205,33 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
 def part_sources(selection: list, question: str) -> list[Source]:
     """The pages of the selected PDFs printing the row of a segment, region or product line the question
     names (by the stored facts: storage/retrieval/part_pages.py), as `page` sources."""
+    return _fact_page_sources(selection, question, part_pages, MAX_PART_PAGES, "part")
+
+
+def label_sources(selection: list, question: str) -> list[Source]:
+    """The pages of the selected PDFs printing a row the question names by its printed label (by the stored
+    facts: storage/retrieval/label_pages.py; `Ranking.label_pages` of each), as `page` sources."""
+    return _fact_page_sources(selection, question, label_pages, Ranking().label_pages, "label")
+
+
+def _fact_page_sources(selection: list, question: str, finder, most: int, flag: str) -> list[Source]:
+    """`finder(doc_id, question, issuer)`'s first `most` pages of each selected PDF as `page` sources
+    (extra[flag] True)."""
     out = []
-    for doc in selection:
+    for doc in selection if most > 0 else ():
         if doc.source_file is None:
             continue
-        pages = part_pages(doc.doc_id, question, doc.info.issuer if doc.info else None)[:MAX_PART_PAGES]
+        pages = finder(doc.doc_id, question, doc.info.issuer if doc.info else None)[:most]
         if not pages:
             continue
         try:
             texts = catalog.load_page_texts(doc.doc_id)
         except (OSError, ValueError) as exc:
-            log.warning("segment pages of %s unavailable: %s", doc.doc_id, exc)
+            log.warning("%s pages of %s unavailable: %s", flag, doc.doc_id, exc)
             continue
         out += [Source(kind="page", text=texts[page][:STATEMENT_TEXT_LIMIT], title=f"{doc.source_file}, page "
                        f"{display_page(page)}", doc_id=doc.doc_id, source_file=doc.source_file, page_number=page,
-                       extra={"part": True}) for page in pages if page < len(texts)]
+                       extra={flag: True}) for page in pages if page < len(texts)]
     return out
 
 
