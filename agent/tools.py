@@ -29,6 +29,7 @@ from storage.documents.bm25 import tokenize
 from storage.finance.line_items import asked_items, printed_forms
 from storage.retrieval.hybrid import RetrievalError
 from storage.retrieval.fusion import Ranking
+from storage.retrieval.label_pages import label_pages
 from storage.retrieval.part_pages import part_pages
 from storage.retrieval.selection_prior import selection_prior
 
@@ -167,6 +168,9 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     selection = selected_documents(state)
     labels = [re.compile(rf"(?im)^\s*(?:{printed_forms(a.item)})\b") for a in asked_items(question)]
     parts = part_sources(selection, question)
+    if selection and not (labels or parts) and (named := label_sources(selection, question)):
+        # a row of no known line item, named by its printed label: the pages printing it (a notes table)
+        return named, f"{len(named)} page(s) printing the row the question names.", True
     if not selection or not (labels or parts):
         return [], "No selected PDF, or the question names no statement line item.", False
     prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **Ranking().prior_options())
@@ -198,32 +202,48 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     return sources, f"{len(sources)} statement or segment page(s) printing the line item.", True
 
 
-def part_page_numbers(selection: list, question: str) -> list[tuple[Any, list[int]]]:
-    """(document, its 0-based pages printing the row of the part the question names) of the selected PDFs that
-    have such pages (storage/retrieval/part_pages.py); no page's text is loaded."""
+def _fact_page_numbers(selection: list, question: str, finder, most: int) -> list[tuple[Any, list[int]]]:
+    """(document, the first `most` of `finder(doc_id, question, issuer)`'s 0-based pages) of the selected PDFs
+    that have such pages; no page's text is loaded."""
     out = []
-    for doc in selection:
+    for doc in selection if most > 0 else ():
         if doc.source_file is None:
             continue
-        pages = part_pages(doc.doc_id, question, doc.info.issuer if doc.info else None)[:MAX_PART_PAGES]
-        if pages:
+        if pages := finder(doc.doc_id, question, doc.info.issuer if doc.info else None)[:most]:
             out.append((doc, pages))
     return out
+
+
+def part_page_numbers(selection: list, question: str) -> list[tuple[Any, list[int]]]:
+    """(document, its 0-based pages printing the row of the part the question names) of the selected PDFs that
+    have such pages (storage/retrieval/part_pages.py)."""
+    return _fact_page_numbers(selection, question, part_pages, MAX_PART_PAGES)
 
 
 def part_sources(selection: list, question: str) -> list[Source]:
     """The pages of the selected PDFs printing the row of a segment, region or product line the question
     names (by the stored facts: storage/retrieval/part_pages.py), as `page` sources."""
+    return _page_sources(part_page_numbers(selection, question), "part")
+
+
+def label_sources(selection: list, question: str) -> list[Source]:
+    """The pages of the selected PDFs printing a row the question names by its printed label (by the stored
+    facts: storage/retrieval/label_pages.py; `Ranking.label_pages` of each), as `page` sources."""
+    return _page_sources(_fact_page_numbers(selection, question, label_pages, Ranking().label_pages), "label")
+
+
+def _page_sources(doc_pages: list[tuple[Any, list[int]]], flag: str) -> list[Source]:
+    """Each (document, pages) as `page` sources (extra[flag] True)."""
     out = []
-    for doc, pages in part_page_numbers(selection, question):
+    for doc, pages in doc_pages:
         try:
             texts = catalog.load_page_texts(doc.doc_id)
         except (OSError, ValueError) as exc:
-            log.warning("segment pages of %s unavailable: %s", doc.doc_id, exc)
+            log.warning("%s pages of %s unavailable: %s", flag, doc.doc_id, exc)
             continue
         out += [Source(kind="page", text=texts[page][:STATEMENT_TEXT_LIMIT], title=f"{doc.source_file}, page "
                        f"{display_page(page)}", doc_id=doc.doc_id, source_file=doc.source_file, page_number=page,
-                       extra={"part": True}) for page in pages if page < len(texts)]
+                       extra={flag: True}) for page in pages if page < len(texts)]
     return out
 
 

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from storage.finance.periods import QUARTER_NAME, QUARTER_ORDINALS, YEAR_RE
 from storage.retrieval.page_sections import page_header, page_sections, statement_name
 
 REPO = Path(__file__).resolve().parent.parent
@@ -200,6 +201,57 @@ PROSE_TEMPLATES = [
     "Why did {phrase} at {iss}?",
     "Has {iss} reported {phrase}?",
 ]
+
+
+# the names analysts give line items (a bench phrasing of questions: the product's own vocabulary, which must
+# read them, is storage/finance/line_items.py), by US-GAAP concept
+ANALYST_NAMES = {
+    "PaymentsToAcquirePropertyPlantAndEquipment": ("capex", "capital expenditures", "capital spending"),
+    "NetCashProvidedByUsedInOperatingActivities": ("CFO", "cash from operations", "operating cash flow"),
+    "NetCashProvidedByUsedInInvestingActivities": ("investing cash flow", "cash used in investing"),
+    "NetCashProvidedByUsedInFinancingActivities": ("financing cash flow",),
+    "EarningsPerShareDiluted": ("diluted EPS", "EPS (diluted)"),
+    "EarningsPerShareBasic": ("basic EPS",),
+    "Revenues": ("revenue", "top line", "sales"),
+    "NetIncomeLoss": ("net income", "net profit", "bottom line"),
+    "OperatingIncomeLoss": ("operating income", "operating profit"),
+    "CostOfRevenue": ("COGS", "cost of sales"),
+    "SellingGeneralAndAdministrativeExpense": ("SG&A",),
+    "ResearchAndDevelopmentExpense": ("R&D expense",),
+    "DepreciationDepletionAndAmortization": ("D&A", "depreciation and amortization"),
+    "CashAndCashEquivalentsAtCarryingValue": ("cash and equivalents", "cash balance"),
+    "InventoryNet": ("inventories",),
+    "AccountsReceivableNetCurrent": ("receivables",),
+    "AccountsPayableCurrent": ("payables",),
+    "PropertyPlantAndEquipmentNet": ("net PP&E",),
+    "Assets": ("total assets",),
+    "Liabilities": ("total liabilities",),
+    "StockholdersEquity": ("shareholders' equity", "total equity"),
+    "PaymentsOfDividends": ("dividends paid",),
+    "PaymentsForRepurchaseOfCommonStock": ("share buybacks", "share repurchases"),
+    "IncomeTaxExpenseBenefit": ("tax expense", "income tax provision"),
+}
+BALANCE_TEMPLATES = [  # a balance: "as of" its year end
+    "What was {iss}'s {item} as of the end of {per}?",
+    "How much {item} did {iss} have on its balance sheet at {per} year end?",
+    "{iss} {item} balance as of {per}",
+]
+
+
+def analyst_item(row, cell, item: str, per: str, rng: random.Random) -> tuple[str, str, list[str]]:
+    """The item, period and extra templates of a question in analysts' words on `row` (agent/no_model/cited_rows.py
+    Row): the item by its analysts' name (ANALYST_NAMES), a segment's, region's or table's name before it when the
+    row is printed outside the primary statements, a quarter a 10-K's quarterly column prints, "as of" a balance."""
+    concept = row.item.concept if row.item is not None else ""
+    if concept in ANALYST_NAMES and rng.random() < 0.6:
+        item = rng.choice(ANALYST_NAMES[concept])
+    part = _clean_label(row.caption or row.cells[0].section)
+    if not row.primary and part and len(part.split()) <= 5 and part.lower() not in item.lower() and rng.random() < 0.6:
+        item = rng.choice([f"{part} {item}", f"{item} for {part}", f"{item} of the {part} segment"])
+    quarter, year = QUARTER_NAME.search(cell.period), YEAR_RE.search(per)
+    if quarter and year and not per.startswith("Q"):
+        per = f"Q{quarter.group(2) or QUARTER_ORDINALS[quarter.group(1).lower()]} of fiscal {year.group(0)}"
+    return item, per, BALANCE_TEMPLATES if row.instant and rng.random() < 0.5 else []
 
 
 def _period(f: Filing, years: list[str], rng: random.Random) -> tuple[str, str | None]:

@@ -29,7 +29,7 @@ import numpy as np
 
 from bench.answers import use_work_dir
 from bench.scorer_data import (ANALYST_ROW_TEMPLATES, ROW_TEMPLATES, Filing, _clean_label, _period, _question,
-                               _short_issuer, held_out_issuers, issuer_code)
+                               _short_issuer, analyst_item, held_out_issuers, issuer_code)
 
 OUT = Path(__file__).resolve().parent.parent / "agent" / "no_model" / "row_scorer.json"
 MAX_ROWS_PER_PAGE = 3
@@ -77,17 +77,23 @@ def item_phrase(label: str, section: str, rng: random.Random) -> str:
     return label
 
 
-def questions_of(manifest: Path, embedder, rng: random.Random) -> list[dict]:
-    """Generated questions on one filing's pages, each with its candidates' features and the positive's index."""
+def row_questions(manifest: Path, rng: random.Random, analyst: bool = False):
+    """Questions generated on one filing's table rows (the stored facts' rows the answer path reads), each as
+    (question, src, rows, row, cell, ask, fitting, positive): the page's rows, the row asked and its cell, the
+    answer path's ask and the candidates it chooses among (`positive`: the asked row's index among them).
+    A question whose row is not a candidate, or whose label is printed twice among them, is skipped.
+    `analyst`: also the words analysts use (bench/scorer_data.py `analyst_item`: "capex", "CFO", "diluted EPS",
+    a segment's name before the item, "as of" a balance's year end); off, the recipe of the row scorer's
+    training (same draws, same questions)."""
     from storage.documents import catalog
     from storage.finance import line_items
     from storage.retrieval.page_sections import page_sections
     from storage.schema import Source
     from agent.no_model.cited_rows import collect_rows
     from agent.no_model.figure_periods import asked_period, column_years
-    from agent.no_model.figure_rows import best_row, make_ask
+    from agent.no_model.figure_rows import make_ask
     from agent.no_model.release_columns import split_columns
-    from agent.no_model.row_scorer import candidates, features
+    from agent.no_model.row_scorer import candidates
 
     m = json.loads(manifest.read_text())
     info, doc_id, stem = m.get("info") or {}, m["doc_id"], m["source_file"].removesuffix(".pdf")
@@ -96,7 +102,6 @@ def questions_of(manifest: Path, embedder, rng: random.Random) -> list[dict]:
     filing = Filing(stem, _short_issuer(info.get("issuer"), stem), info.get("form") or "", info.get("fiscal_year"),
                     info.get("fiscal_quarter"), page_labels=page_sections(pages), info=info)
     texts = catalog.load_page_texts(doc_id)
-    out = []
     page_order = list(range(len(texts)))
     rng.shuffle(page_order)
     used_pages = 0
@@ -114,7 +119,11 @@ def questions_of(manifest: Path, embedder, rng: random.Random) -> list[dict]:
             cell = rng.choice([c for c in row.cells if column_years(c.period)])
             per, _ = _period(filing, [str(max(column_years(cell.period)))], rng)
             item = item_phrase(row.label, row.cells[0].section, rng)
-            question = _question(rng.choice(ROW_TEMPLATES + ANALYST_ROW_TEMPLATES), filing, item, per, rng, page)
+            templates = ROW_TEMPLATES + ANALYST_ROW_TEMPLATES
+            if analyst:
+                item, per, extra = analyst_item(row, cell, item, per, rng)
+                templates = templates + extra
+            question = _question(rng.choice(templates), filing, item, per, rng, page)
             ask = make_ask(question, asked_period(question), [src])
             fitting = candidates(ask, rows)
             positive = next((i for i, (r, cells) in enumerate(fitting) if r is row and cell in cells), None)
@@ -122,9 +131,20 @@ def questions_of(manifest: Path, embedder, rng: random.Random) -> list[dict]:
             if positive is None or len(fitting) < 2 or not ask.own or \
                     any(r is not row and line_items.normalize_label(r.label) == label for r, _ in fitting):
                 continue
-            rules = best_row(ask, rows, embedder)
-            out.append({"filing": stem, "question": question, "x": features(ask, fitting, embedder, rows), "y": positive,
-                        "rules": None if rules is None else next((i for i, (r, _) in enumerate(fitting) if r is rules.row), -1)})
+            yield question, src, rows, row, cell, ask, fitting, positive
+
+
+def questions_of(manifest: Path, embedder, rng: random.Random) -> list[dict]:
+    """Generated questions on one filing's pages, each with its candidates' features and the positive's index."""
+    from agent.no_model.figure_rows import best_row
+    from agent.no_model.row_scorer import features
+
+    stem = json.loads(manifest.read_text())["source_file"].removesuffix(".pdf")
+    out = []
+    for question, _, rows, _, _, ask, fitting, positive in row_questions(manifest, rng):
+        rules = best_row(ask, rows, embedder)
+        out.append({"filing": stem, "question": question, "x": features(ask, fitting, embedder, rows), "y": positive,
+                    "rules": None if rules is None else next((i for i, (r, _) in enumerate(fitting) if r is rules.row), -1)})
     return out
 
 

@@ -138,6 +138,10 @@ class Ranking(BaseModel):
     facts_tie_inputs: bool = Field(True, description="the tie-break also counts a page printing a ratio's formula "
                                    "inputs (storage.retrieval.fact_pages: the statement printing both lines of a "
                                    "margin); False: only a row of the asked item itself")
+    label_pages: int = Field(2, description="a figure question naming no known line item and no part: the agent's "
+                             "statement-pages tool reads this many pages of each selected PDF whose stored facts print "
+                             "a row of a label the question says in full, in a fiscal year it names "
+                             "(storage.retrieval.label_pages); 0 = off (the tool found nothing for it)")
     scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
                                  "period, section label) at the weight its weights were trained with "
                                  "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")

@@ -34,3 +34,28 @@ def test_a_question_naming_a_segment_gets_its_tables_page_then_the_statement_pag
     company = "What was operating income in 2023?"
     sources, _, ok = statement_sources(initial_state(company, selected_doc_ids=[doc.doc_id]), company)
     assert ok and [s.page_number for s in sources] == [0]
+
+
+def test_a_row_named_by_its_label_gets_the_notes_page_printing_it(pdf_home, monkeypatch):
+    import agent.tools
+    from storage.documents import ingest
+    from tests.fixtures_filings import source_path
+    from tests.storage.documents.layout_pages import filing
+    from tests.storage.retrieval.test_retrieval_label_pages import BORROWINGS
+    from tests.storage.retrieval.test_retrieval_part_pages import INCOME
+
+    path = source_path("acme_notes.pdf")
+    path.write_bytes(filing([INCOME, BORROWINGS], prose_pages=2))
+    doc = ingest.process_and_index_pdf(path)
+    asked = "What were Acme's bank overdrafts at the end of 2023?"
+    sources, _, ok = statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked)
+    assert ok and [(s.page_number, bool(s.extra.get("label"))) for s in sources] == [(3, True)]
+    # a known line item keeps its statement page; a year no column prints, no page
+    company = "What was net income in 2023?"
+    sources, _, ok = statement_sources(initial_state(company, selected_doc_ids=[doc.doc_id]), company)
+    assert ok and [(s.page_number, bool(s.extra.get("label"))) for s in sources] == [(2, False)]
+    assert not statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked.replace("2023", "2019"))[2]
+    # the old behaviour, a preset: the tool finds nothing for a row of no known line item
+    monkeypatch.setattr(agent.tools, "Ranking", lambda: Ranking(label_pages=0))
+    assert statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked) == \
+        ([], "No selected PDF, or the question names no statement line item.", False)
