@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from storage.finance.periods import DUE_IN_YEAR
 from storage.retrieval.question_scope import question_scope
 from storage.schema import DocumentInfo
 
@@ -26,6 +27,8 @@ _ANNUAL_FORMS = {"10-K", "annual report", "20-F"}
 _NAME = re.compile(r"\b((?:[A-Z]|[a-z][A-Z])[\w&.\-]*?(?:\s+(?:&\s+)?[A-Z][\w&.\-]*?){0,2})"
                    r"(?:['’][sS]\b|(?<=s)['’](?=\s)|\s+(?:Inc|Corp|Corporation|Co|Ltd|plc|LLC)\b)")
 _NOT_NAMES = {"Q1", "Q2", "Q3", "Q4", "FY", "GAAP", "EPS", "EBITDA", "US", "U.S", "What", "How", "The"}
+# a capital word starting the question before the name ("In Amcor's tax rate reconciliation, ...")
+_LEADING_WORD = re.compile(r"^(?:In|For|At|Of|On|As|By|From|During|Per|Within|Across|Under|Among|Was|Were|Did|Does|Is)\s+")
 
 
 def covered_years(info: DocumentInfo) -> set[int] | None:
@@ -76,6 +79,8 @@ def uncovered_years(question: str, infos: list[DocumentInfo], passages: list[str
         if year not in years:
             if year < min(years) and re.search(rf"\b{year}\b", text):
                 continue  # an earlier year the passages print (a history, a five-year table)
+            if year > max(years) and DUE_IN_YEAR.search(question) and re.search(rf"\b{year}\b", text):
+                continue  # a due year of the maturities the passages print ("principal due in 2025")
             out.append(f"Q{quarter} FY{year}" if quarter else str(year))
         elif quarter and year not in annual and (year, quarter) not in quarters:
             out.append(f"Q{quarter} FY{year}")
@@ -91,7 +96,7 @@ def uncovered_issuers(question: str, infos: list[DocumentInfo], passages: list[s
     text = " ".join(passages).lower()
     out = []
     for m in _NAME.finditer(question):
-        name = m.group(1).strip(" .")
+        name = _LEADING_WORD.sub("", m.group(1).strip(" ."))
         first = name.split()[0]
         if first in _NOT_NAMES or name.lower() in issuers or first.lower() in issuers or name.lower() in text:
             continue

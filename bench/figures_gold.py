@@ -2,7 +2,7 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library|releases|releases-more|paraphrase|derived-more|segments]
+        [--gold statements|library|releases|releases-more|paraphrase|derived-more|segments|notes]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
@@ -21,6 +21,10 @@ half. Figures only (no derived set); the filings of all four folders.
 (segment revenue, operating income or margin, assets, capital expenditures, depreciation; geography and product-line
 net sales; a quarter and nine months of a 10-Q) in an analyst's words, read off the segment notes and MD&A segment
 tables before code ran on them (issues 27, 28). Figures only; the filings of all four folders.
+`--gold notes`: bench/gold/notes_tune_figures.jsonl, figures of notes and MD&A tables of tune-issuer 10-Ks no
+other gold uses (tax rate reconciliations, debt and lease maturities by year, buybacks, stock compensation,
+dividends, MD&A cash-flow summaries, prose figures) in analysts' words, read off the pages before code ran on
+them (issue 27). Figures only; the filings of all four folders.
 `--gold derived-more`: bench/gold/ratios_tune_derived.jsonl, formulas analysts write (margins, growth, points of
 a margin, liquidity and leverage ratios, interest coverage, capex share, free cash flow, payout, tax rate, days
 sales outstanding and turnover over average balances, formulas in words, a 10-Q's quarter) over rows read off
@@ -321,7 +325,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments")
+GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments", "notes")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -338,8 +342,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
-    if gold == "segments":
-        return ["segments_tune_figures.jsonl"] if kind == "figures" else []
+    if gold in ("segments", "notes"):
+        return [f"{gold}_tune_figures.jsonl"] if kind == "figures" else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
 
 
@@ -436,7 +440,8 @@ def _default_pdfs(gold: str = "statements") -> list[Path]:
                "releases-more": ["financebench-dev/pdfs", "financebench-dev/library", "statements-more"],
                "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"],
-               "segments": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
+               "segments": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
+               "notes": ["statements", "statements-more", "financebench-dev/library"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
     return [shared / f for f in folders]
@@ -452,7 +457,8 @@ def main(argv: list[str] | None = None) -> int:
                              "releases-more: bench/gold/releases_more_tune_figures.jsonl (more of them, and 8-Ks); "
                              "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words); "
                              "derived-more: bench/gold/ratios_tune_derived.jsonl (analysts' formulas, tune issuers); "
-                             "segments: bench/gold/segments_tune_figures.jsonl (a segment's row, tune issuers)")
+                             "segments: bench/gold/segments_tune_figures.jsonl (a segment's row, tune issuers); "
+                             "notes: bench/gold/notes_tune_figures.jsonl (notes and MD&A tables, tune issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")

@@ -48,6 +48,7 @@ class Row:
     entity: str = ""  # whose statement its page is, when printed above the title ("PG&E CORPORATION")
     statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
     table: int = 0  # its table (rows of one table share it)
+    intro: str = ""  # the sentence leading into its table ("The following table reconciles ...:"), "" when none
 
     def cells_for(self, period: AskedPeriod, prefer=None) -> list[Cell]:
         """The row's cells of the asked period (agent/no_model/figure_periods.py pick_cells)."""
@@ -91,7 +92,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         primary = is_primary_statement(text)
         entity = statement_entity(text) if primary else ""
         kind = statement_kind(text) if primary else ""
-        captions = table_captions(units)
+        captions, intros = table_captions(units), table_intros(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
         table, in_header, heading = 0, False, ""
@@ -125,7 +126,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
                             line_items.row_item(label_without_period(cells[0].label), cells[0].section or heading,
                                                 percent_row(cells)),
                             primary, None, entity, kind,
-                            hash((src.doc_id, src.page_number, table))))
+                            hash((src.doc_id, src.page_number, table)), intros.get(id(unit.header), "")))
         # the fiscal calendar is the page's: a table of an earlier year alone on it ("Year ended May 31,
         # 2022" under the 2023 one) is not shifted a year by its own latest column
         shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id),
@@ -200,3 +201,37 @@ def table_captions(units: list[Unit]) -> dict[int, str]:
             words = len(unit.text.split())
             above = unit.text if 0 < words <= MAX_CAPTION_WORDS and unit.text[-1:] not in ".;:" else ""
     return captions
+
+
+MAX_INTRO_LINES = 3
+_SENTENCE_END = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
+
+
+def table_intros(units: list[Unit]) -> dict[int, str]:
+    """id(table header) -> the sentence leading into its table: the prose just above the header
+    ending with a colon ("The following table shows share-based compensation expense ... (in
+    millions):"), its last sentence only, across a column-group line under it ("PG&E Corporation
+    Utility") or its last words read as the header's first line ("2022:"); a table without one is absent."""
+    intros: dict[int, str] = {}
+    prose: list[str] = []
+    for unit in units:
+        if unit.is_header and unit.header is not None:
+            lines = prose[-MAX_INTRO_LINES:] + [unit.text] * unit.text.rstrip().endswith(":")
+            ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(":")]
+            if id(unit.header) not in intros and ends:
+                intros[id(unit.header)] = _SENTENCE_END.split(" ".join(lines[:ends[-1] + 1]).strip())[-1]
+            prose = []
+        elif unit.is_table_row:
+            prose = []
+        elif _heading(unit.text) and not (prose and prose[-1].rstrip().endswith(":")):
+            prose = []  # a note's heading ("Asset Retirement Obligations") titles its tables, not one sentence
+        else:
+            prose.append(unit.text)
+    return intros
+
+
+def _heading(text: str) -> bool:
+    """A short line ending without punctuation, starting with a capital: a heading, not a sentence's line
+    (after a lead-in's colon, a column-group line: "PG&E Corporation Utility")."""
+    words = text.split()
+    return 0 < len(words) <= MAX_CAPTION_WORDS and text.rstrip()[-1] not in ".,;:" and text.lstrip()[0].isupper()

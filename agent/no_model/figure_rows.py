@@ -58,6 +58,8 @@ MIN_FOLDED = 4
 def _base(token: str) -> str:
     """"declared" and "declare" -> "declar": a word without its "-ed" or final "e", so that the
     participle printed and the verb asked meet."""
+    if token.endswith("xe") and token.isalpha():
+        return token[:-1]  # "taxes" (bm25's "taxe") is "tax"
     if len(token) > MIN_FOLDED and token.isalpha():
         return token[:-2] if token.endswith("ed") else token[:-1] if token.endswith("e") else token
     return token
@@ -130,7 +132,7 @@ _PERIOD_WORDS = set(tokenize(
     # asking verbs and company-form words: how a question asks and whom, not which line item
     "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
     "large big size sized bring brought come came keep kept receive received raise raised incur incurred "
-    "count use assume assumed "  # "what share count did it use", "what costs does the guidance assume": the asking
+    "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
 
@@ -225,6 +227,18 @@ def _name_pieces(names: str) -> set[str]:
 
 def _words(text: str) -> set[str]:
     return set(tokenize(text)) - _PERIOD_WORDS
+
+
+_OTHERWISE: dict[str, set[str]] = {}
+for _a, _b in line_items.SAID_OTHERWISE:
+    _OTHERWISE.setdefault(tokenize(_a)[0], set()).add(tokenize(_b)[0])
+    _OTHERWISE.setdefault(tokenize(_b)[0], set()).add(tokenize(_a)[0])
+
+
+def _unsaid(own: set[str], said: set[str]) -> set[str]:
+    """The question's words printed neither as asked nor in the words filings say for them
+    (line_items.SAID_OTHERWISE: "stock" of a "Share-based" row)."""
+    return {w for w in own - said if not _OTHERWISE.get(w, set()) & said}
 
 
 def row_fits(row: Row, ask: Ask, segment_words: set[str], cells: list[Cell] = ()) -> bool:
@@ -707,6 +721,11 @@ def _qualifier(row: Row) -> str:
     return f"{caption} {row.cells[0].section}".strip().lower()
 
 
+def _without_words(text: str, words: set[str]) -> str:
+    """`text` without the words whose tokens are among `words`."""
+    return " ".join(w for w in text.split() if not set(tokenize(w)) & words) if words else text
+
+
 def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied: set[int] = frozenset()) -> FigureMatch | None:
     """Label matching for rows of no known line item: idf-free term overlap (the caption's words
     count half) mixed with MiniLM similarity of the question's line item and the label. `implied`:
@@ -714,24 +733,39 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
     if not fitting or not ask.own:
         return None
     labels = [r.label for r, _ in fitting]
-    vectors = embedder.embed([without_periods(ask.text), *labels])  # similarity is about the line item
-    cosines = vectors[1:] @ vectors[0]
+    # of a table its lead-in sentence names, the label tells the row by the question's other words
+    # ("balance at the end" of "unrecognized tax benefits" the lead-in says): similarity to them too
+    intros = sorted({r.intro for r, _ in fitting if r.intro})
+    rest = [_without_words(without_periods(ask.text), _words(i)) for i in intros]
+    vectors = embedder.embed([without_periods(ask.text), *rest, *labels])  # similarity is about the line item
+    labels_at = 1 + len(rest)
+    cosines = vectors[labels_at:] @ vectors[0]
+    if intros:
+        by_intro = dict(zip(intros, range(1, labels_at)))
+        cosines = [max(float(c), float(vectors[labels_at + k] @ vectors[by_intro[r.intro]])) if r.intro else c
+                   for k, ((r, _), c) in enumerate(zip(fitting, cosines))]
     best: FigureMatch | None = None
     own, glossary = ask.own, ask.glossary
     tune = TUNING.rows
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
-        said = _words(f"{row.label} {row.context}") | columns_said(cells) | (own - ask.residue if row.table in implied else set())
-        # the question's line-item words must all be printed with the row (label, caption or
-        # section): "return on equity" is not "Return on invested capital"
-        if not terms or own - said - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
+        # the table's lead-in sentence says what all its rows are ("The following table reconciles the
+        # changes in unrecognized tax benefits:" over "Balance at end of year")
+        around, lead_in = _words(row.context), _words(row.intro)
+        said = terms | around | lead_in | columns_said(cells) | (own - ask.residue if row.table in implied else set())
+        # the question's line-item words must all be printed with the row (label, caption, section or
+        # lead-in): "return on equity" is not "Return on invested capital"
+        # (a label of period words only, "Balance at end of year", is a row of the table its lead-in names)
+        if not (terms or row.intro) or _unsaid(own, said) - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
-        hit = terms & own | (own - ask.residue if row.table in implied else set())
+        hit = (own - _unsaid(own, terms)) | (own - ask.residue if row.table in implied else set())
         # the caption's or the section's words ("Earnings from operations:" over a segment's row)
-        in_caption = (own & _words(row.context)) - hit
-        label_cover = (len(hit) + tune.glossary_weight * len(terms & glossary)) / len(terms)
+        in_caption = (own & around) - hit
+        # the lead-in's words name what every row of its table is: said as the label's are
+        in_lead = (own & lead_in) - hit - in_caption - _SEGMENT_KIND
+        label_cover = (len(hit) + tune.glossary_weight * len(terms & glossary)) / max(1, len(terms))
         asked_words = len(own - _SEGMENT_KIND) or len(own)
-        question_cover = max(min(1.0, (len(hit) + tune.caption_weight * len(in_caption - _SEGMENT_KIND)) / asked_words),
+        question_cover = max(min(1.0, (len(hit) + len(in_lead) + tune.caption_weight * len(in_caption - _SEGMENT_KIND)) / asked_words),
                              tune.glossary_cover * len(terms & glossary) / len(glossary) if glossary else 0.0)
         lexical = tune.label_cover_weight * min(label_cover, 1.0) + (1 - tune.label_cover_weight) * question_cover
         score = tune.semantic_weight * float(cos) + (1 - tune.semantic_weight) * lexical - tune.rank_penalty * row.rank

@@ -267,6 +267,15 @@ _STATEMENT_WORDS = {
     "balance": "consolidated balance sheets total assets total liabilities shareholders equity",
     "cashflow": "consolidated statements of cash flows operating activities investing activities financing activities",
 }
+
+# words analysts say for the words a row's label or its table's lead-in prints ("stock-based" of
+# "Share-based compensation expense", "stock comp", "pre-tax" of "before income taxes", "R&D" of
+# "Research and development credit"): either said, the other is printed
+SAID_OTHERWISE: tuple[tuple[str, str], ...] = (
+    ("stock", "share"), ("comp", "compensation"), ("pre", "before"), ("r&d", "research"),
+    ("buyback", "repurchase"),
+)
+
 SEARCH_GLOSSARY: list[tuple[str, str]] = [
     (r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|profit and loss", _STATEMENT_WORDS["income"]),
     (r"balance sheets?|statements? of financial position", _STATEMENT_WORDS["balance"]),

@@ -302,6 +302,12 @@ def span_months(text: str) -> int | None:
 # an answer line's span, said back ("the three months ended June 30, 2023"); the full year's words ("fiscal 2022")
 SAID_SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[- ]?three) (months|weeks)\b|\bquarter\b",
                        re.IGNORECASE)
+
+# a year asked as the due date of an obligation schedule ("principal due in 2025", "borrowings that mature in
+# fiscal 2028", "lease payments owed in 2024"): a later year a filing prints as a row of its maturities
+DUE_IN_YEAR = re.compile(r"(?i)\b(?:due|matur(?:e|es|ing|ity|ities)|payable|ow(?:e|es|ed|ing)|repa(?:y|id|yments?)|"
+                         r"scheduled|principal payments?|lease payments?|(?:purchase |contractual )?obligations?)\b")
+
 SAID_FULL_YEAR = re.compile(r"\b(?:years?|fiscal|twelve months|52 weeks|53 weeks|fifty[- ]?(?:two|three) weeks)\b",
                             re.IGNORECASE)
 # a period's words besides the span's length, dropped from a claim's content words ("six months ended")

@@ -66,3 +66,20 @@ def test_the_model_is_told_the_period_is_not_covered(fabrikam_10k):
     run_turn(context(llm), "What was net revenue in fiscal 2024?", selected_doc_ids=[fabrikam_10k.doc_id])
     system = llm.seen[-1][0].content
     assert "not among them" in system and "fiscal 2024" not in system.split("Coverage check")[0]
+
+
+def test_a_due_year_of_printed_maturities_is_covered_a_later_year_s_figure_is_not():
+    info = DocumentInfo(title="Fabrikam · 10-K · FY2022", issuer="Fabrikam Corporation", form="10-K", fiscal_year=2022)
+    schedule = ["Future principal payments as of December 31, 2022: 2023 $ 11,139 2024 9,910 2025 10,645"]
+    for question in ("How much of the term debt principal comes due in 2025?", "What lease payments does it owe in 2024?",
+                     "How much of its borrowings mature in fiscal 2025?"):
+        assert scope_note(question, [info], schedule) is None, question
+    # a later year's figure is still not the filing's, nor a due year the passages do not print
+    assert NOT_THERE.search(scope_note("What was revenue in 2025?", [info], schedule))
+    assert NOT_THERE.search(scope_note("How much principal is due in 2027?", [info], schedule))
+
+
+def test_a_capital_word_starting_the_question_is_not_part_of_the_company_named():
+    info = DocumentInfo(title="Fabrikam · 10-K · FY2022", issuer="Fabrikam Corporation", form="10-K", fiscal_year=2022)
+    assert scope_note("In Fabrikam's tax rate reconciliation, what was the effect of state taxes in 2022?", [info], []) is None
+    assert NOT_THERE.search(scope_note("In Contoso's tax rate reconciliation, what was the effect of state taxes in 2022?", [info], []))

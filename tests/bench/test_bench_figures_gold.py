@@ -315,3 +315,20 @@ def test_segments_gold_is_tune_figures_of_segment_tables_new_to_the_other_golds(
     assert not [g for g in gold if (g["file"], g["page"], g["value"]) in others]
     folders = {d.name for d in _default_pdfs("segments")}
     assert {"statements", "statements-more", "library", "pdfs"} <= folders
+
+
+def test_notes_gold_is_tune_figures_of_pages_no_other_gold_uses():
+    from bench.figures_gold import GOLD, _default_pdfs, build_questions, gold_files, gold_stems, load_gold
+    from bench.splits import half_of
+
+    assert gold_files("figures", "notes") == ["notes_tune_figures.jsonl"]
+    assert gold_files("derived", "notes") == []
+    stems = sorted(gold_stems("notes"))
+    assert {half_of(s) for s in stems} == {"tune"}
+    assert build_questions(stems, None, None, "check", "notes") == []
+    gold = load_gold("notes_tune_figures.jsonl")
+    assert len(gold) >= 40 and {"notes", "md&a"} <= {g["statement"] for g in gold}
+    used = {(g["file"], g["page"]) for p in GOLD.glob("*.jsonl") if p.name != "notes_tune_figures.jsonl"
+            for g in load_gold(p.name) if isinstance(g.get("page"), int)}
+    assert not [g for g in gold if (g["file"], g["page"]) in used]
+    assert {"statements", "library"} <= {d.name for d in _default_pdfs("notes")}
