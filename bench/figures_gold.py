@@ -8,7 +8,9 @@
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
 `--gold releases`: bench/gold/library_releases_*.jsonl (read for issue 27 off tune-issuer earnings releases
 and 10-Qs: AMCOR_2023Q4_EARNINGS, AMCOR_2023Q2_10Q of financebench-dev/pdfs, more pages of the PG&E release;
-only those filings are asked).
+only those filings are asked) and, for the check half, bench/gold/releases_check_figures.jsonl (check issuers'
+releases, most from tables whose column heads carry parts: GAAP / non-GAAP, as reported / excluding currency,
+a quarter next to the full year's column; `columns` says which layout). Figures only for the check half.
 `--gold releases-more`: bench/gold/releases_more_tune_figures.jsonl, more figures of tune-issuer releases,
 10-Qs and 8-Ks (reconciliation rows, segment and geography tables, quarter vs six/nine-month columns, %
 columns, 10-Q balance sheets and year-to-date cash flows, guidance tables, two prose figures of 8-Ks), read
@@ -24,7 +26,8 @@ tables before code ran on them (issues 27, 28). Figures only; the filings of all
 `--gold notes`: bench/gold/notes_tune_figures.jsonl, figures of notes and MD&A tables of tune-issuer 10-Ks no
 other gold uses (tax rate reconciliations, debt and lease maturities by year, buybacks, stock compensation,
 dividends, MD&A cash-flow summaries, prose figures) in analysts' words, read off the pages before code ran on
-them (issue 27). Figures only; the filings of all four folders.
+them (issue 27); its check half is bench/gold/notes_check_figures.jsonl (check-issuer 10-Ks, same classes, read
+before code ran on them). Figures only; the filings of all four folders.
 `--gold derived-more`: bench/gold/ratios_tune_derived.jsonl, formulas analysts write (margins, growth, points of
 a margin, liquidity and leverage ratios, interest coverage, capex share, free cash flow, payout, tax rate, days
 sales outstanding and turnover over average balances, formulas in words, a 10-Q's quarter) over rows read off
@@ -334,16 +337,17 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
     the tune issuers' releases and 10-Qs."""
     if gold == "library":
         return [f"library_{kind}.jsonl"]
-    if gold == "releases":
-        return [f"library_releases_{kind}.jsonl"]
+    if gold == "releases":  # the tune issuers' releases and 10-Qs; the check issuers' releases (figures only)
+        return [f"library_releases_{kind}.jsonl"] + (["releases_check_figures.jsonl"] if kind == "figures" else [])
     if gold == "releases-more":
         return [f"releases_more_tune_{kind}.jsonl"] if (GOLD / f"releases_more_tune_{kind}.jsonl").exists() else []
     if gold == "paraphrase":
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
-    if gold in ("segments", "notes"):
-        return [f"{gold}_tune_figures.jsonl"] if kind == "figures" else []
+    if gold in ("segments", "notes"):  # a tune file and, where one was read, its check half
+        names = (f"{gold}_tune_figures.jsonl", f"{gold}_check_figures.jsonl")
+        return [n for n in names if (GOLD / n).exists()] if kind == "figures" else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
 
 
@@ -436,7 +440,7 @@ def answers_at_revision(rev: str, questions: list[dict], work: Path, pdfs: list[
 
 def _default_pdfs(gold: str = "statements") -> list[Path]:
     folders = {"library": ["financebench-dev/library"],
-               "releases": ["financebench-dev/pdfs", "statements-more"],
+               "releases": ["financebench-dev/pdfs", "statements", "statements-more"],
                "releases-more": ["financebench-dev/pdfs", "financebench-dev/library", "statements-more"],
                "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"],
@@ -453,12 +457,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gold", choices=GOLDS, default="statements",
                         help="statements: bench/gold/statements*; library: bench/gold/library_* (the FinanceBench "
                              "library filings of the tune issuers, read for issue 27; only their filings are asked); "
-                             "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs); "
+                             "releases: bench/gold/library_releases_* (tune issuers' releases and 10-Qs) and "
+                             "releases_check_figures.jsonl (check issuers' releases, part columns); "
                              "releases-more: bench/gold/releases_more_tune_figures.jsonl (more of them, and 8-Ks); "
                              "paraphrase: bench/gold/paraphrase_tune_figures.jsonl (tune figures in other words); "
                              "derived-more: bench/gold/ratios_tune_derived.jsonl (analysts' formulas, tune issuers); "
                              "segments: bench/gold/segments_tune_figures.jsonl (a segment's row, tune issuers); "
-                             "notes: bench/gold/notes_tune_figures.jsonl (notes and MD&A tables, tune issuers)")
+                             "notes: bench/gold/notes_tune_figures.jsonl and notes_check_figures.jsonl (notes and "
+                             "MD&A tables, tune and check issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")

@@ -223,13 +223,16 @@ def test_releases_gold_is_its_own_set_of_tune_issuers_only():
     from bench.splits import half_of
 
     assert gold_files("derived", "releases") == ["library_releases_derived.jsonl"]
+    assert gold_files("figures", "releases") == ["library_releases_figures.jsonl", "releases_check_figures.jsonl"]
     assert not any("releases" in f for f in gold_files("figures", "library") + gold_files("figures"))
-    stems = sorted(gold_stems("releases"))
-    assert any("EARNINGS" in s for s in stems) and any("10Q" in s for s in stems)
-    assert {half_of(s) for s in stems} == {"tune"}
-    assert build_questions(stems, None, None, "check", "releases") == []
-    qs = build_questions(stems, None, None, "tune", "releases")
+    tune = sorted({Path(g["file"]).stem for f in ("library_releases_figures.jsonl", "library_releases_derived.jsonl")
+                   for g in load_gold(f)})
+    assert any("EARNINGS" in s for s in tune) and any("10Q" in s for s in tune)
+    assert {half_of(s) for s in tune} == {"tune"}
+    assert build_questions(tune, None, None, "check", "releases") == []
+    qs = build_questions(tune, None, None, "tune", "releases")
     assert {q["set"] for q in qs} == {"figures", "derived"}
+    assert set(tune) < gold_stems("releases")  # the check half's releases are asked only with --half check|all
 
 
 def test_paraphrase_gold_asks_tune_figures_in_other_words():
@@ -321,14 +324,95 @@ def test_notes_gold_is_tune_figures_of_pages_no_other_gold_uses():
     from bench.figures_gold import GOLD, _default_pdfs, build_questions, gold_files, gold_stems, load_gold
     from bench.splits import half_of
 
-    assert gold_files("figures", "notes") == ["notes_tune_figures.jsonl"]
+    assert gold_files("figures", "notes") == ["notes_tune_figures.jsonl", "notes_check_figures.jsonl"]
     assert gold_files("derived", "notes") == []
-    stems = sorted(gold_stems("notes"))
+    gold = load_gold("notes_tune_figures.jsonl")
+    stems = sorted({Path(g["file"]).stem for g in gold})
     assert {half_of(s) for s in stems} == {"tune"}
     assert build_questions(stems, None, None, "check", "notes") == []
-    gold = load_gold("notes_tune_figures.jsonl")
     assert len(gold) >= 40 and {"notes", "md&a"} <= {g["statement"] for g in gold}
     used = {(g["file"], g["page"]) for p in GOLD.glob("*.jsonl") if p.name != "notes_tune_figures.jsonl"
             for g in load_gold(p.name) if isinstance(g.get("page"), int)}
     assert not [g for g in gold if (g["file"], g["page"]) in used]
     assert {"statements", "library"} <= {d.name for d in _default_pdfs("notes")}
+
+
+# ---------------------------------------------------------------- check-half golds of the tune-only classes
+
+
+def _pages_of_other_golds(own: str) -> set[tuple[str, int]]:
+    """(file, 0-based page) of every other gold: figure pages, components, inputs and retrieval evidence pages."""
+    from bench.figures_gold import GOLD
+
+    used = set()
+    for p in GOLD.glob("*.jsonl"):
+        if p.name == own:
+            continue
+        for g in load_gold(p.name):
+            for part in [g, *(g.get("components") or []), *(g.get("inputs") or [])]:
+                if isinstance(part.get("page"), int):
+                    used.add((g["file"], part["page"]))
+            used |= {(e["doc_name"] + ".pdf", e["evidence_page_num"]) for e in g.get("evidence") or []}
+    return used
+
+
+def _unprinted(gold: list[dict], folders: list[Path]) -> list[tuple]:
+    """The gold figures whose value its page does not print (the rendered page read where the text layer is not
+    readable)."""
+    import pymupdf
+
+    docs, texts, missing = {}, {}, []
+    for g in gold:
+        path = next(d / g["file"] for d in folders if (d / g["file"]).exists())
+        doc = docs.setdefault(g["file"], pymupdf.open(path))
+        key = (g["file"], g["page"])
+        text = texts.get(key) or texts.setdefault(key, _page_text(doc, g["page"], g.get("text_layer") is False))
+        if re.search(rf"(?<![\d,.]){re.escape(g['value'].strip('()$%'))}(?![\d]|[,.]\d)", text) is None:
+            missing.append((g["file"], g["page"], g["value"]))
+    return missing
+
+
+def test_notes_check_gold_is_check_issuers_10k_figures_of_pages_no_other_gold_uses():
+    from bench.figures_gold import _default_pdfs, build_questions
+
+    gold = load_gold("notes_check_figures.jsonl")
+    stems = sorted({Path(g["file"]).stem for g in gold})
+    assert len(stems) >= 5 and all(s.endswith("_10K") for s in stems)
+    assert {half_of(s) for s in stems} == {"check"}
+    assert len(gold) >= 50 and {g["statement"] for g in gold} == {"notes", "md&a"}
+    assert len({g["question"] for g in gold}) == len(gold)
+    assert all(g["value"] and g["period"] and g["unit"] for g in gold)
+    assert not [g for g in gold if (g["file"], g["page"]) in _pages_of_other_golds("notes_check_figures.jsonl")]
+    tune = sorted({Path(g["file"]).stem for g in load_gold("notes_tune_figures.jsonl")})
+    asked = {h: [q for q in build_questions(stems + tune, None, None, h, "notes") if q["set"] == "figures"]
+             for h in ("tune", "check")}
+    assert len(asked["check"]) == len(gold) and {q["doc_names"][0] for q in asked["check"]} == set(stems)
+    assert len(asked["tune"]) == len(load_gold("notes_tune_figures.jsonl"))
+    folders = [d for d in _default_pdfs("notes") if d.is_dir()]
+    if not folders:
+        pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
+    assert not _unprinted(gold, folders)
+
+
+def test_releases_check_gold_is_check_releases_mostly_of_part_columns():
+    from bench.figures_gold import _default_pdfs, build_questions, gold_files
+
+    gold = load_gold("releases_check_figures.jsonl")
+    stems = sorted({Path(g["file"]).stem for g in gold})
+    assert {half_of(s) for s in stems} == {"check"} and all("_EARNINGS" in s for s in stems)
+    assert len({issuer_of(s) for s in stems}) >= 4
+    assert len(gold) >= 30 and len({g["question"] for g in gold}) == len(gold)
+    assert {g["columns"] for g in gold} == {"parts", "periods"}
+    assert sum(g["columns"] == "parts" for g in gold) >= 0.7 * len(gold)
+    others = {(g["file"], g["page"], g["value"]) for f in [*gold_files("figures"), *gold_files("figures", "paraphrase")]
+              for g in load_gold(f)}
+    assert not [g for g in gold if (g["file"], g["page"], g["value"]) in others]
+    qs = build_questions(stems, None, None, "check", "releases")
+    assert len(qs) == len(gold) and {q["set"] for q in qs} == {"figures"}
+    assert "statements" in {d.name for d in _default_pdfs("releases")}
+    folders = [d for d in _default_pdfs("releases") if d.is_dir()]
+    if not folders:
+        pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
+    if any(g.get("text_layer") is False for g in gold) and shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed: the pages without a readable text layer cannot be checked")
+    assert not _unprinted(gold, folders)
