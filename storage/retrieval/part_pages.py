@@ -39,7 +39,6 @@ class PartRow:
     concepts: frozenset[str]  # the line items of its rows there
     labels: tuple[frozenset[str], ...]  # the words of its rows' labels
     years: frozenset[int]
-    orders: tuple[tuple[str, ...], ...] = ()  # its names' distinctive words in their printed order
 
 
 def _without_items(text: str) -> str:
@@ -55,20 +54,6 @@ def name_words(name: str, issuer: frozenset[str] = frozenset()) -> frozenset[str
     if len(name.split()) > MAX_NAME_WORDS:
         return frozenset()
     return frozenset(w for w in tokenize(_without_items(name)) if not w[0].isdigit()) - GENERIC - issuer
-
-
-def name_order(name: str, issuer: frozenset[str] = frozenset()) -> tuple[str, ...]:
-    """`name_words` in their printed order, repeats kept ("Cloud software and on-premise software" ->
-    cloud, software, premise, software): two parts of the same words are told apart by their order."""
-    words = name_words(name, issuer)
-    return tuple(w for w in tokenize(_without_items(name)) if w in words)
-
-
-def _said_in_order(order: tuple[str, ...], said: list[str]) -> bool:
-    """The question says the name's words in its printed order, one after the other (the words of no part's
-    name, GENERIC or the issuer's, skipped in both)."""
-    n = len(order)
-    return n > 0 and any(tuple(said[i:i + n]) == order for i in range(len(said) - n + 1))
 
 
 def column_part(period: str) -> str:
@@ -116,7 +101,7 @@ def part_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> li
         if _is_total(label):
             totals[(f["page"], f.get("table", 0))].update(fact_concepts(f.get("concept"), label, ""))
     sums = _sums_of_breakdowns(facts)
-    grouped: dict[tuple[int, frozenset[str]], tuple[set, set, set, set]] = {}
+    grouped: dict[tuple[int, frozenset[str]], tuple[set, set, set]] = {}
     for f in facts:
         if f.get("value") is None:
             continue
@@ -133,29 +118,21 @@ def part_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> li
             names.append(label)
             for entry in path:
                 concepts.update(fact_concepts(None, "", entry))
-        for printed in {n for n in names if n}:
-            name = name_words(printed, issuer)
-            if not name:
-                continue
-            entry = grouped.setdefault((f["page"], name), (set(), set(), set(), set()))
-            entry[3].add(name_order(printed, issuer))
+        for name in {name_words(n, issuer) for n in names if n} - {frozenset()}:
+            entry = grouped.setdefault((f["page"], name), (set(), set(), set()))
             if own or name not in headings:  # a piece of a heading's part: not the heading part's item
                 entry[0].update(concepts)
             entry[1].add(frozenset(tokenize(label)) - GENERIC)
             if f.get("fiscal_year"):
                 entry[2].add(int(f["fiscal_year"]))
-    return [PartRow(page, name, frozenset(c), tuple(l), frozenset(y), tuple(sorted(o)))
-            for (page, name), (c, l, y, o) in grouped.items()]
+    return [PartRow(page, name, frozenset(c), tuple(l), frozenset(y)) for (page, name), (c, l, y) in grouped.items()]
 
 
 def pages_of_part(parts: list[PartRow], question: str, issuer: frozenset[str] = frozenset()) -> list[int]:
     """Pages printing the row of a part the question names, of the item it asks: the most specific name
-    first (most words), then a page printing the name in the order the question says its words ("cloud
-    software and on-premise software", not "cloud and on-premise software"), then a page printing a row of
-    the part whose label the question says, then the page's order."""
-    words = tokenize(_without_items(question))  # the item's own words ("diluted" EPS) name no part
-    said = set(words) - issuer
-    in_order = [w for w in words if w not in GENERIC and w not in issuer and not w[0].isdigit()]
+    first (most words), then a page printing a row of the part whose label the question says, then the
+    asked years' columns, then the page's order."""
+    said = set(tokenize(_without_items(question))) - issuer  # the item's own words ("diluted" EPS) name no part
     asked = asked_facts(question)
     wanted = {c for concepts, _ in asked.items for c in concepts} if asked else set()
     years = asked.years if asked else frozenset()
@@ -169,10 +146,9 @@ def pages_of_part(parts: list[PartRow], question: str, issuer: frozenset[str] = 
         said_row = any(label - part.name and label <= said for label in part.labels)
         if not wanted and not said_row:
             continue
-        ordered = any(_said_in_order(order, in_order) for order in part.orders)
-        key = (len(part.name), ordered, said_row, len(part.years & years))
+        key = (len(part.name), said_row, len(part.years & years))
         best[part.page] = max(best.get(part.page, key), key)
-    return sorted(best, key=lambda p: (-best[p][0], -best[p][1], -best[p][2], p))
+    return sorted(best, key=lambda p: (-best[p][0], -best[p][1], p))
 
 
 def part_pages(doc_id: str, question: str, issuer: str | None = None) -> list[int]:

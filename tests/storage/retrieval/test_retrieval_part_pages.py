@@ -5,7 +5,7 @@ another item than the part's rows print, gets no page."""
 
 from __future__ import annotations
 
-from storage.retrieval.part_pages import column_part, name_order, name_words, pages_of_part, part_rows
+from storage.retrieval.part_pages import column_part, name_words, pages_of_part, part_rows
 from tests.storage.documents.layout_pages import Statement, facts_of
 
 YEARS = ["Years ended December 31,", ["2023", "2022"]]
@@ -100,18 +100,3 @@ def test_a_total_after_a_breakdown_section_it_does_not_sum_is_the_tables_not_tha
 def test_a_generic_total_summing_its_sections_rows_stays_that_parts_figure():
     parts, issuer = _parts(INCOME, PART_TOTAL)
     assert pages_of_part(parts, "What were Westmark's net sales in 2023?", issuer) == [1]
-
-
-def test_of_two_parts_of_the_same_words_the_one_named_in_the_questions_order_comes_first():
-    # a business line and a segment spelled with the same words, in another order (an MD&A table, a segment note)
-    business = Statement(title=["Total revenues by business", "(In millions)"], header=YEARS,
-                         rows=[("Revenues:",), ("Harbor and inland freight", "6,900", "6,700"), ("Hardware", "2,200", "2,100"),
-                               ("Total revenues", "9,100", "8,800")])
-    segment = Statement(title=["Note 9 - Segment information", "(In millions)"], header=YEARS,
-                        rows=[("Harbor freight and inland freight:",), ("Revenues", "5,100", "4,900"),
-                              ("Margin", "800", "760"), ("Hardware products:",), ("Revenues", "2,200", "2,100")])
-    parts, issuer = _parts(INCOME, business, segment)
-    said = "What revenues did Acme's harbor freight and inland freight segment report in 2023?"
-    assert pages_of_part(parts, said, issuer) == [2, 1]
-    assert pages_of_part(parts, "What were revenues of harbor and inland freight in 2023?", issuer) == [1, 2]
-    assert name_order("Harbor freight and inland freight Revenues") == ("harbor", "freight", "inland", "freight")
