@@ -28,7 +28,6 @@ from storage.documents import catalog, page_tables
 from storage.documents.bm25 import tokenize
 from storage.finance.line_items import asked_items, printed_forms
 from storage.retrieval.hybrid import RetrievalError
-from storage.retrieval.fact_pages import item_pages
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.label_pages import label_pages
 from storage.retrieval.part_pages import part_pages
@@ -212,9 +211,6 @@ def statement_sources(state: dict, question: str, ranking: Ranking | None = None
         kept = parts[: MAX_STATEMENT_PAGES - 1]
         seen = {(s.doc_id, s.page_number) for s in kept}
         sources = kept + [s for s in sources if (s.doc_id, s.page_number) not in seen][: MAX_STATEMENT_PAGES - len(kept)]
-    if not sources and (items := item_sources(selection, question, ranking)):
-        # an item no statement page prints (a ratio's own row, a notes table's): the pages whose facts print its row
-        return items, f"{len(items)} page(s) whose tables print the line item (no primary statement page does).", True
     if not sources:
         return [], "No primary statement page of the selected PDFs prints this line item.", False
     return sources, f"{len(sources)} statement or segment page(s) printing the line item.", True
@@ -248,13 +244,6 @@ def label_sources(selection: list, question: str, ranking: Ranking) -> list[Sour
     """The pages of the selected PDFs printing a row the question names by its printed label (by the stored
     facts: storage/retrieval/label_pages.py; the first `ranking.label_pages` of each), as `page` sources."""
     return _page_sources(_fact_page_numbers(selection, question, label_pages, ranking.label_pages), "label")
-
-
-def item_sources(selection: list, question: str, ranking: Ranking) -> list[Source]:
-    """The pages of the selected PDFs whose stored facts print a row of the line item the question asks, in a
-    year it names (storage/retrieval/fact_pages.py `item_pages`; the first `ranking.item_pages` of each), as
-    `page` sources."""
-    return _page_sources(_fact_page_numbers(selection, question, item_pages, ranking.item_pages), "item")
 
 
 def _page_sources(doc_pages: list[tuple[Any, list[int]]], flag: str) -> list[Source]:

@@ -141,20 +141,6 @@ def page_match(pages: FactPages, asked: AskedFacts, n_pages: int, concept_only: 
     return total / len(asked.items)
 
 
-def item_pages(doc_id: str, question: str, issuer: str | None = None) -> list[int]:
-    """0-based pages whose stored facts print a row of a line item the question asks, the item itself (a ratio's
-    own row: "Operating margin %", not its inputs), in an asked fiscal year (any, when it names none): the best
-    match first (`page_match`, a value in every asked year and item), then the page's order; [] when it names
-    no known item or the build stores no facts. `issuer` is unused (the page finders' signature)."""
-    asked = asked_facts(question)
-    pages = load_fact_pages(doc_id)
-    if asked is None or not pages.concepts:
-        return []
-    n = 1 + max(p for by_page in pages.concepts.values() for p in by_page)
-    match = page_match(pages, asked, n, concept_only=0.0, inputs=False)
-    return sorted((int(p) for p in np.flatnonzero(match > 0)), key=lambda p: (-match[p], p))
-
-
 def _period_share(years: frozenset[int], asked: frozenset[int], concept_only: float) -> float:
     if not asked:
         return 1.0

@@ -142,11 +142,6 @@ class Ranking(BaseModel):
                              "statement-pages tool reads this many pages of each selected PDF whose stored facts print "
                              "a row of a label the question says in full, in a fiscal year it names "
                              "(storage.retrieval.label_pages); 0 = off (the tool found nothing for it)")
-    item_pages: int = Field(2, description="a figure question naming a known line item that no primary statement "
-                            "page prints (a ratio's own row, a per-share item of a notes or MD&A table): the agent's "
-                            "statement-pages tool reads this many pages of each selected PDF whose stored facts print "
-                            "a row of that item in a fiscal year it names (storage.retrieval.fact_pages.item_pages); "
-                            "0 = off (the tool found nothing for it)")
     scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
                                  "period, section label) at the weight its weights were trained with "
                                  "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")

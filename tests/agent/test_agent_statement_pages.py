@@ -66,30 +66,3 @@ def test_a_row_named_by_its_label_gets_the_notes_page_printing_it(pdf_home):
     assert ranking_in_use(context, []) == Ranking()  # nothing selected: the defaults
     assert statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked, ranking_in_use(context, [doc.doc_id])) == \
         ([], "No selected PDF, or the question names no statement line item.", False)
-
-
-def test_an_item_no_statement_prints_gets_the_pages_whose_facts_print_its_row(pdf_home):
-    """A ratio the filing prints as a row of an MD&A table (operating margin %), which no primary statement page
-    prints: the tool returns that page (by the stored facts), not nothing (a margin computed from the statement)."""
-    from storage.documents import ingest
-    from tests.fixtures_filings import source_path
-    from tests.storage.documents.layout_pages import Statement, filing
-    from tests.storage.retrieval.test_retrieval_part_pages import INCOME, YEARS
-
-    overview = Statement(title=["Item 7. Overview of our results", "(In millions, except percentages)"], header=YEARS,
-                         rows=[("Total revenues", "9,100", "8,800"), ("Total operating expenses", "7,700", "7,500"),
-                               ("Operating margin %", "15%", "15%")])
-    path = source_path("acme_margins.pdf")
-    path.write_bytes(filing([INCOME, overview], prose_pages=2))
-    doc = ingest.process_and_index_pdf(path)
-    asked = "What was Acme's operating margin percentage in 2023?"
-    state = initial_state(asked, selected_doc_ids=[doc.doc_id])
-    sources, _, ok = statement_sources(state, asked)
-    assert ok and [(s.page_number, bool(s.extra.get("item"))) for s in sources] == [(3, True)]
-    # a year no column prints: no page; an item the statement prints keeps its statement page
-    assert not statement_sources(state, asked.replace("2023", "2019"))[2]
-    sources, _, ok = statement_sources(state, "What was net income in 2023?")
-    assert ok and [(s.page_number, bool(s.extra.get("item"))) for s in sources] == [(2, False)]
-    # the old behaviour, a preset: nothing for an item no statement page prints
-    assert statement_sources(state, asked, Ranking(item_pages=0)) == \
-        ([], "No primary statement page of the selected PDFs prints this line item.", False)
