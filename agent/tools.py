@@ -156,7 +156,19 @@ def rag_search_tool(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, To
     return ToolOutput(tool=RAG_TOOL, sources=sources, message=message, success=ok).as_tool_response()
 
 
-def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bool]:
+def ranking_in_use(context, doc_ids: list[str]) -> Ranking:
+    """The `Ranking` of the retriever the run searches these PDFs with (`Ranking()` for a retriever without one,
+    or none): the page-source tools follow the same weights as the search."""
+    if context is None or context.get_retriever is None or not doc_ids:
+        return Ranking()
+    try:
+        ranking = getattr(context.get_retriever(list(doc_ids)), "ranking", None)
+    except (RetrievalError, OSError):  # the search reports it; the tools keep the defaults
+        return Ranking()
+    return ranking if isinstance(ranking, Ranking) else Ranking()
+
+
+def statement_sources(state: dict, question: str, ranking: Ranking | None = None) -> tuple[list[Source], str, bool]:
     """The primary statement pages (income, balance sheet, cash flows: by their titles) of the
     selected PDFs that print the line item a figure question asks, as `page` sources: the pages of
     record for a figure, whatever rank a passage search gives them among the notes that discuss it.
@@ -164,16 +176,18 @@ def statement_sources(state: dict, question: str) -> tuple[list[Source], str, bo
     to (storage/retrieval/selection_prior.py), then the question's words on the page. A question naming
     a part of the company (a segment, region or product line the filing's facts print) gets the pages
     printing that part's row first (storage/retrieval/part_pages.py), then the statement page of record;
-    a company-level item names no part and keeps its statement pages."""
+    a company-level item names no part and keeps its statement pages. `ranking`: the one in use (its
+    `prior_options`, `label_pages`); None, the default ranking."""
+    ranking = ranking or Ranking()
     selection = selected_documents(state)
     labels = [re.compile(rf"(?im)^\s*(?:{printed_forms(a.item)})\b") for a in asked_items(question)]
     parts = part_sources(selection, question)
-    if selection and not (labels or parts) and (named := label_sources(selection, question)):
+    if selection and not (labels or parts) and (named := label_sources(selection, question, ranking)):
         # a row of no known line item, named by its printed label: the pages printing it (a notes table)
         return named, f"{len(named)} page(s) printing the row the question names.", True
     if not selection or not (labels or parts):
         return [], "No selected PDF, or the question names no statement line item.", False
-    prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **Ranking().prior_options())
+    prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **ranking.prior_options())
     words = set(tokenize(question))
     scored = []
     for doc in selection if labels else ():
@@ -226,10 +240,10 @@ def part_sources(selection: list, question: str) -> list[Source]:
     return _page_sources(part_page_numbers(selection, question), "part")
 
 
-def label_sources(selection: list, question: str) -> list[Source]:
+def label_sources(selection: list, question: str, ranking: Ranking) -> list[Source]:
     """The pages of the selected PDFs printing a row the question names by its printed label (by the stored
-    facts: storage/retrieval/label_pages.py; `Ranking.label_pages` of each), as `page` sources."""
-    return _page_sources(_fact_page_numbers(selection, question, label_pages, Ranking().label_pages), "label")
+    facts: storage/retrieval/label_pages.py; the first `ranking.label_pages` of each), as `page` sources."""
+    return _page_sources(_fact_page_numbers(selection, question, label_pages, ranking.label_pages), "label")
 
 
 def _page_sources(doc_pages: list[tuple[Any, list[int]]], flag: str) -> list[Source]:
@@ -253,7 +267,8 @@ def statement_pages_tool(question: str, runtime: ToolRuntime[Any, Any]) -> tuple
     selected PDFs that print the line item a figure question asks for. Use it when a search did not
     bring the statement row itself. Each page has a source_id to cite."""
     runtime.context.emit("searching_documents", query=question)
-    sources, message, ok = statement_sources(runtime.state, question)
+    ranking = ranking_in_use(runtime.context, list(runtime.state.get("selected_doc_ids") or []))
+    sources, message, ok = statement_sources(runtime.state, question, ranking)
     return ToolOutput(tool=STATEMENTS_TOOL, sources=sources, message=message, success=ok).as_tool_response()
 
 

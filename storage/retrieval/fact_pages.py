@@ -18,23 +18,22 @@ is in [0, 1] (`page_match`):
 
 Several items asked: the mean over items. The ranking adds `facts_weight * spread * match` to each page
 (storage/retrieval/fusion.py, Ranking.facts_weight). Facts are read from the build (never the PDF), once
-per loaded index; a build without facts contributes nothing, with the reason logged once per document.
+per facts file (storage/retrieval/stored_facts.py); a build without facts contributes nothing, with the reason
+logged once per document.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from storage.documents.catalog import get_pdf_output_dirs
 from storage.finance.line_items import ALSO_ANSWERS, BY_CONCEPT, LineItem, asked_items
 from storage.retrieval.question_scope import question_scope
+from storage.retrieval.stored_facts import facts_view
 
 log = logging.getLogger(__name__)
 
@@ -57,25 +56,18 @@ class FactPages:
 
 
 EMPTY = FactPages({})
-_missing_logged: set[str] = set()
-_lock = threading.Lock()
 
 
 def load_fact_pages(doc_id: str) -> FactPages:
-    """The document's facts by concept and page, read from its build's facts.json; EMPTY (reason logged once
-    per document) for a build made before facts were stored or an unreadable file."""
-    try:
-        raw = json.loads(get_pdf_output_dirs(doc_id).facts_path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        with _lock:
-            first = doc_id not in _missing_logged
-            _missing_logged.add(doc_id)
-        if first:
-            log.info("%s: no stored facts (%s); the facts feature leaves its pages as ranked "
-                     "(python -m storage.documents.facts --backfill adds them)", doc_id, type(exc).__name__)
-        return EMPTY
+    """The document's facts by concept and page (storage.retrieval.stored_facts, read once per facts file);
+    EMPTY for a build made before facts were stored or an unreadable file (reason logged there)."""
+    return facts_view(doc_id, fact_pages_of) or EMPTY
+
+
+def fact_pages_of(facts: tuple[dict, ...]) -> FactPages:
+    """Stored facts (dicts) by concept and page: the fiscal years of the values each page prints of each concept."""
     concepts: dict[str, dict[int, set[int]]] = {}
-    for fact in raw:
+    for fact in facts:
         if fact.get("value") is None:  # a dash or a text cell prints no value of the item
             continue
         for concept in fact_concepts(fact.get("concept"), fact.get("label") or "", fact.get("section") or ""):

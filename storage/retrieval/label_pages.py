@@ -11,20 +11,16 @@ printed. The longest label said comes first, then the page's order.
 
 from __future__ import annotations
 
-import json
-import logging
-from functools import lru_cache
+from collections.abc import Sequence
 
 from storage.documents.bm25 import tokenize
-from storage.documents.catalog import get_pdf_output_dirs, load_manifest
 from storage.retrieval.question_scope import question_scope
-
-log = logging.getLogger(__name__)
+from storage.retrieval.stored_facts import facts_view
 
 MIN_WORDS = 2  # a one-word label ("Other", "Total", "Issued") names no row on its own
 
 
-def label_rows(facts: list[dict], issuer: frozenset[str] = frozenset()) -> dict[frozenset[str], dict[int, frozenset[int]]]:
+def label_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> dict[frozenset[str], dict[int, frozenset[int]]]:
     """label words -> page -> the fiscal years of that row's values there (rows printing a value)."""
     out: dict[frozenset[str], dict[int, set[int]]] = {}
     for f in facts:
@@ -59,18 +55,4 @@ def label_pages(doc_id: str, question: str, issuer: str | None = None) -> list[i
     """0-based pages of a processed PDF printing a row the question names by its label (module doc); [] when
     none, or the build stores no facts."""
     words = frozenset(tokenize(issuer or ""))
-    try:
-        build = load_manifest(doc_id).build or ""
-    except (OSError, ValueError):
-        return []
-    return pages_of_label(_rows(doc_id, build, words), question, words)
-
-
-@lru_cache(maxsize=64)
-def _rows(doc_id: str, build: str, issuer: frozenset[str]) -> dict:
-    try:
-        facts = json.loads(get_pdf_output_dirs(doc_id).facts_path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        log.info("%s: no stored facts (%s); no label pages", doc_id, type(exc).__name__)
-        return {}
-    return label_rows(facts, issuer)
+    return pages_of_label(facts_view(doc_id, label_rows, words) or {}, question, words)

@@ -13,19 +13,15 @@ the line item the question names (or, naming no known item, a row whose label wo
 
 from __future__ import annotations
 
-import json
-import logging
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from storage.documents.bm25 import tokenize
-from storage.documents.catalog import get_pdf_output_dirs, load_manifest
 from storage.finance.line_items import asked_items
 from storage.finance.periods import SPAN_WORDS
 from storage.retrieval.fact_pages import asked_facts, fact_concepts
-
-log = logging.getLogger(__name__)
+from storage.retrieval.stored_facts import facts_view
 
 # words that say what kind of part a name is, or that it is a whole: no part's own name
 GENERIC = frozenset(tokenize("segment segments reportable total totals consolidated other operating business businesses "
@@ -74,7 +70,7 @@ def _section_key(f: dict) -> tuple:
     return f["page"], f.get("table", 0), tuple(f.get("path") or []), f.get("section") or ""
 
 
-def _sums_of_breakdowns(facts: list[dict]) -> dict[tuple, float]:
+def _sums_of_breakdowns(facts: Sequence[dict]) -> dict[tuple, float]:
     """(section, column) -> the sum of the section's rows that name no item and total nothing (its breakdown)."""
     sums: dict[tuple, float] = defaultdict(float)
     for f in facts:
@@ -95,7 +91,7 @@ def _totals_the_table(f: dict, sums: dict[tuple, float]) -> bool:
     return abs(breakdown - f["value"]) > max(1.0, abs(f["value"]) * 0.002)  # printed roundings of the rows
 
 
-def part_rows(facts: list[dict], issuer: frozenset[str] = frozenset()) -> list[PartRow]:
+def part_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> list[PartRow]:
     """The parts the facts print, one entry per (page, part). A row naming no item under a part's heading is a
     piece of the part ("Domestic" under "Cargo:"), not the part's figure of the item: it gives the heading's
     part its label, not the item."""
@@ -159,18 +155,4 @@ def part_pages(doc_id: str, question: str, issuer: str | None = None) -> list[in
     """0-based pages of a processed PDF printing the row of a part (segment, region, product line) the question
     names, of the item it asks (module doc); [] when it names none or the build stores no facts."""
     words = frozenset(tokenize(issuer or ""))
-    try:
-        build = load_manifest(doc_id).build or ""
-    except (OSError, ValueError):
-        return []
-    return pages_of_part(list(_parts(doc_id, build, words)), question, words)
-
-
-@lru_cache(maxsize=64)
-def _parts(doc_id: str, build: str, issuer: frozenset[str]) -> tuple[PartRow, ...]:
-    try:
-        facts = json.loads(get_pdf_output_dirs(doc_id).facts_path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        log.info("%s: no stored facts (%s); no part pages", doc_id, type(exc).__name__)
-        return ()
-    return tuple(part_rows(facts, issuer))
+    return pages_of_part(facts_view(doc_id, part_rows, words) or [], question, words)

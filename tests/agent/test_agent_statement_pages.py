@@ -36,8 +36,10 @@ def test_a_question_naming_a_segment_gets_its_tables_page_then_the_statement_pag
     assert ok and [s.page_number for s in sources] == [0]
 
 
-def test_a_row_named_by_its_label_gets_the_notes_page_printing_it(pdf_home, monkeypatch):
-    import agent.tools
+def test_a_row_named_by_its_label_gets_the_notes_page_printing_it(pdf_home):
+    from agent.state import AgentContext
+    from agent.tools import ranking_in_use
+    from storage.retrieval.hybrid import HybridRetriever
     from storage.documents import ingest
     from tests.fixtures_filings import source_path
     from tests.storage.documents.layout_pages import filing
@@ -55,7 +57,12 @@ def test_a_row_named_by_its_label_gets_the_notes_page_printing_it(pdf_home, monk
     sources, _, ok = statement_sources(initial_state(company, selected_doc_ids=[doc.doc_id]), company)
     assert ok and [(s.page_number, bool(s.extra.get("label"))) for s in sources] == [(2, False)]
     assert not statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked.replace("2023", "2019"))[2]
-    # the old behaviour, a preset: the tool finds nothing for a row of no known line item
-    monkeypatch.setattr(agent.tools, "Ranking", lambda: Ranking(label_pages=0))
-    assert statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked) == \
+    # the old behaviour, a preset: the tool finds nothing for a row of no known line item; the tool reads the
+    # ranking of the retriever the run searches with, not the default one
+    old = Ranking(label_pages=0)
+    context = AgentContext(get_retriever=lambda ids: HybridRetriever(ids, use_cache=False, ranking=old))
+    assert ranking_in_use(context, [doc.doc_id]) is old
+    assert ranking_in_use(AgentContext(get_retriever=HybridRetriever), [doc.doc_id]) == Ranking()
+    assert ranking_in_use(context, []) == Ranking()  # nothing selected: the defaults
+    assert statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked, ranking_in_use(context, [doc.doc_id])) == \
         ([], "No selected PDF, or the question names no statement line item.", False)

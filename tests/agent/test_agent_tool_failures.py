@@ -54,7 +54,7 @@ def test_a_failing_statement_tool_is_not_asked_again_and_the_search_answers(samp
 
     calls = []
 
-    def unreadable(state, question):
+    def unreadable(state, question, ranking=None):
         calls.append(question)
         raise RuntimeError("page tables unreadable")
 

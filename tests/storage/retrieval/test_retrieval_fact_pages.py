@@ -12,7 +12,7 @@ import pymupdf
 
 from storage.documents import ingest
 from storage.documents.catalog import get_pdf_output_dirs
-from storage.retrieval import fact_pages
+from storage.retrieval import fact_pages, stored_facts
 from storage.retrieval.fact_pages import FactPages, asked_facts, fact_concepts, page_match
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.hybrid import HybridRetriever, clear_loaded_indexes
@@ -81,9 +81,9 @@ def test_a_build_without_facts_ranks_as_before_and_says_so_once(pdf_home, caplog
     doc_id = _write("acme_no_facts.pdf")
     get_pdf_output_dirs(doc_id).facts_path.unlink()  # a build made before facts were stored
     clear_loaded_indexes()
-    fact_pages._missing_logged.clear()
+    stored_facts.clear()
     before = [(h.chunk.page_number, h.score) for h in HybridRetriever([doc_id], use_cache=False, ranking=BEFORE).search(QUESTION, k=4)]
-    with caplog.at_level(logging.INFO, logger="storage.retrieval.fact_pages"):
+    with caplog.at_level(logging.INFO, logger="storage.retrieval.stored_facts"):
         for _ in range(2):
             after = [(h.chunk.page_number, h.score) for h in
                      HybridRetriever([doc_id], use_cache=False, ranking=FACTS).search(QUESTION, k=4)]
