@@ -229,10 +229,7 @@ def _words(text: str) -> set[str]:
     return set(tokenize(text)) - _PERIOD_WORDS
 
 
-_OTHERWISE: dict[str, set[str]] = {}
-for _a, _b in line_items.SAID_OTHERWISE:
-    _OTHERWISE.setdefault(tokenize(_a)[0], set()).add(tokenize(_b)[0])
-    _OTHERWISE.setdefault(tokenize(_b)[0], set()).add(tokenize(_a)[0])
+_OTHERWISE = line_items.said_otherwise(tokenize)
 
 
 def _unsaid(own: set[str], said: set[str]) -> set[str]:

@@ -276,6 +276,16 @@ SAID_OTHERWISE: tuple[tuple[str, str], ...] = (
     ("buyback", "repurchase"),
 )
 
+
+def said_otherwise(stem) -> dict[str, set[str]]:
+    """SAID_OTHERWISE both ways, each word as `stem` (the search tokenizer) reads it: word -> the words
+    filings print for it."""
+    pairs: dict[str, set[str]] = {}
+    for a, b in SAID_OTHERWISE:
+        pairs.setdefault(stem(a)[0], set()).add(stem(b)[0])
+        pairs.setdefault(stem(b)[0], set()).add(stem(a)[0])
+    return pairs
+
 SEARCH_GLOSSARY: list[tuple[str, str]] = [
     (r"income statements?|statements? of (?:income|operations|earnings)|p\s*&\s*l|profit and loss", _STATEMENT_WORDS["income"]),
     (r"balance sheets?|statements? of financial position", _STATEMENT_WORDS["balance"]),
