@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -42,9 +44,10 @@ CONCEPT_ONLY = 0.5  # a page printing the asked row without the asked year's col
 
 @dataclass(frozen=True)
 class FactPages:
-    """What a document's stored facts say of its pages: concept -> page -> the fiscal years of its values."""
+    """What a document's stored facts say of its pages: concept -> page -> the fiscal years of its values
+    (read-only: one cached view serves every question)."""
 
-    concepts: dict[str, dict[int, frozenset[int]]]
+    concepts: Mapping[str, Mapping[int, frozenset[int]]]
 
     def pages_of(self, concepts: tuple[str, ...]) -> dict[int, frozenset[int]]:
         """Pages printing a row of one of `concepts`, each with the fiscal years of those rows' values."""
@@ -55,7 +58,7 @@ class FactPages:
         return {p: frozenset(y) for p, y in out.items()}
 
 
-EMPTY = FactPages({})
+EMPTY = FactPages(MappingProxyType({}))
 
 
 def load_fact_pages(doc_id: str) -> FactPages:
@@ -74,7 +77,8 @@ def fact_pages_of(facts: tuple[dict, ...]) -> FactPages:
             years = concepts.setdefault(concept, {}).setdefault(int(fact["page"]), set())
             if fact.get("fiscal_year"):
                 years.add(int(fact["fiscal_year"]))
-    return FactPages({c: {p: frozenset(y) for p, y in pages.items()} for c, pages in concepts.items()})
+    return FactPages(MappingProxyType({c: MappingProxyType({p: frozenset(y) for p, y in pages.items()})
+                                      for c, pages in concepts.items()}))
 
 
 def fact_concepts(concept: str | None, label: str, section: str) -> tuple[str, ...]:

@@ -11,7 +11,8 @@ printed. The longest label said comes first, then the page's order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from storage.documents.bm25 import tokenize
 from storage.retrieval.question_scope import question_scope
@@ -20,8 +21,9 @@ from storage.retrieval.stored_facts import facts_view
 MIN_WORDS = 2  # a one-word label ("Other", "Total", "Issued") names no row on its own
 
 
-def label_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> dict[frozenset[str], dict[int, frozenset[int]]]:
-    """label words -> page -> the fiscal years of that row's values there (rows printing a value)."""
+def label_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> Mapping[frozenset[str], Mapping[int, frozenset[int]]]:
+    """label words -> page -> the fiscal years of that row's values there (rows printing a value); read-only, as the
+    view is cached and shared by every question (stored_facts.facts_view)."""
     out: dict[frozenset[str], dict[int, set[int]]] = {}
     for f in facts:
         if f.get("value") is None:
@@ -32,10 +34,10 @@ def label_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> d
         years = out.setdefault(words, {}).setdefault(int(f["page"]), set())
         if f.get("fiscal_year"):
             years.add(int(f["fiscal_year"]))
-    return {w: {p: frozenset(y) for p, y in pages.items()} for w, pages in out.items()}
+    return MappingProxyType({w: MappingProxyType({p: frozenset(y) for p, y in pages.items()}) for w, pages in out.items()})
 
 
-def pages_of_label(rows: dict[frozenset[str], dict[int, frozenset[int]]], question: str,
+def pages_of_label(rows: Mapping[frozenset[str], Mapping[int, frozenset[int]]], question: str,
                    issuer: frozenset[str] = frozenset()) -> list[int]:
     """Pages printing a row whose label words the question says, in a fiscal year it names (module doc)."""
     said = set(tokenize(question)) - issuer

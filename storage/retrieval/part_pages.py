@@ -91,7 +91,7 @@ def _totals_the_table(f: dict, sums: dict[tuple, float]) -> bool:
     return abs(breakdown - f["value"]) > max(1.0, abs(f["value"]) * 0.002)  # printed roundings of the rows
 
 
-def part_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> list[PartRow]:
+def part_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> tuple[PartRow, ...]:
     """The parts the facts print, one entry per (page, part). A row naming no item under a part's heading is a
     piece of the part ("Domestic" under "Cargo:"), not the part's figure of the item: it gives the heading's
     part its label, not the item."""
@@ -125,10 +125,11 @@ def part_rows(facts: Sequence[dict], issuer: frozenset[str] = frozenset()) -> li
             entry[1].add(frozenset(tokenize(label)) - GENERIC)
             if f.get("fiscal_year"):
                 entry[2].add(int(f["fiscal_year"]))
-    return [PartRow(page, name, frozenset(c), tuple(l), frozenset(y)) for (page, name), (c, l, y) in grouped.items()]
+    # a tuple: the view is cached and shared by every question (stored_facts.facts_view)
+    return tuple(PartRow(page, name, frozenset(c), tuple(l), frozenset(y)) for (page, name), (c, l, y) in grouped.items())
 
 
-def pages_of_part(parts: list[PartRow], question: str, issuer: frozenset[str] = frozenset()) -> list[int]:
+def pages_of_part(parts: Sequence[PartRow], question: str, issuer: frozenset[str] = frozenset()) -> list[int]:
     """Pages printing the row of a part the question names, of the item it asks: the most specific name
     first (most words), then a page printing a row of the part whose label the question says, then the
     asked years' columns, then the page's order."""
@@ -155,4 +156,4 @@ def part_pages(doc_id: str, question: str, issuer: str | None = None) -> list[in
     """0-based pages of a processed PDF printing the row of a part (segment, region, product line) the question
     names, of the item it asks (module doc); [] when it names none or the build stores no facts."""
     words = frozenset(tokenize(issuer or ""))
-    return pages_of_part(facts_view(doc_id, part_rows, words) or [], question, words)
+    return pages_of_part(facts_view(doc_id, part_rows, words) or (), question, words)

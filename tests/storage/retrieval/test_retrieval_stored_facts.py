@@ -52,3 +52,26 @@ def test_a_build_without_facts_gives_none_and_says_so_once(pdf_home, caplog):
     said = [r for r in caplog.records if "no stored facts" in r.getMessage()]
     assert len(said) == 1 and doc_id in said[0].getMessage()
     assert stored_facts.stored_facts("no-such-document") is None
+
+
+def test_the_shared_views_cannot_be_changed_by_a_caller(pdf_home):
+    """One cached view serves every question: a caller changing it would change the next question's ranking."""
+    from storage.retrieval.label_pages import label_rows
+    from storage.retrieval.part_pages import part_rows
+
+    doc_id = _write("acme_stored_frozen.pdf")
+    stored_facts.clear()
+    concepts = load_fact_pages(doc_id).concepts
+    pages = concepts["Revenues"]
+    labels = stored_facts.facts_view(doc_id, label_rows, frozenset())
+    parts = stored_facts.facts_view(doc_id, part_rows, frozenset())
+    assert pages and labels and parts
+    for change in (lambda: concepts.__setitem__("Revenues", {}), lambda: pages.__setitem__(99, frozenset()),
+                   lambda: labels.__setitem__(frozenset({"x"}), {}),
+                   lambda: next(iter(labels.values())).__setitem__(99, frozenset()), lambda: parts.append(parts[0])):
+        try:
+            change()
+        except (TypeError, AttributeError):
+            continue
+        raise AssertionError("a cached view was changed")
+    assert 99 not in load_fact_pages(doc_id).pages_of(("Revenues",))
