@@ -100,6 +100,14 @@ def _is_paragraph(line: Line) -> bool:
         and len(segments(line, average_char_width(line.words))) == 1  # column titles ("Total  Level 1  Level 2 ...") are no prose
 
 
+def _is_table_caption(line: Line) -> bool:
+    """The sentence that introduces the next table and states its unit ("Lease liability maturities as of
+    September 24, 2022, are as follows (in millions):"): a unit caption is printed above a table, never
+    among its rows, so it ends the table above it."""
+    return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS and bool(_unit_caption(line)) \
+        and len(segments(line, average_char_width(line.words))) == 1
+
+
 def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]:
     """Columns from the right edges of the rows' value cells (figures are right-aligned). `head`: the
     table's header lines; a column only one row fills (a ratio only the total row prints) is kept when
@@ -225,7 +233,8 @@ def _table_blocks(lines: list[Line]) -> list[tuple[int, int, int]]:
             h += 1
         j = i
         # a long label-only line followed by a row is a wrapped row label, not prose
-        while j < n and not (_is_paragraph(lines[j]) and (j + 1 == n or not _is_row(lines[j + 1]))):
+        while j < n and not (_is_paragraph(lines[j]) and (j + 1 == n or not _is_row(lines[j + 1]))
+                             or j > i and _is_table_caption(lines[j])):
             if j > i and not _marks_only(lines[j]) and (_is_header_line(lines[j]) and not _is_row(lines[j])
                                                         or _is_dated_titles(lines[j])):
                 break
@@ -264,6 +273,11 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         rows = [ln for ln in lines[start:end] if _is_row(ln)]
         cols = columns_of(rows, lines[h:start])
         header_lines = [ln for ln in lines[h:start] if _is_header_line(ln) or _is_column_titles(ln, cols, cw)]
+        dated = [ln for ln in lines[h:start] if _is_table_caption(ln) and len(set(re.findall(YEAR, ln.text))) == 1]
+        if header_lines and dated and not any(re.search(YEAR, ln.text) for ln in header_lines):
+            # titles without a date ("Operating Leases  Finance Leases  Total") under a caption with one
+            # ("... as of September 24, 2022, are as follows (in millions):"): the caption dates every column
+            header_lines = dated[-1:] + header_lines
         for k in range(max(h - 1, 0), start):
             # a caption broken over two lines: "... were as follows (in" / "millions):"
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
