@@ -93,19 +93,24 @@ def _is_section(line: Line) -> bool:
         and not _unit_caption(line) and len(segments(line, average_char_width(line.words))) == 1  # titles are no section
 
 
+def _is_sentence(line: Line) -> bool:
+    """A long line with no values printed as one run of text (column titles, "Total  Level 1  Level 2 ...",
+    are several)."""
+    return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS \
+        and len(segments(line, average_char_width(line.words))) == 1
+
+
 def _is_paragraph(line: Line) -> bool:
-    """Prose: a long line with no values, not a label introducing rows ("Adjustments to reconcile
-    net earnings to total cash provided by operating activities:")."""
-    return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS and not line.text.rstrip().endswith(":") \
-        and len(segments(line, average_char_width(line.words))) == 1  # column titles ("Total  Level 1  Level 2 ...") are no prose
+    """Prose: a sentence, not a label introducing rows ("Adjustments to reconcile net earnings to total cash
+    provided by operating activities:")."""
+    return not line.text.rstrip().endswith(":") and _is_sentence(line)
 
 
 def _is_table_caption(line: Line) -> bool:
     """The sentence that introduces the next table and states its unit ("Lease liability maturities as of
     September 24, 2022, are as follows (in millions):"): a unit caption is printed above a table, never
     among its rows, so it ends the table above it."""
-    return not line.values and len(line.text.split()) >= LONG_PROSE_WORDS and bool(_unit_caption(line)) \
-        and len(segments(line, average_char_width(line.words))) == 1
+    return bool(_unit_caption(line)) and _is_sentence(line)
 
 
 def columns_of(rows: list[Line], head: list[Line] | None = None) -> list[Column]:
