@@ -48,7 +48,7 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
-from storage.finance.periods import YEAR, YEAR_ENDED_MONTH_DAY, YEAR_WORD
+from storage.finance.periods import PRINTED_DATE, YEAR, YEAR_COLUMN_TITLE, YEAR_ENDED_MONTH_DAY, YEAR_WORD
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
@@ -315,6 +315,8 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
         if header is None and not row_headers:
             cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
+        if header is None and not row_headers:
+            cols, header = _due_year_schedule(lines[:start], row_lines, lines, cols)
         section = ""
         for k in range(h, end):
             ln = lines[k]
@@ -429,6 +431,47 @@ def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[
         out[k] = TableHeader(text, period_columns(titles, f"Year ended {month_day}, {year}" if month_day else year),
                              kind="roll-forward")
     return cols, out
+
+
+def _due_year_schedule(above: list[Line], rows: list[int], lines: list[Line],
+                       cols: list[Column]) -> tuple[list[Column], TableHeader | None]:
+    """A schedule of amounts due by year: one column of figures whose rows are labelled by consecutive years
+    ("2024", "Fiscal 2025", ..., "Thereafter", "Total"), with no period over the column ("Debt Principal",
+    or nothing). Its column is dated by the caption sentence that introduces it ("... at May 31, 2023 were as
+    follows (in millions):") when that states one date, and titled by the words printed over it. A year printed
+    as the row's first cell becomes its label. (cols, None) for any other table."""
+    label = {k: lines[k].values[0][0] if not lines[k].label and len(lines[k].values) == 2
+             and YEAR_CELL.match(lines[k].values[0][0]) else lines[k].label for k in rows}
+    years = [int(re.search(YEAR, label[k]).group()) for k in rows if YEAR_COLUMN_TITLE.match(label[k].strip())]
+    if len(years) < 3 or any(b != a + 1 for a, b in zip(years, years[1:])):
+        return cols, None
+    moved = {k: Line(lines[k].words, label[k], lines[k].values[1:]) for k in rows if label[k] != lines[k].label}
+    one = columns_of([moved.get(k, lines[k]) for k in rows])
+    if len(one) != 1:
+        return cols, None
+    # above the rows: the column's title lines, then the caption sentence ending in ":" (its lines back to the
+    # end of the sentence before it)
+    k = len(above) - 1
+    titles = []
+    while k >= 0 and not above[k].values and not _is_sentence(above[k]) and not above[k].text.rstrip().endswith(":") \
+            and len(titles) < 3:
+        titles.insert(0, above[k].text.strip())
+        k -= 1
+    caption = []
+    if k >= 0 and not above[k].values and above[k].text.rstrip().endswith(":"):
+        caption.append(above[k].text)
+        k -= 1
+        while k >= 0 and len(caption) < 3 and not above[k].values and not above[k].text.rstrip().endswith((".", ":")):
+            caption.insert(0, above[k].text)
+            k -= 1
+    dates = set(PRINTED_DATE.findall(" ".join(caption)))
+    title = " ".join(t for t in titles if not find_caption(t))
+    column = " ".join(([dates.pop()] if len(dates) == 1 else []) + ([title] if title else [])).strip()
+    if not column:
+        return cols, None
+    for k, ln in moved.items():
+        lines[k].label, lines[k].values = ln.label, ln.values
+    return one, TableHeader(" ".join(titles) or column, (column,))
 
 
 def _same_columns(a: list[Column], b: list[Column]) -> bool:
