@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
+from storage.finance.reconciliation import RECONCILING_SECTION, ReconciledTotal, reconciled_total
 from storage.finance.scale import TABLE_SCALE_WORDS, per_share_head, unit_of
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
@@ -165,6 +166,9 @@ class Ask:
     # or "attributable to" it), never the total that includes the minority's
     parent: bool = False
     names: frozenset[str] = frozenset()  # the words of the issuer's and the files' names
+    # the total the item is asked against ("reduce EPS", "add back to reach adjusted EBIT"): the row is a
+    # reconciling line of that total's table, and a per-share total asks the item's per-share column
+    reconciled: ReconciledTotal | None = None
 
 
 # a clause asking for an explanation after the figure asked ("…in fiscal 2019, and why?", "… and what
@@ -191,6 +195,10 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     # already says (non-current debt, total debt), not words its row must print
     question = _PART_SAID.sub(" ", question)
     question = _HOW_MUCH_CASH.sub("how much", question)  # "how much cash did it spend on …": the asking, not the item
+    names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
+    name_terms = set(tokenize(names)) | _name_pieces(names)
+    if (reconciled := reconciled_total(question, frozenset(name_terms))) is not None:
+        question = f"{question[:reconciled.start]} {question[reconciled.end:]}"
     parent = bool(_EXCLUDING_MINORITY.search(question))
     question = _EXCLUDING_MINORITY.sub(" ", question)
     balance = bool(_BALANCE_ASK.search(question))
@@ -199,8 +207,6 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
         question = _EPS_PURPOSE.sub(" ", question)
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
-    names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
-    name_terms = set(tokenize(names)) | _name_pieces(names)
     own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
     # words said only in parentheses gloss the words before them ("unearned (deferred) revenue",
@@ -215,7 +221,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
                frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
                bool(_OPENING.search(question)), balance, glossed, parent,
-               frozenset(name_terms))
+               frozenset(name_terms), reconciled)
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -252,6 +258,8 @@ def failed_row_test(row: Row, ask: Ask, segment_words: set[str], cells: list[Cel
 
 def _adjusted_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     label = row.label
+    if ask.reconciled is not None:  # a reconciling line, never the adjusted total it reconciles to
+        return not _ADJUSTED.search(label)
     adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(row.context)) and not _GAAP.search(label))
     return adjusted == ask.adjusted
 
@@ -316,6 +324,7 @@ def _section_fits(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
         # heading ended before it or makes it a part (ranked after the item printed alone, best_row)
         return True  # a statement's own total: the section above it ("Inventories") ended before it
     return not section or bool(_STATEMENT_SECTION.fullmatch(line_items.normalize_label(section))) \
+        or ask.reconciled is not None and bool(RECONCILING_SECTION.search(section)) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is None and bool(_asked_in(section, ask)) \
         or row.item is not None and _names_item(section, row.item) or _section_said(section, ask) \
         or not _words(section)  # "Balance": a column's word read as a section names no part
@@ -553,7 +562,8 @@ _COUNT_ASK = re.compile(r"(?i)\bhow many\b[^?]*\bshares\b|\bshares? (?:used|outs
 
 def asks_per_share(ask: Ask) -> bool:
     """A per-share figure asked ("EPS", "per diluted share"), not a count of shares."""
-    return bool((ask.items and ask.items[0].per_share) or _PER_SHARE_ASK.search(ask.text)) and not _COUNT_ASK.search(ask.text)
+    return bool((ask.items and ask.items[0].per_share) or _PER_SHARE_ASK.search(ask.text)
+                or (ask.reconciled is not None and ask.reconciled.per_share)) and not _COUNT_ASK.search(ask.text)
 
 
 def column_words_text(period: str) -> str:
@@ -581,7 +591,7 @@ def column_choice(ask: Ask):
     one whose own words the question says; else the one saying "total" / "consolidated", else the
     one plain column among qualified ones; else none: which one is asked is unknown. Percentages
     answer only a percentage asked, amounts only an amount."""
-    said = set(tokenize(ask.text))
+    said = set(tokenize(f"{ask.text} {ask.reconciled.total if ask.reconciled else ''}"))  # "to reach adjusted EBIT": its column
     percent = bool(ask.items) and ask.items[0].percent
     per_share = asks_per_share(ask)
 

@@ -19,12 +19,12 @@ def _right(page, x, y, text):
     page.insert_text((x - pymupdf.get_text_length(text, fontsize=SIZE), y), text, fontsize=SIZE)
 
 
-def _grouped_pdf(path, title, caption, groups, heads, rows):
-    """One page: `groups` (period heads) each spanning the `heads` sub-columns, then the rows."""
+def _grouped_pdf(path, title, caption, groups, heads, rows, gap=52):
+    """One page: `groups` (period heads) each spanning the `heads` sub-columns `gap` apart, then the rows."""
     doc = pymupdf.open()
     page = doc.new_page(width=760)
     page.insert_text((LEFT, 40), title, fontsize=SIZE + 2)
-    first, gap, group_gap = 330, 52, 30
+    first, group_gap = 330, 30
     rights = []
     x = first
     for _ in groups:
@@ -50,9 +50,9 @@ def _grouped_pdf(path, title, caption, groups, heads, rows):
 
 @pytest.fixture
 def grouped(tmp_path, monkeypatch):
-    def make(*args, file="NORTHWIND_2023Q4_EARNINGS.pdf"):
+    def make(*args, file="NORTHWIND_2023Q4_EARNINGS.pdf", gap=52):
         path = tmp_path / file
-        _grouped_pdf(path, *args)
+        _grouped_pdf(path, *args, gap=gap)
         doc = pymupdf.open(path)
         texts = [p.get_text() for p in doc]
         words = [p.get_text("words") for p in doc]

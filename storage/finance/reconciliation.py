@@ -1,0 +1,74 @@
+"""A reconciling item asked by what it does to a total, or as a line of the total's reconciliation.
+
+Earnings releases reconcile a GAAP figure to an adjusted one line by line ("Net income | Amortization
+of acquired intangibles | Restructuring | Adjusted net income"), often with an amount and a per-share
+column for each period. Analysts ask for one of those lines by the total it moves:
+- "How much did amortization of the Wildfire Fund contribution reduce PG&E's EPS in Q2 2023?"
+- "How much amortization did Amcor add back to reach adjusted EBIT for fiscal 2023?"
+- "How much income tax did Amcor pay per the adjusted free cash flow reconciliation?"
+- "What was the movement in working capital in Amcor's fiscal 2023 adjusted free cash flow?"
+The line item asked is the reconciling item; the total ("EPS", "adjusted EBIT") is not the row but
+says which table, and which column when it is a per-share total. `reconciled_total` finds the total's
+span so the caller reads the item from the rest of the question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# what an item does to a total: "reduce(d) EPS", "add(ed) back to reach adjusted EBIT", "excluded from
+# non-GAAP operating income", "impact on EPS"
+_EFFECT = re.compile(
+    r"(?i)\b(?:(?:reduc|lower|decreas|rais|increas|boost)\w*|cut|hurt|weigh(?:ed|s)? on|"
+    r"(?:impact|effect)s? on|contribut\w* to|(?:add(?:ed|s)? )?back to (?:reach|arrive at|get to)|add(?:ed|s)? (?:back )?to|"
+    r"(?:exclud|deduct|subtract|remov)\w* from|to (?:reach|arrive at|get to))\s+")
+# where the item is printed: "in/per the adjusted free cash flow (reconciliation)"
+_WITHIN = re.compile(r"(?i)\b(?:in|per|under|within)\s+")
+# a total that reconciling lines move: per-share earnings, an adjusted / non-GAAP measure, a profit line
+_TOTAL = re.compile(r"(?i)\b(?:eps|earnings per (?:diluted |common |ordinary )?share|per[- ]share|adjusted|non-gaap|core|"
+                    r"underlying|free cash flow|ebitda|ebit|operating (?:income|profit)|net (?:income|earnings)|earnings)\b")
+# a total that names its reconciliation: an adjusted measure (after the company's name and a year), or
+# the word "reconciliation" itself
+_RECONCILIATION = re.compile(r"(?i)^(?:the\s+|its\s+)?(?:[\w&.-]+['’]s\s+)?(?:(?:fiscal|fy)\s*)?(?:(?:19|20)\d\d\s+)?"
+                             r"(?:adjusted|non-gaap|core|underlying)\b|\b(?:reconciliation|bridge)\b")
+# the total ends where the question's period, another phrase or the sentence begins
+_END = re.compile(r"(?i)\s+(?:in|for|during|over|through|at|as of|versus|vs\.?|compared|of)\s+|\s*[?.,;]|\s*$")
+_PERIOD_START = re.compile(r"(?i)(?:the\s+)?(?:fiscal|fy|q[1-4]|h[12]|(?:19|20)\d\d|first|second|third|fourth|full|"
+                           r"three|six|nine|twelve|year|quarter|half)\b")
+# a heading over a reconciliation's lines ("Non-core items:", "Non-GAAP adjustments:", "Special items")
+RECONCILING_SECTION = re.compile(r"(?i)\b(?:non-?core|adjustments?|adjusting|items?|non-gaap|excluded|special|reconcil\w*)\b")
+# "increase in adjusted EBIT": a change of the total asked, not an item's effect on it ("reduce EPS")
+_PREPOSITION = re.compile(r"(?i)(?:in|of|for|on|to|from|at|by|over|during|versus|vs)\b")
+# "the increase in adjusted EBIT": the total's change is asked, not a line within it
+_CHANGE_BEFORE = re.compile(r"(?i)\b(?:increase|decrease|change|growth|rise|decline|drop|fall|improvement|reduction)s?\s*$")
+MAX_TOTAL_WORDS = 8
+# words of asking, not of an item: "How much did …", "What was the …"
+_ASKING = frozenset("what was were is are how much many did does do the a an by which its it their has have had "
+                    "company company's".split())
+PER_SHARE_TOTAL = re.compile(r"(?i)\beps\b|\bper[- ](?:\w+ )?share\b")
+
+
+@dataclass(frozen=True)
+class ReconciledTotal:
+    start: int  # the span of the question saying what the item does to the total, and the total
+    end: int
+    total: str  # the total as the question names it ("PG&E's EPS", "adjusted EBIT")
+    per_share: bool  # the item's effect on a per-share total is asked ("reduce EPS"): its per-share figure
+
+
+def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> ReconciledTotal | None:
+    """The total a question's line item is asked against ("reduce PG&E's EPS" -> "PG&E's EPS"), or None
+    when the question asks a total itself ("What was adjusted EBIT?", "the impact on EPS") and names no
+    item before it (`names`: the issuer's words, which name no item)."""
+    for finder, names_total in ((_EFFECT, _TOTAL), (_WITHIN, _RECONCILIATION)):
+        for m in finder.finditer(question):
+            end = _END.search(question, m.end())
+            total = question[m.end():end.start()].strip()
+            if not total or len(total.split()) > MAX_TOTAL_WORDS or _PERIOD_START.match(total) or _PREPOSITION.match(total) \
+                    or not names_total.search(total) or _CHANGE_BEFORE.search(question[:m.start()]):
+                continue
+            if not set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
+                continue
+            return ReconciledTotal(m.start(), end.start(), total, finder is _EFFECT and bool(PER_SHARE_TOTAL.search(total)))
+    return None
