@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from storage.finance.numbers import parse_number
-from storage.finance.periods import PRINTED_DATE, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE
-from storage.finance.scale import CENTS, scale_word  # the one reader of scale captions (also used by cited_rows)
+from storage.finance.periods import PRINTED_DATE, column_head, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE
+from storage.finance.scale import CENTS, per_share_column, scale_word  # the one reader of scale captions (also used by cited_rows)
 
 _CURRENCY = re.compile(r"[$€£]")
 
@@ -115,6 +115,8 @@ def figure_value(cell, caption: str = "", table_has_dollar: bool = False, instan
     whose printed form cannot carry them keeps the spoken form after " — ". `per_share`: the row is a
     per-share line item, whatever its label says."""
     # a per-share row whose label does not say so ("Net income" under "Diluted earnings per share:")
+    # or a cell of a per-share column beside the amount's ("Earnings | Earnings per Common Share")
+    per_share = per_share or per_share_column(column_head(cell.period), cell.label)
     label = f"{cell.label} per share" if per_share else cell.label
     # amounts counted in cents by their row or column ("EPS (diluted US cents)"): never "$12.3 per share";
     # not by the caption, whose "cents" may name only its per-share rows

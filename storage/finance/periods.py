@@ -356,3 +356,12 @@ LABEL_YEAR_SUFFIX = re.compile(rf"\s+[-–—]\s*(?:fiscal\s+)?{YEAR}(?:\s*\(\d{
 def label_without_period(label: str) -> str:
     """A row label without the period it names at its end ("Net income - 2023" -> "Net income")."""
     return LABEL_YEAR_SUFFIX.sub("", label)
+
+
+_AFTER_YEAR = re.compile(rf"^.*(?<!\d){YEAR}(?!\d)\)?[\s,]*")
+
+
+def column_head(period: str) -> str:
+    """A column's own head after its period's year ("Three Months Ended June 30, 2023 Non-GAAP" -> "Non-GAAP",
+    "2023 Low range" -> "Low range"); a head printing no year is all head ("Adjusted Cost")."""
+    return _AFTER_YEAR.sub("", " ".join((period or "").split()))

@@ -144,6 +144,18 @@ def per_share_head(text: str) -> bool:
     return bool(_PER_SHARE.search(text or ""))
 
 
+# a column head that is a per-share measure and nothing else ("Earnings per Common Share", "EPS"), beside
+# an amount's column under one period; not "Basic | Diluted" (share counts' heads too) nor a head the
+# reader merged with its neighbour's ("Amount Per Share")
+_PER_SHARE_COLUMN = re.compile(r"^\W*(?:diluted |basic )?(?:eps|(?:net )?(?:earnings|income) per (?:common |ordinary |diluted |basic )?"
+                               r"share)(?:,? ?\(?(?:diluted|basic)\)?)?\W*(?:\(\d\)\W*)?$", re.IGNORECASE)
+
+
+def per_share_column(head: str, label: str) -> bool:
+    """The cell of a per-share column (`head`: its column head without the period) of a row that is no share count."""
+    return bool(_PER_SHARE_COLUMN.search(head or "")) and not _SHARE_COUNT.search(label or "")
+
+
 # a section over per-share rows, its last words wrapped to the next line: "Diluted earnings per common"
 _PER_SHARE_SECTION = re.compile(_PER_SHARE.pattern + r"|\bper (?:common|ordinary)\b|\bearnings per\b", re.IGNORECASE)
 _PER_SHARE_CAPTION = re.compile(r"\bper[\s-]share\b", re.IGNORECASE)
