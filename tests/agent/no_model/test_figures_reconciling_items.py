@@ -18,6 +18,7 @@ CORE_ROWS = [
     ("Restructuring and legal costs", "17", "0.01", "151", "0.07"),
     ("Northwind's Non-GAAP Core Earnings/EPS", "$ 507", "$ 0.24", "$ 568", "$ 0.27"),
 ]
+YEARS = ("Twelve Months Ended June 30, 2022", "Twelve Months Ended June 30, 2023")
 MEASURES = ("EBITDA", "EBIT", "Net income")
 ADJUSTED_ROWS = [
     ("Net income attributable to Northwind", "805", "805", "805", "1,048", "1,048", "1,048"),
@@ -49,8 +50,7 @@ def test_an_items_effect_on_eps_is_its_per_share_figure(grouped):
 
 
 def test_an_item_added_back_to_reach_an_adjusted_total_is_its_line_not_the_total(grouped):
-    sources, text = grouped("Reconciliation of adjusted EBITDA, EBIT and Net income", "($ million)",
-                            ("Twelve Months Ended June 30, 2022", "Twelve Months Ended June 30, 2023"), MEASURES,
+    sources, text = grouped("Reconciliation of adjusted EBITDA, EBIT and Net income", "($ million)", YEARS, MEASURES,
                             ADJUSTED_ROWS)
     lead = asked_lead("How much goodwill impairment did Northwind add back to reach adjusted EBITDA for the twelve months "
                       "ended June 30, 2023?", sources, text)
@@ -63,18 +63,17 @@ def test_an_item_added_back_to_reach_an_adjusted_total_is_its_line_not_the_total
 
 def test_a_line_of_a_named_reconciliation_answers_from_its_row(grouped):
     sources, text = grouped("Reconciliation of Adjusted Free Cash Flow", "($ million)",
-                            ("Twelve Months Ended June 30, 2022", "Twelve Months Ended June 30, 2023"), ("",), CASH_ROWS, gap=120)
+                            YEARS, ("",), CASH_ROWS, gap=120)
     lead = asked_lead("How much income tax did Northwind pay in the twelve months ended June 30, 2023 per the adjusted "
                       "free cash flow reconciliation?", sources, text)
-    assert "(225)" in lead or "-$225" in lead or "$(225)" in lead, lead
+    assert ": $(225) million" in lead, lead
     lead = asked_lead("What was the movement in working capital in Northwind's fiscal 2022 adjusted free cash flow, "
                       "for the twelve months ended June 30, 2022?", sources, text)
     assert "154" in lead and "1,066" not in lead, lead
 
 
 def test_a_total_asked_itself_is_still_the_total(grouped):
-    sources, text = grouped("Reconciliation of adjusted EBITDA, EBIT and Net income", "($ million)",
-                            ("Twelve Months Ended June 30, 2022", "Twelve Months Ended June 30, 2023"), MEASURES,
+    sources, text = grouped("Reconciliation of adjusted EBITDA, EBIT and Net income", "($ million)", YEARS, MEASURES,
                             ADJUSTED_ROWS)
     assert ": $1,220" in asked_lead("What was Northwind's adjusted EBIT for the twelve months ended June 30, 2023?",
                                     sources, text)
