@@ -2,7 +2,7 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library|releases|releases-more|paraphrase|derived-more|segments|notes]
+        [--gold statements|library|releases|releases-more|paraphrase|derived-more|segments|notes|reconciling]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
@@ -33,6 +33,10 @@ a margin, liquidity and leverage ratios, interest coverage, capex share, free ca
 sales outstanding and turnover over average balances, formulas in words, a 10-Q's quarter) over rows read off
 tune-issuer pages, and items no figure answers (`answer: null`, `no_figure` says why: a row the filing lacks,
 a period it does not cover). Derived only (ask with `--sets derived`).
+`--gold reconciling`: bench/gold/reconciling_check_figures.jsonl, check half only: GAAP to non-GAAP reconciliation
+tables of check-issuer releases and 10-K/10-Q MD&A, one reconciling line asked by the amount it moves (in dollars,
+per share, net of tax, points of a rate) and a few adjusted or GAAP totals, in analysts' words, read before code
+ran on them (issue 27): judges on check the reconciling-line rule measured only on tune golds. Figures only.
 
 `--why`: each gold figure not led right counted by the stage of the answer path that lost it
 (bench/figure_misses.py: page not retrieved, no row of the value, period, column, a named test of
@@ -328,7 +332,8 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
     return out
 
 
-GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments", "notes")
+GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments", "notes",
+         "reconciling")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -345,6 +350,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
+    if gold == "reconciling":  # check half only: the tune half's reconciling lines are in releases(-more)
+        return ["reconciling_check_figures.jsonl"] if kind == "figures" else []
     if gold in ("segments", "notes"):  # a tune file and, where one was read, its check half
         names = (f"{gold}_tune_figures.jsonl", f"{gold}_check_figures.jsonl")
         return [n for n in names if (GOLD / n).exists()] if kind == "figures" else []
@@ -445,7 +452,8 @@ def _default_pdfs(gold: str = "statements") -> list[Path]:
                "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"],
                "segments": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
-               "notes": ["statements", "statements-more", "financebench-dev/library"]}.get(gold, ["statements", "statements-more"])
+               "notes": ["statements", "statements-more", "financebench-dev/library"],
+               "reconciling": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
     return [shared / f for f in folders]
@@ -464,7 +472,8 @@ def main(argv: list[str] | None = None) -> int:
                              "derived-more: bench/gold/ratios_tune_derived.jsonl (analysts' formulas, tune issuers); "
                              "segments: bench/gold/segments_tune_figures.jsonl (a segment's row, tune issuers); "
                              "notes: bench/gold/notes_tune_figures.jsonl and notes_check_figures.jsonl (notes and "
-                             "MD&A tables, tune and check issuers)")
+                             "MD&A tables, tune and check issuers); reconciling: bench/gold/"
+                             "reconciling_check_figures.jsonl (non-GAAP reconciling lines, check issuers only)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")
