@@ -29,7 +29,11 @@ _AFTER = re.compile(r"(?i)\b(?:after|beyond|later than)\s+(?:fiscal\s+|fy\s*)?((
 _THEREAFTER = re.compile(r"(?i)\bthereafter\b")
 _FIRST_YEAR = re.compile(r"(?i)\b(?:within (?:one|1|a|the next) year|(?:in )?the next (?:twelve|12) months|"
                          r"within (?:the next )?(?:twelve|12) months|in the (?:coming|next) (?:fiscal )?year|next fiscal year)\b")
-_ASKED_YEAR = re.compile(r"(?i)\b(?:in|during|for|of)\s+(?:the\s+)?(?:(?:fiscal|calendar)(?:\s+year)?\s+|fy\s*)?((?:19|20)\d\d)\b")
+_ANY_YEAR = re.compile(r"(?<![\d,])(?:19|20)\d\d(?!\d)")
+# a year that is no due year: a date's ("as of May 31, 2023", "at December 31, 2015", "as of fiscal year end 2022")
+# or a name's ("the notes due 2026": notes named by their maturity, storage/finance/debt.py)
+_NOT_DUE_YEAR = re.compile(r"(?i)(?:[A-Z][a-z]+\.? \d{1,2},\s*|\b(?:as of|at|end(?:ed|ing)?|end of)\s+(?:the\s+)?"
+                           r"(?:(?:fiscal\s+)?(?:year[- ]end\s+)?|fy\s*)|\b(?:notes?|debentures?|bonds?)\s+due\s+)$")
 MIN_YEARS = 3  # consecutive year rows that make a table a schedule of amounts by year
 _TOTAL_COLUMN = re.compile(r"(?i)\btotal\b")
 
@@ -65,7 +69,7 @@ def asked_due(question: str) -> tuple[str, int | None] | None:
         return "after", None
     if _FIRST_YEAR.search(question):
         return "first", None
-    years = {int(y) for y in _ASKED_YEAR.findall(question)}
+    years = {int(m.group()) for m in _ANY_YEAR.finditer(question) if not _NOT_DUE_YEAR.search(question[:m.start()])}
     return ("year", years.pop()) if len(years) == 1 else None
 
 
