@@ -34,6 +34,12 @@ _ANY_YEAR = re.compile(r"(?<![\d,])(?:19|20)\d\d(?!\d)")
 # or a name's ("the notes due 2026": notes named by their maturity, storage/finance/debt.py)
 _NOT_DUE_YEAR = re.compile(r"(?i)(?:[A-Z][a-z]+\.? \d{1,2},\s*|\b(?:as of|at|end(?:ed|ing)?|end of)\s+(?:the\s+)?"
                            r"(?:(?:fiscal\s+)?(?:year[- ]end\s+)?|fy\s*)|\b(?:notes?|debentures?|bonds?)\s+due\s+)$")
+# words of asking when and how much is due, said of every schedule: they name none ("future payments", "total
+# amount owed", "scheduled"); DUE_IN_YEAR's verbs are here, its nouns (principal, lease, obligations) name one
+_ASKING = set(tokenize("how much what which amount amounts total future payment payments due owe owed owing pay paid "
+                       "repay repaid repayment repayments mature matures maturing maturity maturities schedule scheduled "
+                       "come comes fiscal year years calendar thereafter after beyond within next twelve months contractual "
+                       "contractually company"))
 MIN_YEARS = 3  # consecutive year rows that make a table a schedule of amounts by year
 _TOTAL_COLUMN = re.compile(r"(?i)\btotal\b")
 
@@ -133,11 +139,12 @@ def due_year_lines(question: str, rows: list[Row], page_text) -> list[str] | Non
     if due is None:
         return None
     said = {w for w in tokenize(question) if not w.isdigit()}
+    named = said - _ASKING  # the words naming the obligation pick its schedule, not the asking's
     found = []
     for members in schedules(rows).values():
         row = _asked_row(members, due)
         if row is not None:
-            found.append((len(_context_words(members, page_text) & said), -row.rank, row))
+            found.append((len(_context_words(members, page_text) & named), -row.rank, row))
     if not found:
         return None
     found.sort(key=lambda f: f[:2], reverse=True)

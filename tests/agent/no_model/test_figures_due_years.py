@@ -82,3 +82,10 @@ def test_a_year_asked_of_a_statement_whose_columns_are_years_is_unchanged(monkey
     # a due year before the schedule's first row: no row of it, no schedule figure
     block = figure_block("How much long-term debt did Northwind owe in 2024?", sources, text, get_embedder()) or []
     assert not any(v in line for line in block for v in ("2,400", "7,300", "1,250", "980", "615")), block
+
+
+def test_a_schedule_of_another_obligation_does_not_answer(schedule):
+    # the asking's words ("payments due") are every schedule's: the obligation's words ("operating lease") pick one
+    for question in ("What operating lease payments are due in 2027?", "What purchase obligations are due in 2027?"):
+        block = figure_block(question, *schedule, get_embedder()) or []
+        assert not any("2,400" in line for line in block), (question, block)
