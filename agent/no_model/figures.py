@@ -31,6 +31,7 @@ from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defi
                                            printed_change)
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model.cited_rows import collect_rows
+from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
 from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
@@ -66,8 +67,10 @@ INTRO_NOT_COMPUTED = (f"No language model is configured; the figure asked is com
 def is_figure_question(question: str) -> bool:
     """The question asks for an amount, ratio or count (not a why / yes-no / description)."""
     # "What adjusted EBIT did <company> report": a line item named asks its figure whatever the verb
-    return bool(_FIGURE_ASK.search(question) or _FIGURE_VERB_ASK.search(question) or line_items.asked_items(question)) \
-        and not _NOT_FIGURE.search(question)
+    # "What lease payments are due in 2025?": the amounts of a maturity schedule asked by their due year
+    due = bool(re.match(r"(?i)\s*what\b", question)) and asked_due(question) is not None
+    return bool(_FIGURE_ASK.search(question) or _FIGURE_VERB_ASK.search(question) or line_items.asked_items(question)
+                or due) and not _NOT_FIGURE.search(question)
 
 
 def figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int = 6,
@@ -83,6 +86,8 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     rows = split_columns(collect_rows(sources, page_text, max_sources))  # column groups -> one row per part/measure
     if not rows:
         return None
+    if due := due_year_lines(question, rows, page_text):  # a due year asked is a schedule's row, not a column's period
+        return [INTRO, *due]
     period = asked_period(question)
     ask = make_ask(question, period, sources)
     match = best_row(ask, rows, embedder)
