@@ -116,6 +116,8 @@ FILING = {
     # round 10: the filed 10-K leads its issuer's glossy annual report of the same period (on); the ranking before
     "filed_annual": {"filed_annual": True},
     "ranking_before_filed_annual": {"filed_annual": False},
+    # rank17: a year asked with a year-to-date span ("first nine months of 2022") is that span's quarter (off)
+    "year_to_date": {"year_to_date": True},
 }
 
 

@@ -39,8 +39,24 @@ def _year(raw: str) -> int:
     return int(raw) if len(raw) == 4 else 2000 + int(raw)
 
 
-def question_scope(question: str) -> QuestionScope:
-    """Periods (year, quarter), dates and forms named in a question, in the order named."""
+# a year-to-date span names the fiscal quarter it ends with: "first nine months of 2022" is what a third-quarter
+# 10-Q reports (and its successor prints as comparatives), not the year's annual report
+_YEAR_TO_DATE = re.compile(r"\b(?:(six|nine)[\s-]+months?|(first|1st)[\s-]+half|h1|(first|1st)\s+three\s+quarters)\b",
+                           re.IGNORECASE)
+
+
+def year_to_date_quarter(text: str) -> int | None:
+    """The fiscal quarter a year-to-date span in `text` ends with (six months / first half -> 2; nine months /
+    first three quarters -> 3), or None."""
+    m = _YEAR_TO_DATE.search(text or "")
+    if not m:
+        return None
+    return 3 if (m.group(1) or "").lower() == "nine" or m.group(3) else 2
+
+
+def question_scope(question: str, year_to_date: bool = False) -> QuestionScope:
+    """Periods (year, quarter), dates and forms named in a question, in the order named. `year_to_date`: a year
+    named without a quarter, in a question asking for a year-to-date span, is that span's quarter of the year."""
     text = question or ""
     c = QuestionScope()
     c.question_words = re.findall(r"[a-z0-9&]+", re.sub(r"['’]s\b", "", text.lower()))
@@ -77,6 +93,9 @@ def question_scope(question: str) -> QuestionScope:
     for i, (_, _, quarter) in enumerate(quarters):
         if i not in used_quarters and (None, quarter) not in c.periods:
             c.periods.append((None, quarter))
+    ytd = year_to_date_quarter(text) if year_to_date and not quarters else None
+    if ytd:
+        c.periods = list(dict.fromkeys((y, ytd if q is None and y is not None else q) for y, q in c.periods))
     return c
 
 
