@@ -118,6 +118,8 @@ FILING = {
     "ranking_before_filed_annual": {"filed_annual": False},
     # rank17: a year asked with a year-to-date span ("first nine months of 2022") is that span's quarter (off)
     "year_to_date": {"year_to_date": True},
+    # rank17: a year an expectation is for ("expect in FY2023") reads as the year before (off)
+    "outlook_year": {"outlook_year": True},
 }
 
 

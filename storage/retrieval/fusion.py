@@ -67,6 +67,9 @@ class Ranking(BaseModel):
                                "2022\", \"six months\", \"first half\") is that span's fiscal quarter for the prior: a "
                                "quarterly report (or the next year's, printing it as comparatives) over the annual "
                                "report (storage.retrieval.question_scope.year_to_date_quarter)")
+    outlook_year: bool = Field(False, description="a year an expectation is for (\"expect in FY2023\", \"forecasting "
+                               "for 2023\"), no quarter or date named, is read as the year before for the prior: the "
+                               "filing printing the outlook (storage.retrieval.question_scope._EXPECTS)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -159,7 +162,7 @@ class Ranking(BaseModel):
                 "date_after": self.date_after, "period_per_issuer": self.period_per_issuer,
                 "fill_issuers": self.fill_issuers, "release_quarter": self.release_quarter,
                 "document_period": self.document_period, "filed_annual": self.filed_annual,
-                "year_to_date": self.year_to_date}
+                "year_to_date": self.year_to_date, "outlook": self.outlook_year}
 
 @dataclass
 class DocIndex:

@@ -229,11 +229,11 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
                     date_after: bool = False, period_per_issuer: bool = False,
                     fill_issuers: bool = False, release_quarter: bool = False,
                     document_period: bool = False, filed_annual: bool = False,
-                    year_to_date: bool = False) -> dict[str, float]:
+                    year_to_date: bool = False, outlook: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
-    c = question_scope(question, year_to_date=year_to_date)
+    c = question_scope(question, year_to_date=year_to_date, outlook=outlook)
     if document_period:  # "according to its FY2019 10-K": that year picks the document, the others are content
         c = document_scope(c)
     priors = {doc_id: 0.0 for doc_id in infos}
