@@ -120,6 +120,9 @@ FILING = {
     "year_to_date": {"year_to_date": True},
     # rank17: a year an expectation is for ("expect in FY2023") reads as the year before (off)
     "outlook_year": {"outlook_year": True},
+    # rank17: a month an event happened in matches the 8-Ks / releases dated in it (off)
+    "event_month": {"event_month": True},
+    "rank17_all": {"year_to_date": True, "outlook_year": True, "event_month": True},
 }
 
 

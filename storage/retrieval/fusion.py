@@ -70,6 +70,9 @@ class Ranking(BaseModel):
     outlook_year: bool = Field(False, description="a year an expectation is for (\"expect in FY2023\", \"forecasting "
                                "for 2023\"), no quarter or date named, is read as the year before for the prior: the "
                                "filing printing the outlook (storage.retrieval.question_scope._EXPECTS)")
+    event_month: bool = Field(False, description="a month an event happened in (\"entered into in April 2022\") "
+                              "matches the 8-Ks and releases dated in it, like a named date "
+                              "(storage.retrieval.selection_prior._EVENT_MONTH)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -162,7 +165,8 @@ class Ranking(BaseModel):
                 "date_after": self.date_after, "period_per_issuer": self.period_per_issuer,
                 "fill_issuers": self.fill_issuers, "release_quarter": self.release_quarter,
                 "document_period": self.document_period, "filed_annual": self.filed_annual,
-                "year_to_date": self.year_to_date, "outlook": self.outlook_year}
+                "year_to_date": self.year_to_date, "outlook": self.outlook_year,
+                "event_month": self.event_month}
 
 @dataclass
 class DocIndex:
