@@ -67,10 +67,10 @@ class Ranking(BaseModel):
                                "2022\", \"six months\", \"first half\") is that span's fiscal quarter for the prior: a "
                                "quarterly report (or the next year's, printing it as comparatives) over the annual "
                                "report (storage.retrieval.question_scope.year_to_date_quarter)")
-    outlook_year: bool = Field(False, description="a year an expectation is for (\"expect in FY2023\", \"forecasting "
+    outlook_year: bool = Field(True, description="a year an expectation is for (\"expect in FY2023\", \"forecasting "
                                "for 2023\"), no quarter or date named, is read as the year before for the prior: the "
                                "filing printing the outlook (storage.retrieval.question_scope._EXPECTS)")
-    event_month: bool = Field(False, description="a month an event happened in (\"entered into in April 2022\") "
+    event_month: bool = Field(True, description="a month an event happened in (\"entered into in April 2022\") "
                               "matches the 8-Ks and releases dated in it, like a named date "
                               "(storage.retrieval.selection_prior._EVENT_MONTH)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")

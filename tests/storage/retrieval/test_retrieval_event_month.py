@@ -1,6 +1,6 @@
 """A month an event happened in ("entered into in April 2022") names the current report dated in it, like a
 named date does; the annual report of the year printing the same event in its liquidity prose is secondary
-(Ranking.event_month)."""
+(Ranking.event_month, on)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_a_month_names_the_current_report_dated_in_it(report_and_annual):
     # a period's end is no event: "the quarter ended April 2022" does not name the 8-K
     assert selection_prior("Revenue for the quarter ended April 2022?", infos, event_month=True) == \
         selection_prior("Revenue for the quarter ended April 2022?", infos)
-    before = HybridRetriever([k.doc_id, e.doc_id], use_cache=False, ranking=Ranking()).search(question, k=1)
+    before = HybridRetriever([k.doc_id, e.doc_id], use_cache=False, ranking=Ranking(event_month=False)).search(question, k=1)
     assert before[0].chunk.doc_id == k.doc_id  # the trap: FY2022's 10-K reads as the asked year
-    after = HybridRetriever([k.doc_id, e.doc_id], use_cache=False, ranking=Ranking(event_month=True)).search(question, k=1)
+    after = HybridRetriever([k.doc_id, e.doc_id], use_cache=False, ranking=Ranking()).search(question, k=1)
     assert after[0].chunk.doc_id == e.doc_id
