@@ -51,6 +51,11 @@ machine:
                     own spread of the best (Ranking.facts_tie, off); `_rows`: a ratio's inputs do not count
                     (Ranking.facts_tie_inputs False); `filed_annual` / `ranking_before_filed_annual` a glossy annual
                     report beside its issuer's 10-K of the same period as a secondary source (Ranking.filed_annual)
+- `ranking_before_rank17` the ranking before two readings of which filing (rank17, both on): a year an expectation
+                    is for ("expect in FY2023") is read as the year before (Ranking.outlook_year), a month an event
+                    happened in ("entered into in April 2022") names the 8-Ks / releases dated in it
+                    (Ranking.event_month); `outlook_year` / `event_month` each alone; `year_to_date` a year asked with
+                    a year-to-date span is that span's quarter (Ranking.year_to_date, off); `rank17_all` all three
 - `legacy_ranking`  bench/baselines/legacy_ranking.py: the ranking before selection awareness
                     (per-PDF BM25 idf, no document relevance, no period/form/issuer prior)
 - `bm25_alone`      the project's chunk BM25 index, raw question, top chunks

@@ -116,6 +116,15 @@ FILING = {
     # round 10: the filed 10-K leads its issuer's glossy annual report of the same period (on); the ranking before
     "filed_annual": {"filed_annual": True},
     "ranking_before_filed_annual": {"filed_annual": False},
+    # rank17: a year asked with a year-to-date span ("first nine months of 2022") is that span's quarter (off)
+    "year_to_date": {"year_to_date": True},
+    # rank17: a year an expectation is for ("expect in FY2023") reads as the year before; a month an event happened
+    # in matches the 8-Ks / releases dated in it (both on: they lifted both halves); the ranking before them, each
+    # alone, and with year_to_date
+    "outlook_year": {"outlook_year": True, "event_month": False},
+    "event_month": {"event_month": True, "outlook_year": False},
+    "ranking_before_rank17": {"outlook_year": False, "event_month": False},
+    "rank17_all": {"year_to_date": True, "outlook_year": True, "event_month": True},
 }
 
 

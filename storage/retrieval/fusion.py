@@ -63,6 +63,16 @@ class Ranking(BaseModel):
                                "its pages) beside its issuer's 10-K of the same period keeps `secondary` of its "
                                "period match: the filed 10-K leads where both print the page, the other stays "
                                "selected (storage.retrieval.selection_prior)")
+    year_to_date: bool = Field(False, description="a year asked with a year-to-date span (\"first nine months of "
+                               "2022\", \"six months\", \"first half\") is that span's fiscal quarter for the prior: a "
+                               "quarterly report (or the next year's, printing it as comparatives) over the annual "
+                               "report (storage.retrieval.question_scope.year_to_date_quarter)")
+    outlook_year: bool = Field(True, description="a year an expectation is for (\"expect in FY2023\", \"forecasting "
+                               "for 2023\"), no quarter or date named, is read as the year before for the prior: the "
+                               "filing printing the outlook (storage.retrieval.question_scope._EXPECTS)")
+    event_month: bool = Field(True, description="a month an event happened in (\"entered into in April 2022\") "
+                              "matches the 8-Ks and releases dated in it, like a named date "
+                              "(storage.retrieval.selection_prior._EVENT_MONTH)")
     expand_query: bool = Field(True, description="add the filing vocabulary of financial terms to the keyword query")
     expand_sections: bool = Field(True, description="also the words of the filing part a question names (what the "
                                   "company does: Business; exposure: Risk Factors) and derived nouns' adjectives "
@@ -154,7 +164,9 @@ class Ranking(BaseModel):
                 "cover_issuers": self.cover_issuers, "form_decides": self.form_decides, "stale_annual": self.stale_annual,
                 "date_after": self.date_after, "period_per_issuer": self.period_per_issuer,
                 "fill_issuers": self.fill_issuers, "release_quarter": self.release_quarter,
-                "document_period": self.document_period, "filed_annual": self.filed_annual}
+                "document_period": self.document_period, "filed_annual": self.filed_annual,
+                "year_to_date": self.year_to_date, "outlook": self.outlook_year,
+                "event_month": self.event_month}
 
 @dataclass
 class DocIndex:

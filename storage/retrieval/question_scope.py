@@ -39,8 +39,37 @@ def _year(raw: str) -> int:
     return int(raw) if len(raw) == 4 else 2000 + int(raw)
 
 
-def question_scope(question: str) -> QuestionScope:
-    """Periods (year, quarter), dates and forms named in a question, in the order named."""
+# a year-to-date span names the fiscal quarter it ends with: "first nine months of 2022" is what a third-quarter
+# 10-Q reports (and its successor prints as comparatives), not the year's annual report
+_YEAR_TO_DATE = re.compile(r"\b(?:(six|nine)[\s-]+months?|(first|1st)[\s-]+half|h1|(first|1st)\s+three\s+quarters)\b",
+                           re.IGNORECASE)
+
+
+# an expectation for a year ("expect in FY2023", "forecasting for 2023", "plans to repurchase in fiscal 2024"): the
+# filing printing it is the one of the year before (its outlook); the year must follow the expectation word
+_EXPECTS = re.compile(r"\b(?:expect\w*|anticipat\w*|forecast\w*|project(?:s|ed|ing)|outlook|guidance|plan(?:s|ned)?\s+to)"
+                      r"\b[^.?;]{0,80}?\b(?:in|for|during|by|through)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _expected(text: str, start: int) -> bool:
+    """The year mention starting at `start` is what an expectation word before it is for."""
+    return bool(_EXPECTS.search(text[max(0, start - 120):start]))
+
+
+def year_to_date_quarter(text: str) -> int | None:
+    """The fiscal quarter a year-to-date span in `text` ends with (six months / first half -> 2; nine months /
+    first three quarters -> 3), or None."""
+    m = _YEAR_TO_DATE.search(text or "")
+    if not m:
+        return None
+    return 3 if (m.group(1) or "").lower() == "nine" or m.group(3) else 2
+
+
+def question_scope(question: str, year_to_date: bool = False, outlook: bool = False) -> QuestionScope:
+    """Periods (year, quarter), dates and forms named in a question, in the order named. `year_to_date`: a year
+    named without a quarter, in a question asking for a year-to-date span, is that span's quarter of the year.
+    `outlook`: a year an expectation is for ("expect in FY2023"), no quarter or date named, reads as the year
+    before (the filing printing the outlook)."""
     text = question or ""
     c = QuestionScope()
     c.question_words = re.findall(r"[a-z0-9&]+", re.sub(r"['’]s\b", "", text.lower()))
@@ -59,6 +88,8 @@ def question_scope(question: str) -> QuestionScope:
     for m in ASKED_YEAR.finditer(text):
         if not any(s <= m.start() < e for s, e in covered):
             years.append((m.start(), m.end(), _year(m.group(1) or m.group(2))))
+    if outlook and not c.dates and not _QUARTER_RE.search(text):
+        years = [(s, e, y - 1 if _expected(text, s) else y) for s, e, y in years]
     quarters = [
         (m.start(), m.end(), int(m.group(1) or m.group(2) or _ORDINAL[(m.group(3) or "").lower()]))
         for m in _QUARTER_RE.finditer(text)
@@ -77,6 +108,9 @@ def question_scope(question: str) -> QuestionScope:
     for i, (_, _, quarter) in enumerate(quarters):
         if i not in used_quarters and (None, quarter) not in c.periods:
             c.periods.append((None, quarter))
+    ytd = year_to_date_quarter(text) if year_to_date and not quarters else None
+    if ytd:
+        c.periods = list(dict.fromkeys((y, ytd if q is None and y is not None else q) for y, q in c.periods))
     return c
 
 

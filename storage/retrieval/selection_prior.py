@@ -47,6 +47,7 @@ import re
 from storage.documents.metadata import document_years, name_words
 from storage.retrieval.document_profile import cover_names, fill_period, named_issuers
 from storage.retrieval.question_scope import QuestionScope, document_scope, question_scope
+from storage.finance.periods import MONTH, YEAR, parse_date
 from storage.schema import DocumentInfo
 
 EXACT, PARTIAL, COMPARATIVE, OTHER_QUARTER, OUTLOOK = 1.0, 0.5, 0.4, 0.25, 0.25
@@ -156,6 +157,21 @@ def _first_after(asked: list, infos: dict[str, DocumentInfo]) -> set[str]:
     return out
 
 
+# a month an event happened in ("entered into in April 2022", "guidance given in July 2023"); not a period's end
+_EVENT_MONTH = re.compile(rf"\b(?:in|during|on)\s+(?:early\s+|late\s+|mid-?\s*)?({MONTH})\.?,?\s+({YEAR})\b", re.IGNORECASE)
+EVENT_FORMS = ("8-K", "earnings release")
+
+
+def _event_month(question: str, infos: dict[str, DocumentInfo]) -> set[str]:
+    """Documents of an event form (8-K, release) dated in a month the question says an event happened in."""
+    months = set()
+    for m in _EVENT_MONTH.finditer(question or ""):
+        d = parse_date(f"{m.group(1)} 1, {m.group(2)}")
+        if d:
+            months.add(d.isoformat()[:7])
+    return {doc for doc, i in infos.items() if i.form in EVENT_FORMS and i.date and i.date[:7] in months}
+
+
 def _per_issuer(parts: dict[str, dict[str, float]], infos: dict[str, DocumentInfo]) -> None:
     """Scale the period match so each issuer's best-matching filing gets 1."""
     best: dict[str | None, float] = {}
@@ -228,11 +244,13 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
                     cover_issuers: bool = False, form_decides: bool = False, stale_annual: bool = False,
                     date_after: bool = False, period_per_issuer: bool = False,
                     fill_issuers: bool = False, release_quarter: bool = False,
-                    document_period: bool = False, filed_annual: bool = False) -> dict[str, float]:
+                    document_period: bool = False, filed_annual: bool = False,
+                    year_to_date: bool = False, outlook: bool = False,
+                    event_month: bool = False) -> dict[str, float]:
     """doc_id -> prior in [0, 1]; all 0 when the question names nothing any document matches.
     `covers`: doc_id -> text of its first pages (storage/retrieval/document_profile.py), read for a form and
     period DocumentInfo lacks (`fill_periods`) and for the named issuer's name (`cover_issuers`)."""
-    c = question_scope(question)
+    c = question_scope(question, year_to_date=year_to_date, outlook=outlook)
     if document_period:  # "according to its FY2019 10-K": that year picks the document, the others are content
         c = document_scope(c)
     priors = {doc_id: 0.0 for doc_id in infos}
@@ -250,6 +268,9 @@ def selection_prior(question: str, infos: dict[str, DocumentInfo | None], *, rec
              for d, i in known.items()}
     if date_after and c.dates and not any(p.get("date") for p in parts.values()):
         for d in _first_after(c.dates, known):
+            parts[d]["date"] = 1.0
+    if event_month and not c.dates and not any(p.get("date") for p in parts.values()):
+        for d in _event_month(question, known):
             parts[d]["date"] = 1.0
     if period_per_issuer and c.periods and not names and not any(p["issuer"] for p in parts.values()) \
             and len({i.issuer for i in known.values()}) > 1:
