@@ -510,24 +510,34 @@ def printed_change(question: str, rows: list[Row], sources: list[Source], period
     if match is None or any(y not in cells for y in years):
         return None
     old, new = cells[years[0]], cells[years[-1]]
-    change = _change_after(match.row.cells, old, new)
+    change = _change_after(match.row.cells, old, new, _BASIS.search(question))
     if change is None:
         return None
     return f"- {match.row.line(replace(change, period=f'{change.period}, {new.period} vs. {old.period}'))}"
 
 
-def _change_after(cells: list, old, new):
+# a change's basis beside the reported one: "in constant currency", "excluding currency translation", "organic"
+_BASIS = re.compile(r"(?i)\b(?:constant[- ]currency|excluding\s+(?:the\s+(?:impact|effects?)\s+of\s+)?(?:foreign\s+)?"
+                    r"currency|ex[- ]currency|currency[- ]neutral|organic(?:ally)?)\b")
+
+
+def _change_after(cells: list, old, new, basis=None):
     """The change column printed right after the two compared cells (no other period between), when it is a
-    percentage (a "%" in its value or its title): "2023 2022 Change" -> the Change cell; else None."""
+    percentage (a "%" in its value or its title): "2023 2022 Change" -> the Change cell; else None. Of several
+    ("Inc/(Dec) | Constant currency"), the one of the basis the question names; with none named, the first that
+    names no other basis (the reported change); a basis asked that no column names: None (no wrong basis)."""
     at = [i for i, c in enumerate(cells) if c is old or c is new]
     if len(at) != 2:
         return None
+    percent = []
     for cell in cells[max(at) + 1:]:
         if not names_change(cell.period):
-            return None  # another period's cell comes first: no change column of this pair
+            break  # another period's cell comes first: no change column of this pair
         if "%" in cell.value or "%" in cell.period or re.search(r"(?i)\bpercent", cell.period):
-            return cell
-    return None
+            percent.append(cell)
+    if basis is not None:
+        return next((c for c in percent if _BASIS.search(c.period)), None)
+    return next((c for c in percent if not _BASIS.search(c.period)), None)
 
 
 def _series_cells(kind: str, question: str, period: AskedPeriod, rows, sources, embedder):

@@ -9,7 +9,7 @@ from storage.documents.table_words import (
     CAPTION_WORDS as CAPTION_PHRASE, COLUMN_GAP, UNIT_CAPTION, YEAR_CELL, Column, Line, Segment, segments,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, is_period_line
-from storage.finance.columns import names_change
+from storage.finance.columns import names_change, title_spans
 from storage.finance.periods import DATE, FULL_YEAR, MONTH_DAY_END, NUMERIC_DATE, QUARTER_NAME, SPAN_WORDS, YEAR
 
 # a header line that is one date: "June 30, 2022", "As of December 31, 2022:"
@@ -140,7 +140,12 @@ def _split_run(seg: Segment) -> list[Segment]:
             kept.append((a, b))
     rest = "".join(ch for i, ch in enumerate(text) if not any(a <= i < b for a, b in kept))
     if len(kept) < 2 or rest.strip(" ,"):
-        return [seg]
+        # a run of change columns' titles printed close together ("Inc/(Dec)  Constant currency", "Reported ∆%
+        # Constant currency ∆%", "$ Change  % Change"): each heads its own column, never both
+        kept = [(a, b) for a, b, kind in title_spans(text) if kind == "change"]
+        rest = "".join(ch for i, ch in enumerate(text) if not any(a <= i < b for a, b in kept))
+        if len(kept) < 2 or rest.strip(" ,"):
+            return [seg]
     starts, pos = [], 0
     for w in seg.words:
         starts.append(pos)

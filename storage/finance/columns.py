@@ -19,8 +19,12 @@ from storage.finance.scale import TABLE_SCALE_WORDS
 _CHANGE = (
     r"(?:(?:%|\$|percent(?:age)?|dollar|amount\s+of|net|favou?rable|unfavou?rable|reported|organic|constant[- ]currency)\s*)?"
     r"(?:change|chg\.?|variance|var\.?|growth|inc(?:rease)?\.?\s*/?\s*\(?\s*dec(?:rease)?\.?\s*\)?|increase|decrease"
-    r"|favou?rable\s*/?\s*\(?\s*unfavou?rable\s*\)?|better\s*/?\s*\(?\s*worse\s*\)?|b\s*/\s*\(?w\)?)"
-    r"(?:\s*\((?:%|\$)\)|\s+(?:%|\$|percent(?:age)?|in\s+percent))?"
+    r"|favou?rable\s*/?\s*\(?\s*unfavou?rable\s*\)?|better\s*/?\s*\(?\s*worse\s*\)?|b\s*/\s*\(?w\)?"
+    # a delta sign ("Reported ∆%", "% Δ"), and a change's basis printed alone as its own column's title beside a
+    # reported change ("Inc/(Dec) | Constant currency", "Excluding currency translation"): never a period's amount
+    r"|[\u2206\u0394]|constant[- ]currency|excluding\s+currency(?:\s+translation)?|ex[- ]currency)"
+    r"(?:\s+(?:in|at)\s+constant\s+currency)?"  # "% change in constant currency": one column's title
+    r"(?:\s*\((?:%|\$)\)|\s*%|\s+(?:\$|percent(?:age)?|in\s+percent))?"
 )
 # the label column's title: "Item", "Line item", "Description", "Metric", "(Dollars in millions)" is a scale caption
 _LABEL = r"(?:line\s+)?items?|descriptions?|metrics?|particulars|account"
