@@ -38,6 +38,7 @@ share of statement rows whose every value gets a period, this reader against the
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
@@ -48,7 +49,7 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
-from storage.finance.periods import PRINTED_DATE, YEAR, YEAR_COLUMN_TITLE, YEAR_ENDED_MONTH_DAY, YEAR_WORD
+from storage.finance.periods import MONTHS, PRINTED_DATE, YEAR, YEAR_COLUMN_TITLE, YEAR_ENDED_MONTH_DAY, YEAR_WORD
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
@@ -312,6 +313,8 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                 # net of tax (b)" / "144  (21)  (17)  (116)"): the row's label, no section over the rows after it
                 ln.label = before.text.strip()
                 named.add(k - 1)
+        if header is not None:
+            cols, header = _due_year_stub(header, row_lines, lines, cols)
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
         if header is None and not row_headers:
             cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
@@ -472,6 +475,35 @@ def _due_year_schedule(above: list[Line], rows: list[int], lines: list[Line],
     for k, ln in moved.items():
         lines[k].label, lines[k].values = ln.label, ln.values
     return one, TableHeader(" ".join(titles) or column, (column,))
+
+
+# a column title that is only a date or a year ("2022", "December 31, 2022", "2019 December 31"): no words of its own
+_ONLY_DATE = re.compile(rf"(?i)(?:(?:{'|'.join(MONTHS)})[a-z]*\.?|\d{{1,2}}|{YEAR}|[\s,])*")
+
+
+def _due_year_stub(header: TableHeader, rows: list[int], lines: list[Line],
+                   cols: list[Column]) -> tuple[list[Column], TableHeader]:
+    """A schedule of amounts due by year with several columns under a header of its own ("Operating Leases
+    Finance Leases Total" under "... as of September 24, 2022, are as follows (in millions):"), its years
+    ("2023", "2024", ... then "Thereafter", "Total") printed in the stub with no label: the years were read
+    as a first column of values (titled by the caption's date, or by nothing), leaving the rows unlabelled,
+    so no answer could name them. The years become the rows' labels and their column leaves the table.
+    Only when the table starts with at least three such rows of consecutive years, no labelled row prints
+    a value in that column, and the column has no title but a date (a "Maturity" column of a debt table
+    keeps its years). (cols, header) unchanged for any other table."""
+    if len(cols) < 2 or len(header.columns) != len(cols) or not _ONLY_DATE.fullmatch(header.columns[0]):
+        return cols, header
+    first = [k for k in rows if lines[k].values and _column_of(*lines[k].values[0][1:], cols) == 0]
+    years = [k for k in first if not lines[k].label and len(lines[k].values) >= 2 and YEAR_CELL.match(lines[k].values[0][0])]
+    if len(years) < 3 or years != first or rows[:len(years)] != years:
+        return cols, header
+    numbers = [int(re.search(YEAR, lines[k].values[0][0]).group()) for k in years]
+    if any(b != a + 1 for a, b in zip(numbers, numbers[1:])):
+        return cols, header
+    for k in years:
+        lines[k].label, lines[k].values = lines[k].values[0][0].strip("(),"), lines[k].values[1:]
+    units = header.units[1:] if len(header.units) == len(cols) else header.units
+    return cols[1:], replace(header, columns=header.columns[1:], units=units)
 
 
 def _same_columns(a: list[Column], b: list[Column]) -> bool:
