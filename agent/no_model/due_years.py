@@ -20,16 +20,14 @@ import re
 from agent.no_model import cited_rows
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import column_words, tokenize
-from storage.finance.periods import DUE_IN_YEAR
+from storage.finance.periods import DUE_IN_YEAR, DUE_WITHIN_YEAR, YEAR
 
 # a row label naming one year of a schedule: "2025", "Fiscal 2025", "FY2025", "Fiscal year 2025"
-_YEAR_LABEL = re.compile(r"(?i)^\s*(?:(?:fiscal|fy)(?:\s+year)?\s*)?((?:19|20)\d\d)\s*$")
-_THEREAFTER_LABEL = re.compile(r"(?i)^\s*(?:thereafter|(?:(?:19|20)\d\d\s+and\s+)?thereafter|after\s+(?:fiscal\s+)?(?:19|20)\d\d|beyond)\b")
-_AFTER = re.compile(r"(?i)\b(?:after|beyond|later than)\s+(?:fiscal\s+|fy\s*)?((?:19|20)\d\d)\b")
+_YEAR_LABEL = re.compile(rf"(?i)^\s*(?:(?:fiscal|fy)(?:\s+year)?\s*)?({YEAR})\s*$")
+_THEREAFTER_LABEL = re.compile(rf"(?i)^\s*(?:thereafter|(?:{YEAR}\s+and\s+)?thereafter|after\s+(?:fiscal\s+)?{YEAR}|beyond)\b")
+_AFTER = re.compile(rf"(?i)\b(?:after|beyond|later than)\s+(?:fiscal\s+|fy\s*)?({YEAR})\b")
 _THEREAFTER = re.compile(r"(?i)\bthereafter\b")
-_FIRST_YEAR = re.compile(r"(?i)\b(?:within (?:one|1|a|the next) year|(?:in )?the next (?:twelve|12) months|"
-                         r"within (?:the next )?(?:twelve|12) months|in the (?:coming|next) (?:fiscal )?year|next fiscal year)\b")
-_ANY_YEAR = re.compile(r"(?<![\d,])(?:19|20)\d\d(?!\d)")
+_ANY_YEAR = re.compile(rf"(?<![\d,]){YEAR}(?!\d)")
 # a year that is no due year: a date's ("as of May 31, 2023", "at December 31, 2015", "as of fiscal year end 2022")
 # or a name's ("the notes due 2026": notes named by their maturity, storage/finance/debt.py)
 _NOT_DUE_YEAR = re.compile(r"(?i)(?:[A-Z][a-z]+\.? \d{1,2},\s*|\b(?:as of|at|end(?:ed|ing)?|end of)\s+(?:the\s+)?"
@@ -73,7 +71,7 @@ def asked_due(question: str) -> tuple[str, int | None] | None:
         return "after", int(m.group(1))
     if _THEREAFTER.search(question):
         return "after", None
-    if _FIRST_YEAR.search(question):
+    if DUE_WITHIN_YEAR.search(question):
         return "first", None
     years = {int(m.group()) for m in _ANY_YEAR.finditer(question) if not _NOT_DUE_YEAR.search(question[:m.start()])}
     return ("year", years.pop()) if len(years) == 1 else None

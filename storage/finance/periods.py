@@ -308,6 +308,15 @@ SAID_SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[-
 DUE_IN_YEAR = re.compile(r"(?i)\b(?:due|matur(?:e|es|ing|ity|ities)|payable|ow(?:e|es|ed|ing)|repa(?:y|id|yments?)|"
                          r"scheduled|principal payments?|lease payments?|(?:purchase |contractual )?obligations?)\b")
 
+# the first year of a maturity schedule asked without naming it ("due within one year", "in the next twelve months")
+DUE_WITHIN_YEAR = re.compile(r"(?i)\b(?:within (?:one|1|a|the next) year|(?:in )?the next (?:twelve|12) months|"
+                             r"within (?:the next )?(?:twelve|12) months|in the (?:coming|next) (?:fiscal )?year|"
+                             r"next fiscal year)\b")
+# a year-to-date span asked with a year ("first nine months of 2022", "six months", "first half"): group 1 six or
+# nine, group 2 or 3 "first" (a half; three quarters)
+YEAR_TO_DATE_SPAN = re.compile(r"\b(?:(six|nine)[\s-]+months?|(first|1st)[\s-]+half|h1|(first|1st)\s+three\s+quarters)\b",
+                               re.IGNORECASE)
+
 SAID_FULL_YEAR = re.compile(r"\b(?:years?|fiscal|twelve months|52 weeks|53 weeks|fifty[- ]?(?:two|three) weeks)\b",
                             re.IGNORECASE)
 # a period's words besides the span's length, dropped from a claim's content words ("six months ended")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from storage.finance.forms import asked_forms, document_years
-from storage.finance.periods import ASKED_YEAR, ASKED_YEAR_RANGE, DATE, QUARTER_ASKED, QUARTER_ASKED_ORDINALS, parse_date
+from storage.finance.periods import ASKED_YEAR, ASKED_YEAR_RANGE, DATE, QUARTER_ASKED, QUARTER_ASKED_ORDINALS, YEAR_TO_DATE_SPAN, parse_date
 
 _QUARTER_RE = QUARTER_ASKED
 _ORDINAL = QUARTER_ASKED_ORDINALS
@@ -39,12 +39,6 @@ def _year(raw: str) -> int:
     return int(raw) if len(raw) == 4 else 2000 + int(raw)
 
 
-# a year-to-date span names the fiscal quarter it ends with: "first nine months of 2022" is what a third-quarter
-# 10-Q reports (and its successor prints as comparatives), not the year's annual report
-_YEAR_TO_DATE = re.compile(r"\b(?:(six|nine)[\s-]+months?|(first|1st)[\s-]+half|h1|(first|1st)\s+three\s+quarters)\b",
-                           re.IGNORECASE)
-
-
 # an expectation for a year ("expect in FY2023", "forecasting for 2023", "plans to repurchase in fiscal 2024"): the
 # filing printing it is the one of the year before (its outlook); the year must follow the expectation word
 _EXPECTS = re.compile(r"\b(?:expect\w*|anticipat\w*|forecast\w*|project(?:s|ed|ing)|outlook|guidance|plan(?:s|ned)?\s+to)"
@@ -58,8 +52,9 @@ def _expected(text: str, start: int) -> bool:
 
 def year_to_date_quarter(text: str) -> int | None:
     """The fiscal quarter a year-to-date span in `text` ends with (six months / first half -> 2; nine months /
-    first three quarters -> 3), or None."""
-    m = _YEAR_TO_DATE.search(text or "")
+    first three quarters -> 3), or None: "first nine months of 2022" is what a third-quarter 10-Q reports (and
+    its successor prints as comparatives), not the year's annual report."""
+    m = YEAR_TO_DATE_SPAN.search(text or "")
     if not m:
         return None
     return 3 if (m.group(1) or "").lower() == "nine" or m.group(3) else 2
