@@ -20,11 +20,9 @@ import re
 from agent.no_model import cited_rows
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import column_words, tokenize
-from storage.finance.periods import DUE_IN_YEAR, DUE_WITHIN_YEAR, YEAR
+from storage.finance.periods import (DUE_IN_YEAR, DUE_WITHIN_YEAR, THEREAFTER_LABEL, YEAR, is_year_schedule,
+                                     schedule_row_year)
 
-# a row label naming one year of a schedule: "2025", "Fiscal 2025", "FY2025", "Fiscal year 2025"
-_YEAR_LABEL = re.compile(rf"(?i)^\s*(?:(?:fiscal|fy)(?:\s+year)?\s*)?({YEAR})\s*$")
-_THEREAFTER_LABEL = re.compile(rf"(?i)^\s*(?:thereafter|(?:{YEAR}\s+and\s+)?thereafter|after\s+(?:fiscal\s+)?{YEAR}|beyond)\b")
 _AFTER = re.compile(rf"(?i)\b(?:after|beyond|later than)\s+(?:fiscal\s+|fy\s*)?({YEAR})\b")
 _THEREAFTER = re.compile(r"(?i)\bthereafter\b")
 _ANY_YEAR = re.compile(rf"(?<![\d,]){YEAR}(?!\d)")
@@ -38,26 +36,19 @@ _ASKING = set(tokenize("how much what which amount amounts total future payment 
                        "repay repaid repayment repayments mature matures maturing maturity maturities schedule scheduled "
                        "come comes fiscal year years calendar thereafter after beyond within next twelve months contractual "
                        "contractually company"))
-MIN_YEARS = 3  # consecutive year rows that make a table a schedule of amounts by year
 _TOTAL_COLUMN = re.compile(r"(?i)\btotal\b")
 
 
-def _year(label: str) -> int | None:
-    m = _YEAR_LABEL.match(label)
-    return int(m.group(1)) if m else None
-
-
 def schedules(rows: list[Row]) -> dict[int, list[Row]]:
-    """table -> its rows, for the tables whose row labels include MIN_YEARS or more consecutive years in order
-    (a maturity schedule); other tables are absent."""
+    """table -> its rows, for the tables whose year row labels make a schedule of amounts by year
+    (storage/finance/periods.is_year_schedule: a maturity schedule); other tables are absent."""
     tables: dict[int, list[Row]] = {}
     for r in rows:
         tables.setdefault(r.table, []).append(r)
     found = {}
     for table, members in tables.items():
-        years = [y for r in members if (y := _year(r.label)) is not None]
-        if len(years) >= MIN_YEARS and len(set(years)) == len(years) \
-                and all(b == a + 1 for a, b in zip(years, years[1:])):
+        years = [y for r in members if (y := schedule_row_year(r.label)) is not None]
+        if is_year_schedule(years):
             found[table] = members
     return found
 
@@ -79,14 +70,14 @@ def asked_due(question: str) -> tuple[str, int | None] | None:
 
 def _asked_row(members: list[Row], due: tuple[str, int | None]) -> Row | None:
     kind, year = due
-    years = [(y, r) for r in members if (y := _year(r.label)) is not None]
+    years = [(y, r) for r in members if (y := schedule_row_year(r.label)) is not None]
     if kind == "year":
         return next((r for y, r in years if y == year), None)
     if kind == "first":
         return years[0][1]
     if year is not None and year != years[-1][0]:
         return None  # "after 2026" of a schedule whose Thereafter starts after 2028: not printed
-    return next((r for r in members if _THEREAFTER_LABEL.match(r.label)), None)
+    return next((r for r in members if THEREAFTER_LABEL.match(r.label)), None)
 
 
 MAX_ABOVE = 4  # prose lines above a schedule read for its caption sentence
@@ -114,7 +105,7 @@ def _context_words(members: list[Row], page_text) -> set[str]:
     text = " ".join({members[0].caption, members[0].intro, _caption_above(members, page_text),
                      *(c.period for r in members for c in r.cells),
                      *(c.section for r in members for c in r.cells),
-                     *(r.label for r in members if _year(r.label) is None)})
+                     *(r.label for r in members if schedule_row_year(r.label) is None)})
     return {w for w in tokenize(text) if not w.isdigit()}
 
 

@@ -49,7 +49,8 @@ from storage.documents.table_words import (
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
 from storage.finance.scale import find_caption
-from storage.finance.periods import MONTHS, PRINTED_DATE, YEAR, YEAR_COLUMN_TITLE, YEAR_ENDED_MONTH_DAY, YEAR_WORD
+from storage.finance.periods import (MONTHS, PRINTED_DATE, YEAR, YEAR_COLUMN_TITLE, YEAR_ENDED_MONTH_DAY, YEAR_WORD,
+                                     is_year_schedule)
 
 # (what this module offered before its helpers moved to table_words / table_headers)
 __all__ = ["Column", "Line", "Segment", "Word", "columns_of", "has_table", "header_for", "layout_units", "read_layout",
@@ -283,6 +284,10 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         if header_lines and dated and not any(re.search(YEAR, ln.text) for ln in header_lines):
             # titles without a date ("Operating Leases  Finance Leases  Total") under a caption with one
             # ("... as of September 24, 2022, are as follows (in millions):"): the caption dates every column
+            # (_due_year_schedule dates a column from its caption too, but for a table with no header at all: one
+            # column under year rows, its caption sentence found above the block by its ":" with or without a
+            # unit; with no header to parse, it must state one whole date, "May 31, 2023", since a year alone
+            # could be the rows'. Here the caption joins a header whose parser reads any period it states.)
             header_lines = dated[-1:] + header_lines
         for k in range(max(h - 1, 0), start):
             # a caption broken over two lines: "... were as follows (in" / "millions):"
@@ -442,11 +447,14 @@ def _due_year_schedule(above: list[Line], rows: list[int], lines: list[Line],
     ("2024", "Fiscal 2025", ..., "Thereafter", "Total"), with no period over the column ("Debt Principal",
     or nothing). Its column is dated by the caption sentence that introduces it ("... at May 31, 2023 were as
     follows (in millions):") when that states one date, and titled by the words printed over it. A year printed
-    as the row's first cell becomes its label. (cols, None) for any other table."""
+    as the row's first cell becomes its label. (cols, None) for any other table. (read_layout's `dated` dates a
+    titled header by its caption; why the two differ is said there.)"""
     label = {k: lines[k].values[0][0] if not lines[k].label and len(lines[k].values) == 2
              and YEAR_CELL.match(lines[k].values[0][0]) else lines[k].label for k in rows}
     years = [int(re.search(YEAR, label[k]).group()) for k in rows if YEAR_COLUMN_TITLE.match(label[k].strip())]
-    if len(years) < 3 or any(b != a + 1 for a, b in zip(years, years[1:])):
+    # (the years as a column title prints them, "Fiscal 2025", "Year 2025": unlike periods.schedule_row_year, no
+    # "FY2025"; widening it here would change stored facts)
+    if not is_year_schedule(years):
         return cols, None
     moved = {k: Line(lines[k].words, label[k], lines[k].values[1:]) for k in rows if label[k] != lines[k].label}
     one = columns_of([moved.get(k, lines[k]) for k in rows])
@@ -488,17 +496,15 @@ def _due_year_stub(header: TableHeader, rows: list[int], lines: list[Line],
     ("2023", "2024", ... then "Thereafter", "Total") printed in the stub with no label: the years were read
     as a first column of values (titled by the caption's date, or by nothing), leaving the rows unlabelled,
     so no answer could name them. The years become the rows' labels and their column leaves the table.
-    Only when the table starts with at least three such rows of consecutive years, no labelled row prints
-    a value in that column, and the column has no title but a date (a "Maturity" column of a debt table
-    keeps its years). (cols, header) unchanged for any other table."""
+    Only when the table starts with such rows, their years a schedule's (storage/finance/periods.is_year_schedule:
+    three or more consecutive), no labelled row prints a value in that column, and the column has no title but a
+    date (a "Maturity" column of a debt table keeps its years). (cols, header) unchanged for any other table."""
     if len(cols) < 2 or len(header.columns) != len(cols) or not _ONLY_DATE.fullmatch(header.columns[0]):
         return cols, header
     first = [k for k in rows if lines[k].values and _column_of(*lines[k].values[0][1:], cols) == 0]
     years = [k for k in first if not lines[k].label and len(lines[k].values) >= 2 and YEAR_CELL.match(lines[k].values[0][0])]
-    if len(years) < 3 or years != first or rows[:len(years)] != years:
-        return cols, header
-    numbers = [int(re.search(YEAR, lines[k].values[0][0]).group()) for k in years]
-    if any(b != a + 1 for a, b in zip(numbers, numbers[1:])):
+    if years != first or rows[:len(years)] != years \
+            or not is_year_schedule(int(re.search(YEAR, lines[k].values[0][0]).group()) for k in years):
         return cols, header
     for k in years:
         lines[k].label, lines[k].values = lines[k].values[0][0].strip("(),"), lines[k].values[1:]

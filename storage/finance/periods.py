@@ -308,6 +308,31 @@ SAID_SPAN = re.compile(r"\b(three|six|nine|twelve|thirteen|fifty[- ]?two|fifty[-
 DUE_IN_YEAR = re.compile(r"(?i)\b(?:due|matur(?:e|es|ing|ity|ities)|payable|ow(?:e|es|ed|ing)|repa(?:y|id|yments?)|"
                          r"scheduled|principal payments?|lease payments?|(?:purchase |contractual )?obligations?)\b")
 
+# ---- a schedule of amounts by year (a maturity schedule: rows "2024", "2025", … "Thereafter", "Total"), one concept
+# for the layout reader that finds its rows (storage/documents/table_layout) and the answer that reads them
+# (agent/no_model/due_years): each reads the years from its own labels, both count them here
+SCHEDULE_MIN_YEARS = 3  # consecutive year rows that make a table a schedule of amounts by year
+# a stored row label naming one year of a schedule: "2025", "Fiscal 2025", "FY2025", "Fiscal year 2025"
+SCHEDULE_YEAR_LABEL = re.compile(rf"(?i)^\s*(?:(?:fiscal|fy)(?:\s+year)?\s*)?({YEAR})\s*$")
+# a schedule's row after its last year: "Thereafter", "2029 and thereafter", "After 2028", "Beyond"
+THEREAFTER_LABEL = re.compile(rf"(?i)^\s*(?:thereafter|(?:{YEAR}\s+and\s+)?thereafter|after\s+(?:fiscal\s+)?{YEAR}|beyond)\b")
+
+
+def schedule_row_year(label: str) -> int | None:
+    """The year a schedule's row label names ("Fiscal 2025" -> 2025), None for any other label."""
+    m = SCHEDULE_YEAR_LABEL.match(label or "")
+    return int(m.group(1)) if m else None
+
+
+def is_year_schedule(years) -> bool:
+    """Whether the years of a table's year-labelled rows, in printed order, make a schedule of amounts by year:
+    SCHEDULE_MIN_YEARS or more, each the year after the one before ("2024 2025 2026"). Two years (a comparison),
+    a gap or a repeat ("2024 2026 2027", "2024 2024 2025") make none, nor do descending years ("2024 2023 2022":
+    a table's periods, not when its amounts fall due)."""
+    years = list(years)
+    return len(years) >= SCHEDULE_MIN_YEARS and all(b == a + 1 for a, b in zip(years, years[1:]))
+
+
 # the first year of a maturity schedule asked without naming it ("due within one year", "in the next twelve months")
 DUE_WITHIN_YEAR = re.compile(r"(?i)\b(?:within (?:one|1|a|the next) year|(?:in )?the next (?:twelve|12) months|"
                              r"within (?:the next )?(?:twelve|12) months|in the (?:coming|next) (?:fiscal )?year|"
