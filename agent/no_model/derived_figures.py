@@ -37,7 +37,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from storage.finance import arithmetic, line_items
 from storage.finance.arithmetic import WORDS as _OPS
-from storage.finance.columns import names_change
+from storage.finance.columns import CHANGE_BASIS, names_change
 from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
@@ -510,15 +510,10 @@ def printed_change(question: str, rows: list[Row], sources: list[Source], period
     if match is None or any(y not in cells for y in years):
         return None
     old, new = cells[years[0]], cells[years[-1]]
-    change = _change_after(match.row.cells, old, new, _BASIS.search(question))
+    change = _change_after(match.row.cells, old, new, CHANGE_BASIS.search(question))
     if change is None:
         return None
     return f"- {match.row.line(replace(change, period=f'{change.period}, {new.period} vs. {old.period}'))}"
-
-
-# a change's basis beside the reported one: "in constant currency", "excluding currency translation", "organic"
-_BASIS = re.compile(r"(?i)\b(?:constant[- ]currency|excluding\s+(?:the\s+(?:impact|effects?)\s+of\s+)?(?:foreign\s+)?"
-                    r"currency|ex[- ]currency|currency[- ]neutral|organic(?:ally)?)\b")
 
 
 def _change_after(cells: list, old, new, basis=None):
@@ -536,8 +531,8 @@ def _change_after(cells: list, old, new, basis=None):
         if "%" in cell.value or "%" in cell.period or re.search(r"(?i)\bpercent", cell.period):
             percent.append(cell)
     if basis is not None:
-        return next((c for c in percent if _BASIS.search(c.period)), None)
-    return next((c for c in percent if not _BASIS.search(c.period)), None)
+        return next((c for c in percent if CHANGE_BASIS.search(c.period)), None)
+    return next((c for c in percent if not CHANGE_BASIS.search(c.period)), None)
 
 
 def _series_cells(kind: str, question: str, period: AskedPeriod, rows, sources, embedder):
