@@ -24,13 +24,12 @@ from agent.no_model.figure_words import figure_line, figure_value, scale_word
 from storage.finance.line_items import LineItem
 from agent.page_text import squash
 from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
-from storage.documents.tables import Cell, Unit, is_period_line, row_cells, split_row
+from storage.documents.tables import MAX_CAPTION_WORDS, Cell, Unit, row_cells, table_captions
 from storage.finance.numbers import parse_number
 from agent.tuning import TUNING
 from storage.documents import catalog
 from storage.schema import Source
 
-MAX_CAPTION_WORDS = 8
 MAX_SOURCES = 6
 
 
@@ -183,24 +182,6 @@ def fiscal_year_end(doc_id: str | None) -> date | None:
         return date.fromisoformat(info.period_end)
     except ValueError:
         return None
-
-
-def table_captions(units: list[Unit]) -> dict[int, str]:
-    """id(table header) -> the words that title its table: a caption printed left of the header's
-    periods ("Domestic Segment Performance Summary 2018 2017"), else the short line just above the
-    header ("International Segment", not a sentence)."""
-    captions: dict[int, str] = {}
-    above = ""
-    for unit in units:
-        if unit.is_header and unit.header is not None:
-            label = split_row(unit.text)[0]
-            own = label if re.search(r"[A-Za-z]{3}", label) and not is_period_line(label) else ""
-            if own or id(unit.header) not in captions:
-                captions[id(unit.header)] = own or captions.get(id(unit.header)) or above
-        elif not unit.is_table_row:
-            words = len(unit.text.split())
-            above = unit.text if 0 < words <= MAX_CAPTION_WORDS and unit.text[-1:] not in ".;:" else ""
-    return captions
 
 
 MAX_INTRO_LINES = 3

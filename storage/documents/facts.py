@@ -38,7 +38,7 @@ from storage.documents.catalog import get_pdf_output_dirs, list_processed_pdfs, 
 from storage.documents.maintenance import document_lock
 from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import LastTable, has_table, read_layout
-from storage.documents.tables import Cell, TableHeader, Unit, is_period_line, page_units, row_cells, split_row
+from storage.documents.tables import Cell, TableHeader, Unit, page_units, row_cells, table_captions
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
 from storage.finance.columns import CHANGE_TITLE, DATE_TITLE
@@ -114,23 +114,6 @@ def units_of(tables: DocumentTables, page: int, text: str) -> list[Unit]:
     return page_units(drop_furniture_text(text or "", tables.furniture), one_line_rows=True)
 
 
-def _captions(units: list[Unit]) -> dict[int, str]:
-    """id(table header) -> its table's title: a caption printed left of the header's periods, else
-    the short line just above the header (not a sentence, not a scale caption)."""
-    out: dict[int, str] = {}
-    above = ""
-    for unit in units:
-        if unit.is_header and unit.header is not None:
-            label = split_row(unit.text)[0]
-            own = label if re.search(r"[A-Za-z]{3}", label) and not is_period_line(label) and not find_caption(label) else ""
-            if own or id(unit.header) not in out:
-                out[id(unit.header)] = own or out.get(id(unit.header)) or above
-        elif not unit.is_table_row:
-            words = len(unit.text.split())
-            above = unit.text if 0 < words <= 8 and unit.text[-1:] not in ".;:" and not find_caption(unit.text) else ""
-    return out
-
-
 def facts_of(page: int, units: list[Unit], section_caption: str = "",
              calendar: tuple[int, int] | None = None) -> list[Fact]:
     """One fact per value cell of the page's table rows. A table's scale is its own caption's, else the
@@ -140,7 +123,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
     dates the columns that print a year only ("2019" over "4th 3rd 2nd 1st"; "2023" in a 10-K)."""
     facts: list[Fact] = []
     rows: list[tuple[int, int]] = []  # each table row's facts: facts[first:end]
-    captions = _captions(units)
+    captions = table_captions(units, scale_titles=False)
     table, in_header, last_key, page_caption = -1, False, None, section_caption
     prose: list[str] = []  # the prose lines above the table ("... for the years ended May 31:")
     intro = ""

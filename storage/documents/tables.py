@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from storage.finance.columns import HEADER_WORDS, title_spans
 from storage.finance.periods import COMPARISON, MONTH, PERIOD_TOKEN, YEAR, YEAR_CELL
+from storage.finance.scale import find_caption
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -338,6 +339,32 @@ def page_units(text: str, max_chars: int = 1000, one_line_rows: bool = False) ->
     chunks' text stays as ingested); on for answering (agent/no_model/figures.py)."""
     units = _merge_wrapped_labels(_rebuild_rows(text, one_line_rows))
     return attach_headers(_merge_value_only_rows(units, max_chars))
+
+
+MAX_CAPTION_WORDS = 8  # a table's title printed above its header is a short line ("International Segment")
+
+
+def table_captions(units: list[Unit], scale_titles: bool = True) -> dict[int, str]:
+    """id(table header) -> the words that title its table: a caption printed left of the header's
+    periods ("Domestic Segment Performance Summary 2018 2017"), else the short line just above the
+    header ("International Segment", not a sentence). One reading for the stored facts and the answer's
+    rows (agent/no_model/cited_rows). `scale_titles=False`, the facts reader's: a scale caption ("Dollars in millions")
+    is no title (a fact's scale is a field of its own); the answer's rows still take it as a title, as they
+    did before the two readings were one (dropping it there is a change to measure, not a clean-up)."""
+    captions: dict[int, str] = {}
+    above = ""
+    for unit in units:
+        if unit.is_header and unit.header is not None:
+            label = split_row(unit.text)[0]
+            own = label if re.search(r"[A-Za-z]{3}", label) and not is_period_line(label) \
+                and (scale_titles or not find_caption(label)) else ""
+            if own or id(unit.header) not in captions:
+                captions[id(unit.header)] = own or captions.get(id(unit.header)) or above
+        elif not unit.is_table_row:
+            words = len(unit.text.split())
+            above = unit.text if 0 < words <= MAX_CAPTION_WORDS and unit.text[-1:] not in ".;:" \
+                and (scale_titles or not find_caption(unit.text)) else ""
+    return captions
 
 
 @dataclass(frozen=True)
