@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL, YEAR
+
 # what an item does to a total: "reduce(d) EPS", "add(ed) back to reach adjusted EBIT", "excluded from
 # non-GAAP operating income", "impact on EPS"
 _EFFECT = re.compile(
@@ -30,11 +32,11 @@ _TOTAL = re.compile(r"(?i)\b(?:eps|earnings per (?:diluted |common |ordinary )?s
                     r"underlying|free cash flow|ebitda|ebit|operating (?:income|profit)|net (?:income|earnings)|earnings)\b")
 # a total that names its reconciliation: an adjusted measure (after the company's name and a year), or
 # the word "reconciliation" itself
-_RECONCILIATION = re.compile(r"(?i)^(?:the\s+|its\s+)?(?:[\w&.-]+['’]s\s+)?(?:(?:fiscal|fy)\s*)?(?:(?:19|20)\d\d\s+)?"
+_RECONCILIATION = re.compile(rf"(?i)^(?:the\s+|its\s+)?(?:[\w&.-]+['’]s\s+)?(?:(?:fiscal|fy)\s*)?(?:{YEAR}\s+)?"
                              r"(?:adjusted|non-gaap|core|underlying)\b|\b(?:reconciliation|bridge)\b")
 # the total ends where the question's period, another phrase or the sentence begins
 _END = re.compile(r"(?i)\s+(?:in|for|during|over|through|at|as of|versus|vs\.?|compared|of)\s+|\s*[?.,;]|\s*$")
-_PERIOD_START = re.compile(r"(?i)(?:the\s+)?(?:fiscal|fy|q[1-4]|h[12]|(?:19|20)\d\d|first|second|third|fourth|full|"
+_PERIOD_START = re.compile(rf"(?i)(?:the\s+)?(?:fiscal|fy|{QUARTER_NUMBER}|h[12]|{YEAR}|{QUARTER_ORDINAL}|full|"
                            r"three|six|nine|twelve|year|quarter|half)\b")
 # a heading over a reconciliation's lines ("Non-core items:", "Non-GAAP adjustments:", "Special items")
 RECONCILING_SECTION = re.compile(r"(?i)\b(?:non-?core|adjustments?|adjusting|items?|non-gaap|excluded|special|reconcil\w*)\b")

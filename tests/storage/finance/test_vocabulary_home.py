@@ -54,6 +54,16 @@ def test_the_scan_sees_a_planted_quarter_and_scale_pattern(tmp_path, monkeypatch
     assert _offenders([tmp_path / "a.py"], QUARTER_AND_SCALE_SPELLINGS) == ["a.py:1", "a.py:1", "a.py:2", "a.py:3"]
 
 
+# ---- inside storage/finance, periods.py alone spells years, months and quarters: reconciliation.py's period words
+# ("fiscal 2023 adjusted EPS", "Q3 adjusted EBIT") are built from YEAR, QUARTER_NUMBER and QUARTER_ORDINAL
+PERIOD_SPELLINGS = PRIVATE_SPELLINGS + QUARTER_AND_SCALE_SPELLINGS[:2]
+
+
+def test_inside_storage_finance_only_periods_spells_years_months_and_quarters():
+    others = sorted(p for p in (ROOT / "storage/finance").glob("*.py") if p.name != "periods.py")
+    assert _offenders(others, PERIOD_SPELLINGS) == []
+
+
 # ---- durations, month names and scale captions in any regular expression (read by ast, issue 27): the pattern of
 # every `re.<function>(pattern, ...)` call, its string parts and the module-level strings it is built from
 # (`_UP = r"..."` then `re.compile(rf"...{_UP}...")`); patterns composed of names imported from storage/finance pass
