@@ -188,6 +188,12 @@ MAX_INTRO_LINES = 3
 _SENTENCE_END = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 
 
+def last_sentence(lines: list[str]) -> str:
+    """The last sentence of prose lines joined ("… in 2023. Future payments at June 30, 2024 were as follows:"
+    -> its second sentence): a table's lead-in, read here and by due_years's caption above a schedule."""
+    return _SENTENCE_END.split(" ".join(lines).strip())[-1]
+
+
 def table_intros(units: list[Unit]) -> dict[int, str]:
     """id(table header) -> the sentence leading into its table: the prose just above the header
     ending with a colon ("The following table shows share-based compensation expense ... (in
@@ -200,7 +206,7 @@ def table_intros(units: list[Unit]) -> dict[int, str]:
             lines = prose[-MAX_INTRO_LINES:] + [unit.text] * unit.text.rstrip().endswith(":")
             ends = [i for i, line in enumerate(lines) if line.rstrip().endswith(":")]
             if id(unit.header) not in intros and ends:
-                intros[id(unit.header)] = _SENTENCE_END.split(" ".join(lines[:ends[-1] + 1]).strip())[-1]
+                intros[id(unit.header)] = last_sentence(lines[:ends[-1] + 1])
             prose = []
         elif unit.is_table_row:
             prose = []

@@ -81,7 +81,6 @@ def _asked_row(members: list[Row], due: tuple[str, int | None]) -> Row | None:
 
 
 MAX_ABOVE = 4  # prose lines above a schedule read for its caption sentence
-_SENTENCE_END = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 
 
 def _caption_above(members: list[Row], page_text) -> str:
@@ -96,7 +95,7 @@ def _caption_above(members: list[Row], page_text) -> str:
         if unit.is_table_row or len(above) == MAX_ABOVE:
             break
         above.insert(0, unit.text)
-    return _SENTENCE_END.split(" ".join(above).strip())[-1] if above else ""
+    return cited_rows.last_sentence(above) if above else ""
 
 
 def _context_words(members: list[Row], page_text) -> set[str]:
