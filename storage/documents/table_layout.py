@@ -273,6 +273,7 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
     unit_caption = ""
     blocks = _table_blocks(lines)
     previous: LastTable | None = None
+    head_over: list[Line] = []  # the header lines printed over the columns of the last table with a header
     for h, start, end in blocks:
         for k in range(0, h):
             unit_caption = _unit_caption(lines[k]) or unit_caption
@@ -289,8 +290,14 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
         header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start])
+        if header is None and previous is not None and _stub_phrases(header_lines, cols, cw) \
+                and _same_columns(previous[0], cols) and head_over:
+            # a period phrase printed in the stub only ("At Year-End", "For the Year") between two parts of a table
+            # whose years head the first part: the years over the columns with this part's phrase
+            header = header_for(head_over + header_lines, cols, cw)
         if header is not None:
             previous = (cols, header, titles)
+            head_over = [ln for ln in header_lines if not _left_of(ln, cols, cw)] or head_over
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
@@ -317,9 +324,11 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             cols, header = _due_year_stub(header, row_lines, lines, cols)
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
         if header is None and not row_headers:
-            cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
-        if header is None and not row_headers:
+            # (before the year rows: a schedule's consecutive years, "2023 ... 2027  Thereafter  Total", are no
+            # periods of its figures but when they fall due, and its Thereafter and Total rows belong to it too)
             cols, header = _due_year_schedule(lines[:start], row_lines, lines, cols)
+        if header is None and not row_headers:
+            cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
         section = ""
         for k in range(h, end):
             ln = lines[k]
@@ -374,6 +383,18 @@ def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previ
             and any(_CONTINUED.search(ln.text) for ln in above):
         header = carried[1]  # the statement goes on from the previous page, under "... (continued)"
     return header, titles
+
+
+def _left_of(line: Line, cols: list[Column], char_width: float) -> bool:
+    """The line is printed in the stub only: every word ends left of the first column."""
+    return bool(cols) and all(w.x1 < cols[0].x0 - 2 * char_width for w in line.words)
+
+
+def _stub_phrases(header_lines: list[Line], cols: list[Column], char_width: float) -> bool:
+    """Header lines that are period phrases without a year printed in the stub ("At Year-End", "For the Year"):
+    they head no column of their own."""
+    return bool(header_lines) and all(_left_of(ln, cols, char_width) and is_period_line(ln.text)
+                                      and not re.search(YEAR, ln.text) for ln in header_lines)
 
 
 def _label_box(line: Line) -> tuple[float, float, float, float] | None:
