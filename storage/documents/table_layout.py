@@ -43,7 +43,7 @@ from dataclasses import replace
 from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
 from storage.documents.table_words import (
-    CAPTION_WORDS, COLUMN_GAP, DASH, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
+    CAPTION_WORDS, COLUMN_GAP, DASH, SEGMENT_GAP, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
     Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, strip_unit_heads,
     visual_lines,
 )
@@ -202,6 +202,20 @@ def _is_dated_titles(line: Line) -> bool:
         and len(segments(line, average_char_width(line.words))) >= 2
 
 
+def _prose_figure(line: Line, after: Line, char_width: float) -> bool:
+    """A line of a paragraph that happens to end in a figure ("... the total unrecognized compensation cost
+    related to outstanding RSUs was $16.7" / "billion, which the Company expects to recognize ..."): a sentence
+    whose one figure follows its words at a word's spacing and whose text goes on in the next line, no row of
+    a table (read as one, it took the period of the column it happened to end under)."""
+    if len(line.values) != 1 or len(line.label.split()) < LONG_PROSE_WORDS or after.values or not after.words:
+        return False
+    x0 = line.values[0][1]
+    before = [w.x1 for w in line.words if w.x1 <= x0 + 0.5]
+    gap = x0 - max(before) if before else 0.0
+    starts = after.words[0].text[:1]
+    return gap <= SEGMENT_GAP * char_width and (starts.islower() or len(after.text.split()) >= LONG_PROSE_WORDS)
+
+
 def _marks_only(line: Line) -> bool:
     """Footnote marks on a line of their own ("(2)" superscript over a row's figure): no header of a next table."""
     return bool(line.words) and all(FOOTNOTE.match(w.text) for w in line.words)
@@ -269,6 +283,9 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
     for line in lines:
         strip_unit_heads(line, cw)
         split_label_values(line, cw)
+    for line, after in zip(lines, lines[1:]):
+        if _prose_figure(line, after, cw):
+            line.label, line.values = line.text, []
     kinds: list[Unit | None] = [None] * len(lines)
     unit_caption = ""
     blocks = _table_blocks(lines)
