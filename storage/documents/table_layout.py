@@ -410,7 +410,8 @@ def _left_of(line: Line, cols: list[Column], char_width: float) -> bool:
 def _stub_phrases(header_lines: list[Line], cols: list[Column], char_width: float) -> bool:
     """Header lines that are period phrases without a year printed in the stub ("At Year-End", "For the Year"):
     they head no column of their own."""
-    return bool(header_lines) and all(_left_of(ln, cols, char_width) and is_period_line(ln.text)
+    # (a unit caption alone, "($ in millions)", is no phrase: a roll-forward under it dates its rows by its balances)
+    return bool(header_lines) and all(_left_of(ln, cols, char_width) and is_period_line(ln.text) and not _unit_caption(ln)
                                       and not re.search(YEAR, ln.text) for ln in header_lines)
 
 

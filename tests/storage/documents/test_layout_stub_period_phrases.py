@@ -67,3 +67,9 @@ def test_a_second_company_block_under_the_same_phrases():
 def test_a_stub_phrase_over_other_columns_takes_no_years():
     facts = read_facts(_page([YEAR, ("At Year-End", [("Total assets", "68,598", "63,234")])], second_rights=(250, 330)))
     assert not [f for f in facts if f.label == "Total assets" and f.fiscal_year]
+
+
+def test_a_unit_caption_in_the_stub_is_no_period_phrase():
+    # ("($ in millions)" over a roll-forward of the same columns: its rows take no years of the table above)
+    facts = read_facts(_page([YEAR, ("($ in millions)", [("Write-offs", "11", "1", "4")])]))
+    assert not [f for f in facts if f.label == "Write-offs" and f.fiscal_year], [(f.period, f.value_text) for f in facts if f.label == "Write-offs"]
