@@ -307,11 +307,11 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
         header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start])
-        if header is None and previous is not None and _stub_phrases(header_lines, cols, cw) \
-                and _same_columns(previous[0], cols) and head_over:
-            # a period phrase printed in the stub only ("At Year-End", "For the Year") between two parts of a table
-            # whose years head the first part: the years over the columns with this part's phrase
-            header = header_for(head_over + header_lines, cols, cw)
+        # a period phrase or caption printed in the stub only ("At Year-End", "For the Year", "(in millions)") between
+        # two parts of a table whose years head the first part: the years over the columns with this part's phrase
+        # (unless the part is a roll-forward, whose rows' balances date them)
+        go_on = header_for(head_over + header_lines, cols, cw) if header is None and previous is not None and head_over \
+            and _stub_phrases(header_lines, cols, cw) and _same_columns(previous[0], cols) else None
         if header is not None:
             previous = (cols, header, titles)
             head_over = [ln for ln in header_lines if not _left_of(ln, cols, cw)] or head_over
@@ -340,6 +340,8 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         if header is not None:
             cols, header = _due_year_stub(header, row_lines, lines, cols)
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
+        if header is None and not row_headers and go_on is not None:
+            header = go_on
         if header is None and not row_headers:
             # (before the year rows: a schedule's consecutive years, "2023 ... 2027  Thereafter  Total", are no
             # periods of its figures but when they fall due, and its Thereafter and Total rows belong to it too)
@@ -408,10 +410,9 @@ def _left_of(line: Line, cols: list[Column], char_width: float) -> bool:
 
 
 def _stub_phrases(header_lines: list[Line], cols: list[Column], char_width: float) -> bool:
-    """Header lines that are period phrases without a year printed in the stub ("At Year-End", "For the Year"):
-    they head no column of their own."""
-    # (a unit caption alone, "($ in millions)", is no phrase: a roll-forward under it dates its rows by its balances)
-    return bool(header_lines) and all(_left_of(ln, cols, char_width) and is_period_line(ln.text) and not _unit_caption(ln)
+    """Header lines that are period phrases without a year, or a unit caption, printed in the stub ("At Year-End",
+    "For the Year", "(in millions)"): they head no column of their own."""
+    return bool(header_lines) and all(_left_of(ln, cols, char_width) and (is_period_line(ln.text) or _unit_caption(ln))
                                       and not re.search(YEAR, ln.text) for ln in header_lines)
 
 

@@ -69,7 +69,12 @@ def test_a_stub_phrase_over_other_columns_takes_no_years():
     assert not [f for f in facts if f.label == "Total assets" and f.fiscal_year]
 
 
-def test_a_unit_caption_in_the_stub_is_no_period_phrase():
-    # ("($ in millions)" over a roll-forward of the same columns: its rows take no years of the table above)
-    facts = read_facts(_page([YEAR, ("($ in millions)", [("Write-offs", "11", "1", "4")])]))
-    assert not [f for f in facts if f.label == "Write-offs" and f.fiscal_year], [(f.period, f.value_text) for f in facts if f.label == "Write-offs"]
+def test_a_unit_caption_in_the_stub_goes_on_with_the_years_and_a_roll_forward_keeps_its_balances():
+    # ("(in millions)" over the second part of a table, its rows under the first part's years)
+    facts = read_facts(_page([YEAR, ("(in millions)", [("Write-offs", "11", "1", "4")])]))
+    assert _of(facts, "Write-offs", "1").fiscal_year == 2015
+    # a roll-forward under it: its balance rows date its columns, as before
+    rolled = read_facts(_page([YEAR, ("(in millions)", [("Balances as of June 30, 2015 and 2014, respectively", "($35)", "($34)", "($30)"),
+                                                       ("Write-offs", "11", "1", "4"),
+                                                       ("Balances as of June 30, 2016 and 2015, respectively", "($24)", "($35)", "($34)")])]))
+    assert "Year ended June 30, 2016" in _of(rolled, "Write-offs", "11").period, [(f.label, f.period) for f in rolled]
