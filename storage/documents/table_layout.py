@@ -23,8 +23,9 @@ row with an empty cell defeats it. This module reads the page's words with their
 6. every row keeps the unit caption printed above its table ("In millions, except per share
    amounts") and its section (the last label-only line above it: "Current liabilities:");
 7. a table without a header of its own takes the header of the table before it with the same columns:
-   on the page (the table goes on after a note, or under a year section), or on the previous page when
-   the page says the statement is "(continued)".
+   on the page (the table goes on after a note, or under a year section, or under a period phrase or caption
+   printed alone in the stub: "At Year-End", "(in millions)"), or on the previous page when the page says
+   the statement is "(continued)".
 
 Rows come out as `storage.documents.tables.Unit`s whose `cells` say which column each value is in, so a row
 with an empty cell still gives each value its own period (`storage.documents.tables.row_cells`).
