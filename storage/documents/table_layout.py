@@ -23,8 +23,9 @@ row with an empty cell defeats it. This module reads the page's words with their
 6. every row keeps the unit caption printed above its table ("In millions, except per share
    amounts") and its section (the last label-only line above it: "Current liabilities:");
 7. a table without a header of its own takes the header of the table before it with the same columns:
-   on the page (the table goes on after a note, or under a year section), or on the previous page when
-   the page says the statement is "(continued)".
+   on the page (the table goes on after a note, or under a year section, or under a period phrase or caption
+   printed alone in the stub: "At Year-End", "(in millions)"), or on the previous page when the page says
+   the statement is "(continued)".
 
 Rows come out as `storage.documents.tables.Unit`s whose `cells` say which column each value is in, so a row
 with an empty cell still gives each value its own period (`storage.documents.tables.row_cells`).
@@ -43,7 +44,7 @@ from dataclasses import replace
 from storage.documents.table_headers import header_for
 from storage.documents.table_rollforward import column_titles, period_columns, row_periods, year_label_periods
 from storage.documents.table_words import (
-    CAPTION_WORDS, COLUMN_GAP, DASH, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
+    CAPTION_WORDS, COLUMN_GAP, DASH, SEGMENT_GAP, FOOTNOTE, FOOTNOTE_AFTER_LABEL, LONG_PROSE_WORDS, MAX_HEADER_LINES, MAX_SECTION_WORDS, UNIT_CAPTION, YEAR_CELL,
     Column, Line, Segment, Word, average_char_width, heads_columns, segments, split_label_values, strip_unit_heads,
     visual_lines,
 )
@@ -203,6 +204,20 @@ def _is_dated_titles(line: Line) -> bool:
         and len(segments(line, average_char_width(line.words))) >= 2
 
 
+def _prose_figure(line: Line, after: Line, char_width: float) -> bool:
+    """A line of a paragraph that happens to end in a figure ("... the total unrecognized compensation cost
+    related to outstanding RSUs was $16.7" / "billion, which the Company expects to recognize ..."): a sentence
+    whose one figure follows its words at a word's spacing and whose text goes on in the next line, no row of
+    a table (read as one, it took the period of the column it happened to end under)."""
+    if len(line.values) != 1 or len(line.label.split()) < LONG_PROSE_WORDS or after.values or not after.words:
+        return False
+    x0 = line.values[0][1]
+    before = [w.x1 for w in line.words if w.x1 <= x0 + 0.5]
+    gap = x0 - max(before) if before else 0.0
+    starts = after.words[0].text[:1]
+    return gap <= SEGMENT_GAP * char_width and (starts.islower() or len(after.text.split()) >= LONG_PROSE_WORDS)
+
+
 def _marks_only(line: Line) -> bool:
     """Footnote marks on a line of their own ("(2)" superscript over a row's figure): no header of a next table."""
     return bool(line.words) and all(FOOTNOTE.match(w.text) for w in line.words)
@@ -270,10 +285,14 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
     for line in lines:
         strip_unit_heads(line, cw)
         split_label_values(line, cw)
+    for line, after in zip(lines, lines[1:]):
+        if _prose_figure(line, after, cw):
+            line.label, line.values = line.text, []
     kinds: list[Unit | None] = [None] * len(lines)
     unit_caption = ""
     blocks = _table_blocks(lines)
     previous: LastTable | None = None
+    head_over: list[Line] = []  # the header lines printed over the columns of the last table with a header
     for h, start, end in blocks:
         for k in range(0, h):
             unit_caption = _unit_caption(lines[k]) or unit_caption
@@ -294,8 +313,14 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
         header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start])
+        # a period phrase or caption printed in the stub only ("At Year-End", "For the Year", "(in millions)") between
+        # two parts of a table whose years head the first part: the years over the columns with this part's phrase
+        # (unless the part is a roll-forward, whose rows' balances date them)
+        go_on = header_for(head_over + header_lines, cols, cw) if header is None and previous is not None and head_over \
+            and _stub_phrases(header_lines, cols, cw) and _same_columns(previous[0], cols) else None
         if header is not None:
             previous = (cols, header, titles)
+            head_over = [ln for ln in header_lines if not _left_of(ln, cols, cw)] or head_over
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
                 kinds[k] = Unit(lines[k].text, False, header, is_header=True)
@@ -321,10 +346,14 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
         if header is not None:
             cols, header = _due_year_stub(header, row_lines, lines, cols)
         row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
+        if header is None and not row_headers and go_on is not None:
+            header = go_on
+        if header is None and not row_headers:
+            # (before the year rows: a schedule's consecutive years, "2023 ... 2027  Thereafter  Total", are no
+            # periods of its figures but when they fall due, and its Thereafter and Total rows belong to it too)
+            cols, header = _due_year_schedule(lines[:start], row_lines, lines, cols)
         if header is None and not row_headers:
             cols, row_headers = _year_rows(lines[max(h - 3, 0):start], row_lines, lines, cols, cw)
-        if header is None and not row_headers:
-            cols, header = _due_year_schedule(lines[:start], row_lines, lines, cols)
         section = ""
         for k in range(h, end):
             ln = lines[k]
@@ -379,6 +408,18 @@ def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previ
             and any(_CONTINUED.search(ln.text) for ln in above):
         header = carried[1]  # the statement goes on from the previous page, under "... (continued)"
     return header, titles
+
+
+def _left_of(line: Line, cols: list[Column], char_width: float) -> bool:
+    """The line is printed in the stub only: every word ends left of the first column."""
+    return bool(cols) and all(w.x1 < cols[0].x0 - 2 * char_width for w in line.words)
+
+
+def _stub_phrases(header_lines: list[Line], cols: list[Column], char_width: float) -> bool:
+    """Header lines that are period phrases without a year, or a unit caption, printed in the stub ("At Year-End",
+    "For the Year", "(in millions)"): they head no column of their own."""
+    return bool(header_lines) and all(_left_of(ln, cols, char_width) and (is_period_line(ln.text) or _unit_caption(ln))
+                                      and not re.search(YEAR, ln.text) for ln in header_lines)
 
 
 def _label_box(line: Line) -> tuple[float, float, float, float] | None:

@@ -77,3 +77,29 @@ def test_years_that_do_not_follow_each_other_are_no_schedule():
     for page in (_page(caption, title="Amount", years=(2019, 2021, 2024, 2030)),
                  _page(caption, title="Amount", year_label="Plan {}")):
         assert not [f for f in read_facts(page) if f.value_text.lstrip("$") == "2,400"]
+
+
+def test_a_schedule_of_five_years_then_thereafter_and_a_total_keeps_its_last_rows():
+    # (five years of seven rows read as rows of years, each its own period: "Thereafter" and the total, no
+    # year of their own, were lost)
+    rows = [("2023", "$13,488"), ("2024", "4,876"), ("2025", "1,418"), ("2026", "6,780"), ("2027", "312"),
+            ("Thereafter", "412"), ("Total", "$27,286")]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((LABEL_X, 80), "Future payments under unconditional purchase obligations with a remaining term in excess of one",
+                     fontsize=FONT)
+    page.insert_text((LABEL_X, 92), "year as of September 24, 2022, are as follows (in millions):", fontsize=FONT)
+    for k, (label, value) in enumerate(rows):
+        y = 116 + 14 * k
+        page.insert_text((LABEL_X, y), label, fontsize=FONT)
+        if value.startswith("$"):
+            page.insert_text((RIGHT - 70, y), "$", fontsize=FONT)
+        right_aligned(page, RIGHT, y, value.lstrip("$"))
+    page.insert_text((LABEL_X, 240), "The Company is subject to various legal proceedings and claims that have arisen.", fontsize=FONT)
+    data = doc.tobytes()
+    doc.close()
+    facts = read_facts(data)
+    total = _of(facts, "Total", "27,286")
+    assert total.fiscal_year == 2022 and total.scale == 1e6, (total.period, total.scale)
+    assert _of(facts, "Thereafter", "412").period.startswith("September 24, 2022")
+    assert _of(facts, "2025", "1,418").fiscal_year == 2022
