@@ -292,6 +292,11 @@ def _segment_named_printed(row: Row, ask: Ask, segment_words: set[str], cells) -
 
 def _segment_row_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     context = row.context
+    # a reconciling line asked of the company's total ("add to adjusted EBIT"): a part's column of a segment
+    # reconciliation ("Flexibles segment") is asked only by its name, not by the line's words
+    part = _words(row.caption) & segment_words - _words(row.label)
+    if ask.reconciled is not None and part and not (ask.residue | _words(ask.reconciled.total)) & part:
+        return False  # ("the Bottles segment's adjusted EBIT": the part named with the total)
     is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(row.label))
     return not is_segment or bool(ask.residue & (_words(f"{row.label} {context}") | columns_said(cells)))
 

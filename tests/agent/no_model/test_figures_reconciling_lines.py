@@ -117,3 +117,23 @@ def test_wordings_of_a_lines_effect_name_the_total():
         assert found is not None and total in found.total, (question, found)
     # the effect of a change on a total not asked as a line: no reconciling total
     assert reconciled_total("What was the effect of exchange rates on cash in 2023?") is None
+
+
+SEGMENTS = ("Films", "Bottles", "Other", "Total")
+SEGMENT_ROWS = [
+    ("Net income attributable to Northwind", "", "", "", "109", "", "", "", "181"),
+    ("Restructuring programs", "12", "", "(1)", "11", "4", "2", "", "6"),
+    ("Adjusted EBIT", "449", "96", "(39)", "505", "387", "73", "(24)", "436"),
+]
+
+
+def test_a_line_asked_of_the_companys_total_reads_the_total_column_not_a_parts(grouped):
+    sources, text = grouped("Reconciliation of adjusted EBIT by reporting segment", "($ million)", QUARTERS, SEGMENTS,
+                            SEGMENT_ROWS)
+    lead = asked_lead("How much did restructuring programs add to Northwind's adjusted EBIT in the three months ended "
+                      "June 30, 2022?", sources, text)
+    assert ": $11" in lead and "Total" in lead, lead
+    # the part named: its column
+    lead = asked_lead("How much did restructuring programs in the Bottles segment add to adjusted EBIT in the three "
+                      "months ended June 30, 2023?", sources, text)
+    assert ": $2" in lead, lead
