@@ -116,7 +116,10 @@ _BALANCE_ASK = re.compile(r"\bas of\b|\bat (?:the )?(?:end|year[- ]end|close)\b|
 _UNADJUSTED = re.compile(r"(?i)\b(?:before|excluding|without|prior to)\s+(?:any\s+|the\s+)?(?:non-gaap\s+)?"
                          r"adjustments\b|\bunadjusted\b|\bas reported\b|"
                          # "before the FAS/CAS adjustment", "before the core adjustments": the reported figure
-                         r"\bbefore\s+(?:the\s+|its\s+)?(?:core\s+|[A-Z][A-Z/&-]+\s+)adjustments?\b")
+                         r"\bbefore\s+(?:the\s+|its\s+)?(?:core\s+|[A-Z][A-Z/&-]+\s+)adjustments?\b|"
+                         r"\bbefore\s+(?:the\s+)?non-?core\s+items\b|\bunder\s+(?:u\.?s\.?\s+)?gaap\b|\bon\s+a\s+gaap\s+basis\b|"
+                         # "does the non-GAAP reconciliation start from": its first line, the reported figure
+                         r"\b(?:start|begin)s?\s+(?:from|with)\b|\bstarting\s+point\b")
 # what a share count is for ("used for EPS", "in computing diluted earnings per share"), not the item asked
 _EPS_PURPOSE = re.compile(r"(?i)\b(?:(?:used\s+)?(?:for|in)(?:\s+(?:computing|calculating))?|to\s+(?:compute|calculate))\s+"
                           r"(?:(?:diluted|basic)\s+)?(?:eps|earnings\s+per\s+(?:common\s+|ordinary\s+)?share)\b")

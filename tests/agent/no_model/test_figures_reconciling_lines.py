@@ -137,3 +137,14 @@ def test_a_line_asked_of_the_companys_total_reads_the_total_column_not_a_parts(g
     lead = asked_lead("How much did restructuring programs in the Bottles segment add to adjusted EBIT in the three "
                       "months ended June 30, 2023?", sources, text)
     assert ": $2" in lead, lead
+
+
+def test_the_reported_figure_a_reconciliation_starts_from_is_its_gaap_line(statement_pdf):
+    sources, text = statement_pdf([ADJUSTED])
+    lead = asked_lead("What reported net income attributable to Northwind does the fiscal 2023 adjusted EBIT "
+                      "reconciliation begin with?", sources, text)
+    assert "1,048" in lead, lead
+    sources, text = statement_pdf([CORE])
+    lead = asked_lead("What diluted loss per share did Northwind report under GAAP for 2022, before the core "
+                      "adjustments?", sources, text)
+    assert "(8.30)" in lead, lead
