@@ -33,10 +33,11 @@ a margin, liquidity and leverage ratios, interest coverage, capex share, free ca
 sales outstanding and turnover over average balances, formulas in words, a 10-Q's quarter) over rows read off
 tune-issuer pages, and items no figure answers (`answer: null`, `no_figure` says why: a row the filing lacks,
 a period it does not cover). Derived only (ask with `--sets derived`).
-`--gold reconciling`: bench/gold/reconciling_check_figures.jsonl, check half only: GAAP to non-GAAP reconciliation
-tables of check-issuer releases and 10-K/10-Q MD&A, one reconciling line asked by the amount it moves (in dollars,
-per share, net of tax, points of a rate) and a few adjusted or GAAP totals, in analysts' words, read before code
-ran on them (issue 27): judges on check the reconciling-line rule measured only on tune golds. Figures only.
+`--gold reconciling`: bench/gold/reconciling_check_figures.jsonl: GAAP to non-GAAP reconciliation tables of
+check-issuer releases and 10-K/10-Q MD&A, one reconciling line asked by the amount it moves (in dollars, per share,
+net of tax, points of a rate) and a few adjusted or GAAP totals, in analysts' words, read before code ran on them
+(issue 27); its tune twin reconciling_tune_figures.jsonl reads the same kind of pages of tune issuers (Amcor's
+release, 10-K and 10-Q, PG&E's release, Boeing's 10-K core-earnings tables), the one rules are fitted on. Figures only.
 
 `--why`: each gold figure not led right counted by the stage of the answer path that lost it
 (bench/figure_misses.py: page not retrieved, no row of the value, period, column, a named test of
@@ -350,8 +351,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
-    if gold == "reconciling":  # check half only: the tune half's reconciling lines are in releases(-more)
-        return ["reconciling_check_figures.jsonl"] if kind == "figures" else []
+    if gold == "reconciling":  # a tune twin (tune issuers' reconciliation pages) and the check half
+        return ["reconciling_tune_figures.jsonl", "reconciling_check_figures.jsonl"] if kind == "figures" else []
     if gold in ("segments", "notes"):  # a tune file and, where one was read, its check half
         names = (f"{gold}_tune_figures.jsonl", f"{gold}_check_figures.jsonl")
         return [n for n in names if (GOLD / n).exists()] if kind == "figures" else []
@@ -473,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
                              "segments: bench/gold/segments_tune_figures.jsonl (a segment's row, tune issuers); "
                              "notes: bench/gold/notes_tune_figures.jsonl and notes_check_figures.jsonl (notes and "
                              "MD&A tables, tune and check issuers); reconciling: bench/gold/"
-                             "reconciling_check_figures.jsonl (non-GAAP reconciling lines, check issuers only)")
+                             "reconciling_tune_figures.jsonl and reconciling_check_figures.jsonl (non-GAAP reconciling lines)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")

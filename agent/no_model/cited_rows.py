@@ -61,10 +61,11 @@ class Row:
     def instant(self) -> bool | None:
         return line_items.is_instant(self.item)
 
-    def line(self, cell: Cell) -> str:
-        """The cell's figure line (agent/no_model/figure_words.py), without its list bullet."""
+    def line(self, cell: Cell, per_share: bool = False) -> str:
+        """The cell's figure line (agent/no_model/figure_words.py), without its list bullet; `per_share`: the
+        row is read as a per-share line whatever its label says (a reconciliation's per-share block)."""
         return figure_line(cell, self.source.source_id, self.unit_caption, self.table_has_dollar, self.instant,
-                           bool(self.item and self.item.per_share))
+                           per_share or bool(self.item and self.item.per_share))
 
     def value(self, cell: Cell) -> str:
         """The cell's value as its figure line says it ("$1.04 per share", "$52,417 million")."""

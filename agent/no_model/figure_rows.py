@@ -32,8 +32,9 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
-from storage.finance.reconciliation import RECONCILING_SECTION, ReconciledTotal, reconciled_total
+from storage.finance.reconciliation import PER_SHARE_EFFECT_OF, PER_SHARE_TOTAL, RECONCILING_SECTION, ReconciledTotal, reconciled_total
 from storage.finance.scale import TABLE_SCALE_WORDS, per_share_head, unit_of
+from agent.no_model import reconciling_rows
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from storage.finance.line_items import LineItem
@@ -113,7 +114,12 @@ _BALANCE_ASK = re.compile(r"\bas of\b|\bat (?:the )?(?:end|year[- ]end|close)\b|
 # the reported figure asked in words ("before adjustments", "unadjusted", "as reported"): not adjusted,
 # and no word a row prints
 _UNADJUSTED = re.compile(r"(?i)\b(?:before|excluding|without|prior to)\s+(?:any\s+|the\s+)?(?:non-gaap\s+)?"
-                         r"adjustments\b|\bunadjusted\b|\bas reported\b")
+                         r"adjustments\b|\bunadjusted\b|\bas reported\b|"
+                         # "before the FAS/CAS adjustment", "before the core adjustments": the reported figure
+                         r"\bbefore\s+(?:the\s+|its\s+)?(?:core\s+|[A-Z][A-Z/&-]+\s+)adjustments?\b|"
+                         r"\bbefore\s+(?:the\s+)?non-?core\s+items\b|\bunder\s+(?:u\.?s\.?\s+)?gaap\b|\bon\s+a\s+gaap\s+basis\b|"
+                         # "does the non-GAAP reconciliation start from": its first line, the reported figure
+                         r"\b(?:start|begin)s?\s+(?:from|with)\b|\bstarting\s+point\b")
 # what a share count is for ("used for EPS", "in computing diluted earnings per share"), not the item asked
 _EPS_PURPOSE = re.compile(r"(?i)\b(?:(?:used\s+)?(?:for|in)(?:\s+(?:computing|calculating))?|to\s+(?:compute|calculate))\s+"
                           r"(?:(?:diluted|basic)\s+)?(?:eps|earnings\s+per\s+(?:common\s+|ordinary\s+)?share)\b")
@@ -198,7 +204,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     if (reconciled := reconciled_total(question, frozenset(name_terms))) is not None:
-        question = f"{question[:reconciled.start]} {question[reconciled.end:]}"
+        question = PER_SHARE_EFFECT_OF.sub(" ", f"{question[:reconciled.start]} {question[reconciled.end:]}")
     parent = bool(_EXCLUDING_MINORITY.search(question))
     question = _EXCLUDING_MINORITY.sub(" ", question)
     balance = bool(_BALANCE_ASK.search(question))
@@ -289,6 +295,11 @@ def _segment_named_printed(row: Row, ask: Ask, segment_words: set[str], cells) -
 
 def _segment_row_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     context = row.context
+    # a reconciling line asked of the company's total ("add to adjusted EBIT"): a part's column of a segment
+    # reconciliation ("Flexibles segment") is asked only by its name, not by the line's words
+    part = _words(row.caption) & segment_words - _words(row.label)
+    if ask.reconciled is not None and part and not (ask.residue | _words(ask.reconciled.total)) & part:
+        return False  # ("the Bottles segment's adjusted EBIT": the part named with the total)
     is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(row.label))
     return not is_segment or bool(ask.residue & (_words(f"{row.label} {context}") | columns_said(cells)))
 
@@ -476,6 +487,16 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     prefer = column_choice(ask)
     fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period, prefer)) and row_fits(r, ask, segments, cells)
                and unit_fits(r, cells, ask)]
+    if ask.reconciled is not None:  # a reconciling line: its block, and the tax line when the tax is asked
+        fitting = reconciling_rows.of_block_asked(fitting, reconciled_per_share(ask))
+        if (taxed := reconciling_rows.tax_lines(ask.text, fitting)) is not None:
+            if not taxed:
+                return None
+            first = min(r.rank for r, _ in taxed)
+            taxed = [(r, c) for r, c in taxed if r.rank == first]
+            r, cells = taxed[0]
+            return None if len({tuple(parse_number(x.value) for x in c) for _, c in taxed}) > 1 \
+                else FigureMatch(1.0, cells, r.source, r)
     if ask.items:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
@@ -558,6 +579,11 @@ def _is_percent(cell: Cell) -> bool:
 _PER_SHARE_ASK = re.compile(r"(?i)\bper (?:\w+ )?share\b|\beps\b")
 _COUNT_ASK = re.compile(r"(?i)\bhow many\b[^?]*\bshares\b|\bshares? (?:used|outstanding)\b|\bweighted[- ]average\b|"
                         r"\bshare count\b|\bnumber of (?:common |ordinary )?shares\b")
+
+
+def reconciled_per_share(ask: Ask) -> bool:
+    """A reconciling line asked of a per-share total ("reduce core EPS", "in its core loss per share reconciliation")."""
+    return ask.reconciled is not None and (asks_per_share(ask) or bool(PER_SHARE_TOTAL.search(ask.reconciled.total)))
 
 
 def asks_per_share(ask: Ask) -> bool:

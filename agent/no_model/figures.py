@@ -30,12 +30,13 @@ from storage.finance.periods import YEAR_RE, YEAR_WORD
 from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defines_formula, derived_block,
                                            printed_change)
 from agent.no_model.figure_periods import AskedPeriod, asked_period
+from agent.no_model import reconciling_rows
 from agent.no_model.cited_rows import collect_rows
 from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
 from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
-                                        figure_part, make_ask, tokenize)
+                                        figure_part, make_ask, reconciled_per_share, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
 from storage.schema import Source
@@ -94,18 +95,23 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     if match is None and (printed_range := _range_line(question, period, sources, rows, embedder)):
         return [INTRO, printed_range]
     computation = asks_beyond_items(DERIVED_ASK, question)
+    # "points did X add to adjusted EBIT growth": the growth names the total a reconciling line moves
+    # (ask.text is the question without it), never a growth of that total to compute
+    total_says_it = computation and ask.reconciled is not None and not asks_beyond_items(DERIVED_ASK, _POINTS.sub(" ", ask.text))
+    computation = computation and not total_says_it
     # a printed row that says the computation asked ("Increase in deferred revenues", "Return on
     # invested capital") is the answer; otherwise the computation, when the question asks one
     if match is not None and not defines_formula(question) and (not computation or _states_computation(question, match)):
         if BOTH_PARTS.search(question) and len(parts := _current_and_noncurrent(match, rows, period)) == 2:
             return _sum_block(f"{match.row.label}, current and non-current", parts)
-        lines = [f"- {match.row.line(c)}" for c in match.cells]
+        per_share = reconciling_rows.per_share_block(match.row, reconciled_per_share(ask))
+        lines = [f"- {match.row.line(c, per_share)}" for c in match.cells]
         if len(lines) == 1 and (precise := _precise_ratio(question, match, rows, sources, period, embedder)):
             lines[0] += f" ({precise})"
         return [INTRO, *lines]
     if computation and not defines_formula(question) and (change := printed_change(question, rows, sources, period, embedder)):
         return [INTRO, change]  # the % change the row prints answers before any computing
-    derived = derived_block(question, rows, sources, period, embedder)
+    derived = None if total_says_it else derived_block(question, rows, sources, period, embedder)
     if derived:
         computed = any("(computed)" in line for line in derived)
         return [INTRO_COMPUTED if computed else INTRO_NOT_COMPUTED, *derived]
@@ -117,6 +123,10 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
             and (scored := scored_row(ask, rows, embedder)) is not None:
         return [INTRO, *(f"- {scored.row.line(c)}" for c in scored.cells)]
     return block
+
+
+# "how many percentage points did X add": the unit of a reconciling line's effect on a rate, no computation
+_POINTS = re.compile(r"(?i)\bpercentage\s+points?\b")
 
 
 def _note_rate_line(question: str, sources, page_text, max_sources: int) -> str | None:

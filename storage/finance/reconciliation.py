@@ -24,7 +24,15 @@ from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL, YEAR
 _EFFECT = re.compile(
     r"(?i)\b(?:(?:reduc|lower|decreas|rais|increas|boost)\w*|cut|hurt|weigh(?:ed|s)? on|"
     r"(?:impact|effect)s? on|contribut\w* to|(?:add(?:ed|s)? )?back to (?:reach|arrive at|get to)|add(?:ed|s)? (?:back )?to|"
-    r"(?:exclud|deduct|subtract|remov)\w* from|to (?:reach|arrive at|get to))\s+")
+    r"(?:exclud|deduct|subtract|remov)\w* from|to (?:reach|arrive at|get to)|(?:in |when )?arriving at|"
+    # "lift adjusted EPS", "move core loss per share": said of a line by the total it changes
+    r"lift(?:ed|s)?|mov(?:e|ed|es))\s+")
+# "the tax effect of the adjustments on adjusted net income": the item between "effect of" and "on"
+_EFFECT_OF = re.compile(r"(?i)\b(?:impact|effect)s?\s+of\b")
+_ON = re.compile(r"(?i)\bon\s+")
+# a reconciliation the question names in passing ("does the quarter's non-GAAP reconciliation start
+# from", "the adjusted EBIT reconciliation begins with"): the item asked is one of its lines
+_NAMED = re.compile(r"(?i)\b(?:adjusted|non-gaap|core|underlying)\b(?:\s+[\w/-]+){0,4}?\s+(?:reconciliation|bridge)\b")
 # where the item is printed: "in/per the adjusted free cash flow (reconciliation)"
 _WITHIN = re.compile(r"(?i)\b(?:in|per|under|within)\s+")
 # a total that reconciling lines move: per-share earnings, an adjusted / non-GAAP measure, a profit line
@@ -63,8 +71,10 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
     """The total a question's line item is asked against ("reduce PG&E's EPS" -> "PG&E's EPS"), or None
     when the question asks a total itself ("What was adjusted EBIT?", "the impact on EPS") and names no
     item before it (`names`: the issuer's words, which name no item)."""
-    for finder, names_total in ((_EFFECT, _TOTAL), (_WITHIN, _RECONCILIATION)):
+    for finder, names_total in ((_EFFECT, _TOTAL), (_ON, _TOTAL), (_WITHIN, _RECONCILIATION)):
         for m in finder.finditer(question):
+            if finder is _ON and not _EFFECT_OF.search(question[:m.start()]):
+                continue
             end = _END.search(question, m.end())
             total = question[m.end():end.start()].strip()
             if not total or len(total.split()) > MAX_TOTAL_WORDS or _PERIOD_START.match(total) or _PREPOSITION.match(total) \
@@ -72,5 +82,31 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
                 continue
             if not set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
                 continue
-            return ReconciledTotal(m.start(), end.start(), total, finder is _EFFECT and bool(PER_SHARE_TOTAL.search(total)))
+            return ReconciledTotal(m.start(), end.start(), total,
+                                   finder is not _WITHIN and bool(PER_SHARE_TOTAL.search(total)))
+    for m in _NAMED.finditer(question):
+        if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
+            return ReconciledTotal(m.start(), m.end(), m.group(0), False)
     return None
+
+# the tax on a reconciliation's adjustments asked ("the tax effect of the adjustments", "tax adjustment on the
+# non-GAAP items", "provision for deferred income taxes on adjustments"), not one item's own tax or the
+# income statement's tax expense
+TAX_ON_ADJUSTMENTS_ASKED = re.compile(
+    r"(?i)\b(?:income\s+)?tax(?:es)?\s+(?:effects?|impacts?)\s+(?:of|on|from)\s+(?:the\s+|all\s+|these\s+|its\s+)?"
+    r"(?:above\s+|non-gaap\s+|pre-tax\s+|reconciling\s+)?(?:adjustments|items|non-gaap)\b|\btax\s+adjustments?\b|"
+    r"\badjustments?\s+(?:to|for)\s+(?:the\s+)?(?:income\s+)?tax|\btax(?:es)?\s+on\s+(?:the\s+)?(?:non-gaap\s+)?"
+    r"(?:adjustments|items)\b")
+# the line printing it ("Tax effect of above items", "Less: Adjustments to income tax expense", "Income tax
+# impact of non-GAAP adjustments"); "Income tax expense", "Tax expense" are the GAAP tax, not it
+TAX_ON_ADJUSTMENTS_LINE = re.compile(
+    r"(?i)\btax(?:es)?\s+(?:effects?|impacts?)\s+(?:of|on|from)\s+(?:the\s+|all\s+)?(?:above|items|adjustments|non-gaap)\b|"
+    r"\btax(?:es)?\s+on\s+(?:the\s+)?(?:non-gaap\s+)?(?:adjustments|items)\b|"
+    r"\badjustments?\s+(?:to|for)\s+(?:the\s+)?(?:income\s+)?tax")
+# a per-share figure as a reconciliation prints it: dollars and cents ("(1.43)", "$0.73"), where its amount
+# block prints whole millions ("(849)")
+CENTS_VALUE = re.compile(r"^\(?-?\$?\s*\(?-?\d{1,3}\.\d{2}\)?$")
+# a scale caption that leaves per-share figures unscaled ("Dollars in millions, except per share data")
+PER_SHARE_CAPTION = re.compile(r"(?i)\bexcept\b.*\bper[- ]share\b")
+# "the per-share effect of X on core EPS": how the line is asked (per share), no words its row prints
+PER_SHARE_EFFECT_OF = re.compile(r"(?i)\b(?:the\s+)?per[- ]share\s+(?:effect|impact)s?\s+of\b")

@@ -422,7 +422,7 @@ def test_reconciling_check_gold_is_check_issuers_reconciling_lines_printed_on_th
     from bench.figures_gold import GOLDS, _default_pdfs, build_questions, gold_files, gold_stems
 
     assert "reconciling" in GOLDS
-    assert gold_files("figures", "reconciling") == ["reconciling_check_figures.jsonl"]
+    assert gold_files("figures", "reconciling") == ["reconciling_tune_figures.jsonl", "reconciling_check_figures.jsonl"]
     assert gold_files("derived", "reconciling") == []
     gold = load_gold("reconciling_check_figures.jsonl")
     stems = sorted({Path(g["file"]).stem for g in gold})
@@ -433,13 +433,38 @@ def test_reconciling_check_gold_is_check_issuers_reconciling_lines_printed_on_th
     asks = Counter(g["asks"] for g in gold)  # mostly one reconciling line; a few adjusted and GAAP totals
     assert set(asks) == {"line", "total", "gaap"} and asks["line"] >= 0.7 * len(gold)
     others = {(g["file"], g["page"], g["value"]) for p in figures_gold.GOLD.glob("*.jsonl")
-              if p.name != "reconciling_check_figures.jsonl" for g in load_gold(p.name) if "value" in g}
+              if not p.name.startswith("reconciling_") for g in load_gold(p.name) if "value" in g}
     assert not [g for g in gold if (g["file"], g["page"], g["value"]) in others]
-    assert gold_stems("reconciling") == set(stems)
-    assert build_questions(stems, None, None, "tune", "reconciling") == []  # no tune half: never fitted on
+    assert set(stems) <= gold_stems("reconciling")
+    assert build_questions(stems, None, None, "tune", "reconciling") == []  # the check filings ask nothing on tune
     qs = build_questions(stems, None, None, "check", "reconciling")
     assert len(qs) == len(gold) and {q["set"] for q in qs} == {"figures"}
     assert {"statements", "statements-more", "library", "pdfs"} <= {d.name for d in _default_pdfs("reconciling")}
+    folders = [d for d in _default_pdfs("reconciling") if d.is_dir()]
+    if not folders:
+        pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
+    assert not _unprinted(gold, folders)
+
+
+def test_reconciling_tune_gold_is_tune_issuers_reconciling_lines_printed_on_their_pages():
+    """The check gold's tune twin: the same kind of reconciliation lines, of tune issuers only (rules are fitted here)."""
+    from bench.figures_gold import _default_pdfs, build_questions, gold_stems
+
+    gold = load_gold("reconciling_tune_figures.jsonl")
+    stems = sorted({Path(g["file"]).stem for g in gold})
+    assert {half_of(s) for s in stems} == {"tune"} and len({issuer_of(s) for s in stems}) >= 3
+    assert any("_EARNINGS" in s for s in stems) and any(s.endswith(("_10K", "_10Q")) for s in stems)
+    assert 30 <= len(gold) <= 50 and len({g["question"] for g in gold}) == len(gold)
+    assert all(g["value"] and g["period"] and g["unit"] and g["trap"] for g in gold)
+    asks = Counter(g["asks"] for g in gold)
+    assert set(asks) == {"line", "total", "gaap"} and asks["line"] >= 0.7 * len(gold)
+    others = {(g["file"], g["page"], g["value"]) for p in figures_gold.GOLD.glob("*.jsonl")
+              if not p.name.startswith("reconciling_") for g in load_gold(p.name) if "value" in g}
+    assert not [g for g in gold if (g["file"], g["page"], g["value"]) in others]
+    assert set(stems) <= gold_stems("reconciling")
+    assert build_questions(stems, None, None, "check", "reconciling") == []
+    qs = build_questions(stems, None, None, "tune", "reconciling")
+    assert len(qs) == len(gold) and {q["set"] for q in qs} == {"figures"}
     folders = [d for d in _default_pdfs("reconciling") if d.is_dir()]
     if not folders:
         pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")

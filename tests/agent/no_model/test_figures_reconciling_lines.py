@@ -1,0 +1,150 @@
+"""Reconciling lines asked in other words than recon16's (issue 27, the reconciling gold's tune twin): the tax
+on the adjustments ("tax effect of the adjustments on adjusted net income", "in arriving at"), a line printed
+twice in one reconciliation (an amount block and a per-share block: "lower core EPS" reads the per-share one,
+said per share), "the per-share effect of X on core EPS", "move"/"lift" a total, and points a line adds to a
+growth (a printed line, never the total's growth computed). Generated pages read by layout as at answer time."""
+
+from __future__ import annotations
+
+from storage.finance.reconciliation import reconciled_total
+from tests.agent.no_model.pdf_statements import Page, asked_block, asked_lead, statement_pdf  # noqa: F401 (fixture)
+from tests.agent.no_model.test_figures_releases import grouped  # noqa: F401 (fixture)
+
+# an MD&A reconciliation of an amount block and a per-share block of the same lines (years as columns)
+CORE = Page("Reconciliation of Non-GAAP Measures to GAAP Measures", ("2022", "2021", "2020"), [
+    ("Revenues", "$66,608", "$62,286", "$58,158"),
+    ("Loss from operations, as reported", "($3,547)", "($2,902)", "($12,767)"),
+    ("Pension service cost adjustment", "($849)", "($882)", "($1,024)"),
+    ("Retiree service cost adjustment", "(294)", "(291)", "(359)"),
+    ("Core operating loss (non-GAAP)", "($4,690)", "($4,075)", "($14,150)"),
+    ("Diluted loss per share, as reported", "($8.30)", "($7.15)", "($20.88)"),
+    ("Pension service cost adjustment", "(1.43)", "(1.50)", "(1.80)"),
+    ("Retiree service cost adjustment", "(0.49)", "(0.47)", "(0.63)"),
+    ("Provision for deferred income taxes on adjustments", "0.73", "0.61", "0.64"),
+    ("Core loss per share (non-GAAP)", "($11.06)", "($9.44)", "($23.25)"),
+], caption="(Dollars in millions, except per share data)", span="Years ended December 31,")
+
+# an MD&A reconciliation to adjusted EBIT and adjusted net income, with its tax line
+ADJUSTED = Page("Presentation of Non-GAAP Information", ("2023", "2022"), [
+    ("Net income attributable to Northwind, as reported", "1,048", "805"),
+    ("Add: Income tax expense", "193", "300"),
+    ("Add: Interest expense", "290", "159"),
+    ("EBIT", "1,531", "1,264"),
+    ("Add: Restructuring programs", "44", "37"),
+    ("Add: Impact of hyperinflation", "24", "16"),
+    ("Adjusted EBIT", "1,599", "1,317"),
+    ("Less: Income tax expense", "(193)", "(300)"),
+    ("Less: Adjustments to income tax expense", "(57)", "(32)"),
+    ("Less: Interest expense", "(290)", "(159)"),
+    ("Adjusted net income", "1,059", "826"),
+], caption="($ in millions)", span="Years ended June 30,")
+
+QUARTERS = ("Three Months Ended June 30, 2022", "Three Months Ended June 30, 2023")
+MEASURES = ("EBITDA", "EBIT", "Net income")
+GROWTH_ROWS = [
+    ("Net income attributable to Northwind", "109", "109", "109", "181", "181", "181"),
+    ("Tax expense", "103", "103", "", "68", "68", ""),
+    ("Amortization of acquired intangibles", "", "42", "42", "", "40", "40"),
+    ("Tax effect of above items", "", "", "4", "", "", "(12)"),
+    ("Adjusted EBITDA, EBIT and Net income", "609", "505", "368", "540", "436", "282"),
+    ("% growth - Adjusted EBITDA, EBIT and Net income", "", "", "", "(11)", "(14)", "(23)"),
+    ("% items affecting comparability", "", "", "", "5", "6", "7"),
+    ("% comparable constant currency growth", "", "", "", "(6)", "(8)", "(16)"),
+]
+
+
+def test_the_tax_on_the_adjustments_is_the_reconciliations_tax_line(statement_pdf):
+    sources, text = statement_pdf([ADJUSTED])
+    for question in ("What was the tax effect of the adjustments on Northwind's adjusted net income for fiscal 2023?",
+                     "What tax adjustment on the non-GAAP items did Northwind deduct in arriving at adjusted net income "
+                     "for fiscal 2023?"):
+        lead = asked_lead(question, sources, text)
+        assert "Adjustments to income tax expense" in lead and "(57)" in lead, (question, lead)
+
+
+def test_the_tax_line_of_a_measures_table_reads_the_net_income_column(grouped):
+    sources, text = grouped("Reconciliation of Non-GAAP Measures", "($ million)", QUARTERS, MEASURES, GROWTH_ROWS)
+    lead = asked_lead("What was the tax effect of the adjustments on Northwind's adjusted net income for the three "
+                      "months ended June 30, 2023?", sources, text)
+    assert "Tax effect of above items" in lead and "(12)" in lead, lead
+
+
+def test_no_tax_line_printed_is_no_figure_not_the_tax_expense(statement_pdf):
+    plain = Page(ADJUSTED.title, ADJUSTED.columns, [r for r in ADJUSTED.rows if "Adjustments to" not in r[0]],
+                 caption=ADJUSTED.caption, span=ADJUSTED.span)
+    sources, text = statement_pdf([plain])
+    block = asked_block("What tax effect of the adjustments did Northwind deduct to reach adjusted net income in "
+                        "fiscal 2023?", sources, text) or []
+    assert not any("193" in line or "(300)" in line for line in block[1:2]), block
+
+
+def test_a_per_share_total_reads_the_per_share_block_said_per_share(statement_pdf):
+    sources, text = statement_pdf([CORE])
+    lead = asked_lead("How much did the pension service cost adjustment lower Northwind's core loss per share in 2021?",
+                      sources, text)
+    assert "(1.50)" in lead and "per share" in lead and "million" not in lead, lead
+    lead = asked_lead("What was the per-share effect of the retiree service cost adjustment on Northwind's core loss per "
+                      "share in 2022?", sources, text)
+    assert "(0.49)" in lead and "per share" in lead, lead
+    lead = asked_lead("What provision for deferred income taxes on adjustments did Northwind include in its 2020 core "
+                      "loss per share reconciliation?", sources, text)
+    assert "0.64" in lead and "per share" in lead, lead
+
+
+def test_an_amount_total_reads_the_amount_block(statement_pdf):
+    sources, text = statement_pdf([CORE])
+    lead = asked_lead("How much did the retiree service cost adjustment reduce Northwind's core operating loss in 2021?",
+                      sources, text)
+    assert "(291)" in lead and "0.47" not in lead, lead
+
+
+def test_points_a_line_adds_to_a_growth_are_its_line_never_the_growth_computed(grouped):
+    sources, text = grouped("Reconciliation of Non-GAAP Measures", "($ million)", QUARTERS, MEASURES, GROWTH_ROWS)
+    block = asked_block("How many percentage points did items affecting comparability add to Northwind's adjusted "
+                        "EBIT growth in the three months ended June 30, 2023?", sources, text) or []
+    assert not any("computed" in line for line in block), block
+    assert not block or "6" in block[1] and "436" not in block[1], block
+
+
+def test_wordings_of_a_lines_effect_name_the_total():
+    asks = {"What was the tax effect of the adjustments on Northwind's adjusted net income in 2023?": "adjusted net income",
+            "What did Northwind deduct in arriving at adjusted net income in 2023?": "adjusted net income",
+            "How much did amortization lift Northwind's adjusted diluted EPS in 2023?": "adjusted diluted EPS",
+            "How much did pension expense move Northwind's core loss per share in 2022?": "core loss per share",
+            "What GAAP net income does the quarter's non-GAAP reconciliation start from?": "non-GAAP reconciliation"}
+    for question, total in asks.items():
+        found = reconciled_total(question)
+        assert found is not None and total in found.total, (question, found)
+    # the effect of a change on a total not asked as a line: no reconciling total
+    assert reconciled_total("What was the effect of exchange rates on cash in 2023?") is None
+
+
+SEGMENTS = ("Films", "Bottles", "Other", "Total")
+SEGMENT_ROWS = [
+    ("Net income attributable to Northwind", "", "", "", "109", "", "", "", "181"),
+    ("Restructuring programs", "12", "", "(1)", "11", "4", "2", "", "6"),
+    ("Adjusted EBIT", "449", "96", "(39)", "505", "387", "73", "(24)", "436"),
+]
+
+
+def test_a_line_asked_of_the_companys_total_reads_the_total_column_not_a_parts(grouped):
+    sources, text = grouped("Reconciliation of adjusted EBIT by reporting segment", "($ million)", QUARTERS, SEGMENTS,
+                            SEGMENT_ROWS)
+    lead = asked_lead("How much did restructuring programs add to Northwind's adjusted EBIT in the three months ended "
+                      "June 30, 2022?", sources, text)
+    assert ": $11" in lead and "Total" in lead, lead
+    # the part named: its column
+    lead = asked_lead("How much did restructuring programs in the Bottles segment add to adjusted EBIT in the three "
+                      "months ended June 30, 2023?", sources, text)
+    assert ": $2" in lead, lead
+
+
+def test_the_reported_figure_a_reconciliation_starts_from_is_its_gaap_line(statement_pdf):
+    sources, text = statement_pdf([ADJUSTED])
+    lead = asked_lead("What reported net income attributable to Northwind does the fiscal 2023 adjusted EBIT "
+                      "reconciliation begin with?", sources, text)
+    assert "1,048" in lead, lead
+    sources, text = statement_pdf([CORE])
+    lead = asked_lead("What diluted loss per share did Northwind report under GAAP for 2022, before the core "
+                      "adjustments?", sources, text)
+    assert "(8.30)" in lead, lead
