@@ -92,17 +92,19 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
 # the tax on a reconciliation's adjustments asked ("the tax effect of the adjustments", "tax adjustment on the
 # non-GAAP items", "provision for deferred income taxes on adjustments"), not one item's own tax or the
 # income statement's tax expense
+# the two wordings both the question and the printed line use: "adjustments to income tax", "taxes on the
+# non-GAAP adjustments"
+_ADJUSTMENTS_TO_TAX = r"\badjustments?\s+(?:to|for)\s+(?:the\s+)?(?:income\s+)?tax"
+_TAX_ON_ADJUSTMENTS = r"\btax(?:es)?\s+on\s+(?:the\s+)?(?:non-gaap\s+)?(?:adjustments|items)\b"
 TAX_ON_ADJUSTMENTS_ASKED = re.compile(
     r"(?i)\b(?:income\s+)?tax(?:es)?\s+(?:effects?|impacts?)\s+(?:of|on|from)\s+(?:the\s+|all\s+|these\s+|its\s+)?"
     r"(?:above\s+|non-gaap\s+|pre-tax\s+|reconciling\s+)?(?:adjustments|items|non-gaap)\b|\btax\s+adjustments?\b|"
-    r"\badjustments?\s+(?:to|for)\s+(?:the\s+)?(?:income\s+)?tax|\btax(?:es)?\s+on\s+(?:the\s+)?(?:non-gaap\s+)?"
-    r"(?:adjustments|items)\b")
+    + _ADJUSTMENTS_TO_TAX + "|" + _TAX_ON_ADJUSTMENTS)
 # the line printing it ("Tax effect of above items", "Less: Adjustments to income tax expense", "Income tax
 # impact of non-GAAP adjustments"); "Income tax expense", "Tax expense" are the GAAP tax, not it
 TAX_ON_ADJUSTMENTS_LINE = re.compile(
     r"(?i)\btax(?:es)?\s+(?:effects?|impacts?)\s+(?:of|on|from)\s+(?:the\s+|all\s+)?(?:above|items|adjustments|non-gaap)\b|"
-    r"\btax(?:es)?\s+on\s+(?:the\s+)?(?:non-gaap\s+)?(?:adjustments|items)\b|"
-    r"\badjustments?\s+(?:to|for)\s+(?:the\s+)?(?:income\s+)?tax")
+    + _TAX_ON_ADJUSTMENTS + "|" + _ADJUSTMENTS_TO_TAX)
 # a per-share figure as a reconciliation prints it: dollars and cents ("(1.43)", "$0.73"), where its amount
 # block prints whole millions ("(849)")
 CENTS_VALUE = re.compile(r"^\(?-?\$?\s*\(?-?\d{1,3}\.\d{2}\)?$")
