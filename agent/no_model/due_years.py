@@ -132,12 +132,16 @@ def due_year_lines(question: str, rows: list[Row], page_text) -> list[str] | Non
     for members in schedules(rows).values():
         row = _asked_row(members, due)
         if row is not None:
-            found.append((len(_context_words(members, page_text) & named), -row.rank, row))
+            # a schedule of several columns is one schedule per column (release_columns.split_columns) sharing
+            # the caption and heads above them: the column's own head tells them apart ("operating lease
+            # payments": "Operating Leases", not "Finance Leases", both saying "lease")
+            head = set(tokenize(" ".join(w for c in row.cells for w in column_words(c.period)))) & named
+            found.append((len(_context_words(members, page_text) & named), len(head), -row.rank, row))
     if not found:
         return None
-    found.sort(key=lambda f: f[:2], reverse=True)
-    if found[0][0] == 0 or (len(found) > 1 and found[1][:2] == found[0][:2]):
+    found.sort(key=lambda f: f[:3], reverse=True)
+    if found[0][0] == 0 or (len(found) > 1 and found[1][:3] == found[0][:3]):
         return None  # no schedule the question's words name, or two alike: which one is asked is unknown
-    row = found[0][2]
+    row = found[0][3]
     cell = _column(row, said)
     return [f"- {row.line(cell)}"] if cell is not None else None

@@ -125,7 +125,10 @@ _EPS_PURPOSE = re.compile(r"(?i)\b(?:(?:used\s+)?(?:for|in)(?:\s+(?:computing|ca
                           r"(?:(?:diluted|basic)\s+)?(?:eps|earnings\s+per\s+(?:common\s+|ordinary\s+)?share)\b")
 _OUTSTANDING_AT = re.compile(r"\boutstanding(?=\s+(?:at|as of|on)\b)", re.I)
 # a flow's row (what moved during the period), never a balance asked at a date
+# (a roll-forward's movements too: "Reductions for tax positions of prior years", "Settlements", "Lapse of
+# statute of limitations" between its opening and closing balances)
 _FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuances?|redemptions?|additions?|"
+                         r"reductions?|settlements?|lapses?|expirations?|write-?offs?|"
                          r"(?:net )?(?:increase|decrease|change)s?|borrowings? under)\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
@@ -531,7 +534,10 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # in a table totalling revenues need not print "revenues")
         implied = {r.table for r in rows if r.item is not None and line_items.answers(r.item, ask.items[0])
                    or _TOTAL.match(r.label) and line_items.mentions(r.label, ask.items[0])}
-        fitting = [(r, c) for r, c in fitting if r.item is None and ask.residue and not _segments_part(r, ask)]
+        # a row whose label prints the question's line-item words and no other ("Total term debt" asked, the
+        # taxonomy reading the question as total debt and the row as long-term debt) is named by them
+        fitting = [(r, c) for r, c in fitting if (r.item is None or _words(r.label) == ask.own) and ask.residue
+                   and not _segments_part(r, ask)]
         # a label both registrants' statements print ("Electric" revenues): the named registrant's
         fitting = of_named_entity(fitting, ask)
         match = _by_label(ask, fitting, embedder, implied)
@@ -797,6 +803,10 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         # the lead-in's words name what every row of its table is: said as the label's are
         in_lead = (own & lead_in) - hit - in_caption - _SEGMENT_KIND
         label_cover = (len(hit) + tune.glossary_weight * len(terms & glossary)) / max(1, len(terms))
+        if not terms and lead_in and not _unsaid(own, lead_in | around):
+            # a label of period words only ("Balance at end of year") under a lead-in saying every word of the
+            # question's item: the lead-in names the row, nothing in the label is another item's
+            label_cover = 1.0
         asked_words = len(own - _SEGMENT_KIND) or len(own)
         question_cover = max(min(1.0, (len(hit) + len(in_lead) + tune.caption_weight * len(in_caption - _SEGMENT_KIND)) / asked_words),
                              tune.glossary_cover * len(terms & glossary) / len(glossary) if glossary else 0.0)

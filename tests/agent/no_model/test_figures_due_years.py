@@ -89,3 +89,26 @@ def test_a_schedule_of_another_obligation_does_not_answer(schedule):
     for question in ("What operating lease payments are due in 2027?", "What purchase obligations are due in 2027?"):
         block = figure_block(question, *schedule, get_embedder()) or []
         assert not any("2,400" in line for line in block), (question, block)
+
+
+LEASES = ("Lease liability maturities as of September 24, 2022, are as follows (in millions):",
+          (("Operating", "Finance", ""), ("Leases", "Leases", "Total")))
+
+
+@pytest.fixture
+def leases(monkeypatch):
+    from tests.storage.documents.test_layout_due_year_stub import _page as stub_page
+    return _sources(monkeypatch, [stub_page(*LEASES)])
+
+
+def test_the_column_whose_head_says_most_of_the_question_s_words(leases):
+    # "lease" is said by both heads: "operating" tells the column
+    lead = _lead("How much in operating lease payments does Northwind owe in 2026 per its lease maturity schedule?", *leases)
+    assert lead and lead.startswith("- 2026 (") and "1,742" in lead, lead
+    lead = _lead("What finance lease payments are due in 2027?", *leases)
+    assert lead and "81" in lead and "1,677" not in lead, lead
+
+
+def test_heads_said_alike_name_no_column(leases):
+    block = figure_block("How much in lease payments is due in 2026?", *leases, get_embedder()) or []
+    assert not any(v in line for line in block for v in ("1,742", "130")), block
