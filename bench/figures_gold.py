@@ -2,7 +2,7 @@
 
     python -m bench.figures_gold --work /tmp/gold-work [--pdfs ../shared/bench/statements ../shared/bench/statements-more]
         [--baseline-rev fe96e53 | --baseline-rev none] [--half tune|check|all] [--limit N] [--out f.json]
-        [--gold statements|library|releases|releases-more|paraphrase|derived-more|segments|notes|reconciling|balances]
+        [--gold statements|library|releases|releases-more|paraphrase|derived-more|segments|notes|reconciling|balances|phrasings]
 
 `--gold library`: bench/gold/library_figures.jsonl and library_derived.jsonl instead (read for issue 27
 off the AMCOR and BOEING 10-Ks of financebench-dev/library, tune half; only those filings are asked).
@@ -41,6 +41,9 @@ release, 10-K and 10-Q, PG&E's release, Boeing's 10-K core-earnings tables), the
 `--gold balances`: bench/gold/balances_check_figures.jsonl, check issuers' 10-K roll-forwards (a closing balance,
 one movement) and lease tables with operating and finance columns, read off the pages before any answer code ran on
 them, to judge row rules written from the notes tune gold on pages nobody tuned on. Check half only.
+`--gold phrasings`: bench/gold/phrasings_check_figures.jsonl, check issuers' segment, product-category and MD&A
+summary tables asked by a part among siblings, a total printed as "Total X revenue", an item glossed with the
+filing's name in parentheses; read before any answer code ran on them. Check half only.
 
 `--why`: each gold figure not led right counted by the stage of the answer path that lost it
 (bench/figure_misses.py: page not retrieved, no row of the value, period, column, a named test of
@@ -337,7 +340,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
 
 
 GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments", "notes",
-         "reconciling", "balances")
+         "reconciling", "balances", "phrasings")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -356,7 +359,7 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
     if gold == "reconciling":  # a tune twin (tune issuers' reconciliation pages) and the check half
         return ["reconciling_tune_figures.jsonl", "reconciling_check_figures.jsonl"] if kind == "figures" else []
-    if gold in ("segments", "notes", "balances"):  # a tune file and, where one was read, its check half
+    if gold in ("segments", "notes", "balances", "phrasings"):  # a tune file and, where one was read, its check half
         names = (f"{gold}_tune_figures.jsonl", f"{gold}_check_figures.jsonl")
         return [n for n in names if (GOLD / n).exists()] if kind == "figures" else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
@@ -458,7 +461,8 @@ def _default_pdfs(gold: str = "statements") -> list[Path]:
                "segments": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "notes": ["statements", "statements-more", "financebench-dev/library"],
                "reconciling": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
-               "balances": ["statements", "statements-more", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
+               "balances": ["statements", "statements-more", "financebench-dev/pdfs"],
+               "phrasings": ["statements", "statements-more", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
     return [shared / f for f in folders]
@@ -480,7 +484,9 @@ def main(argv: list[str] | None = None) -> int:
                              "MD&A tables, tune and check issuers); reconciling: bench/gold/"
                              "reconciling_tune_figures.jsonl and reconciling_check_figures.jsonl (non-GAAP reconciling lines); "
                              "balances: bench/gold/balances_check_figures.jsonl (roll-forward balances and movements, "
-                             "lease tables of operating and finance columns; check issuers, measured only)")
+                             "lease tables of operating and finance columns; check issuers, measured only); "
+                             "phrasings: bench/gold/phrasings_check_figures.jsonl (parts among siblings, totals, "
+                             "glossed items; check issuers, measured only)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")
