@@ -471,35 +471,23 @@ def test_reconciling_tune_gold_is_tune_issuers_reconciling_lines_printed_on_thei
     assert not _unprinted(gold, folders)
 
 
-def test_balances_check_gold_is_check_issuers_roll_forwards_printed_on_their_pages():
+
+@pytest.mark.parametrize("gold_name, least", [("balances", 25), ("phrasings", 15)])
+def test_measured_only_check_golds_are_check_issuers_figures_printed_on_their_pages(gold_name, least):
+    """`--gold balances` (roll-forwards, lease tables) and `--gold phrasings` (parts among siblings, totals, glossed
+    items): check issuers' 10-K figures on pages no other gold uses, each printed on its page."""
     from bench.figures_gold import _default_pdfs, build_questions, gold_files
 
-    assert gold_files("figures", "balances") == ["balances_check_figures.jsonl"]
-    gold = load_gold("balances_check_figures.jsonl")
+    name = f"{gold_name}_check_figures.jsonl"
+    assert gold_files("figures", gold_name) == [name]
+    gold = load_gold(name)
     stems = sorted({Path(g["file"]).stem for g in gold})
     assert {half_of(s) for s in stems} == {"check"} and all(s.endswith("_10K") for s in stems)
-    assert len(gold) >= 25 and len({g["question"] for g in gold}) == len(gold)
+    assert len(gold) >= least and len({g["question"] for g in gold}) == len(gold)
     assert all(g["value"] and g["period"] and g["unit"] and g["trap"] for g in gold)
-    assert not [g for g in gold if (g["file"], g["page"]) in _pages_of_other_golds("balances_check_figures.jsonl")]
-    assert len([q for q in build_questions(stems, None, None, "check", "balances") if q["set"] == "figures"]) == len(gold)
-    folders = [d for d in _default_pdfs("balances") if d.is_dir()]
-    if not folders:
-        pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
-    assert not _unprinted(gold, folders)
-
-
-def test_phrasings_check_gold_is_check_issuers_figures_printed_on_their_pages():
-    from bench.figures_gold import _default_pdfs, build_questions, gold_files
-
-    assert gold_files("figures", "phrasings") == ["phrasings_check_figures.jsonl"]
-    gold = load_gold("phrasings_check_figures.jsonl")
-    stems = sorted({Path(g["file"]).stem for g in gold})
-    assert {half_of(s) for s in stems} == {"check"} and all(s.endswith("_10K") for s in stems)
-    assert len(gold) >= 15 and len({g["question"] for g in gold}) == len(gold)
-    assert all(g["value"] and g["period"] and g["unit"] and g["trap"] for g in gold)
-    assert not [g for g in gold if (g["file"], g["page"]) in _pages_of_other_golds("phrasings_check_figures.jsonl")]
-    assert len([q for q in build_questions(stems, None, None, "check", "phrasings") if q["set"] == "figures"]) == len(gold)
-    folders = [d for d in _default_pdfs("phrasings") if d.is_dir()]
+    assert not [g for g in gold if (g["file"], g["page"]) in _pages_of_other_golds(name)]
+    assert len([q for q in build_questions(stems, None, None, "check", gold_name) if q["set"] == "figures"]) == len(gold)
+    folders = [d for d in _default_pdfs(gold_name) if d.is_dir()]
     if not folders:
         pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
     assert not _unprinted(gold, folders)
