@@ -114,6 +114,13 @@ def marker_texts(text: str) -> list[str]:
     return [m.text for m in iter_markers(text)]
 
 
+# how long a test waits for every client process to warm up, and how long a ready client waits for the start:
+# longer, so on a busy machine a client that warmed up first outwaits the slowest one (it used to give up at
+# 120 s while the test still waited for the other)
+READY_WAIT_S = 180
+GO_WAIT_S = READY_WAIT_S + 120
+
+
 def run_client(uri: str, db_name: str, user_id: str, conversation_id: str, doc_id: str, questions: list[str],
                ready: str, go: str) -> None:
     """A separate app process asking `questions` in one conversation (started by a test)."""
@@ -123,7 +130,7 @@ def run_client(uri: str, db_name: str, user_id: str, conversation_id: str, doc_i
     service = ChatService(llm=HonestModel(), web=None, history=HistoryStore(uri, db_name=db_name))
     service.get_retriever([doc_id]).search("warm up", k=2)  # load the embedder and indexes before the race
     Path(ready).touch()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + GO_WAIT_S
     while not Path(go).exists():
         assert time.monotonic() < deadline, "never started"
         time.sleep(0.01)

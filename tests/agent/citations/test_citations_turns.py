@@ -15,7 +15,8 @@ from agent.service import ChatService
 from storage.settings import PROJECT_ROOT
 from storage.history.store import HistoryStore, HistoryUnavailableError
 from tests.fixtures_agent import call, grade, say, scripted
-from tests.fixtures_turns import HonestModel, assert_markers_open_their_sentence_source, assert_whole_turns, final_answers, marker_texts
+from tests.fixtures_turns import (READY_WAIT_S, HonestModel, assert_markers_open_their_sentence_source, assert_whole_turns,
+                                  final_answers, marker_texts)
 
 QUESTIONS = {  # the first questions of A and B rank the passages in different orders
     "A": ["How many people were employed at year end?", "What was total revenue in fiscal 2023?", "What is the main risk?"],
@@ -40,7 +41,7 @@ def test_two_processes_asking_at_once_never_share_an_id(sample_pdf, nx_server, t
                 "ready": str(tmp_path / f"ready-{name}"), "go": str(tmp_path / "go")}
         procs.append(subprocess.Popen([sys.executable, "-m", "tests.fixtures_turns", json.dumps(args)], cwd=PROJECT_ROOT,
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + READY_WAIT_S
     while not all((tmp_path / f"ready-{n}").exists() for n in "AB"):
         assert time.monotonic() < deadline and all(p.poll() is None for p in procs), [p.communicate()[0][-3000:] for p in procs]
         time.sleep(0.05)
