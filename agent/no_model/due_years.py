@@ -108,12 +108,17 @@ def _context_words(members: list[Row], page_text) -> set[str]:
     return {w for w in tokenize(text) if not w.isdigit()}
 
 
+def _head_words(cells) -> set[str]:
+    """The words the cells' column heads say beyond their periods, tokenized as the question is."""
+    return set(tokenize(" ".join(w for c in cells for w in column_words(c.period))))
+
+
 def _column(row: Row, said: set[str]):
     """The schedule column the question asks: the one whose head words it says, the only one, or a Total one."""
     cells = [c for c in row.cells if re.search(r"\d", c.value)]
     if len(cells) <= 1:
         return cells[0] if cells else None
-    named = [c for c in cells if {w for w in tokenize(" ".join(column_words(c.period)))} & said]
+    named = [c for c in cells if _head_words([c]) & said]
     if len(named) == 1:
         return named[0]
     totals = [c for c in cells if _TOTAL_COLUMN.search(c.period)]
@@ -135,8 +140,8 @@ def due_year_lines(question: str, rows: list[Row], page_text) -> list[str] | Non
             # a schedule of several columns is one schedule per column (release_columns.split_columns) sharing
             # the caption and heads above them: the column's own head tells them apart ("operating lease
             # payments": "Operating Leases", not "Finance Leases", both saying "lease")
-            head = set(tokenize(" ".join(w for c in row.cells for w in column_words(c.period)))) & named
-            found.append((len(_context_words(members, page_text) & named), len(head), -row.rank, row))
+            found.append((len(_context_words(members, page_text) & named), len(_head_words(row.cells) & named),
+                          -row.rank, row))
     if not found:
         return None
     found.sort(key=lambda f: f[:3], reverse=True)
