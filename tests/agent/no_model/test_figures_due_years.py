@@ -13,7 +13,7 @@ from storage.documents.embeddings import get_embedder
 from storage.documents.table_layout import layout_units
 from storage.schema import Source
 from tests.agent.no_model.pdf_statements import Page, build_pdf
-from tests.storage.documents.test_facts_due_year_schedules import _page
+from tests.storage.documents.due_year_pages import one_column_schedule, stub_schedule
 
 CAPTION = "Future principal payments of our borrowings at June 30, 2024 were as follows (in millions):"
 BALANCE = Page("CONSOLIDATED BALANCE SHEETS", ("2024", "2023"), [
@@ -40,7 +40,7 @@ def _sources(monkeypatch, pages: list[bytes]):
 
 @pytest.fixture
 def schedule(monkeypatch):
-    return _sources(monkeypatch, [_page(CAPTION, title="Principal Payments")])
+    return _sources(monkeypatch, [one_column_schedule(CAPTION, title="Principal Payments")])
 
 
 def _lead(question: str, sources, text) -> str | None:
@@ -74,7 +74,7 @@ def test_a_year_the_schedule_does_not_print_gets_no_figure(schedule):
 
 def test_a_year_asked_of_a_statement_whose_columns_are_years_is_unchanged(monkeypatch, tmp_path):
     statement = build_pdf(tmp_path / "b.pdf", [BALANCE]).read_bytes()
-    sources, text = _sources(monkeypatch, [statement, _page(CAPTION, title="Principal Payments")])
+    sources, text = _sources(monkeypatch, [statement, one_column_schedule(CAPTION, title="Principal Payments")])
     lead = _lead("What was Northwind's long-term debt in 2024?", sources, text)
     assert lead and "11,200" in lead, lead
     lead = _lead("What were total liabilities in 2023?", sources, text)
@@ -97,8 +97,7 @@ LEASES = ("Lease liability maturities as of September 24, 2022, are as follows (
 
 @pytest.fixture
 def leases(monkeypatch):
-    from tests.storage.documents.test_layout_due_year_stub import _page as stub_page
-    return _sources(monkeypatch, [stub_page(*LEASES)])
+    return _sources(monkeypatch, [stub_schedule(*LEASES)])
 
 
 def test_the_column_whose_head_says_most_of_the_question_s_words(leases):

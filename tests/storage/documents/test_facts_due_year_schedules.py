@@ -7,39 +7,8 @@ from __future__ import annotations
 
 import pymupdf
 
-from tests.storage.documents.layout_pages import FONT, LABEL_X, centred, read_facts, right_aligned
-
-RIGHT = 545
-ROWS = [("{y}", "1,250"), ("{y1}", "980"), ("{y2}", "2,400"), ("{y3}", "615"), ("Thereafter", "7,300"),
-        ("Total principal payments", "12,545"), ("Unamortized discount", "(95)"), ("Total long-term debt", "12,450")]
-
-
-def _page(caption: str, title: str = "", year_label: str = "{}", prose: str = "",
-          years: tuple[int, ...] = (2025, 2026, 2027, 2028)) -> bytes:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    y = 80
-    if prose:
-        page.insert_text((LABEL_X, y), prose, fontsize=FONT)
-        y += 24
-    for k, part in enumerate(caption.split("\n")):
-        page.insert_text((LABEL_X, y + 12 * k), part, fontsize=FONT)
-    y += 12 * caption.count("\n") + 20
-    if title:
-        centred(page, RIGHT - 30, y, title)
-        y += 16
-    for k, (label, value) in enumerate(ROWS):
-        label = label.format(**{k: year_label.format(v) for k, v in zip(("y", "y1", "y2", "y3"), years)})
-        page.insert_text((LABEL_X, y + 14 * k), label, fontsize=FONT)
-        if k in (0, 7):
-            page.insert_text((RIGHT - 70, y + 14 * k), "$", fontsize=FONT)  # "$" printed apart at the column's left
-        right_aligned(page, RIGHT, y + 14 * k, value)
-    page.insert_text((LABEL_X, y + 14 * len(ROWS) + 20),
-                     "Interest on the notes is payable semi-annually and the notes rank equally with other debt.", fontsize=FONT)
-    data = doc.tobytes()
-    doc.close()
-    return data
-
+from tests.storage.documents.due_year_pages import RIGHT, one_column_schedule
+from tests.storage.documents.layout_pages import FONT, LABEL_X, read_facts, right_aligned
 
 def _of(facts, label, value):
     found = [f for f in facts if f.label == label and f.value_text.lstrip("$") == value]
@@ -48,7 +17,7 @@ def _of(facts, label, value):
 
 
 def test_a_captioned_one_column_schedule_takes_the_caption_date_and_its_title():
-    facts = read_facts(_page("Future principal payments of our borrowings at June 30, 2024 were as follows (in millions):",
+    facts = read_facts(one_column_schedule("Future principal payments of our borrowings at June 30, 2024 were as follows (in millions):",
                              title="Principal Payments"))
     due = _of(facts, "2027", "2,400")
     assert due.fiscal_year == 2024 and "Principal Payments" in due.period and due.scale == 1e6, (due.period, due.scale)
@@ -57,14 +26,14 @@ def test_a_captioned_one_column_schedule_takes_the_caption_date_and_its_title():
 
 
 def test_fiscal_year_labels_and_a_caption_over_two_lines_without_a_title():
-    facts = read_facts(_page("Future principal payments (adjusted for the effects of the interest rate swaps) for all of our\n"
+    facts = read_facts(one_column_schedule("Future principal payments (adjusted for the effects of the interest rate swaps) for all of our\n"
                              "borrowings at June 30, 2024 were as follows (in millions):", year_label="Fiscal {}"))
     assert _of(facts, "Fiscal 2026", "980").fiscal_year == 2024
     assert _of(facts, "Thereafter", "7,300").period.startswith("June 30, 2024")
 
 
 def test_a_date_in_the_prose_above_an_undated_caption_dates_nothing():
-    facts = read_facts(_page("The following table sets forth the scheduled principal payments by fiscal year (in millions):",
+    facts = read_facts(one_column_schedule("The following table sets forth the scheduled principal payments by fiscal year (in millions):",
                              title="Debt Principal",
                              prose="The notes had estimated fair values of $11.9 billion at June 30, 2023."))
     due = _of(facts, "2026", "980")
@@ -73,9 +42,9 @@ def test_a_date_in_the_prose_above_an_undated_caption_dates_nothing():
 
 def test_years_that_do_not_follow_each_other_are_no_schedule():
     caption = "Amounts recognized at June 30, 2024 were as follows (in millions):"
-    assert _of(read_facts(_page(caption, title="Amount")), "2027", "2,400").fiscal_year == 2024
-    for page in (_page(caption, title="Amount", years=(2019, 2021, 2024, 2030)),
-                 _page(caption, title="Amount", year_label="Plan {}")):
+    assert _of(read_facts(one_column_schedule(caption, title="Amount")), "2027", "2,400").fiscal_year == 2024
+    for page in (one_column_schedule(caption, title="Amount", years=(2019, 2021, 2024, 2030)),
+                 one_column_schedule(caption, title="Amount", year_label="Plan {}")):
         assert not [f for f in read_facts(page) if f.value_text.lstrip("$") == "2,400"]
 
 

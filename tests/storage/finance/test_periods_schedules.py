@@ -13,8 +13,8 @@ import pytest
 from agent.no_model.due_years import schedules
 from storage.finance.periods import SCHEDULE_MIN_YEARS, THEREAFTER_LABEL, is_year_schedule, schedule_row_year
 from tests.storage.documents.layout_pages import read_facts
-from tests.storage.documents.test_facts_due_year_schedules import _page as one_column_page
-from tests.storage.documents.test_layout_due_year_stub import DATED, LEASES, SCHEDULE, _page as stub_page, _rows
+from tests.storage.documents.due_year_pages import (DATED, LEASES, SCHEDULE, one_column_schedule, schedule_rows,
+                                                    stub_schedule)
 
 SEQUENCES = [
     ((2025, 2026, 2027, 2028), True),
@@ -54,14 +54,14 @@ def test_the_row_after_a_schedules_last_year(label, after):
 def _one_column_reads_a_schedule(years: tuple[int, ...]) -> bool:
     """The layout reader dates the one-column schedule's rows by its caption (the third row's figure, 2,400)."""
     caption = "Future principal payments of our borrowings at June 30, 2024 were as follows (in millions):"
-    facts = read_facts(one_column_page(caption, title="Principal Payments", years=years))
+    facts = read_facts(one_column_schedule(caption, title="Principal Payments", years=years))
     return any(f.value_text.lstrip("$") == "2,400" and f.fiscal_year == 2024 for f in facts)
 
 
 def _stub_reads_a_schedule(years: tuple[int, ...]) -> bool:
     """The layout reader takes the stub's years as the multi-column schedule's row labels."""
     rows = [(str(y), *values) for y, (_, *values) in zip(years, SCHEDULE)] + SCHEDULE[len(years):]
-    return str(years[0]) in _rows(stub_page(DATED, LEASES, rows=rows))
+    return str(years[0]) in schedule_rows(stub_schedule(DATED, LEASES, rows=rows))
 
 
 def _answer_reads_a_schedule(years: tuple[int, ...]) -> bool:
