@@ -127,7 +127,7 @@ def printed_forms(text: str) -> list[str]:
 def contains_figure(answer: str, printed: str) -> bool:
     """`answer` states the number printed as `printed` (same digits and separators; "$" and
     parentheses around it optional)."""
-    core = printed.strip("$()%").lstrip("$")
+    core = printed.strip().strip("$()%").strip().lstrip("$")  # "17.4 %" as printed is the figure 17.4%
     if not core:
         return False
     return re.search(rf"(?<![\d,.]){re.escape(core)}(?![\d]|[,.]\d)", answer) is not None

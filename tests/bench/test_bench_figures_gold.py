@@ -57,6 +57,10 @@ def test_figure_scores_value_with_period_neighbour_column_and_missing():
     # a negative printed in parentheses may be stated with a minus sign
     assert score_figure(CAPEX, "- Payments for PP&E (fiscal 2022): -10,708 [^1]") == "correct"
     assert score_figure(CAPEX, "- Payments for PP&E (2022): 10,7080 [^1]") == "wrong"
+    # a percentage printed with a space before its sign ("17.4 %") is the same figure as "17.4%"
+    margin = {**REVENUE, "value": "17.4 %", "unit": "%"}
+    assert score_figure(margin, "- FedEx Freight segment (2022): 17.4% [^2]") == "correct"
+    assert score_figure(margin, "- FedEx Freight segment (2022): 17.45% [^2]") == "wrong"
 
 
 def test_total_not_printed_one_component_is_wrong_sum_or_list_is_right():
