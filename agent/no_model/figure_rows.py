@@ -32,7 +32,8 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
-from storage.finance.reconciliation import PER_SHARE_EFFECT_OF, PER_SHARE_TOTAL, RECONCILING_SECTION, ReconciledTotal, reconciled_total
+from storage.finance.reconciliation import (NON_GAAP_MEASURE, NON_GAAP_MEASURE_ROW, PER_SHARE_EFFECT_OF, PER_SHARE_TOTAL,
+                                            RECONCILING_SECTION, RECONCILING_VERBS, ReconciledTotal, reconciled_total)
 from storage.finance.scale import TABLE_SCALE_WORDS, per_share_head, unit_of
 from agent.no_model import reconciling_rows
 from agent.no_model.cited_rows import Row
@@ -97,6 +98,8 @@ _STATEMENT_SECTION = re.compile(
     r"(?:non-?cash )?charges and credits|denominators?|"
     # the tail of a unit caption broken over lines ("(in millions, except per / share amounts)")
     r"[^()]*\)|"
+    # a reconciliation's "Add:" / "Less:" heading: the sign of the lines under it, not whose they are
+    r"(?:add(?: back)?|less|plus|minus|deduct)|"
     r"consolidated", re.I)
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
@@ -145,6 +148,8 @@ _PERIOD_WORDS = set(tokenize(
     "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
+# what a reconciling line does ("deduct", "subtract"): asking words once the question names its reconciliation
+_RECONCILING_VERBS = set(tokenize(RECONCILING_VERBS))
 
 
 @dataclass
@@ -216,7 +221,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
         question = _EPS_PURPOSE.sub(" ", question)
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
-    own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
+    asking = _PERIOD_WORDS | (_RECONCILING_VERBS if reconciled is not None else set())  # "deduct in its FCF calculation"
+    own = {t for t in tokenize(question) if t not in asking and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
     # words said only in parentheses gloss the words before them ("unearned (deferred) revenue",
     # "(GMV)"): a row need not print them
@@ -228,7 +234,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     glossed = tuple((frozenset(_words(m.group(1))), frozenset(_words(m.group(2))))
                     for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
-               frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
+               frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question)),
                bool(_OPENING.search(question)), balance, glossed, parent,
                frozenset(name_terms), reconciled)
 
@@ -267,9 +273,11 @@ def failed_row_test(row: Row, ask: Ask, segment_words: set[str], cells: list[Cel
 
 def _adjusted_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     label = row.label
+    # a measure non-GAAP by name ("Funds from Operations ...", "Free cash flow") is an adjusted figure
+    named = bool(NON_GAAP_MEASURE_ROW.match(label))
     if ask.reconciled is not None:  # a reconciling line, never the adjusted total it reconciles to
-        return not _ADJUSTED.search(label)
-    adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(row.context)) and not _GAAP.search(label))
+        return not _ADJUSTED.search(label) and not named
+    adjusted = bool(_ADJUSTED.search(label)) or named or (bool(_ADJUSTED.search(row.context)) and not _GAAP.search(label))
     return adjusted == ask.adjusted
 
 

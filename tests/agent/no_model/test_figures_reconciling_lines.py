@@ -148,3 +148,52 @@ def test_the_reported_figure_a_reconciliation_starts_from_is_its_gaap_line(state
     lead = asked_lead("What diluted loss per share did Northwind report under GAAP for 2022, before the core "
                       "adjustments?", sources, text)
     assert "(8.30)" in lead, lead
+
+
+# measures non-GAAP by their very name (issue 27, the widened tune twin): a REIT's funds from operations, free cash flow
+FFO = Page("Funds from Operations", ("2015", "2014", "2013"), [
+    ("Net income attributable to Northwind common shareholders", "572,606", "433,111", "741,754"),
+    ("Add:",),
+    ("Real estate depreciation and amortization", "644,595", "646,463", "610,352"),
+    ("Noncontrolling interests in property partnerships", "149,855", "30,561", "1,347"),
+    ("Less:",),
+    ("Gains on sales of real estate", "375,895", "168,039", "—"),
+    ("Noncontrolling interests' share of Funds from Operations", "139,569", "93,864", "33,930"),
+    ("Funds from Operations attributable to Northwind common shareholders", "823,715", "807,506", "751,464"),
+], caption="(in thousands)", span="Year ended December 31,")
+FREE_CASH_FLOW = Page("Free cash flow: we calculate free cash flow as follows:", ("2023", "2022"), [
+    ("Net cash provided by operating activities", "$17,165", "$9,539"),
+    ("Capital expenditures", "(8,695)", "(4,511)"),
+    ("Free cash flow", "$8,470", "$5,028"),
+], caption="(Dollars in millions)", span="Year Ended May 31,")
+
+
+def test_a_measure_non_gaap_by_name_is_the_adjusted_figure_asked(statement_pdf):
+    sources, text = statement_pdf([FFO])
+    lead = asked_lead("What were Northwind's non-GAAP Funds from Operations attributable to common shareholders in 2014?",
+                      sources, text)
+    assert "807,506" in lead, lead
+    sources, text = statement_pdf([FREE_CASH_FLOW])
+    lead = asked_lead("What was Northwind's free cash flow (non-GAAP) in fiscal 2022?", sources, text)
+    assert "5,028" in lead, lead
+    # the GAAP line asked beside it is still its own row
+    lead = asked_lead("What was Northwind's net cash provided by operating activities in fiscal 2022?", sources, text)
+    assert "9,539" in lead, lead
+
+
+def test_the_gaap_line_a_measures_reconciliation_starts_from_is_never_the_measure(statement_pdf):
+    sources, text = statement_pdf([FFO])
+    block = asked_block("What GAAP net income attributable to Northwind common shareholders does the 2013 FFO "
+                        "reconciliation start from?", sources, text) or []
+    assert not any("751,464" in line for line in block[1:2]), block
+    assert block and "741,754" in block[1], block
+
+
+def test_a_line_of_a_measures_calculation_named_in_passing(statement_pdf):
+    sources, text = statement_pdf([FREE_CASH_FLOW])
+    lead = asked_lead("What capital expenditures did Northwind deduct in its free cash flow calculation for fiscal 2022?",
+                      sources, text)
+    assert "(4,511)" in lead, lead
+    lead = asked_lead("What capital expenditures did Northwind subtract from operating cash flow to get its non-GAAP "
+                      "free cash flow for fiscal 2023?", sources, text)
+    assert "(8,695)" in lead, lead
