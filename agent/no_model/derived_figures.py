@@ -45,6 +45,7 @@ from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
+from storage.finance.scale import POINTS_SAID
 from storage.schema import Source
 
 # "A plus B, divided by C": the comma closes what is divided (written grouping, lower than any operator)
@@ -414,7 +415,7 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
 
 
 # a change asked in percentage points (of a margin, a rate, a share), not as a percentage of itself
-_POINTS = re.compile(r"\bpercentage[- ]points?\b|\bbasis points\b|\bbps\b|\bpp\b|\bpoints?\b", re.I)
+_POINTS = POINTS_SAID
 
 
 def _points_lines(d: Derivation, question: str, results: list, lines: list[str]) -> list[str]:

@@ -123,6 +123,25 @@ _UNADJUSTED = re.compile(r"(?i)\b(?:before|excluding|without|prior to)\s+(?:any\
                          r"\bbefore\s+(?:the\s+)?non-?core\s+items\b|\bunder\s+(?:u\.?s\.?\s+)?gaap\b|\bon\s+a\s+gaap\s+basis\b|"
                          # "does the non-GAAP reconciliation start from": its first line, the reported figure
                          r"\b(?:start|begin)s?\s+(?:from|with)\b|\bstarting\s+point\b")
+_CORE = re.compile(r"(?i)\bcore\b")
+
+
+def basis_asked(question: str) -> str | None:
+    """"reported" when the question asks the GAAP figure in words ("GAAP earnings", "before non-core items", "as
+    reported"), "adjusted" when it asks an adjusted one ("adjusted EBIT", "non-GAAP", "free cash flow"), else None."""
+    if _GAAP.search(question) or _UNADJUSTED.search(question):
+        return "reported"
+    return "adjusted" if _ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question) else None
+
+
+def basis_said(sentence: str) -> str | None:
+    """The basis a sentence states its figures on: "adjusted" ("non-GAAP core earnings ... were $494"), "reported"
+    ("GAAP earnings were $406"), None when it says neither or both."""
+    adjusted = bool(_ADJUSTED.search(sentence) or NON_GAAP_MEASURE.search(sentence) or _CORE.search(sentence))
+    reported = bool(_GAAP.search(sentence))
+    return None if adjusted == reported else "adjusted" if adjusted else "reported"
+
+
 # what a share count is for ("used for EPS", "in computing diluted earnings per share"), not the item asked
 _EPS_PURPOSE = re.compile(r"(?i)\b(?:(?:used\s+)?(?:for|in)(?:\s+(?:computing|calculating))?|to\s+(?:compute|calculate))\s+"
                           r"(?:(?:diluted|basic)\s+)?(?:eps|earnings\s+per\s+(?:common\s+|ordinary\s+)?share)\b")

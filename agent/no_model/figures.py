@@ -35,10 +35,12 @@ from agent.no_model.cited_rows import collect_rows
 from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
-from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
-                                        figure_part, make_ask, reconciled_per_share, tokenize)
+from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, basis_asked, basis_said, best_row,
+                                        components_printed, entity_adds, figure_part, make_ask, reconciled_per_share,
+                                        tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
+from storage.finance.scale import POINTS_SAID
 from storage.schema import Source
 
 _FIGURE_ASK = re.compile(
@@ -223,7 +225,8 @@ def no_row_line(question: str, quoted: list[str] = (), sources: list[Source] = (
         said = _said_item(question, asked[0])
         qualified = said != " ".join(question[asked[0].start : asked[0].end].lower().split())
         if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(
-                _states(sentence, said) and _of_asked_period(sentence, period, sources) for sentence in quoted):
+                _states(sentence, said) and _of_asked_period(sentence, period, sources)
+                and _stated_as_asked(sentence, question, sources) for sentence in quoted):
             return None
         if qualified:
             what = f"“{said}”"
@@ -241,14 +244,33 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
     price/mix add …", "the movement in working capital"): a quoted passage's first figure would
     otherwise read as the answer. None when a quoted sentence says every item word of the question
     with a figure that is not a year (a figure stated in prose: "declared a quarterly cash dividend of
-    12.25 cents per share"), or when the question has no item words at all."""
+    12.25 cents per share"), or when the question has no item words at all and a figure is quoted on the basis
+    it asks (GAAP or adjusted: `_stated_as_asked`)."""
     period = asked_period(question)
     own = make_ask(question, period, list(sources)).own - _ASKING
-    if not own or any(_says_all(own, sentence) and _has_figure(sentence, question)
-                      and _of_asked_period(sentence, period, sources) for sentence in quoted):
+    if not own:  # no item words ("What were its GAAP earnings?"): any figure quoted, unless of the other basis
+        if basis_asked(question) is None or any(_has_figure(sentence, question) and _stated_as_asked(sentence, question, sources)
+                                                for sentence in quoted):
+            return None
+    elif any(_says_all(own, sentence) and _has_figure(sentence, question) and _of_asked_period(sentence, period, sources)
+             and _stated_as_asked(sentence, question, sources) for sentence in quoted):
         return None
     return (f"No language model is configured. No table row of the pages searched prints the figure asked"
             f"{_said_asked(asked_period(question))}, so {NO_FIGURE}; passages that mention it, quoted as context:")
+
+
+def _stated_as_asked(sentence: str, question: str, sources) -> bool:
+    """A quoted sentence may state the figure asked only on the basis asked (a GAAP figure asked is not the
+    "non-GAAP core earnings" a sentence states, nor the reverse), and points asked ("how many points did currency
+    add to adjusted EBIT growth") only in points, saying the question's own words (a margin's "100 basis points"
+    of another impact does not answer it)."""
+    asked, said = basis_asked(question), basis_said(sentence)
+    if asked and said and asked != said:
+        return False
+    if not POINTS_SAID.search(question):
+        return True
+    own = make_ask(question, asked_period(question), list(sources)).own - _ASKING
+    return bool(POINTS_SAID.search(sentence)) and _says_all(own, sentence)
 
 
 MIN_STEM = 5

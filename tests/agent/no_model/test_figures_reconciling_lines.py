@@ -197,3 +197,54 @@ def test_a_line_of_a_measures_calculation_named_in_passing(statement_pdf):
     lead = asked_lead("What capital expenditures did Northwind subtract from operating cash flow to get its non-GAAP "
                       "free cash flow for fiscal 2023?", sources, text)
     assert "(8,695)" in lead, lead
+
+
+# a page printing no row that answers: the quoted prose is all the answer has (agent/no_model/figures.py no_row_line)
+ASSETS = Page("CONDENSED CONSOLIDATED BALANCE SHEETS", ("June 30, 2023", "December 31, 2022"), [
+    ("Total current assets", "3,673", "3,909"),
+    ("Total assets", "71,181", "69,282"),
+], span="")
+
+
+def _prose_answer(question, sources, text, passage):
+    from agent.no_model.extractive import compose_extractive_answer
+
+    sources[0].text = passage
+    return compose_extractive_answer(question, sources, lambda s: passage + "\n" + text(s))[0]
+
+
+def test_a_sentence_stating_the_adjusted_figure_does_not_answer_the_gaap_one(statement_pdf):
+    from agent.no_model.figures import NO_FIGURE
+    from bench.figures_gold import lead_line
+
+    sources, text = statement_pdf([ASSETS], file="NORTHWIND_2023Q2_EARNINGS.pdf")
+    core = ("Northwind's non-GAAP core earnings, which exclude non-core items, were $494 million, or $0.23 per diluted "
+            "share, in the second quarter of 2023.")
+    answer = _prose_answer("What were Northwind's GAAP earnings in the second quarter of 2023, before non-core items?",
+                           sources, text, core)
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    gaap = "Northwind's GAAP earnings were $406 million in the second quarter of 2023."
+    answer = _prose_answer("What were Northwind's non-GAAP core earnings in the second quarter of 2023?", sources, text, gaap)
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    # the basis asked stated: the sentence answers as before
+    answer = _prose_answer("What were Northwind's GAAP earnings in the second quarter of 2023, before non-core items?",
+                           sources, text, gaap)
+    assert "406" in (lead_line(answer) or ""), answer
+
+
+def test_points_asked_are_stated_only_in_points_of_the_asked_words(statement_pdf):
+    from agent.no_model.figures import NO_FIGURE
+    from bench.figures_gold import lead_line
+
+    sources, text = statement_pdf([ASSETS], file="NORTHWIND_2023Q4_EARNINGS.pdf")
+    asked = "How many points of currency impact were in Northwind's adjusted EBIT growth in the June 2023 quarter?"
+    margin = ("Adjusted EBIT margin of 12.8% in the June 2023 quarter includes an adverse impact of approximately "
+              "100 basis points from pass-through.")
+    answer = _prose_answer(asked, sources, text, margin)
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    answer = _prose_answer("How many percentage points did items affecting comparability add to Northwind's adjusted "
+                           "EBIT growth in the June 2023 quarter?", sources, text,
+                           "Adjusted EBIT / sales % was 12.8 % in the June 2023 quarter and 13.6 % a year earlier.")
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    stated = "Currency impact lowered adjusted EBIT growth by 1 percentage point in the June 2023 quarter."
+    assert " 1 " in f" {lead_line(_prose_answer(asked, sources, text, stated)) or ''} ".replace("point", " "), stated
