@@ -32,8 +32,9 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
-from storage.finance.reconciliation import (NON_GAAP_MEASURE, NON_GAAP_MEASURE_ROW, PER_SHARE_EFFECT_OF, PER_SHARE_TOTAL,
-                                            RECONCILING_SECTION, RECONCILING_VERBS, ReconciledTotal, reconciled_total)
+from storage.finance.reconciliation import (AFTER_TAX, NON_GAAP_MEASURE, NON_GAAP_MEASURE_ROW, PER_SHARE_EFFECT_OF,
+                                            PER_SHARE_TOTAL, RECONCILING_SECTION, RECONCILING_WORDS, ReconciledTotal,
+                                            reconciled_total)
 from storage.finance.scale import TABLE_SCALE_WORDS, per_share_head, unit_of
 from agent.no_model import reconciling_rows
 from agent.no_model.cited_rows import Row
@@ -167,8 +168,8 @@ _PERIOD_WORDS = set(tokenize(
     "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
-# what a reconciling line does ("deduct", "subtract"): asking words once the question names its reconciliation
-_RECONCILING_VERBS = set(tokenize(RECONCILING_VERBS))
+# what a reconciling line is or does ("deduct", "charge"): asking words once the question names its reconciliation
+_RECONCILING_WORDS = set(tokenize(RECONCILING_WORDS))
 
 
 @dataclass
@@ -222,6 +223,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     name (the sources' issuer or file names) are not part of the line item."""
     question = figure_part(strip_instructions(question))
     glossary_words = expand_query(question).expansion  # pure regexes over the shipped glossary
+    optional: set[str] = set()
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/no_model/figures.py sums them
     # "excluding the current portion", "including current maturities": what the item's concept
@@ -232,6 +234,9 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     name_terms = set(tokenize(names)) | _name_pieces(names)
     if (reconciled := reconciled_total(question, frozenset(name_terms))) is not None:
         question = PER_SHARE_EFFECT_OF.sub(" ", f"{question[:reconciled.start]} {question[reconciled.end:]}")
+        # "after-tax", "net of tax": how the line is measured, words its row may print (they count then), not must
+        optional = set(tokenize(" ".join(AFTER_TAX.findall(question))))
+        question = AFTER_TAX.sub(" ", question)
     parent = bool(_EXCLUDING_MINORITY.search(question))
     question = _EXCLUDING_MINORITY.sub(" ", question)
     balance = bool(_BALANCE_ASK.search(question))
@@ -240,7 +245,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
         question = _EPS_PURPOSE.sub(" ", question)
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
-    asking = _PERIOD_WORDS | (_RECONCILING_VERBS if reconciled is not None else set())  # "deduct in its FCF calculation"
+    asking = _PERIOD_WORDS | (_RECONCILING_WORDS if reconciled is not None else set())  # "deduct in its FCF calculation"
     own = {t for t in tokenize(question) if t not in asking and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
     # words said only in parentheses gloss the words before them ("unearned (deferred) revenue",
@@ -253,7 +258,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     glossed = tuple((frozenset(_words(m.group(1))), frozenset(_words(m.group(2))))
                     for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
-               frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question)),
+               frozenset((set(tokenize(glossary_words)) | optional) - own),
+               bool(_ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question)),
                bool(_OPENING.search(question)), balance, glossed, parent,
                frozenset(name_terms), reconciled)
 
@@ -353,6 +359,9 @@ def _no_other_item_section(row: Row, ask: Ask, segment_words: set[str], cells) -
 
 def _no_part_section(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     section = row.cells[0].section
+    # a reconciliation's heading ("Items affecting Net Income:") says which total its lines move, not a part
+    if ask.reconciled is not None and RECONCILING_SECTION.search(section):
+        return True
     return not (section and row.item is None and _part_named(section, ask))  # "Americas" under "Hardware Revenues"
 
 
@@ -518,6 +527,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period, prefer)) and row_fits(r, ask, segments, cells)
                and unit_fits(r, cells, ask)]
     if ask.reconciled is not None:  # a reconciling line: its block, and the tax line when the tax is asked
+        fitting = _of_reconciliations(fitting, rows)
         fitting = reconciling_rows.of_block_asked(fitting, reconciled_per_share(ask))
         if (taxed := reconciling_rows.tax_lines(ask.text, fitting)) is not None:
             if not taxed:
@@ -580,6 +590,21 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     fitting = of_named_entity(fitting, ask)
     match = _by_label(ask, fitting, embedder)
     return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+
+
+def _of_reconciliations(fitting: list[tuple[Row, list[Cell]]], rows: list[Row]) -> list[tuple[Row, list[Cell]]]:
+    """A reconciling line asked: the fitting rows of pages printing a reconciliation only, a row of an adjusted total
+    ("Adjusted EBIT", "Core earnings (non-GAAP)", "Funds from Operations ...") or a table saying it lists adjustments or
+    items (a section "Items affecting Operating Income", a lead-in "... adjustments ... that affected our GAAP net
+    income:"); a restructuring roll-forward's "Total ... Restructuring Plan" is no line of one. (By page: the parts of
+    a segment reconciliation are read as tables of their own.)"""
+    pages = {_page(r) for r in rows if _ADJUSTED.search(r.label) or NON_GAAP_MEASURE_ROW.match(r.label)
+             or RECONCILING_SECTION.search(f"{r.cells[0].section} {r.caption} {r.intro}")}
+    return [(r, c) for r, c in fitting if _page(r) in pages]
+
+
+def _page(row: Row) -> tuple:
+    return row.source.doc_id, row.source.page_number
 
 
 # column header words that qualify no figure ("(Unaudited)", "Actual", "Amount")

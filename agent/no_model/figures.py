@@ -47,7 +47,7 @@ _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
     r"balance|value|figure|spen[dt]|cost|revenues?|sales|income|earnings|expenses?|cash|debt|assets|"
     r"liabilities|equity|capex|capital expenditures?|inventor(?:y|ies)|eps|per share|dividends?|compute|calculate|"
-    r"costs|proceeds|gains?|losses|by what)\b",
+    r"costs|charges?|proceeds|gains?|losses|by what)\b",
     re.IGNORECASE,
 )
 # "What <item> did <company> receive / record / assume", "What did <company> report for <item>": a figure

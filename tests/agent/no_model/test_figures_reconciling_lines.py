@@ -111,7 +111,15 @@ def test_wordings_of_a_lines_effect_name_the_total():
             "What did Northwind deduct in arriving at adjusted net income in 2023?": "adjusted net income",
             "How much did amortization lift Northwind's adjusted diluted EPS in 2023?": "adjusted diluted EPS",
             "How much did pension expense move Northwind's core loss per share in 2022?": "core loss per share",
-            "What GAAP net income does the quarter's non-GAAP reconciliation start from?": "non-GAAP reconciliation"}
+            "What GAAP net income does the quarter's non-GAAP reconciliation start from?": "non-GAAP reconciliation",
+            # "affecting" a total; a list of items named in passing; a company's ", Inc.'s" inside the total
+            "How much restructuring expense did Northwind disclose as affecting its GAAP net income in 2020?": "GAAP net income",
+            "What legal charge was among the special items affecting Northwind's operating income in 2023?":
+                "among the special items affecting Northwind's operating income",
+            "What income tax reform adjustment was among the certain charges in Northwind's supplemental disclosure "
+            "for fiscal 2019?": "certain charges in Northwind's supplemental disclosure",
+            "How much was the common unitholders' share of FFO subtracted to reach Northwind, Inc.'s FFO for 2011?":
+                "Northwind, Inc.'s FFO"}
     for question, total in asks.items():
         found = reconciled_total(question)
         assert found is not None and total in found.total, (question, found)
@@ -248,3 +256,51 @@ def test_points_asked_are_stated_only_in_points_of_the_asked_words(statement_pdf
     assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
     stated = "Currency impact lowered adjusted EBIT growth by 1 percentage point in the June 2023 quarter."
     assert " 1 " in f" {lead_line(_prose_answer(asked, sources, text, stated)) or ''} ".replace("point", " "), stated
+
+
+# a list of reconciling items named in passing (issue 27, the widened tune twin): "among the special items affecting
+# operating income", "the certain charges behind its GAAP results"; its lines' words ("charge", "after-tax") need not
+# be printed; a line so asked is read on a page printing a reconciliation, never a note's table of the same item
+ITEMS = Page("The following is a summary of the effects of certain items affecting our financial results:", ("2023", "2022"), [
+    ("Items affecting Operating Income:",),
+    ("Business optimization and realignment costs", "$(309)", "$(278)"),
+    ("Legal matters", "(35)", "(210)"),
+    ("Items affecting Net Income:",),
+    ("Retirement plans mark-to-market adjustments, net of tax", "$493", "$(1,199)"),
+], caption="(in millions)", span="Years ended May 31,")
+CASH_FLOWS = Page("CONSOLIDATED STATEMENTS OF CASH FLOWS", ("2023", "2022"), [
+    ("Net income", "$3,972", "$3,826"),
+    ("Retirement plans mark-to-market adjustments", "(650)", "1,578"),
+], caption="(In millions)", span="Years ended May 31,")
+CHARGES = Page("Our results included the following adjustments and other items that affected our GAAP net income:",
+               ("2023", "2022"), [
+    ("Amortization of intangible assets", "$3,582", "$1,150"),
+    ("Restructuring", "490", "191"),
+    ("Stock-based compensation, R&D and G&A", "2,346", "1,878"),
+    ("Income tax effects", "(2,136)", "(1,723)"),
+], caption="(in millions)", span="Year Ended May 31,")
+PLANS = Page("Note 9. Restructuring activities", ("2024", "2023"), [
+    ("Restructuring", "$61", "$71"),
+], caption="(in millions)", span="Year Ended May 31,")
+
+
+def test_a_line_of_a_list_of_items_named_in_passing(statement_pdf):
+    sources, text = statement_pdf([ITEMS, CASH_FLOWS])
+    lead = asked_lead("What legal matters charge was among the special items affecting Northwind's operating income in "
+                      "fiscal 2023?", sources, text)
+    assert "(35)" in lead, lead
+    # under a heading naming the total ("Items affecting Net Income:"), the line net of tax, not the statement's pre-tax row
+    lead = asked_lead("What retirement plans mark-to-market adjustment, net of tax, affected Northwind's net income in "
+                      "fiscal 2022?", sources, text)
+    assert "(1,199)" in lead and "1,578" not in lead, lead
+    sources, text = statement_pdf([CHARGES, PLANS])
+    lead = asked_lead("How much restructuring did Northwind list among the charges affecting its GAAP net income in "
+                      "fiscal 2022?", sources, text)
+    assert ": 191" in lead or "$191" in lead, lead
+    lead = asked_lead("What R&D and G&A stock-based compensation did Northwind include in the certain charges behind its "
+                      "GAAP results for fiscal 2023?", sources, text)
+    assert "2,346" in lead, lead
+    # the item printed only in a table that is no reconciliation: no line of the charges
+    block = asked_block("How much restructuring did Northwind report among the certain charges for fiscal 2024?",
+                        sources, text) or []
+    assert not any("61" in line for line in block[1:2]), block
