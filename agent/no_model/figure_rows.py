@@ -69,7 +69,7 @@ def _base(token: str) -> str:
 
 _TOTAL = re.compile(r"\btotal\b", re.I)
 
-_ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
+ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
 _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
 _SEGMENT = re.compile(r"\b(?:segments?|regions?|regional|geograph\w*|divisions?|reportable|business units?|"
                       r"by (?:product|category|geography|region))\b", re.I)
@@ -225,7 +225,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     glossed = tuple((frozenset(_words(m.group(1))), frozenset(_words(m.group(2))))
                     for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
-               frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
+               frozenset(set(tokenize(glossary_words)) - own), bool(ADJUSTED.search(question)),
                bool(_OPENING.search(question)), balance, glossed, parent,
                frozenset(name_terms), reconciled)
 
@@ -265,8 +265,8 @@ def failed_row_test(row: Row, ask: Ask, segment_words: set[str], cells: list[Cel
 def _adjusted_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     label = row.label
     if ask.reconciled is not None:  # a reconciling line, never the adjusted total it reconciles to
-        return not _ADJUSTED.search(label)
-    adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(row.context)) and not _GAAP.search(label))
+        return not ADJUSTED.search(label)
+    adjusted = bool(ADJUSTED.search(label)) or (bool(ADJUSTED.search(row.context)) and not _GAAP.search(label))
     return adjusted == ask.adjusted
 
 
