@@ -464,9 +464,16 @@ def _not_the_figure(d: Derivation, question: str, value: float, percent: bool, i
     for k, one in enumerate(inputs):
         for other in inputs[k + 1:]:
             # two operands naming different line items read off one printed row: one of them is not printed
-            if one.match and other.match and one.match.row is other.match.row and _items_named(one.name) != _items_named(other.name):
+            # (or the same cells for two operands the question words apart: "Flexibles net sales / total net sales"
+            # read as one "Net sales" row is 100%, no share)
+            if one.match and other.match and one.match.row is other.match.row and (
+                    _items_named(one.name) != _items_named(other.name) or _same_cells(one.match, other.match)):
                 return f"{_said_name(one.name)} and {_said_name(other.name)} would both be the row “{one.match.row.label}”"
     return ""
+
+
+def _same_cells(one, other) -> bool:
+    return [(c.period, c.value) for c in one.cells] == [(c.period, c.value) for c in other.cells]
 
 
 def _items_named(name: str) -> set[str]:

@@ -126,7 +126,9 @@ _EPS_PURPOSE = re.compile(r"(?i)\b(?:(?:used\s+)?(?:for|in)(?:\s+(?:computing|ca
 _OUTSTANDING_AT = re.compile(r"\boutstanding(?=\s+(?:at|as of|on)\b)", re.I)
 # a flow's row (what moved during the period), never a balance asked at a date
 _FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuances?|redemptions?|additions?|"
-                         r"(?:net )?(?:increase|decrease|change)s?|borrowings? under)\b", re.I)
+                         r"(?:net |gross )?(?:increase|decrease|change)s?|borrowings? under|"
+                         # a roll-forward's movements ("Reductions for tax positions of prior years", "Settlements")
+                         r"reductions?|settlements?|lapses?|expirations?|write-?offs?|charge-?offs?)\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
     "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
@@ -286,6 +288,43 @@ def _no_change_of_balance(row: Row, ask: Ask, segment_words: set[str], cells) ->
 def _no_current_part_for_long_term(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     return not (any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section)
                 and not line_items.NONCURRENT_LABEL.search(row.label))
+
+
+_SHARE_BASIS = re.compile(r"(?i)\b(basic|diluted)\b")
+
+
+def _share_basis_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """A question saying "basic" (or "diluted") alone is no row of the other basis ("Diluted" under "Earnings per
+    share:", a "(diluted)" column), glossed in parentheses or not ("EPS (basic)")."""
+    asked = {m.lower() for m in _SHARE_BASIS.findall(ask.text)}
+    if len(asked) != 1:
+        return True
+    printed = {m.lower() for m in _SHARE_BASIS.findall(f"{row.label} {row.cells[0].section} "
+                                                        f"{' '.join(c.period for c in cells)}")}
+    return not printed or bool(printed & asked)
+
+
+# a label naming a current or non-current portion of an item ("Total non-current portion of term debt",
+# "Current maturities of long-term debt", "Less: Current portion of term debt"), not the item less one
+# ("Long-term debt, less current portion")
+_PORTION_LABEL = re.compile(r"(?i)\b(?:non-?current|current|short-term|long-term)\s+(?:portions?|maturities|parts?)\s+of\b")
+_PORTION_ASK = re.compile(r"(?i)\b(?:non-?current|current|short-term|long-term|portions?|maturities|due within)\b")
+
+
+def _no_portion_for_whole(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """A row of a portion of the item is not the item asked without saying a portion ("total term debt")."""
+    return not (_PORTION_LABEL.search(row.label) and not _PORTION_ASK.search(ask.text))
+
+
+_SEGMENT_WORD = re.compile(r"(?i)\b(?:segments?|reportable)\b")
+
+
+def _segment_total_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """"Total segment operating income", no segment named: the sum of the segments' figures, which a row saying
+    no segment (the company's operating income, after unallocated costs) is not."""
+    if not _SEGMENT_WORD.search(ask.text) or ask.residue:
+        return True
+    return bool(_SEGMENT_WORD.search(f"{row.label} {row.context} {row.cells[0].section} {' '.join(c.period for c in cells)}"))
 
 
 def _segment_named_printed(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
@@ -454,6 +493,9 @@ ROW_TESTS = (
     ("no_flow_for_balance", _no_flow_for_balance),
     ("no_change_of_balance", _no_change_of_balance),
     ("no_current_part_for_long_term", _no_current_part_for_long_term),
+    ("share_basis_as_asked", _share_basis_as_asked),
+    ("no_portion_for_whole", _no_portion_for_whole),
+    ("segment_total_asked", _segment_total_asked),
     ("segment_named_printed", _segment_named_printed),
     ("segment_row_asked", _segment_row_asked),
     ("no_intersegment", _no_intersegment),
@@ -540,13 +582,13 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # a part's row under a total of the asked item is told apart from its row under another item's total
         # ("Flexibles" of "Total capital expenditures" and of "Total depreciation and amortization")
         rivals = [(r, c) for r, c in fitting if (r.table in implied) == (match.row.table in implied)]
-        return None if _ambiguous(match.row, match.cells, rivals) else match
+        return None if _ambiguous(match.row, match.cells, rivals) or _one_of_parts(match, fitting, ask) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
     fitting = of_named_entity(fitting, ask)
     match = _by_label(ask, fitting, embedder)
-    return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+    return None if match is None or _ambiguous(match.row, match.cells, fitting) or _one_of_parts(match, fitting, ask) else match
 
 
 # column header words that qualify no figure ("(Unaudited)", "Actual", "Amount")
@@ -576,7 +618,7 @@ def _is_percent(cell: Cell) -> bool:
     return cell.value.rstrip().endswith("%")
 
 
-_PER_SHARE_ASK = re.compile(r"(?i)\bper (?:\w+ )?share\b|\beps\b")
+_PER_SHARE_ASK = re.compile(r"(?i)\bper (?:\w+ ){0,2}share\b|\beps\b")  # "per diluted common share" too
 _COUNT_ASK = re.compile(r"(?i)\bhow many\b[^?]*\bshares\b|\bshares? (?:used|outstanding)\b|\bweighted[- ]average\b|"
                         r"\bshare count\b|\bnumber of (?:common |ordinary )?shares\b")
 
@@ -791,6 +833,8 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         # (a label of period words only, "Balance at end of year", is a row of the table its lead-in names)
         if not (terms or row.intro) or _unsaid(own, said) - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
+        if _another_part(terms, ask):
+            continue
         hit = (own - _unsaid(own, terms)) | (own - ask.residue if row.table in implied else set())
         # the caption's or the section's words ("Earnings from operations:" over a segment's row)
         in_caption = (own & around) - hit
@@ -810,6 +854,38 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         if best is None or score > best.score:
             best = FigureMatch(score, cells, row.source, row)
     return best if best is not None and best.score >= tune.min_row_score else None
+
+
+def says_asked_words(row: Row, ask: Ask) -> bool:
+    """The row prints the question's other line-item words (its label, caption or section)."""
+    return not _unsaid(set(ask.residue), _words(f"{row.label} {row.context} {row.cells[0].section}"))
+
+
+def _another_part(terms: set[str], ask: Ask) -> bool:
+    """Asked a part by its name ("Services gross margin percentage"), a label naming only words the question does
+    not say ("Products") is another part's row, whatever the caption or lead-in above both says."""
+    own = terms - _SEGMENT_KIND  # (not the glossary's words: "product" glosses gross margin's "cost of products")
+    return bool(own) and bool(ask.residue) and not own & ask.own and not _said_otherwise(ask.own, own)
+
+
+def _said_otherwise(asked: frozenset[str], terms: set[str]) -> bool:
+    return len(_unsaid(set(asked), terms)) < len(asked)
+
+
+def _label_extra(row: Row, ask: Ask) -> set[str]:
+    return _words(row.label) - ask.own - ask.glossary - _SEGMENT_KIND - _NOT_DISTINCTIVE
+
+
+def _one_of_parts(match: FigureMatch, fitting: list[tuple[Row, list[Cell]]], ask: Ask) -> bool:
+    """The row chosen says the asked words with a word of its own ("International economy" for "international
+    revenues"), and a row of its table says them with another ("International priority"): the asked figure is
+    their total or a row not printed here, not one of the parts."""
+    hit = _words(match.row.label) & ask.own
+    extra = _label_extra(match.row, ask)
+    if not hit or not extra:
+        return False
+    return any(r is not match.row and r.table == match.row.table and r.source is match.row.source
+               and _words(r.label) & ask.own == hit and _label_extra(r, ask) - extra for r, _ in fitting)
 
 
 def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[Row, Cell]]:

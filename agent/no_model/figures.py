@@ -36,7 +36,7 @@ from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
 from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
-                                        figure_part, make_ask, reconciled_per_share, tokenize)
+                                        figure_part, make_ask, reconciled_per_share, says_asked_words, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
 from storage.schema import Source
@@ -426,6 +426,10 @@ def _components_block(total, ask, rows) -> list[str] | None:
     """"Total debt is not printed as one row; its printed components:" each with its value and
     citation, and their sum labelled as computed (never one component as the answer)."""
     parts = components_printed(total, ask, rows)
+    # "total term debt": components of total debt ("Commercial paper") that do not say "term" are not its parts,
+    # and their sum is another total than the one asked
+    if ask.residue and not all(says_asked_words(row, ask) for row, _ in parts):
+        return None
     return _sum_block(total.label, parts) if parts else None
 
 
