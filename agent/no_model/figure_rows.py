@@ -312,8 +312,10 @@ _PORTION_ASK = re.compile(r"(?i)\b(?:non-?current|current|short-term|long-term|p
 
 
 def _no_portion_for_whole(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
-    """A row of a portion of the item is not the item asked without saying a portion ("total term debt")."""
-    return not (_PORTION_LABEL.search(row.label) and not _PORTION_ASK.search(ask.text))
+    """A row of a portion of the item is not the item asked without saying a portion ("total term debt"); a row of
+    a portion's own line item asked (a component of total debt) is that item."""
+    own_item = row.item is not None and any(line_items.answers(row.item, i) for i in ask.items)
+    return own_item or not (_PORTION_LABEL.search(row.label) and not _PORTION_ASK.search(ask.text))
 
 
 _SEGMENT_WORD = re.compile(r"(?i)\b(?:segments?|reportable)\b")
