@@ -245,6 +245,10 @@ def _names_a_part(question: str, period: AskedPeriod, sources: list[Source]) -> 
     return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS - inputs - _ARITHMETIC_WORDS)
 
 
+# a driver's part of a growth asked ("did price/mix add to", "contributed to", "accounted for"): no growth of the total
+_CONTRIBUTION = re.compile(r"(?i)\b(?:add(?:ed)?|contribut(?:e|ed|ion)|account(?:ed)? for)\s+(?:to\s+)?(?:\S+\s+){0,6}?(?:growth|increase|change)\b")
+
+
 _ARITHMETIC_WORDS = set(tokenize("over divided by minus plus times x less average opening closing using based on improve "
                                  "improved deteriorate worsen"))
 
@@ -565,6 +569,8 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     if (series := _series_cells(kind, question, period, rows, sources, embedder)) is None:
         return None
     name, years, match, cells = series
+    if _CONTRIBUTION.search(question):
+        return None  # "how much did price/mix add to net sales growth": a driver's share of the growth, not the growth
     missing = [str(y) for y in years if y not in cells]
     title = f"{name[:1].upper()}{name[1:]} {'growth' if kind == 'growth' else 'average'}, {years[0]}–{years[-1]}"
     if missing:

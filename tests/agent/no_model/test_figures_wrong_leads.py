@@ -136,3 +136,13 @@ def test_a_share_of_one_row_over_itself_is_not_computed(statement_pdf):
              "2022 (Flexibles net sales / total net sales)?")
     block = _block(asked, sources, text)
     assert not block or block[0] != INTRO_COMPUTED or "100.0%" not in block[1], block
+
+
+def test_a_drivers_part_of_growth_is_not_the_growth(statement_pdf):
+    page = Page("CONSOLIDATED STATEMENTS OF INCOME", ("2023", "2022"), [("Net sales", "14,694", "14,544")],
+                span="Years Ended June 30,")
+    sources, text = statement_pdf([page])
+    block = _block("How much did price/mix add to Northwind's total net sales growth in fiscal 2023, in percent?", sources, text)
+    assert not block or "1.0%" not in "\n".join(block), block
+    block = _block("By what percentage did Northwind's net sales grow in fiscal 2023?", sources, text)
+    assert block and block[0] == INTRO_COMPUTED and "1.0%" in block[1], block
