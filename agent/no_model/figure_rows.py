@@ -329,6 +329,16 @@ def _segment_total_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> 
     return bool(_SEGMENT_WORD.search(f"{row.label} {row.context} {row.cells[0].section} {' '.join(c.period for c in cells)}"))
 
 
+def _intro_names_no_other_item(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """A table whose lead-in names another line item ("The following table compares capital expenditures by asset
+    category and reportable segment") holds that item's figures: its row of no known item ("FedEx Ground segment")
+    is not the asked item's ("segment total assets") unless the lead-in names the asked one too."""
+    if row.item is not None or not ask.items or not row.intro:
+        return True
+    named = line_items.asked_items(row.intro)
+    return not named or any(n.item is i or line_items.answers(n.item, i) for n in named for i in ask.items)
+
+
 def _segment_named_printed(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     named = ask.residue & segment_words  # the segment the question names, if any
     return not named or named <= _words(f"{row.label} {row.context}") | columns_said(cells)
@@ -498,6 +508,7 @@ ROW_TESTS = (
     ("share_basis_as_asked", _share_basis_as_asked),
     ("no_portion_for_whole", _no_portion_for_whole),
     ("segment_total_asked", _segment_total_asked),
+    ("intro_names_no_other_item", _intro_names_no_other_item),
     ("segment_named_printed", _segment_named_printed),
     ("segment_row_asked", _segment_row_asked),
     ("no_intersegment", _no_intersegment),

@@ -146,3 +146,14 @@ def test_a_drivers_part_of_growth_is_not_the_growth(statement_pdf):
     assert not block or "1.0%" not in "\n".join(block), block
     block = _block("By what percentage did Northwind's net sales grow in fiscal 2023?", sources, text)
     assert block and block[0] == INTRO_COMPUTED and "1.0%" in block[1], block
+
+
+def test_a_table_of_another_item_is_not_the_asked_items(statement_pdf):
+    capex = Page("The following table compares capital expenditures by asset category and reportable segment:", ("2023", "2022"), [
+        ("Express segment", "3,233", "3,621"),
+        ("Ground segment", "1,995", "2,612"),
+        ("Total capital expenditures", "6,174", "6,763"),
+    ], caption="", span="Years ended May 31,")
+    sources, text = statement_pdf([capex])
+    assert "1,995" not in _leads(_block("Northwind Ground segment total assets at May 31, 2023?", sources, text))
+    assert "1,995" in asked_lead("What were Northwind's Ground segment capital expenditures in fiscal 2023?", sources, text)
