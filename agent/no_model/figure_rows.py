@@ -886,7 +886,9 @@ def _said_otherwise(asked: frozenset[str], terms: set[str]) -> bool:
 
 
 def _label_extra(row: Row, ask: Ask) -> set[str]:
-    return _words(row.label) - ask.own - ask.glossary - _SEGMENT_KIND - _NOT_DISTINCTIVE
+    """The label's words the question does not say, in its words or in the filing's for them ("share" of "stock")."""
+    otherwise = set().union(*(_OTHERWISE.get(w, set()) for w in ask.own))
+    return _words(row.label) - ask.own - ask.glossary - otherwise - _SEGMENT_KIND - _NOT_DISTINCTIVE
 
 
 def _one_of_parts(match: FigureMatch, fitting: list[tuple[Row, list[Cell]]], ask: Ask) -> bool:

@@ -157,3 +157,12 @@ def test_a_table_of_another_item_is_not_the_asked_items(statement_pdf):
     sources, text = statement_pdf([capex])
     assert "1,995" not in _leads(_block("Northwind Ground segment total assets at May 31, 2023?", sources, text))
     assert "1,995" in asked_lead("What were Northwind's Ground segment capital expenditures in fiscal 2023?", sources, text)
+
+
+def test_a_row_saying_the_asked_words_in_the_filings_words_is_no_part(statement_pdf):
+    page = Page("The following table shows share-based compensation expense and the related income tax benefit:", YEARS, [
+        ("Share-based compensation expense", "$ 9,038", "$ 7,906"),
+        ("Income tax benefit related to share-based compensation expense", "$ (4,002)", "$ (4,056)"),
+    ], caption="", span="Years ended")
+    sources, text = statement_pdf([page])
+    assert "9,038" in asked_lead("What was Northwind's stock-based compensation expense in 2022?", sources, text)
