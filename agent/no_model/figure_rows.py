@@ -897,10 +897,17 @@ def _one_of_parts(match: FigureMatch, fitting: list[tuple[Row, list[Cell]]], ask
     their total or a row not printed here, not one of the parts."""
     hit = _words(match.row.label) & ask.own
     extra = _label_extra(match.row, ask)
-    if not hit or not extra:
+    if not hit or not extra or len(extra) > MAX_QUALIFIER_WORDS:
         return False
+    # parallel parts: each named by a short word of its own the other does not print ("economy", "priority"); a
+    # label holding the chosen one's words or saying more ("Income tax benefit related to share-based compensation
+    # expense", "Compensation expense before income taxes, restricted units") is another measure, no sibling
     return any(r is not match.row and r.table == match.row.table and r.source is match.row.source
-               and _words(r.label) & ask.own == hit and _label_extra(r, ask) - extra for r, _ in fitting)
+               and _words(r.label) & ask.own == hit and (other := _label_extra(r, ask))
+               and len(other) <= MAX_QUALIFIER_WORDS and not other & extra for r, _ in fitting)
+
+
+MAX_QUALIFIER_WORDS = 2
 
 
 def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[Row, Cell]]:
