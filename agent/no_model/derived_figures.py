@@ -246,7 +246,8 @@ def _names_a_part(question: str, period: AskedPeriod, sources: list[Source]) -> 
 
 
 # a driver's part of a growth asked ("did price/mix add to", "contributed to", "accounted for"): no growth of the total
-_CONTRIBUTION = re.compile(r"(?i)\b(?:add(?:ed)?|contribut(?:e|ed|ion)|account(?:ed)? for)\s+(?:to\s+)?(?:\S+\s+){0,6}?(?:growth|increase|change)\b")
+_CONTRIBUTION = re.compile(r"(?i)\b(?:add(?:ed)?|contribut(?:e|ed|ion)|account(?:ed)? for)\s+(?:to\s+)?"
+                           r"(?:\S+\s+){0,6}?(?:growth|increase|change)\b")
 
 
 _ARITHMETIC_WORDS = set(tokenize("over divided by minus plus times x less average opening closing using based on improve "

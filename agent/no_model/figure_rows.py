@@ -326,7 +326,8 @@ def _segment_total_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> 
     no segment (the company's operating income, after unallocated costs) is not."""
     if not _SEGMENT_WORD.search(ask.text) or ask.residue:
         return True
-    return bool(_SEGMENT_WORD.search(f"{row.label} {row.context} {row.cells[0].section} {' '.join(c.period for c in cells)}"))
+    printed = f"{row.label} {row.context} {row.cells[0].section} {' '.join(c.period for c in cells)}"
+    return bool(_SEGMENT_WORD.search(printed))
 
 
 def _intro_names_no_other_item(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
@@ -601,7 +602,9 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
     fitting = of_named_entity(fitting, ask)
     match = _by_label(ask, fitting, embedder)
-    return None if match is None or _ambiguous(match.row, match.cells, fitting) or _one_of_parts(match, fitting, ask) else match
+    if match is None or _ambiguous(match.row, match.cells, fitting) or _one_of_parts(match, fitting, ask):
+        return None
+    return match
 
 
 # column header words that qualify no figure ("(Unaudited)", "Actual", "Amount")

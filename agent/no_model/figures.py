@@ -35,8 +35,9 @@ from agent.no_model.cited_rows import collect_rows
 from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
-from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
-                                        figure_part, make_ask, reconciled_per_share, says_asked_words, tokenize)
+from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_home, best_row, components_printed,
+                                        entity_adds, figure_part, make_ask, reconciled_per_share, says_asked_words,
+                                        tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
 from storage.schema import Source
@@ -249,7 +250,8 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
     period = asked_period(question)
     ask = make_ask(question, period, list(sources))
     own = ask.own - _ASKING
-    if not own:  # every word a name's ("earnings" of an "…_EARNINGS.pdf"): a stated figure of another measure still is not it
+    # every word a name's ("earnings" of an "…_EARNINGS.pdf"): a figure stated of another measure still is not it
+    if not own:
         stated = [sentence for sentence in quoted if _has_figure(sentence, question)]
         if not stated or any(_of_asked_measure(sentence, ask) for sentence in stated):
             return None
