@@ -17,7 +17,14 @@ spending") is answered only by a row printing that item (its label read as a US-
   not "Total current assets");
 - the column's span is the asked one (agent/no_model/figure_periods.py);
 - the same label printed with other values for the asked period, with nothing telling the rows
-  apart (sections unread, captions that only name the statement), is not guessed.
+  apart (sections unread, captions that only name the statement), is not guessed;
+- classes of wrong leads refused (issue 27): the other share basis than the one asked ("basic" vs
+  "Diluted"), a portion's row for the whole ("Total non-current portion of term debt" for "total term
+  debt"), a roll-forward's movement for a balance ("Reductions for tax positions"), a company row for
+  "total segment X", a row of a table whose lead-in names another item ("capital expenditures by asset
+  category" for "segment total assets"), a label naming only another part ("Products" for "Services"),
+  one of several parallel parts ("International economy" beside "International priority" for
+  "international revenues").
 
 A question naming no known item falls back to label matching (term overlap with the question and
 the filing vocabulary of storage/retrieval/query_expansion.py, plus MiniLM similarity) among rows of no
