@@ -341,8 +341,8 @@ def _intro_names_no_other_item(row: Row, ask: Ask, segment_words: set[str], cell
     """A table whose lead-in names another line item ("The following table compares capital expenditures by asset
     category and reportable segment") holds that item's figures: its row of no known item ("FedEx Ground segment")
     is not the asked item's ("segment total assets") unless the lead-in names the asked one too."""
-    if row.item is not None or not ask.items or not row.intro:
-        return True
+    if row.item is not None or not ask.items or not row.intro or line_items.mentions(row.label, ask.items[0]):
+        return True  # (a label saying the asked item itself, "Research and development credit", is read as it says)
     named = line_items.asked_items(row.intro)
     return not named or any(n.item is i or line_items.answers(n.item, i) for n in named for i in ask.items)
 

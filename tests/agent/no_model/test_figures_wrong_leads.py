@@ -166,3 +166,15 @@ def test_a_row_saying_the_asked_words_in_the_filings_words_is_no_part(statement_
     ], caption="", span="Years ended")
     sources, text = statement_pdf([page])
     assert "9,038" in asked_lead("What was Northwind's stock-based compensation expense in 2022?", sources, text)
+
+
+def test_a_label_saying_the_asked_item_is_read_under_any_lead_in(statement_pdf):
+    page = Page("A reconciliation of the provision for income taxes to the amount computed by applying the statutory rate:",
+                YEARS, [
+                    ("Computed expected tax", "$ 25,012", "$ 22,933"),
+                    ("Research and development credit, net", "(1,153)", "(1,033)"),
+                    ("Provision for income taxes", "$ 19,300", "$ 14,527"),
+                ], caption="", span="")
+    sources, text = statement_pdf([page])
+    assert "(1,153)" in asked_lead("How large was Northwind's R&D tax credit in the 2022 income tax reconciliation?",
+                                   sources, text)
