@@ -37,7 +37,10 @@ a period it does not cover). Derived only (ask with `--sets derived`).
 check-issuer releases and 10-K/10-Q MD&A, one reconciling line asked by the amount it moves (in dollars, per share,
 net of tax, points of a rate) and a few adjusted or GAAP totals, in analysts' words, read before code ran on them
 (issue 27); its tune twin reconciling_tune_figures.jsonl reads the same kind of pages of tune issuers (Amcor's
-release, 10-K and 10-Q, PG&E's release, Boeing's 10-K core-earnings tables), the one rules are fitted on. Figures only.
+release, 10-K and 10-Q, PG&E's release, Boeing's 10-K core-earnings tables), the one rules are fitted on, widened
+by reconciling_tune2_figures.jsonl (other tune issuers' pages: Boston Properties' FFO, diluted FFO and NOI
+reconciliations, Oracle's supplemental disclosure of certain charges, adjusted tax rates and free cash flow,
+FedEx's items affecting operating and net income) so that rules are not fitted to three issuers. Figures only.
 `--gold balances`: bench/gold/balances_check_figures.jsonl, check issuers' 10-K roll-forwards (a closing balance,
 one movement) and lease tables with operating and finance columns, read off the pages before any answer code ran on
 them, to judge row rules written from the notes tune gold on pages nobody tuned on. Check half only.
@@ -357,8 +360,9 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
-    if gold == "reconciling":  # a tune twin (tune issuers' reconciliation pages) and the check half
-        return ["reconciling_tune_figures.jsonl", "reconciling_check_figures.jsonl"] if kind == "figures" else []
+    if gold == "reconciling":  # two tune files (tune issuers' reconciliation pages) and the check half
+        names = ["reconciling_tune_figures.jsonl", "reconciling_tune2_figures.jsonl", "reconciling_check_figures.jsonl"]
+        return names if kind == "figures" else []
     if gold in ("segments", "notes", "balances", "phrasings"):  # a tune file and, where one was read, its check half
         names = (f"{gold}_tune_figures.jsonl", f"{gold}_check_figures.jsonl")
         return [n for n in names if (GOLD / n).exists()] if kind == "figures" else []
@@ -482,7 +486,8 @@ def main(argv: list[str] | None = None) -> int:
                              "segments: bench/gold/segments_tune_figures.jsonl (a segment's row, tune issuers); "
                              "notes: bench/gold/notes_tune_figures.jsonl and notes_check_figures.jsonl (notes and "
                              "MD&A tables, tune and check issuers); reconciling: bench/gold/"
-                             "reconciling_tune_figures.jsonl and reconciling_check_figures.jsonl (non-GAAP reconciling lines); "
+                             "reconciling_tune_figures.jsonl, reconciling_tune2_figures.jsonl and reconciling_check_figures.jsonl "
+                             "(non-GAAP reconciling lines); "
                              "balances: bench/gold/balances_check_figures.jsonl (roll-forward balances and movements, "
                              "lease tables of operating and finance columns; check issuers, measured only); "
                              "phrasings: bench/gold/phrasings_check_figures.jsonl (parts among siblings, totals, "

@@ -45,6 +45,7 @@ from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
+from storage.finance.scale import POINTS_SAID
 from storage.schema import Source
 
 # "A plus B, divided by C": the comma closes what is divided (written grouping, lower than any operator)
@@ -245,6 +246,11 @@ def _names_a_part(question: str, period: AskedPeriod, sources: list[Source]) -> 
     return bool(make_ask(question, period, sources).residue - asking - _ASKING_WORDS - inputs - _ARITHMETIC_WORDS)
 
 
+# a driver's part of a growth asked ("did price/mix add to", "contributed to", "accounted for"): no growth of the total
+_CONTRIBUTION = re.compile(r"(?i)\b(?:add(?:ed)?|contribut(?:e|ed|ion)|account(?:ed)? for)\s+(?:to\s+)?"
+                           r"(?:\S+\s+){0,6}?(?:growth|increase|change)\b")
+
+
 _ARITHMETIC_WORDS = set(tokenize("over divided by minus plus times x less average opening closing using based on improve "
                                  "improved deteriorate worsen"))
 
@@ -414,7 +420,7 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
 
 
 # a change asked in percentage points (of a margin, a rate, a share), not as a percentage of itself
-_POINTS = re.compile(r"\bpercentage[- ]points?\b|\bbasis points\b|\bbps\b|\bpp\b|\bpoints?\b", re.I)
+_POINTS = POINTS_SAID
 
 
 def _points_lines(d: Derivation, question: str, results: list, lines: list[str]) -> list[str]:
@@ -464,9 +470,16 @@ def _not_the_figure(d: Derivation, question: str, value: float, percent: bool, i
     for k, one in enumerate(inputs):
         for other in inputs[k + 1:]:
             # two operands naming different line items read off one printed row: one of them is not printed
-            if one.match and other.match and one.match.row is other.match.row and _items_named(one.name) != _items_named(other.name):
+            # (or the same cells for two operands the question words apart: "Flexibles net sales / total net sales"
+            # read as one "Net sales" row is 100%, no share)
+            if one.match and other.match and one.match.row is other.match.row and (
+                    _items_named(one.name) != _items_named(other.name) or _same_cells(one.match, other.match)):
                 return f"{_said_name(one.name)} and {_said_name(other.name)} would both be the row “{one.match.row.label}”"
     return ""
+
+
+def _same_cells(one, other) -> bool:
+    return [(c.period, c.value) for c in one.cells] == [(c.period, c.value) for c in other.cells]
 
 
 def _items_named(name: str) -> set[str]:
@@ -558,6 +571,8 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     if (series := _series_cells(kind, question, period, rows, sources, embedder)) is None:
         return None
     name, years, match, cells = series
+    if _CONTRIBUTION.search(question):
+        return None  # "how much did price/mix add to net sales growth": a driver's share of the growth, not the growth
     missing = [str(y) for y in years if y not in cells]
     title = f"{name[:1].upper()}{name[1:]} {'growth' if kind == 'growth' else 'average'}, {years[0]}–{years[-1]}"
     if missing:

@@ -17,7 +17,14 @@ spending") is answered only by a row printing that item (its label read as a US-
   not "Total current assets");
 - the column's span is the asked one (agent/no_model/figure_periods.py);
 - the same label printed with other values for the asked period, with nothing telling the rows
-  apart (sections unread, captions that only name the statement), is not guessed.
+  apart (sections unread, captions that only name the statement), is not guessed;
+- classes of wrong leads refused (issue 27): the other share basis than the one asked ("basic" vs
+  "Diluted"), a portion's row for the whole ("Total non-current portion of term debt" for "total term
+  debt"), a roll-forward's movement for a balance ("Reductions for tax positions"), a company row for
+  "total segment X", a row of a table whose lead-in names another item ("capital expenditures by asset
+  category" for "segment total assets"), a label naming only another part ("Products" for "Services"),
+  one of several parallel parts ("International economy" beside "International priority" for
+  "international revenues").
 
 A question naming no known item falls back to label matching (term overlap with the question and
 the filing vocabulary of storage/retrieval/query_expansion.py, plus MiniLM similarity) among rows of no
@@ -32,7 +39,9 @@ from dataclasses import dataclass, replace
 
 from storage.finance import line_items
 from storage.finance.periods import MONTH_NAMES
-from storage.finance.reconciliation import PER_SHARE_EFFECT_OF, PER_SHARE_TOTAL, RECONCILING_SECTION, ReconciledTotal, reconciled_total
+from storage.finance.reconciliation import (AFTER_TAX, NON_GAAP_MEASURE, NON_GAAP_MEASURE_ROW, PER_SHARE_EFFECT_OF,
+                                            PER_SHARE_TOTAL, RECONCILING_SECTION, RECONCILING_WORDS, ReconciledTotal,
+                                            reconciled_total)
 from storage.finance.scale import TABLE_SCALE_WORDS, per_share_head, unit_of
 from agent.no_model import reconciling_rows
 from agent.no_model.cited_rows import Row
@@ -69,7 +78,7 @@ def _base(token: str) -> str:
 
 _TOTAL = re.compile(r"\btotal\b", re.I)
 
-_ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
+ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
 _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
 _SEGMENT = re.compile(r"\b(?:segments?|regions?|regional|geograph\w*|divisions?|reportable|business units?|"
                       r"by (?:product|category|geography|region))\b", re.I)
@@ -97,6 +106,8 @@ _STATEMENT_SECTION = re.compile(
     r"(?:non-?cash )?charges and credits|denominators?|"
     # the tail of a unit caption broken over lines ("(in millions, except per / share amounts)")
     r"[^()]*\)|"
+    # a reconciliation's "Add:" / "Less:" heading: the sign of the lines under it, not whose they are
+    r"(?:add(?: back)?|less|plus|minus|deduct)|"
     r"consolidated", re.I)
 _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|inclusive of)\s+(?:the\s+|its\s+)?"
                         r"(?:current|short[- ]term|non-?current|long[- ]term)\s+(?:portions?|maturities|parts?)"
@@ -120,6 +131,25 @@ _UNADJUSTED = re.compile(r"(?i)\b(?:before|excluding|without|prior to)\s+(?:any\
                          r"\bbefore\s+(?:the\s+)?non-?core\s+items\b|\bunder\s+(?:u\.?s\.?\s+)?gaap\b|\bon\s+a\s+gaap\s+basis\b|"
                          # "does the non-GAAP reconciliation start from": its first line, the reported figure
                          r"\b(?:start|begin)s?\s+(?:from|with)\b|\bstarting\s+point\b")
+_CORE = re.compile(r"(?i)\bcore\b")
+
+
+def basis_asked(question: str) -> str | None:
+    """"reported" when the question asks the GAAP figure in words ("GAAP earnings", "before non-core items", "as
+    reported"), "adjusted" when it asks an adjusted one ("adjusted EBIT", "non-GAAP", "free cash flow"), else None."""
+    if _GAAP.search(question) or _UNADJUSTED.search(question):
+        return "reported"
+    return "adjusted" if ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question) else None
+
+
+def basis_said(sentence: str) -> str | None:
+    """The basis a sentence states its figures on: "adjusted" ("non-GAAP core earnings ... were $494"), "reported"
+    ("GAAP earnings were $406"), None when it says neither or both."""
+    adjusted = bool(ADJUSTED.search(sentence) or NON_GAAP_MEASURE.search(sentence) or _CORE.search(sentence))
+    reported = bool(_GAAP.search(sentence))
+    return None if adjusted == reported else "adjusted" if adjusted else "reported"
+
+
 # what a share count is for ("used for EPS", "in computing diluted earnings per share"), not the item asked
 _EPS_PURPOSE = re.compile(r"(?i)\b(?:(?:used\s+)?(?:for|in)(?:\s+(?:computing|calculating))?|to\s+(?:compute|calculate))\s+"
                           r"(?:(?:diluted|basic)\s+)?(?:eps|earnings\s+per\s+(?:common\s+|ordinary\s+)?share)\b")
@@ -128,8 +158,8 @@ _OUTSTANDING_AT = re.compile(r"\boutstanding(?=\s+(?:at|as of|on)\b)", re.I)
 # (a roll-forward's movements too: "Reductions for tax positions of prior years", "Settlements", "Lapse of
 # statute of limitations" between its opening and closing balances)
 _FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuances?|redemptions?|additions?|"
-                         r"reductions?|settlements?|lapses?|expirations?|write-?offs?|"
-                         r"(?:net )?(?:increase|decrease|change)s?|borrowings? under)\b", re.I)
+                         r"(?:net |gross )?(?:increase|decrease|change)s?|borrowings? under|"
+                         r"reductions?|settlements?|lapses?|expirations?|write-?offs?|charge-?offs?)\b", re.I)
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
     "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
@@ -145,6 +175,8 @@ _PERIOD_WORDS = set(tokenize(
     "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
+# what a reconciling line is or does ("deduct", "charge"): asking words once the question names its reconciliation
+_RECONCILING_WORDS = set(tokenize(RECONCILING_WORDS))
 
 
 @dataclass
@@ -198,6 +230,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     name (the sources' issuer or file names) are not part of the line item."""
     question = figure_part(strip_instructions(question))
     glossary_words = expand_query(question).expansion  # pure regexes over the shipped glossary
+    optional: set[str] = set()
     question = _STATEMENT_NAME.sub(" ", question)  # "in the cash flow statement" says where, not what
     question = BOTH_PARTS.sub(" ", question)  # both sides asked: agent/no_model/figures.py sums them
     # "excluding the current portion", "including current maturities": what the item's concept
@@ -208,6 +241,9 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     name_terms = set(tokenize(names)) | _name_pieces(names)
     if (reconciled := reconciled_total(question, frozenset(name_terms))) is not None:
         question = PER_SHARE_EFFECT_OF.sub(" ", f"{question[:reconciled.start]} {question[reconciled.end:]}")
+        # "after-tax", "net of tax": how the line is measured, words its row may print (they count then), not must
+        optional = set(tokenize(" ".join(AFTER_TAX.findall(question))))
+        question = AFTER_TAX.sub(" ", question)
     parent = bool(_EXCLUDING_MINORITY.search(question))
     question = _EXCLUDING_MINORITY.sub(" ", question)
     balance = bool(_BALANCE_ASK.search(question))
@@ -216,7 +252,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
         question = _EPS_PURPOSE.sub(" ", question)
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
-    own = {t for t in tokenize(question) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)
+    asking = _PERIOD_WORDS | (_RECONCILING_WORDS if reconciled is not None else set())  # "deduct in its FCF calculation"
+    own = {t for t in tokenize(question) if t not in asking and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
     # words said only in parentheses gloss the words before them ("unearned (deferred) revenue",
     # "(GMV)"): a row need not print them
@@ -228,7 +265,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     glossed = tuple((frozenset(_words(m.group(1))), frozenset(_words(m.group(2))))
                     for m in re.finditer(r"((?:[A-Za-z][\w&'’-]*\s+){0,2}[A-Za-z][\w&'’-]*)\s*\(([^()]*)\)", question))
     return Ask(question, period, tuple(a.item for a in asked), frozenset(residue), frozenset(own),
-               frozenset(set(tokenize(glossary_words)) - own), bool(_ADJUSTED.search(question)),
+               frozenset((set(tokenize(glossary_words)) | optional) - own),
+               bool(ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question)),
                bool(_OPENING.search(question)), balance, glossed, parent,
                frozenset(name_terms), reconciled)
 
@@ -267,9 +305,11 @@ def failed_row_test(row: Row, ask: Ask, segment_words: set[str], cells: list[Cel
 
 def _adjusted_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     label = row.label
+    # a measure non-GAAP by name ("Funds from Operations ...", "Free cash flow") is an adjusted figure
+    named = bool(NON_GAAP_MEASURE_ROW.match(label))
     if ask.reconciled is not None:  # a reconciling line, never the adjusted total it reconciles to
-        return not _ADJUSTED.search(label)
-    adjusted = bool(_ADJUSTED.search(label)) or (bool(_ADJUSTED.search(row.context)) and not _GAAP.search(label))
+        return not ADJUSTED.search(label) and not named
+    adjusted = bool(ADJUSTED.search(label)) or named or (bool(ADJUSTED.search(row.context)) and not _GAAP.search(label))
     return adjusted == ask.adjusted
 
 
@@ -289,6 +329,56 @@ def _no_change_of_balance(row: Row, ask: Ask, segment_words: set[str], cells) ->
 def _no_current_part_for_long_term(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     return not (any(i.concept == "LongTermDebtNoncurrent" for i in ask.items) and _CURRENT_SECTION.search(row.cells[0].section)
                 and not line_items.NONCURRENT_LABEL.search(row.label))
+
+
+_SHARE_BASIS = re.compile(r"(?i)\b(basic|diluted)\b")
+
+
+def _share_basis_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """A question saying "basic" (or "diluted") alone is no row of the other basis ("Diluted" under "Earnings per
+    share:", a "(diluted)" column), glossed in parentheses or not ("EPS (basic)")."""
+    asked = {m.lower() for m in _SHARE_BASIS.findall(ask.text)}
+    if len(asked) != 1:
+        return True
+    printed = {m.lower() for m in _SHARE_BASIS.findall(f"{row.label} {row.cells[0].section} "
+                                                        f"{' '.join(c.period for c in cells)}")}
+    return not printed or bool(printed & asked)
+
+
+# a label naming a current or non-current portion of an item ("Total non-current portion of term debt",
+# "Current maturities of long-term debt", "Less: Current portion of term debt"), not the item less one
+# ("Long-term debt, less current portion")
+_PORTION_LABEL = re.compile(r"(?i)\b(?:non-?current|current|short-term|long-term)\s+(?:portions?|maturities|parts?)\s+of\b")
+_PORTION_ASK = re.compile(r"(?i)\b(?:non-?current|current|short-term|long-term|portions?|maturities|due within)\b")
+
+
+def _no_portion_for_whole(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """A row of a portion of the item is not the item asked without saying a portion ("total term debt"); a row of
+    a portion's own line item asked (a component of total debt) is that item."""
+    own_item = row.item is not None and any(line_items.answers(row.item, i) for i in ask.items)
+    return own_item or not (_PORTION_LABEL.search(row.label) and not _PORTION_ASK.search(ask.text))
+
+
+_SEGMENT_WORD = re.compile(r"(?i)\b(?:segments?|reportable)\b")
+
+
+def _segment_total_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """"Total segment operating income", no segment named: the sum of the segments' figures, which a row saying
+    no segment (the company's operating income, after unallocated costs) is not."""
+    if not _SEGMENT_WORD.search(ask.text) or ask.residue:
+        return True
+    printed = f"{row.label} {row.context} {row.cells[0].section} {' '.join(c.period for c in cells)}"
+    return bool(_SEGMENT_WORD.search(printed))
+
+
+def _intro_names_no_other_item(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """A table whose lead-in names another line item ("The following table compares capital expenditures by asset
+    category and reportable segment") holds that item's figures: its row of no known item ("FedEx Ground segment")
+    is not the asked item's ("segment total assets") unless the lead-in names the asked one too."""
+    if row.item is not None or not ask.items or not row.intro or line_items.mentions(row.label, ask.items[0]):
+        return True  # (a label saying the asked item itself, "Research and development credit", is read as it says)
+    named = line_items.asked_items(row.intro)
+    return not named or any(n.item is i or line_items.answers(n.item, i) for n in named for i in ask.items)
 
 
 def _segment_named_printed(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
@@ -326,6 +416,9 @@ def _no_other_item_section(row: Row, ask: Ask, segment_words: set[str], cells) -
 
 def _no_part_section(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
     section = row.cells[0].section
+    # a reconciliation's heading ("Items affecting Net Income:") says which total its lines move, not a part
+    if ask.reconciled is not None and RECONCILING_SECTION.search(section):
+        return True
     return not (section and row.item is None and _part_named(section, ask))  # "Americas" under "Hardware Revenues"
 
 
@@ -457,6 +550,10 @@ ROW_TESTS = (
     ("no_flow_for_balance", _no_flow_for_balance),
     ("no_change_of_balance", _no_change_of_balance),
     ("no_current_part_for_long_term", _no_current_part_for_long_term),
+    ("share_basis_as_asked", _share_basis_as_asked),
+    ("no_portion_for_whole", _no_portion_for_whole),
+    ("segment_total_asked", _segment_total_asked),
+    ("intro_names_no_other_item", _intro_names_no_other_item),
     ("segment_named_printed", _segment_named_printed),
     ("segment_row_asked", _segment_row_asked),
     ("no_intersegment", _no_intersegment),
@@ -491,6 +588,7 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
     fitting = [(r, cells) for r in rows if (cells := r.cells_for(ask.period, prefer)) and row_fits(r, ask, segments, cells)
                and unit_fits(r, cells, ask)]
     if ask.reconciled is not None:  # a reconciling line: its block, and the tax line when the tax is asked
+        fitting = _of_reconciliations(fitting, rows)
         fitting = reconciling_rows.of_block_asked(fitting, reconciled_per_share(ask))
         if (taxed := reconciling_rows.tax_lines(ask.text, fitting)) is not None:
             if not taxed:
@@ -546,13 +644,30 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # a part's row under a total of the asked item is told apart from its row under another item's total
         # ("Flexibles" of "Total capital expenditures" and of "Total depreciation and amortization")
         rivals = [(r, c) for r, c in fitting if (r.table in implied) == (match.row.table in implied)]
-        return None if _ambiguous(match.row, match.cells, rivals) else match
+        return None if _ambiguous(match.row, match.cells, rivals) or _one_of_parts(match, fitting, ask) else match
     else:
         # a row that is a known line item answers questions asking that item, or saying all its words
         fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
     fitting = of_named_entity(fitting, ask)
     match = _by_label(ask, fitting, embedder)
-    return None if match is None or _ambiguous(match.row, match.cells, fitting) else match
+    if match is None or _ambiguous(match.row, match.cells, fitting) or _one_of_parts(match, fitting, ask):
+        return None
+    return match
+
+
+def _of_reconciliations(fitting: list[tuple[Row, list[Cell]]], rows: list[Row]) -> list[tuple[Row, list[Cell]]]:
+    """A reconciling line asked: the fitting rows of pages printing a reconciliation only, a row of an adjusted total
+    ("Adjusted EBIT", "Core earnings (non-GAAP)", "Funds from Operations ...") or a table saying it lists adjustments or
+    items (a section "Items affecting Operating Income", a lead-in "... adjustments ... that affected our GAAP net
+    income:"); a restructuring roll-forward's "Total ... Restructuring Plan" is no line of one. (By page: the parts of
+    a segment reconciliation are read as tables of their own.)"""
+    pages = {_page(r) for r in rows if ADJUSTED.search(r.label) or NON_GAAP_MEASURE_ROW.match(r.label)
+             or RECONCILING_SECTION.search(f"{r.cells[0].section} {r.caption} {r.intro}")}
+    return [(r, c) for r, c in fitting if _page(r) in pages]
+
+
+def _page(row: Row) -> tuple:
+    return row.source.doc_id, row.source.page_number
 
 
 # column header words that qualify no figure ("(Unaudited)", "Actual", "Amount")
@@ -582,7 +697,7 @@ def _is_percent(cell: Cell) -> bool:
     return cell.value.rstrip().endswith("%")
 
 
-_PER_SHARE_ASK = re.compile(r"(?i)\bper (?:\w+ )?share\b|\beps\b")
+_PER_SHARE_ASK = re.compile(r"(?i)\bper (?:\w+ ){0,2}share\b|\beps\b")  # "per diluted common share" too
 _COUNT_ASK = re.compile(r"(?i)\bhow many\b[^?]*\bshares\b|\bshares? (?:used|outstanding)\b|\bweighted[- ]average\b|"
                         r"\bshare count\b|\bnumber of (?:common |ordinary )?shares\b")
 
@@ -797,6 +912,8 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         # (a label of period words only, "Balance at end of year", is a row of the table its lead-in names)
         if not (terms or row.intro) or _unsaid(own, said) - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
+        if _another_part(terms, ask):
+            continue
         hit = (own - _unsaid(own, terms)) | (own - ask.residue if row.table in implied else set())
         # the caption's or the section's words ("Earnings from operations:" over a segment's row)
         in_caption = (own & around) - hit
@@ -820,6 +937,47 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         if best is None or score > best.score:
             best = FigureMatch(score, cells, row.source, row)
     return best if best is not None and best.score >= tune.min_row_score else None
+
+
+def says_asked_words(row: Row, ask: Ask) -> bool:
+    """The row prints the question's other line-item words (its label, caption or section)."""
+    return not _unsaid(set(ask.residue), _words(f"{row.label} {row.context} {row.cells[0].section}"))
+
+
+def _another_part(terms: set[str], ask: Ask) -> bool:
+    """Asked a part by its name ("Services gross margin percentage"), a label naming only words the question does
+    not say ("Products") is another part's row, whatever the caption or lead-in above both says."""
+    own = terms - _SEGMENT_KIND  # (not the glossary's words: "product" glosses gross margin's "cost of products")
+    return bool(own) and bool(ask.residue) and not own & ask.own and not _said_otherwise(ask.own, own)
+
+
+def _said_otherwise(asked: frozenset[str], terms: set[str]) -> bool:
+    return len(_unsaid(set(asked), terms)) < len(asked)
+
+
+def _label_extra(row: Row, ask: Ask) -> set[str]:
+    """The label's words the question does not say, in its words or in the filing's for them ("share" of "stock")."""
+    otherwise = set().union(*(_OTHERWISE.get(w, set()) for w in ask.own))
+    return _words(row.label) - ask.own - ask.glossary - otherwise - _SEGMENT_KIND - _NOT_DISTINCTIVE
+
+
+def _one_of_parts(match: FigureMatch, fitting: list[tuple[Row, list[Cell]]], ask: Ask) -> bool:
+    """The row chosen says the asked words with a word of its own ("International economy" for "international
+    revenues"), and a row of its table says them with another ("International priority"): the asked figure is
+    their total or a row not printed here, not one of the parts."""
+    hit = _words(match.row.label) & ask.own
+    extra = _label_extra(match.row, ask)
+    if not hit or not extra or len(extra) > MAX_QUALIFIER_WORDS:
+        return False
+    # parallel parts: each named by a short word of its own the other does not print ("economy", "priority"); a
+    # label holding the chosen one's words or saying more ("Income tax benefit related to share-based compensation
+    # expense", "Compensation expense before income taxes, restricted units") is another measure, no sibling
+    return any(r is not match.row and r.table == match.row.table and r.source is match.row.source
+               and _words(r.label) & ask.own == hit and (other := _label_extra(r, ask))
+               and len(other) <= MAX_QUALIFIER_WORDS and not other & extra for r, _ in fitting)
+
+
+MAX_QUALIFIER_WORDS = 2
 
 
 def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[Row, Cell]]:

@@ -35,17 +35,20 @@ from agent.no_model.cited_rows import collect_rows
 from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
-from agent.no_model.figure_rows import (BOTH_PARTS, FigureMatch, at_home, best_row, components_printed, entity_adds,
-                                        figure_part, make_ask, reconciled_per_share, tokenize)
+from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_home, basis_asked, basis_said, best_row,
+                                        components_printed, entity_adds, figure_part, make_ask, reconciled_per_share,
+                                        says_asked_words,
+                                        tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
+from storage.finance.scale import POINTS_SAID
 from storage.schema import Source
 
 _FIGURE_ASK = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are|'s)|amount|total|number of|ratio|margin|rate|"
     r"balance|value|figure|spen[dt]|cost|revenues?|sales|income|earnings|expenses?|cash|debt|assets|"
     r"liabilities|equity|capex|capital expenditures?|inventor(?:y|ies)|eps|per share|dividends?|compute|calculate|"
-    r"costs|proceeds|gains?|losses|by what)\b",
+    r"costs|charges?|proceeds|gains?|losses|by what)\b",
     re.IGNORECASE,
 )
 # "What <item> did <company> receive / record / assume", "What did <company> report for <item>": a figure
@@ -222,10 +225,14 @@ def no_row_line(question: str, quoted: list[str] = (), sources: list[Source] = (
     if asked:
         said = _said_item(question, asked[0])
         qualified = said != " ".join(question[asked[0].start : asked[0].end].lower().split())
+        ask = make_ask(question, period, list(sources))
         if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(
-                _states(sentence, said) and _of_asked_period(sentence, period, sources) for sentence in quoted):
+                _states(sentence, said) and _of_asked_period(sentence, period, sources) and _of_asked_measure(sentence, ask, question)
+                for sentence in quoted):
             return None
-        if qualified:
+        if ask.reconciled is not None:
+            what = "the figure asked"  # a line of the total's reconciliation, not the total the question names
+        elif qualified:
             what = f"“{said}”"
     when = _said_asked(period)
     return (f"No language model is configured. No table row of the pages searched prints {what}{when}, so {NO_FIGURE}; "
@@ -241,11 +248,18 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
     price/mix add …", "the movement in working capital"): a quoted passage's first figure would
     otherwise read as the answer. None when a quoted sentence says every item word of the question
     with a figure that is not a year (a figure stated in prose: "declared a quarterly cash dividend of
-    12.25 cents per share"), or when the question has no item words at all."""
+    12.25 cents per share"), or when the question has no item words at all and a figure is quoted on the basis
+    it asks (`_of_asked_measure`)."""
     period = asked_period(question)
-    own = make_ask(question, period, list(sources)).own - _ASKING
-    if not own or any(_says_all(own, sentence) and _has_figure(sentence, question)
-                      and _of_asked_period(sentence, period, sources) for sentence in quoted):
+    ask = make_ask(question, period, list(sources))
+    own = ask.own - _ASKING
+    # every word a name's ("earnings" of an "…_EARNINGS.pdf"): a figure stated of another measure still is not it
+    if not own:
+        stated = [sentence for sentence in quoted if _has_figure(sentence, question)]
+        if not stated or any(_of_asked_measure(sentence, ask, question) for sentence in stated):
+            return None
+    elif any(_says_all(own, sentence) and _has_figure(sentence, question) and _of_asked_period(sentence, period, sources)
+             and _of_asked_measure(sentence, ask, question) for sentence in quoted):
         return None
     return (f"No language model is configured. No table row of the pages searched prints the figure asked"
             f"{_said_asked(asked_period(question))}, so {NO_FIGURE}; passages that mention it, quoted as context:")
@@ -321,6 +335,46 @@ def _covered_years(doc_id: str, fiscal: bool) -> frozenset[int]:
     return frozenset({year} if year else ())
 
 
+# words saying the unit a reconciling line is asked in ("how many percentage points"), not the line's name
+_UNIT_ASKED = frozenset(tokenize("percentage percent points point basis"))
+
+
+def _of_asked_measure(sentence: str, ask, question: str) -> bool:
+    """A sentence stating a figure stands for the one asked only when it is of the asked measure, as a table row
+    must be (figure_rows.row_fits): on the basis asked (a GAAP figure asked, "before non-core items" included, is not
+    the "non-GAAP core earnings" a sentence states, nor the reverse), non-GAAP / adjusted exactly when the question
+    asks so, of the part the question names by its proper name ("Adjusted EBIT margin of 7.5%" is the company's, not
+    Rigid Packaging's), and, for a line asked by the total it moves ("points of currency impact in adjusted EBIT
+    growth"), saying that line's words, not only the total's. Points asked are stated in points saying the question's
+    own words (a margin's "100 basis points" of another impact does not answer it)."""
+    asked, said = basis_asked(question), basis_said(sentence)
+    if asked and said and asked != said:
+        return False
+    if POINTS_SAID.search(question) and not (POINTS_SAID.search(sentence) and _says_all(ask.own - _ASKING, sentence)):
+        return False
+    if ask.reconciled is not None:  # (the sentence may name the adjusted total the line moves)
+        return _says_all(set(ask.residue) - _UNIT_ASKED, sentence)
+    if _adjusted(sentence) != _adjusted(ask.text):  # ask.text: "before non-core items" (the GAAP figure) taken out
+        return False
+    return _says_all(ask.residue & _proper_words(ask.text), sentence)
+
+
+# a company's "core" measure is its non-GAAP one; "non-core items" are the adjustments ("Non-core items … totaled $88
+# million" states no GAAP earnings)
+_CORE = re.compile(r"(?i)\bnon-?core\b|\bcore\s+(?:earnings|eps|net\s+income|operating\s+(?:income|earnings|profit))\b")
+
+
+def _adjusted(text: str) -> bool:
+    return bool(ADJUSTED.search(text) or _CORE.search(text))
+
+
+def _proper_words(text: str) -> set[str]:
+    """The words of capitalised names after a question's first word ("Rigid Packaging's"), acronyms aside
+    ("EBIT", "GAAP": a measure's name, which its own test reads)."""
+    names = re.findall(r"(?<=\s)[A-Z][a-z][\w&'’-]*", text)
+    return set(tokenize(" ".join(names)))
+
+
 def _states(sentence: str, said: str) -> bool:
     """The sentence says the item in those words and prints a figure that is not a year."""
     text = " ".join(sentence.lower().split())
@@ -384,6 +438,10 @@ def _components_block(total, ask, rows) -> list[str] | None:
     """"Total debt is not printed as one row; its printed components:" each with its value and
     citation, and their sum labelled as computed (never one component as the answer)."""
     parts = components_printed(total, ask, rows)
+    # "total term debt": components of total debt ("Commercial paper") that do not say "term" are not its parts,
+    # and their sum is another total than the one asked
+    if ask.residue and not all(says_asked_words(row, ask) for row, _ in parts):
+        return None
     return _sum_block(total.label, parts) if parts else None
 
 

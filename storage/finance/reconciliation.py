@@ -19,31 +19,59 @@ from dataclasses import dataclass
 
 from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL, YEAR
 
+# measures non-GAAP by their very name, printed without "adjusted" or "non-GAAP" (a REIT's funds from operations and
+# net operating income, free cash flow): a row naming one is an adjusted figure, a question naming one asks one
+_MEASURE = r"(?:adjusted\s+)?funds\s+from\s+operations|a?ffo|free\s+cash\s+flows?|net\s+operating\s+income|noi"
+NON_GAAP_MEASURE = re.compile(rf"(?i)\b(?:{_MEASURE})\b")
+# the measure's own row ("Diluted Funds from Operations", "Free cash flow"), not a line naming it ("Noncontrolling
+# interests' share of funds from operations")
+NON_GAAP_MEASURE_ROW = re.compile(rf"(?i)^\s*(?:total\s+|basic\s+|diluted\s+)?(?:{_MEASURE})\b")
+# words that say what a reconciling line is or does ("deduct", "the legal matters charge", "the service cost
+# adjustment per share"), asking words once the reconciliation is named: its rows need not print them
+RECONCILING_WORDS = ("deduct deducted subtract subtracted exclude excluded include included remove removed show showed "
+                     "list listed charge charges item items adjustment adjustments per share")
+# how the line's amount is measured, not which line ("after-tax wildfire costs", "net of tax"): the reconciliation of
+# an earnings measure prints its lines so
+AFTER_TAX = re.compile(r"(?i)\b(?:after|post)[- ]tax\b|,?\s*\bnet of (?:income )?tax(?:es)?\b")
+
 # what an item does to a total: "reduce(d) EPS", "add(ed) back to reach adjusted EBIT", "excluded from
 # non-GAAP operating income", "impact on EPS"
 _EFFECT = re.compile(
     r"(?i)\b(?:(?:reduc|lower|decreas|rais|increas|boost)\w*|cut|hurt|weigh(?:ed|s)? on|"
     r"(?:impact|effect)s? on|contribut\w* to|(?:add(?:ed|s)? )?back to (?:reach|arrive at|get to)|add(?:ed|s)? (?:back )?to|"
-    r"(?:exclud|deduct|subtract|remov)\w* from|to (?:reach|arrive at|get to)|(?:in |when )?arriving at|"
+    r"(?:exclud|deduct|subtract|remov)\w* from|to (?:reach|arrive at|get to|get|obtain)|(?:in |when )?arriving at|"
     # "lift adjusted EPS", "move core loss per share": said of a line by the total it changes
-    r"lift(?:ed|s)?|mov(?:e|ed|es))\s+")
+    r"lift(?:ed|s)?|mov(?:e|ed|es)|"
+    # "restructuring affecting its GAAP net income"
+    r"affect(?:s|ed|ing)?)\s+")
 # "the tax effect of the adjustments on adjusted net income": the item between "effect of" and "on"
 _EFFECT_OF = re.compile(r"(?i)\b(?:impact|effect)s?\s+of\b")
 _ON = re.compile(r"(?i)\bon\s+")
 # a reconciliation the question names in passing ("does the quarter's non-GAAP reconciliation start
 # from", "the adjusted EBIT reconciliation begins with"): the item asked is one of its lines
-_NAMED = re.compile(r"(?i)\b(?:adjusted|non-gaap|core|underlying)\b(?:\s+[\w/-]+){0,4}?\s+(?:reconciliation|bridge)\b")
+# ("the FFO reconciliation", "its free cash flow calculation": a measure non-GAAP by name, its table)
+_NAMED = re.compile(rf"(?i)\b(?:adjusted|non-gaap|core|underlying|{_MEASURE})\b(?:\s+[\w/-]+){{0,4}}?\s+"
+                    r"(?:reconciliation|bridge|calculation|computation)\b")
+# a list of reconciling items named in passing: "among the special items affecting FedEx's operating income",
+# "among the certain charges in its supplemental disclosure", "in the charges behind its GAAP results"
+_LIST = re.compile(
+    r"(?i)\b(?:among|in|within)\s+(?:the\s+|its\s+|[\w&.-]+['’]s\s+)?(?:(?:certain|special|other|non-?core|non-gaap|"
+    r"supplemental|reconciling)\s+)*(?:charges|items|adjustments|disclosures?)\b(?:\s+(?:of|related to)\s+(?:certain\s+)?charges)?"
+    r"(?:\s+(?:affecting|behind|that affected|in)\s+(?:[\w&'’.-]+\s+){0,5}?(?:results|income|earnings|ebit(?:da)?|eps|"
+    r"(?:supplemental\s+)?disclosure)\b)?")
 # where the item is printed: "in/per the adjusted free cash flow (reconciliation)"
 _WITHIN = re.compile(r"(?i)\b(?:in|per|under|within)\s+")
 # a total that reconciling lines move: per-share earnings, an adjusted / non-GAAP measure, a profit line
 _TOTAL = re.compile(r"(?i)\b(?:eps|earnings per (?:diluted |common |ordinary )?share|per[- ]share|adjusted|non-gaap|core|"
-                    r"underlying|free cash flow|ebitda|ebit|operating (?:income|profit)|net (?:income|earnings)|earnings)\b")
+                    rf"underlying|{_MEASURE}|ebitda|ebit|operating (?:income|profit)|net (?:income|earnings)|earnings)\b")
 # a total that names its reconciliation: an adjusted measure (after the company's name and a year), or
 # the word "reconciliation" itself
 _RECONCILIATION = re.compile(rf"(?i)^(?:the\s+|its\s+)?(?:[\w&.-]+['’]s\s+)?(?:(?:fiscal|fy)\s*)?(?:{YEAR}\s+)?"
-                             r"(?:adjusted|non-gaap|core|underlying)\b|\b(?:reconciliation|bridge)\b")
+                             rf"(?:adjusted|non-gaap|core|underlying|{_MEASURE})\b|\b(?:reconciliation|bridge|calculation|computation)\b")
 # the total ends where the question's period, another phrase or the sentence begins
-_END = re.compile(r"(?i)\s+(?:in|for|during|over|through|at|as of|versus|vs\.?|compared|of)\s+|\s*[?.,;]|\s*$")
+# (a company's ", Inc.'s" is no end: "to reach Boston Properties, Inc.'s FFO")
+_END = re.compile(r"(?i)\s+(?:in|for|during|over|through|at|as of|versus|vs\.?|compared|of)\s+|\s*[?;]|\s*\.(?=\s|$)|"
+                  r"\s*,(?!\s*(?:inc|corp|ltd|llc|l\.?p)\b)|\s*$")
 _PERIOD_START = re.compile(rf"(?i)(?:the\s+)?(?:fiscal|fy|{QUARTER_NUMBER}|h[12]|{YEAR}|{QUARTER_ORDINAL}|full|"
                            r"three|six|nine|twelve|year|quarter|half)\b")
 # a heading over a reconciliation's lines ("Non-core items:", "Non-GAAP adjustments:", "Special items")
@@ -71,6 +99,11 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
     """The total a question's line item is asked against ("reduce PG&E's EPS" -> "PG&E's EPS"), or None
     when the question asks a total itself ("What was adjusted EBIT?", "the impact on EPS") and names no
     item before it (`names`: the issuer's words, which name no item)."""
+    # a list of items named first ("among the special items affecting operating income"): the whole phrase names the
+    # total, so neither its words nor the total's are asked of the line
+    for m in _LIST.finditer(question):
+        if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
+            return ReconciledTotal(m.start(), m.end(), m.group(0), bool(PER_SHARE_TOTAL.search(m.group(0))))
     for finder, names_total in ((_EFFECT, _TOTAL), (_ON, _TOTAL), (_WITHIN, _RECONCILIATION)):
         for m in finder.finditer(question):
             if finder is _ON and not _EFFECT_OF.search(question[:m.start()]):

@@ -249,6 +249,8 @@ CURRENCY_WORDS_AFTER = re.compile(r"^\s*(?:million\s+|billion\s+)?(dollars|euros
 PEOPLE_AFTER = re.compile(r"^\s*(?:full[- ]time\s+)?(?:employees|people|persons|workers|staff|associates|team members)\b", re.I)
 POINTS_AFTER = re.compile(r"^\s*(?:percentage|basis)?\s*(?:points?|pts?\b|pp\b|bps\b)", re.I)
 BASIS_POINTS_AFTER = re.compile(r"^\s*(?:basis\s+points?|bps?\b)", re.I)
+# a change asked or said in percentage points (of a margin, a rate, a growth), not as a percentage of itself
+POINTS_SAID = re.compile(r"\bpercentage[- ]points?\b|\bbasis points\b|\bbps\b|\bpp\b|\bpoints?\b", re.I)
 # the words of a row, section or sentence that count people or square feet (the claim check's facts and support)
 PEOPLE_WORDS = re.compile(r"(?i)\b(?:employees|people|persons|workers|staff|headcount|associates|team members|full[- ]time)\b")
 SQUARE_FEET_WORDS = re.compile(r"(?i)\bsquare (?:feet|foot|ft)\b|\bsq\.? ?ft\b|\bsf\b")

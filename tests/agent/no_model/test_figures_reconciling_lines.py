@@ -111,7 +111,15 @@ def test_wordings_of_a_lines_effect_name_the_total():
             "What did Northwind deduct in arriving at adjusted net income in 2023?": "adjusted net income",
             "How much did amortization lift Northwind's adjusted diluted EPS in 2023?": "adjusted diluted EPS",
             "How much did pension expense move Northwind's core loss per share in 2022?": "core loss per share",
-            "What GAAP net income does the quarter's non-GAAP reconciliation start from?": "non-GAAP reconciliation"}
+            "What GAAP net income does the quarter's non-GAAP reconciliation start from?": "non-GAAP reconciliation",
+            # "affecting" a total; a list of items named in passing; a company's ", Inc.'s" inside the total
+            "How much restructuring expense did Northwind disclose as affecting its GAAP net income in 2020?": "GAAP net income",
+            "What legal charge was among the special items affecting Northwind's operating income in 2023?":
+                "among the special items affecting Northwind's operating income",
+            "What income tax reform adjustment was among the certain charges in Northwind's supplemental disclosure "
+            "for fiscal 2019?": "certain charges in Northwind's supplemental disclosure",
+            "How much was the common unitholders' share of FFO subtracted to reach Northwind, Inc.'s FFO for 2011?":
+                "Northwind, Inc.'s FFO"}
     for question, total in asks.items():
         found = reconciled_total(question)
         assert found is not None and total in found.total, (question, found)
@@ -148,3 +156,151 @@ def test_the_reported_figure_a_reconciliation_starts_from_is_its_gaap_line(state
     lead = asked_lead("What diluted loss per share did Northwind report under GAAP for 2022, before the core "
                       "adjustments?", sources, text)
     assert "(8.30)" in lead, lead
+
+
+# measures non-GAAP by their very name (issue 27, the widened tune twin): a REIT's funds from operations, free cash flow
+FFO = Page("Funds from Operations", ("2015", "2014", "2013"), [
+    ("Net income attributable to Northwind common shareholders", "572,606", "433,111", "741,754"),
+    ("Add:",),
+    ("Real estate depreciation and amortization", "644,595", "646,463", "610,352"),
+    ("Noncontrolling interests in property partnerships", "149,855", "30,561", "1,347"),
+    ("Less:",),
+    ("Gains on sales of real estate", "375,895", "168,039", "—"),
+    ("Noncontrolling interests' share of Funds from Operations", "139,569", "93,864", "33,930"),
+    ("Funds from Operations attributable to Northwind common shareholders", "823,715", "807,506", "751,464"),
+], caption="(in thousands)", span="Year ended December 31,")
+FREE_CASH_FLOW = Page("Free cash flow: we calculate free cash flow as follows:", ("2023", "2022"), [
+    ("Net cash provided by operating activities", "$17,165", "$9,539"),
+    ("Capital expenditures", "(8,695)", "(4,511)"),
+    ("Free cash flow", "$8,470", "$5,028"),
+], caption="(Dollars in millions)", span="Year Ended May 31,")
+
+
+def test_a_measure_non_gaap_by_name_is_the_adjusted_figure_asked(statement_pdf):
+    sources, text = statement_pdf([FFO])
+    lead = asked_lead("What were Northwind's non-GAAP Funds from Operations attributable to common shareholders in 2014?",
+                      sources, text)
+    assert "807,506" in lead, lead
+    sources, text = statement_pdf([FREE_CASH_FLOW])
+    lead = asked_lead("What was Northwind's free cash flow (non-GAAP) in fiscal 2022?", sources, text)
+    assert "5,028" in lead, lead
+    # the GAAP line asked beside it is still its own row
+    lead = asked_lead("What was Northwind's net cash provided by operating activities in fiscal 2022?", sources, text)
+    assert "9,539" in lead, lead
+
+
+def test_the_gaap_line_a_measures_reconciliation_starts_from_is_never_the_measure(statement_pdf):
+    sources, text = statement_pdf([FFO])
+    block = asked_block("What GAAP net income attributable to Northwind common shareholders does the 2013 FFO "
+                        "reconciliation start from?", sources, text) or []
+    assert not any("751,464" in line for line in block[1:2]), block
+    assert block and "741,754" in block[1], block
+
+
+def test_a_line_of_a_measures_calculation_named_in_passing(statement_pdf):
+    sources, text = statement_pdf([FREE_CASH_FLOW])
+    lead = asked_lead("What capital expenditures did Northwind deduct in its free cash flow calculation for fiscal 2022?",
+                      sources, text)
+    assert "(4,511)" in lead, lead
+    lead = asked_lead("What capital expenditures did Northwind subtract from operating cash flow to get its non-GAAP "
+                      "free cash flow for fiscal 2023?", sources, text)
+    assert "(8,695)" in lead, lead
+
+
+# a page printing no row that answers: the quoted prose is all the answer has (agent/no_model/figures.py no_row_line)
+ASSETS = Page("CONDENSED CONSOLIDATED BALANCE SHEETS", ("June 30, 2023", "December 31, 2022"), [
+    ("Total current assets", "3,673", "3,909"),
+    ("Total assets", "71,181", "69,282"),
+], span="")
+
+
+def _prose_answer(question, sources, text, passage):
+    from agent.no_model.extractive import compose_extractive_answer
+
+    sources[0].text = passage
+    return compose_extractive_answer(question, sources, lambda s: passage + "\n" + text(s))[0]
+
+
+def test_a_sentence_stating_the_adjusted_figure_does_not_answer_the_gaap_one(statement_pdf):
+    from agent.no_model.figures import NO_FIGURE
+    from bench.figures_gold import lead_line
+
+    sources, text = statement_pdf([ASSETS], file="NORTHWIND_2023Q2_EARNINGS.pdf")
+    core = ("Northwind's non-GAAP core earnings, which exclude non-core items, were $494 million, or $0.23 per diluted "
+            "share, in the second quarter of 2023.")
+    answer = _prose_answer("What were Northwind's GAAP earnings in the second quarter of 2023, before non-core items?",
+                           sources, text, core)
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    gaap = "Northwind's GAAP earnings were $406 million in the second quarter of 2023."
+    answer = _prose_answer("What were Northwind's non-GAAP core earnings in the second quarter of 2023?", sources, text, gaap)
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    # the basis asked stated: the sentence answers as before
+    answer = _prose_answer("What were Northwind's GAAP earnings in the second quarter of 2023, before non-core items?",
+                           sources, text, gaap)
+    assert "406" in (lead_line(answer) or ""), answer
+
+
+def test_points_asked_are_stated_only_in_points_of_the_asked_words(statement_pdf):
+    from agent.no_model.figures import NO_FIGURE
+    from bench.figures_gold import lead_line
+
+    sources, text = statement_pdf([ASSETS], file="NORTHWIND_2023Q4_EARNINGS.pdf")
+    asked = "How many points of currency impact were in Northwind's adjusted EBIT growth in the June 2023 quarter?"
+    margin = ("Adjusted EBIT margin of 12.8% in the June 2023 quarter includes an adverse impact of approximately "
+              "100 basis points from pass-through.")
+    answer = _prose_answer(asked, sources, text, margin)
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    answer = _prose_answer("How many percentage points did items affecting comparability add to Northwind's adjusted "
+                           "EBIT growth in the June 2023 quarter?", sources, text,
+                           "Adjusted EBIT / sales % was 12.8 % in the June 2023 quarter and 13.6 % a year earlier.")
+    assert NO_FIGURE in answer.splitlines()[0] and lead_line(answer) is None, answer
+    stated = "Currency impact lowered adjusted EBIT growth by 1 percentage point in the June 2023 quarter."
+    assert " 1 " in f" {lead_line(_prose_answer(asked, sources, text, stated)) or ''} ".replace("point", " "), stated
+
+
+# a list of reconciling items named in passing (issue 27, the widened tune twin): "among the special items affecting
+# operating income", "the certain charges behind its GAAP results"; its lines' words ("charge", "after-tax") need not
+# be printed; a line so asked is read on a page printing a reconciliation, never a note's table of the same item
+ITEMS = Page("The following is a summary of the effects of certain items affecting our financial results:", ("2023", "2022"), [
+    ("Items affecting Operating Income:",),
+    ("Business optimization and realignment costs", "$(309)", "$(278)"),
+    ("Legal matters", "(35)", "(210)"),
+    ("Items affecting Net Income:",),
+    ("Retirement plans mark-to-market adjustments, net of tax", "$493", "$(1,199)"),
+], caption="(in millions)", span="Years ended May 31,")
+CASH_FLOWS = Page("CONSOLIDATED STATEMENTS OF CASH FLOWS", ("2023", "2022"), [
+    ("Net income", "$3,972", "$3,826"),
+    ("Retirement plans mark-to-market adjustments", "(650)", "1,578"),
+], caption="(In millions)", span="Years ended May 31,")
+CHARGES = Page("Our results included the following adjustments and other items that affected our GAAP net income:",
+               ("2023", "2022"), [
+    ("Amortization of intangible assets", "$3,582", "$1,150"),
+    ("Restructuring", "490", "191"),
+    ("Stock-based compensation, R&D and G&A", "2,346", "1,878"),
+    ("Income tax effects", "(2,136)", "(1,723)"),
+], caption="(in millions)", span="Year Ended May 31,")
+PLANS = Page("Note 9. Restructuring activities", ("2024", "2023"), [
+    ("Restructuring", "$61", "$71"),
+], caption="(in millions)", span="Year Ended May 31,")
+
+
+def test_a_line_of_a_list_of_items_named_in_passing(statement_pdf):
+    sources, text = statement_pdf([ITEMS, CASH_FLOWS])
+    lead = asked_lead("What legal matters charge was among the special items affecting Northwind's operating income in "
+                      "fiscal 2023?", sources, text)
+    assert "(35)" in lead, lead
+    # under a heading naming the total ("Items affecting Net Income:"), the line net of tax, not the statement's pre-tax row
+    lead = asked_lead("What retirement plans mark-to-market adjustment, net of tax, affected Northwind's net income in "
+                      "fiscal 2022?", sources, text)
+    assert "(1,199)" in lead and "1,578" not in lead, lead
+    sources, text = statement_pdf([CHARGES, PLANS])
+    lead = asked_lead("How much restructuring did Northwind list among the charges affecting its GAAP net income in "
+                      "fiscal 2022?", sources, text)
+    assert ": 191" in lead or "$191" in lead, lead
+    lead = asked_lead("What R&D and G&A stock-based compensation did Northwind include in the certain charges behind its "
+                      "GAAP results for fiscal 2023?", sources, text)
+    assert "2,346" in lead, lead
+    # the item printed only in a table that is no reconciliation: no line of the charges
+    block = asked_block("How much restructuring did Northwind report among the certain charges for fiscal 2024?",
+                        sources, text) or []
+    assert not any("61" in line for line in block[1:2]), block
