@@ -381,7 +381,7 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
     if not years:  # no year named: the latest year the first input prints
         first = _resolve(names[0], replace(period, years=()), rows, sources, embedder)
         years = cell_years(first.cells[0], period, first.row.shift)[-1:] if first else []
-    points = d.percent and bool(_POINTS.search(question)) and bool(years)
+    points = d.percent and bool(POINTS_SAID.search(question)) and bool(years)
     if points:  # a ratio's change in percentage points: the earlier and the later period's, in that order
         years = sorted(years)[-2:] if len(years) > 1 else [years[0] - 1, years[0]]
     lines, shown, results = [], [], []
@@ -417,10 +417,6 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
     if points:
         return _points_lines(d, question, results, lines) + _input_lines(shown if len(results) == 2 else [])
     return lines + _input_lines(shown)
-
-
-# a change asked in percentage points (of a margin, a rate, a share), not as a percentage of itself
-_POINTS = POINTS_SAID
 
 
 def _points_lines(d: Derivation, question: str, results: list, lines: list[str]) -> list[str]:

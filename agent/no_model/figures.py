@@ -37,8 +37,7 @@ from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
 from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_home, basis_asked, basis_said, best_row,
                                         components_printed, entity_adds, figure_part, make_ask, reconciled_per_share,
-                                        says_asked_words,
-                                        tokenize)
+                                        says_asked_words, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.numbers import parse_number
 from storage.finance.scale import POINTS_SAID
