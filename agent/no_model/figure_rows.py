@@ -991,7 +991,7 @@ def components_printed(item: LineItem, ask: Ask, rows: list[Row]) -> list[tuple[
             continue
         sub = replace(ask, items=(r.item,))
         if (cells := r.cells_for(ask.period)) and row_fits(r, sub, segments):
-            found.setdefault((r.source.doc_id, r.source.page_number), []).append((r, cells[0]))
+            found.setdefault(_page(r), []).append((r, cells[0]))
     if not found:
         return []
     best = max(found.values(), key=lambda parts: (len({r.item.concept for r, _ in parts}), -min(r.rank for r, _ in parts)))
