@@ -31,6 +31,7 @@ from storage.retrieval.hybrid import RetrievalError
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.label_pages import label_pages
 from storage.retrieval.part_pages import part_pages
+from storage.retrieval.reconciliation_pages import measure_phrases, reconciliation_pages
 from storage.retrieval.selection_prior import selection_prior
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 RAG_TOOL = "rag_search_tool"
 STATEMENTS_TOOL = "statement_pages_tool"
 MAX_STATEMENT_PAGES = 3
+MAX_RECONCILIATION_DOCS = 4  # of a larger selection, the documents its prior favours are read for a reconciliation
 MAX_PART_PAGES = 2  # of each selected PDF: the pages printing the named segment's (region's, product line's) row
 STATEMENT_TEXT_LIMIT = 8000  # a statement page's text handed to the model (its rows are read from the PDF)
 WEB_TOOL = "web_search_tool"
@@ -169,6 +171,34 @@ def ranking_in_use(context, doc_ids: list[str]) -> Ranking:
 
 
 def statement_sources(state: dict, question: str, ranking: Ranking | None = None) -> tuple[list[Source], str, bool]:
+    """The table pages printing the reconciliation or non-GAAP measure a question names, first
+    (`reconciliation_sources`), then the primary statement pages (`primary_statement_sources`), as `page` sources:
+    at most MAX_STATEMENT_PAGES. `ranking`: the one in use; None, the default ranking."""
+    ranking = ranking or Ranking()
+    sources, message, ok = primary_statement_sources(state, question, ranking)
+    if not (reconciled := reconciliation_sources(selected_documents(state), question, ranking)):
+        return sources, message, ok
+    seen = {(s.doc_id, s.page_number) for s in reconciled}
+    kept = (reconciled + [s for s in sources if (s.doc_id, s.page_number) not in seen])[:MAX_STATEMENT_PAGES]
+    return kept, (f"{len(reconciled)} page(s) printing the reconciliation or measure the question names"
+                  + (f", then {len(kept) - len(reconciled)} of: {message}" if len(kept) > len(reconciled) else ".")), True
+
+
+def reconciliation_sources(selection: list, question: str, ranking: Ranking) -> list[Source]:
+    """The table pages of the selected PDFs printing the reconciliation, list of reconciling items or non-GAAP
+    measure the question names (storage/retrieval/reconciliation_pages.py; the first `ranking.reconciliation_pages`
+    of each), of the MAX_RECONCILIATION_DOCS documents the question's period and form point to first
+    (storage/retrieval/selection_prior.py): each document's page texts are read."""
+    if not measure_phrases(question):
+        return []
+    if len(selection) > 1:
+        prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **ranking.prior_options())
+        selection = sorted(selection, key=lambda d: -prior.get(d.doc_id, 0.0))[:MAX_RECONCILIATION_DOCS]
+    return _page_sources(_fact_page_numbers(selection, question, reconciliation_pages, ranking.reconciliation_pages),
+                         "reconciliation")
+
+
+def primary_statement_sources(state: dict, question: str, ranking: Ranking) -> tuple[list[Source], str, bool]:
     """The primary statement pages (income, balance sheet, cash flows: by their titles) of the
     selected PDFs that print the line item a figure question asks, as `page` sources: the pages of
     record for a figure, whatever rank a passage search gives them among the notes that discuss it.
@@ -177,8 +207,7 @@ def statement_sources(state: dict, question: str, ranking: Ranking | None = None
     a part of the company (a segment, region or product line the filing's facts print) gets the pages
     printing that part's row first (storage/retrieval/part_pages.py), then the statement page of record;
     a company-level item names no part and keeps its statement pages. `ranking`: the one in use (its
-    `prior_options`, `label_pages`); None, the default ranking."""
-    ranking = ranking or Ranking()
+    `prior_options`, `label_pages`)."""
     selection = selected_documents(state)
     labels = [re.compile(rf"(?im)^\s*(?:{printed_forms(a.item)})\b") for a in asked_items(question)]
     parts = part_sources(selection, question)
@@ -218,7 +247,7 @@ def statement_sources(state: dict, question: str, ranking: Ranking | None = None
 
 def _fact_page_numbers(selection: list, question: str, finder, most: int) -> list[tuple[Any, list[int]]]:
     """(document, the first `most` of `finder(doc_id, question, issuer)`'s 0-based pages) of the selected PDFs
-    that have such pages; no page's text is loaded."""
+    that have such pages."""
     out = []
     for doc in selection if most > 0 else ():
         if doc.source_file is None:

@@ -54,7 +54,7 @@ _NAMED = re.compile(rf"(?i)\b(?:adjusted|non-gaap|core|underlying|{_MEASURE})\b(
                     r"(?:reconciliation|bridge|calculation|computation)\b")
 # a list of reconciling items named in passing: "among the special items affecting FedEx's operating income",
 # "among the certain charges in its supplemental disclosure", "in the charges behind its GAAP results"
-_LIST = re.compile(
+LIST_NAMED = re.compile(
     r"(?i)\b(?:among|in|within)\s+(?:the\s+|its\s+|[\w&.-]+['’]s\s+)?(?:(?:certain|special|other|non-?core|non-gaap|"
     r"supplemental|reconciling)\s+)*(?:charges|items|adjustments|disclosures?)\b(?:\s+(?:of|related to)\s+(?:certain\s+)?charges)?"
     r"(?:\s+(?:affecting|behind|that affected|in)\s+(?:[\w&'’.-]+\s+){0,5}?(?:results|income|earnings|ebit(?:da)?|eps|"
@@ -101,7 +101,7 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
     item before it (`names`: the issuer's words, which name no item)."""
     # a list of items named first ("among the special items affecting operating income"): the whole phrase names the
     # total, so neither its words nor the total's are asked of the line
-    for m in _LIST.finditer(question):
+    for m in LIST_NAMED.finditer(question):
         if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
             return ReconciledTotal(m.start(), m.end(), m.group(0), bool(PER_SHARE_TOTAL.search(m.group(0))))
     for finder, names_total in ((_EFFECT, _TOTAL), (_ON, _TOTAL), (_WITHIN, _RECONCILIATION)):

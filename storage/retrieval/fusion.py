@@ -152,6 +152,10 @@ class Ranking(BaseModel):
                              "statement-pages tool reads this many pages of each selected PDF whose stored facts print "
                              "a row of a label the question says in full, in a fiscal year it names "
                              "(storage.retrieval.label_pages); 0 = off (the tool found nothing for it)")
+    reconciliation_pages: int = Field(2, description="a figure question naming a reconciliation or a non-GAAP measure "
+                                      "(FFO, NOI, free cash flow, an adjusted or core figure, a list of certain charges): "
+                                      "the agent's statement-pages tool reads this many table pages of each selected PDF "
+                                      "printing it first (storage.retrieval.reconciliation_pages); 0 = off")
     scorer_headers: bool = Field(True, description="the scorer also reads each reranked page's header (issuer, form, "
                                  "period, section label) at the weight its weights were trained with "
                                  "(storage.retrieval.page_scorer); False = best chunk only (an ablation)")
