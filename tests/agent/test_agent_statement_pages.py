@@ -66,3 +66,33 @@ def test_a_row_named_by_its_label_gets_the_notes_page_printing_it(pdf_home):
     assert ranking_in_use(context, []) == Ranking()  # nothing selected: the defaults
     assert statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked, ranking_in_use(context, [doc.doc_id])) == \
         ([], "No selected PDF, or the question names no statement line item.", False)
+
+
+def test_a_reconciliation_named_gets_its_table_page_before_the_statement_page(pdf_home):
+    from storage.documents import ingest
+    from tests.fixtures_filings import source_path
+    from tests.storage.documents.layout_pages import Statement, filing
+
+    five = ["Years ended December 31,", ["2023", "2022", "2021", "2020", "2019"]]
+    operations = Statement(title=["CONSOLIDATED STATEMENTS OF OPERATIONS", "(In thousands)"],
+                           header=["Years ended December 31,", ["2023", "2022"]],
+                           rows=[("Rental revenue", "2,900", "2,700"), ("Depreciation and amortization", "(700)", "(650)"),
+                                 ("Gains on sales of real estate", "375", "180"), ("Net income", "1,000", "950")])
+    ffo = Statement(title=["The following table presents a reconciliation of net income to Funds from Operations",
+                           "(In thousands)"], header=five,
+                    rows=[("Net income", "1,000", "950", "900", "850", "800"),
+                          ("Add: Real estate depreciation and amortization", "690", "640", "600", "580", "560"),
+                          ("Less: Gains on sales of real estate", "(375)", "(180)", "(90)", "(60)", "(30)"),
+                          ("Funds from Operations", "1,315", "1,410", "1,410", "1,370", "1,330")])
+    path = source_path("acme_reit.pdf")
+    path.write_bytes(filing([operations, ffo], prose_pages=1))
+    doc = ingest.process_and_index_pdf(path)
+    asked = "How much did gains on sales of real estate take out of Acme's 2022 net income on the way to FFO?"
+    sources, message, ok = statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked)
+    assert ok and [(s.page_number, bool(s.extra.get("reconciliation"))) for s in sources] == [(2, True), (1, False)]
+    assert message.startswith("1 page(s) printing the reconciliation")
+    # no measure named: the statement page alone; the old ranking (a preset): the statement page alone
+    plain = "What was Acme's net income in 2022?"
+    assert [s.page_number for s in statement_sources(initial_state(plain, selected_doc_ids=[doc.doc_id]), plain)[0]] == [1]
+    old = statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked, Ranking(reconciliation_pages=0))
+    assert [s.page_number for s in old[0]] == [1]
