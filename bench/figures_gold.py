@@ -343,7 +343,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
 
 
 GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments", "notes",
-         "reconciling", "balances", "phrasings")
+         "reconciling", "balances", "phrasings", "measures")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -363,7 +363,7 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
     if gold == "reconciling":  # two tune files (tune issuers' reconciliation pages) and the check half
         names = ["reconciling_tune_figures.jsonl", "reconciling_tune2_figures.jsonl", "reconciling_check_figures.jsonl"]
         return names if kind == "figures" else []
-    if gold in ("segments", "notes", "balances", "phrasings"):  # a tune file and, where one was read, its check half
+    if gold in ("segments", "notes", "balances", "phrasings", "measures"):  # a tune file and, where one was read, its check half
         names = (f"{gold}_tune_figures.jsonl", f"{gold}_check_figures.jsonl")
         return [n for n in names if (GOLD / n).exists()] if kind == "figures" else []
     return [f"statements_{kind}.jsonl", *sorted(p.name for p in GOLD.glob(f"statements_more_{kind}.part-*.jsonl"))]
@@ -466,7 +466,8 @@ def _default_pdfs(gold: str = "statements") -> list[Path]:
                "notes": ["statements", "statements-more", "financebench-dev/library"],
                "reconciling": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "balances": ["statements", "statements-more", "financebench-dev/pdfs"],
-               "phrasings": ["statements", "statements-more", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
+               "phrasings": ["statements", "statements-more", "financebench-dev/pdfs"],
+               "measures": ["statements", "financebench-dev/library", "financebench-dev/pdfs"]}.get(gold, ["statements", "statements-more"])
     shared = next((p / "shared/bench" for p in ROOT.parents if (p / "shared/bench/statements").is_dir()),
                   ROOT.parent / "shared/bench")
     return [shared / f for f in folders]
@@ -491,7 +492,11 @@ def main(argv: list[str] | None = None) -> int:
                              "balances: bench/gold/balances_check_figures.jsonl (roll-forward balances and movements, "
                              "lease tables of operating and finance columns; check issuers, measured only); "
                              "phrasings: bench/gold/phrasings_check_figures.jsonl (parts among siblings, totals, "
-                             "glossed items; check issuers, measured only)")
+                             "glossed items; check issuers, measured only); "
+                             "measures: bench/gold/measures_check_figures.jsonl (a non-GAAP measure or a line of its "
+                             "reconciliation in annual filings' MD&A tables and a release's computations: non-GAAP "
+                             "operating income, EPS and tax rate, free cash flow, adjusted debt to EBITDAR; check "
+                             "issuers, measured only)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")

@@ -484,17 +484,19 @@ def test_reconciling_tune_golds_are_tune_issuers_reconciling_lines_printed_on_th
     assert not _unprinted(gold, folders)
 
 
-@pytest.mark.parametrize("gold_name, least", [("balances", 25), ("phrasings", 15)])
-def test_measured_only_check_golds_are_check_issuers_figures_printed_on_their_pages(gold_name, least):
-    """`--gold balances` (roll-forwards, lease tables) and `--gold phrasings` (parts among siblings, totals, glossed
-    items): check issuers' 10-K figures on pages no other gold uses, each printed on its page."""
+@pytest.mark.parametrize("gold_name, least, forms", [("balances", 25, ("_10K",)), ("phrasings", 15, ("_10K",)),
+                                                     ("measures", 25, ("_10K", "_EARNINGS"))])
+def test_measured_only_check_golds_are_check_issuers_figures_printed_on_their_pages(gold_name, least, forms):
+    """`--gold balances` (roll-forwards, lease tables), `--gold phrasings` (parts among siblings, totals, glossed
+    items) and `--gold measures` (non-GAAP measures and their reconciliations' lines): check issuers' figures on pages
+    no other gold uses, each printed on its page."""
     from bench.figures_gold import _default_pdfs, build_questions, gold_files
 
     name = f"{gold_name}_check_figures.jsonl"
     assert gold_files("figures", gold_name) == [name]
     gold = load_gold(name)
     stems = sorted({Path(g["file"]).stem for g in gold})
-    assert {half_of(s) for s in stems} == {"check"} and all(s.endswith("_10K") for s in stems)
+    assert {half_of(s) for s in stems} == {"check"} and all(s.endswith(forms) for s in stems)
     assert len(gold) >= least and len({g["question"] for g in gold}) == len(gold)
     assert all(g["value"] and g["period"] and g["unit"] and g["trap"] for g in gold)
     assert not [g for g in gold if (g["file"], g["page"]) in _pages_of_other_golds(name)]
