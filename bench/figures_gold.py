@@ -493,10 +493,10 @@ def main(argv: list[str] | None = None) -> int:
                              "lease tables of operating and finance columns; check issuers, measured only); "
                              "phrasings: bench/gold/phrasings_check_figures.jsonl (parts among siblings, totals, "
                              "glossed items; check issuers, measured only); "
-                             "measures: bench/gold/measures_check_figures.jsonl (a non-GAAP measure or a line of its "
-                             "reconciliation in annual filings' MD&A tables and a release's computations: non-GAAP "
-                             "operating income, EPS and tax rate, free cash flow, adjusted debt to EBITDAR; check "
-                             "issuers, measured only)")
+                             "measures: bench/gold/measures_tune_figures.jsonl and measures_check_figures.jsonl (a "
+                             "non-GAAP measure or a line of its reconciliation in annual filings' MD&A tables and a "
+                             "release's computations: core and adjusted earnings, non-GAAP operating income, EPS and "
+                             "tax rate, FFO, free cash flow, adjusted debt to EBITDAR; tune and check issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")

@@ -493,7 +493,7 @@ def test_measured_only_check_golds_are_check_issuers_figures_printed_on_their_pa
     from bench.figures_gold import _default_pdfs, build_questions, gold_files
 
     name = f"{gold_name}_check_figures.jsonl"
-    assert gold_files("figures", gold_name) == [name]
+    assert gold_files("figures", gold_name)[-1] == name
     gold = load_gold(name)
     stems = sorted({Path(g["file"]).stem for g in gold})
     assert {half_of(s) for s in stems} == {"check"} and all(s.endswith(forms) for s in stems)
@@ -502,6 +502,23 @@ def test_measured_only_check_golds_are_check_issuers_figures_printed_on_their_pa
     assert not [g for g in gold if (g["file"], g["page"]) in _pages_of_other_golds(name)]
     assert len([q for q in build_questions(stems, None, None, "check", gold_name) if q["set"] == "figures"]) == len(gold)
     folders = [d for d in _default_pdfs(gold_name) if d.is_dir()]
+    if not folders:
+        pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
+    assert not _unprinted(gold, folders)
+
+
+def test_measures_tune_gold_is_tune_issuers_measures_printed_on_pages_no_other_gold_uses():
+    """`--gold measures --half tune`: the tune twin of the check gold (non-GAAP measures and their reconciliations'
+    lines in tune issuers' annual MD&A tables), read before any answer code ran on it."""
+    from bench.figures_gold import _default_pdfs, gold_files
+
+    name = "measures_tune_figures.jsonl"
+    assert gold_files("figures", "measures") == [name, "measures_check_figures.jsonl"]
+    gold = load_gold(name)
+    assert {half_of(Path(g["file"]).stem) for g in gold} == {"tune"} and len(gold) >= 15
+    assert len({g["question"] for g in gold}) == len(gold) and all(g["value"] and g["period"] and g["trap"] for g in gold)
+    assert not [g for g in gold if (g["file"], g["page"]) in _pages_of_other_golds(name)]
+    folders = [d for d in _default_pdfs("measures") if d.is_dir()]
     if not folders:
         pytest.skip("../shared/bench is not on this machine (CI has it): the gold cannot be checked")
     assert not _unprinted(gold, folders)
