@@ -377,6 +377,11 @@ def mentions(text: str, item: LineItem) -> bool:
     return any(rx.search(text) for i, rx in _ASKED if i is item)
 
 
+# "gains on sales of real estate", "proceeds from the sale of investments": the sale of an asset, not revenue
+_DISPOSAL_BEFORE = re.compile(r"(?i)\b(?:on|from)\s+(?:the\s+)?$")
+_DISPOSAL_AFTER = re.compile(r"(?i)\s+of\b")
+
+
 @dataclass(frozen=True)
 class AskedItem:
     item: LineItem
@@ -387,7 +392,9 @@ class AskedItem:
 def asked_items(question: str) -> list[AskedItem]:
     """The line items a question names, longest phrases first and without overlaps ("current portion
     of long-term debt" is one item, not also "long-term debt"; "cost of sales" is not "sales")."""
-    found = [AskedItem(item, m.start(), m.end()) for item, rx in _ASKED for m in rx.finditer(question)]
+    found = [AskedItem(item, m.start(), m.end()) for item, rx in _ASKED for m in rx.finditer(question)
+             if not (item.concept == "Revenues" and _DISPOSAL_BEFORE.search(question, 0, m.start())
+                     and _DISPOSAL_AFTER.match(question, m.end()))]
     found.sort(key=lambda a: (-(a.end - a.start), a.start))
     kept: list[AskedItem] = []
     for a in found:

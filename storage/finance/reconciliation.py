@@ -43,7 +43,11 @@ _EFFECT = re.compile(
     # "lift adjusted EPS", "move core loss per share": said of a line by the total it changes
     r"lift(?:ed|s)?|mov(?:e|ed|es)|"
     # "restructuring affecting its GAAP net income"
-    r"affect(?:s|ed|ing)?)\s+")
+    r"affect(?:s|ed|ing)?|"
+    # the route from a GAAP figure to the total: "take out of net income on the way to FFO"
+    r"on the (?:way|road|path) to|en route to|(?:in )?reaching|"
+    # removed from a GAAP figure: "take out of net income (on the way to FFO)"
+    r"(?:take[sn]?|took|strip(?:s|ped)?)\s+out\s+of)\s+")
 # "the tax effect of the adjustments on adjusted net income": the item between "effect of" and "on"
 _EFFECT_OF = re.compile(r"(?i)\b(?:impact|effect)s?\s+of\b")
 _ON = re.compile(r"(?i)\bon\s+")
@@ -59,6 +63,11 @@ LIST_NAMED = re.compile(
     r"supplemental|reconciling)\s+)*(?:charges|items|adjustments|disclosures?)\b(?:\s+(?:of|related to)\s+(?:certain\s+)?charges)?"
     r"(?:\s+(?:affecting|behind|that affected|in)\s+(?:[\w&'’.-]+\s+){0,5}?(?:results|income|earnings|ebit(?:da)?|eps|"
     r"(?:supplemental\s+)?disclosure)\b)?")
+# a reconciliation named by what it reconciles, before or after the item: "In reconciling NOI to net income, what
+# interest expense …", "… when reconciling adjusted EBITDA to net income", "… include in reconciling to core EPS"
+_RECONCILING = re.compile(r"(?i)\b(?:(?:in|when|while)\s+)?reconcil(?:ing|es?|ed)\s+(?:(?:the\s+|its\s+)?"
+                          r"[^,?;]{1,60}?\s+)?(?:to|with)\s+[^,?;]{1,40}?"
+                          r"(?=\s*[,?;]|\s+(?:what|how|which|in|for|during|over|through|at|as of)\b|$)")
 # where the item is printed: "in/per the adjusted free cash flow (reconciliation)"
 _WITHIN = re.compile(r"(?i)\b(?:in|per|under|within)\s+")
 # a total that reconciling lines move: per-share earnings, an adjusted / non-GAAP measure, a profit line
@@ -104,13 +113,17 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
     for m in LIST_NAMED.finditer(question):
         if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
             return ReconciledTotal(m.start(), m.end(), m.group(0), bool(PER_SHARE_TOTAL.search(m.group(0))))
+    for m in _RECONCILING.finditer(question):
+        rest = f"{question[:m.start()]} {question[m.end():]}"
+        if _TOTAL.search(m.group(0)) and set(re.findall(r"[a-z]{3,}", rest.lower())) - _ASKING - names:
+            return ReconciledTotal(m.start(), m.end(), m.group(0), bool(PER_SHARE_TOTAL.search(m.group(0))))
     for finder, names_total in ((_EFFECT, _TOTAL), (_ON, _TOTAL), (_WITHIN, _RECONCILIATION)):
         for m in finder.finditer(question):
             if finder is _ON and not _EFFECT_OF.search(question[:m.start()]):
                 continue
             end = _END.search(question, m.end())
             total = question[m.end():end.start()].strip()
-            if not total or len(total.split()) > MAX_TOTAL_WORDS or _PERIOD_START.match(total) or _PREPOSITION.match(total) \
+            if not total or len(set(total.split()) - _issuer_words(total, names)) > MAX_TOTAL_WORDS or _PERIOD_START.match(total) or _PREPOSITION.match(total) \
                     or not names_total.search(total) or _CHANGE_BEFORE.search(question[:m.start()]):
                 continue
             if not set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
@@ -121,6 +134,11 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
         if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
             return ReconciledTotal(m.start(), m.end(), m.group(0), False)
     return None
+
+def _issuer_words(text: str, names: frozenset[str]) -> set[str]:
+    """The words of `text` naming the issuer ("Boston", "Properties'", "Inc.'s"): they do not lengthen a total."""
+    return {w for w in text.split() if re.sub(r"(?:['’]s?|\W)+$", "", w).lower() in names}
+
 
 # the tax on a reconciliation's adjustments asked ("the tax effect of the adjustments", "tax adjustment on the
 # non-GAAP items", "provision for deferred income taxes on adjustments"), not one item's own tax or the

@@ -119,12 +119,27 @@ def test_wordings_of_a_lines_effect_name_the_total():
             "What income tax reform adjustment was among the certain charges in Northwind's supplemental disclosure "
             "for fiscal 2019?": "certain charges in Northwind's supplemental disclosure",
             "How much was the common unitholders' share of FFO subtracted to reach Northwind, Inc.'s FFO for 2011?":
-                "Northwind, Inc.'s FFO"}
+                "Northwind, Inc.'s FFO",
+            # the route to the total; removed from a GAAP figure on the way to it; the issuer's words lengthen no
+            # total; a reconciliation named by what it reconciles, before or after the line
+            "What adjustments to income tax expense did Northwind make on the way to adjusted net income in 2019?":
+                "adjusted net income",
+            "What non-operating pension expense per share did Northwind adjust for in reaching core EPS in 2019?": "core EPS",
+            "How much did gains on sales of real estate take out of Northwind's 2015 net income on the way to FFO?":
+                "net income on the way to FFO",
+            "How much did gains on sales of real estate reduce Northwind Realty Holdings Limited Partnership's FFO "
+            "relative to net income in 2014?": "Limited Partnership's FFO relative to net income",
+            "In reconciling NOI to net income, what interest expense did Northwind subtract for 2014?":
+                "reconciling NOI to net income",
+            "What provision for deferred income taxes did Northwind include in reconciling to core EPS in 2016?":
+                "reconciling to core EPS"}
     for question, total in asks.items():
-        found = reconciled_total(question)
+        found = reconciled_total(question, frozenset({"northwind", "realty", "holdings"}))
         assert found is not None and total in found.total, (question, found)
-    # the effect of a change on a total not asked as a line: no reconciling total
+    # the effect of a change on a total not asked as a line, a reconciliation naming no total: no reconciling total
     assert reconciled_total("What was the effect of exchange rates on cash in 2023?") is None
+    assert reconciled_total("How did Northwind reconcile its accounts to the ledger?") is None
+    assert reconciled_total("What was Northwind's revenue reaching customers in 2022?") is None
 
 
 SEGMENTS = ("Films", "Bottles", "Other", "Total")
@@ -205,6 +220,41 @@ def test_a_line_of_a_measures_calculation_named_in_passing(statement_pdf):
     lead = asked_lead("What capital expenditures did Northwind subtract from operating cash flow to get its non-GAAP "
                       "free cash flow for fiscal 2023?", sources, text)
     assert "(8,695)" in lead, lead
+
+
+NOI = Page("Reconciliation of NOI to net income attributable to Northwind common shareholders", ("2015", "2014", "2013"), [
+    ("Net operating income", "$1,563,905", "$1,466,452", "$1,334,441"),
+    ("Add:",),
+    ("Gains on sales of real estate", "375,895", "168,039", "4,000"),
+    ("Less:",),
+    ("General and administrative", "96,319", "98,937", "115,329"),
+    ("Interest expense", "432,196", "455,743", "446,880"),
+    ("Net income attributable to Northwind common shareholders", "572,606", "433,111", "741,754"),
+], caption="(in thousands)", span="Years ended December 31,")
+
+
+def test_a_line_asked_on_the_route_between_a_measure_and_net_income_is_its_row(statement_pdf):
+    """A non-GAAP measure named as the reconciliation's other end ("in reconciling NOI to net income", "take out of net
+    income on the way to FFO") names the table, not the row: the line is read, not refused as unadjusted."""
+    sources, text = statement_pdf([NOI])
+    lead = asked_lead("In reconciling NOI to net income, what interest expense did Northwind subtract for 2014?", sources, text)
+    assert "455,743" in lead, lead
+    lead = asked_lead("How much did gains on sales of real estate take out of Northwind's 2015 net income on the way to "
+                      "NOI?", sources, text)
+    assert "375,895" in lead, lead
+    sources, text = statement_pdf([FFO])
+    lead = asked_lead("What real estate depreciation and amortization did Northwind add on the way to FFO in 2013?",
+                      sources, text)
+    assert "610,352" in lead, lead
+
+
+def test_gains_on_sales_of_an_asset_ask_no_revenue():
+    from storage.finance.line_items import asked_items
+
+    assert [a.item.concept for a in asked_items("How much did gains on sales of real estate add in 2015?")] == []
+    assert [a.item.concept for a in asked_items("What proceeds from the sale of investments did Northwind report?")] == []
+    assert [a.item.concept for a in asked_items("What were net sales of Northwind's phones in 2022?")] == ["Revenues"]
+    assert [a.item.concept for a in asked_items("What were Northwind's sales in 2022?")] == ["Revenues"]
 
 
 # a page printing no row that answers: the quoted prose is all the answer has (agent/no_model/figures.py no_row_line)
