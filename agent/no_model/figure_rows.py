@@ -858,9 +858,15 @@ def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]
 
 
 def _conflict(cells: list[Cell], other: list[Cell]) -> bool:
-    """Some period both rows print has other values in them."""
-    mine = {tuple(column_years(c.period)): parse_number(c.value) for c in cells}
-    return any(mine.get(tuple(column_years(c.period)), parse_number(c.value)) != parse_number(c.value) for c in other)
+    """Some period both rows print has other values in them; the same amount printed as a deduction in one table
+    and as a cost in another ("($322)" in a reconciliation, "322" in the table of unallocated items) is one figure."""
+    mine = {tuple(column_years(c.period)): _magnitude(c.value) for c in cells}
+    return any(mine.get(tuple(column_years(c.period)), _magnitude(c.value)) != _magnitude(c.value) for c in other)
+
+
+def _magnitude(value: str) -> float | None:
+    number = parse_number(value)
+    return None if number is None else abs(number)
 
 
 _GENERIC_CAPTION = re.compile(  # a unit caption or a statement's title, nothing that qualifies the rows

@@ -354,3 +354,25 @@ def test_a_line_of_a_list_of_items_named_in_passing(statement_pdf):
     block = asked_block("How much restructuring did Northwind report among the certain charges for fiscal 2024?",
                         sources, text) or []
     assert not any("61" in line for line in block[1:2]), block
+
+
+def test_one_amount_printed_as_a_cost_and_as_a_deduction_is_one_figure_not_two(statement_pdf):
+    """The same line in the segment results table ("291", added back to segment results) and in the core earnings
+    reconciliation ("(291)"): one figure in two sign conventions, not two figures of one label to choose between;
+    another amount is."""
+    def segments(retiree_2021: str) -> Page:
+        return Page("Segment operating results", ("2022", "2021"), [
+            ("Segment operating loss", "(1,200)", "(900)"),
+            ("Pension service cost adjustment", "849", "882"),
+            ("Retiree service cost adjustment", "294", retiree_2021),
+            ("Loss from operations (GAAP)", "(3,547)", "(2,902)"),
+            ("Core operating loss (non-GAAP)", "(4,690)", "(4,075)"),
+        ], caption="(Dollars in millions)", span="Years ended December 31,")
+
+    question = "How much did the retiree service cost adjustment reduce Northwind's core operating loss in 2021?"
+    sources, text = statement_pdf([segments("291"), CORE])
+    lead = asked_lead(question, sources, text)
+    assert "291" in lead, lead
+    sources, text = statement_pdf([segments("300"), CORE])
+    block = asked_block(question, sources, text) or []
+    assert not any("300" in line or "291" in line for line in block[1:2]), block
