@@ -851,10 +851,11 @@ def _ambiguous(row: Row, cells: list[Cell], others: list[tuple[Row, list[Cell]]]
     """The same label printed twice in the filing with other values for the asked period and nothing
     (section, caption) telling them apart: "Term debt" under current and under non-current
     liabilities with the sections unread, "Revenues" of each business's table without captions."""
-    label = line_items.normalize_label(row.label)
+    label, adjusted = line_items.normalize_label(row.label), bool(ADJUSTED.search(row.label))
+    # (normalize_label drops a leading "Adjusted": "EBIT" is another figure than "Adjusted EBIT" all the same)
     return any(o is not row and o.source.doc_id == row.source.doc_id
-               and line_items.normalize_label(o.label) == label and _qualifier(o) == _qualifier(row)
-               and _conflict(cells, oc) for o, oc in others)
+               and line_items.normalize_label(o.label) == label and bool(ADJUSTED.search(o.label)) == adjusted
+               and _qualifier(o) == _qualifier(row) and _conflict(cells, oc) for o, oc in others)
 
 
 def _conflict(cells: list[Cell], other: list[Cell]) -> bool:

@@ -376,3 +376,22 @@ def test_one_amount_printed_as_a_cost_and_as_a_deduction_is_one_figure_not_two(s
     sources, text = statement_pdf([segments("300"), CORE])
     block = asked_block(question, sources, text) or []
     assert not any("300" in line or "291" in line for line in block[1:2]), block
+
+
+def test_an_adjusted_total_and_the_gaap_total_it_starts_from_are_two_figures(statement_pdf):
+    """A segment note's reconciliation from the adjusted total (its segments under its heading) down to the GAAP one
+    ("Adjusted EBIT ..." over its deductions and "EBIT ..."): two figures, not one label printed twice with two values (the adjusted one asked is
+    stated)."""
+    page = Page("Segment information", ("2023", "2022"), [
+        ("Adjusted EBIT from continuing operations",),
+        ("Films", "1,000", "900"),
+        ("Bottles", "285", "242"),
+        ("Adjusted EBIT from continuing operations", "1,285", "1,142"),
+        ("Less: Restructuring programs", "(44)", "(37)"),
+        ("EBIT from continuing operations", "1,241", "1,105"),
+        ("Less: Interest expense", "(190)", "(210)"),
+        ("Income from continuing operations before income taxes", "1,051", "895"),
+    ], caption="(in millions)", span="For the years ended June 30,")
+    sources, text = statement_pdf([page])
+    lead = asked_lead("What was Northwind's adjusted EBIT from continuing operations for fiscal 2022?", sources, text)
+    assert "1,142" in lead, lead
