@@ -23,7 +23,7 @@ from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift
 from agent.no_model.figure_words import figure_line, figure_value, scale_word
 from storage.finance.line_items import LineItem
 from agent.page_text import squash
-from storage.documents.page_tables import is_primary_statement, statement_entity, statement_kind, table_units
+from storage.documents.page_tables import is_primary_statement, page_entity, statement_entity, statement_kind, table_units
 from storage.documents.tables import MAX_CAPTION_WORDS, Cell, Unit, row_cells, table_captions
 from storage.finance.numbers import parse_number
 from agent.tuning import TUNING
@@ -90,7 +90,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         passage = squash(src.text or "")
         units = table_units(src.doc_id, src.page_number, text)
         primary = is_primary_statement(text)
-        entity = statement_entity(text) if primary else ""
+        entity = statement_entity(text) if primary else page_entity(text)
         kind = statement_kind(text) if primary else ""
         captions, intros = table_captions(units), table_intros(units)
         page_caption = ""

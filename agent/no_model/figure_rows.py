@@ -241,6 +241,12 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     name_terms = set(tokenize(names)) | _name_pieces(names)
     if (reconciled := reconciled_total(question, frozenset(name_terms))) is not None:
         question = PER_SHARE_EFFECT_OF.sub(" ", f"{question[:reconciled.start]} {question[reconciled.end:]}")
+        # the reconciliation named a second time ("add back to net income in its reconciliation to FFO"): its words
+        # name the table too, none the row must print
+        if (again := reconciled_total(question, frozenset(name_terms))) is not None and _NAMES_TABLE.search(again.total):
+            question = f"{question[:again.start]} {question[again.end:]}"
+            reconciled = ReconciledTotal(reconciled.start, reconciled.end, f"{reconciled.total}; {again.total}",
+                                         reconciled.per_share or again.per_share)
         # "after-tax", "net of tax": how the line is measured, words its row may print (they count then), not must
         optional = set(tokenize(" ".join(AFTER_TAX.findall(question))))
         question = AFTER_TAX.sub(" ", question)
@@ -269,6 +275,9 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
                bool(ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question)),
                bool(_OPENING.search(question)), balance, glossed, parent,
                frozenset(name_terms), reconciled)
+
+
+_NAMES_TABLE = re.compile(r"(?i)\b(?:reconcil\w*|bridge|calculation|computation)\b")
 
 
 def _name_pieces(names: str) -> set[str]:
@@ -820,8 +829,9 @@ def entity_adds(row: Row, ask: Ask) -> set[str]:
 
 def _named_entity(found: list[tuple[Row, list[Cell]]], ask: Ask) -> list[tuple[Row, list[Cell]]]:
     """Of statements of several registrants in one filing (a parent's and its utility's), the rows of
-    the one the question names ("PG&E Corporation's"); all of them when it names none or one only."""
-    asked = set(tokenize(ask.text))
+    the one the question names ("PG&E Corporation's", also in the total a reconciling line is asked of: "reduce Boston
+    Properties Limited Partnership's FFO"); all of them when it names none or one only."""
+    asked = set(tokenize(f"{ask.text} {ask.reconciled.total if ask.reconciled is not None else ''}"))
     # most of the entity's words asked, then the fewest it adds ("Boston Properties, Inc." before
     # "Boston Properties Limited Partnership" for "Boston Properties'"; "Inc."-style words count not)
     fit = {id(r): (len(set(tokenize(r.entity)) & asked), -len(entity_adds(r, ask))) for r, _ in found}

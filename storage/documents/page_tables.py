@@ -65,6 +65,21 @@ def statement_entity(page_text: str) -> str:
     return ""
 
 
+# a registrant's name as a combined filing heads the sections of each ("Boston Properties, Inc.", "Boston Properties
+# Limited Partnership", "PG&E Corporation"): a short line ending in a corporate form
+_REGISTRANT = re.compile(r"(?i)^[a-z][\w&.,'’ -]{1,60}?\b(?:inc\.?|incorporated|corporation|corp\.?|company|co\.|"
+                         r"limited partnership|l\.\s?p\.|llc|plc|ltd\.?)$")
+
+
+def page_entity(page_text: str) -> str:
+    """Whose figures a page other than a primary statement prints, when a filing of several registrants heads it with
+    one's name line among its first lines (at most six words, no digit): an MD&A reconciliation of the parent's and
+    one of its operating partnership's; "" when none is printed."""
+    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    return next((line for line in lines if len(line.split()) <= 6 and not re.search(r"\d", line)
+                 and _REGISTRANT.match(line)), "")
+
+
 def statement_pages(doc_id: str) -> list[int]:
     """0-based pages of a processed PDF that are primary statements (by their titles), cached per build."""
     try:

@@ -395,3 +395,40 @@ def test_an_adjusted_total_and_the_gaap_total_it_starts_from_are_two_figures(sta
     sources, text = statement_pdf([page])
     lead = asked_lead("What was Northwind's adjusted EBIT from continuing operations for fiscal 2022?", sources, text)
     assert "1,142" in lead, lead
+
+
+def _registrants_ffo(values_inc: tuple, values_lp: tuple) -> list[Page]:
+    """A combined filing's FFO reconciliations of the parent and of its operating partnership, each page headed by its
+    registrant's name line, the same labels and other values."""
+    def page(entity: str, holders: str, values: tuple) -> Page:
+        return Page(f"The following table presents a reconciliation of net income attributable to {holders} to FFO:",
+                    ("2015", "2014"), [
+                        ("Net income attributable to common holders", "572,606", "433,111"),
+                        ("Add:",),
+                        ("Real estate depreciation and amortization", *values),
+                        ("Less:",),
+                        ("Gains on sales of real estate", "375,895", "168,039"),
+                        ("Funds from Operations", "841,306", "911,535"),
+                    ], caption="(in thousands)", span="Years ended December 31,", above=["Table of Contents", entity])
+    return [page("Northwind Realty, Inc.", "Northwind Realty, Inc. common shareholders", values_inc),
+            page("Northwind Realty Limited Partnership", "Northwind Realty Limited Partnership unitholders", values_lp)]
+
+
+def test_a_combined_filings_reconciliation_is_read_of_the_registrant_the_question_names(statement_pdf):
+    """Pages of the parent's and of its operating partnership's reconciliations, headed by each registrant's name: the
+    parent's for a question naming the issuer, the partnership's for one naming it (in the reconciled total too), and
+    the reconciliation named a second time ("in its reconciliation to Funds from Operations") names no row's words."""
+    sources, text = statement_pdf(_registrants_ffo(("644,595", "646,463"), ("637,954", "639,542")), issuer="Northwind Realty")
+    lead = asked_lead("What real estate depreciation and amortization did Northwind Realty add back to net income in its "
+                      "2014 reconciliation to Funds from Operations?", sources, text)
+    assert "646,463" in lead, lead
+    lead = asked_lead("How much did real estate depreciation and amortization add to Northwind Realty Limited "
+                      "Partnership's FFO relative to net income in 2015?", sources, text)
+    assert "637,954" in lead, lead
+    # the name line, not a sentence or a line of figures naming a company
+    from storage.documents.page_tables import page_entity
+
+    assert page_entity("Table of Contents\nNorthwind Realty Limited Partnership\nThe following table") == \
+        "Northwind Realty Limited Partnership"
+    assert page_entity("Table of Contents\nWe sell to Contoso Inc. and others through the company.\n2015 2014") == ""
+    assert page_entity("Payable to Contoso Inc. 2,400 2,100") == ""
