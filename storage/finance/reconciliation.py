@@ -123,7 +123,8 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
                 continue
             end = _END.search(question, m.end())
             total = question[m.end():end.start()].strip()
-            if not total or len(set(total.split()) - _issuer_words(total, names)) > MAX_TOTAL_WORDS or _PERIOD_START.match(total) or _PREPOSITION.match(total) \
+            too_long = len(set(total.split()) - _issuer_words(total, names)) > MAX_TOTAL_WORDS
+            if not total or too_long or _PERIOD_START.match(total) or _PREPOSITION.match(total) \
                     or not names_total.search(total) or _CHANGE_BEFORE.search(question[:m.start()]):
                 continue
             if not set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
@@ -134,6 +135,7 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
         if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
             return ReconciledTotal(m.start(), m.end(), m.group(0), False)
     return None
+
 
 def _issuer_words(text: str, names: frozenset[str]) -> set[str]:
     """The words of `text` naming the issuer ("Boston", "Properties'", "Inc.'s"): they do not lengthen a total."""

@@ -18,8 +18,9 @@ the reconciliation's page first. A measure is a phrase the filing prints as writ
 A page prints it when its text says the phrase and it is a table page (at least `MIN_NUMBERS` figures): the prose
 defining FFO prints few. Pages are ordered: those printing every fiscal year the question names first (a segment
 table of this year and last beside the five-year reconciliation), then those that say they reconcile, then by how
-many of the question's words and pairs of neighbouring words they say, how often they say the phrase, and their order. Page text only, no stored facts: a reconciliation's wrapped labels are where
-a reader most often misses rows ("Diluted Funds from / Operations").
+many of the question's words and pairs of neighbouring words they say, how often they say the phrase, and their
+order. Page text only, no stored facts: a reconciliation's wrapped labels are where a reader most often misses rows
+("Diluted Funds from / Operations").
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ SPELLED_OUT = {"eps": r"(?:eps|(?:earnings|loss)\s+per\s+(?:diluted\s+|common\s+
 MAX_NAMED_WITH = 3  # other measures a row may name between the qualifier and the one asked
 MIN_NUMBERS = 20  # a page printing fewer figures is prose, not the reconciliation's table
 # a measure non-GAAP by name, in full and as analysts abbreviate it (the filing may print either)
-MEASURES = (("adjusted funds from operations", "affo"), ("funds from operations", "ffo"), ("net operating income", "noi"),
-            ("free cash flow", "fcf"))
+MEASURES = (("adjusted funds from operations", "affo"), ("funds from operations", "ffo"),
+            ("net operating income", "noi"), ("free cash flow", "fcf"))
 # an adjusted figure: the qualifier and the word after it ("adjusted EBIT", "non-GAAP operating", "core earnings")
 _QUALIFIED = re.compile(r"(?i)\b(adjusted|non-gaap|core|underlying)\s+([a-z][\w&-]*)")
 # words after a qualifier that name no figure ("adjusted for inflation", "non-GAAP reconciliation")
