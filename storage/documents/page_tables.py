@@ -32,11 +32,16 @@ _PARENT_ONLY = re.compile(r"(?i)\bschedule\s+i\b|condensed\s+financial\s+informa
                           r"\(\W?parent\W?\)")
 
 
+def _first_lines(page_text: str) -> list[str]:
+    """The page's first TITLE_LINES non-blank lines, spaces collapsed: where a title or a registrant's name stands."""
+    return [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+
+
 def is_primary_statement(page_text: str) -> bool:
     """A page of a primary financial statement: one of its first lines is the statement's title
     ("CONSOLIDATED STATEMENTS OF OPERATIONS", "Condensed Consolidated Balance Sheets (Unaudited)"),
     not a note that mentions one."""
-    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    lines = _first_lines(page_text)
     if any(_PARENT_ONLY.search(line) for line in lines):
         return False
     return any(len(line.split()) <= 12 and _PRIMARY_TITLE.match(line) for line in lines)
@@ -48,7 +53,7 @@ _KINDS = (("cash flows", re.compile(r"(?i)cash\s+flows")), ("balance sheet", re.
 
 def statement_kind(page_text: str) -> str:
     """"income", "balance sheet" or "cash flows" for a primary statement page (by its title), else ""."""
-    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    lines = _first_lines(page_text)
     title = next((line for line in lines if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line)), "")
     return next((kind for kind, rx in _KINDS if rx.search(title)), "") if title else ""
 
@@ -57,7 +62,7 @@ def statement_entity(page_text: str) -> str:
     """Whose statement a primary statement page is, when a filing has several registrants: the short
     name line printed just above its title ("PG&E CORPORATION" over "CONSOLIDATED BALANCE SHEETS",
     "PACIFIC GAS AND ELECTRIC COMPANY" over the subsidiary's); "" when none is printed."""
-    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    lines = _first_lines(page_text)
     for above, line in zip(lines, lines[1:]):
         if len(line.split()) <= 12 and _PRIMARY_TITLE.match(line):
             name = above if not _PRIMARY_TITLE.match(above) and not re.search(r"\d", above) else ""
@@ -75,7 +80,7 @@ def page_entity(page_text: str) -> str:
     """Whose figures a page other than a primary statement prints, when a filing of several registrants heads it with
     one's name line among its first lines (at most six words, no digit): an MD&A reconciliation of the parent's and
     one of its operating partnership's; "" when none is printed."""
-    lines = [" ".join(line.split()) for line in page_text.splitlines() if line.strip()][:TITLE_LINES]
+    lines = _first_lines(page_text)
     return next((line for line in lines if len(line.split()) <= 6 and not re.search(r"\d", line)
                  and _REGISTRANT.match(line)), "")
 
