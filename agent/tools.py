@@ -31,7 +31,7 @@ from storage.retrieval.hybrid import RetrievalError
 from storage.retrieval.fusion import Ranking
 from storage.retrieval.label_pages import label_pages
 from storage.retrieval.part_pages import part_pages
-from storage.retrieval.reconciliation_pages import measure_phrases, reconciliation_pages
+from storage.retrieval.reconciliation_pages import measure_phrases, pages_printing
 from storage.retrieval.selection_prior import selection_prior
 
 log = logging.getLogger(__name__)
@@ -188,14 +188,20 @@ def reconciliation_sources(selection: list, question: str, ranking: Ranking) -> 
     """The table pages of the selected PDFs printing the reconciliation, list of reconciling items or non-GAAP
     measure the question names (storage/retrieval/reconciliation_pages.py; the first `ranking.reconciliation_pages`
     of each), of the MAX_RECONCILIATION_DOCS documents the question's period and form point to first
-    (storage/retrieval/selection_prior.py): each document's page texts are read."""
-    if not measure_phrases(question):
+    (storage/retrieval/selection_prior.py): each document's page texts are read once."""
+    if ranking.reconciliation_pages <= 0 or not measure_phrases(question):
         return []
     if len(selection) > 1:
         prior = selection_prior(question, {d.doc_id: d.info for d in selection}, **ranking.prior_options())
         selection = sorted(selection, key=lambda d: -prior.get(d.doc_id, 0.0))[:MAX_RECONCILIATION_DOCS]
-    return _page_sources(_fact_page_numbers(selection, question, reconciliation_pages, ranking.reconciliation_pages),
-                         "reconciliation")
+    out = []
+    for doc in selection:
+        if doc.source_file is None or (texts := _page_texts(doc, "reconciliation")) is None:
+            continue
+        issuer = frozenset(tokenize(doc.info.issuer if doc.info and doc.info.issuer else ""))
+        pages = pages_printing(texts, question, issuer, ranking.reconciliation_pages)
+        out += _sources_of(doc, texts, pages, "reconciliation")
+    return out
 
 
 def primary_statement_sources(state: dict, question: str, ranking: Ranking) -> tuple[list[Source], str, bool]:
@@ -279,15 +285,25 @@ def _page_sources(doc_pages: list[tuple[Any, list[int]]], flag: str) -> list[Sou
     """Each (document, pages) as `page` sources (extra[flag] True)."""
     out = []
     for doc, pages in doc_pages:
-        try:
-            texts = catalog.load_page_texts(doc.doc_id)
-        except (OSError, ValueError) as exc:
-            log.warning("%s pages of %s unavailable: %s", flag, doc.doc_id, exc)
-            continue
-        out += [Source(kind="page", text=texts[page][:STATEMENT_TEXT_LIMIT], title=f"{doc.source_file}, page "
-                       f"{display_page(page)}", doc_id=doc.doc_id, source_file=doc.source_file, page_number=page,
-                       extra={flag: True}) for page in pages if page < len(texts)]
+        if (texts := _page_texts(doc, flag)) is not None:
+            out += _sources_of(doc, texts, pages, flag)
     return out
+
+
+def _page_texts(doc, flag: str) -> list[str] | None:
+    """The document's page texts; None, with the reason logged, when they cannot be read."""
+    try:
+        return catalog.load_page_texts(doc.doc_id)
+    except (OSError, ValueError) as exc:
+        log.warning("%s pages of %s unavailable: %s", flag, doc.doc_id, exc)
+        return None
+
+
+def _sources_of(doc, texts: list[str], pages: list[int], flag: str) -> list[Source]:
+    """The document's `pages` as `page` sources (extra[flag] True)."""
+    return [Source(kind="page", text=texts[page][:STATEMENT_TEXT_LIMIT], title=f"{doc.source_file}, page "
+                   f"{display_page(page)}", doc_id=doc.doc_id, source_file=doc.source_file, page_number=page,
+                   extra={flag: True}) for page in pages if page < len(texts)]
 
 
 @tool(STATEMENTS_TOOL, response_format="content_and_artifact")

@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from storage.documents import catalog
 from storage.documents.bm25 import tokenize
 from storage.finance.reconciliation import LIST_NAMED, NON_GAAP_MEASURE
 from storage.retrieval.question_scope import question_scope
@@ -99,10 +98,3 @@ def _words(text: str) -> frozenset:
     """The page's words and pairs of neighbouring words (a line's label read as the question says it)."""
     words = tokenize(text)
     return frozenset(words) | frozenset(zip(words, words[1:]))
-
-
-def reconciliation_pages(doc_id: str, question: str, issuer: str | None = None, most: int = 2) -> list[int]:
-    """0-based pages of a processed PDF printing the reconciliation or measure the question names (module doc)."""
-    if not measure_phrases(question):
-        return []  # no page text read
-    return pages_printing(catalog.load_page_texts(doc_id), question, frozenset(tokenize(issuer or "")), most)

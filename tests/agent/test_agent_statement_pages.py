@@ -96,3 +96,11 @@ def test_a_reconciliation_named_gets_its_table_page_before_the_statement_page(pd
     assert [s.page_number for s in statement_sources(initial_state(plain, selected_doc_ids=[doc.doc_id]), plain)[0]] == [1]
     old = statement_sources(initial_state(asked, selected_doc_ids=[doc.doc_id]), asked, Ranking(reconciliation_pages=0))
     assert [s.page_number for s in old[0]] == [1]
+    # a build whose page texts cannot be read: no reconciliation page, the reason logged, nothing raised
+    from agent.selection import selected_documents
+    from agent.tools import reconciliation_sources
+    from storage.documents.catalog import get_pdf_output_dirs
+
+    selection = selected_documents(initial_state(asked, selected_doc_ids=[doc.doc_id]))
+    get_pdf_output_dirs(doc.doc_id).pages_path.unlink()
+    assert reconciliation_sources(selection, asked, Ranking()) == []
