@@ -56,6 +56,9 @@ class RowTuning(_Frozen):
                                            "probability over the page's candidate rows (chosen on generated "
                                            "tune-filing questions the rules leave unanswered: bench.train_row_scorer)")
     learned_margin: float = Field(0.6, description="and only this far ahead of the runner-up row (a clear winner)")
+    prose_words_said: float = Field(0.75, description="a sentence states the figure of a question naming more than 3 "
+                                    "item words only when it says this share of them (agent/no_model/prose_figures.py: "
+                                    "'buying' asked, 'purchase' said); up to 3 words, every one")
 
 
 class MarkerTuning(_Frozen):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agent.citations.furniture import content_text
-from agent.no_model import figures
+from agent.no_model import figures, prose_figures
 from agent.no_model.figure_periods import asked_period
 from agent.page_text import page_text_lookup, segment, squash
 from storage.documents.bm25 import tokenize
@@ -71,6 +71,10 @@ def _is_row(line: str) -> bool:
     return bool(label and values)
 
 
+_YEAR_LIST_END = re.compile(rf"\b{YEAR},$")  # a line ending inside a list of years ("during fiscal years 2022,")
+_YEAR_START = re.compile(rf"{YEAR}\b")
+
+
 def _paragraphs(text: str) -> list[str]:
     """Rejoin lines wrapped by the PDF layout; keep short lines (headings, table rows) on their own."""
     paras, current = [], ""
@@ -81,11 +85,15 @@ def _paragraphs(text: str) -> list[str]:
                 paras.append(current)
             current = ""
             continue
-        if current and _is_row(line):  # a table row never continues the text before it
+        # a table row never continues the text before it, but a list of years broken after a comma goes on:
+        # "… during fiscal years 2022," / "2021, and 2020, respectively, as treasury shares …"
+        row = _is_row(line) and not (_YEAR_LIST_END.search(current) and _YEAR_START.match(line)) \
+            and not _YEAR_LIST_END.search(line)
+        if current and row:
             paras.append(current)
             current = ""
         current = f"{current} {line}" if current else line
-        if len(line) < WRAP_MIN_CHARS or line[-1] in ".!?:;" or _is_row(line):
+        if len(line) < WRAP_MIN_CHARS or line[-1] in ".!?:;" or row:
             paras.append(current)
             current = ""
     if current:
@@ -275,28 +283,40 @@ def compose_extractive_answer(question: str, sources: list[Source], page_text=No
     block = None if scope_note else figures.figure_block(question, sources, page_text, embedder)
     picked = pick_sentences(question, sources, page_text, embedder=embedder,
                             max_sentences=MAX_SENTENCES * 3)  # room for the filters below
+    pool = [p for p in picked if not is_header(p[1]) and not is_title(p[1])]  # sentences a figure may be stated in
+    # no row answers, or a computation lacks an input, and a sentence states the figure ("Free cash flow of $1.2
+    # billion"): the figure line leads, the sentence first among the quotes, whatever the sentences' scores
+    stated = None if scope_note or (block is not None and block[0] != figures.INTRO_NOT_COMPUTED) else \
+        prose_figures.stated_line(question, _stated_candidates(pool, sources, page_text), sources)
     best = max((score for score, _, _ in picked), default=0.0)
-    if best < TUNING.sentences.min_score and block is None:
+    if best < TUNING.sentences.min_score and block is None and stated is None:
         return (f"{scope_note}\n\n{NOT_FOUND_IN_DOCUMENTS}", True) if scope_note else (NOT_FOUND_IN_DOCUMENTS, False)
     tune = TUNING.sentences
     floor = max(tune.min_score * tune.floor_of_min_score, best * tune.floor_of_best)
-    picked = [p for p in picked if p[0] >= floor and not is_header(p[1]) and not is_title(p[1])]
+    picked = [p for p in pool if p[0] >= floor]
     focus = question_focus(question)
     if focus:
         picked = [p for p in picked if on_point(p[1], focus)][:MAX_SUPPORTING]
     else:
         picked = picked[: MAX_SUPPORTING if block is not None else MAX_SENTENCES]
-    if not picked and block is None and not scope_note and figures.no_row_line(question, unnamed=False) is None:
+    if not picked and block is None and stated is None and not scope_note \
+            and figures.no_row_line(question, unnamed=False) is None:
         return NOT_FOUND_IN_DOCUMENTS, False  # the question's item is named in no passage found
     lines = [f"- “{sent}” {src.source_id}" for score, sent, src in picked]
     parts = [scope_note] if scope_note else []
     if searched_for:
         parts.append(f"Searched for: “{searched_for}”")
-    if block is not None:
+    if block is not None and stated is None:
         parts.append(block[0])  # the block's own intro ("the table row ... that matches", "computed from ...")
         parts.append("\n".join(block[1:]))
         if lines:
             parts.append("Supporting passages, quoted:\n\n" + "\n".join(lines))
+    elif stated is not None:
+        line, sentence, src = stated
+        parts.append(prose_figures.INTRO_STATED)
+        parts.append(line)
+        quotes = [f"- “{sentence}” {src.source_id}", *(q for q, (_, sent, _) in zip(lines, picked) if sent != sentence)]
+        parts.append("Supporting passages, quoted:\n\n" + "\n".join(quotes))
     else:
         # a figure question no row answers: said first, so no quoted number reads as the figure asked
         quoted = [sent for _, sent, _ in picked]
@@ -308,6 +328,20 @@ def compose_extractive_answer(question: str, sources: list[Source], page_text=No
                                    "match the question, quoted:")
             parts.append("\n".join(lines))
     return "\n\n".join(parts), True
+
+
+def _stated_candidates(pool, sources: list[Source], page_text) -> list[tuple[str, Source]]:
+    """The sentences a figure may be stated in: the scored ones, then every other sentence of the pages the
+    first sources cite (a sentence stating the figure in other words than the question's may score low); never a
+    table row, which the rows' rules read (with its column's period)."""
+    out = [(sent, src) for _, sent, src in pool if not _is_row(sent)]
+    seen = {sent for sent, _ in out}
+    for src in [s for s in sources if s.source_id and s.kind in ("document", "page")][:MAX_SOURCES]:
+        for sent in split_sentences(content_text(src.doc_id, page_text(src) or "")):
+            if sent not in seen and not is_header(sent) and not is_title(sent) and not _is_row(sent):
+                seen.add(sent)
+                out.append((sent, src))
+    return out
 
 
 def compose_web_digest(sources: list[Source]) -> str:

@@ -80,7 +80,7 @@ _TOTAL = re.compile(r"\btotal\b", re.I)
 
 ADJUSTED = re.compile(r"\b(?:non[- ]?gaap|adjusted|organic|pro[- ]?forma|constant[- ]currency|underlying)\b", re.I)
 _GAAP = re.compile(r"(?<!non-)(?<!non )\bgaap\b", re.I)
-_SEGMENT = re.compile(r"\b(?:segments?|regions?|regional|geograph\w*|divisions?|reportable|business units?|"
+SEGMENT_SAID = re.compile(r"\b(?:segments?|regions?|regional|geograph\w*|divisions?|reportable|business units?|"
                       r"by (?:product|category|geography|region))\b", re.I)
 _CURRENT_SECTION = re.compile(r"(?<!non)(?<!non-)\bcurrent liabilities\b", re.I)
 _STATEMENT_NAME = re.compile(
@@ -95,7 +95,7 @@ _SEGMENT_KIND = set(tokenize("segment segments reportable region regions regiona
 _STATEMENT_SECTION = re.compile(
     r"(?:total )?(?:current|non-?current|long-term|other)? ?(?:assets|liabilities)(?: and (?:stockholders'?|"
     r"shareholders'?|owners'?) equity(?: \(deficit\))?)?|(?:stockholders'?|shareholders'?) equity(?: \(deficit\))?|"
-    r"(?:cash flows? (?:from|provided by|used in) |net cash (?:from|provided by|used in) )?(?:operating|investing|"
+    r"(?:cash flows? (?:from|provided by|used in) |cash flows? ?[-–—:] ?|net cash (?:from|provided by|used in) )?(?:operating|investing|"
     r"financing) activities|(?:net )?(?:revenues?|sales)|(?:operating )?(?:costs and )?expenses|costs? of (?:sales|"
     r"revenues?)|(?:non-?operating|other|interest and other) (?:income|expenses?|items)(?:,? net)?|(?:net )?(?:earnings|income) per (?:common )?"
     r"share(?: data)?|earnings per share|per share data|(?:weighted[- ]average )?(?:number of )?(?:common )?shares (?:used|outstanding).*|"
@@ -402,7 +402,7 @@ def _segment_row_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bo
     part = _words(row.caption) & segment_words - _words(row.label)
     if ask.reconciled is not None and part and not (ask.residue | _words(ask.reconciled.total)) & part:
         return False  # ("the Bottles segment's adjusted EBIT": the part named with the total)
-    is_segment = bool(_SEGMENT.search(context)) or bool(_words(context) & segment_words - _words(row.label))
+    is_segment = bool(SEGMENT_SAID.search(context)) or bool(_words(context) & segment_words - _words(row.label))
     return not is_segment or bool(ask.residue & (_words(f"{row.label} {context}") | columns_said(cells)))
 
 
@@ -585,7 +585,7 @@ def segment_words(rows: list[Row]) -> set[str]:
     out: set[str] = set()
     for row in rows:
         for context in (row.caption, row.cells[0].section):
-            if _SEGMENT.search(context) and len(context.split()) <= MAX_SEGMENT_NAME_WORDS and not _SENTENCE_START.match(context):
+            if SEGMENT_SAID.search(context) and len(context.split()) <= MAX_SEGMENT_NAME_WORDS and not _SENTENCE_START.match(context):
                 out |= {w for w in _words(context) if not any(ch.isdigit() for ch in w)} - _NOT_SEGMENT_NAMES
     return out
 

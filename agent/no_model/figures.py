@@ -226,7 +226,7 @@ def no_row_line(question: str, quoted: list[str] = (), sources: list[Source] = (
         qualified = said != " ".join(question[asked[0].start : asked[0].end].lower().split())
         ask = make_ask(question, period, list(sources))
         if (qualified or asked[0].item.concept in _PROSE_MEASURES) and any(
-                _states(sentence, said) and _of_asked_period(sentence, period, sources) and _of_asked_measure(sentence, ask, question)
+                _states(sentence, said) and _of_asked_period(sentence, period, sources) and of_asked_measure(sentence, ask, question)
                 for sentence in quoted):
             return None
         if ask.reconciled is not None:
@@ -239,7 +239,7 @@ def no_row_line(question: str, quoted: list[str] = (), sources: list[Source] = (
 
 
 # words that ask for a count or an amount, not which one ("the number of employees")
-_ASKING = frozenset(tokenize("number count size"))
+ASKING_WORDS = frozenset(tokenize("number count size"))
 
 
 def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> str | None:
@@ -248,17 +248,17 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
     otherwise read as the answer. None when a quoted sentence says every item word of the question
     with a figure that is not a year (a figure stated in prose: "declared a quarterly cash dividend of
     12.25 cents per share"), or when the question has no item words at all and a figure is quoted on the basis
-    it asks (`_of_asked_measure`)."""
+    it asks (`of_asked_measure`)."""
     period = asked_period(question)
     ask = make_ask(question, period, list(sources))
-    own = ask.own - _ASKING
+    own = ask.own - ASKING_WORDS
     # every word a name's ("earnings" of an "…_EARNINGS.pdf"): a figure stated of another measure still is not it
     if not own:
         stated = [sentence for sentence in quoted if _has_figure(sentence, question)]
-        if not stated or any(_of_asked_measure(sentence, ask, question) for sentence in stated):
+        if not stated or any(of_asked_measure(sentence, ask, question) for sentence in stated):
             return None
-    elif any(_says_all(own, sentence) and _has_figure(sentence, question) and _of_asked_period(sentence, period, sources)
-             and _of_asked_measure(sentence, ask, question) for sentence in quoted):
+    elif any(says_all(own, sentence) and _has_figure(sentence, question) and _of_asked_period(sentence, period, sources)
+             and of_asked_measure(sentence, ask, question) for sentence in quoted):
         return None
     return (f"No language model is configured. No table row of the pages searched prints the figure asked"
             f"{_said_asked(asked_period(question))}, so {NO_FIGURE}; passages that mention it, quoted as context:")
@@ -267,7 +267,7 @@ def _unnamed_no_row(question: str, quoted: list[str], sources: list[Source]) -> 
 MIN_STEM = 5
 
 
-def _says_all(words: set[str], sentence: str) -> bool:
+def says_all(words: set[str], sentence: str) -> bool:
     """The sentence says every word, a verb's other form counting ("disposing" asked, "disposal" said:
     the same first MIN_STEM letters)."""
     said = set(tokenize(sentence))
@@ -317,12 +317,12 @@ def _of_asked_period(sentence: str, period: AskedPeriod, sources) -> bool:
         return True
     if said := {int(y) for y in YEAR_RE.findall(sentence)}:
         return bool(said & set(period.years))
-    covered = {year for s in sources if s.doc_id for year in _covered_years(s.doc_id, period.fiscal)}
+    covered = {year for s in sources if s.doc_id for year in covered_years(s.doc_id, period.fiscal)}
     return not covered or bool(covered & set(period.years))
 
 
 @lru_cache(maxsize=256)
-def _covered_years(doc_id: str, fiscal: bool) -> frozenset[int]:
+def covered_years(doc_id: str, fiscal: bool) -> frozenset[int]:
     """The year a processed filing covers: its fiscal year (`fiscal`), else the calendar year its period ends in
     (then its fiscal year when no end date is printed); empty when unknown."""
     try:
@@ -338,7 +338,7 @@ def _covered_years(doc_id: str, fiscal: bool) -> frozenset[int]:
 _UNIT_ASKED = frozenset(tokenize("percentage percent points point basis"))
 
 
-def _of_asked_measure(sentence: str, ask, question: str) -> bool:
+def of_asked_measure(sentence: str, ask, question: str) -> bool:
     """A sentence stating a figure stands for the one asked only when it is of the asked measure, as a table row
     must be (figure_rows.row_fits): on the basis asked (a GAAP figure asked, "before non-core items" included, is not
     the "non-GAAP core earnings" a sentence states, nor the reverse), non-GAAP / adjusted exactly when the question
@@ -349,13 +349,13 @@ def _of_asked_measure(sentence: str, ask, question: str) -> bool:
     asked, said = basis_asked(question), basis_said(sentence)
     if asked and said and asked != said:
         return False
-    if POINTS_SAID.search(question) and not (POINTS_SAID.search(sentence) and _says_all(ask.own - _ASKING, sentence)):
+    if POINTS_SAID.search(question) and not (POINTS_SAID.search(sentence) and says_all(ask.own - ASKING_WORDS, sentence)):
         return False
     if ask.reconciled is not None:  # (the sentence may name the adjusted total the line moves)
-        return _says_all(set(ask.residue) - _UNIT_ASKED, sentence)
+        return says_all(set(ask.residue) - _UNIT_ASKED, sentence)
     if _adjusted(sentence) != _adjusted(ask.text):  # ask.text: "before non-core items" (the GAAP figure) taken out
         return False
-    return _says_all(ask.residue & _proper_words(ask.text), sentence)
+    return says_all(ask.residue & _proper_words(ask.text), sentence)
 
 
 # a company's "core" measure is its non-GAAP one; "non-core items" are the adjustments ("Non-core items … totaled $88

@@ -133,7 +133,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?: acquisitions? of)?) property(?:,? plant)?(?:,? and equipment)?|additions to property(?:,? plant)?"
              r"(?: and equipment)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases|expenditures)",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
-             r"(?:of|to|for) (?:(?:the )?acquisitions? of )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"
+             r"(?:of|to|for) (?:(?:the )?acquisitions? of |acquire )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"
              r"(?: and (?:other )?intangible assets)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases)",
              words="purchases of property plant and equipment additions"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",

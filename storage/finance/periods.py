@@ -167,6 +167,7 @@ QUARTER_ASKED = re.compile(
     r"[\s-]+(?:fiscal\s+)?quarter)\b", re.IGNORECASE
 )
 QUARTER_ASKED_ORDINALS = {**QUARTER_ORDINALS, "final": 4, "last": 4}  # QUARTER_ASKED's group 3 -> its quarter
+QUARTERLY = re.compile(r"(?i)\bquarterly\b")  # an amount per quarter ("a quarterly cash dividend of 12.25 cents")
 
 
 # ---- fiscal calendars: a document's fiscal year end, and the quarters it makes

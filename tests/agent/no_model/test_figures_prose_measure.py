@@ -25,7 +25,7 @@ RELEASE = "NORTHWIND_2023Q4_EARNINGS.pdf"
 def answer(statement_pdf, monkeypatch):
     """answer(question, passage, file) -> the no-model answer over a generated page and one quoted passage, the
     filing covering 2023."""
-    monkeypatch.setattr(figures, "_covered_years", lambda doc_id, fiscal: frozenset({2023}))
+    monkeypatch.setattr(figures, "covered_years", lambda doc_id, fiscal: frozenset({2023}))
 
     def ask(question: str, passage: str, file: str = RELEASE) -> str:
         sources, text = statement_pdf([SALES], file=file)

@@ -29,7 +29,7 @@ def _answer(question, sources, text, passage):
 @pytest.fixture
 def covering(monkeypatch):
     def cover(year):
-        monkeypatch.setattr(figures, "_covered_years", lambda doc_id, fiscal: frozenset({year}))
+        monkeypatch.setattr(figures, "covered_years", lambda doc_id, fiscal: frozenset({year}))
     return cover
 
 
