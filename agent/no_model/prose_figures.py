@@ -84,7 +84,9 @@ def stated_line(question: str, sentences: list[tuple[str, Source]],
     if year is not None:
         when = f"{f'Q{period.quarter} ' if period.quarter else ''}{'fiscal ' * period.fiscal}{year}"
     else:
-        when = _document(src.doc_id).period_label or (src.extra or {}).get("period") or "the filing's period"
+        info = _document(src.doc_id)  # "Q2 FY2023, ended 2022-12-31": the quarter with its calendar date
+        when = ", ended ".join(dict.fromkeys(x for x in (info.period_label, info.period_end) if x)) \
+            or (src.extra or {}).get("period") or "the filing's period"
     return f"- {said[:1].upper()}{said[1:]} ({when}): {fig.text} {src.source_id}", sentence, src
 
 
