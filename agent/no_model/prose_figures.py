@@ -79,8 +79,9 @@ def stated_line(question: str, sentences: list[tuple[str, Source]],
     said = _item_said(sentence, ask) or _words_before(sentence, fig, words) or _words_after(sentence, fig, words) \
         or "Figure stated"
     # "Q4 2023", "fiscal 2022"; a quarter's figure of no year: its filing's period ("Q4 FY2023"); a year's, that year
-    year = fig.year if fig.year is not None else None if period.months == 3 or quarterly else period.years[0] \
-        if period.years else None
+    year = fig.year
+    if year is None and period.years and period.months != 3 and not quarterly:
+        year = period.years[0]
     if year is not None:
         when = f"{f'Q{period.quarter} ' if period.quarter else ''}{'fiscal ' * period.fiscal}{year}"
     else:
@@ -122,15 +123,19 @@ def _of_another_part(sentence: str, ask, question: str) -> bool:
     return False
 
 
+def _clause_start(sentence: str, position: int) -> int:
+    """Where the clause holding `position` begins: after the last clause break before it (searched in the whole
+    sentence, so that ", and $67 million" is seen as a list's last figure, not a break)."""
+    return max((m.end() for m in _CLAUSE_BREAK.finditer(sentence) if m.end() <= position), default=0)
+
+
 def _names_figure(sentence: str, fig: Stated, ask, words: frozenset[str]) -> bool:
     """The figure's own clause names the item: before the figure ("Capital expenditures totaled $1.0 billion"), or right
     after it through "of" / "for" ("$273 million of business optimization costs"); not a figure the item only follows
     in another role ("… 51% of our total revenues …, is our highest margin business unit"), nor one of another clause
     of the sentence ("… of our DRIVE business optimization strategy, and also includes business realignment costs of
     $36 million ($27 million, net of tax, or $0.11 per diluted share)")."""
-    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(sentence) if m.end() <= fig.start]  # (the whole sentence:
-    # its lookahead must see the figure after ", and")
-    start = breaks[-1] if breaks else 0
+    start = _clause_start(sentence, fig.start)
     end = _LIST_REST.match(sentence, fig.end).end()
     stop = _CLAUSE_BREAK.search(sentence, end)
     after = _ITEM_AFTER.match(sentence, end)
@@ -154,8 +159,7 @@ def _first_after_item(sentence: str, fig: Stated, ask) -> bool:
     anchor = min((a.end for a in line_items.asked_items(sentence) if ask.items and a.item.concept == ask.items[0].concept
                   and a.end <= fig.start), default=None, key=lambda end: fig.start - end)
     if anchor is None:
-        breaks = [m.end() for m in _CLAUSE_BREAK.finditer(sentence) if m.end() <= fig.start]
-        anchor = breaks[-1] if breaks else 0
+        anchor = _clause_start(sentence, fig.start)
     own = [f for f in figs if f.start >= anchor]
     items = True  # the figure read is the item's: the first, its list, its bracket, its comparison
     for last, f in zip(own, own[1:]):
