@@ -65,12 +65,13 @@ def stated_line(question: str, sentences: list[tuple[str, Source]],
         if not (_says_item(sentence, ask, words) and of_asked_measure(sentence, ask, question)) \
                 or _of_another_part(sentence, ask, question):
             continue
-        for fig in stated_figures(sentence):
+        figs = stated_figures(sentence)
+        for fig in figs:
             if fig.change or fig.alternative or fig.earlier or fig.approximate or fig.net_of_tax != after_tax \
                     or fig.kind not in unit or fig.share_of != share_asked:
                 continue
             if not _of_asked_period(fig, period, src, quarterly) or not _names_figure(sentence, fig, ask, words) \
-                    or not _first_after_item(sentence, fig, ask):
+                    or not _first_after_item(sentence, fig, figs, ask):
                 continue
             found.setdefault(_signed(fig), (fig, sentence, src))
     if len(found) != 1:
@@ -151,11 +152,11 @@ def _names_figure(sentence: str, fig: Stated, ask, words: frozenset[str]) -> boo
 _COMPARED = re.compile(r"\b(?:compared\s+(?:with|to)|versus|vs\.?|from)\b", re.I)
 
 
-def _first_after_item(sentence: str, fig: Stated, ask) -> bool:
+def _first_after_item(sentence: str, fig: Stated, figs: list[Stated], ask) -> bool:
     """The figure is the item's own: the first figure after the item's name in its clause, one of a list with it,
     a variant in brackets after it ("($209 million, net of tax, or $0.81 per diluted share)") or a comparison of it;
-    not a later figure of something else the clause goes on to ("…, of which $300 million would affect the rate")."""
-    figs = stated_figures(sentence)
+    not a later figure of something else the clause goes on to ("…, of which $300 million would affect the rate").
+    `figs`: the sentence's figures (stated_figures), parsed once by the caller."""
     anchor = min((a.end for a in line_items.asked_items(sentence) if ask.items and a.item.concept == ask.items[0].concept
                   and a.end <= fig.start), default=None, key=lambda end: fig.start - end)
     if anchor is None:
