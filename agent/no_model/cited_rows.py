@@ -96,6 +96,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
         table, in_header, heading = 0, False, ""
+        header_text = None  # the header text of the table's rows so far
         first = len(rows)
         wrapped = ""  # the line just above, when it is a row label wrapped onto the next line
         for unit in units:
@@ -103,8 +104,14 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
                 and WRAPPED_LABEL.search(unit.text) else ""
             if unit.is_header and not in_header:
                 table += 1  # a header block starts a table; its rows follow it
-                heading = ""
+                heading, header_text = "", None
             in_header = unit.is_header
+            if unit.is_table_row and unit.header is not None:
+                if header_text is not None and unit.header.text != header_text:
+                    # rows under another header that printed no header line (a maturity schedule dated by its
+                    # caption sentence, after another table): another table
+                    table += 1
+                header_text = unit.header.text
             if not unit.is_table_row and not unit.is_header:
                 # a long heading line the layout reader took for prose ("Diluted earnings per common share
                 # attributable to ... shareholders:"): it still says what the rows under it are

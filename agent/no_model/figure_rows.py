@@ -237,7 +237,10 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     # already says (non-current debt, total debt), not words its row must print
     question = _PART_SAID.sub(" ", question)
     question = _HOW_MUCH_CASH.sub("how much", question)  # "how much cash did it spend on …": the asking, not the item
-    names = " ".join(f"{(s.extra or {}).get('issuer') or ''} {s.source_file or ''}" for s in sources).lower()
+    # a file's name may say what it holds besides whose it is ("PG_E_2023_EARNINGS.pdf"): those words name no company
+    files = [w for s in sources for w in re.split(r"[^a-z0-9]+", (s.source_file or "").lower()) if w]
+    names = " ".join([(s.extra or {}).get("issuer") or "" for s in sources]
+                     + [w for w in files if w not in _ITEM_WORDS]).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
     if (reconciled := reconciled_total(question, frozenset(name_terms))) is not None:
         question = PER_SHARE_EFFECT_OF.sub(" ", f"{question[:reconciled.start]} {question[reconciled.end:]}")
@@ -277,6 +280,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
                frozenset(name_terms), reconciled)
 
 
+_ITEM_WORDS = line_items.printed_words()
 _NAMES_TABLE = re.compile(r"(?i)\b(?:reconcil\w*|bridge|calculation|computation)\b")
 
 
@@ -655,8 +659,10 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         rivals = [(r, c) for r, c in fitting if (r.table in implied) == (match.row.table in implied)]
         return None if _ambiguous(match.row, match.cells, rivals) or _one_of_parts(match, fitting, ask) else match
     else:
-        # a row that is a known line item answers questions asking that item, or saying all its words
-        fitting = [(r, c) for r, c in fitting if r.item is None or ask.own <= _words(f"{r.label} {r.context}") | columns_said(c)]
+        # a row that is a known line item answers questions asking that item, or saying all its words (its table's
+        # lead-in says what every row is: "the changes in shares of common stock" over "Common stock repurchased")
+        fitting = [(r, c) for r, c in fitting
+                   if r.item is None or ask.own <= _words(f"{r.label} {r.context} {r.intro}") | columns_said(c)]
     fitting = of_named_entity(fitting, ask)
     match = _by_label(ask, fitting, embedder)
     if match is None or _ambiguous(match.row, match.cells, fitting) or _one_of_parts(match, fitting, ask):
@@ -762,14 +768,18 @@ def column_choice(ask: Ask):
             return cells
         words = [column_words(c.period) for c in cells]
         common = set.intersection(*words)
-        own = [w - common for w in words]
+        # (the words the row's own label prints are said of the row, not of a column: "Electric operating revenues"
+        # under "Revenues and Costs: That Impacted Earnings | ... | Total Utility" is not that column's for "revenue")
+        own = [w - common - _words(c.label) for w, c in zip(words, cells)]
         if not any(own):
             return cells  # headers that words do not tell apart: pick_cells' own order
         hits = [len(o & said) for o in own]
         best = max(hits)
         if best:
             return [cells[hits.index(best)]] if hits.count(best) == 1 else []
-        for pick in ([c for c, o in zip(cells, own) if o & _COLUMN_TOTAL], [c for c, o in zip(cells, own) if not o]):
+        # ("total" is a period word `column_words` drops: read from the head itself)
+        totals = [c for c in cells if set(tokenize(column_words_text(c.period))) & _COLUMN_TOTAL]
+        for pick in (totals, [c for c, o in zip(cells, own) if not o]):
             if len(pick) == 1:
                 return pick
         return []

@@ -11,7 +11,7 @@ import re
 
 from storage.finance.numbers import parse_number
 from storage.finance.periods import PRINTED_DATE, column_head, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE
-from storage.finance.scale import CENTS, per_share_column, scale_word  # the one reader of scale captions (also used by cited_rows)
+from storage.finance.scale import CENTS, names_share_count, per_share_column, scale_word  # the one reader of scale captions (also used by cited_rows)
 
 _CURRENCY = re.compile(r"[$€£]")
 
@@ -67,7 +67,7 @@ def said_value(printed: str, label: str, caption: str, table_has_dollar: bool, c
         return f"{sign}{core} cents per share"
     currency = currency_of(printed, caption, table_has_dollar)
     if re.search(r"per (?:common |diluted |basic )?share|\beps\b|\bdiluted\b|\bbasic\b", label, re.IGNORECASE) \
-            and not re.search(r"\bshares? (?:used|outstanding)|weighted", label, re.IGNORECASE):
+            and not names_share_count(label):
         return f"{sign}{currency}{core} per share"
     scale = scale_word(caption)
     if re.search(r"\bshares\b|\bemployees\b|\bheadcount\b", label, re.IGNORECASE):

@@ -40,7 +40,7 @@ def _phrase(text: str) -> str:
     return (text[:m.start()] if m else text).strip(" ,")
 
 
-def header_for(lines: list[Line], cols: list[Column], char_width: float) -> TableHeader | None:
+def header_for(lines: list[Line], cols: list[Column], char_width: float, rows_year: str | None = None) -> TableHeader | None:
     """One period label per column from the header lines standing over the columns.
 
     On each header line, every column takes the nearest segment (by horizontal centre): its own
@@ -48,7 +48,8 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     Months Ended", "December 31,"), often narrower than the columns it heads. A segment narrower
     than the column pitch only labels columns within 0.6 pitch of it (a "% Change" column takes no
     year); a caption left of the columns labels none. A header sentence listing the dates gives
-    each column the date with its year."""
+    each column the date with its year. `rows_year`: the year of rows printing it in their labels, for spans
+    printed without one ("Three Months Ended June 30" -> "Three Months Ended June 30, 2023")."""
     if not cols:
         return None
     centres = [(c.x0 + c.x1) / 2 for c in cols]
@@ -88,6 +89,8 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
                 dated = YEAR_CELL.match(seg.text) or (DATE.search(seg.text) or NUMERIC_DATE.search(seg.text)) \
                     and not SPAN_WORDS.search(seg.text)
                 parts[i].append(f"{phrase} {seg.text}" if phrase and dated else seg.text)
+    if rows_year is not None:  # spans printed without a year, the rows' year given (table_layout._spans_dated_by_rows)
+        parts = [_dated_by(p, rows_year) for p in parts]
     years = {m for line in lines for m in re.findall(YEAR, line.text)}
     if len(years) == 1:  # one date over a wide table ("December 31, 2022"): every column's period
         year = next(iter(years))
@@ -117,6 +120,14 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float) -> Tabl
     units = tuple(units)
     return TableHeader(" ".join(line.text for line in lines), tuple(labels), units=units if any(units) else (),
                        stub=_stub(lines, cols[0].x0 - pitch / 2, char_width))
+
+
+def _dated_by(parts: list[str], year: str) -> list[str]:
+    """A column's header parts with `year` after the month and day its span phrase ends on ("Three Months Ended
+    June 30" -> "Three Months Ended June 30, 2023"), when no part prints a year."""
+    if any(re.search(YEAR, p) for p in parts):
+        return parts
+    return [f"{p.rstrip(' ,')}, {year}" if MONTH_DAY_END.search(p) else p for p in parts]
 
 
 def _period_runs(segs: list[Segment], left: float) -> list[Segment]:

@@ -345,7 +345,8 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                 named.add(k - 1)
         if header is not None:
             cols, header = _due_year_stub(header, row_lines, lines, cols)
-        row_headers = _rollforward_headers(lines[h:start], row_lines, lines, cols, cw) if header is None else {}
+        row_headers = (_spans_dated_by_rows(header_lines, row_lines, lines, cols, cw)
+                       or _rollforward_headers(lines[h:start], row_lines, lines, cols, cw)) if header is None else {}
         if header is None and not row_headers and go_on is not None:
             header = go_on
         if header is None and not row_headers:
@@ -450,6 +451,25 @@ def _rollforward_headers(head: list[Line], rows: list[int], lines: list[Line], c
     text = " ".join(ln.text for ln in title_lines)
     return {k: TableHeader(text, period_columns(titles, period), kind="roll-forward")
             for k, period in zip(rows, periods) if period is not None}
+
+
+def _spans_dated_by_rows(header_lines: list[Line], rows: list[int], lines: list[Line], cols: list[Column],
+                         char_width: float) -> dict[int, TableHeader]:
+    """Line index -> header of each row of a table whose header prints spans without a year ("Three Months Ended
+    June 30" over "Flexibles  Rigid Packaging  Total") and whose rows print the years: an item for two or more
+    years ("Net sales fiscal year 2023", "Net sales fiscal year 2022"), the components of its change between
+    them ("Volume %", "Price/Mix %"). A year row's columns are the spans of its year; every other row's, the
+    latest year's: the change it explains is into that year. {} for any other table."""
+    if not cols or not header_lines or any(re.search(YEAR, ln.text) for ln in header_lines):
+        return {}
+    years = year_label_periods([lines[k].label for k in rows])
+    if years is None:
+        return {}
+    latest = max(y for y in years if y)
+    headers = {y: header_for(header_lines, cols, char_width, rows_year=y) for y in set(years) | {latest} if y}
+    if any(h is None or len(h.columns) != len(cols) for h in headers.values()):
+        return {}
+    return {k: headers[year or latest] for k, year in zip(rows, years)}
 
 
 def _year_rows(head: list[Line], rows: list[int], lines: list[Line], cols: list[Column],

@@ -54,8 +54,9 @@ def row_periods(labels: list[str]) -> list[str | None] | None:
 
 
 # a bridge's end rows name their year after the item: "Earnings from Operations - 2015", "Adjusted EPS (2016)",
-# "Net sales, 2022" (a year touching the item, "Notes due 2025", names no period)
-_YEAR_LABEL = re.compile(rf"^(?P<stem>.*[A-Za-z].*?)(?:\s+[-–—:]\s*|,\s*|\s*\()(?P<y>{YEAR})\)?$")
+# "Net sales, 2022", "Net sales fiscal year 2023" (a year touching the item, "Notes due 2025", names no period)
+_YEAR_LABEL = re.compile(rf"(?i)^(?P<stem>.*[A-Za-z].*?)(?:\s+[-–—:]\s*|,\s*|\s*\(|\s+(?=fiscal\b|fy\s?\d))"
+                         rf"(?:fiscal\s+(?:year\s+)?|fy\s?)?(?P<y>{YEAR})\)?$")
 
 
 def year_label_periods(labels: list[str]) -> list[str | None] | None:

@@ -27,6 +27,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from storage.finance.periods import YEAR
+
 
 @dataclass(frozen=True)
 class LineItem:
@@ -66,6 +68,11 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("SellingGeneralAndAdministrativeExpense", "Selling, General and Administrative Expense",
              r"sg ?& ?a|selling,? general,? (?:and|&) administrative(?: expenses?)?",
              r"selling,? general,? and administrative(?: expenses?)?", words="selling general and administrative expenses"),
+    # general and administrative alone, as statements that print selling or marketing apart show it (asked_items keeps
+    # the longer "selling, general and administrative" whole)
+    LineItem("GeneralAndAdministrativeExpense", "General and Administrative Expense",
+             r"g ?& ?a(?: expenses?| costs?)?|general,? (?:and|&) administrative(?: expenses?| costs?)?",
+             r"(?:total )?general and administrative(?: expenses?| costs?)?", words="general and administrative expenses"),
     LineItem("SellingAndMarketingExpense", "Selling and Marketing Expense", r"(?:sales|selling) and marketing",
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
@@ -218,7 +225,10 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("NetDebt", "Net debt", r"net debt", r"(?:total )?net debt(?: \(cash\))?"),
     LineItem("DebtLongtermAndShorttermCombinedAmount", "Total debt",
              r"total (?:debt|borrowings)|(?:gross |overall )?debt(?: outstanding)?|borrowings",
-             r"total (?:consolidated )?(?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?",
+             r"total (?:consolidated )?(?:debt|borrowings)(?: outstanding)?|debt(?: outstanding)?|total debt and finance leases?|"
+             # "Total notes payable and other borrowings" (the carrying amount; "Total senior notes and other borrowings"
+             # above it is the principal before discounts)
+             r"total notes payable and (?:other )?borrowings",
              components=("ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent")),
     LineItem("Liabilities", "Liabilities", r"total liabilities", r"total liabilities"),
     LineItem("StockholdersEquity", "Stockholders' Equity",
@@ -361,6 +371,11 @@ def named_items(text: str) -> list[LineItem]:
     return [item for item, rx in _ASKED if rx.search(text)]
 
 
+def printed_words() -> frozenset[str]:
+    """Every word filings print for the line items ("earnings", "sales", "cash"), lower case."""
+    return frozenset(w for item in ITEMS for w in item.words.lower().split())
+
+
 def search_words(item: LineItem) -> list[str]:
     """The words filings print for `item`, for keyword search: its own `words` and, for a ratio, those of
     the items its formula reads ("free cash flow" -> the operating cash flow and capital expenditure rows)."""
@@ -408,18 +423,20 @@ _FOOTNOTE = re.compile(r"\(\s*(?:\d{1,2}|[a-z])\s*\)|\*+|\s\d$")
 _REMARK = re.compile(r"\((?:[^()]*?\s){2,}[^()]*\)|\((?:see )?notes? [^()]*\)")
 # "(loss)/earnings", "earnings/(loss)": a measure's sign printed as a pair (the facts' segment sections read it)
 QUALIFIER_PAIR = re.compile(r"\((?:loss|losses|deficit)\)\s*/\s*|\s*/\s*\((?:loss|losses|deficit)\)", re.IGNORECASE)
+# the year a bridge's end row prints after its item: "Net sales fiscal year 2023" is net sales (of that year)
+_FISCAL_YEAR_AFTER = re.compile(rf"\s+(?:fiscal\s+(?:year\s+)?|fy\s?){YEAR}$")
 # "(loss)/earnings", "earnings/(loss)", "(used)/provided": the qualifier with its slash
 _QUALIFIER = re.compile(r"/?\((?:loss|losses|deficit|benefit|income|expense|used|used in|used for|decrease|gain)\)/?")
 
 
 def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
-    a leading "GAAP" or "Adjusted" dropped: "Net income (loss) (2)" -> "net income"."""
+    a leading "GAAP" or "Adjusted" and a trailing fiscal year dropped: "Net income (loss) (2)" -> "net income"."""
     text = unicodedata.normalize("NFKC", label).lower().replace("&", " and ").replace("’", "'")  # "proﬁt": "profit"
     text = re.sub(r"(?<=\w)\s*[–—]\s*(?=\w)", "-", text)  # "Earnings per common share–diluted"
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
     text = _REMARK.sub(" ", text)  # "Long-term debt (includes $10.31 billion related to VIEs)"
-    text = re.sub(r"\s+", " ", text).strip(" :;,.-—–")
+    text = _FISCAL_YEAR_AFTER.sub("", re.sub(r"\s+", " ", text).strip(" :;,.-—–"))
     # "GAAP" confirms what the row is; "Adjusted" / "Non-GAAP" qualify the same line item (whether
     # an adjusted row answers is agent/no_model/figure_rows.py's business)
     return re.sub(r"^(?:(?:u\.s\. )?gaap|non-gaap|adjusted|organic) ", "", text)

@@ -63,6 +63,11 @@ LIST_NAMED = re.compile(
     r"supplemental|reconciling)\s+)*(?:charges|items|adjustments|disclosures?)\b(?:\s+(?:of|related to)\s+(?:certain\s+)?charges)?"
     r"(?:\s+(?:affecting|behind|that affected|in)\s+(?:[\w&'’.-]+\s+){0,5}?(?:results|income|earnings|ebit(?:da)?|eps|"
     r"(?:supplemental\s+)?disclosure)\b)?")
+# an item said to be one of the reconciling lines by what the company calls them: "did PG&E treat as non-core",
+# "classified as special items", "recorded as a non-GAAP adjustment"
+TREATED_AS = re.compile(r"(?i)\b(?:treat|classif|count|record|designat|consider|present|report)\w*\s+(?:it\s+|them\s+)?as\s+"
+                        r"(?:an?\s+)?(?:non-?core|special|non-gaap|adjusting|excluded|one-time)\b"
+                        r"(?:\s+(?:items?|charges?|costs?|adjustments?|expenses?))?")
 # a reconciliation named by what it reconciles, before or after the item: "In reconciling NOI to net income, what
 # interest expense …", "… when reconciling adjusted EBITDA to net income", "… include in reconciling to core EPS"
 _RECONCILING = re.compile(r"(?i)\b(?:(?:in|when|while)\s+)?reconcil(?:ing|es?|ed)\s+(?:(?:the\s+|its\s+)?"
@@ -113,6 +118,9 @@ def reconciled_total(question: str, names: frozenset[str] = frozenset()) -> Reco
     for m in LIST_NAMED.finditer(question):
         if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
             return ReconciledTotal(m.start(), m.end(), m.group(0), bool(PER_SHARE_TOTAL.search(m.group(0))))
+    for m in TREATED_AS.finditer(question):
+        if set(re.findall(r"[a-z]{3,}", question[:m.start()].lower())) - _ASKING - names:
+            return ReconciledTotal(m.start(), m.end(), m.group(0), False)
     for m in _RECONCILING.finditer(question):
         rest = f"{question[:m.start()]} {question[m.end():]}"
         if _TOTAL.search(m.group(0)) and set(re.findall(r"[a-z]{3,}", rest.lower())) - _ASKING - names:

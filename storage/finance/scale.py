@@ -151,6 +151,12 @@ _PER_SHARE_COLUMN = re.compile(r"^\W*(?:diluted |basic )?(?:eps|(?:net )?(?:earn
                                r"share)(?:,? ?\(?(?:diluted|basic)\)?)?\W*(?:\(\d\)\W*)?$", re.IGNORECASE)
 
 
+def names_share_count(label: str) -> bool:
+    """A label of a share count, whatever per-share words it also says ("Weighted-average shares used in computing
+    diluted earnings per share"); "Weighted-average Black-Scholes value per share" is no count."""
+    return bool(_NOT_PER_SHARE.search(label or ""))
+
+
 def per_share_column(head: str, label: str) -> bool:
     """The cell of a per-share column (`head`: its column head without the period) of a row that is no share count."""
     return bool(_PER_SHARE_COLUMN.search(head or "")) and not _SHARE_COUNT.search(label or "")

@@ -5,6 +5,8 @@ row (generated release pages read by layout, storage/finance/reconciliation.py).
 
 from __future__ import annotations
 
+import pytest
+
 from storage.finance.reconciliation import reconciled_total
 from tests.agent.no_model.pdf_statements import asked_block, asked_lead
 from tests.agent.no_model.test_figures_releases import grouped  # noqa: F401 (fixture)
@@ -70,6 +72,17 @@ def test_a_line_of_a_named_reconciliation_answers_from_its_row(grouped):
     lead = asked_lead("What was the movement in working capital in Northwind's fiscal 2022 adjusted free cash flow, "
                       "for the twelve months ended June 30, 2022?", sources, text)
     assert "154" in lead and "1,066" not in lead, lead
+
+
+@pytest.mark.parametrize("treated", ["did Northwind treat as non-core", "did Northwind classify as special items",
+                                     "were recorded as non-GAAP adjustments by Northwind"])
+def test_an_item_said_to_be_treated_as_non_core_is_its_reconciling_line(grouped, treated):
+    sources, text = grouped("Reconciliation of GAAP Earnings to Non-GAAP Core Earnings", "(in millions, except per share amounts)",
+                            GROUPS, EARNINGS_EPS, CORE_ROWS, gap=90)
+    lead = asked_lead(f"What restructuring and legal costs {treated} in the three months ended June 30, 2022?", sources, text)
+    assert ": $151" in lead and "0.07" not in lead, lead
+    # a company's own treatment named with no item before it asks no line
+    assert reconciled_total("What did Northwind treat as non-core in 2022?", frozenset({"northwind"})) is None
 
 
 def test_a_total_asked_itself_is_still_the_total(grouped):

@@ -340,6 +340,27 @@ def test_items_whose_names_end_in_a_year_are_no_bridge():
     assert not [f for f in facts if f.fiscal_year or f.period_end]
 
 
+# a growth bridge printed under spans without a year ("Three Months Ended June 30" over the parts): the years are in
+# the labels of the item's rows, and the components of its growth are the later year's
+@pytest.mark.parametrize("named", ["Net sales fiscal year {}", "Net sales FY{}", "Net sales - {}"])
+def test_spans_without_a_year_take_the_years_of_the_rows(named):
+    rows = [(named.format(2023), "2,777", "897", "11,154", "3,540"), (named.format(2022), "2,967", "942", "11,151", "3,393"),
+            ("Reported Growth %", "(6)", "(5)", "-", "4"), ("Volume %", "(7)", "(6)", "(3)", "(4)")]
+    header = [[("Three Months Ended June 30", 0, 1), ("Twelve Months Ended June 30", 2, 3)],
+              ["Flexibles", "Rigid Packaging", "Flexibles", "Rigid Packaging"]]
+    facts = facts_of(Statement(["Components of Fiscal 2023 Net Sales growth", "($ million)"], header, rows))
+    _check(facts, named.format(2023), 1, value=897.0, **_span("2023-04-01", "2023-06-30", 3), **MONEY)
+    _check(facts, named.format(2022), 3, value=3393.0, **_span("2021-07-01", "2022-06-30", 12), **MONEY)
+    _check(facts, "Volume %", 1, value=-6.0, unit="%", scale=1.0, **_span("2023-04-01", "2023-06-30", 3))
+    _check(facts, "Volume %", 2, value=-3.0, unit="%", scale=1.0, **_span("2022-07-01", "2023-06-30", 12))
+
+
+def test_spans_without_a_year_over_rows_of_no_year_stay_undated():
+    rows = [("Net sales", "2,777", "897"), ("Volume %", "(7)", "(6)")]
+    facts = facts_of(Statement(["Net sales by segment", "($ million)"], [["Three Months Ended June 30"] * 2, ["Flexibles", "Rigid"]], rows))
+    assert not [f for f in facts if f.fiscal_year or f.period_end]
+
+
 @pytest.mark.parametrize("dates, left, want", [
     (["6/30/2023", "6/30/2022"], "Three months ended", ("2022-06-30", 3, None)),
     (["06/30/23", "06/30/22"], "Six months ended", ("2022-06-30", 6, None)),
