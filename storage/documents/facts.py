@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 15  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 16  # bump when a change to reading tables changes stored facts: older builds are read again
 MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
 _NUMBER = re.compile(r"\d")
 

@@ -73,7 +73,9 @@ def _is_header_line(line: Line) -> bool:
         or bool(_BALANCE_AT.match(text)) or (bare != text.strip() and is_period_line(bare))
 
 
-LastTable = tuple[list[Column], TableHeader, list[Line]]  # a table's columns, header and column-title lines
+# a table's columns, header and column-title lines, and whether it runs to its page's end (nothing but a page
+# number below its rows: the statement may go on over the next page)
+LastTable = tuple[list[Column], TableHeader, list[Line], bool]
 _CONTINUED = re.compile(r"(?i)\bcontinued\b")
 PERCENT_SHIFT = 2.5 * COLUMN_GAP  # how far left of its column a "%" printed apart pushes a figure's digits
 # a balance sheet's date phrase over its year columns: "Balance at December 31,", "Balances as of June 30,"
@@ -292,6 +294,7 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
     unit_caption = ""
     blocks = _table_blocks(lines)
     previous: LastTable | None = None
+    previous_end = 0  # where the last table with a header ends
     head_over: list[Line] = []  # the header lines printed over the columns of the last table with a header
     for h, start, end in blocks:
         for k in range(0, h):
@@ -312,14 +315,14 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
             # a caption broken over two lines: "... were as follows (in" / "millions):"
             unit_caption = _unit_caption(lines[k]) or (k + 1 < start and not _unit_caption(lines[k + 1])
                                                        and _joined_caption(lines[k], lines[k + 1])) or unit_caption
-        header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start])
+        header, titles = _table_header(header_lines, cols, cw, previous, carried, lines[:start], _opens_page(lines, start))
         # a period phrase or caption printed in the stub only ("At Year-End", "For the Year", "(in millions)") between
         # two parts of a table whose years head the first part: the years over the columns with this part's phrase
         # (unless the part is a roll-forward, whose rows' balances date them)
         go_on = header_for(head_over + header_lines, cols, cw) if header is None and previous is not None and head_over \
             and _stub_phrases(header_lines, cols, cw) and _same_columns(previous[0], cols) else None
         if header is not None:
-            previous = (cols, header, titles)
+            previous, previous_end = (cols, header, titles, False), end
             head_over = [ln for ln in header_lines if not _left_of(ln, cols, cw)] or head_over
         for k in range(h, start):
             if _is_header_line(lines[k]) and header is not None:
@@ -387,13 +390,30 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                             label_box=_label_box(ln), cell_boxes=tuple(boxes) if laid else None)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
+    if previous is not None and all(_page_number_only(ln) for ln in lines[previous_end:]):
+        previous = (*previous[:3], True)
     return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)], previous
 
 
+def _opens_page(lines: list[Line], start: int) -> bool:
+    """The rows from `start` are the page's first: no figures, no unit caption (a new table's) and no prose
+    above them but the first half of their first label ("Short-term debt financing, net of issuance costs of
+    $0, $1, and $2 at" / "respective dates  —  300  1,448"); a section label may stand over them."""
+    wrapped = start > 0 and lines[start].label[:1].islower()
+    return not any(ln.values or _unit_caption(ln) or _is_paragraph(ln) and not (wrapped and k == start - 1)
+                   for k, ln in enumerate(lines[:start]))
+
+
+def _page_number_only(line: Line) -> bool:
+    """A line below a page's last table that does not end it: empty, or a bare page number."""
+    return not line.label and all(re.fullmatch(r"\d{1,3}", v) for v, _, _ in line.values)
+
+
 def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previous: LastTable | None,
-                  carried: LastTable | None, above: list[Line]) -> tuple[TableHeader | None, list[Line]]:
+                  carried: LastTable | None, above: list[Line], opens_page: bool) -> tuple[TableHeader | None, list[Line]]:
     """A table's header and its column-title lines, from its own header lines, else from the table
-    before it on the page (`previous`) or on the previous page (`carried`)."""
+    before it on the page (`previous`) or on the previous page (`carried`). `opens_page`: nothing but
+    label lines is printed above its rows (`_opens_page`)."""
     titles = [ln for ln in header_lines if not re.search(YEAR, ln.text)]
     if header_lines and not titles and previous is not None and _same_columns(previous[0], cols) \
             and all(PERIOD_TOKEN.fullmatch(FOOTNOTE_AFTER_LABEL.sub("", ln.text).strip()) for ln in header_lines):
@@ -408,6 +428,12 @@ def _table_header(header_lines: list[Line], cols: list[Column], cw: float, previ
             and not any(_is_column_titles(ln, cols, cw) for ln in header_lines) \
             and any(_CONTINUED.search(ln.text) for ln in above):
         header = carried[1]  # the statement goes on from the previous page, under "... (continued)"
+    if header is None and previous is None and carried is not None and carried[3] and not header_lines \
+            and len(cols) > 1 and _same_columns(carried[0], cols) and opens_page:
+        # no "(continued)" printed: the page opens with rows in the columns of a table that ran to the previous page's
+        # end (a statement's second page: "Credit facilities financing fees  —  (9)  (22)" under no header); one
+        # column is no statement's (a contents page's page numbers)
+        header = carried[1]
     return header, titles
 
 

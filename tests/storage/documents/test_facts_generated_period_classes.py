@@ -314,6 +314,39 @@ def test_a_headerless_table_on_the_next_page_not_said_to_continue_gets_no_period
     assert not [f for f in facts if f.page == 1 and f.period_end]
 
 
+# a statement's second page often prints neither its header nor "(continued)": its rows open the page in the
+# columns of the table that ran to the previous page's end
+OPENS = {"rows only": [], "a section over them": [("Cash flows from financing activities",)],
+         "a first label wrapped over two lines": [("Proceeds from short-term debt financing, net of issuance costs of $0, $1 and $2 at",)]}
+
+
+@pytest.mark.parametrize("opening", list(OPENS))
+@pytest.mark.parametrize("framed", [False, True])
+def test_a_statement_going_on_over_the_next_page_with_no_header_and_no_continued(opening, framed):
+    frame = {"running_header": "ACME CORPORATION 2023 FORM 10-K", "footer": True, "prose_pages": 2} if framed else {}
+    first = ("respective dates" if "wrapped" in opening else "Dividends paid", "(100)", "(90)")
+    rows = OPENS[opening] + [first, ("Net cash used in financing activities", "(140)", "(95)")]
+    facts = facts_of(CASH_FLOWS, Statement([], [], rows, columns=2), **frame)
+    page = 3 if framed else 1
+    f = fact(facts, "Net cash used in financing activities", 1, page)
+    assert (f.value, f.period_end, f.duration_months, f.scale) == (-95.0, "2022-12-31", 12, 1e6)
+    assert fact(facts, first[0], 0, page).fiscal_year == 2023
+
+
+def test_rows_opening_a_page_after_a_table_that_ended_above_a_note_get_no_period():
+    ended = Statement(CASH_FLOWS.title, CASH_FLOWS.header, CASH_FLOWS.rows + [
+        ("See accompanying notes to the consolidated financial statements, which are an integral part of them.",)])
+    facts = facts_of(ended, Statement([], [], GOES_ON, columns=2))
+    assert facts and not [f for f in facts if f.page == 1 and f.period_end]
+
+
+def test_one_column_rows_opening_a_page_take_no_period_from_the_page_before():
+    one = Statement(["Segment assets", "(In millions)"], [["December 31, 2023"]], [("Americas", "$ 4,120"), ("Europe", "1,730")])
+    facts = facts_of(one, Statement([], [], [("Asia", "$ 655"), ("Total", "6,505")], columns=1))
+    assert fact(facts, "Europe", 0).as_of == "2023-12-31"
+    assert not [f for f in facts if f.page == 1 and (f.as_of or f.period_end)]
+
+
 # ---------------------------------------------------------------- a bridge: the year in its end rows' labels
 
 @pytest.mark.parametrize("named", ["{} - {}", "{} ({})", "{}, {}"])
