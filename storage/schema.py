@@ -219,5 +219,5 @@ class Fact(BaseModel):
     scale_caption: str = ""  # the caption as printed ("In millions, except per share data")
     value_text: str  # the value as printed ("(1,577)", "$34,229", "43.3%")
     value: float | None = None  # the number printed (-1577.0), None for a dash or text; times `scale` for the amount
-    label_box: Box | None = None  # None for OCR pages
+    label_box: Box | None = None  # None for an OCR page read by its text alone (no engine gave word boxes)
     value_box: Box | None = None

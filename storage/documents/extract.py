@@ -51,9 +51,34 @@ def ocr_dpi(page: pymupdf.Page) -> int | None:
     return dpi if dpi >= MIN_OCR_DPI else None
 
 
-def _ocr_page(page: pymupdf.Page, engine, dpi: int) -> str:
-    pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
-    return engine.image_to_text(pixmap.tobytes("png")).strip()
+def _ocr_page(page: pymupdf.Page, engine, dpi: int, words: bool = False) -> tuple[str, list[tuple] | None]:
+    """The page's OCR text and, with `words` and when the text prints a table's worth of numbers
+    (MIN_TABLE_NUMBERS), its words boxed in page points like `get_text("words")` (a second pass of the engine:
+    the text stays the one the engine composes)."""
+    png = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
+    text = engine.image_to_text(png).strip()
+    if not words or not prints_numbers(text):
+        return text, None
+    return text, boxes_in_points(engine.image_to_words(png), page, dpi)
+
+
+def ocr_words(page: pymupdf.Page, engine, dpi: int) -> list[tuple]:
+    """The words of a page read with OCR, boxed in page points (`get_text("words")` tuples)."""
+    png = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
+    return boxes_in_points(engine.image_to_words(png), page, dpi)
+
+
+def boxes_in_points(boxes, page: pymupdf.Page, dpi: int) -> list[tuple]:
+    k = 72 / dpi
+    x, y = page.rect.x0, page.rect.y0
+    return [(x + x0 * k, y + y0 * k, x + x1 * k, y + y1 * k, text) for x0, y0, x1, y1, text in boxes]
+
+
+MIN_TABLE_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
+
+
+def prints_numbers(text: str) -> bool:
+    return sum(1 for token in text.split() if any(c.isdigit() for c in token)) >= MIN_TABLE_NUMBERS
 
 
 def _ocr_images(
@@ -114,7 +139,8 @@ def extract_pages(
 ) -> tuple[list[PageContent], list[tuple[int, str, str]], str | None, list[SkippedItem]]:
     """Per-page text (OCR for scanned pages), OCR text of embedded images, and what was skipped.
     `words`, when given, receives each text-layer page's word boxes and height (for
-    storage/documents/facts.py), read from the same text page as its text."""
+    storage/documents/facts.py), read from the same text page as its text, and an OCR page's words boxed
+    by the engine when its text prints numbers."""
     engine = None
     engine_loaded = False
     pages: list[PageContent] = []
@@ -136,7 +162,10 @@ def extract_pages(
                 f"at {MIN_OCR_DPI} dpi under the {MAX_RENDER_PIXELS // 10**6} MP limit")))
         if dpi is not None:
             try:
-                pages.append(PageContent(page_number=number, text=_ocr_page(page, engine, dpi), is_ocr=True))
+                text, boxed = _ocr_page(page, engine, dpi, words is not None)
+                pages.append(PageContent(page_number=number, text=text, is_ocr=True))
+                if boxed is not None:
+                    words[number] = (boxed, page.rect.height)  # its tables read by layout, like a text page's
             except Exception as exc:  # noqa: BLE001 - MuPDF and OCR engines share no error base; recorded as skipped
                 log.info("page %d could not be OCRed: %s", number, exc)
                 skipped.append(SkippedItem(page=number, what="page", reason=f"the page could not be read with OCR ({type(exc).__name__})"))

@@ -35,7 +35,9 @@ from pathlib import Path
 import pymupdf
 
 from storage.documents.catalog import get_pdf_output_dirs, list_processed_pdfs, load_facts, load_manifest, load_page_texts
+from storage.documents.extract import MIN_TABLE_NUMBERS, ocr_dpi, ocr_words, prints_numbers
 from storage.documents.maintenance import document_lock
+from storage.documents.ocr import get_ocr_engine
 from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, page_units, row_cells, table_captions
@@ -57,8 +59,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 16  # bump when a change to reading tables changes stored facts: older builds are read again
-MIN_NUMBERS = 4  # a page printing fewer numbers holds no table worth a layout read
+READER = 17  # bump when a change to reading tables changes stored facts: older builds are read again
 _NUMBER = re.compile(r"\d")
 
 
@@ -82,7 +83,7 @@ def page_words(doc: pymupdf.Document, number: int, textpage=None) -> tuple[list[
 def read_tables(pages: list[PageContent], words: dict[int, tuple[list[tuple], float]]) -> DocumentTables:
     """The document's tables and facts from its extracted pages and the word boxes of its text-layer
     pages (`words`: page -> (`get_text("words")`, page height))."""
-    numbered = {n: sum(1 for w in ws if _NUMBER.search(str(w[4]))) >= MIN_NUMBERS for n, (ws, _) in words.items()}
+    numbered = {n: sum(1 for w in ws if _NUMBER.search(str(w[4]))) >= MIN_TABLE_NUMBERS for n, (ws, _) in words.items()}
     keys, kept = read_pages(words)
     layout: dict[int, list[Unit]] = {}
     last: dict[int, LastTable | None] = {}  # each page's last table, for a statement going on over the next page
@@ -485,9 +486,15 @@ def clear_cache() -> None:
 
 
 def read_document(doc: pymupdf.Document, pages: list[PageContent]) -> DocumentTables:
-    """Facts of an open document whose pages were extracted (OCR pages by their text)."""
-    ocr = {p.page_number for p in pages if p.is_ocr}
+    """Facts of an open document whose pages were extracted: an OCR page printing numbers is read again with
+    OCR for its word boxes (by its text alone when no engine is installed)."""
+    ocr = {p.page_number: p.text for p in pages if p.is_ocr}
     words = {n: page_words(doc, n) for n in range(doc.page_count) if n not in ocr}
+    engine = get_ocr_engine() if any(prints_numbers(t) for t in ocr.values()) else None
+    for n, text in ocr.items():
+        dpi = ocr_dpi(doc[n]) if engine is not None and prints_numbers(text) else None
+        if dpi is not None:
+            words[n] = (ocr_words(doc[n], engine, dpi), doc[n].rect.height)
     return read_tables(pages, words)
 
 

@@ -21,11 +21,18 @@ from storage.settings import get_settings
 log = logging.getLogger(__name__)
 
 
+Box = tuple[float, float, float, float, str]  # (x0, y0, x1, y1, word) in the image's pixels
+
+
 class OcrEngine(Protocol):
     name: str
 
     def image_to_text(self, png_bytes: bytes) -> str:
         """Text of an image (PNG bytes), lines separated by newlines."""
+
+    def image_to_words(self, png_bytes: bytes) -> list[Box]:
+        """The image's words with their boxes, in the shape of `pymupdf.Page.get_text("words")` (pixels), so a
+        scanned page's tables are read by the same layout reader as a text page's."""
 
 
 class TesseractOcr:
@@ -47,6 +54,14 @@ class TesseractOcr:
 
         with Image.open(io.BytesIO(png_bytes)) as image:
             return self._pytesseract.image_to_string(image, config="--psm 3")
+
+    def image_to_words(self, png_bytes: bytes) -> list[Box]:
+        from PIL import Image
+
+        with Image.open(io.BytesIO(png_bytes)) as image:
+            data = self._pytesseract.image_to_data(image, config="--psm 3", output_type=self._pytesseract.Output.DICT)
+        return [(x, y, x + w, y + h, t.strip()) for x, y, w, h, t in
+                zip(data["left"], data["top"], data["width"], data["height"], data["text"]) if t.strip()]
 
 
 class RapidOcr:
@@ -70,6 +85,11 @@ class RapidOcr:
         texts = getattr(result, "txts", None) or ()
         return "\n".join(texts)
 
+    def image_to_words(self, png_bytes: bytes) -> list[Box]:
+        result = self._engine(png_bytes)
+        boxes, texts = getattr(result, "boxes", None), getattr(result, "txts", None) or ()
+        return regions_to_words([(points, text) for points, text in zip(boxes if boxes is not None else (), texts)])
+
 
 class EasyOcr:
     name = "easyocr"
@@ -87,6 +107,25 @@ class EasyOcr:
 
     def image_to_text(self, png_bytes: bytes) -> str:
         return boxes_to_lines(self._reader.readtext(png_bytes, detail=1, paragraph=False))
+
+    def image_to_words(self, png_bytes: bytes) -> list[Box]:
+        return regions_to_words([(points, text) for points, text, _ in self._reader.readtext(png_bytes, detail=1, paragraph=False)])
+
+
+def regions_to_words(regions) -> list[Box]:
+    """Text regions [(corner points, text)] (engines that box a run of words, not each word) -> words, each
+    given its share of its region's width by its characters (a region is one font's run, so the share is close)."""
+    out: list[Box] = []
+    for points, text in regions:
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        per_char = (x1 - x0) / max(len(text), 1)
+        at = 0
+        for word in text.split():
+            start = text.index(word, at)
+            out.append((x0 + start * per_char, y0, x0 + (start + len(word)) * per_char, y1, word))
+            at = start + len(word)
+    return out
 
 
 def boxes_to_lines(boxes) -> str:

@@ -74,11 +74,19 @@ def test_text_parser_one_cell_per_line_header_with_a_trailing_change():
     assert not any("Change 20" in c.period or "Item" in c.period for c in cells)
 
 
-def test_facts_of_a_change_column_name_no_year():
-    """The text parser's rows (an OCR page's text) give the facts: the change column's fact names no year."""
-    with pymupdf.open(stream=_one_cell_per_line_pdf(), filetype="pdf") as doc:
-        pages = [PageContent(page_number=0, text=doc[0].get_text(), is_ocr=True)]
-        facts = read_document(doc, pages).facts
+def test_facts_of_a_change_column_name_no_year(monkeypatch):
+    """The text parser's rows (an OCR page's text, no OCR engine installed to box its words) give the facts: the
+    change column's fact names no year."""
+    from storage.documents import ocr
+
+    monkeypatch.setenv("OCR_ENGINE", "none")
+    ocr.get_ocr_engine.cache_clear()
+    try:
+        with pymupdf.open(stream=_one_cell_per_line_pdf(), filetype="pdf") as doc:
+            pages = [PageContent(page_number=0, text=doc[0].get_text(), is_ocr=True)]
+            facts = read_document(doc, pages).facts
+    finally:
+        ocr.get_ocr_engine.cache_clear()
     profit = {f.column: f for f in facts if f.label == "Net profit"}
     assert (profit[0].value, profit[0].fiscal_year, profit[0].period) == (38.1, 2023, "2023")
     assert (profit[1].value, profit[1].fiscal_year) == (30.4, 2022)
