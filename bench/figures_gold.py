@@ -183,10 +183,28 @@ def score_figure(item: dict, answer: str, honour_no_figure: bool = True) -> str:
         return "missing"
     if item["value"] is None:
         return _score_total(item, answer, lead)
-    if not contains_figure(lead, item["value"]):
+    if not contains_figure(lead, item["value"]) and not _finer(lead, item):
         return "wrong"
     years = years_of(item["period"], item["question"])
     return "correct" if not years or any(y in lead for y in years) else "value_no_period"
+
+
+_SCALED = re.compile(r"(\d[\d,]*(?:\.\d+)?)\)?\s*(thousand|million|billion)\b", re.I)
+_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+def _finer(lead: str, item: dict) -> bool:
+    """The lead states the gold figure more finely, with its scale word: "$(4,630) million" (the cash flow
+    statement's row) for a gold "$4.6 billion" (the prose's), equal when rounded to the gold's printed digits."""
+    word, gold = gold_scale(item.get("unit")), item["value"].strip("$()%").replace(",", "")
+    if not word:
+        return False
+    places = len(gold.partition(".")[2])
+    for number, scale in _SCALED.findall(MARKER.sub(" ", lead)):
+        x = float(number.replace(",", "")) * _FACTOR[scale.lower()] / _FACTOR[word]
+        if x != float(gold) and round(x, places) == float(gold):
+            return True
+    return False
 
 
 def _score_total(item: dict, answer: str, lead: str) -> str:

@@ -49,6 +49,16 @@ def test_lead_line_skips_headings_years_dates_and_uncited_numbers():
     assert figures_in("Net sales (September 24, 2022) in FY2022 [^12]: (1,577)") == ["(1,577)"]
 
 
+def test_the_gold_figure_stated_more_finely_with_its_scale_word_is_right():
+    """Gold read off the prose ("$4.6 billion in 2019"); the answer leads with the statement's row ($4,630 million)."""
+    dividends = {"value": "4.6", "unit": "USD billions", "period": "2019", "question": "How much did Acme pay in dividends in 2019?"}
+    assert score_figure(dividends, "- Dividends paid (Years ended December 31, 2019): $(4,630) million [^9]") == "correct"
+    assert score_figure(dividends, "- Dividends paid (2019): $(4,680) million [^9]") == "wrong"  # 4.7 billion
+    assert score_figure(dividends, "- Dividends paid (2019): $(4,630) [^9]") == "wrong"  # no scale said
+    assert score_figure(dividends, "- Dividends paid (2019): 4.63 thousand [^9]") == "wrong"
+    assert score_figure({**dividends, "unit": "USD"}, "- Dividends paid (2019): $4,630 million [^9]") == "wrong"
+
+
 def test_figure_scores_value_with_period_neighbour_column_and_missing():
     assert score_figure(REVENUE, "- Total net sales (2022): $394,328 million [^1]") == "correct"
     assert score_figure(REVENUE, "- Total net sales: $394,328 [^1]") == "value_no_period"
