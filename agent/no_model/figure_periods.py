@@ -24,9 +24,9 @@ from datetime import date
 from storage.retrieval.question_scope import question_scope
 from storage.documents.tables import Cell
 from storage.finance.periods import (ASKED_FISCAL, ASKED_QUARTER_SPAN, ASKED_SPAN, BARE_ORDINAL_COLUMN, FISCAL_YEAR_NAMED, MONTH_DAY,
-                                     MONTH_QUARTER, MONTHS, QUARTER_NAME, QUARTER_ORDINALS, SPAN_MONTH_WORDS, YEAR_RE,
+                                     MONTH_QUARTER, MONTHS, QUARTER_BEFORE_Q, QUARTER_NAME, QUARTER_ORDINALS, SPAN_MONTH_WORDS, YEAR_RE,
                                      YEAR_TO_DATE,
-                                     column_months)
+                                     column_months, printed_years)
 
 MAX_FIGURES = 3  # cells stated (one per period the question names)
 _MONTH_QUARTER = MONTH_QUARTER
@@ -182,7 +182,7 @@ def cell_years(cell: Cell, asked: AskedPeriod, shift: FiscalShift | None = None)
 
 
 def column_years(period: str) -> list[int]:
-    return [int(y) for y in YEAR_RE.findall(period)]
+    return printed_years(period)  # "2022", and "Q4'22" / "4Q22" / "FY22" as the facts read them
 
 
 _QUARTER_NAME = QUARTER_NAME
@@ -196,6 +196,8 @@ def column_quarter(period: str) -> int | None:
     if m := BARE_ORDINAL_COLUMN.match(period):
         return _ORDINALS[m.group(1).lower()]
     m = _QUARTER_NAME.search(period)
+    if m is None and (before := QUARTER_BEFORE_Q.search(period)):
+        return int(before.group(1))  # "4Q22"
     return (_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) if m else None
 
 

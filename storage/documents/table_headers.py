@@ -141,9 +141,14 @@ def _period_runs(segs: list[Segment], left: float) -> list[Segment]:
     return out
 
 
+# a quarter named with its year ("Fourth Quarter 2022", "Q4 2022") is one period: a run splits between periods, not
+# inside one
+_QUARTER_OF_YEAR = re.compile(rf"{QUARTER_NAME.pattern}\s+{YEAR}\b")
+
+
 def _split_run(seg: Segment) -> list[Segment]:
     text = seg.text
-    spans = sorted((m.span() for pattern in (PERIOD_TOKEN, QUARTER_NAME, FULL_YEAR) for m in pattern.finditer(text)),
+    spans = sorted((m.span() for pattern in (PERIOD_TOKEN, QUARTER_NAME, _QUARTER_OF_YEAR, FULL_YEAR) for m in pattern.finditer(text)),
                    key=lambda span: (span[0], -span[1]))
     kept: list[tuple[int, int]] = []
     for a, b in spans:

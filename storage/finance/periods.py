@@ -40,7 +40,7 @@ _YEAR_TO_DATE = re.compile(r"\byear[- ]to[- ]date\b|\bYTD\b", re.IGNORECASE)
 FISCAL_LABEL = re.compile(rf"\b(?:fiscal(?:\s+year)?\s*({YEAR})|FY\s?'?({YEAR}|\d\d))\b", re.IGNORECASE)
 _YEAR_SPAN = re.compile(r"\b(?:years?|fiscal(?:\s+years?)?|annual|full[- ]year|twelve months)\b|\bFY(?=\s*'?\d\d)",
                         re.IGNORECASE)
-_QUARTER = re.compile(rf"\b(?:(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth)\s+quarter|quarters?\s+end(?:ed|ing))\b"
+_QUARTER = re.compile(rf"\b(?:(?:Q(?P<q>[1-4])|(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter|quarters?\s+end(?:ed|ing))\b"
                       rf"|[1-4]Q(?=\s*'?\d\d))",
                       re.IGNORECASE)
 # a fiscal year or quarter printed with two digits: "FY23", "FY '23", "Q1 FY23", "Q1'23", "Q1-23" (the century is 20xx)
@@ -90,6 +90,16 @@ def months_before(end: date, months: int) -> date:
     return date(y, m, day) + timedelta(days=1)
 
 
+def printed_years(text: str) -> list[int]:
+    """The years a column's head prints: four digits ("2022"), else two in a fiscal year's or quarter's label
+    ("FY23", "Q4'22", "4Q22", "Q1-23": 20xx)."""
+    return [int(y) for y in YEAR_RE.findall(text)] or [2000 + int(m.group("yy")) for m in SHORT_YEAR_LABEL.finditer(text)]
+
+
+# a quarter's number printed before its "Q" and two-digit year: "4Q22", "2Q '23"
+QUARTER_BEFORE_Q = re.compile(r"(?i)\b([1-4])Q(?=\s*'?\d\d\b)")
+
+
 def parse_period(text: str) -> Period:
     """A column's period as printed, parsed (fields None where the text does not say them)."""
     clean = " ".join((text or "").split())
@@ -104,7 +114,7 @@ def parse_period(text: str) -> Period:
             end = date(y if y > 99 else 2000 + y, int(m.group("nm")), int(m.group("nd")))
         except ValueError:
             end = None
-    years = [int(y) for y in YEAR_RE.findall(clean)] or [2000 + int(m.group("yy")) for m in SHORT_YEAR_LABEL.finditer(clean)]
+    years = printed_years(clean)
     year = end.year if end else (years[-1] if years else None)
     if end is not None and (name := FISCAL_LABEL.search(clean)):  # "Fiscal 2022 / January 28, 2023": fiscal 2022
         named = name.group(1) or name.group(2)
@@ -266,7 +276,8 @@ ASKED_FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
 # word, the weeks); a full year's words. Looser than parse_period: a "quarter" anywhere is three months
 _COLUMN_SPAN = re.compile(r"(?i)\b(three|six|nine|twelve)\s+months\b|\bquarter\b|\b(13|26|39|52|53) weeks\b")
 _COLUMN_FULL_YEAR = re.compile(rf"(?i)\byears?\s+ended\b|\bfiscal\s+(?:year\s+)?{YEAR}|\bfull[- ]year\b|\bannual\b"
-                               r"|\bfor the (?:fiscal )?year\b")
+                               r"|\bfor the (?:fiscal )?year\b|\bFY\s*'?\d\d(?:\d\d)?\b")
+_QUARTER_COLUMN_LABEL = re.compile(r"(?i)\bQ[1-4]\b|\b[1-4]Q(?=\s*'?\d\d)")
 # a quarterly table's column named by its ordinal alone under a year ("2016 4th", "1st 2015")
 BARE_ORDINAL_COLUMN = re.compile(rf"(?i)^\s*(?:{YEAR}\s+)?(1st|2nd|3rd|4th)(?:\s+{YEAR})?\s*$")
 
@@ -280,7 +291,9 @@ def column_months(period: str) -> int | None:
         if m.group(2):
             return WEEKS_MONTHS[int(m.group(2))]
         return SPAN_MONTH_WORDS.get((m.group(1) or "").lower(), 3)
-    # "Year Ended", "Fiscal 2016", "Full year", "Annual", "For the Year" (a selected-data column)
+    if _QUARTER_COLUMN_LABEL.search(period):  # "Q4 2022", "Q4'22", "4Q22", "Q1 FY24"
+        return 3
+    # "Year Ended", "Fiscal 2016", "Full year", "Annual", "For the Year" (a selected-data column), "FY22"
     if _COLUMN_FULL_YEAR.search(period):
         return 12
     return None
