@@ -937,9 +937,7 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         # the question's line-item words must all be printed with the row (label, caption, section or
         # lead-in): "return on equity" is not "Return on invested capital"
         # (a label of period words only, "Balance at end of year", is a row of the table its lead-in names)
-        # ("segment" says what the named thing is; its row need not print it. A label the question prints word for word
-        # is named by it, whatever else the question says of it: "before the valuation allowance")
-        if not (terms or row.intro) or _unsaid(own, said) - _SEGMENT_KIND and not _label_said(terms, ask):
+        if not (terms or row.intro) or _unsaid(own, said) - _SEGMENT_KIND:  # "segment" says what the named thing is; its row need not print it
             continue
         if _another_part(terms, ask):
             continue
@@ -963,22 +961,9 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         # of a statement's same-named parts ("Services" under "Net sales:" and under "Cost of sales:"), the
         # one whose section names the asked item
         score += tune.total_bonus * (bool(ask.items) and _names_item(row.cells[0].section, ask.items[0]))
-        if _label_said(terms, ask):
-            # the question prints the row's label word for word ("What were total deferred tax assets before the
-            # valuation allowance?" over "Total deferred tax assets"): it names the row, however many other words it says
-            score = max(score, tune.min_row_score)
         if best is None or score > best.score:
             best = FigureMatch(score, cells, row.source, row)
     return best if best is not None and best.score >= tune.min_row_score else None
-
-
-def _label_said(terms: set[str], ask: Ask) -> bool:
-    """Every word of the label is a word of the question, two or more of them besides "total" and "net" (one word,
-    "Services", is as often a part's name said in passing: "(services net sales minus services cost of sales)")."""
-    return len(terms - _NOT_DISTINCTIVE - _TOTAL_WORD) >= 2 and terms <= _words(ask.text)
-
-
-_TOTAL_WORD = set(tokenize("total"))
 
 
 def says_asked_words(row: Row, ask: Ask) -> bool:
