@@ -38,7 +38,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from storage.finance import arithmetic, line_items
 from storage.finance.arithmetic import WORDS as _OPS
 from storage.finance.columns import CHANGE_BASIS, names_change
-from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL
+from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL, YEAR_RE
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_named_entity, tokenize
@@ -522,6 +522,8 @@ def printed_change(question: str, rows: list[Row], sources: list[Source], period
     change = _change_after(match.row.cells, old, new, CHANGE_BASIS.search(question))
     if change is None:
         return None
+    if not names_change(change.period):  # a "%" column after the change's amount: the percent said as such
+        change = replace(change, period="% change", value=change.value if "%" in change.value else f"{change.value}%")
     return f"- {match.row.line(replace(change, period=f'{change.period}, {new.period} vs. {old.period}'))}"
 
 
@@ -533,10 +535,14 @@ def _change_after(cells: list, old, new, basis=None):
     at = [i for i, c in enumerate(cells) if c is old or c is new]
     if len(at) != 2:
         return None
-    percent = []
+    percent, after_change = [], False
     for cell in cells[max(at) + 1:]:
-        if not names_change(cell.period):
+        # a column titled "%" alone right after a change column ("Inc/(Dec)  %") is that change in percent (the
+        # period phrase spanning the header may be glued to it: "Quarters Ended December 31, %")
+        bare_percent = after_change and cell.period.rstrip().endswith("%") and not YEAR_RE.search(cell.period)
+        if not names_change(cell.period) and not bare_percent:
             break  # another period's cell comes first: no change column of this pair
+        after_change = True
         if "%" in cell.value or "%" in cell.period or re.search(r"(?i)\bpercent", cell.period):
             percent.append(cell)
     if basis is not None:
