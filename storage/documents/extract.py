@@ -55,7 +55,7 @@ def _ocr_page(page: pymupdf.Page, engine, dpi: int, words: bool = False) -> tupl
     """The page's OCR text and, with `words` and when the text prints a table's worth of numbers
     (MIN_TABLE_NUMBERS), its words boxed in page points like `get_text("words")` (a second pass of the engine:
     the text stays the one the engine composes)."""
-    png = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
+    png = _page_png(page, dpi)
     text = engine.image_to_text(png).strip()
     if not words or not prints_numbers(text):
         return text, None
@@ -64,8 +64,11 @@ def _ocr_page(page: pymupdf.Page, engine, dpi: int, words: bool = False) -> tupl
 
 def ocr_words(page: pymupdf.Page, engine, dpi: int) -> list[tuple]:
     """The words of a page read with OCR, boxed in page points (`get_text("words")` tuples)."""
-    png = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
-    return boxes_in_points(engine.image_to_words(png), page, dpi)
+    return boxes_in_points(engine.image_to_words(_page_png(page, dpi)), page, dpi)
+
+
+def _page_png(page: pymupdf.Page, dpi: int) -> bytes:
+    return page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
 
 
 def boxes_in_points(boxes, page: pymupdf.Page, dpi: int) -> list[tuple]:

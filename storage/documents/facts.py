@@ -488,12 +488,12 @@ def clear_cache() -> None:
 def read_document(doc: pymupdf.Document, pages: list[PageContent]) -> DocumentTables:
     """Facts of an open document whose pages were extracted: an OCR page printing numbers is read again with
     OCR for its word boxes (by its text alone when no engine is installed)."""
-    ocr = {p.page_number: p.text for p in pages if p.is_ocr}
+    ocr = {p.page_number for p in pages if p.is_ocr}
     words = {n: page_words(doc, n) for n in range(doc.page_count) if n not in ocr}
-    engine = get_ocr_engine() if any(prints_numbers(t) for t in ocr.values()) else None
-    for n, text in ocr.items():
-        dpi = ocr_dpi(doc[n]) if engine is not None and prints_numbers(text) else None
-        if dpi is not None:
+    tables = [p.page_number for p in pages if p.is_ocr and prints_numbers(p.text)]
+    engine = get_ocr_engine() if tables else None
+    for n in tables if engine is not None else ():
+        if (dpi := ocr_dpi(doc[n])) is not None:
             words[n] = (ocr_words(doc[n], engine, dpi), doc[n].rect.height)
     return read_tables(pages, words)
 
