@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from storage.finance.numbers import parse_number
-from storage.finance.periods import PRINTED_DATE, column_head, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE
+from storage.finance.periods import PRINTED_DATE, column_head, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE, printed_years
 from storage.finance.scale import CENTS, names_share_count, per_share_column, scale_word  # the one reader of scale captions (also used by cited_rows)
 
 _CURRENCY = re.compile(r"[$€£]")
@@ -106,7 +106,14 @@ def figure_line(cell, source_id: str, caption: str = "", table_has_dollar: bool 
     """`Net sales (Years ended December 31, 2022): $52,417 million [^1]`: the row label, the column
     (its period) and the value as `figure_value` says it (agent/citations/quotes.py reads the label
     and the value back to highlight them on the page)."""
-    return f"{cell.label} ({cell.period}): {figure_value(cell, caption, table_has_dollar, instant, per_share)} {source_id}"
+    return f"{cell.label} ({head_with_year(cell.period)}): {figure_value(cell, caption, table_has_dollar, instant, per_share)} {source_id}"
+
+
+def head_with_year(period: str) -> str:
+    """The column's period as printed, its year said in full when the head prints two digits ("Q4'22, 2022")."""
+    if YEAR_RE.search(period) or not (years := printed_years(period)):
+        return period
+    return f"{period}, {', '.join(str(y) for y in dict.fromkeys(years))}"
 
 
 def figure_value(cell, caption: str = "", table_has_dollar: bool = False, instant: bool | None = None,

@@ -47,5 +47,6 @@ def test_a_release_table_headed_by_short_quarter_labels(statement_pdf):
     sources, text = statement_pdf([RELEASE], file="NORTHWIND_2022Q4_EARNINGS.pdf", issuer="Northwind Corporation")
     quarter = asked_lead("What was Northwind's revenue in the fourth quarter of 2022?", sources, text)
     assert "$14,042" in quarter and "$63,054" not in quarter, quarter
+    assert "(Q4'22, 2022)" in quarter, quarter  # the year said in full beside the head as printed
     year = asked_lead("What was Northwind's net income in 2022?", sources, text)
     assert "$8,014" in year and "664" not in year, year
