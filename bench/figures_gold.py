@@ -361,7 +361,7 @@ def out_of_scope_questions(infos: dict[str, object]) -> list[dict]:
 
 
 GOLDS = ("statements", "library", "releases", "releases-more", "paraphrase", "derived-more", "segments", "notes",
-         "reconciling", "balances", "phrasings", "measures")
+         "reconciling", "balances", "phrasings", "measures", "changes")
 
 
 def gold_files(kind: str, gold: str = "statements") -> list[str]:
@@ -378,6 +378,8 @@ def gold_files(kind: str, gold: str = "statements") -> list[str]:
         return [f"paraphrase_tune_{kind}.jsonl"] if (GOLD / f"paraphrase_tune_{kind}.jsonl").exists() else []
     if gold == "derived-more":
         return ["ratios_tune_derived.jsonl"] if kind == "derived" else []
+    if gold == "changes":  # a change asked as an amount, tune and check issuers
+        return ["changes_tune_derived.jsonl", "changes_check_derived.jsonl"] if kind == "derived" else []
     if gold == "reconciling":  # two tune files (tune issuers' reconciliation pages) and the check half
         names = ["reconciling_tune_figures.jsonl", "reconciling_tune2_figures.jsonl", "reconciling_check_figures.jsonl"]
         return names if kind == "figures" else []
@@ -480,6 +482,7 @@ def _default_pdfs(gold: str = "statements") -> list[Path]:
                "releases-more": ["financebench-dev/pdfs", "financebench-dev/library", "statements-more"],
                "paraphrase": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "derived-more": ["statements", "statements-more", "financebench-dev/pdfs"],
+               "changes": ["statements", "statements-more", "financebench-dev/library"],
                "segments": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
                "notes": ["statements", "statements-more", "financebench-dev/library"],
                "reconciling": ["statements", "statements-more", "financebench-dev/library", "financebench-dev/pdfs"],
@@ -514,7 +517,10 @@ def main(argv: list[str] | None = None) -> int:
                              "measures: bench/gold/measures_tune_figures.jsonl and measures_check_figures.jsonl (a "
                              "non-GAAP measure or a line of its reconciliation in annual filings' MD&A tables and a "
                              "release's computations: core and adjusted earnings, non-GAAP operating income, EPS and "
-                             "tax rate, FFO, free cash flow, adjusted debt to EBITDAR; tune and check issuers)")
+                             "tax rate, FFO, free cash flow, adjusted debt to EBITDAR; tune and check issuers); "
+                             "changes: bench/gold/changes_tune_derived.jsonl and changes_check_derived.jsonl (a change "
+                             "between two periods asked as an amount: 'by how much did X increase', 'the dollar "
+                             "change in'; tune and check issuers)")
     parser.add_argument("--pdfs", type=Path, nargs="+",
                         help="folders of the filings (default: statements, statements-more; financebench-dev/library "
                              "for --gold library)")

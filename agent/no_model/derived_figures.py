@@ -84,6 +84,11 @@ _FOR_COMPANY = re.compile(r"\s+(?:for|of|at)\s+(?:[A-Z][\w&.'’-]*\s*)+$")
 _AVERAGE_OF = re.compile(r"(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+)", re.I)
 _GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
+# a change asked as an amount ("by how much did net sales increase", "the dollar change in"), not as a rate
+_AMOUNT_CHANGE = re.compile(r"\bhow\s+much\s+(?:did|does|do|has|have|had|will|would)\b.*?\b(?:increase|decrease|change|"
+                            r"decline)\b|\b(?:dollar|absolute)\s+(?:amount\s+of\s+(?:the\s+)?)?(?:change|increase|decrease|"
+                            r"decline)\b|\bby\s+what\s+amount\b|\bin\s+(?:absolute\s+)?dollars?\b", re.I)
+_RATE_WORDS = re.compile(r"\bpercent(?:age)?\b|%|\brates?\b|\bgrowth\b|\bgr[eo]w\b|\bpoints?\b|\btimes\b", re.I)
 _PERCENT_ASK = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bgrowth\b|\brate\b|\bshare of\b|\bproportion\b|"
                           r"\bpayout\b", re.I)
 _ROUND = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:to\s+)?(?:the\s+)?(?:(\d|one|two|three|four) decimal|nearest "
@@ -508,10 +513,17 @@ def _input_lines(inputs: list[Input]) -> list[str]:
     return ["", "Inputs, as printed:", *out] if out else []
 
 
+def asks_change_amount(question: str) -> bool:
+    """The question asks a change as an amount ("By how much did net sales decrease from 2021 to 2022?", "the dollar
+    change in"), saying no rate, percent or points: the difference of the two periods' figures, not a growth rate."""
+    return bool(_AMOUNT_CHANGE.search(question)) and not _RATE_WORDS.search(question)
+
+
 def printed_change(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder) -> str | None:
     """"By what percentage did Mac net sales change": the figure line of the % change the asked item's row
     prints for the asked years ("Mac (Change, Nine Months Ended July 1, 2023 vs. …): (24)%"), which answers
-    before any computing; None when the question asks no growth or the row prints no % change column."""
+    before any computing; of a change asked as an amount, the change column printing an amount. None when the
+    question asks no growth or the row prints no such change column."""
     if not asks_beyond_items(_GROWTH, question) or (series := _series_cells("growth", question, period, rows, sources,
                                                                              embedder)) is None:
         return None
@@ -519,23 +531,25 @@ def printed_change(question: str, rows: list[Row], sources: list[Source], period
     if match is None or any(y not in cells for y in years):
         return None
     old, new = cells[years[0]], cells[years[-1]]
-    change = _change_after(match.row.cells, old, new, CHANGE_BASIS.search(question))
+    amount = asks_change_amount(question)
+    change = _change_after(match.row.cells, old, new, CHANGE_BASIS.search(question), amount)
     if change is None:
         return None
-    if not names_change(change.period):  # a "%" column after the change's amount: the percent said as such
+    if not amount and not names_change(change.period):  # a "%" column after the change's amount: the percent said as such
         change = replace(change, period="% change", value=change.value if "%" in change.value else f"{change.value}%")
     return f"- {match.row.line(replace(change, period=f'{change.period}, {new.period} vs. {old.period}'))}"
 
 
-def _change_after(cells: list, old, new, basis=None):
+def _change_after(cells: list, old, new, basis=None, amount: bool = False):
     """The change column printed right after the two compared cells (no other period between), when it is a
-    percentage (a "%" in its value or its title): "2023 2022 Change" -> the Change cell; else None. Of several
-    ("Inc/(Dec) | Constant currency"), the one of the basis the question names; with none named, the first that
-    names no other basis (the reported change); a basis asked that no column names: None (no wrong basis)."""
+    percentage (a "%" in its value or its title; with `amount`, when it is not): "2023 2022 Change" -> the Change
+    cell; else None. Of several ("Inc/(Dec) | Constant currency"), the one of the basis the question names; with none
+    named, the first that names no other basis (the reported change); a basis asked that no column names: None (no
+    wrong basis)."""
     at = [i for i, c in enumerate(cells) if c is old or c is new]
     if len(at) != 2:
         return None
-    percent, after_change = [], False
+    found, after_change = [], False
     for cell in cells[max(at) + 1:]:
         # a column titled "%" alone right after a change column ("Inc/(Dec)  %") is that change in percent (the
         # period phrase spanning the header may be glued to it: "Quarters Ended December 31, %")
@@ -543,11 +557,12 @@ def _change_after(cells: list, old, new, basis=None):
         if not names_change(cell.period) and not bare_percent:
             break  # another period's cell comes first: no change column of this pair
         after_change = True
-        if "%" in cell.value or "%" in cell.period or re.search(r"(?i)\bpercent", cell.period):
-            percent.append(cell)
+        in_percent = "%" in cell.value or "%" in cell.period or bool(re.search(r"(?i)\bpercent", cell.period))
+        if in_percent != amount and (not amount or names_change(cell.period)):
+            found.append(cell)
     if basis is not None:
-        return next((c for c in percent if CHANGE_BASIS.search(c.period)), None)
-    return next((c for c in percent if not CHANGE_BASIS.search(c.period)), None)
+        return next((c for c in found if CHANGE_BASIS.search(c.period)), None)
+    return next((c for c in found if not CHANGE_BASIS.search(c.period)), None)
 
 
 def _series_cells(kind: str, question: str, period: AskedPeriod, rows, sources, embedder):
@@ -569,23 +584,32 @@ def _series_cells(kind: str, question: str, period: AskedPeriod, rows, sources, 
 
 
 def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str] | None:
-    """Growth between two years, or the average over the named years, of the one item asked."""
+    """Growth between two years (or the change, asked as an amount), or the average over the named years, of the
+    one item asked."""
     if (series := _series_cells(kind, question, period, rows, sources, embedder)) is None:
         return None
     name, years, match, cells = series
     if _CONTRIBUTION.search(question):
         return None  # "how much did price/mix add to net sales growth": a driver's share of the growth, not the growth
     missing = [str(y) for y in years if y not in cells]
-    title = f"{name[:1].upper()}{name[1:]} {'growth' if kind == 'growth' else 'average'}, {years[0]}–{years[-1]}"
+    amount = kind == "growth" and asks_change_amount(question)
+    what = "change" if amount else "growth" if kind == "growth" else "average"
+    title = f"{name[:1].upper()}{name[1:]} {what}, {years[0]}–{years[-1]}"
     if missing:
         return [f"- {title}: not computed — {name}: no row for {', '.join(missing)} found on the cited pages."]
     values = [parse_number(cells[y].value) for y in years]
-    if any(v is None for v in values) or kind == "growth" and not values[0]:
+    if any(v is None for v in values) or kind == "growth" and not amount and not values[0]:
         return None
     places = max(decimals(cells[y].value) for y in years)
     shown = [_fmt(v, places) for v in values]
     marker = match.source.source_id
-    if kind == "growth":
+    if amount:  # in the row's own unit: its caption's scale, or points of a percentage row
+        change = values[1] - values[0]
+        points = bool(match.row.item and match.row.item.percent) or "%" in cells[years[-1]].value
+        unit = "percentage points" if points else _amount_scale([Input(name, match)])
+        said = f"{'+' if change > 0 else ''}{_fmt(change, _places(question, places))}{f' {unit}' if unit else ''}"
+        line = f"- {title} = {shown[1]} − {shown[0]} = {said} (computed) {marker}"
+    elif kind == "growth":
         result = _fmt((values[1] - values[0]) / abs(values[0]) * 100, _places(question, 1))
         line = f"- {title} = ({shown[1]} − {shown[0]}) / {shown[0]} = {result}% (computed) {marker}"
     else:
