@@ -11,6 +11,7 @@ agent/no_model/figure_rows.py picks the one that answers a question.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
@@ -48,6 +49,7 @@ class Row:
     statement: str = ""  # the primary statement its page is ("cash flows"), "" for other pages
     table: int = 0  # its table (rows of one table share it)
     intro: str = ""  # the sentence leading into its table ("The following table reconciles ...:"), "" when none
+    label_elsewhere: bool = False  # its label is printed under another section of its page too ("Right-of-use assets")
 
     def cells_for(self, period: AskedPeriod, prefer=None) -> list[Cell]:
         """The row's cells of the asked period (agent/no_model/figure_periods.py pick_cells)."""
@@ -138,8 +140,12 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         # 2022" under the 2023 one) is not shifted a year by its own latest column
         shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id),
                              year_end=fiscal_year_end(src.doc_id))
+        sections = defaultdict(set)
+        for r in rows[first:]:
+            sections[line_items.normalize_label(r.label)].add(r.cells[0].section)
         for r in rows[first:]:
             r.shift = shift
+            r.label_elsewhere = len(sections[line_items.normalize_label(r.label)]) > 1
     return rows
 
 

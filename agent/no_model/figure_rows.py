@@ -447,7 +447,21 @@ def _section_fits(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
         or ask.reconciled is not None and bool(RECONCILING_SECTION.search(section)) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is None and bool(_asked_in(section, ask)) \
         or row.item is not None and _names_item(section, row.item) or _section_said(section, ask) \
-        or not _words(section)  # "Balance": a column's word read as a section names no part
+        or not _words(section) \
+        or row.item is None and _label_names_asked(row, ask, segment_words)
+    # (no words: "Balance", a column's word read as a section, names no part)
+
+
+def _label_names_asked(row: Row, ask: Ask, segment_words: set[str]) -> bool:
+    """A row of no known item whose label says every line-item word of the question and no word the question does
+    not ("Food and paper" under "Company-operated restaurant expenses", asked "food and paper"; not "Mortgage note
+    payable legally defeased" asked "mortgage notes payable"): the label names what was asked and its heading only
+    groups it with its siblings. Not when the page prints the label under another heading too (the heading tells
+    "Right-of-use assets" of operating and of finance leases apart), nor under a heading naming a segment, whose rows
+    the question must name."""
+    label = _words(row.label)
+    return bool(ask.own) and ask.own <= label and label <= _words(ask.text) and not row.label_elsewhere \
+        and not _words(row.cells[0].section) & segment_words
 
 
 MAX_NAME_WORDS = 6
