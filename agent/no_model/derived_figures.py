@@ -558,7 +558,8 @@ def _change_after(cells: list, old, new, basis=None, amount: bool = False):
             break  # another period's cell comes first: no change column of this pair
         after_change = True
         in_percent = "%" in cell.value or "%" in cell.period or bool(re.search(r"(?i)\bpercent", cell.period))
-        if in_percent != amount and (not amount or names_change(cell.period)):
+        # an amount asked: a change column printing no percentage (not the bare "%" column after it)
+        if (names_change(cell.period) and not in_percent) if amount else in_percent:
             found.append(cell)
     if basis is not None:
         return next((c for c in found if CHANGE_BASIS.search(c.period)), None)

@@ -447,9 +447,8 @@ def _section_fits(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
         or ask.reconciled is not None and bool(RECONCILING_SECTION.search(section)) \
         or bool(_words(section) & (ask.own | ask.residue)) or row.item is None and bool(_asked_in(section, ask)) \
         or row.item is not None and _names_item(section, row.item) or _section_said(section, ask) \
-        or not _words(section) \
-        or row.item is None and _label_names_asked(row, ask, segment_words)
-    # (no words: "Balance", a column's word read as a section, names no part)
+        or row.item is None and _label_names_asked(row, ask, segment_words) \
+        or not _words(section)  # "Balance": a column's word read as a section names no part
 
 
 def _label_names_asked(row: Row, ask: Ask, segment_words: set[str]) -> bool:

@@ -1,6 +1,6 @@
 """A heading that groups a statement's rows without naming a line item ("Company-operated restaurant expenses" over "Food
 and paper", "Payroll and employee benefits") does not make its rows another item's parts: a row whose label prints every
-line-item word of the question answers it. A heading naming a segment still does (the question must name the segment),
+line-item word of the question, and no word the question does not, answers it. A heading naming a segment still does (the question must name the segment),
 and one label printed under two headings is not guessed. Generated statement pages read by layout."""
 
 from __future__ import annotations
