@@ -140,12 +140,13 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         # 2022" under the 2023 one) is not shifted a year by its own latest column
         shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id),
                              year_end=fiscal_year_end(src.doc_id))
+        labels = [line_items.normalize_label(r.label) for r in rows[first:]]
         sections = defaultdict(set)
-        for r in rows[first:]:
-            sections[line_items.normalize_label(r.label)].add(r.cells[0].section)
-        for r in rows[first:]:
+        for r, label in zip(rows[first:], labels):
+            sections[label].add(r.cells[0].section)
+        for r, label in zip(rows[first:], labels):
             r.shift = shift
-            r.label_elsewhere = len(sections[line_items.normalize_label(r.label)]) > 1
+            r.label_elsewhere = len(sections[label]) > 1
     return rows
 
 

@@ -341,6 +341,12 @@ def _fmt(value: float, places: int) -> str:
     return f"-{text}" if value < 0 and rounded else text
 
 
+def _signed(change: float, places: int) -> str:
+    """A change as `_fmt` rounds it, with "+" when it rounds to a rise ("+2,352", "-250", "0.0")."""
+    text = _fmt(change, places)
+    return f"+{text}" if change > 0 and text.strip("0.,") else text
+
+
 def _places(question: str, default: int) -> int:
     if m := _ROUND.search(question):
         word = (m.group(1) or m.group(2)).lower()
@@ -433,9 +439,8 @@ def _points_lines(d: Derivation, question: str, results: list, lines: list[str])
     (before, said_before, when_before, _), (after, said_after, when_after, _) = results
     places = _places(question, 1)
     markers = "".join(dict.fromkeys(m for r in results for m in re.findall(r"\[\^\d+\]", r[3])))
-    change = _fmt(after - before, places)
     lead = (f"- {d.name} change, {when_before} to {when_after} = {said_after} − {said_before} = "
-            f"{'+' if after - before > 0 and change.strip('0.') else ''}{change} percentage points (computed) {markers}")
+            f"{_signed(after - before, places)} percentage points (computed) {markers}")
     return [lead, *lines]
 
 
@@ -608,7 +613,7 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         change = values[1] - values[0]
         points = bool(match.row.item and match.row.item.percent) or "%" in cells[years[-1]].value
         unit = "percentage points" if points else _amount_scale([Input(name, match)])
-        said = f"{'+' if change > 0 else ''}{_fmt(change, _places(question, places))}{f' {unit}' if unit else ''}"
+        said = f"{_signed(change, _places(question, places))}{f' {unit}' if unit else ''}"
         line = f"- {title} = {shown[1]} − {shown[0]} = {said} (computed) {marker}"
     elif kind == "growth":
         result = _fmt((values[1] - values[0]) / abs(values[0]) * 100, _places(question, 1))
