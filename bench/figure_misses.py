@@ -78,7 +78,7 @@ def _progress(stage: str) -> int:
 def stage_of(item: dict, trace: tuple | None, error: str | None, page_text, embedder) -> tuple[str, str]:
     """(stage, gold row label or "") of a gold figure the answer did not lead right."""
     from agent.no_model import figure_rows as fr
-    from agent.no_model.cited_rows import MAX_SOURCES, collect_rows
+    from agent.no_model.cited_rows import MAX_SOURCES, collect_rows, read_sources
     from agent.no_model.derived_figures import DERIVED_ASK, asks_beyond_items, defines_formula
     from agent.no_model.figure_periods import asked_period
     from agent.no_model.figures import is_figure_question
@@ -94,11 +94,11 @@ def stage_of(item: dict, trace: tuple | None, error: str | None, page_text, embe
     if not is_figure_question(question):
         return "not a figure question", ""
     question = fr.figure_part(question)
-    used = [s for s in sources if s.source_id and s.kind in ("document", "page")][:MAX_SOURCES]
+    used = read_sources(sources, MAX_SOURCES, second_reading=True)  # the second reading's pages (figures.figure_block)
     file, page = Path(item["file"]).name, item["page"]
     if not any(s.source_file == file and s.page_number == page for s in used):
         return "gold page not retrieved", ""
-    rows = split_columns(collect_rows(sources, page_text, MAX_SOURCES))
+    rows = split_columns(collect_rows(sources, page_text, MAX_SOURCES, second_reading=True))
     gold = parse_number(item["value"])
     mine = [r for r in rows if r.source.source_file == file and r.source.page_number == page
             and any(_same(c.value, gold) for c in r.cells)]

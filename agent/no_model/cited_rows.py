@@ -34,6 +34,24 @@ from storage.schema import Source
 MAX_SOURCES = 6
 
 
+def read_sources(sources: list[Source], max_sources: int = MAX_SOURCES, second_reading: bool = False) -> list[Source]:
+    """The sources whose pages the figure path reads: the first `max_sources` document and page sources. The
+    `second_reading` (agent/no_model/figures.py `figure_block`): the pages the statements tool brought (kind "page", at
+    most agent/tools.py MAX_STATEMENT_PAGES), then the search's first passage of each of its first `max_sources` other
+    pages: the tool's pages take no search page's place, nor does a page's second passage."""
+    usable = [s for s in sources if s.source_id and s.kind in ("document", "page")]
+    if not second_reading:
+        return usable[:max_sources]
+    tool_pages = [s for s in usable if s.kind == "page"]
+    seen = {(s.doc_id, s.page_number) for s in tool_pages}
+    searched: list[Source] = []
+    for s in usable:
+        if s.kind == "document" and (s.doc_id, s.page_number) not in seen and len(searched) < max_sources:
+            seen.add((s.doc_id, s.page_number))
+            searched.append(s)
+    return tool_pages + searched
+
+
 @dataclass
 class Row:
     cells: list[Cell]
@@ -79,12 +97,13 @@ class Row:
         return f"{self.caption} {self.cells[0].section}".strip()
 
 
-def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCES) -> list[Row]:
-    """Every table row with cells on the pages the first `max_sources` document sources cite (each
-    printed row once, at its best rank)."""
+def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCES,
+                 second_reading: bool = False) -> list[Row]:
+    """Every table row with cells on the pages of the sources read (`read_sources`; each printed row once, at its
+    best rank)."""
     rows: list[Row] = []
     seen: set[tuple] = set()
-    used = [s for s in sources if s.source_id and s.kind in ("document", "page")][:max_sources]
+    used = read_sources(sources, max_sources, second_reading)
     for rank, src in enumerate(used):
         text = page_text(src)
         if not text:

@@ -31,7 +31,7 @@ from agent.no_model.derived_figures import (DERIVED_ASK, asks_beyond_items, defi
                                            printed_change)
 from agent.no_model.figure_periods import AskedPeriod, asked_period
 from agent.no_model import reconciling_rows
-from agent.no_model.cited_rows import collect_rows
+from agent.no_model.cited_rows import collect_rows, read_sources
 from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
@@ -80,13 +80,30 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
                  learned: bool = True) -> list[str] | None:
     """The lines that lead a no-model answer to a figure question (intro line first), or None.
     `learned`: where the rules answer nothing, the learned row scorer's clear winner may lead
-    (agent/no_model/row_scorer.py); never in place of an answer of the rules."""
+    (agent/no_model/row_scorer.py); never in place of an answer of the rules.
+
+    The pages read are the first `max_sources` sources'. When they answer nothing, the pages of a second reading are
+    read (`read_sources(second_reading=True)`): the statements tool's pages and the search's first `max_sources`
+    other pages. The tool's pages are asked for when the search's pages print no row, yet the row may be on the
+    search's next page, which they pushed out of the first reading; and a page's second passage reads no new row.
+    Only as a second reading: more pages read at once print more rows of one label (another entity's, another
+    table's), and a question the first pages answer would be refused as ambiguous. The rules only: the learned row
+    scorer had the first reading's rows, and over more pages its winner is more often another item's row."""
     if not is_figure_question(question):
         return None
+    block = _figure_block(question, sources, page_text, embedder, max_sources, learned)
+    pages = [{(s.doc_id, s.page_number) for s in read_sources(sources, max_sources, second)} for second in (False, True)]
+    if block is None and pages[1] - pages[0]:
+        block = _figure_block(question, sources, page_text, embedder, max_sources, False, second_reading=True)
+    return block
+
+
+def _figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int, learned: bool,
+                  second_reading: bool = False) -> list[str] | None:
     question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
     if debt.asks_rate(question) and (rate := _note_rate_line(question, sources, page_text, max_sources)):
         return [INTRO, rate]
-    rows = split_columns(collect_rows(sources, page_text, max_sources))  # column groups -> one row per part/measure
+    rows = split_columns(collect_rows(sources, page_text, max_sources, second_reading))  # column groups -> one row per part/measure
     if not rows:
         return None
     if due := due_year_lines(question, rows, page_text):  # a due year asked is a schedule's row, not a column's period
