@@ -49,6 +49,7 @@ from storage.documents.table_words import (
     visual_lines,
 )
 from storage.documents.tables import PERIOD_TOKEN, TableHeader, Unit, is_period_line
+from storage.finance.numbers import parse_number
 from storage.finance.scale import find_caption
 from storage.finance.periods import (MONTHS, PRINTED_DATE, YEAR, YEAR_COLUMN_TITLE, YEAR_ENDED_MONTH_DAY, YEAR_WORD,
                                      is_year_schedule)
@@ -390,9 +391,40 @@ def read_layout(words: list[tuple], carried: LastTable | None = None) -> tuple[l
                             label_box=_label_box(ln), cell_boxes=tuple(boxes) if laid else None)
             if ln.label.lower().startswith("total"):
                 section = ""  # "Total current liabilities" closes its section
+        if header is not None and (marked := _percent_columns(header, [kinds[k] for k in row_lines])) is not header:
+            for k in range(h, end):
+                if kinds[k] is not None and kinds[k].header is header:
+                    kinds[k].header = marked
+            if previous is not None and previous[1] is header:
+                previous = (previous[0], marked, *previous[2:])
     if previous is not None and all(_page_number_only(ln) for ln in lines[previous_end:]):
         previous = (*previous[:3], True)
     return [kinds[k] or Unit(ln.text, False) for k, ln in enumerate(lines)], previous
+
+
+def _percent_columns(header: TableHeader, rows: list[Unit | None]) -> TableHeader:
+    """The header with each untitled percentage column named as a titled one is ("%", unit "%"): a results table's
+    percent of sales printed right of its amount under one period ("2021" over "12,861  100.0 %"), no title over it,
+    its "%" printed in some rows only ("(78.8)" beside cost of sales). Told by its figures: the column right of a twin
+    of the same period prints a "%" in some row, no "$" and nothing over 1,000, and in every row printing both, a
+    smaller number than the twin, which prints amounts (a number, no "%"). Read as the period's, its figures would be a
+    second amount of that year and the year unanswerable."""
+    columns, units = list(header.columns), list(header.units or [""] * len(header.columns))
+    cells = [dict(unit.cells or ()) for unit in rows if unit is not None]
+    for j in range(1, len(header.columns)):
+        if header.columns[j] != header.columns[j - 1] or units[j] or header.kind != "periods":
+            continue
+        mine = [c[j] for c in cells if j in c and not DASH.match(c[j])]
+        pairs = [(parse_number(c[j - 1]), parse_number(c[j])) for c in cells if j in c and j - 1 in c]
+        twin = [c[j - 1] for c in cells if j - 1 in c]
+        if any("%" in v for v in mine) and not any("$" in v for v in mine) \
+                and all(n is not None and abs(n) < 1000 for n in map(parse_number, mine)) \
+                and any(parse_number(v) is not None for v in twin) and not any("%" in v for v in twin) \
+                and all(abs(a) >= abs(b) for a, b in pairs if a is not None and b is not None):
+            columns[j], units[j] = "%", "%"
+    if columns == list(header.columns):
+        return header
+    return replace(header, columns=tuple(columns), units=tuple(units))
 
 
 def _opens_page(lines: list[Line], start: int) -> bool:
