@@ -115,6 +115,11 @@ _PART_SAID = re.compile(r"(?i)\b(?:including|excluding|less|net of|exclusive of|
 _EXCLUDING_MINORITY = re.compile(r"(?i),?\s*\b(?:excluding|excludes|exclusive of|without|net of|not including)\s+"
                                  r"(?:the\s+|any\s+)?(?:non-?controlling|minority)\s+(?:interests?|preferred(?:\s+stock)?)(?:['’]s?)?"
                                  r"(?:\s+share)?")
+# "net income attributable to Amcor plc shareholders": of earnings, holders after the issuer's name say whose share (the
+# company's owners'), no word its row must print ("Net income attributable to Amcor plc"); "common stockholders" is no
+# name, and of equity they are the row's words ("Total Oracle Corporation stockholders' equity")
+_EARNINGS = frozenset({"NetIncomeLoss", "ProfitLoss", "EarningsPerShareDiluted", "EarningsPerShareBasic"})
+_OWNERS_AFTER_NAME = re.compile(r"(?i)\battributable to\s+(?P<name>(?:[\w&.'’-]+\s+){1,4}?)(?:share|stock|equity\s+)holders\b")
 _HOW_MUCH_CASH = re.compile(r"(?i)\bhow much cash\b(?=\s+(?:did|does|do|has|have|will)\b.*\b(?:spend|spent|pay|paid|use|used|"
                             r"return|returned)\b)")
 BOTH_PARTS = re.compile(r"\b(?:current and non-?current|non-?current and current)\b", re.I)
@@ -242,6 +247,9 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     names = " ".join([(s.extra or {}).get("issuer") or "" for s in sources]
                      + [w for w in files if w not in _ITEM_WORDS]).lower()
     name_terms = set(tokenize(names)) | _name_pieces(names)
+    if any(a.item.concept in _EARNINGS for a in line_items.asked_items(question)[:1]):
+        question = _OWNERS_AFTER_NAME.sub(lambda m: m.group(0) if set(tokenize(m.group("name"))) - name_terms
+                                          else m.group(0)[:m.end("name") - m.start()], question)
     if (reconciled := reconciled_total(question, frozenset(name_terms))) is not None:
         question = PER_SHARE_EFFECT_OF.sub(" ", f"{question[:reconciled.start]} {question[reconciled.end:]}")
         # the reconciliation named a second time ("add back to net income in its reconciliation to FFO"): its words
