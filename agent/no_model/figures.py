@@ -92,10 +92,14 @@ def figure_block(question: str, sources: list[Source], page_text, embedder, max_
     if not is_figure_question(question):
         return None
     block = _figure_block(question, sources, page_text, embedder, max_sources, learned)
-    pages = [{(s.doc_id, s.page_number) for s in read_sources(sources, max_sources, second)} for second in (False, True)]
-    if block is None and pages[1] - pages[0]:
+    if block is None and _pages(read_sources(sources, max_sources, second_reading=True)) \
+            - _pages(read_sources(sources, max_sources)):
         block = _figure_block(question, sources, page_text, embedder, max_sources, False, second_reading=True)
     return block
+
+
+def _pages(sources: list[Source]) -> set[tuple]:
+    return {(s.doc_id, s.page_number) for s in sources}
 
 
 def _figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int, learned: bool,
@@ -103,7 +107,8 @@ def _figure_block(question: str, sources: list[Source], page_text, embedder, max
     question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
     if debt.asks_rate(question) and (rate := _note_rate_line(question, sources, page_text, max_sources)):
         return [INTRO, rate]
-    rows = split_columns(collect_rows(sources, page_text, max_sources, second_reading))  # column groups -> one row per part/measure
+    # column groups -> one row per part/measure
+    rows = split_columns(collect_rows(sources, page_text, max_sources, second_reading))
     if not rows:
         return None
     if due := due_year_lines(question, rows, page_text):  # a due year asked is a schedule's row, not a column's period
