@@ -21,6 +21,7 @@ from typing import Literal
 
 from agent.citations.furniture import content_text
 from agent.no_model import figures, prose_figures
+from agent.no_model.cited_rows import read_sources
 from agent.no_model.figure_periods import asked_period
 from agent.page_text import page_text_lookup, segment, squash
 from storage.documents.bm25 import tokenize
@@ -224,7 +225,7 @@ def pick_sentences(question: str, sources: list[Source], page_text, max_sentence
     """
     q_terms = set(tokenize(question))
     candidates = []  # (sentence, matched terms, source, rank)
-    used = [s for s in sources if s.source_id and s.kind in ("document", "page")][:MAX_SOURCES]
+    used = read_sources(sources, MAX_SOURCES)
     for rank, src in enumerate(used):
         for sent in split_sentences(content_text(src.doc_id, src.text or "")):  # no running header
             candidates.append((sent, set(tokenize(sent)) & q_terms, src, rank))
@@ -336,7 +337,7 @@ def _stated_candidates(pool, sources: list[Source], page_text) -> list[tuple[str
     row the layout reader gave no header stays one: leaving rows out lowered the check half (see BENCHMARKS)."""
     out = [(sent, src) for _, sent, src in pool]
     seen = {sent for sent, _ in out}
-    for src in [s for s in sources if s.source_id and s.kind in ("document", "page")][:MAX_SOURCES]:
+    for src in read_sources(sources, MAX_SOURCES):
         for sent in split_sentences(content_text(src.doc_id, page_text(src) or "")):
             if sent not in seen and not is_header(sent) and not is_title(sent):
                 seen.add(sent)

@@ -105,7 +105,10 @@ def _pages(sources: list[Source]) -> set[tuple]:
 def _figure_block(question: str, sources: list[Source], page_text, embedder, max_sources: int, learned: bool,
                   second_reading: bool = False) -> list[str] | None:
     question = figure_part(question)  # "… and why?": the figure part here, the why is the quotes' part
-    if debt.asks_rate(question) and (rate := _note_rate_line(question, sources, page_text, max_sources)):
+    # (the rate line reads the first reading's sources: a second reading would scan them again for nothing)
+    rate = None if second_reading or not debt.asks_rate(question) else \
+        _note_rate_line(question, sources, page_text, max_sources)
+    if rate:
         return [INTRO, rate]
     # column groups -> one row per part/measure
     rows = split_columns(collect_rows(sources, page_text, max_sources, second_reading))
@@ -160,7 +163,7 @@ def _note_rate_line(question: str, sources, page_text, max_sources: int) -> str 
     year = debt.NOTES_DUE.search(question).group("year")
     said = set(tokenize(question))
     found: dict[str, tuple[str, str]] = {}
-    for src in [s for s in sources if s.source_id and s.kind in ("document", "page")][:max_sources]:
+    for src in read_sources(sources, max_sources):
         for m in debt.NOTE_RATE.finditer(" ".join((page_text(src) or "").split())):
             if m.group("year") == year and set(tokenize(m.group("name"))) <= said:
                 found.setdefault(m.group("rate"), (f"{' '.join(m.group('name').split())} due {year}", src.source_id))

@@ -409,10 +409,12 @@ def _percent_columns(header: TableHeader, rows: list[Unit | None]) -> TableHeade
     of the same period prints a "%" in some row, no "$" and nothing over 1,000, and in every row printing both, a
     smaller number than the twin, which prints amounts (a number, no "%"). Read as the period's, its figures would be a
     second amount of that year and the year unanswerable."""
+    if header.kind != "periods":
+        return header
     columns, units = list(header.columns), list(header.units or [""] * len(header.columns))
     cells = [dict(unit.cells or ()) for unit in rows if unit is not None]
     for j in range(1, len(header.columns)):
-        if header.columns[j] != header.columns[j - 1] or units[j] or header.kind != "periods":
+        if header.columns[j] != header.columns[j - 1] or units[j]:
             continue
         mine = [c[j] for c in cells if j in c and not DASH.match(c[j])]
         pairs = [(parse_number(c[j - 1]), parse_number(c[j])) for c in cells if j in c and j - 1 in c]
