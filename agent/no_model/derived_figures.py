@@ -606,6 +606,10 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     values = [parse_number(cells[y].value) for y in years]
     if any(v is None for v in values) or kind == "growth" and not amount and not values[0]:
         return None
+    if kind == "growth" and (basis := CHANGE_BASIS.search(question)):
+        # a growth asked on a basis ("in constant currency", "organic") is not the reported amounts' growth
+        return [f"- {title}: not computed — the growth is asked “{basis.group(0)}”, and the printed amounts give the "
+                "reported growth."]
     places = max(decimals(cells[y].value) for y in years)
     shown = [_fmt(v, places) for v in values]
     marker = match.source.source_id

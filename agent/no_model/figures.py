@@ -136,8 +136,10 @@ def _figure_block(question: str, sources: list[Source], page_text, embedder, max
         if len(lines) == 1 and (precise := _precise_ratio(question, match, rows, sources, period, embedder)):
             lines[0] += f" ({precise})"
         return [INTRO, *lines]
-    if computation and not defines_formula(question) and (change := printed_change(question, rows, sources, period, embedder)):
-        return [INTRO, change]  # the % change the row prints answers before any computing
+    # the % change the row prints answers before any computing (printed_change: only where a growth is asked, in
+    # the words DERIVED_ASK reads or others: "how much did sales grow")
+    if not defines_formula(question) and (change := printed_change(question, rows, sources, period, embedder)):
+        return [INTRO, change]
     derived = None if total_says_it else derived_block(question, rows, sources, period, embedder)
     if derived:
         computed = any("(computed)" in line for line in derived)
