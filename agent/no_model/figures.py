@@ -137,7 +137,7 @@ def _figure_block(question: str, sources: list[Source], page_text, embedder, max
             lines[0] += f" ({precise})"
         return [INTRO, *lines]
     # the % change the row prints answers before any computing (printed_change: only where a growth is asked, in
-    # the words DERIVED_ASK reads or others: "how much did sales grow")
+    # the words DERIVED_ASK reads or others: "how fast did sales grow")
     if not defines_formula(question) and (change := printed_change(question, rows, sources, period, embedder)):
         return [INTRO, change]
     derived = None if total_says_it else derived_block(question, rows, sources, period, embedder)
