@@ -608,8 +608,8 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         return None
     if kind == "growth" and (basis := CHANGE_BASIS.search(question)):
         # a growth asked on a basis ("in constant currency", "organic") is not the reported amounts' growth
-        return [f"- {title}: not computed — the growth is asked “{basis.group(0)}”, and the printed amounts give the "
-                "reported growth."]
+        return [f"- {title}: not computed — the growth is asked “{basis.group(0)}”, and the printed amounts give "
+                "the reported growth."]
     places = max(decimals(cells[y].value) for y in years)
     shown = [_fmt(v, places) for v in values]
     marker = match.source.source_id
