@@ -257,8 +257,9 @@ YEARS_ENDED_NO_YEAR = re.compile(rf"(?i)\b(?:fiscal\s+)?years?\s+ended\s+({MONTH
 
 # ---- spans (durations) as each reader words them (issue 27). parse_period reads a column's span in full; these are the
 # narrower readers of questions (ASKED_*: "first half", no weeks), answer columns (column_months: "quarter" anywhere,
-# weeks), claims (span_months: "Q3", "H1", hyphenated, None when two lengths are named) and answer lines (SAID_*).
-# Kept apart, not merged into one union: each word one reader lacks would change that reader's answers, unmeasured.
+# weeks, then whatever parse_period reads), claims (span_months: "Q3", "H1", hyphenated, None when two lengths are
+# named) and answer lines (SAID_*). The others are kept apart, not merged into one union: each word one reader lacks
+# would change that reader's answers, unmeasured.
 WEEKS_MONTHS = _WEEKS  # 13 weeks -> 3 months ...
 YEAR_TO_DATE = _YEAR_TO_DATE  # "year-to-date", "YTD"
 SPAN_WORDS = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|years?|as of)\b", re.IGNORECASE)  # a header segment's span
@@ -284,7 +285,7 @@ BARE_ORDINAL_COLUMN = re.compile(rf"(?i)^\s*(?:{YEAR}\s+)?(1st|2nd|3rd|4th)(?:\s
 
 def column_months(period: str) -> int | None:
     """The span a column header names in months (3 for "Three Months Ended" or "Quarter", 12 for
-    "Twelve Months" / "Year(s) Ended" / "Fiscal"), None when it names none."""
+    "Twelve Months" / "Year(s) Ended" / "Fiscal"; else the months parse_period reads), None when it names none."""
     if BARE_ORDINAL_COLUMN.match(period):
         return 3
     if m := _COLUMN_SPAN.search(period):
@@ -296,7 +297,9 @@ def column_months(period: str) -> int | None:
     # "Year Ended", "Fiscal 2016", "Full year", "Annual", "For the Year" (a selected-data column), "FY22"
     if _COLUMN_FULL_YEAR.search(period):
         return 12
-    return None
+    # the spans parse_period reads in more words: "Quarters Ended", "Three-Month Periods Ended", "Thirteen Weeks
+    # Ended", "Twenty-Six Weeks Ended"
+    return parse_period(period).months
 
 
 # a claim's span, each length by its words ("three months", "13 weeks", "Q3"; "first half", "H1"; "full year", "annual")
