@@ -17,23 +17,28 @@ from storage.finance.scale import TABLE_SCALE_WORDS
 
 # the bases a change is stated on besides the reported one, one vocabulary for the column titles below and for
 # the questions and titles the answer reads (CHANGE_BASIS: agent/no_model/derived_figures picks the asked basis)
-_CONSTANT_CURRENCY = r"constant[- ]currency"
-_EX_CURRENCY = r"ex[- ]currency"
+# a change at fixed exchange rates, in the words filings and analysts use: "constant currency" / "constant currencies",
+# "constant dollars", "constant exchange rates", "at constant rates", "fixed exchange rates"
+_CONSTANT_CURRENCY = (r"(?:constant[- ](?:currenc(?:y|ies)|dollars?|(?:foreign[- ])?exchange[- ]rates?|fx|rates)|"
+                      r"fixed[- ](?:foreign[- ])?exchange[- ]rates?)")
+_EX_CURRENCY = r"ex[- ](?:currency|fx)"
 # a basis printed alone as its own column's title beside a reported change ("Inc/(Dec) | Constant currency")
 _BASIS_TITLE = rf"{_CONSTANT_CURRENCY}|excluding\s+currency(?:\s+translation)?|{_EX_CURRENCY}"
 # a basis said or printed anywhere: "in constant currency", "excluding the impact of foreign currency",
 # "currency-neutral", "organic"; never the reported change
-CHANGE_BASIS = re.compile(rf"(?i)\b(?:{_CONSTANT_CURRENCY}|excluding\s+(?:the\s+(?:impact|effects?)\s+of\s+)?(?:foreign\s+)?"
-                          rf"currency|{_EX_CURRENCY}|currency[- ]neutral|organic(?:ally)?)\b")
+CHANGE_BASIS = re.compile(rf"(?i)\b(?:{_CONSTANT_CURRENCY}|excluding\s+(?:the\s+(?:impact|effects?)\s+of\s+)?(?:changes\s+in\s+)?"
+                          rf"(?:foreign\s+)?(?:currency|currencies|exchange(?:\s+rates?)?|fx)|{_EX_CURRENCY}|(?:currency|fx)[- ]neutral|"
+                          r"organic(?:ally)?)\b")
 # a change column's title: the words a filing prints over the difference of two periods
 _CHANGE = (
-    rf"(?:(?:%|\$|percent(?:age)?|dollar|amount\s+of|net|favou?rable|unfavou?rable|reported|organic|{_CONSTANT_CURRENCY})\s*)?"
+    # up to two qualifiers before the title: "Constant dollar % change", "Reported % Change"
+    rf"(?:(?:%|\$|percent(?:age)?|dollar|amount\s+of|net|favou?rable|unfavou?rable|reported|organic|{_CONSTANT_CURRENCY})\s*){{0,2}}"
     r"(?:change|chg\.?|variance|var\.?|growth|inc(?:rease)?\.?\s*/?\s*\(?\s*dec(?:rease)?\.?\s*\)?|increase|decrease"
     r"|favou?rable\s*/?\s*\(?\s*unfavou?rable\s*\)?|better\s*/?\s*\(?\s*worse\s*\)?|b\s*/\s*\(?w\)?"
     # a delta sign ("Reported ∆%", "% Δ"), and a change's basis printed alone as its own column's title beside a
     # reported change ("Inc/(Dec) | Constant currency", "Excluding currency translation"): never a period's amount
     rf"|[\u2206\u0394]|{_BASIS_TITLE})"
-    r"(?:\s+(?:in|at)\s+constant\s+currency)?"  # "% change in constant currency": one column's title
+    rf"(?:\s+(?:in|at)\s+{_CONSTANT_CURRENCY})?"  # "% change in constant currency": one column's title
     r"(?:\s*\((?:%|\$)\)|\s*%|\s+(?:\$|percent(?:age)?|in\s+percent))?"
 )
 # the label column's title: "Item", "Line item", "Description", "Metric", "(Dollars in millions)" is a scale caption

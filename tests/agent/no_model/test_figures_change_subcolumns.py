@@ -17,6 +17,10 @@ BASES = Page("SELECTED RESULTS", ("2023", "2022", "Inc/(Dec)", "Constant currenc
 EXCLUDING = Page("SELECTED RESULTS", ("2023", "2022", "% Change", "Excluding currency translation"), [
     ("Net sales", "$ 9,120", "$ 8,410", "8%", "11%"),
 ], caption="(Dollars in millions)", span="Years Ended December 31,", first_column=170, gap=125)
+# a release's columns in McDonald's-style words: the basis said in the plural
+CURRENCIES = Page("SELECTED RESULTS", ("2023", "2022", "% Inc/(Dec)", "% Inc/(Dec) Constant Currencies"), [
+    ("Revenues", "$ 9,120", "$ 8,410", "8%", "10%"),
+], caption="(Dollars in millions)", span="Years Ended December 31,", first_column=170, gap=110)
 ONE = Page("SELECTED RESULTS", ("2023", "2022", "% Change"), [
     ("Net sales", "$ 9,120", "$ 8,410", "8%"),
 ], caption="(Dollars in millions)", span="Years Ended December 31,", first_column=300, gap=75)
@@ -45,10 +49,22 @@ def test_excluding_currency_translation_is_a_change_column_of_its_own(statement_
     assert "8%" in lead and "11%" not in lead, lead
 
 
+def test_a_basis_in_other_words_reads_its_own_column(statement_pdf):
+    sources, text = statement_pdf([CURRENCIES], file=FILE, fiscal=(2023, None))
+    for asked in ("By what percentage did Northwind's revenues grow in 2023 in constant currencies?",
+                  "How much did revenues increase in 2023 at constant exchange rates, in percent?"):
+        lead = asked_lead(asked, sources, text)
+        assert "10%" in lead and "8%" not in lead, (asked, lead)
+    lead = asked_lead("By what percentage did Northwind's revenues grow in 2023?", sources, text)
+    assert "8%" in lead and "10%" not in lead, lead
+
+
 def test_a_basis_no_column_names_prints_no_change(statement_pdf):
     sources, text = statement_pdf([ONE], file=FILE, fiscal=(2023, None))
-    block = asked_block("By what percentage did net sales grow in 2023 in constant currency?", sources, text)
-    assert not any("(% Change" in line and "8%" in line for line in block or []), block
+    for asked in ("By what percentage did net sales grow in 2023 in constant currency?",
+                  "By what percentage did net sales grow in 2023 in constant dollars?"):
+        block = asked_block(asked, sources, text)
+        assert not any("(% Change" in line and "8%" in line for line in block or []), (asked, block)
 
 
 def test_year_columns_read_as_before_beside_change_columns(statement_pdf):

@@ -12,7 +12,8 @@ from storage.finance.columns import CHANGE_BASIS, is_change_title
 
 # a basis printed alone as its own column's title
 BASIS_TITLES = ["Constant currency", "Constant-currency", "Excluding currency", "Excluding currency translation",
-                "Ex-currency", "ex currency", "Constant currency ∆%", "% Change in constant currency"]
+                "Ex-currency", "ex currency", "Constant currency ∆%", "% Change in constant currency", "Constant currencies",
+                "Constant dollar % change", "% Change at constant exchange rates", "Ex-FX"]
 
 
 @pytest.mark.parametrize("title", BASIS_TITLES)
@@ -22,12 +23,16 @@ def test_a_basis_title_heads_a_change_column_and_names_its_basis(title):
 
 @pytest.mark.parametrize("said", ["in constant currency", "excluding the impact of foreign currency",
                                   "excluding the effects of currency", "currency-neutral", "organically", "organic growth",
-                                  "on an ex-currency basis"])
+                                  "on an ex-currency basis", "in constant currencies", "in constant dollars",
+                                  "at constant exchange rates", "at constant rates", "at fixed exchange rates",
+                                  "excluding FX", "excluding the impact of changes in foreign exchange rates",
+                                  "on an FX-neutral basis"])
 def test_a_basis_said_in_a_question_is_named(said):
     assert CHANGE_BASIS.search(f"By what percentage did net sales grow {said} in 2023?")
 
 
 @pytest.mark.parametrize("text", ["Reported ∆%", "% Change", "Inc/(Dec)", "As reported", "Currency", "Constant",
-                                  "2023", "By what percentage did net sales grow in 2023?"])
+                                  "2023", "By what percentage did net sales grow in 2023?", "Fixed rate notes",
+                                  "Did net sales grow at a constant rate of growth?", "Foreign exchange rates"])
 def test_the_reported_change_and_other_titles_name_no_basis(text):
     assert not CHANGE_BASIS.search(text)
