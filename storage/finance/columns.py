@@ -26,13 +26,14 @@ _EX_CURRENCY = r"ex[- ](?:currency|fx)"
 _BASIS_TITLE = rf"{_CONSTANT_CURRENCY}|excluding\s+currency(?:\s+translation)?|{_EX_CURRENCY}"
 # a basis said or printed anywhere: "in constant currency", "excluding the impact of foreign currency",
 # "currency-neutral", "organic"; never the reported change
-CHANGE_BASIS = re.compile(rf"(?i)\b(?:{_CONSTANT_CURRENCY}|excluding\s+(?:the\s+(?:impact|effects?)\s+of\s+)?(?:changes\s+in\s+)?"
-                          rf"(?:foreign\s+)?(?:currency|currencies|exchange(?:\s+rates?)?|fx)|{_EX_CURRENCY}|(?:currency|fx)[- ]neutral|"
-                          r"organic(?:ally)?)\b")
+CHANGE_BASIS = re.compile(rf"(?i)\b(?:{_CONSTANT_CURRENCY}|excluding\s+(?:the\s+(?:impact|effects?)\s+of\s+)?"
+                          r"(?:changes\s+in\s+)?(?:foreign\s+)?(?:currency|currencies|exchange(?:\s+rates?)?|fx)|"
+                          rf"{_EX_CURRENCY}|(?:currency|fx)[- ]neutral|organic(?:ally)?)\b")
 # a change column's title: the words a filing prints over the difference of two periods
 _CHANGE = (
     # up to two qualifiers before the title: "Constant dollar % change", "Reported % Change"
-    rf"(?:(?:%|\$|percent(?:age)?|dollar|amount\s+of|net|favou?rable|unfavou?rable|reported|organic|{_CONSTANT_CURRENCY})\s*){{0,2}}"
+    r"(?:(?:%|\$|percent(?:age)?|dollar|amount\s+of|net|favou?rable|unfavou?rable|reported|organic|"
+    rf"{_CONSTANT_CURRENCY})\s*){{0,2}}"
     r"(?:change|chg\.?|variance|var\.?|growth|inc(?:rease)?\.?\s*/?\s*\(?\s*dec(?:rease)?\.?\s*\)?|increase|decrease"
     r"|favou?rable\s*/?\s*\(?\s*unfavou?rable\s*\)?|better\s*/?\s*\(?\s*worse\s*\)?|b\s*/\s*\(?w\)?"
     # a delta sign ("Reported ∆%", "% Δ"), and a change's basis printed alone as its own column's title beside a

@@ -12,8 +12,8 @@ from storage.finance.columns import CHANGE_BASIS, is_change_title
 
 # a basis printed alone as its own column's title
 BASIS_TITLES = ["Constant currency", "Constant-currency", "Excluding currency", "Excluding currency translation",
-                "Ex-currency", "ex currency", "Constant currency ∆%", "% Change in constant currency", "Constant currencies",
-                "Constant dollar % change", "% Change at constant exchange rates", "Ex-FX"]
+                "Ex-currency", "ex currency", "Constant currency ∆%", "% Change in constant currency",
+                "Constant currencies", "Constant dollar % change", "% Change at constant exchange rates", "Ex-FX"]
 
 
 @pytest.mark.parametrize("title", BASIS_TITLES)
