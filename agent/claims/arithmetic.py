@@ -6,7 +6,7 @@ cited sources (checked like any figure) and the arithmetic written beside it hol
 
 `check_arithmetic(sentence) -> (result spans that hold, [(arithmetic that does not, its result's span)])`. Words between
 the numbers are labels and ignored ("gross profit 170,782"); of two numbers with no operator
-between them the first is part of a label ("notes due 2026 1,000"). Operators: + − - × * / ÷ and
+between them the first is part of a label ("notes due 2026 1,000"). Operators: + − - × * / ÷ ^ and
 parentheses or brackets; a percentage result holds when the value, or 100 times it, rounds to it.
 """
 
@@ -18,7 +18,7 @@ from storage.finance import arithmetic
 
 _TOKEN = re.compile(
     r"(?P<num>(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?)(?P<pct>%)?"
-    r"|(?P<op>[+−×÷/*])|(?<=\s)(?P<minus>-)(?=\s)|(?P<open>[(\[])|(?P<close>[)\]])"
+    r"|(?P<op>[+−×÷/*]|(?<!\[)\^)|(?<=\s)(?P<minus>-)(?=\s)|(?P<open>[(\[])|(?P<close>[)\]])"  # "[^1]": a citation
 )
 _BRACKETED = re.compile(r"(?P<result>-?\d[\d,]*(?:\.\d+)?%?)\s*\[(?P<expr>[^\]]+)\]")
 _COUNT = re.compile(r"\)\s*/\s*(\d{1,2})(?![\d.,])")

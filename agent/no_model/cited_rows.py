@@ -19,14 +19,13 @@ from functools import lru_cache
 from storage.finance import line_items
 from storage.finance.forms import ANNUAL_FORMS
 from storage.finance.periods import BARE_YEAR as _YEAR_VALUE, label_without_period
-from storage.finance.scale import SCALE_WORDS
+from storage.finance.scale import LABEL_UNIT, SCALE_WORDS
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, figure_value, scale_word
 from storage.finance.line_items import LineItem
 from agent.page_text import squash
 from storage.documents.page_tables import is_primary_statement, page_entity, statement_entity, statement_kind, table_units
-from storage.documents.tables import MAX_CAPTION_WORDS, Cell, Unit, row_cells, table_captions
-from storage.finance.numbers import parse_number
+from storage.documents.tables import MAX_CAPTION_WORDS, Cell, Unit, percent_row, row_cells, table_captions
 from agent.tuning import TUNING
 from storage.documents import catalog
 from storage.schema import Source
@@ -148,8 +147,10 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
             # (the preview highlights it there), but the passage's own rows come first
             outside = squash(unit.text) not in passage
             header_caption = unit.header.text if scale_word(unit.header.text) else ""  # "ended May 31 (in millions):"
+            label_unit = unit_in_label.group(0) if (unit_in_label := LABEL_UNIT.search(cells[0].label)) else ""
             rows.append(Row(cells, src, rank + TUNING.rows.outside_passage_ranks * outside, captions.get(id(unit.header), ""),
-                            cells[0].unit or header_caption or page_caption or captions.get(id(unit.header), ""),
+                            label_unit or cells[0].unit or header_caption or page_caption
+                            or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(label_without_period(cells[0].label), cells[0].section or heading,
                                                 percent_row(cells)),
@@ -163,9 +164,13 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         sections = defaultdict(set)
         for r, label in zip(rows[first:], labels):
             sections[label].add(r.cells[0].section)
+        said_basic = {r.table for r in rows[first:]
+                      if line_items.BASIC_SHARES.search(f"{r.label} {r.cells[0].section}")}
         for r, label in zip(rows[first:], labels):
             r.shift = shift
             r.label_elsewhere = len(sections[label]) > 1
+            if r.item is None and r.table not in said_basic and line_items.BARE_EPS.fullmatch(label):
+                r.item = line_items.BY_CONCEPT["EarningsPerShareDiluted"]  # a release's "Earnings per share"
     return rows
 
 
@@ -184,12 +189,6 @@ def _joined(cells: list[Cell], above: str) -> list[Cell]:
     joiner = "" if above.rstrip().endswith(("-", "–")) else " "
     label = f"{above.rstrip()}{joiner}{cells[0].label}"
     return [replace(c, label=label, section="") for c in cells]
-
-
-def percent_row(cells: list[Cell]) -> bool:
-    """The row prints percentages: each value with "%", or 100 in every column (the base row of a
-    table of percentages of total revenues)."""
-    return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
 
 
 @lru_cache(maxsize=256)

@@ -38,7 +38,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from storage.finance import arithmetic, line_items
 from storage.finance.arithmetic import WORDS as _OPS
 from storage.finance.columns import CHANGE_BASIS, names_change
-from storage.finance.periods import QUARTER_NUMBER, QUARTER_ORDINAL, YEAR_RE
+from storage.finance.periods import ASKED_YEAR_RANGE, QUARTER_NUMBER, QUARTER_ORDINAL, YEAR_RE
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_named_entity, tokenize
@@ -46,6 +46,7 @@ from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.finance.line_items import LineItem
 from storage.finance.numbers import parse_number
 from storage.finance.scale import POINTS_SAID
+from storage.retrieval.query_expansion import strip_instructions
 from storage.schema import Source
 
 # "A plus B, divided by C": the comma closes what is divided (written grouping, lower than any operator)
@@ -65,10 +66,27 @@ _DEFINED = re.compile(
     r"|(?:^|(?<=[.;:]\s))(?P<name5>[A-Za-z][\w&'’ -]{1,60}?)\s+(?:is|are|equals)\s+(?P<expr5>[^.?;]*?"
     r"(?:/|÷|×|\+|\s[-–−]\s|\bdivided by\b|\bplus\b|\bminus\b|\btimes\b|\bless\b)[^.?;]*)(?=[.;])"
     # the definition as the question's last clause: "… free cash flow in 2022, net cash from operations minus capex?"
-    r"|,\s*(?!(?:what|how|which|by how)\b)(?P<expr6>[A-Za-z(][^,?;]*?(?:\s/\s|\bdivided by\b|\bplus\b|\bminus\b)[^?;]*)(?=\?|$)",
+    r"|,\s*(?!(?:what|how|which|by how)\b)(?P<expr6>[A-Za-z(][^,?;]*?(?:\s/\s|\bdivided by\b|\bplus\b|\bminus\b)[^?;]*)(?=\?|$)"
+    # "Define net working capital as total current assets less total current liabilities."
+    r"|(?:^|(?<=[.;:?]\s))define\s+(?:the\s+)?(?P<name7>[A-Za-z][\w&'’ -]{1,60}?)\s+as\s*:?\s*(?:the\s+)?"
+    r"(?P<expr7>[^.?;]+)",
     re.I)
 _RATIO_OF = re.compile(r"\bratio of (?P<a>[^?.;]+?) to (?P<b>[^?.;]+)|\b(?P<c>[a-z][\w ,&'’-]+?) as an? "
-                       r"(?:percent(?:age)?|%|share|proportion) of (?P<d>[^?.;]+)", re.I)
+                       r"(?:percent(?:age)?|%|share|proportion) of (?P<d>[^?.;]+)"
+                       # "the FY2015 D&A % margin", "COGS % margin": an amount over revenue, as analysts ask it
+                       r"|\b(?P<e>[a-z][\w ,&'’()-]+?)\s*(?:%|percent(?:age)?)\s+margin\b", re.I)
+# what a ratio's first term says before its item: the years and the average it is asked as ("the FY2018 - FY2020
+# 3 year average of capex"), a parenthesised gloss after it ("D&A (from the cash flow statement)")
+_TERM_PREFIX = re.compile(r"^(?:(?:(?:fy\s*\d{2,4}|fiscal|the|years?|yrs?|three|two|four|five|to|through|\d+)\b|"
+                          r"[-–—])\s*)*"
+                          r"(?:(?:average|mean)\b\s*)?(?:of\s+)?(?:the\s+)?", re.I)
+# a gloss beside a name, no arithmetic in it: "(from the cash flow statement)", "[from cash flow statement]"
+_GLOSS = re.compile(r"\s*(?:\[[^\[\]]*\]|\((?![^()]*(?:/|÷|×|\*|\+|\s[-–−]\s|\b(?:divided|minus|plus|less|times)\b))"
+                    r"[^()]*\))")
+# the figure a question asks: "What is the FY2022 unadjusted EBITDA less capex for Northwind?"
+_WHAT_FIGURE = re.compile(r"\b(?:what|how much) (?:is|was|are|were) (?:the\s+)?"
+                          r"(?:[A-Z][\w&.-]*(?:['’]s|(?<=s)['’])\s+)?(?P<x>[^?]+)", re.I)
+
 # where a row name ends: the period or place phrase after it ("... to total current liabilities at the end of fiscal 2022")
 _NAME_TAIL = re.compile(r"\s+(?:in|for|at|as of|during|on|by|over|from)\s+(?:the\s+)?(?:end|fy|fiscal|year|quarter|"
                         rf"{QUARTER_ORDINAL}|{QUARTER_NUMBER}|\d|[A-Z][a-z]+ \d|balance sheet|income statement|cash flow).*$",
@@ -84,6 +102,8 @@ _FOR_COMPANY = re.compile(r"\s+(?:for|of|at)\s+(?:[A-Z][\w&.'’-]*\s*)+$")
 _AVERAGE_OF = re.compile(r"(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+)", re.I)
 _GROWTH = re.compile(r"\b(?:growth|grow|grew|change|increase|decrease|decline)\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b", re.I)
+# a compound annual growth rate: (last / first) ^ (1 / years between) − 1
+_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)? annual(?: growth)?(?: rate)?\b", re.I)
 # a change asked as an amount ("by how much did net sales increase", "the dollar change in"), not as a rate
 _AMOUNT_CHANGE = re.compile(r"\bhow\s+much\s+(?:did|does|do|has|have|had|will|would)\b.*?\b(?:increase|decrease|change|"
                             r"decline)\b|\b(?:dollar|absolute)\s+(?:amount\s+of\s+(?:the\s+)?)?(?:change|increase|decrease|"
@@ -164,16 +184,22 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
     if m := _DEFINED.search(question):
         before = question[: m.start()]
         named = line_items.asked_items(before)
-        name = (m.group("name") or m.group("name2") or m.group("name3") or m.group("name5")
+        name = (m.group("name") or m.group("name2") or m.group("name3") or m.group("name5") or m.group("name7")
                 or (before[named[-1].start:named[-1].end] if named else _named_before(before))).strip()
         name = re.sub(r"^.*\b(?:if|where|given that|assume|note that)\s+(?:the\s+)?", "", name, flags=re.I)
         name = _NAME_TAIL.sub("", _POSSESSIVE.sub("", name)).strip(" ,") or name
+        text = (m.group("expr") or m.group("expr2") or m.group("expr3") or m.group("expr4") or m.group("expr5")
+                or m.group("expr6") or m.group("expr7")).strip()
+        if m.group("name7"):  # "Define unadjusted EBITDA as ...": the figure asked may be more than the name defined
+            if (asked := _asked_figure(question[: m.start()], name)) is None:
+                return None
+            defined = _NAME_TAIL.sub("", _GLOSS.sub("", text))  # "... amortization from the cash flow statement"
+            name, text = asked[0], re.sub(re.escape(name), lambda _: f"({defined})", asked[1], count=1, flags=re.I)
         try:
-            formula = parse_formula(_NAME_TAIL.sub("", (m.group("expr") or m.group("expr2") or m.group("expr3")
-                                                        or m.group("expr4") or m.group("expr5") or m.group("expr6")).strip()))
+            formula = parse_formula(_NAME_TAIL.sub("", text))
         except FormulaError:
             return None
-        expr = next(g for g in ("expr", "expr2", "expr3", "expr4", "expr5", "expr6") if m.group(g))
+        expr = next(g for g in ("expr", "expr2", "expr3", "expr4", "expr5", "expr6", "expr7") if m.group(g))
         formula = _of_segment(formula, question[: m.start(expr)] + " " + question[m.end(expr):], period, sources)
         return Derivation(name[:1].upper() + name[1:], formula, bool(_PERCENT_ASK.search(name)) or percent)
     if m := _ASKED_FORMULA.search(question):
@@ -184,17 +210,45 @@ def derivation(question: str, rows: list[Row], sources: list[Source], period: As
             formula = None
         if formula is not None and formula.op in "+-*/":
             return Derivation(expr[:1].upper() + expr[1:], formula, percent, share=formula.op == "/")
-    if m := _RATIO_OF.search(question):
-        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
-        a, b = (_POSSESSIVE.sub("", _NAME_TAIL.sub("", x.strip())) for x in (a, b))
+    if m := _RATIO_OF.search(strip_instructions(question)):  # not "According to the details ..., what is"
+        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d")) if m.group("c") \
+            else (m.group("e"), "revenues")
+        a, b = (_FOR_COMPANY.sub("", _POSSESSIVE.sub("", _NAME_TAIL.sub("", _GLOSS.sub("", x).strip())))
+                for x in (a, b))
+        a = _TERM_PREFIX.sub("", a) or a
         named = not m.group("a")
         try:
             name = f"{a} {'as a percentage of' if named else 'to'} {b}"
-            return Derivation(name[:1].upper() + name[1:],
-                              Node("/", parse_formula(a), parse_formula(b)), named or percent)
+            return Derivation(name[:1].upper() + name[1:], Node("/", *(_term(x, period, rows, sources, embedder)
+                                                                        for x in (a, b))), named or percent)
         except FormulaError:
             return None
     return named_derivation(question, rows, sources, period, embedder, printed_too)
+
+
+def _asked_figure(before: str, defined: str) -> tuple[str, str] | None:
+    """What a question asks before it defines `defined` ("What is the FY2022 unadjusted EBITDA less capex? Define
+    unadjusted EBITDA as ..."): (its name, its expression in words) — ("unadjusted EBITDA less capex", the same); a
+    "% margin" of it is its share of revenues. None when the figure asked does not say the defined name."""
+    if (m := _WHAT_FIGURE.search(strip_instructions(before))) is None:
+        return None
+    phrase = _FOR_COMPANY.sub("", _NAME_TAIL.sub("", _GLOSS.sub("", m.group("x")).strip())).strip(" ,")
+    phrase = _TERM_PREFIX.sub("", phrase) or phrase
+    if defined.lower() not in phrase.lower():
+        return None
+    ratio = _RATIO_OF.search(phrase)
+    return phrase, f"({ratio.group('e').strip()}) / revenues" if ratio and ratio.group("e") else phrase
+
+
+def _term(text: str, period: AskedPeriod, rows: list[Row], sources: list[Source], embedder) -> Node:
+    """A ratio's term: the rows it names, or, when it names an amount analysts compute ("unadjusted EBITDA") and no
+    cited row prints it, that item's formula over the rows that make it."""
+    node = parse_formula(text)
+    named = line_items.asked_items(text)
+    if node.op == "row" and len(named) == 1 and (item := named[0].item).formula and not item.percent \
+            and _resolve(text, period, rows, sources, embedder) is None:
+        return parse_formula(re.sub(r"\b(?!average\b)[A-Za-z]+", lambda m: f"concept:{m.group(0)}", item.formula))
+    return node
 
 
 def named_derivation(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder,
@@ -386,17 +440,37 @@ def _said_name(name: str) -> str:
     return re.sub(r"concept:(\w+)", lambda m: line_items.BY_CONCEPT[m.group(1)].label.lower(), name)
 
 
+def _averaged_years(question: str, years: list[int], latest, averaged_input: bool = False) -> list[int] | None:
+    """The years a ratio's average is asked over ("the FY2015 - FY2017 3 year average net profit margin": 2015, 2016,
+    2017; "the 3-year average ... as of FY2022": 2020-2022; no year named: the latest N the first input prints),
+    or None when no average of the ratio is asked."""
+    if not asks_beyond_items(_AVERAGE, question) or averaged_input:
+        return None  # "average total assets between FY2021 and FY2022": an input's average, not the ratio's
+    count = _years_counted(question)
+    years = sorted(years)
+    if len(years) >= 2:
+        return list(range(years[0], years[-1] + 1)) if ASKED_YEAR_RANGE.search(question) else years
+    end = years[0] if years else latest()
+    return list(range(end - count + 1, end + 1)) if count >= 2 and end else []
+
+
 def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sources, embedder) -> list[str]:
     names = list(dict.fromkeys(operands(d.formula)))
-    years = list(period.years)
-    if not years:  # no year named: the latest year the first input prints
+
+    def latest() -> list[int]:  # the latest year the first input prints
         first = _resolve(names[0], replace(period, years=()), rows, sources, embedder)
-        years = cell_years(first.cells[0], period, first.row.shift)[-1:] if first else []
-    points = d.percent and bool(POINTS_SAID.search(question)) and bool(years)
+        return cell_years(first.cells[0], period, first.row.shift)[-1:] if first else []
+
+    averaged = _averaged_years(question, list(period.years), lambda: next(iter(latest()), None),
+                               any(_AVERAGE_OF.match(n) for n in names))
+    years = averaged if averaged is not None else list(period.years) or latest()
+    if averaged is not None and len(averaged) < 2:
+        return [f"- {d.name}, average: not computed — the years to average are not named."]
+    points = d.percent and bool(POINTS_SAID.search(question)) and bool(years) and averaged is None
     if points:  # a ratio's change in percentage points: the earlier and the later period's, in that order
         years = sorted(years)[-2:] if len(years) > 1 else [years[0] - 1, years[0]]
     lines, shown, results = [], [], []
-    for year in years[:3] or [None]:
+    for year in (years if averaged else years[:3]) or [None]:
         at = replace(period, years=(year,))
         inputs = _inputs_of_one_filing(names, at, rows, sources, embedder) if year else {n: Input(n, None) for n in names}
         missing = [_said_name(n) for n, i in inputs.items() if i.value is None]
@@ -427,7 +501,25 @@ def _formula_lines(d: Derivation, question: str, period: AskedPeriod, rows, sour
         results.append((value * 100, result, when, _markers(list(inputs.values()))))
     if points:
         return _points_lines(d, question, results, lines) + _input_lines(shown if len(results) == 2 else [])
+    if averaged:
+        return _average_lines(d, question, averaged, results, lines) + _input_lines(shown)
     return lines + _input_lines(shown)
+
+
+def _average_lines(d: Derivation, question: str, years: list[int], results: list, lines: list[str]) -> list[str]:
+    """The average of a ratio over the asked years (the mean of each year's ratio, as analysts average margins),
+    leading each year's computation; when a year's is not computed, only the lines saying why (fewer years' mean is
+    not the average asked)."""
+    if len(results) != len(years):
+        return [line for line in lines if "(computed)" not in line] or [f"- {d.name}, average: not computed."]
+    percent = d.percent and all(r[1].endswith("%") for r in results)
+    values = [r[0] if percent else r[0] / 100 for r in results]  # results hold value x 100
+    places = _places(question, 1 if percent else 2)
+    mean = f"{_fmt(sum(values) / len(values), places)}{'%' if percent else ''}"
+    markers = "".join(dict.fromkeys(m for r in results for m in re.findall(r"\[\^\d+\]", r[3])))
+    lead = (f"- {d.name}, {len(years)}-year average, fiscal {years[0]}–{years[-1]} = "
+            f"({' + '.join(r[1] for r in results)}) / {len(years)} = {mean} (computed) {markers}")
+    return [lead, *lines]
 
 
 def _points_lines(d: Derivation, question: str, results: list, lines: list[str]) -> list[str]:
@@ -582,7 +674,11 @@ def _series_cells(kind: str, question: str, period: AskedPeriod, rows, sources, 
     years = sorted(period.years) or _latest_years(kind, question, name, period, rows, sources, embedder)
     if kind == "growth" and len(years) == 1:
         years = [years[0] - 1, years[0]]
-    if kind == "average" and len(years) < 2 or kind == "growth" and len(years) != 2:
+    if kind == "cagr" and len(years) == 1 and (count := _years_counted(question)) >= 2:
+        years = [years[0] - count + 1, years[0]]  # "the 3-year CAGR to FY2022": 2020 to 2022, as FinanceBench counts
+    if kind == "cagr":
+        years = years[:1] + years[-1:] if len(years) >= 2 else []  # its two ends
+    if kind == "average" and len(years) < 2 or kind in ("growth", "cagr") and len(years) != 2:
         return None
     at = replace(period, years=tuple(years))
     match = _resolve(name, at, rows, sources, embedder)
@@ -599,14 +695,16 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
         return None  # "how much did price/mix add to net sales growth": a driver's share of the growth, not the growth
     missing = [str(y) for y in years if y not in cells]
     amount = kind == "growth" and asks_change_amount(question)
-    what = "change" if amount else "growth" if kind == "growth" else "average"
+    what = "change" if amount else "growth" if kind == "growth" else "CAGR" if kind == "cagr" else "average"
     title = f"{name[:1].upper()}{name[1:]} {what}, {years[0]}–{years[-1]}"
     if missing:
         return [f"- {title}: not computed — {name}: no row for {', '.join(missing)} found on the cited pages."]
     values = [parse_number(cells[y].value) for y in years]
     if any(v is None for v in values) or kind == "growth" and not amount and not values[0]:
         return None
-    if kind == "growth" and (basis := CHANGE_BASIS.search(question)):
+    if kind == "cagr" and not (values[0] > 0 and values[1] > 0):
+        return [f"- {title}: not computed — a compound growth rate needs two positive amounts."]
+    if kind in ("growth", "cagr") and (basis := CHANGE_BASIS.search(question)):
         # a growth asked on a basis ("in constant currency", "organic") is not the reported amounts' growth
         return [f"- {title}: not computed — the growth is asked “{basis.group(0)}”, and the printed amounts give "
                 "the reported growth."]
@@ -622,6 +720,10 @@ def _series_lines(kind: str, question: str, period: AskedPeriod, rows, sources, 
     elif kind == "growth":
         result = _fmt((values[1] - values[0]) / abs(values[0]) * 100, _places(question, 1))
         line = f"- {title} = ({shown[1]} − {shown[0]}) / {shown[0]} = {result}% (computed) {marker}"
+    elif kind == "cagr":
+        span = years[1] - years[0]
+        result = _fmt(((values[1] / values[0]) ** (1 / span) - 1) * 100, _places(question, 1))
+        line = f"- {title} = ({shown[1]} / {shown[0]}) ^ (1 / {span}) − 1 = {result}% (computed) {marker}"
     else:
         result = _fmt(sum(values) / len(values), _places(question, places))
         line = f"- {title} = ({' + '.join(shown)}) / {len(values)} = {result} (computed) {marker}"
@@ -648,11 +750,16 @@ _LAST_YEARS = re.compile(r"\b(?:(\d|two|three|four|five)[- ](?:fiscal[- ])?years
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
+def _years_counted(question: str) -> int:
+    """The years a question counts ("the 3-year average", "the last two years"), 0 when none."""
+    m = _LAST_YEARS.search(question)
+    return (int(w) if (w := m.group(1) or m.group(2)).isdigit() else _NUMBER_WORDS[w.lower()]) if m else 0
+
+
 def _latest_years(kind, question, name, period, rows, sources, embedder) -> list[int]:
     """No year named: the latest N years the row prints for "the 3-year average" / "the last two
     years", the latest two for "year-over-year growth"."""
-    m = _LAST_YEARS.search(question)
-    count = (int(w) if (w := m.group(1) or m.group(2)).isdigit() else _NUMBER_WORDS[w.lower()]) if m else 2 * (kind == "growth")
+    count = _years_counted(question) or 2 * (kind == "growth")
     match = _resolve(name, replace(period, years=()), rows, sources, embedder) if count >= 2 else None
     if match is None:
         return []
@@ -670,13 +777,15 @@ def derived_block(question: str, rows: list[Row], sources: list[Source], period:
         lines = _formula_lines(d, question, period, rows, sources, embedder)
         if not any("(computed)" in line for line in lines) and \
                 (named := named_derivation(question, rows, sources, period, embedder, printed_too)) is not None \
-                and named.formula != d.formula:
+                and named.formula != d.formula and named.percent == d.percent:  # a margin asked: never an amount
             # the question's own wording of a ratio it also names ("days sales outstanding (average of
             # May 31 receivables / revenue x 365)") read no rows: the ratio's formula may
             alternative = _formula_lines(named, question, period, rows, sources, embedder)
             if any("(computed)" in line for line in alternative):
                 return alternative
         return lines
+    if asks_beyond_items(_CAGR, question):
+        return _series_lines("cagr", question, period, rows, sources, embedder)
     if asks_beyond_items(_AVERAGE, question):
         return _series_lines("average", question, period, rows, sources, embedder)
     if asks_beyond_items(_GROWTH, question):

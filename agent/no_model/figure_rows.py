@@ -368,7 +368,8 @@ def _share_basis_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) ->
         return True
     printed = {m.lower() for m in _SHARE_BASIS.findall(f"{row.label} {row.cells[0].section} "
                                                         f"{' '.join(c.period for c in cells)}")}
-    return not printed or bool(printed & asked)
+    # a row printing no basis is diluted EPS ("Earnings per share" of a release, cited_rows), never the basic asked
+    return not printed and asked != {"basic"} or bool(printed & asked)
 
 
 # a label naming a current or non-current portion of an item ("Total non-current portion of term debt",

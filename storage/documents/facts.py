@@ -40,7 +40,7 @@ from storage.documents.maintenance import document_lock
 from storage.documents.ocr import get_ocr_engine
 from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import LastTable, has_table, read_layout
-from storage.documents.tables import Cell, TableHeader, Unit, page_units, row_cells, table_captions
+from storage.documents.tables import Cell, TableHeader, Unit, page_units, percent_row, row_cells, table_captions
 from storage.finance.numbers import parse_number
 from storage.finance import line_items
 from storage.finance.columns import CHANGE_TITLE, DATE_TITLE
@@ -51,7 +51,7 @@ from storage.finance.periods import (
 from storage.finance.periods import BARE_YEAR as _YEAR_VALUE, MONTH_DAY_NO_YEAR as _MONTH_DAY_ONLY, TOTAL_COLUMN as _TOTAL_COLUMN
 from storage.finance.periods import YEAR_COLUMN_TITLE as _YEAR_ONLY, YEARS_ENDED_NO_YEAR as _YEARS_ENDED
 from storage.finance.scale import (CENTS, HEADING_LINES, PER_SHARE_PLACES, PERCENT_LABEL, ends_section, factor, find_caption,
-                                   read_scale, section_caption, unit_of)
+                                   LABEL_UNIT, read_scale, section_caption, unit_of)
 from storage.schema import Fact, PageContent
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 20  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 21  # bump when a change to reading tables changes stored facts: older builds are read again
 _NUMBER = re.compile(r"\d")
 
 
@@ -147,9 +147,12 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
             table, last_key = (table + 1 if unit.header.kind != "roll-forward" or not last_key
                                or last_key[1] != "roll-forward" else table), key
         table = max(table, 0)
-        caption_text = cells[0].unit or (unit.header.text if find_caption(unit.header.text) else "") or page_caption
+        # a unit the label prints ("Revenue ($B)") before the table's caption
+        label_unit = unit_in_label.group(0) if (unit_in_label := LABEL_UNIT.search(cells[0].label)) else ""
+        caption_text = label_unit or cells[0].unit or (unit.header.text if find_caption(unit.header.text) else "") \
+            or page_caption
         scale = read_scale(caption_text)
-        percent = all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
+        percent = percent_row(cells)
         item = line_items.row_item(cells[0].label, cells[0].section, percent)
         title = captions.get(id(unit.header), "")
         member = ""
@@ -187,7 +190,16 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
                 scale_caption=cell_scale.text if cell_scale else "", value_text=cell.value, value=parse_number(cell.value),
                 label_box=unit.label_box, value_box=boxes.get(cell.column)))
         rows.append((first, len(facts)))
-    return _unscale_small_rows(facts, rows)
+    return _unscale_small_rows(_bare_eps(facts), rows)
+
+
+def _bare_eps(facts: list[Fact]) -> list[Fact]:
+    """Earnings per share printed with no basis ("Earnings per share" of a release's summary) in a table printing no
+    basic EPS is the diluted figure (line_items.BARE_EPS; the answer path reads rows the same way)."""
+    basic = {f.table for f in facts if line_items.BASIC_SHARES.search(f"{f.label} {f.section}")}
+    diluted = line_items.BY_CONCEPT["EarningsPerShareDiluted"].concept
+    return [f.model_copy(update={"concept": diluted}) if f.concept is None and f.table not in basic
+            and line_items.BARE_EPS.fullmatch(line_items.normalize_label(f.label)) else f for f in facts]
 
 
 def _unscale_small_rows(facts: list[Fact], rows: list[tuple[int, int]]) -> list[Fact]:

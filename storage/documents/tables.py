@@ -27,9 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.columns import HEADER_WORDS, title_spans
+from storage.finance.columns import HEADER_WORDS, names_change, title_spans
 from storage.finance.periods import COMPARISON, MONTH, PERIOD_TOKEN, YEAR, YEAR_CELL
-from storage.finance.scale import find_caption
+from storage.finance.numbers import parse_number
+from storage.finance.scale import POINTS_CELL, find_caption
 
 MAX_CELL_CHARS = 24
 # A table value cell: digits with money/percent/sign punctuation ("$55,893", "(4,187)", "12.5%",
@@ -396,3 +397,12 @@ def row_cells(unit: Unit) -> list[Cell]:
         return []
     return [Cell(label, col, val, unit.text, unit.header, i, unit.section, unit.unit)
             for i, (col, val) in enumerate(zip(columns, values))]
+
+
+def percent_row(cells: list[Cell]) -> bool:
+    """The row prints percentages: each period's value with "%", or 100 in every column (the base row of a
+    table of percentages of total revenues); its change columns may print points ("Gross margin 45.7% 39.2%
+    6.5 pts")."""
+    cells = [c for c in cells if not names_change(c.period) and not POINTS_CELL.search(c.value)] or cells
+    return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
+

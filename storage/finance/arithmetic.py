@@ -1,4 +1,5 @@
-"""Four-operator arithmetic (+ - * / and parentheses), the one grammar both the claim check
+"""Four-operator arithmetic (+ - * / and parentheses) and a power ("^": a compound annual growth rate's root), the
+one grammar both the claim check
 (agent/claims/arithmetic.py: numbers in an answer) and the derived figures (agent/no_model/derived_figures.py:
 row names in a formula) read.
 
@@ -20,10 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-OPERATORS = ("+", "-", "*", "/")
+OPERATORS = ("+", "-", "*", "/", "^")
 # the signs an answer writes for each operator ("×", "÷", the minus sign), and the words a formula says them with
 # ("divided by", "over", "times", "plus", "less"; a dash is "minus" only between spaces: "long-term" is one name)
-SIGNS = {"+": "+", "−": "-", "-": "-", "×": "*", "*": "*", "/": "/", "÷": "/"}
+SIGNS = {"+": "+", "−": "-", "-": "-", "×": "*", "*": "*", "/": "/", "÷": "/", "^": "^"}
 WORDS = [(re.compile(r"\bdivided by\b|÷|\bover\b|/", re.I), "/"),
          (re.compile(r"\bmultiplied by\b|\btimes\b|×|\*|(?<=\s)x(?=\s)", re.I), "*"),
          (re.compile(r"\bplus\b|\+", re.I), "+"),
@@ -35,7 +36,7 @@ RISE_WORDS = r"rose|rise[sn]?|rising|increased?|increasing|grew|grow(?:s|n|ing)?
 FALL_WORDS = (r"fell|fall(?:s|en|ing)?|decreased?|decreasing|declined?|declining|dropped|drops?|down|lower|shrank|shrunk|slipped|"
               r"reduced|narrowed|contracted")
 _SYNTAX = (*OPERATORS, "(", ")")
-_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "^"}
 
 
 class UnreadableArithmetic(ValueError):
@@ -58,7 +59,7 @@ def parse(tokens: Sequence[Any]) -> Term:
     names, values = [], []
     for token in tokens:
         if isinstance(token, str) and token in _SYNTAX:
-            names.append(token)
+            names.append("**" if token == "^" else token)
         else:
             names.append(f"_{len(values)}")
             values.append(token)
@@ -88,7 +89,10 @@ def evaluate(term: Term, value: Callable[[Any], float] = float) -> float:
 
 
 def apply(op: str, a: float, b: float) -> float:
-    """`a op b` for one of OPERATORS (a division by zero is the caller's to refuse; here it is 0.0)."""
+    """`a op b` for one of OPERATORS (a division by zero is the caller's to refuse; here it is 0.0; a root of a
+    negative number is no real number: 0.0 too)."""
+    if op == "^":
+        return float(a ** b) if a > 0 or float(b).is_integer() else 0.0
     return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[op]
 
 

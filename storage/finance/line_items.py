@@ -28,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from storage.finance.periods import YEAR
+from storage.finance.scale import LABEL_UNIT
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ ITEMS: tuple[LineItem, ...] = (
              words="merchandise inventories"),
     LineItem("AssetsCurrent", "Assets, Current", r"(?:total )?current assets", r"total current assets"),
     LineItem("PropertyPlantAndEquipmentNet", "Property, Plant and Equipment, Net",
-             r"(?:net )?(?:pp ?& ?e|property(?:,? plant)?,? (?:and|&) equipment|fixed assets)",
+             r"(?:net )?(?:pp ?& ?e|ppne|property(?:,? plant)?,? (?:and|&) equipment|fixed assets)",
              r"(?:total )?(?:net )?property(?:,? plant)?,? (?:and|&) equipment(?:, net| net)?",
              words="property plant and equipment net"),
     LineItem("Goodwill", "Goodwill", r"goodwill", r"goodwill"),
@@ -237,12 +238,19 @@ ITEMS: tuple[LineItem, ...] = (
              r"total (?![a-z.,&'’ ]*\bliabilities\b)(?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? (?:equity|investment)"
              r"(?: \(deficit\))?|total equity|(?:stock|share)holders['’]? (?:equity|investment)"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise
-    LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margins?{_AS_PERCENT}", rf"(?:total )?gross (?:profit )?margin{_PRINTED_PERCENT}",
+    # "Consolidated operating margin" beside each segment's: the company's
+    LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margins?{_AS_PERCENT}",
+             rf"(?:total |consolidated )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),
-    LineItem("OperatingMargin", "Operating margin", rf"operating (?:profit )?margins?{_AS_PERCENT}",
-             rf"(?:total )?operating (?:profit )?margin{_PRINTED_PERCENT}", formula="OperatingIncomeLoss / Revenues", percent=True),
+    LineItem("OperatingMargin", "Operating margin", rf"operating (?:profit |income )?margins?{_AS_PERCENT}",
+             rf"(?:total |consolidated )?operating (?:profit |income )?margin{_PRINTED_PERCENT}",
+             formula="OperatingIncomeLoss / Revenues", percent=True),
     LineItem("NetMargin", "Net margin", rf"(?:(?:net )?profit margins?|net (?:income )?margins?){_AS_PERCENT}",
-             rf"(?:total )?net (?:profit |income )?margin{_PRINTED_PERCENT}", formula="NetIncomeLoss / Revenues", percent=True),
+             rf"(?:total |consolidated )?net (?:profit |income )?margin{_PRINTED_PERCENT}", formula="NetIncomeLoss / Revenues",
+             percent=True),
+    # current assets less current liabilities ("net working capital" in FinanceBench's words); a filing may print it
+    LineItem("WorkingCapital", "Working capital", r"(?:net )?working capital", r"(?:net )?working capital",
+             formula="AssetsCurrent - LiabilitiesCurrent", words="total current assets total current liabilities"),
     LineItem("CurrentRatio", "Current ratio", r"current ratio", r"current ratio",
              formula="AssetsCurrent / LiabilitiesCurrent", words="total current assets total current liabilities"),
     LineItem("FreeCashFlow", "Free cash flow", r"free cash ?flows?", r"free cash ?flow",
@@ -269,6 +277,11 @@ ITEMS: tuple[LineItem, ...] = (
              words="cost of sales inventories"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
+# earnings per share printed with no basis ("Earnings per share", "EPS" of a release's summary): the diluted figure
+# when its table prints no basic one (agent/no_model/cited_rows.py reads the table)
+BARE_EPS = re.compile(r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: \(eps\))?")
+# a row or section of basic EPS: beside it, a row printing no basis may be either
+BASIC_SHARES = re.compile(r"(?i)\bbasic\b")
 
 # The statements and ratios as questions name them (pattern, case-insensitive), with the titles and rows filings
 # print for them: the keyword query of retrieval adds those words (storage/retrieval/query_expansion.py GLOSSARY)
@@ -321,7 +334,7 @@ INSTANT = frozenset({
     "CashAndCashEquivalentsAtCarryingValue", "AccountsReceivableNetCurrent", "InventoryNet", "AssetsCurrent",
     "PropertyPlantAndEquipmentNet", "Goodwill", "Assets", "AccountsPayableCurrent", "LiabilitiesCurrent",
     "ShortTermBorrowings", "LongTermDebtCurrent", "LongTermDebtNoncurrent", "DebtLongtermAndShorttermCombinedAmount",
-    "Liabilities", "StockholdersEquity", "CurrentRatio", "NetDebt",
+    "Liabilities", "StockholdersEquity", "CurrentRatio", "NetDebt", "WorkingCapital",
 })
 
 
@@ -432,7 +445,8 @@ _QUALIFIER = re.compile(r"/?\((?:loss|losses|deficit|benefit|income|expense|used
 def normalize_label(label: str) -> str:
     """Lower case, footnote marks, "(loss)"-style qualifiers and trailing colons dropped, "&" as "and",
     a leading "GAAP" or "Adjusted" and a trailing fiscal year dropped: "Net income (loss) (2)" -> "net income"."""
-    text = unicodedata.normalize("NFKC", label).lower().replace("&", " and ").replace("’", "'")  # "proﬁt": "profit"
+    text = LABEL_UNIT.sub("", unicodedata.normalize("NFKC", label))  # "Revenue ($B)": the row's scale, not its item
+    text = text.lower().replace("&", " and ").replace("’", "'")  # "proﬁt": "profit"
     text = re.sub(r"(?<=\w)\s*[–—]\s*(?=\w)", "-", text)  # "Earnings per common share–diluted"
     text = _QUALIFIER.sub(" ", _FOOTNOTE.sub(" ", text))
     text = _REMARK.sub(" ", text)  # "Long-term debt (includes $10.31 billion related to VIEs)"
@@ -457,7 +471,9 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
         # "Net income" under "Diluted earnings per common share attributable to ...:": the per-share figure
         return per_share[0]
     text = normalize_label(label)
-    for candidate in (text, f"{normalize_label(section)} {text}".strip() if section else ""):
+    # "Total" under "Revenue:" (a segment table's block) is the item's total: "total revenue"
+    total = f"total {normalize_label(section)}" if section and text == "total" else ""
+    for candidate in (text, f"{normalize_label(section)} {text}".strip() if section else "", total):
         if not candidate:
             continue
         for item, rx in _PRINTED:

@@ -295,3 +295,12 @@ def ends_section(lines: list[str]) -> bool:
     """A page's heading block opens another part of the filing (a form's item heading)."""
     head = [line for line in lines if line.strip()][:HEADING_LINES]
     return any(ITEM_HEADING.match(line) for line in head)
+
+
+# a row label's own unit, printed after its item in parentheses as releases do ("Revenue ($B)", "Net sales ($ in
+# millions)", "Gross margin (%)"): the row's scale, never a word of its item
+# (a bare letter needs its currency sign: "(b)" is a note's mark)
+LABEL_UNIT = re.compile(r"\s*\((?:(?:[$€£]|usd|us\$)\s*(?:in\s+)?(?:b|bn|m|mm|mn|k|000s?|billions?|millions?|"
+                        r"thousands?)|(?:in\s+)?(?:billions|millions|thousands)|\s*%\s*)\)\s*$", re.IGNORECASE)
+# a change in percentage points as a cell prints it: "6.5 pts", "(2.6)pts", "120 bps", "3.1 ppts"
+POINTS_CELL = re.compile(r"(?i)\d\)?\s*(?:pts?|ppts?|pp|bps?|points?)\.?$")

@@ -63,7 +63,9 @@ from storage.retrieval.selection_prior import without_issuers
 
 log = logging.getLogger(__name__)
 
-RETRIEVER_VERSION = 7  # part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile; 6: sections; 7: asked parts)
+# part of the cache fingerprint: bump when ranking changes (4: the page scorer; 5: cover profile; 6: sections; 7: asked
+# parts; 8: the instructions around a question dropped from its keyword query)
+RETRIEVER_VERSION = 8
 
 
 class RetrievalError(Exception):

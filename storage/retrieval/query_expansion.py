@@ -75,14 +75,33 @@ def derived_words(question: str) -> list[str]:
                 out.append(word)
     return out
 
-# Sentences that tell how to answer, not what to find.
+# Sentences that tell how to answer, not what to find (FinanceBench's analysts write them before or after the
+# question: "Give a response to the question by relying on the details shown in the cash flow statement.",
+# "Compute or extract the answer by primarily using the details outlined in the statement of cash flows.",
+# "You are an investment banker and your only resource is the balance sheet."); a definition ("ROA is defined as
+# ...", "Define unadjusted EBITDA as ...") is kept: it says what to compute.
 _INSTRUCTION = re.compile(
-    r"^\s*(?:if\b.*\bthen\b|answer\b|round\b|we need to calculate|"
-    r"base your judg|using (?:only )?the information|give your answer|provide (?:your|the) answer|"
-    r"express\b|calculate(?:d)? (?:using|by)|assume\b)",
+    r"^\s*(?:if\b.*\bthen\b|answer\b|round\b|we (?:need|want|would like) to (?:calculate|compute|know)|"
+    r"base your (?:judg|answer)|using (?:only )?the information|give (?:your|a|the) (?:answer|response)|"
+    r"provide (?:your|the|a) (?:answer|response)|respond\b|express\b|calculate(?:d)? (?:using|by)|assume\b|"
+    r"(?:compute|calculate)(?: \(?or extract\)?)? the answer|please (?:utili[sz]e|use|help|base|refer|rely)\b|"
+    r"you are (?:an?|the) \w+|utili[sz]e\b|only use\b|use (?:only )?(?:the )?(?:information|details|data)\b)",
     re.IGNORECASE,
 )
-_LEAD_IN = re.compile(r"^\s*please answer the following(?: question)?\s*:\s*", re.IGNORECASE)
+# what a question is asked after: "Please answer the following question: what is X?", "Here's the question: what
+# is X?", "Answer the following question by primarily using the balance sheet: what is X?" keep the part after the
+# colon; "Based on the information provided in the income statement, what is X?", "According to the details
+# outlined within the P&L statement, what is X?" the part after the comma (where to look is read from the whole
+# question: expand_query's glossary)
+_ASKED = r"(?=(?:what|how|which|who|when|where|is|are|was|were|does|did|do|has|have|can|by how)\b)"
+_LEAD_IN = re.compile(
+    rf"^\s*(?:(?:please )?answer the following(?: question)?[^:]*|here(?:'s|’s| is) the question|"
+    rf"[^:]*\b(?:question|statements?|balance sheet)\b[^:]*):\s*{_ASKED}|"
+    rf"^\s*(?:in agreement with|based (?:on|upon)|according to|taking into account|by drawing [a-z ]+ from|"
+    rf"(?:by )?(?:primarily |only )?(?:using|relying on|looking at|referring to|considering)|in line with|"
+    rf"from)\b[^,?]*\b(?:information|details|data|figures|statements?|balance sheet|p ?& ?l)\b[^,?]*,\s*{_ASKED}",
+    re.IGNORECASE,
+)
 _SENTENCES = re.compile(r"(?<=[.?!])\s+")
 
 

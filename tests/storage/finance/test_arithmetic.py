@@ -80,3 +80,11 @@ def test_the_operators_signs_and_words_have_one_table():
                     "shares times price": "*", "cash plus investments": "+", "long-term debt": None, "a - b": "-"}
     assert [apply(op, 6.0, 3.0) for op in "+-*/"] == [9.0, 3.0, 18.0, 2.0]
     assert evaluate_shown("6 × 3 − 2 ÷ 1") == 16.0
+
+
+def test_a_power_is_a_compound_growth_rates_root():
+    """"^" raises to a power (a CAGR's "(last / first) ^ (1 / years) − 1"), above * and /; both callers read it, and
+    a root of a negative number is no figure."""
+    assert evaluate(parse([2.0, "*", 3.0, "^", 2.0])) == 18.0
+    assert evaluate_shown("(34,229 / 26,492) ^ (1 / 2) − 1") == pytest.approx((34229 / 26492) ** 0.5 - 1)
+    assert apply("^", -4.0, 0.5) == 0.0 and apply("^", -2.0, 2.0) == 4.0
