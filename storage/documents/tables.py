@@ -405,4 +405,3 @@ def percent_row(cells: list[Cell]) -> bool:
     6.5 pts")."""
     cells = [c for c in cells if not names_change(c.period) and not POINTS_CELL.search(c.value)] or cells
     return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)
-

@@ -237,8 +237,8 @@ ITEMS: tuple[LineItem, ...] = (
              # "Total liabilities and shareholders' equity" is the balance sheet's other side, not equity
              r"total (?![a-z.,&'’ ]*\bliabilities\b)(?:[a-z.,&'’ ]{2,40} )?(?:stock|share)holders['’]? (?:equity|investment)"
              r"(?: \(deficit\))?|total equity|(?:stock|share)holders['’]? (?:equity|investment)"),
-    # ratios analysts name: printed by some filings, computed from their formula otherwise
-    # "Consolidated operating margin" beside each segment's: the company's
+    # ratios analysts name: printed by some filings, computed from their formula otherwise; "Consolidated operating
+    # margin" (printed beside each segment's) is the company's
     LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margins?{_AS_PERCENT}",
              rf"(?:total |consolidated )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),
@@ -246,8 +246,8 @@ ITEMS: tuple[LineItem, ...] = (
              rf"(?:total |consolidated )?operating (?:profit |income )?margin{_PRINTED_PERCENT}",
              formula="OperatingIncomeLoss / Revenues", percent=True),
     LineItem("NetMargin", "Net margin", rf"(?:(?:net )?profit margins?|net (?:income )?margins?){_AS_PERCENT}",
-             rf"(?:total |consolidated )?net (?:profit |income )?margin{_PRINTED_PERCENT}", formula="NetIncomeLoss / Revenues",
-             percent=True),
+             rf"(?:total |consolidated )?net (?:profit |income )?margin{_PRINTED_PERCENT}",
+             formula="NetIncomeLoss / Revenues", percent=True),
     # current assets less current liabilities ("net working capital" in FinanceBench's words); a filing may print it
     LineItem("WorkingCapital", "Working capital", r"(?:net )?working capital", r"(?:net )?working capital",
              formula="AssetsCurrent - LiabilitiesCurrent", words="total current assets total current liabilities"),
