@@ -247,8 +247,14 @@ def _term(text: str, period: AskedPeriod, rows: list[Row], sources: list[Source]
     named = line_items.asked_items(text)
     if node.op == "row" and len(named) == 1 and (item := named[0].item).formula and not item.percent \
             and _resolve(text, period, rows, sources, embedder) is None:
-        return parse_formula(re.sub(r"\b(?!average\b)[A-Za-z]+", lambda m: f"concept:{m.group(0)}", item.formula))
+        return _over_concepts(item.formula)
     return node
+
+
+def _over_concepts(formula: str) -> Node:
+    """An item's formula over concepts ("OperatingIncomeLoss + DepreciationDepletionAndAmortization") as a tree whose
+    rows are those concepts' ("concept:OperatingIncomeLoss"); "average" stays the word it is."""
+    return parse_formula(re.sub(r"\b(?!average\b)[A-Za-z]+", lambda m: f"concept:{m.group(0)}", formula))
 
 
 def named_derivation(question: str, rows: list[Row], sources: list[Source], period: AskedPeriod, embedder,
@@ -267,8 +273,7 @@ def named_derivation(question: str, rows: list[Row], sources: list[Source], peri
                 # less cost of sales, on an income statement that prints no gross profit row)
                 if re.search(rf"\b{concept}\b", formula) and _resolve(f"concept:{concept}", period, rows, sources, embedder) is None:
                     formula = re.sub(rf"\b{concept}\b", f"({identity})", formula)
-            formula = re.sub(r"\b(?!average\b)[A-Za-z]+", lambda m: f"concept:{m.group(0)}", formula)
-            return Derivation(item.label, parse_formula(formula), item.percent)
+            return Derivation(item.label, _over_concepts(formula), item.percent)
     return None
 
 
