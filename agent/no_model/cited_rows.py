@@ -19,7 +19,7 @@ from functools import lru_cache
 from storage.finance import line_items
 from storage.finance.forms import ANNUAL_FORMS
 from storage.finance.periods import BARE_YEAR as _YEAR_VALUE, label_without_period
-from storage.finance.scale import LABEL_UNIT, SCALE_WORDS
+from storage.finance.scale import SCALE_WORDS, label_unit
 from agent.no_model.figure_periods import AskedPeriod, FiscalShift, fiscal_shift, pick_cells
 from agent.no_model.figure_words import figure_line, figure_value, scale_word
 from storage.finance.line_items import LineItem
@@ -147,9 +147,8 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
             # (the preview highlights it there), but the passage's own rows come first
             outside = squash(unit.text) not in passage
             header_caption = unit.header.text if scale_word(unit.header.text) else ""  # "ended May 31 (in millions):"
-            label_unit = unit_in_label.group(0) if (unit_in_label := LABEL_UNIT.search(cells[0].label)) else ""
             rows.append(Row(cells, src, rank + TUNING.rows.outside_passage_ranks * outside, captions.get(id(unit.header), ""),
-                            label_unit or cells[0].unit or header_caption or page_caption
+                            label_unit(cells[0].label) or cells[0].unit or header_caption or page_caption
                             or captions.get(id(unit.header), ""),
                             id(unit.header) in dollar_tables,
                             line_items.row_item(label_without_period(cells[0].label), cells[0].section or heading,
@@ -164,12 +163,11 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         sections = defaultdict(set)
         for r, label in zip(rows[first:], labels):
             sections[label].add(r.cells[0].section)
-        said_basic = {r.table for r in rows[first:]
-                      if line_items.BASIC_SHARES.search(f"{r.label} {r.cells[0].section}")}
-        for r, label in zip(rows[first:], labels):
+        bare_eps = line_items.bare_eps_rows([(r.table, r.label, r.cells[0].section) for r in rows[first:]])
+        for k, (r, label) in enumerate(zip(rows[first:], labels)):
             r.shift = shift
             r.label_elsewhere = len(sections[label]) > 1
-            if r.item is None and r.table not in said_basic and line_items.BARE_EPS.fullmatch(label):
+            if r.item is None and k in bare_eps:
                 r.item = line_items.BY_CONCEPT["EarningsPerShareDiluted"]  # a release's "Earnings per share"
     return rows
 

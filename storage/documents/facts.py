@@ -51,7 +51,7 @@ from storage.finance.periods import (
 from storage.finance.periods import BARE_YEAR as _YEAR_VALUE, MONTH_DAY_NO_YEAR as _MONTH_DAY_ONLY, TOTAL_COLUMN as _TOTAL_COLUMN
 from storage.finance.periods import YEAR_COLUMN_TITLE as _YEAR_ONLY, YEARS_ENDED_NO_YEAR as _YEARS_ENDED
 from storage.finance.scale import (CENTS, HEADING_LINES, PER_SHARE_PLACES, PERCENT_LABEL, ends_section, factor, find_caption,
-                                   LABEL_UNIT, read_scale, section_caption, unit_of)
+                                   label_unit, read_scale, section_caption, unit_of)
 from storage.schema import Fact, PageContent
 
 log = logging.getLogger(__name__)
@@ -148,8 +148,7 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
                                or last_key[1] != "roll-forward" else table), key
         table = max(table, 0)
         # a unit the label prints ("Revenue ($B)") before the table's caption
-        label_unit = unit_in_label.group(0) if (unit_in_label := LABEL_UNIT.search(cells[0].label)) else ""
-        caption_text = label_unit or cells[0].unit or (unit.header.text if find_caption(unit.header.text) else "") \
+        caption_text = label_unit(cells[0].label) or cells[0].unit or (unit.header.text if find_caption(unit.header.text) else "") \
             or page_caption
         scale = read_scale(caption_text)
         percent = percent_row(cells)
@@ -195,11 +194,11 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
 
 def _bare_eps(facts: list[Fact]) -> list[Fact]:
     """Earnings per share printed with no basis ("Earnings per share" of a release's summary) in a table printing no
-    basic EPS is the diluted figure (line_items.BARE_EPS; the answer path reads rows the same way)."""
-    basic = {f.table for f in facts if line_items.BASIC_SHARES.search(f"{f.label} {f.section}")}
+    basic EPS is the diluted figure (line_items.bare_eps_rows; the answer path reads rows the same way)."""
+    bare = line_items.bare_eps_rows([(f.table, f.label, f.section) for f in facts])
     diluted = line_items.BY_CONCEPT["EarningsPerShareDiluted"].concept
-    return [f.model_copy(update={"concept": diluted}) if f.concept is None and f.table not in basic
-            and line_items.BARE_EPS.fullmatch(line_items.normalize_label(f.label)) else f for f in facts]
+    return [f.model_copy(update={"concept": diluted}) if f.concept is None and i in bare else f
+            for i, f in enumerate(facts)]
 
 
 def _unscale_small_rows(facts: list[Fact], rows: list[tuple[int, int]]) -> list[Fact]:

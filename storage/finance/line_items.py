@@ -277,11 +277,10 @@ ITEMS: tuple[LineItem, ...] = (
              words="cost of sales inventories"),
 )
 BY_CONCEPT = {item.concept: item for item in ITEMS}
-# earnings per share printed with no basis ("Earnings per share", "EPS" of a release's summary): the diluted figure
-# when its table prints no basic one (agent/no_model/cited_rows.py reads the table)
-BARE_EPS = re.compile(r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: \(eps\))?")
+# earnings per share printed with no basis ("Earnings per share", "EPS" of a release's summary)
+_BARE_EPS = re.compile(r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: \(eps\))?")
 # a row or section of basic EPS: beside it, a row printing no basis may be either
-BASIC_SHARES = re.compile(r"(?i)\bbasic\b")
+_BASIC_SHARES = re.compile(r"(?i)\bbasic\b")
 
 # The statements and ratios as questions name them (pattern, case-insensitive), with the titles and rows filings
 # print for them: the keyword query of retrieval adds those words (storage/retrieval/query_expansion.py GLOSSARY)
@@ -487,6 +486,15 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
         # of net sales) is that amount's share of revenues: its margin
         return next((i for i in ITEMS if i.percent and i.formula == f"{amount.concept} / Revenues"), None)
     return None
+
+
+def bare_eps_rows(rows: list[tuple[object, str, str]]) -> set[int]:
+    """The rows, given as (table, label, section), that print earnings per share with no basis in a table printing
+    no basic EPS: the diluted figure ("Earnings per share" of a release's summary). The facts and the answer path's
+    rows read them alike (storage/documents/facts.py, agent/no_model/cited_rows.py)."""
+    basic = {table for table, label, section in rows if _BASIC_SHARES.search(f"{label} {section}")}
+    return {i for i, (table, label, _) in enumerate(rows)
+            if table not in basic and _BARE_EPS.fullmatch(normalize_label(label))}
 
 
 def answers(row: LineItem | None, asked: LineItem) -> bool:

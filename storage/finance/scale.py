@@ -302,5 +302,12 @@ def ends_section(lines: list[str]) -> bool:
 # (a bare letter needs its currency sign: "(b)" is a note's mark)
 LABEL_UNIT = re.compile(r"\s*\((?:(?:[$€£]|usd|us\$)\s*(?:in\s+)?(?:b|bn|m|mm|mn|k|000s?|billions?|millions?|"
                         r"thousands?)|(?:in\s+)?(?:billions|millions|thousands)|\s*%\s*)\)\s*$", re.IGNORECASE)
+
+
+def label_unit(label: str) -> str:
+    """The unit a row's label prints after its item ("($B)" of "Revenue ($B)"), "" when none: the row's caption."""
+    return m.group(0) if (m := LABEL_UNIT.search(label)) else ""
+
+
 # a change in percentage points as a cell prints it: "6.5 pts", "(2.6)pts", "120 bps", "3.1 ppts"
 POINTS_CELL = re.compile(r"(?i)\d\)?\s*(?:pts?|ppts?|pp|bps?|points?)\.?$")
