@@ -335,8 +335,16 @@ def _adjusted_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bo
     named = bool(NON_GAAP_MEASURE_ROW.match(label))
     if ask.reconciled is not None:  # a reconciling line, never the adjusted total it reconciles to
         return not ADJUSTED.search(label) and not named
-    adjusted = bool(ADJUSTED.search(label)) or named or (bool(ADJUSTED.search(row.context)) and not _GAAP.search(label))
+    if any(_adjusted_head(c) for c in row.cells):
+        # "GAAP" and "Non-GAAP" heads over the columns (a caption line above them says both): the chosen columns' basis
+        adjusted = bool(ADJUSTED.search(label)) or named or bool(cells) and all(map(_adjusted_head, cells))
+    else:
+        adjusted = bool(ADJUSTED.search(label)) or named or (bool(ADJUSTED.search(row.context)) and not _GAAP.search(label))
     return adjusted == ask.adjusted
+
+
+def _adjusted_head(cell: Cell) -> bool:
+    return bool(ADJUSTED.search(column_words_text(cell.period)))
 
 
 def _opening_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
@@ -791,6 +799,10 @@ def column_choice(ask: Ask):
         heads = [per_share_head(column_words_text(c.period)) for c in cells]
         if any(heads) and not all(heads):
             cells = [c for c, head in zip(cells, heads) if head == per_share]
+        # "GAAP" and "Non-GAAP" heads over the same quarter's columns: the basis asked
+        basis = [_adjusted_head(c) for c in cells]
+        if any(basis) and not all(basis):
+            cells = [c for c, adjusted in zip(cells, basis) if adjusted == ask.adjusted]
         if len(cells) == 1:
             return cells
         words = [column_words(c.period) for c in cells]

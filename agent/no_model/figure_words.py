@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from storage.finance.numbers import parse_number
+from storage.finance.numbers import CHANGE_WORD, RANGE, parse_number
 from storage.finance.periods import PRINTED_DATE, column_head, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE, printed_years
 from storage.finance.scale import CENTS, names_share_count, per_share_column, scale_word  # the one reader of scale captions (also used by cited_rows)
 
@@ -87,7 +87,17 @@ def said(printed: str, period: str, label: str, caption: str, table_has_dollar: 
 def line_value(printed: str, label: str, caption: str, table_has_dollar: bool, cents: bool = False) -> str | None:
     """The cell's value as a figure line writes it: the printed digits with the currency and the
     caption's scale ("$52,417 million", "$(1,577) million", "$6.11 per share", "43.3%"), so the line
-    says each figure once; None when the printed form cannot carry them (a leading minus, text)."""
+    says each figure once; None when the printed form cannot carry them (a leading minus, text). A change said in
+    words keeps its word ("down 32%")."""
+    if ends := RANGE.match(printed):  # a guidance's range: "$8.51 to $8.53 billion"
+        low, high = (line_value(ends.group(k), label, caption, table_has_dollar, cents) for k in ("low", "high"))
+        if not low or not high:
+            return None
+        unit = re.search(r"[\d)%]([^\d)%]*)$", high).group(1)  # " billion", " per share"
+        return f"{low.removesuffix(unit) if unit else low} to {high}"
+    if word := CHANGE_WORD.match(printed):
+        rest = line_value(printed[word.end():], label, caption, table_has_dollar, cents)
+        return f"{word.group(1)} {rest}" if rest else None
     core = re.sub(r"[^\d.,()%]", "", printed)
     if parse_number(printed) is None or re.match(r"\s*[-−–]", printed) or not re.fullmatch(r"\(?[\d.,]+\)?%?", core):
         return None

@@ -8,6 +8,8 @@ spans sub-columns the table reader appends to the column's period:
   measure of the label's list it names, so the row becomes one row per measure, labelled with the
   list's qualifier and that measure ("Adjusted EBIT"). A sub-column naming two measures, or two
   sub-columns naming one, is not read (a missing figure beats a wrong one);
+- bases: a row labelled "GAAP" or "Non-GAAP" under measure heads ("Net Income | Earnings per share-diluted", each
+  over its years and change): one row per measure, labelled with the basis and the head ("Non-GAAP Net Income");
 - parts: "Flexibles | Rigid Packaging | Other | Total": a row becomes one row per part, each a
   segment's row (its caption names the part), and the "Total" column the company's row, so a
   question that names no part is not answered by the first part's column.
@@ -32,6 +34,10 @@ _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|/|\s+&\s+)\s*", re.I)
 _FOOTNOTE = re.compile(r"\s*\(\d{1,2}\)\s*$")
 _PER_SHARE = re.compile(r"(?i)\bper\b.*\bshare\b|\beps\b")
 _QUALIFIER = re.compile(r"(?i)\b(?:adjusted|non-gaap|core|comparable|underlying)\b")
+# a row that says only its basis, the measure printed over its columns: "GAAP" and "Non-GAAP" under "Net income |
+# Earnings per share-diluted"
+_BASIS_LABEL = re.compile(r"(?i)^(?:(?:U\.S\.\s+)?GAAP|non-GAAP|adjusted(?:\s+non-GAAP)?|(?:as\s+)?reported)"
+                          r"(?:\s+(?:basis|results|measures?))?:?$")
 
 
 def _item(label: str, cells) -> line_items.LineItem | None:
@@ -73,6 +79,8 @@ def _groups(row: Row) -> dict[str, list[tuple[str, object]]]:
 
 
 def _split(row: Row) -> list[Row] | None:
+    if (rows := _basis_rows(row)) is not None:
+        return rows
     groups = _groups(row)
     if not groups or all(len({h for h, _ in g}) < 2 for g in groups.values()):
         return None
@@ -94,6 +102,30 @@ def _parts(row: Row, groups) -> list[Row]:
         caption = "" if _TOTAL.match(head) else f"{head} segment"
         out.append(replace(row, cells=cells, caption=caption, item=_item(row.label, cells),
                            table=hash((row.table, head))))
+    return out
+
+
+def _basis_rows(row: Row) -> list[Row] | None:
+    """One row per measure head over a basis row's columns (see the module doc), or None: the label is no basis
+    alone, or a head is no line item."""
+    basis = _FOOTNOTE.sub("", row.label).strip()
+    if not _BASIS_LABEL.match(basis):
+        return None
+    by_head: dict[str, list] = {}
+    for cell in row.cells:
+        if m := _HEAD.match(" ".join(cell.period.split())):
+            by_head.setdefault(m.group("head"), []).append(cell)
+    if not by_head:
+        return None
+    out = []
+    for k, (head, cells) in enumerate(by_head.items()):
+        # (the head's change column, "Net Income Inc/ (Dec)", printed with no year)
+        cells += [c for c in row.cells if c not in cells and " ".join(c.period.split()).startswith(head)]
+        label = f"{basis} {head}"
+        cells = sorted((replace(c, label=label) for c in cells), key=lambda c: c.column)
+        if (item := _item(label, cells)) is None:
+            return None
+        out.append(replace(row, cells=cells, item=item, table=hash((row.table, "basis", k))))
     return out
 
 

@@ -62,7 +62,14 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float, rows_ye
                   and not UNIT_CAPTION.search(s.text)] for line in lines]
     left = [_left_phrase([s for s in segments(line, char_width) if s.x1 < cols[0].x0 - pitch / 2]) for line in lines]
     titles = _column_titles(line_segs, centres, pitch)
-    for segs, phrase_left in zip(line_segs, left):
+    for k, (segs, phrase_left) in enumerate(zip(line_segs, left)):
+        titled = any(not _names_period(t.text) and not names_change(t.text)
+                     for other in line_segs if other is not segs for t in other)
+        if k < len(lines) - 1 and not titled and (heads := _group_heads(segs, centres, pitch)):
+            for p, seg in zip(parts, heads):  # "GAAP" over three columns, "Non-GAAP" over the next three
+                if seg is not None:
+                    p.append(seg.text)
+            continue
         if not segs and phrase_left:  # "Six Months Ended June 30," printed alone at the left: it heads every column
             for p in parts:
                 p.append(phrase_left)
@@ -122,6 +129,28 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float, rows_ye
                        stub=_stub(lines, cols[0].x0 - pitch / 2, char_width))
 
 
+def _group_heads(segs: list[Segment], centres: list[float], pitch: float) -> list[Segment | None] | None:
+    """The titles of a header line above others that each head a group of columns ("GAAP" centred over three
+    columns, "Non-GAAP" over the next three; "Net Income" and "Earnings per Share" over their years), one per
+    column, or None when the line is not such (the caller reads it only where no other header line prints a title
+    but a period or a change's): two or more titles naming no period, centred two pitches apart
+    or more (titles of single columns stand a pitch apart), each centred over the columns nearest it."""
+    if len(segs) < 2 or any(_names_period(s.text) for s in segs):
+        return None
+    mids = [(s.x0 + s.x1) / 2 for s in segs]
+    spacing = min(b - a for a, b in zip(mids, mids[1:]))
+    if spacing < 1.8 * pitch:
+        return None
+    nearest = [min(range(len(segs)), key=lambda j: abs(mids[j] - centre)) for centre in centres]
+    for j, mid in enumerate(mids):
+        group = [c for c, k in zip(centres, nearest) if k == j]
+        # each title centred over the columns nearest it: groups that tile the columns (a title stacked over one pair
+        # of columns, "Earnings per" / "Common" / "Share", leaves its neighbours' columns off its centre)
+        if len(group) < 2 or abs(sum(group) / len(group) - mid) > 0.3 * pitch:
+            return None
+    return [segs[k] for k in nearest]
+
+
 def _dated_by(parts: list[str], year: str) -> list[str]:
     """A column's header parts with `year` after the month and day its span phrase ends on ("Three Months Ended
     June 30" -> "Three Months Ended June 30, 2023"), when no part prints a year."""
@@ -144,11 +173,14 @@ def _period_runs(segs: list[Segment], left: float) -> list[Segment]:
 # a quarter named with its year ("Fourth Quarter 2022", "Q4 2022") is one period: a run splits between periods, not
 # inside one
 _QUARTER_OF_YEAR = re.compile(rf"{QUARTER_NAME.pattern}\s+{YEAR}\b")
+# and so is a full year named with its year: "Full Year FY24", "Full-Year 2023"
+_FULL_YEAR_OF = re.compile(rf"{FULL_YEAR.pattern}\s+(?:FY\s*'?\d\d|(?:fiscal\s+)?{YEAR})\b", re.IGNORECASE)
 
 
 def _split_run(seg: Segment) -> list[Segment]:
     text = seg.text
-    spans = sorted((m.span() for pattern in (PERIOD_TOKEN, QUARTER_NAME, _QUARTER_OF_YEAR, FULL_YEAR) for m in pattern.finditer(text)),
+    spans = sorted((m.span() for pattern in (PERIOD_TOKEN, QUARTER_NAME, _QUARTER_OF_YEAR, FULL_YEAR, _FULL_YEAR_OF)
+                    for m in pattern.finditer(text)),
                    key=lambda span: (span[0], -span[1]))
     kept: list[tuple[int, int]] = []
     for a, b in spans:

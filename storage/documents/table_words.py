@@ -8,9 +8,10 @@ import re
 from dataclasses import dataclass, field
 
 from storage.finance.scale import CAPTION, CAPTION_PHRASE, HEAD_UNIT_SCALE, HEAD_UNIT_WORD
+from storage.finance.numbers import CHANGE_WORD, RANGE
 from storage.finance.periods import YEAR_CELL  # a header cell that is a year ("2022", "(2022)")
 
-NUMBER = re.compile(r"^\(?[-–—+]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")
+NUMBER = re.compile(r"^~?\(?[-–—+]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")  # "~10%": an estimate
 DASH = re.compile(r"^[-–—]+%?$")  # a dash for zero, "-%" in a percent column
 PLACEHOLDER = re.compile(r"(?i)^(?:n/?m|n/a|n\.a\.?|\*{2,3})$")  # "NM", "n/a", "N.A.", "**": a cell with no number
 FOOTNOTE_AFTER_LABEL = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "Comparable sales growth (1)"
@@ -122,11 +123,36 @@ def segments(line: Line, char_width: float) -> list[Segment]:
 
 
 SUFFIX = ("%", ")", "%)", "bp", "bps", "pts", "ppt", "ppts", "x")  # printed apart after a value: "2.5 %", "(390 ) bp"
+POINTS_SUFFIX = ("bp", "bps", "pts", "ppt", "ppts")
+
+
+# a change printed in words in a release's summary table: "down 32%", "up 13%", "down 14.4 ppts", "flat" (the
+# direction belongs to the figure after it: storage.finance.numbers.CHANGE_WORD; "flat" is a cell of its own with
+# no number)
+FLAT = "flat"
+
+
+def _direction_at(words: list, i: int) -> bool:
+    """words[i] is "up"/"down" printed before a figure."""
+    return i + 1 < len(words) and bool(CHANGE_WORD.match(f"{words[i].text} {words[i + 1].text}"))
 
 
 def is_value_token(text: str) -> bool:
     return bool(NUMBER.match(text) or DASH.match(text) or PLACEHOLDER.match(text) or text in ("$", "(", "$(", "~")
-                or text.lower() in SUFFIX)
+                or text.lower() in SUFFIX or _figures_range(text))  # "$10.5-11.5": a range in one word
+
+
+def _figures_range(text: str) -> bool:
+    """A range of figures, not of years or counts ("2022-2023", "1 to 3" are a label's): each end prints a "$", "%",
+    decimal point or thousands comma."""
+    return bool(ends := RANGE.match(text)) and all(re.search(r"[$%.,]", ends.group(k)) for k in ("low", "high"))
+
+
+def _range_at(words: list, i: int) -> bool:
+    """words[i] joins a range's two ends printed apart: "$8.51 to $8.53" (a dash between two figures is a cell of its
+    own: none, "23,183  -  23,223")."""
+    return 0 < i < len(words) - 1 and words[i].text.lower() == "to" \
+        and _figures_range(f"{words[i - 1].text} to {words[i + 1].text}")
 
 
 _GLUED_NOTE = re.compile(r"^(?P<n>\(?\$?[\d,.]*\d\)?)(?:\(\d{1,2}\)|\*{1,3})$")  # "2023(1)", "1,064*": a mark glued to a figure
@@ -143,7 +169,9 @@ def split_label_values(line: Line, char_width: float) -> None:
     """Fill `line.label` and `line.values`: the value tokens at the line's right, glued into cells."""
     line.words = words = [_drop_glued_note(w) for w in line.words]
     i = len(words)
-    while i > 0 and is_value_token(words[i - 1].text):
+    while i > 0 and (is_value_token(words[i - 1].text) or _direction_at(words, i - 1) or _range_at(words, i - 1)
+                     or words[i - 1].text.lower() == FLAT and (i < len(words) or i >= 2
+                                                                and is_value_token(words[i - 2].text))):
         i -= 1
     # a year or footnote mark that touches the label is part of it ("Notes due 2025", "Other (1)")
     # (and so is the year of a date in it: "Balance at December 31, 2013")
@@ -160,8 +188,17 @@ def split_label_values(line: Line, char_width: float) -> None:
     line.label = FOOTNOTE_AFTER_LABEL.sub("", " ".join(w.text for w in words[:i])).strip()
     cells: list[list[Word]] = []
     pending_dollar: Word | None = None
-    for w in words[i:]:
+    direction: Word | None = None
+    joined = False  # a range's "to" read: the next figure ends the last cell
+    for k, w in enumerate(words[i:], start=i):
         t = w.text
+        if _direction_at(words, k):
+            direction = w
+            continue
+        if _range_at(words, k) and cells:
+            joined = True  # the next figure is this cell's high end
+            cells[-1].append(w)
+            continue
         if t == "~":  # "~ $1.04": an estimate's mark, printed apart before its figure
             continue
         if t in ("$", "$(", "("):
@@ -175,20 +212,29 @@ def split_label_values(line: Line, char_width: float) -> None:
             continue
         if FOOTNOTE.match(t) and cells and w.x0 - cells[-1][-1].x1 <= SEGMENT_GAP * char_width:
             continue  # a footnote mark printed right after a value
-        cells.append(([pending_dollar] if pending_dollar else []) + [w])
-        pending_dollar = None
+        if joined:
+            cells[-1].append(w)
+        else:
+            cells.append(([direction] if direction else []) + ([pending_dollar] if pending_dollar else []) + [w])
+        pending_dollar, direction, joined = None, None, False
     if pending_dollar is not None and cells and YEAR_CELL.match(cells[-1][-1].text):
         cells.append([pending_dollar])  # "2023   2022   $": the "$" titles a change column
     line.values = []
     for cell in cells:
-        text = "".join(w.text for w in cell)
+        said = cell[0].text + " " if len(cell) > 1 and CHANGE_WORD.match(f"{cell[0].text} {cell[1].text}") else ""
+        cell = cell[1:] if said else cell
+        text = "".join(f" {w.text} " if w.text.lower() == "to" else w.text for w in cell).strip()  # "$8.51 to $8.53"
         if text.startswith("$("):  # "$ (1,577)" printed apart: the negative is "($1,577)"
             text = "($" + text[2:]
+        text = said + text  # "down 32%"
         number = [w for w in cell if w.text not in ("$", "$(", "(") and w.text.lower() not in SUFFIX] or cell
         last = number[-1]
         # the digits' right edge: "(10.91)%" and "3.77 %" are one column
         trailing = len(last.text) - len(last.text.rstrip("%)*"))
         x1 = last.x1 - trailing * (last.x1 - last.x0) / max(len(last.text), 1)
+        if cell[-1].text.lower() in POINTS_SUFFIX:
+            # "down 14.4 ppts" right-aligned with "down 32%" in one change column: where a "%" would end
+            x1 = cell[-1].x1 - (cell[-1].x1 - cell[-1].x0) / len(cell[-1].text)
         line.values.append((text, number[0].x0, x1))
     if not any(re.search(r"\d|^[-–—]+%?$", v[0].strip("$")) for v in line.values):
         line.label, line.values = line.text, []  # "Increase/  %": a column title, no value

@@ -52,6 +52,9 @@ HEADER_WORDS = re.compile(
     r"and|to|vs\.?|versus)\b|[-–—,.:;()$%/*]",
     re.IGNORECASE,
 )
+# words a release prints in a period's head beside the period, never a header alone ("Q1 2023 Outlook", "Full Year
+# 2023", "Q2 FY24 Guidance"; "Outlook" over rows is a section)
+FORECAST_HEAD_WORDS = re.compile(r"(?i)\b(?:full|outlook|guidance|forecast)\b")
 # a column of dates printed as years, not amounts: "Maturity", "Due", "Expiration", "Placed in Service",
 # "Year Acquired" (a debt note's "3.25  2026  748": 2026 is when the notes mature)
 DATE_TITLE = re.compile(r"\b(?:maturit(?:y|ies)|due|expir(?:es|ation|y)|in[-\s]+service|acquired|built|renovated)\b",

@@ -49,6 +49,8 @@ _CUR = r"(?:current|short[- ]term)"
 # a margin asked or printed as a percentage ("operating margin percentage", "Total Operating Margin %")
 _AS_PERCENT = r"(?: percentages?| %| rates?)?"
 _PRINTED_PERCENT = r"(?: percentages?| %| rates?| as a percent(?:age)? of (?:total |net )?(?:revenues?|sales))?"
+# a margin said as its numerator over sales: "EBIT / sales", "gross profit as a % of net sales", "net income to revenue"
+_OVER_SALES = r"\s*(?:/|\bto\b|\bas an? (?:%|percent(?:age)?) of\b|% of\b)\s*(?:net |total )?(?:sales|revenues?)"
 ITEMS: tuple[LineItem, ...] = (
     LineItem("Revenues", "Revenues",
              r"(?:total |net |operating )*(?:revenues?|sales)|top[- ]line|turnover",
@@ -239,13 +241,20 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?: \(deficit\))?|total equity|(?:stock|share)holders['’]? (?:equity|investment)"),
     # ratios analysts name: printed by some filings, computed from their formula otherwise; "Consolidated operating
     # margin" (printed beside each segment's) is the company's
-    LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margins?{_AS_PERCENT}",
+    LineItem("GrossMargin", "Gross margin", rf"gross (?:profit )?margins?{_AS_PERCENT}|gross profit{_OVER_SALES}",
              rf"(?:total |consolidated )?gross (?:profit )?margin{_PRINTED_PERCENT}",
              formula="GrossProfit / Revenues", percent=True),
-    LineItem("OperatingMargin", "Operating margin", rf"operating (?:profit |income )?margins?{_AS_PERCENT}",
-             rf"(?:total |consolidated )?operating (?:profit |income )?margin{_PRINTED_PERCENT}",
+    # (EBIT is read as operating income, so its margin is the operating margin)
+    LineItem("OperatingMargin", "Operating margin",
+             rf"(?:operating (?:profit |income )?|ebit )margins?{_AS_PERCENT}"
+             rf"|(?:operating (?:profit|income)|ebit){_OVER_SALES}",
+             rf"(?:total |consolidated )?(?:operating (?:profit |income )?|ebit )margin{_PRINTED_PERCENT}",
              formula="OperatingIncomeLoss / Revenues", percent=True),
-    LineItem("NetMargin", "Net margin", rf"(?:(?:net )?profit margins?|net (?:income )?margins?){_AS_PERCENT}",
+    LineItem("EBITDAMargin", "EBITDA margin", rf"ebitda margins?{_AS_PERCENT}|ebitda{_OVER_SALES}",
+             rf"(?:total |consolidated )?ebitda margin{_PRINTED_PERCENT}", formula="EBITDA / Revenues", percent=True),
+    LineItem("NetMargin", "Net margin",
+             rf"(?:(?:net )?profit margins?|net (?:income )?margins?){_AS_PERCENT}"
+             rf"|net (?:income|earnings|profit){_OVER_SALES}",
              rf"(?:total |consolidated )?net (?:profit |income )?margin{_PRINTED_PERCENT}",
              formula="NetIncomeLoss / Revenues", percent=True),
     # current assets less current liabilities ("net working capital" in FinanceBench's words); a filing may print it
@@ -481,11 +490,16 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
                         and not NONCURRENT_LABEL.search(text):
                     return BY_CONCEPT["LongTermDebtCurrent"]
                 return item
-    if percent and (amount := row_item(label, section)) is not None:
+    if percent and (amount := row_item(label, section)
+                    or row_item(_OVER_SALES_LABEL.sub("", text), section)) is not None:
         # an amount's line item printed as percentages ("Gross profit 43.8%" in a table of percentages
-        # of net sales) is that amount's share of revenues: its margin
+        # of net sales, "Adjusted EBIT / sales %") is that amount's share of revenues: its margin
         return next((i for i in ITEMS if i.percent and i.formula == f"{amount.concept} / Revenues"), None)
     return None
+
+
+# a ratio's row named by its numerator over sales: "Adjusted EBIT / sales %", "Gross profit as a % of net sales"
+_OVER_SALES_LABEL = re.compile(rf"{_OVER_SALES}(?: %| \(%\))?$")
 
 
 def bare_eps_rows(rows: list[tuple[object, str, str]]) -> set[int]:

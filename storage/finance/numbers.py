@@ -6,11 +6,23 @@ from __future__ import annotations
 import re
 
 
+# a change printed in words before its figure: "down 32%", "up 13%", "down 14.4 ppts" (a release's summary table)
+CHANGE_WORD = re.compile(r"(?i)^\s*(up|down)\s+(?=\(?\d)")
+
+
+# a range printed in one cell, a guidance's low and high: "$8.51 to $8.53", "$10.5-11.5", "~20% to ~21%", "34% - 35%"
+_END = r"~?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?"
+RANGE = re.compile(rf"^\s*(?P<low>{_END})\s*(?:to|[-–—])\s*(?P<high>{_END})\s*$", re.IGNORECASE)
+
+
 def parse_number(printed: str) -> float | None:
     """The number a cell prints: "(1,577)" -> -1577.0, "($1,269" -> -1269.0, "$7,637" -> 7637.0, "43.3%" ->
-    43.3; None for dashes and text."""
+    43.3, "down 32%" -> -32.0; None for dashes, text and a range ("$8.51 to $8.53": two numbers)."""
+    if RANGE.match(printed):
+        return None
     text = printed.strip().replace("−", "-").replace("–", "-")
-    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith(("-", "($"))
+    negative = bool(re.fullmatch(r"\(.*\)%?", text)) or text.startswith(("-", "($")) \
+        or bool((m := CHANGE_WORD.match(text)) and m.group(1).lower() == "down")
     digits = re.sub(r"[^\d.]", "", text)
     if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
         return None

@@ -28,6 +28,9 @@ class Page:
     above: list[str] = field(default_factory=list)  # lines printed above the title (a running header)
     first_column: float = FIRST_COLUMN  # the right edge of the first value column (four columns: move it left)
     gap: float = COLUMN_GAP
+    # header lines printed above the columns' own titles, each a list of (text, first column, last column): the text
+    # centred over those columns ("Three Months Ended" over columns 0-1, "GAAP" over 0-2); printed instead of `span`
+    heads: list[list[tuple[str, int, int]]] = field(default_factory=list)
 
 
 def _right(page, x_right: float, y: float, text: str) -> None:
@@ -45,8 +48,13 @@ def build_pdf(path, pages: list[Page]):
                 y += 16
         right = [spec.first_column + spec.gap * i for i in range(len(spec.columns))]
         y += 8
-        if spec.span:
+        if spec.span and not spec.heads:
             _right(page, right[-1], y, spec.span)
+            y += 13
+        for line in spec.heads:
+            for text, first, last in line:
+                mid = (right[first] - 0.6 * spec.gap + right[last]) / 2
+                page.insert_text((mid - pymupdf.get_text_length(text, fontsize=SIZE) / 2, y), text, fontsize=SIZE)
             y += 13
         for x, column in zip(right, spec.columns):
             _right(page, x, y, column)

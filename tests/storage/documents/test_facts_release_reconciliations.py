@@ -133,3 +133,20 @@ def test_a_column_titled_in_cents_over_stacked_lines_is_per_share_hundredths():
     check_fact(facts, "Adjusted net income and EPS", 2, **span("2022-07-01", "2023-06-30", 12), unit="USD", scale=1e6)
     check_fact(facts, "Adjusted net income and EPS", 3, **span("2022-07-01", "2023-06-30", 12), unit="USD/share",
                scale=0.01)
+
+
+def test_a_release_summary_under_basis_heads_keeps_each_columns_basis_and_its_change_in_words():
+    """"GAAP" centred over a quarter, its year-ago quarter and "vs. Q4 2021", "Non-GAAP" over the next three; the change
+    printed in words ("down 32%", "down 4.4 pts", "flat"): every row read, each value's period saying its basis, a
+    change's value signed."""
+    st = Statement(title=["Q4 2022 Financial Results"],
+                   header=[[("GAAP", 0, 2), ("Non-GAAP", 3, 5)],
+                           ["Q4 2022", "Q4 2021", "vs. Q4 2021", "Q4 2022", "Q4 2021", "vs. Q4 2021"]],
+                   rows=[("Revenue ($B)", "$14.0", "$20.5", "down 32%", "$14.0", "$20.5", "down 28%"),
+                         ("Gross Margin", "49.2%", "53.6%", "down 4.4 pts", "53.8%", "55.4%", "down 1.6 pts"),
+                         ("Tax Rate", "(3.9)%", "13.6%", "flat", "3.2%", "3.9%", "down 0.7 pts")])
+    facts = facts_of(st)
+    assert {f.label for f in facts} == {"Revenue ($B)", "Gross Margin", "Tax Rate"}
+    assert [("Non-GAAP" in f.period, f.value) for f in facts if f.label == "Gross Margin"] == [
+        (False, 49.2), (False, 53.6), (False, -4.4), (True, 53.8), (True, 55.4), (True, -1.6)]
+    assert fact(facts, "Revenue ($B)", 2).value == -32.0 and fact(facts, "Tax Rate", 2).value is None
