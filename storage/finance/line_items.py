@@ -49,8 +49,9 @@ _CUR = r"(?:current|short[- ]term)"
 # a margin asked or printed as a percentage ("operating margin percentage", "Total Operating Margin %")
 _AS_PERCENT = r"(?: percentages?| %| rates?)?"
 _PRINTED_PERCENT = r"(?: percentages?| %| rates?| as a percent(?:age)? of (?:total |net )?(?:revenues?|sales))?"
-# a margin said as its numerator over sales: "EBIT / sales", "gross profit as a % of net sales", "net income to revenue"
-_OVER_SALES = r"\s*(?:/|\bto\b|\bas an? (?:%|percent(?:age)?) of\b|% of\b)\s*(?:net |total )?(?:sales|revenues?)"
+# a margin written as its numerator over sales: "EBIT / sales", "Gross profit / net revenue" (not "as a % of sales":
+# MD&A tables print "% of revenue" under an amount's row, and a question asking that percentage asks the amount's row)
+_OVER_SALES = r"\s*/\s*(?:net |total )?(?:sales|revenues?)"
 ITEMS: tuple[LineItem, ...] = (
     LineItem("Revenues", "Revenues",
              r"(?:total |net |operating )*(?:revenues?|sales)|top[- ]line|turnover",
@@ -498,7 +499,7 @@ def row_item(label: str, section: str = "", percent: bool = False) -> LineItem |
     return None
 
 
-# a ratio's row named by its numerator over sales: "Adjusted EBIT / sales %", "Gross profit as a % of net sales"
+# a ratio's row named by its numerator over sales: "Adjusted EBIT / sales %"
 _OVER_SALES_LABEL = re.compile(rf"{_OVER_SALES}(?: %| \(%\))?$")
 
 

@@ -6,8 +6,8 @@
   the change): the basis asked picks the columns, a question naming none takes GAAP's;
 - rows labelled only "GAAP" and "Non-GAAP" under "Net Income" and "Earnings per share - diluted", each head over its
   years and change: one row per measure and basis;
-- a margin's row named by its numerator over sales ("Adjusted EBIT / sales %", "Gross profit as a % of net sales")
-  is that margin; "EBIT margin" asked is the operating margin and "EBITDA margin" its own, never an amount;
+- a margin's row named by its numerator over sales ("Adjusted EBIT / sales %", "Gross profit / net sales %") is that
+  margin; "EBIT margin" asked is the operating margin and "EBITDA margin" its own, never an amount;
 - an outlook's period head printed with its word ("Q1 2023 Outlook", "Full Year 2023 Guidance") over GAAP and
   Non-GAAP columns: the period of both.
 
@@ -93,7 +93,7 @@ def test_an_outlooks_head_is_its_columns_period(statement_pdf):
 
 MARGINS = Page("Reconciliation of adjusted EBIT", ("2023", "2022"), [
     ("Net sales", "3,670", "3,849"), ("Adjusted EBIT", "436", "505"), ("Adjusted EBIT / sales %", "11.9 %", "13.1 %"),
-    ("Gross profit", "752", "790"), ("Gross profit as a % of net sales", "20.5 %", "20.5 %"),
+    ("Gross profit", "752", "790"), ("Gross profit / net sales %", "20.5 %", "20.5 %"),
     ("Adjusted EBITDA", "636", "705"), ("Adjusted EBITDA margin", "17.3 %", "18.3 %")],
     caption="($ million)", span="Three Months Ended June 30,")
 
@@ -107,7 +107,7 @@ def test_a_margin_row_named_over_sales_answers_the_margin(statement_pdf):
     # the GAAP margin asked: the adjusted row is not it
     assert "13.1%" not in ask("What was the EBIT margin in the three months ended June 30, 2022?")
     assert "20.5%" in ask("What was the gross margin for the three months ended June 30, 2023?")
-    line = ask("What was adjusted EBIT as a percentage of net sales in the three months ended June 30, 2023?")
+    line = ask("What was adjusted EBIT / sales in the three months ended June 30, 2023?")
     assert "11.9%" in line and "436" not in line, line
     line = ask("What was the adjusted EBITDA margin in the three months ended June 30, 2022?")
     assert "18.3%" in line and "705" not in line, line
