@@ -38,7 +38,9 @@ _QUOTED = re.compile(r"[“\"]([^“”\"\n]{4,})[”\"]\s*$|‘((?:[^‘’\n]|
 _VALUE = re.compile(r"[$€£]?\s?\(?-?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?")
 CELL = re.compile(
     # the period a column's year names, or a change column's title ("- EBITDA (% change): (5)", "(Reported ∆%)")
-    rf"^(?P<label>.+) \((?P<period>[^()]*\d{{4}}[^()]*|[^()]*(?:{CHANGE_TITLE.pattern}|[∆Δ])[^()]*)\):\s*(?P<value>\(?[$€£]?\s?\(?[\d.,]+\)?%?)"
+    rf"^(?P<label>.+) \((?P<period>[^()]*\d{{4}}[^()]*|[^()]*(?:{CHANGE_TITLE.pattern}|[∆Δ])[^()]*)\):\s*(?P<value>(?:(?:up|down)\s+)?\(?[$€£]?\s?\(?[\d.,]+\)?%?"
+    # a change said in words ("down 32%"), a guidance range in one cell ("$8.51 to $8.53")
+    rf"(?:\s+to\s+[$€£]?\s?\(?[\d.,]+\)?%?)?)"
     rf"(?:\s+{SCALE_WORD}|\s+per share)?(?:\s+—\s+[^\n]*)?\s*$",
     re.IGNORECASE,
 )
@@ -57,7 +59,9 @@ def quotes_by_marker(text: str) -> dict[str, list[str]]:
         if m := _QUOTED.search(before):
             found = spliced_parts(" ".join(next(g for g in m.groups() if g).split()))
         elif m := CELL.match(_BULLET.sub("", before.rsplit("\n", 1)[-1].replace("**", ""))):
-            found = [f"{' '.join(m.group('label').split())}{ROW_GAP}{m.group('value').replace(' ', '')}"]
+            # ("$ 1,577" as "$1,577"; the words of "down 32%", "$8.51 to $8.53" keep their spaces)
+            value = re.sub(r"(?<=[$€£(])\s+", "", " ".join(m.group("value").split()))
+            found = [f"{' '.join(m.group('label').split())}{ROW_GAP}{value}"]
         for quote in found:
             if quote not in out.setdefault(mk.text, []):
                 out[mk.text].append(quote)
