@@ -37,8 +37,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from storage.finance import arithmetic, line_items
 from storage.finance.arithmetic import WORDS as _OPS
-from storage.finance.columns import CHANGE_BASIS, names_change
-from storage.finance.periods import ASKED_YEAR_RANGE, COMPARISON, QUARTER_NUMBER, QUARTER_ORDINAL, YEAR_RE
+from storage.finance.columns import CHANGE_BASIS, heads_change
+from storage.finance.periods import ASKED_YEAR_RANGE, QUARTER_NUMBER, QUARTER_ORDINAL, YEAR_RE
 from agent.no_model.figure_periods import AskedPeriod, cell_years, column_months
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_rows import FigureMatch, best_row, make_ask, rows_of_named_entity, tokenize
@@ -637,7 +637,7 @@ def printed_change(question: str, rows: list[Row], sources: list[Source], period
     change = _change_after(match.row.cells, old, new, CHANGE_BASIS.search(question), amount)
     if change is None:
         return None
-    if not amount and not _change_column(change.period):  # a "%" column after the change's amount: the percent said as such
+    if not amount and not heads_change(change.period):  # a "%" column after the change's amount: the percent said as such
         change = replace(change, period="% change", value=change.value if "%" in change.value else f"{change.value}%")
     return f"- {match.row.line(replace(change, period=f'{change.period}, {new.period} vs. {old.period}'))}"
 
@@ -656,21 +656,16 @@ def _change_after(cells: list, old, new, basis=None, amount: bool = False):
         # a column titled "%" alone right after a change column ("Inc/(Dec)  %") is that change in percent (the
         # period phrase spanning the header may be glued to it: "Quarters Ended December 31, %")
         bare_percent = after_change and cell.period.rstrip().endswith("%") and not YEAR_RE.search(cell.period)
-        if not _change_column(cell.period) and not bare_percent:
+        if not heads_change(cell.period) and not bare_percent:
             break  # another period's cell comes first: no change column of this pair
         after_change = True
         in_percent = "%" in cell.value or "%" in cell.period or bool(re.search(r"(?i)\bpercent", cell.period))
         # an amount asked: a change column printing no percentage (not the bare "%" column after it)
-        if (_change_column(cell.period) and not in_percent) if amount else in_percent:
+        if (heads_change(cell.period) and not in_percent) if amount else in_percent:
             found.append(cell)
     if basis is not None:
         return next((c for c in found if CHANGE_BASIS.search(c.period)), None)
     return next((c for c in found if not CHANGE_BASIS.search(c.period)), None)
-
-
-def _change_column(period: str) -> bool:
-    """A change column's head: a change's title, or two periods compared ("vs. Q4 2021", "2023 vs. 2022")."""
-    return names_change(period) or bool(COMPARISON.search(period))
 
 
 def _series_cells(kind: str, question: str, period: AskedPeriod, rows, sources, embedder):

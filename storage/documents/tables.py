@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.finance.columns import FORECAST_HEAD_WORDS, HEADER_WORDS, names_change, title_spans
+from storage.finance.columns import FORECAST_HEAD_WORDS, HEADER_WORDS, heads_change, names_change, title_spans
 from storage.finance.periods import COMPARISON, MONTH, PERIOD_TOKEN, YEAR, YEAR_CELL
 from storage.finance.numbers import parse_number
 from storage.finance.scale import POINTS_CELL, find_caption
@@ -406,6 +406,6 @@ def percent_row(cells: list[Cell]) -> bool:
     """The row prints percentages: each period's value with "%", or 100 in every column (the base row of a
     table of percentages of total revenues); its change columns may print points ("Gross margin 45.7% 39.2%
     6.5 pts", "39.2%  53.6%  down 14.4 ppts" under "vs. Q4 2021"), or a cell with no number ("flat", "n/m")."""
-    cells = [c for c in cells if not names_change(c.period) and not COMPARISON.search(c.period)
-             and not POINTS_CELL.search(c.value) and parse_number(c.value) is not None] or cells
+    cells = [c for c in cells if not heads_change(c.period) and not POINTS_CELL.search(c.value)
+             and parse_number(c.value) is not None] or cells
     return all(c.value.endswith("%") for c in cells) or all(parse_number(c.value) == 100 for c in cells)

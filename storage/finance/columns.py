@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from storage.finance.periods import MONTH, QUARTER_NUMBER, QUARTER_ORDINAL
+from storage.finance.periods import COMPARISON, MONTH, QUARTER_NUMBER, QUARTER_ORDINAL
 from storage.finance.scale import TABLE_SCALE_WORDS
 
 # the bases a change is stated on besides the reported one, one vocabulary for the column titles below and for
@@ -73,6 +73,11 @@ def is_change_title(text: str) -> bool:
 def names_change(text: str) -> bool:
     """The text holds a change column's title ("Change 2023 vs. 2022", "Increase (Decrease) $")."""
     return bool(CHANGE_TITLE.search(text or ""))
+
+
+def heads_change(period: str) -> bool:
+    """A change column's head: a change's title, or two periods compared ("vs. Q4 2021", "2023 vs. 2022")."""
+    return names_change(period) or bool(COMPARISON.search(period or ""))
 
 
 def is_label_title(text: str) -> bool:
