@@ -104,7 +104,9 @@ def header_for(lines: list[Line], cols: list[Column], char_width: float, rows_ye
         # the date in full where the header prints one only ("June 30, 2022" over "Level 1 ... Total")
         dates = {" ".join(m.group(0).split()) for line in lines for m in DATE.finditer(line.text)
                  if _DATE_LINE.match(line.text.strip())}
-        date = next(iter(dates)) if len(dates) == 1 else year
+        # or the period printed at the left of the columns' titles ("Q1 2023   GAAP   Non-GAAP": the quarter heads both)
+        stubbed = {text for line in lines if year in (text := _stub_period(line, cols[0].x0 - pitch / 2, char_width))}
+        date = next(iter(dates)) if len(dates) == 1 else next(iter(stubbed)) if len(stubbed) == 1 else year
         for p in parts:
             if not any(year in x for x in p):
                 p.insert(0, date)
@@ -303,6 +305,18 @@ def _left_phrase(segs: list[Segment]) -> str:
     return ""
 
 
+def _stub_period(line: Line, left: float, char_width: float) -> str:
+    """A period printed in the stub of a line that titles the columns right of it ("Q1 2023   GAAP   Non-GAAP",
+    "Fiscal 2024   Low   High"): a quarter, span or full year with its year, not a year alone; "" when there is none."""
+    segs = segments(line, char_width)
+    if not any(s.x0 >= left for s in segs):
+        return ""
+    text = " ".join(CAPTION_PHRASE.sub(" ", re.sub(r"\([^)]*\)", " ", " ".join(s.text for s in segs if s.x1 < left))).split())
+    if re.search(YEAR, text) and not YEAR_CELL.fullmatch(text) and is_period_line(text):
+        return text
+    return ""
+
+
 def _names_period(part: str) -> bool:
     return bool(PERIOD_TOKEN.search(part) or is_period_line(part) or SPAN_WORDS.search(part) or MONTH_DAY_END.search(part))
 
@@ -348,4 +362,5 @@ def _column_label(parts: list[str]) -> str:
         label = " ".join([_phrase(sentences[0]), label]).strip()
     label = " ".join(label.split())
     label = re.sub(r"\s*\(\d{1,2}\)", "", label)  # footnote marks: "Accrued May 31, 2023 (2)"
-    return re.sub(rf"(\d{{1,2}}),?\s+({YEAR})\b", r"\1, \2", label)
+    # "December 31 2022" -> "December 31, 2022" (not a quarter's number: "Q1 2023")
+    return re.sub(rf"(?<![A-Za-z])(\d{{1,2}}),?\s+({YEAR})\b", r"\1, \2", label)

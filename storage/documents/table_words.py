@@ -148,14 +148,19 @@ def _figures_range(text: str) -> bool:
     return bool(ends := RANGE.match(text)) and all(re.search(r"[$%.,]", ends.group(k)) for k in ("low", "high"))
 
 
-def _range_at(words: list, i: int) -> bool:
-    """words[i] joins a range's two ends printed apart: "$8.51 to $8.53" (a dash between two figures is a cell of its
-    own: none, "23,183  -  23,223")."""
-    return 0 < i < len(words) - 1 and words[i].text.lower() == "to" \
-        and _figures_range(f"{words[i - 1].text} to {words[i + 1].text}")
+def _range_at(words: list, i: int, char_width: float) -> bool:
+    """words[i] joins a range's two ends printed apart: "$8.51 to $8.53", or a dash a space from each end, "$0.59 -
+    $0.64" (a dash between two figures a column apart is a cell of its own: none, "23,183    -    23,223")."""
+    if not 0 < i < len(words) - 1:
+        return False
+    word = words[i].text.lower()
+    close = word in ("-", "–", "—") and max(words[i].x0 - words[i - 1].x1, words[i + 1].x0 - words[i].x1) \
+        <= SEGMENT_GAP * char_width
+    return (word == "to" or close) and _figures_range(f"{words[i - 1].text} to {words[i + 1].text}")
 
 
-_GLUED_NOTE = re.compile(r"^(?P<n>\(?\$?[\d,.]*\d\)?)(?:\(\d{1,2}\)|\*{1,3})$")  # "2023(1)", "1,064*": a mark glued to a figure
+# "2023(1)", "1,064*", "39.0%*", "(4.2)%*": a mark glued to a figure
+_GLUED_NOTE = re.compile(r"^(?P<n>\(?\$?[\d,.]*\d\)?%?)(?:\(\d{1,2}\)|\*{1,3})$")
 
 
 def _drop_glued_note(w: Word) -> Word:
@@ -169,7 +174,7 @@ def split_label_values(line: Line, char_width: float) -> None:
     """Fill `line.label` and `line.values`: the value tokens at the line's right, glued into cells."""
     line.words = words = [_drop_glued_note(w) for w in line.words]
     i = len(words)
-    while i > 0 and (is_value_token(words[i - 1].text) or _direction_at(words, i - 1) or _range_at(words, i - 1)
+    while i > 0 and (is_value_token(words[i - 1].text) or _direction_at(words, i - 1) or _range_at(words, i - 1, char_width)
                      or words[i - 1].text.lower() == FLAT and (i < len(words) or i >= 2
                                                                 and is_value_token(words[i - 2].text))):
         i -= 1
@@ -195,7 +200,7 @@ def split_label_values(line: Line, char_width: float) -> None:
         if _direction_at(words, k):
             direction = w
             continue
-        if _range_at(words, k) and cells:
+        if _range_at(words, k, char_width) and cells:
             joined = True  # the next figure is this cell's high end
             cells[-1].append(w)
             continue

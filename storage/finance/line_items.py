@@ -115,13 +115,15 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:diluted )?(?:eps|earnings per (?:common |ordinary )?share|(?:net )?(?:income|earnings) per (?:common |ordinary )?share)"
              r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share|earn(?:ed|s)? per (?:diluted )?share",
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
-             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60}|"
+             r" from continuing operations)?",
              per_share=True, words="earnings per share basic diluted"),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
              r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common |ordinary )?share)|(?:eps|earnings per share),? basic|"
              r"earn(?:ed|s)? per basic share",
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
-             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60})?",
+             r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60}|"
+             r" from continuing operations)?",
              per_share=True, words="earnings per share basic diluted"),
     LineItem("DepreciationDepletionAndAmortization", "Depreciation, Depletion and Amortization",
              r"d ?& ?a|depreciation(?:,? depletion)? and amortization|depreciation",

@@ -63,3 +63,16 @@ def test_years_as_row_labels_under_item_sections_with_segment_columns():
         ("Revenue", "Ground Segment, Year ended May 31, 2023", "2023-05-31", 12, 1e6)
     income = next(f for f in facts if f.value_text == "2,642")
     assert (income.label, income.fiscal_year, income.column) == ("Operating income", 2022, 1)
+
+
+def test_a_range_printed_with_a_dash_a_space_from_each_end_is_one_cell():
+    # "$0.59 - $0.64": one value, its two ends (a guidance); a dash a column from its neighbours is a cell of its own
+    facts = _facts([(60, [(56, "(In billions, except per share amounts)", False)]),
+                    (76, [(330, "2023", True), (430, "2022", True), (530, "2021", True)]),
+                    (92, [(56, "Diluted EPS", False), (330, "$0.59 - $0.64", True), (430, "$0.62 - $0.67", True),
+                          (530, "$0.55 - $0.60", True)]),
+                    (106, [(56, "Other income", False), (330, "1.24", True), (430, "-", True), (530, "5.68", True)])])
+    eps = sorted((f for f in facts if f.label == "Diluted EPS"), key=lambda f: f.column)
+    assert [(f.value_text, f.value) for f in eps] == [("$0.59-$0.64", None), ("$0.62-$0.67", None), ("$0.55-$0.60", None)]
+    other = sorted((f for f in facts if f.label == "Other income"), key=lambda f: f.column)
+    assert [(f.column, f.value) for f in other] == [(0, 1.24), (1, None), (2, 5.68)]
