@@ -11,13 +11,15 @@ before (income and cash-flow statements carry three years); a quarterly report o
 quarter, the quarters before it in its year and the year before; anything else its own year. A document whose period
 is unknown covers anything (nothing is refused on a guess). A year before that range still counts
 as covered when a retrieved passage prints it (a history, a five-year table); a later year never
-does (a forecast of 2024 is not 2024's figure).
+does (a forecast of 2024 is not 2024's figure), unless a forecast is asked ("What revenue does it expect for Q3
+2023?") and a passage prints the year: the quarters of the year after the selection's latest are a release's outlook.
 """
 
 from __future__ import annotations
 
 import re
 
+from storage.finance.columns import FORECAST_ASK
 from storage.finance.periods import DUE_IN_YEAR
 from storage.retrieval.question_scope import question_scope
 from storage.schema import DocumentInfo
@@ -72,17 +74,23 @@ def uncovered_years(question: str, infos: list[DocumentInfo], passages: list[str
     quarters |= {(y - 1, q) for y in latest for q in range(1, 5)}
     annual = {y for i, c in zip(infos, coverage) if i.form in _ANNUAL_FORMS and not i.fiscal_quarter for y in c}
     text = " ".join(passages)
+    # a forecast asked ("guidance", "expect") of a period after the selection's: covered when a passage prints its year
+    asks_forecast = bool(FORECAST_ASK.search(question))
     out = []
     for year, quarter in question_scope(question).periods:
         if year is None:
             continue
+        # (the year as printed in full or as a fiscal year's short name: "2024", "FY24", "FY'24")
+        forecast = asks_forecast and bool(re.search(rf"\b{year}\b|\bFY\s?'?{year % 100:02d}\b", text, re.IGNORECASE))
         if year not in years:
             if year < min(years) and re.search(rf"\b{year}\b", text):
                 continue  # an earlier year the passages print (a history, a five-year table)
             if year > max(years) and DUE_IN_YEAR.search(question) and re.search(rf"\b{year}\b", text):
                 continue  # a due year of the maturities the passages print ("principal due in 2025")
+            if year == max(years) + 1 and forecast:
+                continue  # next year's outlook the passages print ("What EPS does it expect for 2024?")
             out.append(f"Q{quarter} FY{year}" if quarter else str(year))
-        elif quarter and year not in annual and (year, quarter) not in quarters:
+        elif quarter and year not in annual and (year, quarter) not in quarters and not forecast:
             out.append(f"Q{quarter} FY{year}")
     return list(dict.fromkeys(out))
 

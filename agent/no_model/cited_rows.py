@@ -67,6 +67,7 @@ class Row:
     table: int = 0  # its table (rows of one table share it)
     intro: str = ""  # the sentence leading into its table ("The following table reconciles ...:"), "" when none
     label_elsewhere: bool = False  # its label is printed under another section of its page too ("Right-of-use assets")
+    heading: str = ""  # the headings printed above its table, prose between ("Business Outlook"), "" when none
 
     def cells_for(self, period: AskedPeriod, prefer=None) -> list[Cell]:
         """The row's cells of the asked period (agent/no_model/figure_periods.py pick_cells)."""
@@ -112,7 +113,7 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
         primary = is_primary_statement(text)
         entity = statement_entity(text) if primary else page_entity(text)
         kind = statement_kind(text) if primary else ""
-        captions, intros = table_captions(units), table_intros(units)
+        captions, intros, headings = table_captions(units), table_intros(units), table_headings(units)
         page_caption = ""
         dollar_tables: set[int] = {id(u.header) for u in units if u.is_table_row and u.header is not None and "$" in u.text}
         table, in_header, heading = 0, False, ""
@@ -154,7 +155,8 @@ def collect_rows(sources: list[Source], page_text, max_sources: int = MAX_SOURCE
                             line_items.row_item(label_without_period(cells[0].label), cells[0].section or heading,
                                                 percent_row(cells)),
                             primary, None, entity, kind,
-                            hash((src.doc_id, src.page_number, table)), intros.get(id(unit.header), "")))
+                            hash((src.doc_id, src.page_number, table)), intros.get(id(unit.header), ""),
+                            heading=headings.get(id(unit.header), "")))
         # the fiscal calendar is the page's: a table of an earlier year alone on it ("Year ended May 31,
         # 2022" under the 2023 one) is not shifted a year by its own latest column
         shift = fiscal_shift([c for r in rows[first:] for c in r.cells], *fiscal_period(src.doc_id),
@@ -246,6 +248,24 @@ def table_intros(units: list[Unit]) -> dict[int, str]:
         else:
             prose.append(unit.text)
     return intros
+
+
+def table_headings(units: list[Unit]) -> dict[int, str]:
+    """id(table header) -> the headings printed above the table since the table before it, prose between them and
+    the table or not ("Business Outlook" / "Intel's guidance for the first quarter ..." / the table), joined by " / ";
+    a table without one is absent."""
+    headings: dict[int, str] = {}
+    above: list[str] = []  # the heading lines since the last table's rows
+    rows = False
+    for unit in units:
+        if unit.header is not None and (unit.is_header or unit.is_table_row):  # (a header of titles only is no header line)
+            if above:
+                headings.setdefault(id(unit.header), " / ".join(above))
+            rows = rows or unit.is_table_row
+        elif not unit.is_table_row and not unit.is_header and _heading(unit.text):
+            above = [unit.text.strip()] if rows else [*above, unit.text.strip()]
+            rows = False
+    return headings
 
 
 def _heading(text: str) -> bool:

@@ -23,6 +23,7 @@ from datetime import date
 
 from storage.retrieval.question_scope import question_scope
 from storage.documents.tables import Cell
+from storage.finance.columns import FORECAST_PRINTED
 from storage.finance.periods import (ASKED_FISCAL, ASKED_QUARTER_SPAN, ASKED_SPAN, BARE_ORDINAL_COLUMN, FISCAL_YEAR_NAMED, MONTH_DAY,
                                      MONTH_QUARTER, MONTHS, QUARTER_BEFORE_Q, QUARTER_NAME, QUARTER_ORDINALS, SPAN_MONTH_WORDS, YEAR_RE,
                                      YEAR_TO_DATE,
@@ -119,9 +120,10 @@ def fiscal_shift(cells: list[Cell], fiscal_year: int | None, fiscal_quarter: int
         years = fiscal_year - year_end.year
         named_by_start = years == -1 and year_end.month <= LAST_MONTH_NAMED_BY_START
         return FiscalShift(years, year_end.month, fiscal_quarter, year_end.day) if years == 1 or named_by_start else None
-    # a column under "Fiscal 2016" names its fiscal year already: no calendar to shift
+    # a column under "Fiscal 2016" names its fiscal year already: no calendar to shift; a forecast's ("Three Months
+    # Ending September 30, 2023" in a release of the quarter to June) is no quarter the filing reports
     dated = [(max(years), month) for c in cells if (years := column_years(c.period)) and (month := column_month(c.period))
-             and not FISCAL_YEAR_NAMED.search(c.period)]
+             and not FISCAL_YEAR_NAMED.search(c.period) and not FORECAST_PRINTED.search(c.period)]
     if not fiscal_year or not dated:
         return None
     year, month = max(dated)
@@ -250,8 +252,13 @@ def pick_cells(cells: list[Cell], asked: AskedPeriod, shift: FiscalShift | None 
         if len(matching) > 1 and len({c.period for c in matching}) < len(matching):
             continue
         # a quarter asked among several quarters' columns of the year that do not name theirs
-        # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year
-        if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift, order) for c in matching):
+        # ("Three Months Ended March 31 / June 30"): which is the asked one depends on the fiscal year (columns of
+        # one quarter told apart by their heads, "GAAP" and "Non-GAAP" under "Three Months Ending September 30,
+        # 2023", are no several quarters)
+        one_quarter = len({column_month(c.period) for c in matching}) == 1 \
+            and all(column_months(c.period) == 3 and column_month(c.period) for c in matching)
+        if asked.quarter and len(matching) > 1 and not any(cell_quarter(c, shift, order) for c in matching) \
+                and not one_quarter:
             continue
         if asked.quarter and not asked.fiscal and matching and not order \
                 and not _may_be_calendar_quarter(matching, asked.quarter, shift):

@@ -38,12 +38,14 @@ import re
 from dataclasses import dataclass, replace
 
 from storage.finance import line_items
+from storage.finance.columns import FORECAST_ASK, FORECAST_PRINTED
 from storage.finance.periods import MONTH_NAMES
 from storage.finance.reconciliation import (AFTER_TAX, NON_GAAP_MEASURE, NON_GAAP_MEASURE_ROW, PER_SHARE_EFFECT_OF,
                                             PER_SHARE_TOTAL, RECONCILING_SECTION, RECONCILING_WORDS, ReconciledTotal,
                                             reconciled_total)
 from storage.finance.scale import TABLE_SCALE_WORDS, per_share_head, unit_of
 from agent.no_model import reconciling_rows
+from agent.no_model import cited_rows
 from agent.no_model.cited_rows import Row
 from agent.no_model.figure_periods import AskedPeriod, column_years
 from storage.finance.line_items import LineItem
@@ -51,7 +53,7 @@ from storage.documents.bm25 import tokenize as _tokenize
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.question_scope import without_periods
 from storage.documents.tables import Cell
-from storage.finance.numbers import parse_number
+from storage.finance.numbers import RANGE, parse_number
 from agent.tuning import TUNING
 from storage.schema import Source
 
@@ -220,6 +222,8 @@ class Ask:
     # the total the item is asked against ("reduce EPS", "add back to reach adjusted EBIT"): the row is a
     # reconciling line of that total's table, and a per-share total asks the item's per-share column
     reconciled: ReconciledTotal | None = None
+    # the words asking a forecast ("guidance", "expect"): a forecast's cells answer, never results
+    forecast: frozenset[str] = frozenset()
 
 
 # a clause asking for an explanation after the figure asked ("…in fiscal 2019, and why?", "… and what
@@ -275,6 +279,8 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
     asking = _PERIOD_WORDS | (_RECONCILING_WORDS if reconciled is not None else set())  # "deduct in its FCF calculation"
+    # "guidance", "expect": what it asks (`_forecast_as_asked`), words a forecast's row of the item need not print
+    forecast = set(tokenize(" ".join(m.group(0) for m in FORECAST_ASK.finditer(question))))
     own = {t for t in tokenize(question) if t not in asking and not any(ch.isdigit() for ch in t)
            and t not in name_terms and re.sub(r"[^a-z0-9]", "", t) not in name_terms and not (len(t) > 3 and t in names)}
     # words said only in parentheses gloss the words before them ("unearned (deferred) revenue",
@@ -290,7 +296,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
                frozenset((set(tokenize(glossary_words)) | optional) - own),
                bool(ADJUSTED.search(question) or NON_GAAP_MEASURE.search(question)),
                bool(_OPENING.search(question)), balance, glossed, parent,
-               frozenset(name_terms), reconciled)
+               frozenset(name_terms), reconciled, frozenset(forecast))
 
 
 _ITEM_WORDS = line_items.printed_words()
@@ -345,6 +351,37 @@ def _adjusted_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bo
 
 def _adjusted_head(cell: Cell) -> bool:
     return bool(ADJUSTED.search(column_words_text(cell.period)))
+
+
+# the end of a range a question names ("the high end of the Q3 EPS guidance"): said by a range printed in one cell
+_RANGE_END_WORDS = frozenset(tokenize("low high lower upper bottom top minimum maximum"))
+
+
+def _range_ends(cells: list[Cell]) -> frozenset[str]:
+    """The words naming a range's ends, when the cells print ranges in one cell ("$0.59 - $0.64")."""
+    return _RANGE_END_WORDS if cells and all(RANGE.match(c.value) for c in cells) else frozenset()
+
+
+def _forecast_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
+    """A forecast asked ("What EPS does it expect for Q1 2023?", "the Q3 revenue guidance") is answered by a
+    forecast's cells only: their heads, the table's caption, section, lead-in sentence or heading print a forecast's
+    word ("Outlook", "Guidance", "Three Months Ending"), or the period asked comes after the filing's own (a Q4 2022
+    release can only forecast Q1 2023). Results are never said as a forecast."""
+    if not ask.forecast:
+        return True
+    said = " ".join([row.label, row.caption, row.intro, row.heading, row.cells[0].section, *(c.period for c in cells)])
+    return bool(FORECAST_PRINTED.search(said) or FORECAST_ASK.search(said)) or _after_filing(ask.period, row.source.doc_id)
+
+
+def _after_filing(period: AskedPeriod, doc_id: str | None) -> bool:
+    """The period asked ends after the one the filing covers (its cover's fiscal year and quarter)."""
+    year, quarter = cited_rows.fiscal_period(doc_id)
+    if not period.years or year is None:
+        return False
+    asked = max(period.years)
+    if asked != year:
+        return asked > year
+    return bool(period.quarter and quarter and period.quarter > quarter)
 
 
 def _opening_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:
@@ -594,6 +631,7 @@ def _names_item(section: str, item: LineItem) -> bool:
 # row_fits' tests in order, by the name bench/figure_misses.py reports
 ROW_TESTS = (
     ("adjusted_as_asked", _adjusted_as_asked),
+    ("forecast_as_asked", _forecast_as_asked),
     ("opening_as_asked", _opening_as_asked),
     ("no_flow_for_balance", _no_flow_for_balance),
     ("no_change_of_balance", _no_change_of_balance),
@@ -650,7 +688,8 @@ def best_row(ask: Ask, rows: list[Row], embedder) -> FigureMatch | None:
         # rows of the asked item that also say the question's other line-item words ("other" of
         # "other current assets" is not "Total current assets"; "International" may be the caption)
         by_item = [(r, c) for r, c in fitting if any(line_items.answers(r.item, i) for i in ask.items[:1])
-                   and ask.residue <= _words(f"{r.label} {r.context}") | columns_said(c) | _said_by_registrant(r, ask)]
+                   and ask.residue - ask.forecast - _range_ends(c) <= _words(f"{r.label} {r.context}") | columns_said(c)
+                   | _said_by_registrant(r, ask)]
         # "EBIT" asked and printed: that row, not the statement's operating income (a measure of its own)
         if (own_name := line_items.OWN_MEASURE_NAMES.search(ask.text)) is not None:
             by_item = [rc for rc in by_item if own_name.re.search(rc[0].label)] or by_item
@@ -965,10 +1004,13 @@ def _by_label(ask: Ask, fitting: list[tuple[Row, list[Cell]]], embedder, implied
         cosines = [max(float(c), float(vectors[labels_at + k] @ vectors[by_intro[r.intro]])) if r.intro else c
                    for k, ((r, _), c) in enumerate(zip(fitting, cosines))]
     best: FigureMatch | None = None
-    own, glossary = ask.own, ask.glossary
+    glossary = ask.glossary
     tune = TUNING.rows
     for (row, cells), cos in zip(fitting, cosines):
         terms = _words(row.label)
+        # (a forecast asked, "the Q1 tax rate outlook": every row here is a forecast's, `_forecast_as_asked`; a label
+        # need not print "outlook", and one that prints "expected" says it: "Expected return on plan assets")
+        own = (ask.own - (ask.forecast - terms)) or ask.own
         # the table's lead-in sentence says what all its rows are ("The following table reconciles the
         # changes in unrecognized tax benefits:" over "Balance at end of year")
         around, lead_in = _words(row.context), _words(row.intro)

@@ -21,6 +21,7 @@ is what agent/citations/quotes.py reads back to highlight the label and the valu
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from storage.documents import catalog
@@ -39,7 +40,8 @@ from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_ho
                                         components_printed, entity_adds, figure_part, make_ask, reconciled_per_share,
                                         says_asked_words, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
-from storage.finance.numbers import parse_number
+from storage.documents.tables import Cell
+from storage.finance.numbers import RANGE, parse_number
 from storage.finance.scale import POINTS_SAID
 from storage.schema import Source
 
@@ -132,7 +134,7 @@ def _figure_block(question: str, sources: list[Source], page_text, embedder, max
         if BOTH_PARTS.search(question) and len(parts := _current_and_noncurrent(match, rows, period)) == 2:
             return _sum_block(f"{match.row.label}, current and non-current", parts)
         per_share = reconciling_rows.per_share_block(match.row, reconciled_per_share(ask))
-        lines = [f"- {match.row.line(c, per_share)}" for c in match.cells]
+        lines = [f"- {match.row.line(_range_end(question, c), per_share)}" for c in match.cells]
         if len(lines) == 1 and (precise := _precise_ratio(question, match, rows, sources, period, embedder)):
             lines[0] += f" ({precise})"
         return [INTRO, *lines]
@@ -176,6 +178,23 @@ def _note_rate_line(question: str, sources, page_text, max_sources: int) -> str 
 
 
 _RANGE_END = re.compile(r"(?i)\b(?:low|high|lower|upper|bottom|top|minimum|maximum|midpoint|mid-point)\b")
+# (an end named: "top end", never the "top line" a question may say of revenue)
+_LOW_END = re.compile(r"(?i)\b(?:low|lower|minimum|bottom(?=\s+end))\b")
+_HIGH_END = re.compile(r"(?i)\b(?:high|upper|maximum|top(?=\s+end))\b")
+
+
+def _range_end(question: str, cell: Cell) -> Cell:
+    """The end of a range printed in one cell ("$0.59 - $0.64") that the question names ("the high end of the Q3 EPS
+    guidance"): a cell of that end, with the currency the range prints once ("$10.5-11.5": "$11.5"); the cell itself
+    when it is no range or the question names no one end."""
+    ends = RANGE.match(cell.value)
+    low, high = bool(_LOW_END.search(question)), bool(_HIGH_END.search(question))
+    if ends is None or low == high:
+        return cell
+    end = ends.group("low" if low else "high")
+    if "$" in ends.group("low") and "$" not in end:
+        end = f"${end}" if not end.startswith("(") else f"(${end[1:]}"
+    return replace(cell, value=end)
 
 
 def _range_line(question: str, period: AskedPeriod, sources, rows, embedder) -> str | None:

@@ -55,6 +55,14 @@ HEADER_WORDS = re.compile(
 # words a release prints in a period's head beside the period, never a header alone ("Q1 2023 Outlook", "Full Year
 # 2023", "Q2 FY24 Guidance"; "Outlook" over rows is a section)
 FORECAST_HEAD_WORDS = re.compile(r"(?i)\b(?:full|outlook|guidance|forecast)\b")
+# a question asking a forecast ("What EPS does the company expect for Q1?", "the Q3 revenue guidance"), and the words
+# a forecast's table prints beside its figures ("Business Outlook", "Three Months Ending September 30, 2023");
+# "expected" and "projected" name line items too ("Expected return on plan assets", "Projected benefit obligation"),
+# whose rows print the word; a range's "Low" and "High" heads are a forecast's
+FORECAST_ASK = re.compile(r"(?i)\b(?:guidance|guide[sd]?|outlooks?|forecast(?:s|ed)?|expect(?:s|ed|ing)?|projected|"
+                          r"anticipat(?:es?|ed|ing))\b")
+FORECAST_PRINTED = re.compile(r"(?i)\b(?:guidance|outlooks?|forecasts?|ending|expect(?:s|ed|ations?)?|projected|anticipated|"
+                              r"estimat(?:e|es|ed)|low|high)\b")
 # a column of dates printed as years, not amounts: "Maturity", "Due", "Expiration", "Placed in Service",
 # "Year Acquired" (a debt note's "3.25  2026  748": 2026 is when the notes mature)
 DATE_TITLE = re.compile(r"\b(?:maturit(?:y|ies)|due|expir(?:es|ation|y)|in[-\s]+service|acquired|built|renovated)\b",

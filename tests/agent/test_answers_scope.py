@@ -83,3 +83,19 @@ def test_a_capital_word_starting_the_question_is_not_part_of_the_company_named()
     info = DocumentInfo(title="Fabrikam · 10-K · FY2022", issuer="Fabrikam Corporation", form="10-K", fiscal_year=2022)
     assert scope_note("In Fabrikam's tax rate reconciliation, what was the effect of state taxes in 2022?", [info], []) is None
     assert NOT_THERE.search(scope_note("In Contoso's tax rate reconciliation, what was the effect of state taxes in 2022?", [info], []))
+
+
+def test_a_forecast_asked_of_the_quarter_after_a_release_is_covered_where_a_passage_prints_it():
+    info = DocumentInfo(title="Northwind · earnings release · Q2 FY2023", issuer="Northwind Inc", form="earnings release",
+                        fiscal_year=2023, fiscal_quarter=2)
+    outlook = ["Business Outlook  Three Months Ending September 30, 2023  Net revenues $2.44 - $2.49  Diluted EPS $0.59 - $0.64"]
+    for question in ("What net revenues does Northwind expect for Q3 2023?", "What is the Q3 2023 diluted EPS guidance?"):
+        assert scope_note(question, [info], outlook) is None, question
+    # a fiscal year printed by its short name ("Q2 FY24")
+    fy24 = DocumentInfo(title="Northwind · earnings release · Q1 FY2024", issuer="Northwind Inc", form="earnings release",
+                        fiscal_year=2024, fiscal_quarter=1)
+    assert scope_note("What is Northwind's revenue guidance for Q2 FY2024?", [fy24],
+                      ["Guidance  Q2 FY24  Full Year FY24  Revenue $8.51 to $8.53"]) is None
+    # a result asked of that quarter is not the release's, nor a forecast of a year no passage prints
+    assert NOT_THERE.search(scope_note("What were net revenues in Q3 2023?", [info], outlook))
+    assert NOT_THERE.search(scope_note("What revenue does Northwind expect for 2025?", [info], outlook))

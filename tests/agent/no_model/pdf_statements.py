@@ -31,6 +31,7 @@ class Page:
     # header lines printed above the columns' own titles, each a list of (text, first column, last column): the text
     # centred over those columns ("Three Months Ended" over columns 0-1, "GAAP" over 0-2); printed instead of `span`
     heads: list[list[tuple[str, int, int]]] = field(default_factory=list)
+    stub: str = ""  # printed at the left of the columns' own titles ("Q1 2023  GAAP  Non-GAAP")
 
 
 def _right(page, x_right: float, y: float, text: str) -> None:
@@ -56,6 +57,8 @@ def build_pdf(path, pages: list[Page]):
                 mid = (right[first] - 0.6 * spec.gap + right[last]) / 2
                 page.insert_text((mid - pymupdf.get_text_length(text, fontsize=SIZE) / 2, y), text, fontsize=SIZE)
             y += 13
+        if spec.stub:
+            page.insert_text((LEFT, y), spec.stub, fontsize=SIZE)
         for x, column in zip(right, spec.columns):
             _right(page, x, y, column)
         y += 18
