@@ -631,8 +631,8 @@ def _names_item(section: str, item: LineItem) -> bool:
 # row_fits' tests in order, by the name bench/figure_misses.py reports
 ROW_TESTS = (
     ("adjusted_as_asked", _adjusted_as_asked),
-    ("forecast_as_asked", _forecast_as_asked),
     ("opening_as_asked", _opening_as_asked),
+    ("forecast_as_asked", _forecast_as_asked),
     ("no_flow_for_balance", _no_flow_for_balance),
     ("no_change_of_balance", _no_change_of_balance),
     ("no_current_part_for_long_term", _no_current_part_for_long_term),
