@@ -114,10 +114,21 @@ def as_printed(quote: str, texts: list[str], fuzzy: bool = False) -> str | None:
         printed = " ".join(text[span[0]:span[1]].split())
         if value is None:
             return printed
-        for v in dict.fromkeys((value, value.lstrip("$€£"))):  # "$22,317 million" of a row printing 22,317
+        for v in _printed_forms(value):
             if find_span(v, text[span[1]:]) is not None:
                 return f"{printed}{ROW_GAP}{v}"
     return None
+
+
+def _printed_forms(value: str) -> list[str]:
+    """The ways a page may print a cell quote's value: as quoted, without its currency ("$22,317 million" of a row
+    printing 22,317), and a range "A to B" with a dash, its currency once ("$0.59 - $0.64", "$10.5-11.5")."""
+    forms = [value, value.lstrip("$€£")]
+    if m := re.fullmatch(r"(\S+) to (\S+)", value):
+        low, high = m.groups()
+        for dash in ("-", " - ", "–", " – "):
+            forms += [f"{low}{dash}{high}", f"{low}{dash}{high.lstrip('$€£')}"]
+    return list(dict.fromkeys(forms))
 
 
 def _row_key(text: str) -> str:

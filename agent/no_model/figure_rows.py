@@ -53,7 +53,7 @@ from storage.documents.bm25 import tokenize as _tokenize
 from storage.retrieval.query_expansion import expand_query, strip_instructions
 from storage.retrieval.question_scope import without_periods
 from storage.documents.tables import Cell
-from storage.finance.numbers import RANGE, parse_number
+from storage.finance.numbers import RANGE, parse_number, split_scale
 from agent.tuning import TUNING
 from storage.schema import Source
 
@@ -359,7 +359,7 @@ _RANGE_END_WORDS = frozenset(tokenize("low high lower upper bottom top minimum m
 
 def _range_ends(cells: list[Cell]) -> frozenset[str]:
     """The words naming a range's ends, when the cells print ranges in one cell ("$0.59 - $0.64")."""
-    return _RANGE_END_WORDS if cells and all(RANGE.match(c.value) for c in cells) else frozenset()
+    return _RANGE_END_WORDS if cells and all(RANGE.match(split_scale(c.value)[0]) for c in cells) else frozenset()
 
 
 def _forecast_as_asked(row: Row, ask: Ask, segment_words: set[str], cells) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from storage.finance.numbers import CHANGE_WORD, RANGE, parse_number
+from storage.finance.numbers import CHANGE_WORD, RANGE, parse_number, split_scale
 from storage.finance.periods import PRINTED_DATE, column_head, SAID_FULL_YEAR, SAID_SPAN, YEAR, YEAR_RE, printed_years
 from storage.finance.scale import CENTS, names_share_count, per_share_column, scale_word  # the one reader of scale captions (also used by cited_rows)
 
@@ -89,6 +89,9 @@ def line_value(printed: str, label: str, caption: str, table_has_dollar: bool, c
     caption's scale ("$52,417 million", "$(1,577) million", "$6.11 per share", "43.3%"), so the line
     says each figure once; None when the printed form cannot carry them (a leading minus, text). A change said in
     words keeps its word ("down 32%")."""
+    figure, word = split_scale(printed)
+    if word:  # "$4.0 billion", "$10.5-11.5 billion": the cell's own scale word, before the caption's
+        return line_value(figure, label, f"in {word}s", table_has_dollar or "$" in figure, cents)
     if ends := RANGE.match(printed):  # a guidance's range: "$8.51 to $8.53 billion"
         low, high = (line_value(ends.group(k), label, caption, table_has_dollar, cents) for k in ("low", "high"))
         if not low or not high:

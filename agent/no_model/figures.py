@@ -41,7 +41,7 @@ from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_ho
                                         says_asked_words, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.documents.tables import Cell
-from storage.finance.numbers import RANGE, parse_number
+from storage.finance.numbers import RANGE, parse_number, split_scale
 from storage.finance.scale import POINTS_SAID
 from storage.schema import Source
 
@@ -185,16 +185,18 @@ _HIGH_END = re.compile(r"(?i)\b(?:high|upper|maximum|top(?=\s+end))\b")
 
 def _range_end(question: str, cell: Cell) -> Cell:
     """The end of a range printed in one cell ("$0.59 - $0.64") that the question names ("the high end of the Q3 EPS
-    guidance"): a cell of that end, with the currency the range prints once ("$10.5-11.5": "$11.5"); the cell itself
+    guidance"): a cell of that end, with the currency and scale word the range prints once ("$10.5-11.5 billion":
+    "$11.5 billion"); the cell itself
     when it is no range or the question names no one end."""
-    ends = RANGE.match(cell.value)
+    figure, word = split_scale(cell.value)
+    ends = RANGE.match(figure)
     low, high = bool(_LOW_END.search(question)), bool(_HIGH_END.search(question))
     if ends is None or low == high:
         return cell
     end = ends.group("low" if low else "high")
     if "$" in ends.group("low") and "$" not in end:
         end = f"${end}" if not end.startswith("(") else f"(${end[1:]}"
-    return replace(cell, value=end)
+    return replace(cell, value=f"{end} {word}".strip())  # "$11.5 billion"
 
 
 def _range_line(question: str, period: AskedPeriod, sources, rows, embedder) -> str | None:

@@ -41,7 +41,7 @@ from storage.documents.ocr import get_ocr_engine
 from storage.documents.page_furniture import drop_furniture_text, read_pages
 from storage.documents.table_layout import LastTable, has_table, read_layout
 from storage.documents.tables import Cell, TableHeader, Unit, page_units, percent_row, row_cells, table_captions
-from storage.finance.numbers import parse_number
+from storage.finance.numbers import parse_number, split_scale
 from storage.finance import line_items
 from storage.finance.columns import CHANGE_TITLE, DATE_TITLE
 from storage.finance.periods import (
@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 26  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 27  # bump when a change to reading tables changes stored facts: older builds are read again
 _NUMBER = re.compile(r"\d")
 
 
@@ -171,6 +171,8 @@ def facts_of(page: int, units: list[Unit], section_caption: str = "",
             # a column head's own unit ("2023 $ million"): its scale before the table's caption
             own = head_unit != "%" and read_scale(head_unit) is not None
             cell_caption, cell_scale = (head_unit, read_scale(head_unit)) if own else (caption_text, scale)
+            if word := split_scale(cell.value)[1]:  # "$4.0 billion": the cell's own scale word, before any caption
+                cell_caption, cell_scale = f"in {word}s", read_scale(f"in {word}s")
             unit_name = "%" if (percent or change_in_percent or titled) and not cell.value.endswith("%") \
                 else unit_of(cell.label, cell.value, cell_caption, cell.section)
             unit_name = _column_unit(cell.period, cell.value, unit_name)

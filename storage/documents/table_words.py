@@ -160,6 +160,17 @@ def _range_at(words: list, i: int, char_width: float) -> bool:
 
 
 # "2023(1)", "1,064*", "39.0%*", "(4.2)%*": a mark glued to a figure
+_SCALE_WORDS = ("thousand", "thousands", "million", "millions", "billion", "billions")
+
+
+def _scale_at(words: list, i: int, char_width: float) -> bool:
+    """words[i] is the scale word printed a space after its cell's figure: "$4.0 billion", "$10.5-11.5 billion" (the
+    cell's own scale, storage/finance/numbers.split_scale)."""
+    return 0 < i and words[i].text.lower() in _SCALE_WORDS \
+        and bool(NUMBER.match(words[i - 1].text) or _figures_range(words[i - 1].text)) \
+        and words[i].x0 - words[i - 1].x1 <= SEGMENT_GAP * char_width
+
+
 _GLUED_NOTE = re.compile(r"^(?P<n>\(?\$?[\d,.]*\d\)?%?)(?:\(\d{1,2}\)|\*{1,3})$")
 
 
@@ -175,6 +186,7 @@ def split_label_values(line: Line, char_width: float) -> None:
     line.words = words = [_drop_glued_note(w) for w in line.words]
     i = len(words)
     while i > 0 and (is_value_token(words[i - 1].text) or _direction_at(words, i - 1) or _range_at(words, i - 1, char_width)
+                     or _scale_at(words, i - 1, char_width)
                      or words[i - 1].text.lower() == FLAT and (i < len(words) or i >= 2
                                                                 and is_value_token(words[i - 2].text))):
         i -= 1
@@ -204,6 +216,9 @@ def split_label_values(line: Line, char_width: float) -> None:
             joined = True  # the next figure is this cell's high end
             cells[-1].append(w)
             continue
+        if _scale_at(words, k, char_width) and cells:
+            cells[-1].append(w)  # "$4.0 billion": the cell's own scale
+            continue
         if t == "~":  # "~ $1.04": an estimate's mark, printed apart before its figure
             continue
         if t in ("$", "$(", "("):
@@ -228,10 +243,13 @@ def split_label_values(line: Line, char_width: float) -> None:
     for cell in cells:
         said = cell[0].text + " " if len(cell) > 1 and CHANGE_WORD.match(f"{cell[0].text} {cell[1].text}") else ""
         cell = cell[1:] if said else cell
-        text = "".join(f" {w.text} " if w.text.lower() == "to" else w.text for w in cell).strip()  # "$8.51 to $8.53"
+        # "$8.51 to $8.53", "$4.0 billion"
+        text = "".join(f" {w.text} " if w.text.lower() == "to" else f" {w.text}" if w.text.lower() in _SCALE_WORDS
+                       else w.text for w in cell).strip()
         if text.startswith("$("):  # "$ (1,577)" printed apart: the negative is "($1,577)"
             text = "($" + text[2:]
         text = said + text  # "down 32%"
+        # (a scale word ends its cell as printed, right-aligned with the column's other cells: "$4.0 billion")
         number = [w for w in cell if w.text not in ("$", "$(", "(") and w.text.lower() not in SUFFIX] or cell
         last = number[-1]
         # the digits' right edge: "(10.91)%" and "3.77 %" are one column

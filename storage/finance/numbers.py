@@ -15,9 +15,23 @@ _END = r"~?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?"
 RANGE = re.compile(rf"^\s*(?P<low>{_END})\s*(?:to|[-–—])\s*(?P<high>{_END})\s*$", re.IGNORECASE)
 
 
+# a scale word printed after a cell's figure, its own scale whatever the caption says: "$4.0 billion", "$10.5-11.5 billion"
+CELL_SCALE = re.compile(r"(?i)(?<=[\d)%])\s+(?P<word>thousand|million|billion)s?$")
+
+
+def split_scale(printed: str) -> tuple[str, str]:
+    """A cell's figure and the scale word printed after it ("$4.0 billion" -> ("$4.0", "billion")); ("...", "")
+    when it prints none."""
+    if m := CELL_SCALE.search(printed):
+        return printed[:m.start()], m.group("word").lower()
+    return printed, ""
+
+
 def parse_number(printed: str) -> float | None:
     """The number a cell prints: "(1,577)" -> -1577.0, "($1,269" -> -1269.0, "$7,637" -> 7637.0, "43.3%" ->
-    43.3, "down 32%" -> -32.0; None for dashes, text and a range ("$8.51 to $8.53": two numbers)."""
+    43.3, "down 32%" -> -32.0, "$4.0 billion" -> 4.0; None for dashes, text and a range ("$8.51 to $8.53": two
+    numbers)."""
+    printed = split_scale(printed)[0]  # "$4.0 billion": 4.0, its scale the fact's
     if RANGE.match(printed):
         return None
     text = printed.strip().replace("−", "-").replace("–", "-")

@@ -19,3 +19,15 @@ def test_worded_cells_are_quoted_as_the_page_prints_them():
                       "[^3]": [f"Net sales{ROW_GAP}$34,229"]}
     for (quote,) in quotes.values():
         assert as_printed(quote, [PAGE]) is not None, quote
+
+
+def test_a_range_printed_with_a_dash_is_found_as_printed():
+    # the figure line says "A to B"; the page prints "$0.59 - $0.64" or "$10.5-11.5 billion" (its currency once)
+    page = ("Business Outlook\nRevenue $10.5-11.5 billion $10.5-11.5 billion\n"
+            "Diluted EPS from continuing operations $0.59 - $0.64 $1.00 - $1.05")
+    answer = ("- Revenue (Q1 2023 GAAP): $10.5 to $11.5 billion [^1]\n"
+              "- Diluted EPS from continuing operations (Three Months Ending September 30, 2023 GAAP): $0.59 to $0.64 per "
+              "share [^2]")
+    quotes = quotes_by_marker(answer)
+    assert as_printed(quotes["[^1]"][0], [page]) == f"Revenue{ROW_GAP}$10.5-11.5"
+    assert as_printed(quotes["[^2]"][0], [page]) == f"Diluted EPS from continuing operations{ROW_GAP}$0.59 - $0.64"

@@ -3,8 +3,8 @@
 "… expect for Q4 2022?" reads no results column as a forecast. The layouts are the two ways releases print an
 outlook's period: at the left of the basis titles ("Q1 2023   GAAP   Non-GAAP*", marks glued to the figures), and
 as a span that looks ahead ("Three Months Ending September 30, 2023" in the release of the quarter to June), its
-ranges printed with a dash ("$0.59 - $0.64"), an end named ("the high end of …") being that end. Generated PDFs
-read by layout."""
+ranges printed with a dash ("$0.59 - $0.64"), an end named ("the high end of …") being that end, a scale word printed
+in the cell ("$10.5-11.5 billion", "$4.0 billion") the figure's. Generated PDFs read by layout."""
 
 from __future__ import annotations
 
@@ -66,6 +66,27 @@ def test_an_end_of_a_range_printed_in_one_cell_is_that_end(statement_pdf):
     assert high.endswith(": $1.05 per share [^1]"), high
     low = asked_lead("What is the low end of the company's Q3 2023 net revenues outlook?", sources, text)
     assert low.endswith(": $2.44 billion [^1]"), low
+
+
+# a range and amounts printed with their scale word, under no caption
+WORDED_SCALE = Page("Business Outlook", ("GAAP", "Non-GAAP"), [
+    ("Revenue", "$10.5-11.5 billion", "$10.5-11.5 billion"),
+    ("Gross margin percentage", "34.0%", "39.0%")],
+    caption="", span="", stub="Q1 2023", first_column=400, gap=110)
+HIGHLIGHTS = Page("Q4 2022 FINANCIAL HIGHLIGHTS", ("Q4 2022", "Q4 2021"), [
+    ("Revenue", "$4.0 billion", "$3.9 billion"), ("Diluted earnings per share", "$1.04", "$0.95")],
+    caption="", span="", first_column=400, gap=110)
+
+
+def test_a_scale_word_printed_in_the_cell_is_said_with_its_figure(statement_pdf):
+    sources, text = statement_pdf([WORDED_SCALE], file="NORTHWIND_2022Q4_EARNINGS.pdf", fiscal=(2022, 4))
+    lead = asked_lead("What revenue does the company expect for Q1 2023?", sources, text)
+    assert lead.endswith(": $10.5 to $11.5 billion [^1]"), lead
+    high = asked_lead("What is the high end of the Q1 2023 revenue outlook?", sources, text)
+    assert high.endswith(": $11.5 billion [^1]"), high
+    sources, text = statement_pdf([HIGHLIGHTS], file="NORTHWIND_2022Q4_EARNINGS.pdf", fiscal=(2022, 4))
+    assert asked_lead("What was revenue in Q4 2022?", sources, text).endswith(": $4.0 billion [^1]")
+    assert "$1.04 per share" in asked_lead("What was diluted EPS in Q4 2022?", sources, text)
 
 
 def test_results_are_never_said_as_a_forecast(statement_pdf):

@@ -76,3 +76,22 @@ def test_a_range_printed_with_a_dash_a_space_from_each_end_is_one_cell():
     assert [(f.value_text, f.value) for f in eps] == [("$0.59-$0.64", None), ("$0.62-$0.67", None), ("$0.55-$0.60", None)]
     other = sorted((f for f in facts if f.label == "Other income"), key=lambda f: f.column)
     assert [(f.column, f.value) for f in other] == [(0, 1.24), (1, None), (2, 5.68)]
+
+
+def test_a_scale_word_printed_after_a_cell_s_figure_is_its_scale():
+    # a release's summary prints "$4.0 billion" under no caption; a guidance range its word once, after the range
+    facts = _facts([(60, [(56, "Q4 2022 FINANCIAL HIGHLIGHTS", False)]),
+                    (76, [(380, "Q4 2022", True), (500, "Q4 2021", True)]),
+                    _two_at(92, "Revenue", "$4.0 billion", "$3.9 billion"),
+                    _two_at(106, "Revenue outlook", "$10.5-11.5 billion", "$9.0-10.0 billion"),
+                    _two_at(120, "Diluted earnings per share", "$1.04", "$0.95")])
+    revenue = next(f for f in facts if f.label == "Revenue" and f.column == 0)
+    assert (revenue.value_text, revenue.value, revenue.scale, revenue.unit) == ("$4.0 billion", 4.0, 1e9, "USD")
+    outlook = next(f for f in facts if f.label == "Revenue outlook" and f.column == 0)
+    assert (outlook.value_text, outlook.value, outlook.scale) == ("$10.5-11.5 billion", None, 1e9)
+    eps = next(f for f in facts if f.label == "Diluted earnings per share" and f.column == 0)
+    assert (eps.value, eps.scale) == (1.04, 1.0)
+
+
+def _two_at(y, label, a, b):
+    return (y, [(56, label, False), (380, a, True), (500, b, True)])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.finance.numbers import RANGE, parse_number
+from storage.finance.numbers import RANGE, parse_number, split_scale
 
 
 @pytest.mark.parametrize("printed, number", [
@@ -29,3 +29,13 @@ def test_a_range_is_two_ends_and_no_number(printed, low, high):
 
 def test_a_negative_or_a_year_is_no_range():
     assert not RANGE.match("(1,577)") and not RANGE.match("-5%") and not RANGE.match("2023")
+
+
+@pytest.mark.parametrize("printed, figure, word, number", [
+    ("$4.0 billion", "$4.0", "billion", 4.0), ("$10.5-11.5 billion", "$10.5-11.5", "billion", None),
+    ("(1.2) Millions", "(1.2)", "million", -1.2), ("$34,229", "$34,229", "", 34229.0),
+    ("Revenue in billions", "Revenue in billions", "", None),
+])
+def test_a_scale_word_after_a_figure_is_the_cell_s_own(printed, figure, word, number):
+    assert split_scale(printed) == (figure, word)
+    assert parse_number(printed) == number
