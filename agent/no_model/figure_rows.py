@@ -353,8 +353,10 @@ def _adjusted_head(cell: Cell) -> bool:
     return bool(ADJUSTED.search(column_words_text(cell.period)))
 
 
-# the end of a range a question names ("the high end of the Q3 EPS guidance"): said by a range printed in one cell
-_RANGE_END_WORDS = frozenset(tokenize("low high lower upper bottom top minimum maximum"))
+# the words naming an end of a range ("the high end of the Q3 EPS guidance"): said by a range printed in one cell
+# (agent/no_model/figures.py reads the same words to tell which end, or that one is named)
+RANGE_END_WORDS = ("low", "high", "lower", "upper", "bottom", "top", "minimum", "maximum")
+_RANGE_END_WORDS = frozenset(tokenize(" ".join(RANGE_END_WORDS)))
 
 
 def _range_ends(cells: list[Cell]) -> frozenset[str]:

@@ -36,9 +36,9 @@ from agent.no_model.cited_rows import collect_rows, read_sources
 from agent.no_model.due_years import asked_due, due_year_lines
 from agent.no_model.release_columns import split_columns
 from agent.no_model.row_scorer import scored_row
-from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, FigureMatch, at_home, basis_asked, basis_said, best_row,
-                                        components_printed, entity_adds, figure_part, make_ask, reconciled_per_share,
-                                        says_asked_words, tokenize)
+from agent.no_model.figure_rows import (ADJUSTED, BOTH_PARTS, RANGE_END_WORDS, FigureMatch, at_home, basis_asked,
+                                        basis_said, best_row, components_printed, entity_adds, figure_part, make_ask,
+                                        reconciled_per_share, says_asked_words, tokenize)
 from agent.no_model.figure_words import decimals, said_period, scale_word
 from storage.documents.tables import Cell
 from storage.finance.numbers import RANGE, parse_number, split_scale
@@ -177,7 +177,7 @@ def _note_rate_line(question: str, sources, page_text, max_sources: int) -> str 
     return f"- {name} (interest rate, as printed): {rate}% {marker}"
 
 
-_RANGE_END = re.compile(r"(?i)\b(?:low|high|lower|upper|bottom|top|minimum|maximum|midpoint|mid-point)\b")
+_RANGE_END = re.compile(rf"(?i)\b(?:{'|'.join(RANGE_END_WORDS)}|midpoint|mid-point)\b")
 # (an end named: "top end", never the "top line" a question may say of revenue)
 _LOW_END = re.compile(r"(?i)\b(?:low|lower|minimum|bottom(?=\s+end))\b")
 _HIGH_END = re.compile(r"(?i)\b(?:high|upper|maximum|top(?=\s+end))\b")
