@@ -4,6 +4,7 @@ column's extent (the clustering is `storage.documents.table_layout.columns_of`).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -91,19 +92,25 @@ def strip_unit_heads(line: Line, char_width: float) -> None:
 
 
 def visual_lines(words: list[Word]) -> list[Line]:
-    """Words grouped into lines by their vertical centre, each line read left to right."""
+    """Words grouped into lines by their vertical centre, each line read left to right.
+
+    The tolerance is a share of the larger of the word's height and its line's median height: a text layer's
+    boxes are as tall as the font, but OCR boxes are as tall as the glyphs, so a dash, a comma or "ms" is a
+    sliver whose own height would put it on a line of its own, and the words after it with it."""
     lines: list[list[Word]] = []
     total = 0.0  # the sum of the last line's word centres (its mean is the line's centre)
+    heights: list[float] = []  # the last line's word heights, sorted
     for w in sorted(words, key=lambda w: ((w.y0 + w.y1) / 2, w.x0)):
         centre, height = (w.y0 + w.y1) / 2, max(w.y1 - w.y0, 1.0)
         if lines:
             last = lines[-1]
-            if abs(centre - total / len(last)) < LINE_TOLERANCE * height:
+            if abs(centre - total / len(last)) < LINE_TOLERANCE * max(height, heights[len(heights) // 2]):
                 last.append(w)
                 total += centre
+                bisect.insort(heights, height)
                 continue
         lines.append([w])
-        total = centre
+        total, heights = centre, [height]
     return [Line(sorted(ws, key=lambda w: w.x0)) for ws in lines]
 
 

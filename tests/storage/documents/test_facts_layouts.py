@@ -95,3 +95,31 @@ def test_a_scale_word_printed_after_a_cell_s_figure_is_its_scale():
 
 def _two_at(y, label, a, b):
     return (y, [(56, label, False), (380, a, True), (500, b, True)])
+
+
+def _glyph_box(x0, baseline, text, size=7.0):
+    """A word as an OCR engine boxes it: as tall as its glyphs, not as its font (a dash is a sliver; "ms" has no
+    ascender, "Quarter" a descender)."""
+    width = 0.5 * size * len(text)
+    if set(text) <= set("-–—"):  # a hyphen's stroke, at half the x-height
+        return (x0, baseline - 0.27 * size, x0 + width, baseline - 0.22 * size, text)
+    top = baseline - (0.7 * size if any(c.isupper() or c.isdigit() or c in "bdfhklt$(" for c in text) else 0.5 * size)
+    bottom = baseline + (0.2 * size if any(c in "gjpqy,()" for c in text) else 0.0)
+    return (x0, top, x0 + width, bottom, text)
+
+
+def test_an_ocr_header_line_of_glyph_tight_boxes_stays_one_line():
+    """An OCR'd release: the period line over the columns is boxed glyph by glyph, a dash and short words lower
+    and thinner than the capitals. Read by each word's own height, the dash and the words after it made a line of
+    their own and the columns lost their quarter."""
+    def row(y, label, a, b):
+        return [_glyph_box(56, y, label), _glyph_box(380, y, a), _glyph_box(470, y, b)]
+
+    words = [_glyph_box(56, 60, "(In millions)"),
+             _glyph_box(360, 80, "Quarters"), _glyph_box(392, 80, "ended"), _glyph_box(414, 80, "December"),
+             _glyph_box(446, 80, "31"), _glyph_box(456, 80, "-"), _glyph_box(462, 80, "unaudited"),
+             _glyph_box(380, 94, "2022"), _glyph_box(470, 94, "2021"),
+             *row(110, "Revenues", "$5,927", "$6,006"), *row(124, "Operating income", "2,249", "2,456")]
+    facts = facts_of(0, layout_units(words))
+    revenue = next(f for f in facts if f.label == "Revenues" and f.column == 0)
+    assert (revenue.duration_months, revenue.fiscal_year) == (3, 2022)
