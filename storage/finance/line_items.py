@@ -81,7 +81,8 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:sales|selling) and marketing(?: expenses?)?"),
     LineItem("OperatingIncomeLoss", "Operating Income (Loss)",
              r"operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations|\bebit\b|"
-             r"earn(?:ed|s)? (?:from|on) (?:its |their )?operations",  # "What did <company> earn from operations"
+             r"earn(?:ed|s)? (?:from|on) (?:its |their )?operations|"  # "What did <company> earn from operations"
+             r"(?:earnings|income|profit) before interest and (?:income )?tax(?:es)?(?!,? depreciation)",  # EBIT spelled out
              r"(?:total )?operating (?:income|profit|earnings|loss)|(?:income|earnings|profit|loss) from operations"
              # "EBIT", "Operating profit (EBIT)", "Earnings before interest and taxes"
              r"|(?:operating (?:income|profit|earnings) )?\(?ebit\)?(?: from continuing operations)?"
@@ -108,19 +109,23 @@ ITEMS: tuple[LineItem, ...] = (
              r"consolidated net (?:income|earnings|profit)",
              r"net (?:income|earnings|profit),? including (?:.{0,40} )?(?:non-?controlling|minority) interests?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
-             r"net (?:income|earnings|profit|loss)|bottom[- ]line",
+             # "earnings attributable to common shareholders": the parent's net income, "net" left unsaid
+             r"net (?:income|earnings|profit|loss)|bottom[- ]line|"
+             r"(?:income|earnings|profit) (?:attributable|available) to common (?:stock|share)holders",
              r"net (?:income|earnings|profit|loss)(?: attributable to (?:the company|common (?:stock|share)holders|"
-             r"[a-z.,'’& ]{2,60}))?", words="net income net earnings revenue net sales"),
+             r"[a-z.,'’& ]{2,60}))?|(?:net )?(?:income|earnings|profit|loss) (?:attributable|available) to common "
+             r"(?:stock|share)holders", words="net income net earnings revenue net sales"),
     LineItem("EarningsPerShareDiluted", "Earnings Per Share, Diluted",
              r"(?:diluted )?(?:eps|earnings per (?:common |ordinary )?share|(?:net )?(?:income|earnings) per (?:common |ordinary )?share)"
-             r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share|earn(?:ed|s)? per (?:diluted )?share",
+             r"(?:,? diluted)?|diluted (?:net )?(?:income|earnings) per share|earn(?:ed|s)? per (?:diluted )?share|"
+             r"(?:net )?(?:income|earnings|eps) per diluted (?:common |ordinary )?share",  # "earnings per diluted share"
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?diluted|diluted "
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60}|"
              r" from continuing operations)?",
              per_share=True, words="earnings per share basic diluted"),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
              r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common |ordinary )?share)|(?:eps|earnings per share),? basic|"
-             r"earn(?:ed|s)? per basic share",
+             r"earn(?:ed|s)? per basic share|(?:net )?(?:income|earnings|eps) per basic (?:common |ordinary )?share",
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60}|"
              r" from continuing operations)?",
@@ -130,7 +135,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"depreciation(?:,? depletion)?(?: and amortization)?(?: expense)?", words="depreciation and amortization"),
     LineItem("NetCashProvidedByUsedInOperatingActivities", "Net Cash Provided by (Used in) Operating Activities",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from)|flows? from) operati\w+(?: activities)?|"
-             r"operating cash ?flows?|cash ?flows? from operations|cfo|"
+             r"operating cash ?(?:in|out)?flows?|cash ?(?:in|out)?flows? from operati\w+(?: activities)?|cfo|"
              r"cash (?:[\w&'’.]+ ){0,3}(?:generated?|provided|produced) (?:by|from|in) (?:its )?operati\w+(?: activities)?|"
              r"cash (?:did|does|do|will) (?:[\w&'’.]+ ){0,3}operati\w+(?: activities)? (?:generate|provide|produce)",
              r"(?:net )?cash (?:provided by|from|generated (?:by|from))? ?operating activities|(?:net )?cash "

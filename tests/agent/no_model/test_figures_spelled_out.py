@@ -1,0 +1,58 @@
+"""Items analysts ask in words the statements do not print (generated PDFs read by layout): EBIT spelled out
+("earnings before interest and tax"), earnings per *diluted share*, operating cash as an *outflow*, and the
+common shareholders' earnings with "net" left unsaid, printed as "Income (Loss) Attributable to Common
+Shareholders"."""
+
+from __future__ import annotations
+
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_lead  # noqa: F401 (fixture)
+
+YEARS = ("2023", "2022")
+INCOME = Page("CONSOLIDATED STATEMENTS OF INCOME", YEARS, [
+    ("Net sales", "$ 14,694", "$ 14,544"),
+    ("Earnings before interest and taxes", "1,608", "1,541"),
+    ("Interest expense", "(290)", "(155)"),
+    ("Net Income (Loss)", "1,060", "833"),
+    ("Preferred stock dividend requirements", "(14)", "(14)"),
+    ("Income (Loss) Attributable to Common Shareholders", "1,046", "819"),
+    ("Net Income (Loss) Per Common Share, Basic", "$ 0.72", "$ 0.55"),
+    ("Net Income (Loss) Per Common Share, Diluted", "$ 0.71", "$ 0.54"),
+], caption="(in millions, except per share amounts)")
+ADJUSTED = Page("Supplemental Information", YEARS, [
+    ("Net income", "$ 1,060", "$ 833"),
+    ("Income tax expense", "258", "553"),
+    ("Interest expense, net", "290", "155"),
+    ("EBIT", "1,608", "1,541"),
+    ("Restructuring, net", "94", "175"),
+    ("Adjusted EBIT", "1,702", "1,716"),
+], caption="(in millions)")
+CASH = Page("CONSOLIDATED STATEMENTS OF CASH FLOWS", YEARS, [
+    ("Net income", "$ 1,060", "$ 833"),
+    ("Depreciation and amortization", "575", "558"),
+    ("Net cash (used)/provided by operating activities", "(3,416)", "(2,446)"),
+    ("Net cash used in investing activities", "(1,127)", "(1,530)"),
+], caption="(in millions)")
+
+
+def test_ebit_spelled_out_is_operating_income(statement_pdf):
+    sources, text = statement_pdf([INCOME, ADJUSTED])
+    assert "1,608" in asked_lead("What were Northwind's earnings before interest and tax in 2023?", sources, text)
+    lead = asked_lead("What were Northwind's adjusted earnings before interest and tax in 2023?", sources, text)
+    assert "1,702" in lead and "1,608" not in lead, lead
+
+
+def test_earnings_per_diluted_share_is_diluted_eps(statement_pdf):
+    sources, text = statement_pdf([INCOME])
+    lead = asked_lead("What were Northwind's 2023 earnings per diluted share?", sources, text)
+    assert "0.71" in lead and "0.72" not in lead, lead
+
+
+def test_earnings_attributable_to_common_shareholders_is_the_common_shareholders_row(statement_pdf):
+    sources, text = statement_pdf([INCOME])
+    lead = asked_lead("What were Northwind's earnings attributable to common shareholders in 2022?", sources, text)
+    assert "819" in lead and "833" not in lead, lead
+
+
+def test_an_operating_cash_outflow_is_cash_from_operations(statement_pdf):
+    sources, text = statement_pdf([CASH])
+    assert "3,416" in asked_lead("What was Northwind's operating cash outflow for 2023?", sources, text)
