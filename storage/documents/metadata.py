@@ -29,7 +29,7 @@ from storage.finance.periods import (ANY_SPAN_ENDED, COVER_QUARTER_ENDED, COVER_
                                      parse_date)
 from storage.schema import DocumentInfo, PageContent
 
-READER = 2  # bump when a change to reading covers changes stored info: older manifests' info is read again
+READER = 3  # bump when a change to reading covers changes stored info: older manifests' info is read again
 COVER_PAGES = 3  # where the SEC cover (or an EDGAR Online wrapper, then the cover) is
 WRAPPED_COVER_PAGES = 6  # an annual report's own pages before the 10-K cover it binds in
 LABEL_PAGES = 12  # where the company's own fiscal-year label ("fiscal 2019") is counted
@@ -179,6 +179,22 @@ def _after_dateline(text: str | None) -> str | None:
     if last is not None:
         text = text[last.end() :]
     return text.strip(" ,-–—/") or None
+
+
+# a release's masthead above its headline: a banner ("NEWS RELEASE", "For Immediate Release") or the issuer's street
+# address ending in a state and ZIP code ("Santa Clara, CA 95054-1549")
+_MASTHEAD = re.compile(r"\b(?:(?:news|press|media|earnings)\s+release|for\s+immediate\s+release)\b[\s:\-–—]*"
+                       r"|(?-i:\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b)[\s,\-–—]*", re.IGNORECASE)
+
+
+def _after_masthead(text: str | None) -> str | None:
+    """"Santa Clara, CA 95054-1549 News Release Intel" -> "Intel"."""
+    if not text:
+        return text
+    last = None
+    for last in _MASTHEAD.finditer(text):
+        pass
+    return (text[last.end():] if last is not None else text).strip(" ,-–—/") or None
 
 
 def _quarter_from(text: str) -> int | None:
@@ -349,7 +365,7 @@ def _read_release_or_report(cover: _Cover, found: _Found) -> None:
 def _read_release(cover: _Cover, found: _Found) -> None:
     """An earnings release's issuer (as named before its ticker), period, quarter and dateline."""
     flat = cover.flat
-    found.issuer = _after_dateline(found.issuer)
+    found.issuer = _after_dateline(_after_masthead(found.issuer))
     named = _ISSUER_BEFORE_TICKER.search(flat)
     if named and found.issuer and found.issuer.lower().split()[0] in named.group(1).lower():
         found.issuer = _after_dateline(named.group(1))  # "Best Buy Co., Inc." from "(NYSE: BBY)"

@@ -391,14 +391,14 @@ FISCAL_YEAR_END_SAID = re.compile(r"fiscal\s+year\s+end(?:ed|ing)\s*", re.IGNORE
 ANY_SPAN_ENDED = re.compile(r"\b(?:quarter|period|year|weeks|months)\W[^.]{0,80}?\bended\s+", re.IGNORECASE)
 MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)  # a 10-Q cover's spans
 # a release headline's quarter: "Fourth-Quarter and Full-Year 2022 Results", "Second Quarter Fiscal 2023"
+_AND_THE_YEAR = r"(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?"  # "... and full-year": the year of both
 HEADLINE_QUARTER = re.compile(
-    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter(?:\s+(?:and|&)\s+(?:full[\s-]+|fiscal[\s-]+)?year)?\s+"
-    rf"(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b",
-    re.IGNORECASE,
-)
-# a release's own quarter in its text: "for the second quarter of 2023", "second-quarter 2023", "fourth quarter fiscal 2022"
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter{_AND_THE_YEAR}\s+(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE)
+# a release's own quarter in its text: "for the second quarter of 2023", "second-quarter 2023", "fourth quarter fiscal
+# 2022", "fourth-quarter and full-year 2022"
 OWN_QUARTER = re.compile(
-    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b", re.IGNORECASE)
+    rf"\b(?P<q>{QUARTER_ORDINAL})[\s-]+quarter{_AND_THE_YEAR}\s+(?:of\s+)?(?:(?:fiscal|fy)\s*)?(?P<y>{YEAR})\b",
+    re.IGNORECASE)
 
 # a row label's own period set off by a dash ("Earnings from Operations - 2016 (2)"): the line item is the rest
 LABEL_YEAR_SUFFIX = re.compile(rf"\s+[-–—]\s*(?:fiscal\s+)?{YEAR}(?:\s*\(\d{{1,2}}\))?\s*$", re.IGNORECASE)
