@@ -67,7 +67,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("OperatingExpenses", "Operating Expenses", r"(?:total )?operating expenses|opex",
              r"(?:total )?operating (?:costs and )?expenses"),
     LineItem("ResearchAndDevelopmentExpense", "Research and Development Expense",
-             r"(?:r ?& ?d|research and development)(?: spending| spend| expenses?| costs?)?",
+             r"(?:r ?& ?d|\br and d\b|research and development)(?: spending| spend| expenses?| costs?)?",
              r"research and development(?: expenses?| costs?)?(?:, net)?"),
     LineItem("SellingGeneralAndAdministrativeExpense", "Selling, General and Administrative Expense",
              r"sg ?& ?a|selling,? general,? (?:and|&) administrative(?: expenses?)?",
@@ -254,7 +254,7 @@ ITEMS: tuple[LineItem, ...] = (
              formula="GrossProfit / Revenues", percent=True),
     # (EBIT is read as operating income, so its margin is the operating margin)
     LineItem("OperatingMargin", "Operating margin",
-             rf"(?:operating (?:profit |income )?|ebit )margins?{_AS_PERCENT}"
+             rf"(?:operating (?:profit |income )?|\bop\.? |ebit )margins?{_AS_PERCENT}"  # "op margin": analysts' shorthand
              rf"|(?:operating (?:profit|income)|ebit){_OVER_SALES}",
              rf"(?:total |consolidated )?(?:operating (?:profit |income )?|ebit )margin{_PRINTED_PERCENT}",
              formula="OperatingIncomeLoss / Revenues", percent=True),

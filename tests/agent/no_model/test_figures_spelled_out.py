@@ -1,7 +1,7 @@
 """Items analysts ask in words the statements do not print (generated PDFs read by layout): EBIT spelled out
-("earnings before interest and tax"), earnings per *diluted share*, operating cash as an *outflow*, and the
+("earnings before interest and tax"), earnings per *diluted share*, operating cash as an *outflow*, the
 common shareholders' earnings with "net" left unsaid, printed as "Income (Loss) Attributable to Common
-Shareholders"."""
+Shareholders", and the shorthands "R and D" and "op margin"."""
 
 from __future__ import annotations
 
@@ -25,6 +25,12 @@ ADJUSTED = Page("Supplemental Information", YEARS, [
     ("EBIT", "1,608", "1,541"),
     ("Restructuring, net", "94", "175"),
     ("Adjusted EBIT", "1,702", "1,716"),
+], caption="(in millions)")
+OPERATIONS = Page("CONSOLIDATED STATEMENTS OF OPERATIONS", YEARS, [
+    ("Total revenues", "$ 49,954", "$ 42,440"),
+    ("Research and development", "8,623", "7,219"),
+    ("Operating income", "$ 13,093", "$ 10,926"),
+    ("Operating margin", "26%", "26%"),
 ], caption="(in millions)")
 CASH = Page("CONSOLIDATED STATEMENTS OF CASH FLOWS", YEARS, [
     ("Net income", "$ 1,060", "$ 833"),
@@ -56,3 +62,10 @@ def test_earnings_attributable_to_common_shareholders_is_the_common_shareholders
 def test_an_operating_cash_outflow_is_cash_from_operations(statement_pdf):
     sources, text = statement_pdf([CASH])
     assert "3,416" in asked_lead("What was Northwind's operating cash outflow for 2023?", sources, text)
+
+
+def test_r_and_d_and_op_margin_are_the_items_they_shorten(statement_pdf):
+    sources, text = statement_pdf([OPERATIONS])
+    assert "8,623" in asked_lead("What was Northwind's R and D spending in 2023?", sources, text)
+    lead = asked_lead("What was Northwind's op margin in 2022?", sources, text)
+    assert lead.startswith("- Operating margin") and "26%" in lead, lead
