@@ -94,7 +94,8 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("IncomeTaxExpenseBenefit", "Income Tax Expense (Benefit)",
              r"(?:income )?tax (?:expense|provision)|provision for (?:income )?taxes",
              r"(?:provision for|benefit from) (?:income )?taxes|income tax(?:es)?(?: expense| provision)?"),
-    LineItem("InterestExpense", "Interest Expense", r"interest expense", r"interest expense(?:, net)?"),
+    # "interest cost(s)" too (not a pension plan's: asked_items, _PENSION)
+    LineItem("InterestExpense", "Interest Expense", r"interest (?:expense|costs?)", r"interest expense(?:, net)?"),
     # before NetIncomeLoss: "Net earnings attributable to noncontrolling interests" is the minority's
     # share, never the company's net income
     LineItem("NetIncomeLossAttributableToNoncontrollingInterest", "Net Income (Loss) Attributable to Noncontrolling Interest",
@@ -125,7 +126,8 @@ ITEMS: tuple[LineItem, ...] = (
              per_share=True, words="earnings per share basic diluted"),
     LineItem("EarningsPerShareBasic", "Earnings Per Share, Basic",
              r"basic (?:eps|(?:net )?(?:income|earnings) per (?:common |ordinary )?share)|(?:eps|earnings per share),? basic|"
-             r"earn(?:ed|s)? per basic share|(?:net )?(?:income|earnings|eps) per basic (?:common |ordinary )?share",
+             r"earn(?:ed|s)? per basic share|(?:net )?(?:income|earnings|eps) per basic (?:common |ordinary )?share|"
+             r"(?:eps|earnings per (?:common )?share) \(basic(?=\))",
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: [a-z ]{0,30})?,? ?-? ?basic|basic "
              r"(?:(?:net )?(?:income|earnings) per (?:common |ordinary )?share|eps)(?: attributable to [a-z.,'’& ]{2,60}|"
              r" from continuing operations)?",
@@ -152,7 +154,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?: and equipment)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases|expenditures)",
              r"(?:total )?capital expenditures?|(?:purchases?|acquisitions?|additions?|payments?|expenditures?) "
              r"(?:of|to|for) (?:(?:the )?acquisitions? of |acquire )?property(?:,? plant)?(?:,? (?:and|&) equipment)?(?:, net)?"
-             r"(?: and (?:other )?intangible assets)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases)",
+             r"(?:,? and (?:other )?intangible assets)?|property(?:,? plant)?,? (?:and|&) equipment (?:additions|purchases)",
              words="purchases of property plant and equipment additions"),
     LineItem("PaymentsOfDividends", "Payments of Dividends",
              r"dividends? paid|(?:cash )?dividends?(?! per)", r"(?:(?:cash )?dividends? paid|payments? of (?:cash )?"
@@ -196,7 +198,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"(?:net )?(?:increase|decrease|change) in cash(?:, cash equivalents(?:,? and restricted cash)?| and "
              r"cash equivalents(?:,? and restricted cash)?)?"),
     LineItem("CashAndCashEquivalentsAtCarryingValue", "Cash and Cash Equivalents",
-             r"cash(?:,)? (?:and )?cash equivalents|cash balance|cash on hand",
+             r"cash(?:,)? (?:(?:and|&) )?(?:cash )?equivalents|cash balance|cash on hand",  # "cash & equivalents"
              r"(?:total )?cash(?:,)? (?:and )?cash equivalents(?:,? and restricted cash)?(?:,? (?:at )?end of "
              r"(?:the )?(?:year|period))?|cash(?:,)? cash equivalents,? and restricted cash(?:,? (?:at )?end of "
              r"(?:the )?(?:year|period))?"),
@@ -270,7 +272,7 @@ ITEMS: tuple[LineItem, ...] = (
              formula="AssetsCurrent - LiabilitiesCurrent", words="total current assets total current liabilities"),
     LineItem("CurrentRatio", "Current ratio", r"current ratio", r"current ratio",
              formula="AssetsCurrent / LiabilitiesCurrent", words="total current assets total current liabilities"),
-    LineItem("FreeCashFlow", "Free cash flow", r"free cash ?flows?", r"free cash ?flow",
+    LineItem("FreeCashFlow", "Free cash flow", r"free cash ?flows?|\bfcf\b", r"free cash ?flow",
              formula="NetCashProvidedByUsedInOperatingActivities - PaymentsToAcquirePropertyPlantAndEquipment"),
     LineItem("EBITDA", "EBITDA", r"\bebitda\b", r"ebitda",
              formula="OperatingIncomeLoss + DepreciationDepletionAndAmortization", words="ebitda adjusted"),
@@ -421,6 +423,8 @@ def mentions(text: str, item: LineItem) -> bool:
     return any(rx.search(text) for i, rx in _ASKED if i is item)
 
 
+# a pension plan's "interest cost" is a part of its benefit cost, not the company's interest expense
+_PENSION = re.compile(r"(?i)\b(?:pension|postretirement|retirement|benefit (?:plan|obligation|cost))")
 # "gains on sales of real estate", "proceeds from the sale of investments": the sale of an asset, not revenue
 _DISPOSAL_BEFORE = re.compile(r"(?i)\b(?:on|from)\s+(?:the\s+)?$")
 _DISPOSAL_AFTER = re.compile(r"(?i)\s+of\b")
@@ -438,7 +442,8 @@ def asked_items(question: str) -> list[AskedItem]:
     of long-term debt" is one item, not also "long-term debt"; "cost of sales" is not "sales")."""
     found = [AskedItem(item, m.start(), m.end()) for item, rx in _ASKED for m in rx.finditer(question)
              if not (item.concept == "Revenues" and _DISPOSAL_BEFORE.search(question, 0, m.start())
-                     and _DISPOSAL_AFTER.match(question, m.end()))]
+                     and _DISPOSAL_AFTER.match(question, m.end()))
+             and not (item.concept == "InterestExpense" and "cost" in m.group().lower() and _PENSION.search(question))]
     found.sort(key=lambda a: (-(a.end - a.start), a.start))
     kept: list[AskedItem] = []
     for a in found:

@@ -1,7 +1,8 @@
 """Items analysts ask in words the statements do not print (generated PDFs read by layout): EBIT spelled out
 ("earnings before interest and tax"), earnings per *diluted share*, operating cash as an *outflow*, the
 common shareholders' earnings with "net" left unsaid, printed as "Income (Loss) Attributable to Common
-Shareholders", and the shorthands "R and D" and "op margin"."""
+Shareholders", the shorthands "R and D" and "op margin", a basis in parentheses ("EPS (basic)"), "interest cost",
+and capital expenditures printed with "and other intangible assets"."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ CASH = Page("CONSOLIDATED STATEMENTS OF CASH FLOWS", YEARS, [
     ("Net income", "$ 1,060", "$ 833"),
     ("Depreciation and amortization", "575", "558"),
     ("Net cash (used)/provided by operating activities", "(3,416)", "(2,446)"),
+    ("Purchase of property, plant, and equipment, and other intangible assets", "(1,176)", "(1,012)"),
     ("Net cash used in investing activities", "(1,127)", "(1,530)"),
 ], caption="(in millions)")
 
@@ -69,3 +71,15 @@ def test_r_and_d_and_op_margin_are_the_items_they_shorten(statement_pdf):
     assert "8,623" in asked_lead("What was Northwind's R and D spending in 2023?", sources, text)
     lead = asked_lead("What was Northwind's op margin in 2022?", sources, text)
     assert lead.startswith("- Operating margin") and "26%" in lead, lead
+
+
+def test_eps_with_its_basis_in_parentheses_and_interest_cost(statement_pdf):
+    sources, text = statement_pdf([INCOME])
+    lead = asked_lead("What was Northwind's EPS (basic) in 2023?", sources, text)
+    assert "0.72" in lead and "0.71" not in lead, lead
+    assert "290" in asked_lead("What was Northwind's interest cost in 2023?", sources, text)
+
+
+def test_capex_printed_with_other_intangible_assets(statement_pdf):
+    sources, text = statement_pdf([CASH])
+    assert "1,176" in asked_lead("What was Northwind's capex in 2023?", sources, text)
