@@ -94,7 +94,7 @@ ITEMS: tuple[LineItem, ...] = (
     LineItem("IncomeTaxExpenseBenefit", "Income Tax Expense (Benefit)",
              r"(?:income )?tax (?:expense|provision)|provision for (?:income )?taxes",
              r"(?:provision for|benefit from) (?:income )?taxes|income tax(?:es)?(?: expense| provision)?"),
-    # "interest cost(s)" too (not a pension plan's: asked_items, _PENSION)
+    # "interest cost(s)" too (not a pension plan's or capitalized interest: asked_items, _OTHER_INTEREST_COST)
     LineItem("InterestExpense", "Interest Expense", r"interest (?:expense|costs?)", r"interest expense(?:, net)?"),
     # before NetIncomeLoss: "Net earnings attributable to noncontrolling interests" is the minority's
     # share, never the company's net income
@@ -423,8 +423,9 @@ def mentions(text: str, item: LineItem) -> bool:
     return any(rx.search(text) for i, rx in _ASKED if i is item)
 
 
-# a pension plan's "interest cost" is a part of its benefit cost, not the company's interest expense
-_PENSION = re.compile(r"(?i)\b(?:pension|postretirement|retirement|benefit (?:plan|obligation|cost))")
+# "interest cost" that is not the company's interest expense: a pension plan's (a part of its benefit cost), or
+# interest capitalized into assets
+_OTHER_INTEREST_COST = re.compile(r"(?i)\b(?:pension|postretirement|retirement|benefit (?:plan|obligation|cost)|capitali[sz])")
 # "gains on sales of real estate", "proceeds from the sale of investments": the sale of an asset, not revenue
 _DISPOSAL_BEFORE = re.compile(r"(?i)\b(?:on|from)\s+(?:the\s+)?$")
 _DISPOSAL_AFTER = re.compile(r"(?i)\s+of\b")
@@ -443,7 +444,7 @@ def asked_items(question: str) -> list[AskedItem]:
     found = [AskedItem(item, m.start(), m.end()) for item, rx in _ASKED for m in rx.finditer(question)
              if not (item.concept == "Revenues" and _DISPOSAL_BEFORE.search(question, 0, m.start())
                      and _DISPOSAL_AFTER.match(question, m.end()))
-             and not (item.concept == "InterestExpense" and "cost" in m.group().lower() and _PENSION.search(question))]
+             and not (item.concept == "InterestExpense" and "cost" in m.group().lower() and _OTHER_INTEREST_COST.search(question))]
     found.sort(key=lambda a: (-(a.end - a.start), a.start))
     kept: list[AskedItem] = []
     for a in found:

@@ -26,6 +26,7 @@ from storage.finance.line_items import asked_items, row_item
     ("What were interest costs in Q2 2023?", ["InterestExpense"]),
     ("What was the pension plans' interest cost in 2022?", []),
     ("What interest cost did the postretirement benefit plans report?", []),
+    ("How much interest cost was capitalized in 2022?", []),
 ])
 def test_asked_items(question, concepts):
     assert [a.item.concept for a in asked_items(question)] == concepts
