@@ -110,9 +110,11 @@ ITEMS: tuple[LineItem, ...] = (
              r"consolidated net (?:income|earnings|profit)",
              r"net (?:income|earnings|profit),? including (?:.{0,40} )?(?:non-?controlling|minority) interests?"),
     LineItem("NetIncomeLoss", "Net Income (Loss)",
-             # "earnings attributable to common shareholders": the parent's net income, "net" left unsaid
+             # "earnings attributable to common shareholders": the parent's net income, "net" left unsaid; "to common
+             # shareholders" stays out of the span, so its row must print them (not a "Net income" row before
+             # preferred dividends)
              r"net (?:income|earnings|profit|loss)|bottom[- ]line|"
-             r"(?:income|earnings|profit) (?:attributable|available) to common (?:stock|share)holders",
+             r"(?:income|earnings|profit) (?:attributable|available)(?= to common (?:stock|share)holders)",
              r"net (?:income|earnings|profit|loss)(?: attributable to (?:the company|common (?:stock|share)holders|"
              r"[a-z.,'’& ]{2,60}))?|(?:net )?(?:income|earnings|profit|loss) (?:attributable|available) to common "
              r"(?:stock|share)holders", words="net income net earnings revenue net sales"),

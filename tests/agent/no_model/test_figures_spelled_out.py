@@ -6,7 +6,7 @@ and capital expenditures printed with "and other intangible assets"."""
 
 from __future__ import annotations
 
-from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_lead  # noqa: F401 (fixture)
+from tests.agent.no_model.pdf_statements import Page, statement_pdf, asked_block, asked_lead  # noqa: F401 (fixture)
 
 YEARS = ("2023", "2022")
 INCOME = Page("CONSOLIDATED STATEMENTS OF INCOME", YEARS, [
@@ -59,6 +59,14 @@ def test_earnings_attributable_to_common_shareholders_is_the_common_shareholders
     sources, text = statement_pdf([INCOME])
     lead = asked_lead("What were Northwind's earnings attributable to common shareholders in 2022?", sources, text)
     assert "819" in lead and "833" not in lead, lead
+
+
+def test_net_income_before_preferred_dividends_is_no_common_shareholders_earnings(statement_pdf):
+    summary = Page("SUMMARY OF RESULTS", YEARS, [("Total operating revenues", "$ 5,214", "$ 5,104"),
+                                               ("Net Income", "410", "362")], caption="(in millions)")
+    sources, text = statement_pdf([summary])
+    block = asked_block("What were Northwind's earnings attributable to common shareholders in 2023?", sources, text)
+    assert not block or "410" not in "\n".join(block), block
 
 
 def test_an_operating_cash_outflow_is_cash_from_operations(statement_pdf):
