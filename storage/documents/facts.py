@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 FACTS_FILE = "facts.json"  # the names storage/documents/catalog.PdfOutputDirs gives them
 TABLES_FILE = "page_tables.json"
 FORMAT = 1
-READER = 30  # bump when a change to reading tables changes stored facts: older builds are read again
+READER = 31  # bump when a change to reading tables changes stored facts: older builds are read again
 _NUMBER = re.compile(r"\d")
 
 

@@ -201,7 +201,7 @@ ITEMS: tuple[LineItem, ...] = (
              r"cash equivalents(?:,? and restricted cash)?)?"),
     LineItem("CashAndCashEquivalentsAtCarryingValue", "Cash and Cash Equivalents",
              r"cash(?:,)? (?:(?:and|&) )?(?:cash )?equivalents|cash balance|cash on hand",  # "cash & equivalents"
-             r"(?:total )?cash(?:,)? (?:and )?cash equivalents(?:,? and restricted cash)?(?:,? (?:at )?end of "
+             r"(?:total )?cash(?:,)? (?:(?:and|&) )?(?:cash )?equivalents(?:,? and restricted cash)?(?:,? (?:at )?end of "
              r"(?:the )?(?:year|period))?|cash(?:,)? cash equivalents,? and restricted cash(?:,? (?:at )?end of "
              r"(?:the )?(?:year|period))?"),
     LineItem("AccountsReceivableNetCurrent", "Accounts Receivable, Net",

@@ -91,3 +91,13 @@ def test_eps_with_its_basis_in_parentheses_and_interest_cost(statement_pdf):
 def test_capex_printed_with_other_intangible_assets(statement_pdf):
     sources, text = statement_pdf([CASH])
     assert "1,176" in asked_lead("What was Northwind's capex in 2023?", sources, text)
+
+
+def test_cash_and_equivalents_asked_and_printed_without_the_second_cash(statement_pdf):
+    balance = Page("CONSOLIDATED BALANCE SHEET", YEARS, [("Cash and equivalents", "$ 2,584", "$ 4,709"),
+                                                          ("Accounts and notes receivable", "2,115", "1,872"),
+                                                          ("Total current assets", "5,423", "7,148")],
+                   span="December 31,", caption="(In millions)")
+    sources, text = statement_pdf([balance])
+    assert "4,709" in asked_lead("What were Northwind's cash & equivalents at December 31, 2022?", sources, text)
+    assert "2,584" in asked_lead("What were Northwind's cash and equivalents at December 31, 2023?", sources, text)

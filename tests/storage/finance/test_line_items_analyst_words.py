@@ -35,6 +35,8 @@ def test_asked_items(question, concepts):
 @pytest.mark.parametrize("label, concept", [
     ("Income (Loss) Attributable to Common Shareholders", "NetIncomeLoss"),
     ("Net earnings available to common shareholders", "NetIncomeLoss"),
+    ("Cash and equivalents", "CashAndCashEquivalentsAtCarryingValue"),
+    ("Cash & equivalents", "CashAndCashEquivalentsAtCarryingValue"),
     ("Purchase of property, plant, and equipment, and other intangible assets", "PaymentsToAcquirePropertyPlantAndEquipment"),
 ])
 def test_printed_labels(label, concept):
