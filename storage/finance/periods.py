@@ -268,9 +268,9 @@ FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b")  # a header's "Full Year" column
 TOTAL_COLUMN = re.compile(r"(?i)\b(?:total|full[- ]year|fiscal\s+year|year)\s*$")
 # a number followed by a duration is no figure: "12 months", "13-week", "4 quarters"
 DURATION_AFTER = re.compile(r"^\s?[- ]?(?:months?|weeks?|quarters?)\b", re.IGNORECASE)
-# a question's span: "six months", "first half"/"half-year" (group 2: six months), "the quarter", "fiscal"
+# a question's span: "six months", "first half"/"half-year"/"H1" (group 2: six months), "the quarter", "fiscal"
 SPAN_MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
-ASKED_SPAN = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year)\b", re.IGNORECASE)
+ASKED_SPAN = re.compile(r"\b(three|six|nine|twelve) months\b|\b(first half|half[- ]year|h1)\b", re.IGNORECASE)
 ASKED_QUARTER_SPAN = re.compile(r"\b(?:the|a|that|this|fiscal|calendar) quarter\b|\bquarter (?:ended|ending)\b", re.I)
 ASKED_FISCAL = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
 # a column head's span as the answer path reads it (column_months): months, weeks or "quarter" (groups: the month

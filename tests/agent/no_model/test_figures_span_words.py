@@ -25,6 +25,7 @@ def _cells(heads: tuple[str, ...], values: tuple[str, ...]) -> list[Cell]:
                                                                                      "of 2023?"),
     ("Thirteen Weeks Ended July 29, {}", "Twenty-Six Weeks Ended July 29, {}", "What was revenue in the six months ended "
                                                                                "July 29, 2023?"),
+    ("Three Months Ended June 30, {}", "Six Months Ended June 30, {}", "What was revenue in H1 2023?"),
 ])
 def test_the_longer_span_asked_takes_its_own_column(short, long, asked_long):
     year = 2023 if "2023" in asked_long else 2022
