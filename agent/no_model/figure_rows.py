@@ -175,14 +175,14 @@ _FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuanc
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
     "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
-    "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
+    "fourth half h1 h2 three six nine twelve as of at close total amount value figure usd dollars millions billions report "
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
     f"latest recent last million billion thousand dollar during throughout within since through {MONTH_NAMES} "
     "earlier ago previous preceding later according achieve achieved "  # "a year earlier": when, not which item
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
-    "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
+    "pay paid out generate generated earn earned carry carried hold held post posted book booked make made see saw "  # "pay out"
     "large big size sized bring brought come came keep kept receive received raise raised incur incurred "
     "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
