@@ -182,11 +182,12 @@ _PERIOD_WORDS = set(tokenize(
     "earlier ago previous preceding later according achieve achieved "  # "a year earlier": when, not which item
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     # asking verbs and company-form words: how a question asks and whom, not which line item
-    "pay paid out generate generated earn earned carry carried hold held post posted book booked make made see saw "  # "pay out"
+    "pay paid generate generated earn earned carry carried hold held post posted book booked make made see saw "
     "large big size sized bring brought come came keep kept receive received raise raised incur incurred "
     "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
+_PAY_OUT = re.compile(r"(?i)\b(pa(?:y|ys|id|ying))\s+out\b")
 # what a reconciling line is or does ("deduct", "charge"): asking words once the question names its reconciliation
 _RECONCILING_WORDS = set(tokenize(RECONCILING_WORDS))
 
@@ -278,6 +279,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
         question = _EPS_PURPOSE.sub(" ", question)
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
+    question = _PAY_OUT.sub(r"\1", question)  # "pay out as dividends": the verb's particle, no word of the item
     asking = _PERIOD_WORDS | (_RECONCILING_WORDS if reconciled is not None else set())  # "deduct in its FCF calculation"
     # "guidance", "expect": what it asks (`_forecast_as_asked`), words a forecast's row of the item need not print
     forecast = set(tokenize(" ".join(m.group(0) for m in FORECAST_ASK.finditer(question))))
