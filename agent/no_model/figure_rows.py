@@ -187,7 +187,6 @@ _PERIOD_WORDS = set(tokenize(
     "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
-_PAY_OUT = re.compile(r"(?i)\b(pa(?:y|ys|id|ying))\s+out\b")
 # what a reconciling line is or does ("deduct", "charge"): asking words once the question names its reconciliation
 _RECONCILING_WORDS = set(tokenize(RECONCILING_WORDS))
 
@@ -279,7 +278,6 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
         question = _EPS_PURPOSE.sub(" ", question)
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
-    question = _PAY_OUT.sub(r"\1", question)  # "pay out as dividends": the verb's particle, no word of the item
     asking = _PERIOD_WORDS | (_RECONCILING_WORDS if reconciled is not None else set())  # "deduct in its FCF calculation"
     # "guidance", "expect": what it asks (`_forecast_as_asked`), words a forecast's row of the item need not print
     forecast = set(tokenize(" ".join(m.group(0) for m in FORECAST_ASK.finditer(question))))
