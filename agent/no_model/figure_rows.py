@@ -175,7 +175,7 @@ _FLOW_LABEL = re.compile(r"^(?:repayments?|proceeds|payments?|purchases?|issuanc
 # words that name a period, an amount or the asking, not a line item or a segment
 _PERIOD_WORDS = set(tokenize(
     "fy fiscal year years quarter quarterly annual month months end ended ending period q1 q2 q3 q4 first second third "
-    "fourth half h1 h2 three six nine twelve as of at close total amount value figure usd dollars millions billions report "
+    "fourth half three six nine twelve as of at close total amount value figure usd dollars millions billions report "
     "reported company consolidated gaap non-gaap adjusted much many spend spent date balance sheet statement "
     "level state stated printed record recorded full calendar reporting disclosed "
     f"latest recent last million billion thousand dollar during throughout within since through {MONTH_NAMES} "
@@ -187,6 +187,7 @@ _PERIOD_WORDS = set(tokenize(
     "count use assume assumed add added "  # "what share count did it use", "what costs does the guidance assume": the asking
     "corporation corp inc incorporated company co ltd limited plc llc holdings group"
 ))
+_H1 = re.compile(r"(?i)\bh1\b")
 # what a reconciling line is or does ("deduct", "charge"): asking words once the question names its reconciliation
 _RECONCILING_WORDS = set(tokenize(RECONCILING_WORDS))
 
@@ -278,6 +279,7 @@ def make_ask(question: str, period: AskedPeriod, sources: list[Source]) -> Ask:
         question = _EPS_PURPOSE.sub(" ", question)
     # "commercial paper outstanding at July 1": asks the balance, the row need not print "outstanding"
     question = _OUTSTANDING_AT.sub(" ", question)
+    question = _H1.sub(" ", question)  # "H1": the first half, a span (periods.ASKED_SPAN); "H2" is no span read, its "h" stays
     asking = _PERIOD_WORDS | (_RECONCILING_WORDS if reconciled is not None else set())  # "deduct in its FCF calculation"
     # "guidance", "expect": what it asks (`_forecast_as_asked`), words a forecast's row of the item need not print
     forecast = set(tokenize(" ".join(m.group(0) for m in FORECAST_ASK.finditer(question))))
