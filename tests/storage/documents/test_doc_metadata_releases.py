@@ -5,17 +5,8 @@ ended before the release was dated (an outlook's year-end after it is no period 
 
 from __future__ import annotations
 
-import pymupdf
-
-from storage.documents.metadata import extract_document_info
-from storage.schema import DocumentInfo, PageContent
 from tests.fixtures_filings import write_pages
-
-
-def _info(path) -> DocumentInfo:
-    with pymupdf.open(path) as doc:
-        pages = [PageContent(page_number=i, text=p.get_text()) for i, p in enumerate(doc)]
-        return extract_document_info(doc, pages, path.name)
+from tests.storage.documents.test_doc_metadata import _info
 
 
 def test_a_news_release_banner_above_the_headline_is_no_part_of_the_issuer(tmp_path):
