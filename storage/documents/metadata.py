@@ -169,32 +169,25 @@ def _prefer_printed_case(name: str, body: str) -> str:
     return _nice_case(name)
 
 
-def _after_dateline(text: str | None) -> str | None:
-    """"MINNEAPOLIS, March 2, 2023 -- Best Buy Co., Inc." -> "Best Buy Co., Inc."."""
+def _after_last(pattern: re.Pattern, text: str | None) -> str | None:
+    """`text` after the last match of `pattern` (all of it when none), its separators trimmed; None when empty."""
     if not text:
         return text
     last = None
-    for last in DATE.finditer(text):
+    for last in pattern.finditer(text):
         pass
-    if last is not None:
-        text = text[last.end() :]
-    return text.strip(" ,-–—/") or None
+    return (text[last.end():] if last is not None else text).strip(" ,-–—/") or None
+
+
+def _after_dateline(text: str | None) -> str | None:
+    """"MINNEAPOLIS, March 2, 2023 -- Best Buy Co., Inc." -> "Best Buy Co., Inc."."""
+    return _after_last(DATE, text)
 
 
 # a release's masthead above its headline: a banner ("NEWS RELEASE", "For Immediate Release") or the issuer's street
-# address ending in a state and ZIP code ("Santa Clara, CA 95054-1549")
+# address ending in a state and ZIP code ("Santa Clara, CA 95054-1549 News Release Intel" -> "Intel")
 _MASTHEAD = re.compile(r"\b(?:(?:news|press|media|earnings)\s+release|for\s+immediate\s+release)\b[\s:\-–—]*"
                        r"|(?-i:\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b)[\s,\-–—]*", re.IGNORECASE)
-
-
-def _after_masthead(text: str | None) -> str | None:
-    """"Santa Clara, CA 95054-1549 News Release Intel" -> "Intel"."""
-    if not text:
-        return text
-    last = None
-    for last in _MASTHEAD.finditer(text):
-        pass
-    return (text[last.end():] if last is not None else text).strip(" ,-–—/") or None
 
 
 def _quarter_from(text: str) -> int | None:
@@ -365,7 +358,7 @@ def _read_release_or_report(cover: _Cover, found: _Found) -> None:
 def _read_release(cover: _Cover, found: _Found) -> None:
     """An earnings release's issuer (as named before its ticker), period, quarter and dateline."""
     flat = cover.flat
-    found.issuer = _after_dateline(_after_masthead(found.issuer))
+    found.issuer = _after_dateline(_after_last(_MASTHEAD, found.issuer))
     named = _ISSUER_BEFORE_TICKER.search(flat)
     if named and found.issuer and found.issuer.lower().split()[0] in named.group(1).lower():
         found.issuer = _after_dateline(named.group(1))  # "Best Buy Co., Inc." from "(NYSE: BBY)"

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from storage.finance.scale import CAPTION, CAPTION_PHRASE, HEAD_UNIT_SCALE, HEAD_UNIT_WORD
-from storage.finance.numbers import CHANGE_WORD, RANGE
+from storage.finance.numbers import CELL_SCALE_WORDS, CHANGE_WORD, RANGE
 from storage.finance.periods import YEAR_CELL  # a header cell that is a year ("2022", "(2022)")
 
 NUMBER = re.compile(r"^~?\(?[-–—+]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?\*?$")  # "~10%": an estimate
@@ -167,7 +167,7 @@ def _range_at(words: list, i: int, char_width: float) -> bool:
 
 
 # "2023(1)", "1,064*", "39.0%*", "(4.2)%*": a mark glued to a figure
-_SCALE_WORDS = ("thousand", "thousands", "million", "millions", "billion", "billions")
+_SCALE_WORDS = frozenset(w + plural for w in CELL_SCALE_WORDS for plural in ("", "s"))
 
 
 def _scale_at(words: list, i: int, char_width: float) -> bool:

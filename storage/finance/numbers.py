@@ -16,7 +16,8 @@ RANGE = re.compile(rf"^\s*(?P<low>{_END})\s*(?:to|[-–—])\s*(?P<high>{_END})\
 
 
 # a scale word printed after a cell's figure, its own scale whatever the caption says: "$4.0 billion", "$10.5-11.5 billion"
-CELL_SCALE = re.compile(r"(?i)(?<=[\d)%])\s+(?P<word>thousand|million|billion)s?$")
+CELL_SCALE_WORDS = ("thousand", "million", "billion")
+CELL_SCALE = re.compile(rf"(?i)(?<=[\d)%])\s+(?P<word>{'|'.join(CELL_SCALE_WORDS)})s?$")
 
 
 def split_scale(printed: str) -> tuple[str, str]:
